@@ -1,0 +1,10 @@
+"""Reference knowledge provider for the Helpthread Knowledge Provider Interface v1,
+backed by a markdown wiki.
+
+* :mod:`provider.contract` — the wire contract, independent of any backend;
+* :mod:`provider.wiki` — reading and classifying markdown files;
+* :mod:`provider.search` — the Whoosh indexes and the search backend;
+* :mod:`provider.app`, :mod:`provider.cli`, :mod:`provider.config` — wiring.
+"""
+
+__version__ = "0.1.0"

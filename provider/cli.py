@@ -1,0 +1,285 @@
+"""The ``knowledge-provider`` command. Thin: each command calls library functions and
+turns their errors into one clear message with the next step."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .config import SECRET_ENV, ProviderConfig, load_config, registrations_from_env
+from .contract.registrations import ConfigurationError, Exposure, Registration
+from .search.indexer import Indexer, SyncReport
+from .search.layout import IndexLayout, WriterLockHeld
+
+log = logging.getLogger("provider")
+
+_config_option = click.option(
+    "--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML configuration file (default: $KNOWLEDGE_PROVIDER_CONFIG, else ./knowledge-provider.yaml if present).",
+)
+_content_option = click.option(
+    "--content", type=click.Path(file_okay=False, path_type=Path), help="Folder of markdown files (default: content)."
+)
+_index_option = click.option(
+    "--index", "index_dir", type=click.Path(file_okay=False, path_type=Path), help="Index folder (default: index)."
+)
+
+
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
+    try:
+        config = load_config(config_path)
+        cwd = Path.cwd()
+        paths = {k: (cwd / v).resolve() for k, v in overrides.items() if isinstance(v, Path)}
+        others = {k: v for k, v in overrides.items() if not isinstance(v, Path)}
+        return config.with_overrides(**paths, **others)
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@contextmanager
+def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
+    if not config.content.is_dir():
+        raise click.ClickException(
+            f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
+        )
+    indexer = Indexer(config.wiki_settings(), IndexLayout(config.index))
+    try:
+        indexer.open()
+    except WriterLockHeld as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        yield indexer
+    finally:
+        indexer.close()
+
+
+class _ProgressBar:
+    """A progress bar on stderr for large wikis, created on first use."""
+
+    def __init__(self, label: str, threshold: int = 200) -> None:
+        self.label, self.threshold = label, threshold
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.threshold or not sys.stderr.isatty():
+            return
+        if self._bar is None:
+            self._bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self._bar.__enter__()
+        self._bar.update(1)
+        if done >= total:
+            self._bar.__exit__(None, None, None)
+
+
+def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
+    """A short human summary of a sync: documents by audience and locale, skipped files
+    with reasons, files with warnings."""
+    lines = []
+    what = "built" if report.rebuilt else ("updated" if report.changed else "up to date")
+    served = sum(report.by_audience.values())
+    audiences = ", ".join(f"{n} {a}" for a, n in sorted(report.by_audience.items())) or "none"
+    locales = ", ".join(f"{n} {loc}" for loc, n in sorted(report.by_locale.items())) or "none"
+    lines.append(
+        f"Index {what} in {report.duration_s:.2f}s: {served} documents served ({audiences}; by locale: {locales})"
+        + (f", {report.drafts} drafts withheld" if report.drafts else "")
+    )
+    if report.skipped:
+        lines.append(f"Skipped {len(report.skipped)} files:")
+        lines += [f"  {s.relpath}: {s.reason}" for s in report.skipped[:detail_limit]]
+        if len(report.skipped) > detail_limit:
+            lines.append(f"  … and {len(report.skipped) - detail_limit} more")
+    flagged = {**{k: list(v) for k, v in report.warnings.items()}}
+    for relpath, problems in report.problems.items():
+        flagged.setdefault(relpath, []).extend(problems)
+    if flagged:
+        lines.append(f"Warnings in {len(flagged)} files:")
+        for relpath in sorted(flagged)[:detail_limit]:
+            lines.append(f"  {relpath}: {'; '.join(flagged[relpath])}")
+        if len(flagged) > detail_limit:
+            lines.append(f"  … and {len(flagged) - detail_limit} more")
+    return "\n".join(lines)
+
+
+def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
+    report = indexer.sync(rebuild=rebuild, progress=_ProgressBar("Indexing"))
+    click.echo(format_report(report), err=True)
+    return report
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="knowledge-provider")
+def main() -> None:
+    """Reference knowledge provider (Helpthread Knowledge Provider Interface v1) over a
+    folder of markdown files.
+
+    \b
+    Quick start:
+      knowledge-provider serve --dev          # index ./content and serve on 127.0.0.1:8080
+      knowledge-provider query "reset password"
+    """
+
+
+@main.command()
+@_config_option
+@_content_option
+@_index_option
+@click.option("--rebuild", is_flag=True, help="Build a fresh index aside and swap it in.")
+def index(config_path: Path | None, content: Path | None, index_dir: Path | None, rebuild: bool) -> None:
+    """Build or update the index, then exit."""
+    config = _load(config_path, content=content, index=index_dir)
+    _setup_logging(config.log_level)
+    with _indexer(config) as indexer:
+        _sync(indexer, rebuild=rebuild)
+
+
+def _serving_registrations(dev: bool, url: str) -> list[Registration]:
+    if dev:
+        from .devmode import create_dev_registrations, dev_state_path
+
+        registrations, values = create_dev_registrations(url)
+        click.echo("Development mode: random secrets for this run (also stored in "
+                   f"{dev_state_path()}, mode 0600, for `knowledge-provider query`):", err=True)
+        for name, value in values.items():
+            click.echo(f"  {SECRET_ENV[Exposure(name)]}={value}", err=True)
+        return registrations
+    try:
+        registrations = registrations_from_env()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not registrations:
+        names = " or ".join(SECRET_ENV.values())
+        raise click.ClickException(
+            f"no secret is set: export {names} (at least 32 characters, e.g. from "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(48))'`), "
+            "or run `knowledge-provider serve --dev` for throwaway local secrets"
+        )
+    return registrations
+
+
+@main.command()
+@_config_option
+@_content_option
+@_index_option
+@click.option("--host", help="Address to listen on (default: 127.0.0.1; use 0.0.0.0 in a container).")
+@click.option("--port", type=click.IntRange(1, 65535), help="TCP port (default: 8080).")
+@click.option("--capabilities", help="minimum, all, or a comma-separated list (default: minimum).")
+@click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
+def serve(
+    config_path: Path | None,
+    content: Path | None,
+    index_dir: Path | None,
+    host: str | None,
+    port: int | None,
+    capabilities: str | None,
+    dev: bool,
+) -> None:
+    """Index the wiki, then serve POST /retrieve and GET /capabilities."""
+    import uvicorn
+
+    from .app import build_app
+
+    config = _load(config_path, content=content, index=index_dir, host=host, port=port, capabilities=capabilities)
+    _setup_logging(config.log_level)
+    if dev and config.host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"--dev listens on loopback only; ignoring host {config.host}", err=True)
+        config = config.with_overrides(host="127.0.0.1")
+    url = f"http://{config.host}:{config.port}"
+    registrations = _serving_registrations(dev, url)
+    with _indexer(config) as indexer:
+        _sync(indexer)
+        try:
+            app, _ = build_app(config, registrations)
+        except ConfigurationError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(
+            f"Serving {len(registrations)} registration(s) "
+            f"({', '.join(r.exposure.value for r in registrations)}) on {url}", err=True
+        )
+        uvicorn.run(
+            app,
+            host=config.host,
+            port=config.port,
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            h11_max_incomplete_event_size=16 * 1024,
+        )
+
+
+def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
+    try:
+        registrations = registrations_from_env()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+    for registration in registrations:
+        if registration.exposure is profile:
+            return registration.secrets[0].key.decode("utf-8")
+    if dev_state and isinstance(dev_state.get("secrets"), dict) and profile.value in dev_state["secrets"]:
+        return str(dev_state["secrets"][profile.value])
+    raise click.ClickException(
+        f"no {profile.value} secret: export {SECRET_ENV[profile]}, or start `knowledge-provider serve --dev`"
+    )
+
+
+@main.command()
+@click.argument("text")
+@click.option("--profile", type=click.Choice([e.value for e in Exposure]), default=Exposure.CUSTOMER_SAFE.value,
+              show_default=True, help="Which registration's secret signs the request.")
+@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option("--url", help="Provider base URL (default: the running --dev server, else http://127.0.0.1:8080).")
+@click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
+def query(text: str, profile: str, limit: int, url: str | None, as_json: bool) -> None:
+    """Send a signed retrieval request, exactly as the Helpthread core would, and print the results."""
+    import httpx
+
+    from .contract.testing import signed_headers
+    from .devmode import read_dev_state
+
+    dev_state = read_dev_state()
+    exposure = Exposure(profile)
+    secret = _query_secret(exposure, dev_state)
+    base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
+    body = json.dumps({"query": text, "limit": limit}, ensure_ascii=False).encode("utf-8")
+    try:
+        response = httpx.post(f"{base}/retrieve", content=body, headers=signed_headers(body, secret), timeout=10.0)
+    except httpx.HTTPError as exc:
+        raise click.ClickException(f"cannot reach {base}: {exc}; is `knowledge-provider serve` running?") from None
+    try:
+        payload = response.json()
+    except ValueError:
+        raise click.ClickException(f"{base} answered {response.status_code} without JSON") from None
+    if as_json:
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    if response.status_code != 200:
+        error = payload.get("error", {}) if isinstance(payload, dict) else {}
+        raise click.ClickException(f"{response.status_code} {error.get('code')}: {error.get('message')}")
+    if as_json:
+        return
+    results = payload.get("results", [])
+    if not results:
+        click.echo("No results.")
+    for rank, result in enumerate(results, start=1):
+        click.echo(f"{rank}. {result['title']}  [{result['audience']}] {result['documentId']}")
+        click.echo(click.wrap_text(result["snippet"], width=96, initial_indent="   ", subsequent_indent="   "))
+        click.echo()
+
+
+def run() -> None:  # pragma: no cover - console-script shim
+    main(prog_name="knowledge-provider")
+

@@ -1,0 +1,299 @@
+"""Configuration: an optional YAML file, the environment for secrets, and command-line
+overrides — in that order of precedence, lowest first.
+
+Secrets never come from the YAML file (it is usually committed next to the docs):
+
+=============================================  ==========================================
+``KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET``    the ``customer_safe`` registration; several
+                                               secrets separated by commas (rotation)
+``KNOWLEDGE_PROVIDER_AGENT_ONLY_SECRET``       the ``agent_only`` registration, likewise
+``…_SECRET_FILE``                              a file holding the value instead (Docker and
+                                               Kubernetes secrets)
+``KNOWLEDGE_PROVIDER_CONFIG``                  the YAML file, when ``--config`` is not given
+=============================================  ==========================================
+
+Every error is a :class:`~provider.contract.registrations.ConfigurationError` whose
+message names the setting and the next step, and never a secret.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .contract.capabilities import parse_capabilities
+from .contract.registrations import ConfigurationError, Exposure, Registration, check_registrations
+from .wiki.classify import AUDIENCES, AudienceRule
+from .wiki.document import WikiSettings
+from .wiki.files import DEFAULT_MAX_FILE_BYTES
+from .wiki.locales import normalize_tag
+
+__all__ = [
+    "CONFIG_ENV",
+    "DEFAULT_CONFIG_NAME",
+    "SECRET_ENV",
+    "ProviderConfig",
+    "load_config",
+    "registrations_from_env",
+]
+
+CONFIG_ENV = "KNOWLEDGE_PROVIDER_CONFIG"
+DEFAULT_CONFIG_NAME = "knowledge-provider.yaml"
+SECRET_ENV: dict[Exposure, str] = {
+    Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET",
+    Exposure.AGENT_ONLY: "KNOWLEDGE_PROVIDER_AGENT_ONLY_SECRET",
+}
+_KNOWN_KEYS = {
+    "content": "folder of markdown files (default: content)",
+    "index": "folder for the generated index (default: index)",
+    "host": "address to listen on (default: 127.0.0.1)",
+    "port": "TCP port (default: 8080)",
+    "default_locale": "BCP 47 tag of files that name no locale (default: en)",
+    "locales": "BCP 47 tags recognised in paths, e.g. [en, de]",
+    "audience_rules": "list of {pattern: audience} glob rules, first match wins",
+    "capabilities": "minimum | all | list of capability names",
+    "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
+    "log_level": "debug | info | warning | error (default: info)",
+}
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """Every setting of the provider except secrets.
+
+    Attributes:
+        content: the wiki folder.
+        index: the index folder.
+        host, port: where ``serve`` listens.
+        default_locale, locales: see :class:`~provider.wiki.document.WikiSettings`.
+        audience_rules: operator rules, first match wins.
+        capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
+            the backend by :func:`provider.contract.capabilities.parse_capabilities`).
+        max_file_bytes: larger files are skipped, in bytes.
+        log_level: logging level name.
+        source: the YAML file read, if any (for messages).
+    """
+
+    content: Path = Path("content")
+    index: Path = Path("index")
+    host: str = "127.0.0.1"
+    port: int = 8080
+    default_locale: str = "en"
+    locales: tuple[str, ...] = ("en",)
+    audience_rules: tuple[AudienceRule, ...] = ()
+    capabilities: str | tuple[str, ...] = "minimum"
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    log_level: str = "info"
+    source: Path | None = field(default=None, compare=False)
+
+    def wiki_settings(self) -> WikiSettings:
+        return WikiSettings(
+            root=self.content,
+            default_locale=self.default_locale,
+            locales=self.locales,
+            audience_rules=self.audience_rules,
+            max_file_bytes=self.max_file_bytes,
+        )
+
+    def declared_capabilities(self, implemented: frozenset[str]) -> frozenset[str]:
+        """The capability set to declare.
+
+        Raises:
+            ConfigurationError: an unknown or unimplemented capability is configured.
+        """
+        try:
+            return parse_capabilities(self.capabilities, implemented=implemented)
+        except ValueError as exc:
+            raise ConfigurationError(f"{self._where('capabilities')}: {exc}") from None
+
+    def with_overrides(self, **overrides: Any) -> ProviderConfig:
+        """A copy with the given settings replaced (``None`` values are ignored)."""
+        values = {k: v for k, v in overrides.items() if v is not None}
+        if "capabilities" in values and isinstance(values["capabilities"], str):
+            values["capabilities"] = _capabilities(values["capabilities"], "--capabilities")
+        return replace(self, **values)
+
+    def _where(self, key: str) -> str:
+        return f"{self.source}: {key}" if self.source else key
+
+
+def _tag(value: Any, where: str) -> str:
+    tag = normalize_tag(value) if isinstance(value, str) else None
+    if tag is None:
+        raise ConfigurationError(f"{where}: {value!r} is not a BCP 47 language tag (e.g. en, de, pt-BR)")
+    return tag
+
+
+def _rules(value: Any, where: str) -> tuple[AudienceRule, ...]:
+    if value is None:
+        return ()
+    items: list[tuple[Any, Any]] = []
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif isinstance(value, list):
+        for entry in value:
+            if isinstance(entry, Mapping) and set(entry) == {"pattern", "audience"}:
+                items.append((entry["pattern"], entry["audience"]))
+            elif isinstance(entry, Mapping) and len(entry) == 1:
+                items.extend(entry.items())
+            else:
+                raise ConfigurationError(
+                    f"{where}: each rule is `- \"glob/**\": public` or `- {{pattern: ..., audience: ...}}`"
+                )
+    else:
+        raise ConfigurationError(f"{where}: must be a list of rules like `- \"docs/**\": public`")
+    rules = []
+    for pattern, audience in items:
+        if not isinstance(pattern, str) or not pattern.strip():
+            raise ConfigurationError(f"{where}: a rule's pattern must be a non-empty glob string")
+        if audience not in AUDIENCES:
+            raise ConfigurationError(f"{where}: rule {pattern!r} must say public or internal, not {audience!r}")
+        rules.append(AudienceRule(pattern=pattern.strip().lstrip("/"), audience=audience))
+    return tuple(rules)
+
+
+def _capabilities(value: Any, where: str) -> str | tuple[str, ...]:
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value)
+    raise ConfigurationError(f"{where}: must be minimum, all, or a list of capability names")
+
+
+def _int(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigurationError(f"{where}: must be a whole number from {low} to {high}")
+    return value
+
+
+def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | None = None) -> ProviderConfig:
+    """Validate a configuration mapping. Relative paths are taken from ``base``.
+
+    Raises:
+        ConfigurationError: naming the key (and the file) that is wrong.
+    """
+    prefix = f"{source}: " if source else ""
+    unknown = sorted(set(data) - set(_KNOWN_KEYS))
+    if unknown:
+        known = "\n".join(f"  {k}: {v}" for k, v in _KNOWN_KEYS.items())
+        raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; the settings are:\n{known}")
+    config = ProviderConfig(source=source)
+    values: dict[str, Any] = {}
+    for key in ("content", "index"):
+        if key in data:
+            if not isinstance(data[key], str) or not data[key].strip():
+                raise ConfigurationError(f"{prefix}{key}: must be a folder path")
+            values[key] = (base / data[key]).resolve()
+    if "host" in data:
+        if not isinstance(data["host"], str) or not data["host"].strip():
+            raise ConfigurationError(f"{prefix}host: must be an address such as 127.0.0.1 or 0.0.0.0")
+        values["host"] = data["host"].strip()
+    if "port" in data:
+        values["port"] = _int(data["port"], f"{prefix}port", 1, 65535)
+    if "default_locale" in data:
+        values["default_locale"] = _tag(data["default_locale"], f"{prefix}default_locale")
+    if "locales" in data:
+        if not isinstance(data["locales"], list) or not data["locales"]:
+            raise ConfigurationError(f"{prefix}locales: must be a list of BCP 47 tags, e.g. [en, de]")
+        values["locales"] = tuple(dict.fromkeys(_tag(v, f"{prefix}locales") for v in data["locales"]))
+    if "audience_rules" in data:
+        values["audience_rules"] = _rules(data["audience_rules"], f"{prefix}audience_rules")
+    if "capabilities" in data:
+        values["capabilities"] = _capabilities(data["capabilities"], f"{prefix}capabilities")
+    if "max_file_bytes" in data:
+        values["max_file_bytes"] = _int(data["max_file_bytes"], f"{prefix}max_file_bytes", 1024, 1 << 30)
+    if "log_level" in data:
+        level = str(data["log_level"]).lower()
+        if level not in ("debug", "info", "warning", "error"):
+            raise ConfigurationError(f"{prefix}log_level: must be debug, info, warning or error")
+        values["log_level"] = level
+    config = replace(config, **values)
+    if config.default_locale not in config.locales:
+        config = replace(config, locales=(config.default_locale, *config.locales))
+    return config
+
+
+def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> ProviderConfig:
+    """Read the configuration file.
+
+    Looks at ``path``, else ``$KNOWLEDGE_PROVIDER_CONFIG``, else ``./knowledge-provider.yaml``
+    if it exists, else uses the defaults.
+
+    Raises:
+        ConfigurationError: the file is missing (when named), unreadable or invalid.
+    """
+    env = os.environ if env is None else env
+    cwd = cwd or Path.cwd()
+    named = path or (Path(env[CONFIG_ENV]) if env.get(CONFIG_ENV) else None)
+    if named is None:
+        candidate = cwd / DEFAULT_CONFIG_NAME
+        if not candidate.is_file():
+            return ProviderConfig(content=(cwd / "content").resolve(), index=(cwd / "index").resolve())
+        named = candidate
+    named = named if named.is_absolute() else (cwd / named)
+    try:
+        text = named.read_text("utf-8")
+    except FileNotFoundError:
+        raise ConfigurationError(f"configuration file {named} does not exist") from None
+    except OSError as exc:
+        raise ConfigurationError(f"configuration file {named} cannot be read: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigurationError(f"configuration file {named} is not valid YAML: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise ConfigurationError(f"configuration file {named} must be a mapping of settings")
+    base = named.parent
+    config = config_from_mapping(data, base=base, source=named)
+    defaults = {"content": (base / "content").resolve(), "index": (base / "index").resolve()}
+    return replace(config, **{k: v for k, v in defaults.items() if k not in data})
+
+
+def _read_secret_values(name: str, env: Mapping[str, str]) -> list[str] | None:
+    direct = env.get(name)
+    file_name = env.get(f"{name}_FILE")
+    if direct and file_name:
+        raise ConfigurationError(f"both {name} and {name}_FILE are set; set only one")
+    if file_name:
+        try:
+            raw = Path(file_name).read_text("utf-8")
+        except OSError as exc:
+            raise ConfigurationError(f"{name}_FILE: cannot read {file_name}: {exc.strerror}") from None
+        source = raw
+    elif direct:
+        source = direct
+    else:
+        return None
+    values = [part.strip() for part in source.replace("\n", ",").split(",") if part.strip()]
+    if not values:
+        raise ConfigurationError(f"{name}: is set but holds no secret")
+    return values
+
+
+def registrations_from_env(env: Mapping[str, str] | None = None) -> list[Registration]:
+    """Build the registrations from the environment (see the module docstring).
+
+    Returns an empty list when no secret is set (the caller decides what that means).
+
+    Raises:
+        ConfigurationError: unreadable file, both forms set, weak or shared secrets.
+    """
+    env = os.environ if env is None else env
+    registrations = []
+    sources = {}
+    for exposure, name in SECRET_ENV.items():
+        values = _read_secret_values(name, env)
+        if values is None:
+            continue
+        registrations.append(Registration.from_values(exposure.value, exposure, values))
+        sources[exposure.value] = name
+    if registrations:
+        check_registrations(registrations, sources)
+    return registrations

@@ -1,0 +1,261 @@
+"""The HTTP application: ``POST /retrieve``, ``GET /capabilities``, health routes
+(CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X8).
+
+:func:`create_app` takes any :class:`~provider.contract.backend.Backend`. The order of
+work on ``/retrieve`` is fixed by the contract:
+
+1. body size (``413``; Litestar stops reading past ``max_body_bytes``);
+2. signature over the raw bytes, timestamp, then nonce (``401``, A1–A5) — nothing about
+   the request is looked at before this (A7);
+3. contract version header (``400 unsupported_version``, W2);
+4. media type (``415``, W3);
+5. strict JSON and field rules (``400 invalid_request`` naming the field, Q1–Q6);
+6. admission (``503 overloaded`` + ``Retry-After`` when too many searches run, W7);
+7. the search, in a worker thread; then the envelope, filtered by exposure and
+   capabilities (R1–R4, X6).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from litestar import Litestar, Request, Response, get, post
+from litestar.exceptions import HTTPException
+
+from .backend import Backend, SearchQuery
+from .capabilities import ALL_CAPABILITIES
+from .errors import (
+    ContractError,
+    IndexUnavailable,
+    InvalidRequest,
+    MalformedSignature,
+    MethodNotAllowed,
+    NotFound,
+    Overloaded,
+    PayloadTooLarge,
+)
+from .registrations import Registration
+from .request import check_content_type, check_version, parse_retrieve_request
+from .results import render_results
+from .settings import ContractSettings
+from .signature import Verifier
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("provider.access")
+errors_log = logging.getLogger("provider.errors")
+
+_JSON = "application/json"
+_NO_STORE = {"Cache-Control": "no-store"}
+_STATE_KEY = "provider.request"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _json_response(payload: dict[str, object], status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Response(body, status_code=status, media_type=_JSON, headers={**_NO_STORE, **(headers or {})})
+
+
+def _error_response(error: ContractError) -> Response[bytes]:
+    return _json_response(error.envelope(), error.status, error.headers())
+
+
+def _request_digest(value: str | None) -> str:
+    """A short, non-reversible tag for log correlation (CONTRACT A6): never the nonce."""
+    if not value:
+        return "-"
+    return hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def _note(request: Request[Any, Any, Any], **fields: object) -> None:
+    note = request.scope.get(_STATE_KEY)
+    if isinstance(note, dict):
+        note.update(fields)
+
+
+class _AccessLog:
+    """Outermost ASGI layer: one log line per request, for every route including 404s.
+
+    Logged: method, path, status, duration, registration name, result count and a
+    digest of ``X-Helpthread-Request``. Never a secret, signature, nonce or query (A6, O2).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        note: dict[str, object] = {"status": 500}
+        scope[_STATE_KEY] = note
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                note["status"] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            request_id = None
+            for name, value in scope.get("headers", ()):
+                if name == b"x-helpthread-request":
+                    request_id = value.decode("latin-1")
+            log.info(
+                "%s %s %s %.1fms registration=%s results=%s request=%s",
+                scope.get("method", "-"),
+                scope.get("path", "-"),
+                note["status"],
+                (time.perf_counter() - started) * 1000,
+                note.get("registration", "-"),
+                note.get("results", "-"),
+                _request_digest(request_id),
+                extra={
+                    "http_method": scope.get("method"),
+                    "http_path": scope.get("path"),
+                    "http_status": note["status"],
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    "registration": note.get("registration"),
+                    "result_count": note.get("results"),
+                    "request_digest": _request_digest(request_id),
+                },
+            )
+
+
+def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
+    """Build the provider's ASGI application around a backend.
+
+    Args:
+        backend: answers searches; see :class:`~provider.contract.backend.Backend`.
+        settings: registrations, declared capabilities and limits. Every declared
+            capability must be implemented by the backend.
+
+    Returns:
+        An ASGI application (a Litestar app behind an access-log layer) for uvicorn or
+        any ASGI server.
+
+    Raises:
+        ValueError: a declared capability is unknown or not implemented by the backend.
+    """
+    for name in settings.capabilities:
+        if name not in ALL_CAPABILITIES:
+            raise ValueError(f"unknown capability {name!r}")
+        if name != "retrieve" and name not in backend.implemented_capabilities:
+            raise ValueError(f"capability {name!r} is declared but not implemented by the backend")
+
+    verifier = Verifier(
+        settings.registrations,
+        settings.replay_store,
+        max_skew_s=settings.max_skew_s,
+        clock=settings.clock,
+    )
+    capabilities = settings.capabilities
+    declared = [name for name in ALL_CAPABILITIES if name in capabilities]
+    limiter = anyio.CapacityLimiter(settings.search_threads)
+    in_flight = 0
+
+    def authenticate(request: Request[Any, Any, Any], body: bytes) -> Registration:
+        signatures = request.headers.getall("x-helpthread-signature", [])
+        if len(signatures) > 1:
+            raise MalformedSignature("X-Helpthread-Signature must appear once")
+        registration = verifier.verify(signatures[0] if signatures else None, body)
+        _note(request, registration=registration.name)
+        check_version(request.headers.get("x-helpthread-knowledge-version"))
+        return registration
+
+    @post("/retrieve", status_code=200, request_max_body_size=settings.max_body_bytes)
+    async def retrieve(request: Request[Any, Any, Any]) -> Response[bytes]:
+        nonlocal in_flight
+        body = await request.body()
+        registration = authenticate(request, body)
+        check_content_type(request.headers.get("content-type"))
+        parsed = parse_retrieve_request(body, exposure=registration.exposure, capabilities=capabilities)
+        if not backend.is_ready():
+            raise IndexUnavailable(retry_after_s=settings.retry_after_s)
+        if in_flight >= settings.max_in_flight:
+            raise Overloaded(retry_after_s=settings.retry_after_s)
+        query = SearchQuery(
+            text=parsed.query,
+            limit=parsed.limit,
+            reach=registration.exposure,
+            capabilities=capabilities,
+            locale=parsed.locale,
+            locale_fallback=parsed.locale_fallback,
+        )
+        in_flight += 1
+        try:
+            results = await anyio.to_thread.run_sync(backend.search, query, limiter=limiter)
+        finally:
+            in_flight -= 1
+        payload = render_results(
+            results, exposure=registration.exposure, capabilities=capabilities, limit=parsed.limit
+        )
+        _note(request, results=len(payload["results"]))  # type: ignore[arg-type]
+        return _json_response(payload)
+
+    @get("/capabilities", request_max_body_size=settings.max_body_bytes)
+    async def get_capabilities(request: Request[Any, Any, Any]) -> Response[bytes]:
+        body = await request.body()
+        authenticate(request, body)
+        return _json_response({"contractVersion": 1, "capabilities": declared})
+
+    @get("/healthz")
+    async def healthz() -> Response[bytes]:
+        # Liveness only: says nothing about the corpus or the registrations.
+        return _json_response({"contractVersion": 1, "status": "ok"})
+
+    @get("/readyz")
+    async def readyz() -> Response[bytes]:
+        if backend.is_ready():
+            return _json_response({"contractVersion": 1, "status": "ready"})
+        return _error_response(IndexUnavailable(retry_after_s=settings.retry_after_s))
+
+    def handle_contract_error(_: Request[Any, Any, Any], exc: ContractError) -> Response[bytes]:
+        return _error_response(exc)
+
+    def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+        error: ContractError
+        if exc.status_code == 404:
+            error = NotFound()
+        elif exc.status_code == 405:
+            error = MethodNotAllowed()
+        elif exc.status_code == 413:
+            error = PayloadTooLarge()
+        elif exc.status_code == 400:
+            error = InvalidRequest("headers", "the request could not be read")
+        else:
+            errors_log.error("unexpected HTTP exception %s", exc.status_code)
+            error = ContractError()
+        return _error_response(error)
+
+    def handle_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+        errors_log.error("unhandled error while answering a request", exc_info=exc)
+        return _error_response(ContractError())
+
+    app = Litestar(
+        route_handlers=[retrieve, get_capabilities, healthz, readyz],
+        exception_handlers={
+            ContractError: handle_contract_error,
+            HTTPException: handle_http_exception,
+            Exception: handle_unexpected,
+        },
+        openapi_config=None,
+        logging_config=None,
+        debug=False,
+        request_max_body_size=settings.max_body_bytes,
+    )
+    return _AccessLog(app)

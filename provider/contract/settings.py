@@ -1,0 +1,48 @@
+"""Settings of the contract layer, independent of any backend."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .capabilities import MINIMUM
+from .registrations import Registration, check_registrations
+from .replay import MemoryReplayStore, ReplayStore
+from .signature import DEFAULT_MAX_SKEW_S
+
+__all__ = ["ContractSettings"]
+
+
+@dataclass
+class ContractSettings:
+    """Everything :func:`~provider.contract.app.create_app` needs besides the backend.
+
+    Attributes:
+        registrations: the credentials served (CONTRACT X1); checked on creation.
+        capabilities: the declared capabilities (default: the minimum set, C2).
+        max_skew_s: replay window half-width in seconds (A4). Default 300.
+        max_body_bytes: larger request bodies are refused ``413`` before they are read
+            in full. Default 8 KiB: a maximal request (1024-character query of 4-byte
+            code points, escaped) fits with room.
+        max_in_flight: searches admitted at once; beyond it ``503 overloaded`` at once (W7).
+        search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
+            a few threads only keep the event loop free; more workers add throughput).
+        retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
+        replay_store: where verified nonces are recorded (A5). Default: in-process,
+            correct for a single serving process only.
+        clock: Unix time in seconds; injected for tests.
+    """
+
+    registrations: Sequence[Registration]
+    capabilities: frozenset[str] = MINIMUM
+    max_skew_s: int = DEFAULT_MAX_SKEW_S
+    max_body_bytes: int = 8192
+    max_in_flight: int = 32
+    search_threads: int = 4
+    retry_after_s: int = 1
+    replay_store: ReplayStore = field(default_factory=MemoryReplayStore)
+    clock: Callable[[], float] = time.time
+
+    def __post_init__(self) -> None:
+        check_registrations(self.registrations)

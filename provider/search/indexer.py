@@ -1,0 +1,354 @@
+"""Building and updating the two indexes from the wiki (the only Whoosh writer).
+
+One pass (:meth:`Indexer.sync`) works the same for a full scan and for a batch of
+changed paths: look at each path *now* (present → read, absent → removed), re-resolve
+the corpus-wide rules over every document's metadata, and write exactly the documents
+whose indexed form changed. The ``public`` index receives only public, servable
+documents (CONTRACT X2); the ``all`` index every servable document. Because the
+decision is recomputed from the whole corpus each time, the result equals a fresh
+build of the folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.writing import IndexWriter
+
+from ..wiki.corpus import Resolved, resolve
+from ..wiki.document import DocumentMeta, WikiDocument, WikiSettings, load_document
+from ..wiki.files import FileRef, Skipped, discover, is_ignored_path
+from .analysis import terms
+from .layout import ALL, PUBLIC, IndexLayout
+from .manifest import Manifest
+from .schema import SCHEMA_VERSION, build_schema
+
+__all__ = ["Indexer", "SyncReport"]
+
+log = logging.getLogger(__name__)
+
+#: ``progress(done, total)`` — called while files are read during a sync.
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SyncReport:
+    """What one sync did and what the index now holds.
+
+    Attributes:
+        build: the name of the build served after the sync.
+        rebuilt: whether a new build was made aside and swapped in.
+        read: files read and parsed in this pass.
+        written: documents added or replaced in either index.
+        removed: documents removed from either index.
+        duration_s: wall time of the pass, in seconds.
+        skipped: every file not indexed, with the reason.
+        warnings: per file, problems found in files read in this pass.
+        problems: per file, corpus-level problems (e.g. a duplicate documentId).
+        by_audience: servable documents per effective audience.
+        by_locale: servable documents per locale.
+        drafts: documents not served because they are drafts.
+    """
+
+    build: str = ""
+    rebuilt: bool = False
+    read: int = 0
+    written: int = 0
+    removed: int = 0
+    duration_s: float = 0.0
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    by_audience: Counter[str] = field(default_factory=Counter)
+    by_locale: Counter[str] = field(default_factory=Counter)
+    drafts: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.written or self.removed or self.rebuilt)
+
+
+def settings_key(settings: WikiSettings) -> str:
+    """A digest of every setting that changes how files are classified."""
+    data = {
+        "default_locale": settings.default_locale,
+        "locales": sorted(settings.locales),
+        "rules": [(r.pattern, r.audience) for r in settings.audience_rules],
+        "max_file_bytes": settings.max_file_bytes,
+        "extensions": sorted(settings.extensions),
+        "schema": SCHEMA_VERSION,
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _fields(resolved: Resolved, document: WikiDocument, *, public: bool) -> dict[str, Any]:
+    meta = resolved.meta
+    passage_terms = []
+    for passage in document.passages:
+        words = set(terms(passage.heading)) | set(terms(passage.text))
+        passage_terms.append(" ".join(sorted(words)))
+    return {
+        "path": meta.relpath,
+        "title": meta.title,
+        "body": document.body,
+        "doc": {
+            "id": meta.doc_id,
+            "title": meta.title,
+            "audience": resolved.audience,
+            "revision": meta.revision,
+            "locale": meta.locale,
+            "group": resolved.public_group if public else resolved.group,
+            "review_due": meta.review_due,
+            "url": meta.url,
+        },
+        "passages": tuple(p.text for p in document.passages),
+        "passage_terms": tuple(passage_terms),
+    }
+
+
+class Indexer:
+    """Keeps ``index/`` equal to the wiki. Holds the writer lock while it lives.
+
+    Args:
+        settings: how to read the wiki.
+        layout: the index folder.
+
+    Raises:
+        WriterLockHeld: (from :meth:`open`) another process is writing this index.
+    """
+
+    def __init__(self, settings: WikiSettings, layout: IndexLayout) -> None:
+        self.settings = settings
+        self.layout = layout
+        self._key = settings_key(settings)
+        self._manifest: Manifest | None = None
+        self._build: str | None = None
+
+    def open(self) -> None:
+        """Take the writer lock and load the current build's manifest, if any."""
+        self.layout.lock.acquire()
+        name = self.layout.current_name()
+        if name is None:
+            return
+        manifest = Manifest.load(self.layout.build_dir(name) / "manifest.json")
+        if manifest is not None and manifest.schema_version == SCHEMA_VERSION:
+            self._manifest, self._build = manifest, name
+
+    def close(self) -> None:
+        self.layout.lock.release()
+
+    @property
+    def manifest(self) -> Manifest | None:
+        return self._manifest
+
+    # -- public operations -------------------------------------------------------------
+
+    def sync(
+        self, paths: Iterable[str] | None = None, *, rebuild: bool = False, progress: Progress | None = None
+    ) -> SyncReport:
+        """Bring the index up to date.
+
+        Args:
+            paths: relative paths that may have changed (a watcher batch); ``None`` scans
+                the whole content folder.
+            rebuild: build everything aside and swap it in, even if a build exists.
+            progress: called as files are read.
+
+        Returns:
+            What was done and what is now served.
+        """
+        started = time.monotonic()
+        report = SyncReport()
+        if rebuild or self._manifest is None or self._build is None:
+            self._full_build(report, progress)
+        else:
+            self._update(report, paths, progress)
+        report.duration_s = time.monotonic() - started
+        return report
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _read(
+        self, relpaths: Iterable[str], report: SyncReport, progress: Progress | None, total: int
+    ) -> tuple[dict[str, WikiDocument], dict[str, str], list[str]]:
+        loaded: dict[str, WikiDocument] = {}
+        skipped: dict[str, str] = {}
+        gone: list[str] = []
+        for done, relpath in enumerate(relpaths, start=1):
+            result = load_document(self.settings, relpath)
+            if isinstance(result, WikiDocument):
+                loaded[relpath] = result
+                if result.meta.warnings:
+                    report.warnings[relpath] = list(result.meta.warnings)
+            elif isinstance(result, Skipped):
+                skipped[relpath] = result.reason
+            else:
+                gone.append(relpath)
+            report.read += 1
+            if progress is not None:
+                progress(done, total)
+        return loaded, skipped, gone
+
+    def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
+        found = discover(self.settings.root, extensions=self.settings.extensions,
+                         max_file_bytes=self.settings.max_file_bytes)
+        loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files))
+        skipped.update({s.relpath: s.reason for s in found.skipped})
+        manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
+        manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
+        manifest.skipped = skipped
+        resolved = resolve(manifest.docs)
+
+        name, path = self.layout.new_build()
+        schema = build_schema()
+        for sub in (PUBLIC, ALL):
+            (path / sub).mkdir()
+            whoosh_index.create_in(str(path / sub), schema)
+        public_ix = whoosh_index.open_dir(str(path / PUBLIC))
+        all_ix = whoosh_index.open_dir(str(path / ALL))
+        public_writer = public_ix.writer(limitmb=128)
+        all_writer = all_ix.writer(limitmb=128)
+        try:
+            for relpath, item in resolved.items():
+                if item.served:
+                    all_writer.add_document(**_fields(item, loaded[relpath], public=False))
+                    report.written += 1
+                if item.public:
+                    public_writer.add_document(**_fields(item, loaded[relpath], public=True))
+                manifest.fingerprints[relpath] = item.fingerprint()
+            public_writer.commit()
+            all_writer.commit()
+        except BaseException:
+            public_writer.cancel()
+            all_writer.cancel()
+            raise
+        manifest.last_scan = time.time()
+        manifest.save(path / "manifest.json")
+        self.layout.publish(name)
+        self.layout.remove_other_builds(keep=name)
+        self._manifest, self._build = manifest, name
+        report.build, report.rebuilt = name, True
+        self._summarize(report, resolved)
+
+    def _update(self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None) -> None:
+        manifest, build = self._manifest, self._build
+        if manifest is None or build is None:
+            raise RuntimeError("no build to update")
+        discovered_skips: dict[str, str] = {}
+        vanished: set[str] = set()
+        if paths is None:
+            found = discover(self.settings.root, extensions=self.settings.extensions,
+                             max_file_bytes=self.settings.max_file_bytes)
+            reread_all = manifest.settings_key != self._key
+            to_read = {
+                relpath for relpath, ref in found.files.items()
+                if reread_all or not self._unchanged(manifest.docs.get(relpath), ref)
+            }
+            vanished = (set(manifest.docs) | set(manifest.skipped)) - set(found.files)
+            discovered_skips = {s.relpath: s.reason for s in found.skipped}
+        else:
+            to_read = self._expand(paths, manifest)
+        loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read))
+
+        for relpath in vanished | set(gone):
+            manifest.docs.pop(relpath, None)
+            manifest.skipped.pop(relpath, None)
+        for relpath, reason in {**discovered_skips, **skipped}.items():
+            manifest.docs.pop(relpath, None)
+            manifest.skipped[relpath] = reason
+        for relpath, doc in loaded.items():
+            manifest.skipped.pop(relpath, None)
+            manifest.docs[relpath] = doc.meta
+        manifest.settings_key = self._key
+
+        resolved = resolve(manifest.docs)
+        fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
+        changes = {
+            relpath: resolved.get(relpath)
+            for relpath in set(manifest.fingerprints) | set(fingerprints)
+            if manifest.fingerprints.get(relpath) != fingerprints.get(relpath)
+        }
+        self._write(build, changes, loaded, report)
+        manifest.fingerprints = fingerprints
+        if paths is None:
+            manifest.last_scan = time.time()
+        manifest.save(self.layout.build_dir(build) / "manifest.json")
+        report.build = build
+        self._summarize(report, resolved)
+
+    def _expand(self, paths: Iterable[str], manifest: Manifest) -> set[str]:
+        """Turn changed paths into the wiki files to look at: a folder that appeared
+        brings its files, a folder that vanished takes its known files with it."""
+        wanted: set[str] = set()
+        known = set(manifest.docs) | set(manifest.skipped)
+        for relpath in paths:
+            relpath = relpath.strip("/")
+            if not relpath or relpath.startswith("../"):
+                continue
+            prefix = relpath + "/"
+            wanted.update(p for p in known if p.startswith(prefix))
+            folder = self.settings.root / relpath
+            if folder.is_dir():
+                found = discover(folder, extensions=self.settings.extensions,
+                                 max_file_bytes=self.settings.max_file_bytes)
+                wanted.update(prefix + p for p in found.files)
+            elif not is_ignored_path(relpath, self.settings.extensions) or relpath in known:
+                wanted.add(relpath)
+        return wanted
+
+    @staticmethod
+    def _unchanged(meta: DocumentMeta | None, ref: FileRef) -> bool:
+        return meta is not None and meta.size == ref.size and meta.mtime_ns == ref.mtime_ns
+
+    def _write(
+        self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport
+    ) -> None:
+        if not changes:
+            return
+        path = self.layout.build_dir(build)
+        texts = dict(loaded)
+        for relpath, item in changes.items():
+            if item is not None and item.served and relpath not in texts:
+                # Reclassified by a corpus rule without changing itself: read its text again.
+                again = load_document(self.settings, relpath)
+                if isinstance(again, WikiDocument) and again.meta.revision == item.meta.revision:
+                    texts[relpath] = again
+        public_ix = whoosh_index.open_dir(str(path / PUBLIC))
+        all_ix = whoosh_index.open_dir(str(path / ALL))
+        # The public index commits first: a document leaving it stops reaching
+        # customer_safe as early as possible (CONTRACT X7).
+        for ix, wants in ((public_ix, "public"), (all_ix, "served")):
+            writer: IndexWriter = ix.writer(timeout=10.0)
+            try:
+                for relpath, item in sorted(changes.items()):
+                    if item is not None and getattr(item, wants) and relpath in texts:
+                        writer.update_document(**_fields(item, texts[relpath], public=wants == "public"))
+                        report.written += 1
+                    else:
+                        writer.delete_by_term("path", relpath)
+                        report.removed += 1
+                writer.commit()
+            except BaseException:
+                writer.cancel()
+                raise
+
+    def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
+        if self._manifest is not None:
+            report.skipped = self._manifest.skipped_list()
+        for relpath, item in resolved.items():
+            if item.problems:
+                report.problems[relpath] = list(item.problems)
+            if not item.served:
+                report.drafts += 1
+                continue
+            report.by_audience[item.audience] += 1
+            report.by_locale[item.meta.locale] += 1

@@ -1,0 +1,45 @@
+"""Choosing the snippet: the passage that matched, as plain text (CONTRACT R3).
+
+Passages and their analysed terms are stored at index time, so this is set lookups
+only: no analysis, no highlighting, no markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..contract.results import SNIPPET_MAX_CHARS
+
+__all__ = ["best_passage", "make_snippet"]
+
+
+def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float]) -> int:
+    """Index of the passage whose terms carry the most query weight (the earliest on a
+    tie; the first passage when none matches, e.g. a title-only match).
+
+    Args:
+        passage_terms: per passage, its terms separated by single spaces.
+        weights: query term → weight (e.g. its inverse document frequency).
+    """
+    best, best_score = 0, 0.0
+    for index, line in enumerate(passage_terms):
+        padded = f" {line} "
+        score = sum(weight for term, weight in weights.items() if f" {term} " in padded)
+        if score > best_score:
+            best, best_score = index, score
+    return best
+
+
+def make_snippet(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> str:
+    """The passage at ``start``, followed by the next ones while they fit in ``max_chars``
+    characters. Never empty for a document with text."""
+    if not passages:
+        return ""
+    text = passages[start]
+    for following in passages[start + 1 :]:
+        if len(text) + 1 + len(following) > max_chars:
+            break
+        text = f"{text} {following}"
+    if len(text) > max_chars:
+        text = text[: max_chars - 1].rstrip() + "…"
+    return text

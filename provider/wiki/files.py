@@ -1,0 +1,166 @@
+"""Finding the wiki's markdown files under the content root.
+
+Rules: ``.md`` and ``.markdown`` in any case, recursively; every dot-folder (``.git``,
+``.github``, …), dot-file and ``node_modules`` skipped; a symlink followed only when it
+stays inside the content root; files over the size limit skipped and reported.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_EXTENSIONS",
+    "DEFAULT_MAX_FILE_BYTES",
+    "Discovery",
+    "FileRef",
+    "Skipped",
+    "discover",
+    "is_ignored_path",
+    "stat_file",
+]
+
+DEFAULT_EXTENSIONS: tuple[str, ...] = (".md", ".markdown")
+DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
+_IGNORED_DIRS = frozenset({"node_modules"})
+
+
+@dataclass(frozen=True)
+class FileRef:
+    """A markdown file found under the content root.
+
+    Attributes:
+        relpath: POSIX path relative to the content root, as found (through symlinks).
+        size: bytes.
+        mtime_ns: modification time in nanoseconds.
+    """
+
+    relpath: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that will not be indexed, and why (shown to the operator)."""
+
+    relpath: str
+    reason: str
+
+
+@dataclass
+class Discovery:
+    """The result of one scan: files to index and files skipped with a reason."""
+
+    files: dict[str, FileRef] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def is_ignored_path(relpath: str, extensions: Iterable[str] = DEFAULT_EXTENSIONS) -> bool:
+    """Whether a relative path is never a wiki file (dot-folders, dot-files, temp files,
+    ``node_modules``, other extensions) — usable on watcher events without touching disk."""
+    parts = relpath.split("/")
+    if any(part.startswith(".") or part in _IGNORED_DIRS for part in parts):
+        return True
+    name = parts[-1]
+    if name.endswith("~") or name.startswith("#"):
+        return True
+    return not name.lower().endswith(tuple(extensions))
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + os.sep)
+
+
+def stat_file(
+    root: Path, relpath: str, *, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+) -> FileRef | Skipped | None:
+    """Look at one path now.
+
+    Returns:
+        a :class:`FileRef` for a regular file that may be indexed; a :class:`Skipped`
+        when it exists but must not be (too large, symlink leaving the root, not a
+        regular file); ``None`` when nothing is there (a removal, not an error).
+    """
+    real_root = os.path.realpath(root)
+    full = os.path.join(root, *relpath.split("/"))
+    try:
+        st = os.lstat(full)
+        if stat.S_ISLNK(st.st_mode):
+            target = os.path.realpath(full)
+            if not _inside(target, real_root):
+                return Skipped(relpath, "symlink leads outside the content root")
+            st = os.stat(full)
+        # A parent folder may itself be a symlink leaving the root.
+        if not _inside(os.path.realpath(full), real_root):
+            return Skipped(relpath, "symlink leads outside the content root")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return Skipped(relpath, f"cannot be read: {exc.strerror or exc}")
+    if not stat.S_ISREG(st.st_mode):
+        return Skipped(relpath, "not a regular file")
+    if st.st_size > max_file_bytes:
+        return Skipped(relpath, f"larger than {max_file_bytes} bytes ({st.st_size} bytes)")
+    return FileRef(relpath=relpath, size=st.st_size, mtime_ns=st.st_mtime_ns)
+
+
+def discover(
+    root: Path,
+    *,
+    extensions: Iterable[str] = DEFAULT_EXTENSIONS,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> Discovery:
+    """Walk the content root and return every wiki file and every skipped one.
+
+    Symlinked folders are followed only when they resolve inside the root, and each real
+    folder is visited once, so symlink loops end.
+
+    Raises:
+        FileNotFoundError: the content root does not exist or is not a folder.
+    """
+    exts = tuple(e.lower() for e in extensions)
+    real_root = os.path.realpath(root)
+    if not os.path.isdir(real_root):
+        raise FileNotFoundError(f"content folder {root} does not exist")
+    result = Discovery()
+    visited: set[str] = set()
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        real_folder = os.path.realpath(folder)
+        if real_folder in visited:
+            continue
+        visited.add(real_folder)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            result.skipped.append(Skipped(prefix or ".", f"folder cannot be read: {exc.strerror or exc}"))
+            continue
+        for entry in entries:
+            name = entry.name
+            relpath = f"{prefix}{name}"
+            if name.startswith(".") or name in _IGNORED_DIRS:
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
+                    result.skipped.append(Skipped(relpath + "/", "symlink leads outside the content root"))
+                    continue
+                stack.append((entry.path, relpath + "/"))
+                continue
+            if is_ignored_path(relpath, exts):
+                continue
+            found = stat_file(root, relpath, max_file_bytes=max_file_bytes)
+            if isinstance(found, FileRef):
+                result.files[relpath] = found
+            elif isinstance(found, Skipped):
+                result.skipped.append(found)
+    return result

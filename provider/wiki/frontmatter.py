@@ -1,0 +1,119 @@
+"""Front matter: the YAML header between a ``---`` first line and the next ``---`` line.
+
+Guarded parsing. Any of these makes the header *unreadable*, which the classifier turns
+into "internal" (CONTRACT X5) with a warning naming the reason:
+
+* a header over :data:`MAX_HEADER_BYTES` (64 KiB), or no closing ``---``;
+* YAML anchors or aliases (the "billion laughs" family), duplicate keys;
+* anything but a mapping at the top level; any YAML error.
+
+Only ``yaml.SafeLoader`` semantics are used: no Python object tags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+__all__ = ["MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "split_front_matter"]
+
+MAX_HEADER_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """A file's header and body.
+
+    Attributes:
+        data: the header mapping; empty when there is no header or it is unreadable.
+        error: why the header is unreadable, or ``None``. A file with an error is
+            internal whatever its header says.
+        body: the markdown after the header, with ``\\n`` line endings and no BOM.
+        present: whether the file starts with a header at all.
+    """
+
+    data: dict[str, Any]
+    error: str | None
+    body: str
+    present: bool
+
+
+class _Refused(Exception):
+    pass
+
+
+class _GuardedLoader(yaml.SafeLoader):
+    """``SafeLoader`` that refuses anchors, aliases and duplicate keys."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            raise _Refused("uses YAML aliases")
+        event = self.peek_event()
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused("uses YAML anchors")
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:
+                raise _Refused("has a key that is not a plain value") from None
+            if duplicate:
+                raise _Refused(f"has the key {str(key)[:40]!r} twice")
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def split_front_matter(text: str) -> tuple[str | None, str, str | None]:
+    """Split text into ``(header, body, error)``.
+
+    ``header`` is ``None`` when the first line is not ``---``. Tolerates a UTF-8 BOM, CRLF
+    line endings and trailing spaces on the fence lines.
+    """
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.startswith("---"):
+        return None, text, None
+    first, _, rest = text.partition("\n")
+    if first.rstrip() != "---":
+        return None, text, None
+    lines = rest.split("\n")
+    size = 0
+    for i, line in enumerate(lines):
+        if line.rstrip() == "---":
+            header = "\n".join(lines[:i])
+            if len(header.encode("utf-8")) > MAX_HEADER_BYTES:
+                return header, "\n".join(lines[i + 1 :]), f"front matter is larger than {MAX_HEADER_BYTES} bytes"
+            return header, "\n".join(lines[i + 1 :]), None
+        size += len(line) + 1
+        if size > MAX_HEADER_BYTES:
+            return "", rest, f"front matter is larger than {MAX_HEADER_BYTES} bytes or is not closed"
+    return "", rest, "front matter has no closing --- line"
+
+
+def parse_front_matter(text: str) -> FrontMatter:
+    """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises."""
+    header, body, error = split_front_matter(text)
+    if header is None:
+        return FrontMatter(data={}, error=None, body=body, present=False)
+    if error is not None:
+        return FrontMatter(data={}, error=error, body=body, present=True)
+    try:
+        data = yaml.load(header, Loader=_GuardedLoader)  # noqa: S506 - a SafeLoader subclass
+    except _Refused as exc:
+        return FrontMatter(data={}, error=f"front matter {exc}", body=body, present=True)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        return FrontMatter(data={}, error=f"front matter is not valid YAML{where}", body=body, present=True)
+    except (RecursionError, ValueError, TypeError, OverflowError):
+        return FrontMatter(data={}, error="front matter cannot be read", body=body, present=True)
+    if data is None:
+        return FrontMatter(data={}, error=None, body=body, present=True)
+    if not isinstance(data, dict):
+        return FrontMatter(data={}, error="front matter is not a mapping of keys to values", body=body, present=True)
+    return FrontMatter(data=data, error=None, body=body, present=True)

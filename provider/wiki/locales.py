@@ -1,0 +1,86 @@
+"""BCP 47 language tags (via ``langcodes``) and the locale markers of wiki paths.
+
+A path names a locale either by its first folder (``de/billing/refunds.md``) or by a
+file-name suffix (``refunds.de.md``, ``01.de.md``). Only *configured* locales count as
+markers, so a folder such as ``it/`` means Italian only when the operator lists ``it``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import langcodes
+
+__all__ = ["LocaleMarker", "find_locale_marker", "normalize_tag", "strip_extension"]
+
+
+@lru_cache(maxsize=4096)
+def normalize_tag(value: str) -> str | None:
+    """Return the canonical BCP 47 form of a tag, or ``None`` when it is not a valid tag.
+
+    ``zh_cn`` → ``zh-CN``, ``EN`` → ``en``, ``de-at`` → ``de-AT``; ``und``, ``xx`` and
+    ``english`` are refused.
+    """
+    text = value.strip()
+    if not text or len(text) > 64:
+        return None
+    try:
+        tag = langcodes.standardize_tag(text)
+    except (langcodes.LanguageTagError, ValueError):
+        return None
+    if tag == "und" or not langcodes.tag_is_valid(tag):
+        return None
+    return tag
+
+
+@dataclass(frozen=True)
+class LocaleMarker:
+    """A locale found in a path, and the path with the marker removed.
+
+    Attributes:
+        locale: the canonical tag, e.g. ``de``.
+        where: ``"folder"`` or ``"suffix"``.
+        stem: the relative path without extension and without the marker, e.g.
+            ``billing/refunds`` for ``de/billing/refunds.md`` and for ``billing/refunds.de.md``.
+    """
+
+    locale: str
+    where: str
+    stem: str
+
+
+def strip_extension(relpath: str) -> str:
+    """``a/b.de.md`` → ``a/b.de``; ``a/b`` → ``a/b``."""
+    folder, _, name = relpath.rpartition("/")
+    base = name.rsplit(".", 1)[0] if "." in name else name
+    return f"{folder}/{base}" if folder else base
+
+
+def find_locale_marker(relpath: str, known_locales: Iterable[str]) -> LocaleMarker | None:
+    """Find a configured locale in a path's first folder or file-name suffix.
+
+    Args:
+        relpath: POSIX path relative to the content root.
+        known_locales: canonical tags configured by the operator.
+
+    Returns:
+        The marker, or ``None`` if the path names no configured locale. When both a
+        folder and a suffix name one, the suffix wins (it is the more specific).
+    """
+    known = set(known_locales)
+    stem = strip_extension(relpath)
+    folder, _, base = stem.rpartition("/")
+    if "." in base:
+        name, _, suffix = base.rpartition(".")
+        tag = normalize_tag(suffix) if suffix else None
+        if tag is not None and tag in known and name.rstrip("."):
+            clean = name.rstrip(".")
+            return LocaleMarker(locale=tag, where="suffix", stem=f"{folder}/{clean}" if folder else clean)
+    first, sep, rest = stem.partition("/")
+    if sep and rest:
+        tag = normalize_tag(first)
+        if tag is not None and tag in known:
+            return LocaleMarker(locale=tag, where="folder", stem=rest)
+    return None

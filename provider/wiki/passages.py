@@ -1,0 +1,87 @@
+"""Cutting a document's blocks into passages, the unit a snippet is taken from.
+
+Done once at index time so a search only has to pick the best passage. A passage is
+consecutive text under one heading, at most :data:`PASSAGE_MAX_CHARS` characters, cut
+at sentence boundaries (or word boundaries for a run-on sentence). Its ``heading`` is
+the nearest heading above it, whose words count as matching the passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .plaintext import Block
+
+__all__ = ["PASSAGE_MAX_CHARS", "Passage", "split_passages"]
+
+#: Passages stay below the 480-character snippet bound, leaving room to add context.
+PASSAGE_MAX_CHARS = 400
+_SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+")
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A piece of a document's text.
+
+    Attributes:
+        heading: the nearest heading above, or ``""`` before the first heading.
+        text: single-line plain text, 1–:data:`PASSAGE_MAX_CHARS` characters.
+    """
+
+    heading: str
+    text: str
+
+
+def _pieces(text: str, max_chars: int) -> Iterable[str]:
+    if len(text) <= max_chars:
+        yield text
+        return
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > max_chars:
+            cut = sentence.rfind(" ", 0, max_chars)
+            cut = cut if cut > max_chars // 2 else max_chars
+            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+            if current:
+                yield current
+                current = ""
+            yield head
+        if current and len(current) + 1 + len(sentence) > max_chars:
+            yield current
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        yield current
+
+
+def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) -> tuple[Passage, ...]:
+    """Group blocks into passages (see the module docstring)."""
+    passages: list[Passage] = []
+    headings: list[str] = []
+    heading = ""
+    current = ""
+
+    def flush() -> None:
+        nonlocal current
+        if current:
+            passages.append(Passage(heading, current))
+            current = ""
+
+    for block in blocks:
+        if block.kind == "heading":
+            flush()
+            heading = block.text
+            headings.append(heading)
+            continue
+        for piece in _pieces(block.text, max_chars):
+            if current and len(current) + 1 + len(piece) > max_chars:
+                flush()
+            current = f"{current} {piece}" if current else piece
+    flush()
+    if not passages and headings:
+        # A document of headings only still has words a reader sees.
+        passages.extend(Passage("", piece) for piece in _pieces(" · ".join(headings), max_chars))
+    return tuple(passages)
