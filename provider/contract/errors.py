@@ -161,7 +161,9 @@ class Unavailable(ContractError):
     """
 
     status = 503
-    code = "unavailable"
+    # The error vocabulary (CONTRACT "Errors") has no plain "unavailable": a 503 is
+    # "overloaded" unless a subclass says "index_unavailable".
+    code = "overloaded"
 
     def __init__(self, message: str | None = None, retry_after_s: int = 1) -> None:
         self.retry_after_s = max(1, int(retry_after_s))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from email.message import Message
 from typing import Any
@@ -35,6 +36,11 @@ DEFAULT_LIMIT = 10  # Q2
 MAX_LIMIT = 50  # Q2
 MAX_JSON_DEPTH = 16  # Q6: the request itself nests two levels; this leaves room for extensions
 MAX_LOCALE_CHARS = 64
+# Q3: the shape of a BCP 47 tag (RFC 5646 §2.1): a 2-8 letter language subtag, or the
+# ``x-``/``i-`` prefixes of private-use and grandfathered tags, then subtags of 1-8 letters or
+# digits separated by hyphens. Well-formedness only; whether the subtags are registered is
+# the backend's concern.
+_BCP47_RE = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*|[xXiI](?:-[A-Za-z0-9]{1,8})+")
 MAX_CONVERSATION_ID_CHARS = 256
 
 
@@ -229,6 +235,8 @@ def parse_retrieve_request(
         if len(raw_locale) > MAX_LOCALE_CHARS:
             raise InvalidRequest("locale", f"must be at most {MAX_LOCALE_CHARS} characters")
         locale = raw_locale.strip()
+        if not _BCP47_RE.fullmatch(locale):
+            raise InvalidRequest("locale", "must be a BCP 47 language tag")
 
     locale_fallback = False
     if LOCALE_FALLBACK in capabilities and "localeFallback" in data:

@@ -115,7 +115,14 @@ def render_results(
             # The tripwire of §2.3, on our side of the wire: never sent, always reported.
             log.error("backend returned a non-public result to a customer_safe request; dropped")
             continue
-        if not (result.document_id and result.title.strip() and result.snippet.strip()):
+        if not (
+            isinstance(result.document_id, str)
+            and result.document_id
+            and isinstance(result.title, str)
+            and result.title.strip()
+            and isinstance(result.snippet, str)
+            and result.snippet.strip()
+        ):
             log.error("backend returned a result without documentId, title or snippet; dropped")
             continue
         wire = result.to_wire()

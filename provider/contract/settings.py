@@ -23,8 +23,8 @@ class ContractSettings:
         capabilities: the declared capabilities (default: the minimum set, C2).
         max_skew_s: replay window half-width in seconds (A4). Default 300.
         max_body_bytes: larger request bodies are refused ``413`` before they are read
-            in full. Default 8 KiB: a maximal request (1024-character query of 4-byte
-            code points, escaped) fits with room.
+            in full. Default 16 KiB: the largest valid request — a 1024-code-point query
+            of astral characters, each escaped as a 12-byte surrogate pair — is 12.3 KiB.
         max_in_flight: searches admitted at once; beyond it ``503 overloaded`` at once (W7).
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
@@ -37,7 +37,7 @@ class ContractSettings:
     registrations: Sequence[Registration]
     capabilities: frozenset[str] = MINIMUM
     max_skew_s: int = DEFAULT_MAX_SKEW_S
-    max_body_bytes: int = 8192
+    max_body_bytes: int = 16384
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1

@@ -90,7 +90,26 @@ def settings_key(settings: WikiSettings) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _fields(resolved: Resolved, document: WikiDocument, *, public: bool) -> dict[str, Any]:
+def _display_texts(document: WikiDocument) -> tuple[str, ...]:
+    """Passage texts as a snippet shows them: the first passage of a section starts with
+    its heading (unless the heading merely repeats the title), so a match in a heading
+    is visible in the snippet."""
+    texts = []
+    previous = None
+    title = document.meta.title.casefold()
+    for passage in document.passages:
+        starts_section = passage.heading and passage.heading != previous
+        if starts_section and passage.heading.casefold() != title:
+            texts.append(f"{passage.heading} — {passage.text}")
+        else:
+            texts.append(passage.text)
+        previous = passage.heading
+    return tuple(texts)
+
+
+def _fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
+    """The Whoosh fields of a document for the ``all`` index; :func:`_public_fields`
+    derives the public index's from them."""
     meta = resolved.meta
     passage_terms = []
     for passage in document.passages:
@@ -106,13 +125,18 @@ def _fields(resolved: Resolved, document: WikiDocument, *, public: bool) -> dict
             "audience": resolved.audience,
             "revision": meta.revision,
             "locale": meta.locale,
-            "group": resolved.public_group if public else resolved.group,
+            "group": resolved.group,
             "review_due": meta.review_due,
             "url": meta.url,
         },
-        "passages": tuple(p.text for p in document.passages),
+        "passages": _display_texts(document),
         "passage_terms": tuple(passage_terms),
     }
+
+
+def _public_fields(resolved: Resolved, fields: dict[str, Any]) -> dict[str, Any]:
+    # The public index sees translation groups as if internal documents did not exist.
+    return {**fields, "doc": {**fields["doc"], "group": resolved.public_group}}
 
 
 class Indexer:
@@ -220,10 +244,11 @@ class Indexer:
         try:
             for relpath, item in resolved.items():
                 if item.served:
-                    all_writer.add_document(**_fields(item, loaded[relpath], public=False))
+                    fields = _fields(item, loaded[relpath])
+                    all_writer.add_document(**fields)
                     report.written += 1
-                if item.public:
-                    public_writer.add_document(**_fields(item, loaded[relpath], public=True))
+                    if item.public:
+                        public_writer.add_document(**_public_fields(item, fields))
                 manifest.fingerprints[relpath] = item.fingerprint()
             public_writer.commit()
             all_writer.commit()
@@ -322,20 +347,24 @@ class Indexer:
                 again = load_document(self.settings, relpath)
                 if isinstance(again, WikiDocument) and again.meta.revision == item.meta.revision:
                     texts[relpath] = again
-        public_ix = whoosh_index.open_dir(str(path / PUBLIC))
-        all_ix = whoosh_index.open_dir(str(path / ALL))
+        fields = {
+            relpath: _fields(item, texts[relpath])
+            for relpath, item in changes.items()
+            if item is not None and item.served and relpath in texts
+        }
         # The public index commits first: a document leaving it stops reaching
         # customer_safe as early as possible (CONTRACT X7).
-        for ix, wants in ((public_ix, "public"), (all_ix, "served")):
-            writer: IndexWriter = ix.writer(timeout=10.0)
+        for sub in (PUBLIC, ALL):
+            writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
             try:
                 for relpath, item in sorted(changes.items()):
-                    if item is not None and getattr(item, wants) and relpath in texts:
-                        writer.update_document(**_fields(item, texts[relpath], public=wants == "public"))
-                        report.written += 1
+                    if item is not None and relpath in fields and (sub == ALL or item.public):
+                        doc = fields[relpath] if sub == ALL else _public_fields(item, fields[relpath])
+                        writer.update_document(**doc)
+                        report.written += sub == ALL
                     else:
                         writer.delete_by_term("path", relpath)
-                        report.removed += 1
+                        report.removed += sub == ALL
                 writer.commit()
             except BaseException:
                 writer.cancel()

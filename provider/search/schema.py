@@ -13,7 +13,7 @@ from .analysis import analyzer
 
 __all__ = ["SCHEMA_VERSION", "TITLE_BOOST", "build_schema"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 
@@ -25,7 +25,8 @@ def build_schema() -> Schema:
     * ``title``, ``body`` — searched (BM25F), not stored;
     * ``doc`` — stored: the result's fixed fields (id, title, audience, revision, locale,
       group, review date, URL);
-    * ``passages`` — stored: the passage texts snippets are cut from;
+    * ``passages`` — stored: the passage texts snippets are cut from (a section's first
+      passage starts with its heading);
     * ``passage_terms`` — stored: each passage's analysed terms (with its heading's),
       so picking the best passage needs no analysis at query time.
     """

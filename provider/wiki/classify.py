@@ -118,7 +118,9 @@ def decide_draft(data: Mapping[str, Any]) -> Decision:
         return Decision(True, "front matter draft")
     if "published" in data:
         published = data["published"]
-        if published is False or (isinstance(published, str) and published.strip().lower() in _FALSE_WORDS):
+        # Explicit false values only (``false``, ``no``, ``"0"``, ``0``): an unset
+        # ``published:`` or another value (a date, say) does not withhold.
+        if published is not None and not _truthy_flag(published):
             return Decision(True, "front matter published: false")
     return Decision(False, "")
 
@@ -230,4 +232,8 @@ def decide_review_due(data: Mapping[str, Any]) -> tuple[Decision, list[str]]:
         return Decision(None, ""), ["front matter review_due is not a date; ignored"]
     if value.tzinfo is None:
         value = value.replace(tzinfo=dt.timezone.utc)
-    return Decision(value.astimezone(dt.timezone.utc), "front matter review_due"), []
+    try:
+        utc = value.astimezone(dt.timezone.utc)
+    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before year 1 in UTC
+        return Decision(None, ""), ["front matter review_due is out of range; ignored"]
+    return Decision(utc, "front matter review_due"), []

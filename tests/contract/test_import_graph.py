@@ -1,0 +1,227 @@
+"""provider/contract/ is backend-independent: no Whoosh, Markdown or YAML, no wiki or search code.
+
+(DESIGN "Layout", STYLE "What this means here"; the seam adapter authors copy — CONTRACT X2
+relies on the backend, not the contract layer, owning reach.)
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import provider.contract
+
+CONTRACT_DIR = Path(provider.contract.__file__).resolve().parent
+FORBIDDEN_LIBRARIES = ("whoosh", "markdown_it", "yaml")
+FORBIDDEN_PROJECT_PACKAGES = ("provider.wiki", "provider.search")
+SOURCES = sorted(CONTRACT_DIR.rglob("*.py"))
+
+
+def _is_under(name: str, roots: tuple[str, ...]) -> bool:
+    return any(name == root or name.startswith(root + ".") for root in roots)
+
+
+def _run(code: str) -> dict[str, list[str]]:
+    completed = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=CONTRACT_DIR.parent.parent,
+    )
+    assert completed.returncode == 0, completed.stderr
+    result: dict[str, list[str]] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return result
+
+
+# Imports provider.contract and every submodule in a fresh interpreter. builtins.__import__
+# is wrapped first so that every import *statement* naming a forbidden library is recorded
+# with the module that executed it — even when the library is already in sys.modules
+# because a third-party dependency loaded it earlier.
+_PROBE = r"""
+import builtins, importlib, json, pkgutil, sys
+
+FORBIDDEN = ("whoosh", "markdown_it", "yaml")
+importers = []
+_real_import = builtins.__import__
+
+def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
+    if level == 0 and name.split(".")[0] in FORBIDDEN:
+        importers.append([(globals or {}).get("__name__", "?"), name])
+    return _real_import(name, globals, locals, fromlist, level)
+
+builtins.__import__ = _recording_import
+
+import provider.contract
+loaded = ["provider.contract"]
+for info in pkgutil.walk_packages(provider.contract.__path__, "provider.contract."):
+    importlib.import_module(info.name)
+    loaded.append(info.name)
+
+print(json.dumps({"modules": sorted(sys.modules), "loaded": loaded, "importers": importers}))
+"""
+
+
+@pytest.fixture(scope="module")
+def probe() -> dict[str, list[str]]:
+    return _run(_PROBE)
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(CONTRACT_DIR).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(["provider", "contract", *parts])
+
+
+def test_every_contract_submodule_was_imported(probe: dict[str, list[str]]) -> None:
+    """The probe really imported the whole package (otherwise the checks below prove nothing)."""
+    expected = {_module_name(p) for p in SOURCES}
+    assert {"provider.contract", "provider.contract.app", "provider.contract.schemas"} <= expected
+    assert expected <= set(probe["loaded"])
+
+
+def test_importing_the_contract_loads_no_whoosh_or_markdown(probe: dict[str, list[str]]) -> None:
+    """Importing provider.contract and all its submodules loads no whoosh* or markdown_it* module."""
+    offending = [m for m in probe["modules"] if m.startswith(("whoosh", "markdown_it"))]
+    assert offending == []
+
+
+def test_importing_the_contract_loads_no_wiki_or_search_code(probe: dict[str, list[str]]) -> None:
+    """The contract layer never pulls in the markdown/Whoosh backend of this project."""
+    offending = [m for m in probe["modules"] if _is_under(m, FORBIDDEN_PROJECT_PACKAGES)]
+    assert offending == []
+
+
+def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: dict[str, list[str]]) -> None:
+    """No module under provider/ executes an import of whoosh, markdown_it or yaml."""
+    ours = [pair for pair in probe["importers"] if _is_under(pair[0], ("provider",))]
+    assert ours == []
+
+
+def test_yaml_in_sys_modules_comes_only_from_litestar(probe: dict[str, list[str]]) -> None:
+    """yaml* may be loaded only because Litestar (the HTTP framework of app.py) imports it itself.
+
+    Litestar declares PyYAML as a hard dependency and imports it unconditionally
+    (litestar/openapi/plugins.py), so "no yaml in sys.modules" cannot hold while app.py
+    uses Litestar. What this project controls is checked instead: every import of yaml
+    that ran came from a litestar module. If Litestar ever stops importing yaml, this
+    test tightens to the plain rule automatically.
+    """
+    yaml_loaded = [m for m in probe["modules"] if m.startswith("yaml")]
+    yaml_importers = {
+        importer
+        for importer, name in probe["importers"]
+        if _is_under(name, ("yaml",)) and not _is_under(importer, ("yaml",))  # yaml's own submodules
+    }
+    if yaml_loaded:
+        assert yaml_importers
+        assert all(_is_under(importer, ("litestar",)) for importer in yaml_importers), yaml_importers
+    else:
+        assert yaml_importers == set()
+
+
+def test_the_probe_detects_a_forbidden_import() -> None:
+    """The runtime probe is not vacuous: an import of yaml from a provider module is recorded."""
+    code = _PROBE.replace(
+        "import provider.contract\n",
+        "import types\n"
+        "m = types.ModuleType('provider.contract._canary')\n"
+        "exec('import yaml', m.__dict__)\n"
+        "import provider.contract\n",
+    )
+    result = _run(code)
+    assert ["provider.contract._canary", "yaml"] in result["importers"]
+
+
+# --------------------------------------------------------------------------------------
+# Static check: the source itself
+# --------------------------------------------------------------------------------------
+
+
+def _imported_names(source: str, package: str) -> list[tuple[int, str]]:
+    """Absolute module names imported by a source file of ``package`` (relative imports
+    resolved), with line numbers."""
+    package_parts = package.split(".")
+    names: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package_parts[: len(package_parts) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            names.append((node.lineno, module))
+            names.extend((node.lineno, f"{module}.{alias.name}") for alias in node.names)
+        elif isinstance(node, ast.Call):
+            # importlib.import_module("yaml") / __import__("yaml")
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in ("import_module", "__import__") and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    names.append((node.lineno, first.value))
+    return names
+
+
+def _file_imports(path: Path) -> list[tuple[int, str]]:
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return _imported_names(path.read_text("utf-8"), package)
+
+
+def _forbidden(names: list[tuple[int, str]]) -> list[str]:
+    return [
+        f"line {line}: {name}"
+        for line, name in names
+        if _is_under(name, FORBIDDEN_LIBRARIES) or _is_under(name, FORBIDDEN_PROJECT_PACKAGES)
+    ]
+
+
+def test_sources_found() -> None:
+    """The static check covers the package (a moved directory would make it vacuous)."""
+    names = {p.name for p in SOURCES}
+    assert {"__init__.py", "signature.py", "replay.py", "request.py", "results.py", "app.py"} <= names
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(CONTRACT_DIR)))
+def test_source_imports_no_forbidden_module(path: Path) -> None:
+    """No .py file under provider/contract imports whoosh, markdown_it, yaml, provider.wiki or provider.search."""
+    assert _forbidden(_file_imports(path)) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import yaml",
+        "import whoosh.index as wi",
+        "from markdown_it import MarkdownIt",
+        "from yaml import safe_load",
+        "def f():\n    import whoosh\n",
+        "from ..wiki import classify",
+        "from ..search.backend import WhooshBackend",
+        "from .. import search",
+        "from provider.wiki.document import Document",
+        "import importlib\nimportlib.import_module('yaml')",
+        "__import__('markdown_it')",
+    ],
+)
+def test_static_check_catches_every_import_form(source: str) -> None:
+    """The static check is not vacuous: each way of importing a forbidden module is caught."""
+    assert _forbidden(_imported_names(source, "provider.contract")) != []
+
+
+def test_static_check_allows_the_contracts_own_imports() -> None:
+    """Relative imports inside the package resolve to provider.contract.*, which is allowed."""
+    names = [name for _, name in _file_imports(CONTRACT_DIR / "signature.py")]
+    assert "provider.contract.errors" in names
+    assert "provider.contract.replay.ReplayStore" in names
+    assert _forbidden(_imported_names("from .errors import InvalidRequest\nimport json", "provider.contract")) == []

@@ -1,0 +1,182 @@
+"""The in-process replay store (CONTRACT A5; contract §3.1)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from provider.contract.errors import ReplayStoreUnavailable, Unavailable
+from provider.contract.replay import MemoryReplayStore, ReplayStore
+
+T0 = 1_700_000_000.0
+
+
+class Clock:
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store(clock: Clock) -> MemoryReplayStore:
+    return MemoryReplayStore(clock=clock)
+
+
+def test_a5_memory_store_satisfies_the_protocol(store: MemoryReplayStore) -> None:
+    """A5: MemoryReplayStore offers the one operation of ReplayStore."""
+    assert isinstance(store, ReplayStore)
+
+
+def test_a5_add_if_absent_is_true_once_then_false(store: MemoryReplayStore) -> None:
+    """A5: the first add records the nonce; a second add within its life reports a replay."""
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 600) is True
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 600) is False
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 9999) is False
+    assert len(store) == 1
+
+
+def test_a5_distinct_nonces_are_independent(store: MemoryReplayStore) -> None:
+    """A5: recording one nonce does not affect another."""
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 600) is True
+    assert store.add_if_absent("nonce-bbbbbbbb", T0 + 600) is True
+    assert store.add_if_absent("nonce-aaaaaaab", T0 + 600) is True
+    assert len(store) == 3
+
+
+def test_a5_a_refused_replay_does_not_extend_the_entry(store: MemoryReplayStore, clock: Clock) -> None:
+    """A5: a replay attempt with a later expiry does not change when the original entry expires."""
+    store.add_if_absent("nonce-aaaaaaaa", T0 + 10)
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 1000) is False
+    clock.now = T0 + 10
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 20) is True
+
+
+def test_a5_entry_expires_at_its_own_time(store: MemoryReplayStore, clock: Clock) -> None:
+    """A5: a nonce is refused until expires_at and reusable from expires_at on (injected clock, no sleep)."""
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 10)
+    clock.now = T0 + 9.999
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 20) is False
+    clock.now = T0 + 10
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 20) is True
+    # and the reused entry is live again with its new expiry
+    clock.now = T0 + 19
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 30) is False
+
+
+def test_a5_stale_heap_entry_does_not_remove_a_renewed_nonce(store: MemoryReplayStore, clock: Clock) -> None:
+    """A5: after expiry and reuse, purging the old expiry must not forget the renewed entry."""
+    store.add_if_absent("nonce-aaaaaaaa", T0 + 10)
+    clock.now = T0 + 10
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 100) is True
+    clock.now = T0 + 50
+    store.add_if_absent("nonce-other-01", T0 + 60)  # triggers a purge
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 100) is False
+    assert len(store) == 2
+
+
+def test_a5_entries_expire_independently(store: MemoryReplayStore, clock: Clock) -> None:
+    """A5: each entry has its own expiry; len() counts only live entries."""
+    store.add_if_absent("short-lived-1", T0 + 5)
+    store.add_if_absent("long-lived-01", T0 + 50)
+    assert len(store) == 2
+    clock.now = T0 + 5
+    assert len(store) == 1
+    assert store.add_if_absent("long-lived-01", T0 + 100) is False
+    assert store.add_if_absent("short-lived-1", T0 + 100) is True
+    clock.now = T0 + 100
+    assert len(store) == 0
+
+
+def test_a5_an_already_expired_entry_is_not_held(store: MemoryReplayStore) -> None:
+    """A5: recording a nonce whose expiry has passed does not make it refused."""
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 - 1) is True
+    assert store.add_if_absent("nonce-aaaaaaaa", T0 + 10) is True
+
+
+def test_a5_full_store_fails_closed_and_keeps_live_entries(clock: Clock) -> None:
+    """A5: a full store refuses new nonces (503 + Retry-After) instead of evicting live ones."""
+    store = MemoryReplayStore(max_entries=3, clock=clock)
+    for i in range(3):
+        assert store.add_if_absent(f"live-nonce-{i}", T0 + 100 + i)
+    with pytest.raises(ReplayStoreUnavailable) as info:
+        store.add_if_absent("one-too-many", T0 + 100)
+    error = info.value
+    assert isinstance(error, Unavailable)
+    assert error.status == 503
+    assert "Retry-After" in error.headers()
+    assert int(error.headers()["Retry-After"]) >= 1
+    # nothing was evicted: every live nonce is still refused as a replay
+    for i in range(3):
+        assert store.add_if_absent(f"live-nonce-{i}", T0 + 100) is False
+    assert len(store) == 3
+    # and the refused nonce was not recorded
+    with pytest.raises(ReplayStoreUnavailable):
+        store.add_if_absent("one-too-many", T0 + 100)
+
+
+def test_a5_full_store_accepts_again_once_entries_expire(clock: Clock) -> None:
+    """A5: room comes back as entries expire, not by forgetting live ones."""
+    store = MemoryReplayStore(max_entries=2, clock=clock)
+    store.add_if_absent("expires-soon-1", T0 + 10)
+    store.add_if_absent("expires-late-1", T0 + 100)
+    with pytest.raises(ReplayStoreUnavailable):
+        store.add_if_absent("waiting-nonce1", T0 + 200)
+    clock.now = T0 + 10
+    assert store.add_if_absent("waiting-nonce1", T0 + 200) is True
+    assert store.add_if_absent("expires-late-1", T0 + 300) is False
+    with pytest.raises(ReplayStoreUnavailable):
+        store.add_if_absent("another-nonce1", T0 + 200)
+
+
+def test_a5_concurrent_adds_of_one_nonce_admit_exactly_one() -> None:
+    """A5: add_if_absent is atomic: 32 threads adding the same nonce get exactly one True."""
+    for _round in range(20):
+        store = MemoryReplayStore()
+        barrier = threading.Barrier(32)
+        outcomes: list[bool] = []
+        lock = threading.Lock()
+
+        def worker(store: MemoryReplayStore = store, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            result = store.add_if_absent("contended-nonce", 4_000_000_000.0)
+            with lock:
+                outcomes.append(result)
+
+        threads = [threading.Thread(target=worker) for _ in range(32)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=10)
+        assert len(outcomes) == 32
+        assert outcomes.count(True) == 1
+
+
+def test_a5_concurrent_adds_of_distinct_nonces_all_succeed() -> None:
+    """A5: concurrency loses no entry: 32 threads x 50 distinct nonces are all recorded once."""
+    store = MemoryReplayStore()
+    barrier = threading.Barrier(32)
+    results: list[bool] = []
+    lock = threading.Lock()
+
+    def worker(i: int) -> None:
+        barrier.wait()
+        mine = [store.add_if_absent(f"nonce-{i}-{j:04d}", 4_000_000_000.0) for j in range(50)]
+        with lock:
+            results.extend(mine)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(32)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert results == [True] * 32 * 50
+    assert len(store) == 32 * 50
+    assert not any(store.add_if_absent(f"nonce-{i}-0000", 4_000_000_000.0) for i in range(32))

@@ -1,0 +1,135 @@
+"""Test helpers: a provider subprocess, signed requests, schema validation, markup checks."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+import jsonschema
+import yaml
+
+from provider.contract.capabilities import FIELDS_BY_CAPABILITY
+from provider.contract.schemas import load_schema
+from provider.contract.testing import signed_headers
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+_VALIDATORS = {
+    name: jsonschema.Draft202012Validator(load_schema(name), format_checker=jsonschema.FormatChecker())
+    for name in ("retrieve-response", "capabilities-response", "error-response")
+}
+KNOWN_RESULT_FIELDS = {"documentId", "title", "snippet", "audience", "revision"} | {
+    field for fields in FIELDS_BY_CAPABILITY.values() for field in fields
+}
+
+# Anything that would be markup if rendered: tags, entities, Markdown syntax, templates.
+_MARKUP = [
+    (re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9:-]*[\s>/]"), "HTML/JSX tag"),
+    (re.compile(r"<!--"), "HTML comment"),
+    (re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});"), "HTML entity"),
+    (re.compile(r"\]\([^)]*\)"), "Markdown link"),
+    (re.compile(r"!\["), "Markdown image"),
+    (re.compile(r"```|~~~"), "code fence"),
+    (re.compile(r"(?:^|\n)\s{0,3}#{1,6}\s"), "heading marker"),
+    (re.compile(r"\*\*[^*]+\*\*|__[^_]+__"), "bold markers"),
+    (re.compile(r"\{\{|\}\}|\{%|%\}"), "template tag"),
+]
+
+
+def markup_in(text: str) -> list[str]:
+    """The kinds of markup found in ``text`` (empty when it is plain text, CONTRACT R3)."""
+    return [label for pattern, label in _MARKUP if pattern.search(text)]
+
+
+def write_config(path: Path, settings: dict[str, Any]) -> Path:
+    path.write_text(yaml.safe_dump(settings, sort_keys=False), "utf-8")
+    return path
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class ProviderProcess:
+    """A running ``knowledge-provider serve`` subprocess."""
+
+    proc: subprocess.Popen[bytes]
+    base_url: str
+    log_path: Path
+    log_file: IO[bytes]
+    root: Path
+    content: Path
+
+    def wait_until_healthy(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"provider exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.base_url}/readyz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"provider did not become ready in {timeout_s}s:\n{self.log()}")
+
+    def log(self) -> str:
+        self.log_file.flush()
+        return self.log_path.read_text("utf-8", errors="replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log_file.close()
+
+    # -- requests ------------------------------------------------------------------------
+
+    def raw(self, method: str, path: str, *, body: bytes = b"", headers: dict[str, str] | None = None) -> Reply:
+        response = httpx.request(method, f"{self.base_url}{path}", content=body, headers=headers or {}, timeout=15)
+        reply = Reply(response.status_code, response.headers, response.content)
+        validate_reply(reply)
+        return reply
+
+    def retrieve(self, payload: Any, secret: str, **sign: Any) -> Reply:
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+        return self.raw("POST", "/retrieve", body=body, headers=signed_headers(body, secret, **sign))
+
+    def capabilities(self, secret: str) -> Reply:
+        return self.raw("GET", "/capabilities", headers=signed_headers(b"", secret, content_type=None))
+
+
+def validate_reply(reply: Reply) -> None:
+    """Every answer is JSON carrying ``contractVersion: 1`` (W4) and matches its schema."""
+    assert reply.headers.get("content-type", "").startswith("application/json"), reply.headers
+    data = reply.json()
+    assert data.get("contractVersion") == 1, data
+    if reply.status >= 400:
+        _VALIDATORS["error-response"].validate(data)
+        if reply.status in (429, 503):
+            assert reply.headers.get("retry-after", "").isdigit(), "503/429 must carry Retry-After (W7)"
+    elif "results" in data:
+        _VALIDATORS["retrieve-response"].validate(data)
+        for result in data["results"]:
+            assert set(result) <= KNOWN_RESULT_FIELDS, set(result) - KNOWN_RESULT_FIELDS
+    elif "capabilities" in data:
+        _VALIDATORS["capabilities-response"].validate(data)

@@ -1,0 +1,253 @@
+"""provider.wiki.frontmatter: guarded YAML headers. Any error here makes a file
+internal (CONTRACT X5), so every refusal is tested as an *error*, not a crash."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from provider.wiki.frontmatter import MAX_HEADER_BYTES, parse_front_matter, split_front_matter
+
+
+def ok(text: str) -> dict:
+    front = parse_front_matter(text)
+    assert front.error is None, front.error
+    assert front.present
+    return front.data
+
+
+def refused(text: str) -> str:
+    front = parse_front_matter(text)
+    assert front.present
+    assert front.error is not None
+    assert front.data == {}, "an unreadable header must not leak any value"
+    return front.error
+
+
+def test_plain_header_and_body() -> None:
+    front = parse_front_matter("---\ntitle: Hello\naudience: public\n---\n# Body\n\ntext\n")
+    assert front.error is None
+    assert front.present
+    assert front.data == {"title": "Hello", "audience": "public"}
+    assert front.body == "# Body\n\ntext\n"
+
+
+def test_no_header() -> None:
+    front = parse_front_matter("# Just markdown\n\naudience: public\n")
+    assert front == parse_front_matter("# Just markdown\n\naudience: public\n")
+    assert not front.present
+    assert front.error is None
+    assert front.data == {}
+    assert front.body == "# Just markdown\n\naudience: public\n"
+
+
+def test_bom_tolerated() -> None:
+    front = parse_front_matter("\ufeff---\naudience: public\n---\nBody\n")
+    assert front.data == {"audience": "public"}
+    assert front.body == "Body\n"
+
+
+def test_crlf_tolerated_and_body_normalised() -> None:
+    front = parse_front_matter("---\r\naudience: public\r\ntitle: T\r\n---\r\nLine 1\r\nLine 2\r\n")
+    assert front.error is None
+    assert front.data == {"audience": "public", "title": "T"}
+    assert front.body == "Line 1\nLine 2\n"
+    assert "\r" not in front.body
+
+
+def test_bom_and_crlf_together() -> None:
+    assert ok("\ufeff---\r\naudience: public\r\n---\r\nx") == {"audience": "public"}
+
+
+def test_fence_lines_may_have_trailing_spaces() -> None:
+    assert ok("---  \naudience: public\n---\t \nBody") == {"audience": "public"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n---\naudience: public\n---\nBody",  # blank line first
+        " ---\naudience: public\n---\nBody",  # indented fence
+        "Intro\n---\naudience: public\n---\nBody",  # not the first line
+        "----\naudience: public\n----\nBody",  # four dashes
+        "--- yaml\naudience: public\n---\nBody",  # text after the fence
+        "+++\naudience = 'public'\n+++\nBody",  # TOML is not read as YAML
+    ],
+)
+def test_header_must_start_on_first_line_with_exact_fence(text: str) -> None:
+    front = parse_front_matter(text)
+    assert not front.present
+    assert front.data == {}
+    assert "audience" not in front.data
+
+
+@pytest.mark.parametrize(
+    "closing",
+    ["--- x", "----", " ---", "-- -", "...", "---x"],
+)
+def test_closing_line_must_be_exactly_three_dashes(closing: str) -> None:
+    error = refused(f"---\naudience: public\n{closing}\nBody\n")
+    assert "closing" in error
+
+
+def test_closing_line_found_after_near_misses() -> None:
+    # The YAML block contains a near-miss line inside a string; the real closing fence follows.
+    data = ok("---\ntitle: |\n  --- not a fence\naudience: public\n---\nBody")
+    assert data == {"title": "--- not a fence\n", "audience": "public"}
+
+
+def test_no_closing_line_is_an_error() -> None:
+    front = parse_front_matter("---\naudience: public\ntitle: Never closed\n\n# Body\n")
+    assert front.present
+    assert front.data == {}
+    assert front.error is not None
+    assert "closing" in front.error
+
+
+def test_header_over_64_kib_is_an_error() -> None:
+    big = "x" * (MAX_HEADER_BYTES + 10)
+    error = refused(f"---\naudience: public\ntitle: {big}\n---\nBody")
+    assert str(MAX_HEADER_BYTES) in error
+
+
+def test_header_over_64_kib_multibyte_is_an_error() -> None:
+    # Under the limit in characters, over it in UTF-8 bytes.
+    big = "é" * (MAX_HEADER_BYTES // 2 + 100)
+    assert len(big) < MAX_HEADER_BYTES
+    refused(f"---\naudience: public\ntitle: {big}\n---\nBody")
+
+
+def test_unclosed_huge_header_is_an_error_without_scanning_forever() -> None:
+    lines = "\n".join(f"k{i}: v" for i in range(20000))
+    error = refused(f"---\naudience: public\n{lines}\n")
+    assert "larger than" in error or "closing" in error
+
+
+def test_header_just_under_the_limit_is_fine() -> None:
+    value = "x" * (MAX_HEADER_BYTES - 100)
+    assert ok(f"---\naudience: public\nt: {value}\n---\nBody")["audience"] == "public"
+
+
+def test_anchor_and_alias_refused() -> None:
+    error = refused("---\nbase: &b public\naudience: *b\n---\nBody")
+    assert "anchor" in error or "alias" in error
+
+
+def test_billion_laughs_refused_quickly() -> None:
+    laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
+        laughs.append(f"{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+    error = refused("---\n" + "\n".join(laughs) + "\naudience: public\n---\nBody")
+    assert "anchor" in error or "alias" in error
+
+
+def test_merge_key_with_alias_refused() -> None:
+    refused("---\nbase: &base {audience: public}\npage:\n  <<: *base\n---\nBody")
+
+
+def test_duplicate_keys_refused() -> None:
+    error = refused("---\naudience: internal\naudience: public\n---\nBody")
+    assert "twice" in error
+    assert "audience" in error
+
+
+def test_duplicate_keys_in_nested_mapping_refused() -> None:
+    refused("---\naudience: public\nmeta:\n  a: 1\n  a: 2\n---\nBody")
+
+
+def test_unhashable_key_refused() -> None:
+    refused("---\n? [a, b]\n: 1\naudience: public\n---\nBody")
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["- audience: public", "- a\n- b", "public", "42", "'audience: public'", "true"],
+)
+def test_list_or_scalar_at_top_level_refused(header: str) -> None:
+    error = refused(f"---\n{header}\n---\nBody")
+    assert "mapping" in error
+
+
+def test_yaml_syntax_error_mentions_the_line() -> None:
+    # File line 1 is '---'; the bad line is file line 4.
+    text = "---\ntitle: fine\nlist: [a, b\naudience: public\n---\nBody"
+    error = refused(text)
+    assert "not valid YAML" in error
+    assert "line" in error
+
+
+def test_yaml_syntax_error_line_number_counts_the_fence() -> None:
+    text = "---\na: 1\nb: 2\n  c: 3\n---\nBody"  # line 4 of the file is wrong
+    error = refused(text)
+    assert error.endswith("line 4"), error
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "!!python/object/apply:os.system ['echo pwned']",
+        "!!python/object:builtins.dict {}",
+        "!!python/name:os.system",
+        "!!python/tuple [1, 2]",
+        "!custom 1",
+    ],
+)
+def test_python_and_unknown_tags_refused(tag: str) -> None:
+    refused(f"---\naudience: public\nx: {tag}\n---\nBody")
+
+
+def test_empty_header_ok() -> None:
+    front = parse_front_matter("---\n---\nBody\n")
+    assert front.present
+    assert front.error is None
+    assert front.data == {}
+    assert front.body == "Body\n"
+
+
+def test_comment_only_header_ok() -> None:
+    front = parse_front_matter("---\n# nothing here\n---\nBody\n")
+    assert front.error is None
+    assert front.data == {}
+
+
+@pytest.mark.parametrize(
+    "nested",
+    [
+        "[" * 5000 + "]" * 5000,
+        "{a: " * 3000 + "1" + "}" * 3000,
+        "".join(f"\n{'  ' * i}k:" for i in range(1, 200)) + " 1",  # stays under 64 KiB
+    ],
+)
+def test_deep_nesting_does_not_crash(nested: str) -> None:
+    front = parse_front_matter(f"---\naudience: internal\nx: {nested}\n---\nBody")
+    assert front.present
+    assert front.body == "Body"
+    # Either it parsed (then it says what it says) or it is an error; never an exception.
+    if front.error is None:
+        assert front.data["audience"] == "internal"
+    else:
+        assert front.data == {}
+
+
+def test_invalid_date_is_an_error_not_a_crash() -> None:
+    refused("---\naudience: public\ndate: 2024-13-45\n---\nBody")
+
+
+def test_values_keep_their_yaml_types() -> None:
+    data = ok("---\ndraft: true\ncount: 3\nwhen: 2024-05-01\ntags: [a, b]\nnone:\n---\nBody")
+    assert data == {"draft": True, "count": 3, "when": dt.date(2024, 5, 1), "tags": ["a", "b"], "none": None}
+
+
+def test_body_keeps_later_fence_lines() -> None:
+    front = parse_front_matter("---\na: 1\n---\nabove\n\n---\n\nbelow\n")
+    assert front.data == {"a": 1}
+    assert front.body == "above\n\n---\n\nbelow\n"
+
+
+def test_split_front_matter_shapes() -> None:
+    assert split_front_matter("no header") == (None, "no header", None)
+    assert split_front_matter("---\na: 1\n---\nb") == ("a: 1", "b", None)
+    header, body, error = split_front_matter("---\na: 1\n")
+    assert error is not None
