@@ -252,8 +252,11 @@ def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Pa
         raise ConfigurationError(f"configuration file {named} must be a mapping of settings")
     base = named.parent
     config = config_from_mapping(data, base=base, source=named)
-    defaults = {"content": (base / "content").resolve(), "index": (base / "index").resolve()}
-    return replace(config, **{k: v for k, v in defaults.items() if k not in data})
+    if "content" not in data:
+        config = replace(config, content=(base / "content").resolve())
+    if "index" not in data:
+        config = replace(config, index=(base / "index").resolve())
+    return config
 
 
 def _read_secret_values(name: str, env: Mapping[str, str]) -> list[str] | None:

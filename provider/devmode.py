@@ -26,7 +26,9 @@ def dev_state_path(env: Mapping[str, str] | None = None) -> Path:
     return base / "knowledge-provider" / "dev.json"
 
 
-def create_dev_registrations(url: str, env: Mapping[str, str] | None = None) -> tuple[list[Registration], dict[str, str]]:
+def create_dev_registrations(
+    url: str, env: Mapping[str, str] | None = None
+) -> tuple[list[Registration], dict[str, str]]:
     """Generate one random secret per exposure and store them with the server URL.
 
     Returns:

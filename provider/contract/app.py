@@ -63,7 +63,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def _json_response(payload: dict[str, object], status: int = 200, headers: dict[str, str] | None = None) -> Response[bytes]:
+def _json_response(
+    payload: dict[str, object], status: int = 200, headers: dict[str, str] | None = None
+) -> Response[bytes]:
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return Response(body, status_code=status, media_type=_JSON, headers={**_NO_STORE, **(headers or {})})
 
@@ -258,4 +260,4 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
         debug=False,
         request_max_body_size=settings.max_body_bytes,
     )
-    return _AccessLog(app)
+    return _AccessLog(app)  # type: ignore[arg-type]  # Litestar types its ASGI callable more narrowly

@@ -32,14 +32,11 @@ class ConfigurationError(Exception):
     """
 
 
-class Exposure(str, enum.Enum):
+class Exposure(enum.StrEnum):
     """The exposure profile of a registration (§2.2)."""
 
     CUSTOMER_SAFE = "customer_safe"
     AGENT_ONLY = "agent_only"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Secret:

@@ -92,9 +92,9 @@ def check_content_type(value: str | None) -> None:
     header["content-type"] = value
     if header.get_content_type() != "application/json":
         raise UnsupportedMediaType()
-    charset = header.get_param("charset")
-    if charset is not None:
-        if not isinstance(charset, str) or charset.strip().lower() not in ("utf-8", "utf8"):
+    for name, param in header.get_params() or []:
+        # Every charset parameter counts: "charset=utf-8; charset=latin-1" is refused.
+        if name.lower() == "charset" and (not isinstance(param, str) or param.strip().lower() not in ("utf-8", "utf8")):
             raise UnsupportedMediaType("charset must be utf-8")
 
 

@@ -21,9 +21,9 @@ from .capabilities import FIELDS_BY_CAPABILITY
 from .registrations import Exposure
 
 __all__ = [
-    "PUBLIC",
     "INTERNAL",
     "MAX_TITLE_CHARS",
+    "PUBLIC",
     "SNIPPET_MAX_CHARS",
     "Result",
     "render_results",

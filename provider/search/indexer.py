@@ -18,7 +18,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -168,7 +167,15 @@ class Indexer:
             self._manifest, self._build = manifest, name
 
     def close(self) -> None:
+        """Release the writer lock."""
         self.layout.lock.release()
+
+    def __enter__(self) -> Indexer:
+        self.open()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     @property
     def manifest(self) -> Manifest | None:

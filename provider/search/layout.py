@@ -116,7 +116,7 @@ class IndexLayout:
 
     def new_build(self) -> tuple[str, Path]:
         """Create an empty folder for a build that is not served yet."""
-        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
         name = f"b{stamp}-{os.getpid()}"
         path = self.builds / name
         path.mkdir(parents=True)

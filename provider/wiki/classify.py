@@ -23,8 +23,8 @@ from .locales import find_locale_marker, normalize_tag, strip_extension
 from .plaintext import clean_inline
 
 __all__ = [
-    "PUBLIC",
     "INTERNAL",
+    "PUBLIC",
     "AudienceRule",
     "Decision",
     "decide_audience",
@@ -231,9 +231,9 @@ def decide_review_due(data: Mapping[str, Any]) -> tuple[Decision, list[str]]:
     if value is None:
         return Decision(None, ""), ["front matter review_due is not a date; ignored"]
     if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.timezone.utc)
+        value = value.replace(tzinfo=dt.UTC)
     try:
-        utc = value.astimezone(dt.timezone.utc)
+        utc = value.astimezone(dt.UTC)
     except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before year 1 in UTC
         return Decision(None, ""), ["front matter review_due is out of range; ignored"]
     return Decision(utc, "front matter review_due"), []

@@ -56,10 +56,10 @@ class Resolved:
 
     def fingerprint(self) -> str:
         """Changes whenever anything indexed for this document changes."""
-        return "|".join(
-            (self.meta.revision, self.audience, str(self.served), self.group or "", self.public_group or "", self.meta.doc_id,
-             self.meta.title, self.meta.locale, self.meta.review_due or "", self.meta.url or "")
-        )
+        meta = self.meta
+        parts = (meta.revision, self.audience, str(self.served), self.group or "", self.public_group or "",
+                 meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "")
+        return "|".join(parts)
 
 
 def resolve(docs: Mapping[str, DocumentMeta]) -> dict[str, Resolved]:
@@ -71,7 +71,7 @@ def resolve(docs: Mapping[str, DocumentMeta]) -> dict[str, Resolved]:
             by_id[meta.doc_id].append(relpath)
             by_group[meta.translation_group] += 1
     public_by_group: dict[str, int] = defaultdict(int)
-    for relpath, meta in docs.items():
+    for meta in docs.values():
         if not meta.draft and meta.audience == PUBLIC and len(by_id[meta.doc_id]) == 1:
             public_by_group[meta.translation_group] += 1
 

@@ -47,15 +47,15 @@ class _Refused(Exception):
 class _GuardedLoader(yaml.SafeLoader):
     """``SafeLoader`` that refuses anchors, aliases and duplicate keys."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+    def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             raise _Refused("uses YAML aliases")
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if getattr(event, "anchor", None) is not None:
             raise _Refused("uses YAML anchors")
         return super().compose_node(parent, index)
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:  # type: ignore[override]
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         seen: set[Any] = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)

@@ -28,7 +28,7 @@ def normalize_tag(value: str) -> str | None:
         return None
     try:
         tag = langcodes.standardize_tag(text)
-    except (langcodes.LanguageTagError, ValueError):
+    except ValueError:  # langcodes.LanguageTagError is a ValueError
         return None
     if tag == "und" or not langcodes.tag_is_valid(tag):
         return None

@@ -36,6 +36,10 @@ _MDX_EXPORT = re.compile(r"^\s*export\s+(?:default\b|const\b|let\b|var\b|functio
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _TAG_LIKE = re.compile(r"</?[A-Za-z][A-Za-z0-9:._-]*(?:\s[^<>]{0,1000})?/?>")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+# Only ``&name;`` / ``&#n;`` forms: html.unescape alone would also decode legacy names
+# without a semicolon and corrupt text such as ``?a=1&region=eu`` (→ ``?a=1®ion=eu``).
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_MAX_PASSES = 8
 _SPACES = re.compile(r"\s+")
 _SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript"})
 _BREAK_TAGS = frozenset(
@@ -110,7 +114,7 @@ def _html_to_text(fragment: str) -> str:
     try:
         parser.feed(fragment)
         parser.close()
-    except Exception:  # noqa: BLE001 - html.parser is lenient; anything odd means "no text"
+    except Exception:
         return ""
     return "".join(parser.parts)
 
@@ -119,18 +123,46 @@ def _squash(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _decode_entities(text: str) -> str:
+    """Decode ``&amp;``-style entities, again while any remain (``&amp;lt;``)."""
+    for _ in range(_MAX_PASSES):
+        text, count = _ENTITY.subn(lambda m: html.unescape(m.group(0)), text)
+        if not count or not _ENTITY.search(text):
+            break
+    return text
+
+
+def _tag_words(match: re.Match[str]) -> str:
+    return " " + match.group(0).strip("</>").strip() + " "
+
+
+def _strip_tags(text: str, *, keep_words: bool) -> str:
+    """Remove tag-like strings, repeatedly: removing ``<b>`` from ``<a x="<b>">`` reveals
+    a complete tag that a single pass would leave behind."""
+    for _ in range(_MAX_PASSES):
+        text, count = _TAG_LIKE.subn(_tag_words if keep_words else " ", text)
+        if not count:
+            return text
+    if _TAG_LIKE.search(text):  # absurdly deep nesting: no angle brackets at all
+        text = text.replace("<", " ").replace(">", " ")
+    return text
+
+
 def _clean_prose(text: str) -> str:
-    text = _COMMENT.sub(" ", text)
-    text = _TAG_LIKE.sub(" ", text)
+    text = _COMMENT.sub(" ", _decode_entities(text))
+    text = _strip_tags(text, keep_words=False)
     return _squash(text)
+
+
+def _code_text(text: str) -> str:
+    # Code is kept as the reader sees it, but nothing in it may look like markup: an
+    # entity is decoded, a tag keeps its words without its brackets.
+    text = _COMMENT.sub(" ", _decode_entities(text))
+    return _strip_tags(text, keep_words=True)
 
 
 def _clean_code(text: str) -> str:
-    # Code is kept as the reader sees it, but nothing in it may look like markup: an
-    # entity is decoded, a tag keeps its words without its brackets.
-    text = html.unescape(_COMMENT.sub(" ", text))
-    text = _TAG_LIKE.sub(lambda m: " " + m.group(0).strip("</>").strip() + " ", text)
-    return _squash(text)
+    return _squash(_code_text(text))
 
 
 def _strip_templates(source: str) -> str:
@@ -169,10 +201,14 @@ def _inline_text(children: list[Token]) -> str:
             continue
         if skip:
             continue
-        if kind in ("text", "code_inline"):
+        if kind == "text":
             parts.append(child.content)
+        elif kind == "code_inline":
+            # Same rule as code blocks: `<your-ip>` keeps its words, `&lt;-` is decoded.
+            parts.append(_code_text(child.content))
         elif kind == "image":
-            parts.append(child.content)
+            # The alt text as a reader sees it: parsed, not its Markdown source.
+            parts.append(_inline_text(child.children or []))
         elif kind in ("softbreak", "hardbreak"):
             parts.append(" ")
     return "".join(parts)

@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ def _is_under(name: str, roots: tuple[str, ...]) -> bool:
     return any(name == root or name.startswith(root + ".") for root in roots)
 
 
-def _run(code: str) -> dict[str, list[str]]:
+def _run(code: str) -> dict[str, Any]:
     completed = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -36,7 +37,7 @@ def _run(code: str) -> dict[str, list[str]]:
         cwd=CONTRACT_DIR.parent.parent,
     )
     assert completed.returncode == 0, completed.stderr
-    result: dict[str, list[str]] = json.loads(completed.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -69,7 +70,7 @@ print(json.dumps({"modules": sorted(sys.modules), "loaded": loaded, "importers":
 
 
 @pytest.fixture(scope="module")
-def probe() -> dict[str, list[str]]:
+def probe() -> dict[str, Any]:
     return _run(_PROBE)
 
 
@@ -80,32 +81,32 @@ def _module_name(path: Path) -> str:
     return ".".join(["provider", "contract", *parts])
 
 
-def test_every_contract_submodule_was_imported(probe: dict[str, list[str]]) -> None:
+def test_every_contract_submodule_was_imported(probe: dict[str, Any]) -> None:
     """The probe really imported the whole package (otherwise the checks below prove nothing)."""
     expected = {_module_name(p) for p in SOURCES}
     assert {"provider.contract", "provider.contract.app", "provider.contract.schemas"} <= expected
     assert expected <= set(probe["loaded"])
 
 
-def test_importing_the_contract_loads_no_whoosh_or_markdown(probe: dict[str, list[str]]) -> None:
+def test_importing_the_contract_loads_no_whoosh_or_markdown(probe: dict[str, Any]) -> None:
     """Importing provider.contract and all its submodules loads no whoosh* or markdown_it* module."""
     offending = [m for m in probe["modules"] if m.startswith(("whoosh", "markdown_it"))]
     assert offending == []
 
 
-def test_importing_the_contract_loads_no_wiki_or_search_code(probe: dict[str, list[str]]) -> None:
+def test_importing_the_contract_loads_no_wiki_or_search_code(probe: dict[str, Any]) -> None:
     """The contract layer never pulls in the markdown/Whoosh backend of this project."""
     offending = [m for m in probe["modules"] if _is_under(m, FORBIDDEN_PROJECT_PACKAGES)]
     assert offending == []
 
 
-def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: dict[str, list[str]]) -> None:
+def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: dict[str, Any]) -> None:
     """No module under provider/ executes an import of whoosh, markdown_it or yaml."""
     ours = [pair for pair in probe["importers"] if _is_under(pair[0], ("provider",))]
     assert ours == []
 
 
-def test_yaml_in_sys_modules_comes_only_from_litestar(probe: dict[str, list[str]]) -> None:
+def test_yaml_in_sys_modules_comes_only_from_litestar(probe: dict[str, Any]) -> None:
     """yaml* may be loaded only because Litestar (the HTTP framework of app.py) imports it itself.
 
     Litestar declares PyYAML as a hard dependency and imports it unconditionally

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -28,6 +30,17 @@ def clock() -> Clock:
 @pytest.fixture
 def store(clock: Clock) -> MemoryReplayStore:
     return MemoryReplayStore(clock=clock)
+
+
+@pytest.fixture
+def frequent_thread_switches() -> Iterator[None]:
+    """Make the interpreter switch threads as often as it can, so a missing lock shows up."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(previous)
 
 
 def test_a5_memory_store_satisfies_the_protocol(store: MemoryReplayStore) -> None:
@@ -136,15 +149,21 @@ def test_a5_full_store_accepts_again_once_entries_expire(clock: Clock) -> None:
         store.add_if_absent("another-nonce1", T0 + 200)
 
 
+@pytest.mark.usefixtures("frequent_thread_switches")
 def test_a5_concurrent_adds_of_one_nonce_admit_exactly_one() -> None:
     """A5: add_if_absent is atomic: 32 threads adding the same nonce get exactly one True."""
-    for _round in range(20):
+    for _round in range(50):
         store = MemoryReplayStore()
         barrier = threading.Barrier(32)
         outcomes: list[bool] = []
         lock = threading.Lock()
 
-        def worker(store: MemoryReplayStore = store, barrier: threading.Barrier = barrier) -> None:
+        def worker(
+            store: MemoryReplayStore = store,
+            barrier: threading.Barrier = barrier,
+            lock: threading.Lock = lock,
+            outcomes: list[bool] = outcomes,
+        ) -> None:
             barrier.wait()
             result = store.add_if_absent("contended-nonce", 4_000_000_000.0)
             with lock:
@@ -159,6 +178,7 @@ def test_a5_concurrent_adds_of_one_nonce_admit_exactly_one() -> None:
         assert outcomes.count(True) == 1
 
 
+@pytest.mark.usefixtures("frequent_thread_switches")
 def test_a5_concurrent_adds_of_distinct_nonces_all_succeed() -> None:
     """A5: concurrency loses no entry: 32 threads x 50 distinct nonces are all recorded once."""
     store = MemoryReplayStore()

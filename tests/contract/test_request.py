@@ -155,7 +155,7 @@ def test_q6_invalid_utf8_refused(body: bytes) -> None:
 
 def test_q6_utf8_bom_refused() -> None:
     """Q6: a UTF-8 byte order mark is refused."""
-    body_error(b'\xef\xbb\xbf{"query": "x"}')
+    assert "byte order mark" in body_error(b'\xef\xbb\xbf{"query": "x"}').message
 
 
 @pytest.mark.parametrize(
@@ -401,7 +401,9 @@ def test_q3_q4_locale_fields_ignored_when_not_declared(payload: dict[str, Any]) 
     assert request.locale_fallback is False
 
 
-@pytest.mark.parametrize("tag", ["de", "de-DE", "en-US", "zh-Hant-TW", "sr-Latn-RS", "es-419", "x-private", "i-klingon"])
+@pytest.mark.parametrize(
+    "tag", ["de", "de-DE", "en-US", "zh-Hant-TW", "sr-Latn-RS", "es-419", "x-private", "i-klingon"]
+)
 def test_q3_well_formed_locale_accepted_when_declared(tag: str) -> None:
     """Q3: a BCP 47 tag is read when locale is declared."""
     assert parse({"query": "x", "locale": tag}, capabilities=frozenset({"retrieve", LOCALE})).locale == tag
@@ -419,7 +421,8 @@ def test_q3_malformed_locale_names_locale_when_declared(value: Any) -> None:
 
 def test_q3_locale_declared_without_locale_fallback_ignores_fallback() -> None:
     """Q3/Q4: each field is governed by its own capability."""
-    request = parse({"query": "x", "locale": "de", "localeFallback": "junk"}, capabilities=frozenset({"retrieve", LOCALE}))
+    payload = {"query": "x", "locale": "de", "localeFallback": "junk"}
+    request = parse(payload, capabilities=frozenset({"retrieve", LOCALE}))
     assert request.locale == "de"
     assert request.locale_fallback is False
 
@@ -473,7 +476,8 @@ def test_x8_context_ignored_entirely_for_customer_safe(context: Any, capabilitie
 
 def test_q5_conversation_id_read_for_agent_only() -> None:
     """Q5/X8: an agent_only request keeps context.conversationId."""
-    assert parse({"query": "x", "context": {"conversationId": "conv-123"}}, exposure=AGENT).conversation_id == "conv-123"
+    request = parse({"query": "x", "context": {"conversationId": "conv-123"}}, exposure=AGENT)
+    assert request.conversation_id == "conv-123"
 
 
 def test_q5_conversation_id_optional_for_agent_only() -> None:

@@ -28,7 +28,7 @@ def validator(name: str) -> Draft202012Validator:
 
 
 def is_valid(name: str, document: Any) -> bool:
-    return validator(name).is_valid(document)
+    return bool(validator(name).is_valid(document))
 
 
 # --------------------------------------------------------------------------------------

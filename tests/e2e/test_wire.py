@@ -31,7 +31,8 @@ def test_c2_minimum_results_carry_no_optional_fields(sample_server: ProviderProc
     """R4 with C2: without declared capabilities no locale, score, chunkId, url,
     freshness, reviewDueAt or translationGroupId — absent, not null."""
     for secret in (CUSTOMER_SECRET, AGENT_SECRET):
-        results = sample_server.retrieve({"query": "passwort zurücksetzen rechnung", "limit": 50}, secret).json()["results"]
+        query = {"query": "passwort zurücksetzen rechnung", "limit": 50}
+        results = sample_server.retrieve(query, secret).json()["results"]
         assert results
         for result in results:
             assert set(result) == {"documentId", "title", "snippet", "audience", "revision"}

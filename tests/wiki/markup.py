@@ -23,7 +23,7 @@ _CHECKS: list[tuple[str, re.Pattern[str], bool]] = [
     ("HTML comment", re.compile(r"<!--"), True),
     ("HTML entity", re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"), True),
     ("template tag", re.compile(r"\{\{|\{%"), True),
-    ("start of a tag", re.compile(r"<\s*[A-Za-z!?]"), False),
+    ("start of a tag", re.compile(r"<[A-Za-z!?]"), False),
     ("closing tag", re.compile(r"</"), False),
     ("template end", re.compile(r"\}\}|%\}"), False),
     ("Markdown link", re.compile(r"\]\("), False),

@@ -30,7 +30,7 @@ from provider.wiki.files import Skipped
 from provider.wiki.frontmatter import parse_front_matter
 
 PUBLIC_RULE = (AudienceRule("**", PUBLIC),)
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def settings_for(*rules: AudienceRule, locales: tuple[str, ...] = ("en", "de"), default: str = "en") -> WikiSettings:
@@ -119,12 +119,16 @@ def test_x5_rule_applies_only_without_audience_key() -> None:
 
 
 def test_x5_explicit_internal_beats_public_rule() -> None:
-    decision = decide_audience({"audience": "internal"}, "docs/a.md", (AudienceRule("docs/**", PUBLIC),), unreadable=None)
+    decision = decide_audience(
+        {"audience": "internal"}, "docs/a.md", (AudienceRule("docs/**", PUBLIC),), unreadable=None
+    )
     assert decision.value == INTERNAL
 
 
 def test_x5_explicit_public_beats_internal_rule() -> None:
-    decision = decide_audience({"audience": "public"}, "docs/a.md", (AudienceRule("docs/**", INTERNAL),), unreadable=None)
+    decision = decide_audience(
+        {"audience": "public"}, "docs/a.md", (AudienceRule("docs/**", INTERNAL),), unreadable=None
+    )
     assert decision == decision.__class__(PUBLIC, "front matter")
 
 
@@ -231,7 +235,9 @@ def test_locale_key_precedence() -> None:
 
 
 def test_invalid_locale_falls_back_to_path_with_warning() -> None:
-    decision, warnings = decide_locale({"locale": "english"}, "de/a.md", known_locales={"en", "de"}, default_locale="en")
+    decision, warnings = decide_locale(
+        {"locale": "english"}, "de/a.md", known_locales={"en", "de"}, default_locale="en"
+    )
     assert decision.value == "de"
     assert decision.source == "path folder"
     assert warnings and "locale" in warnings[0]
@@ -421,8 +427,19 @@ def test_review_due_through_parse_document() -> None:
 
 # --------------------------------------------------------------------------- properties
 
-NEAR_MISSES = ["public", "Public", "PUBLIC", "public ", " public", "publ1c", "pub lic", "public\n", "internal",
-               "internal ", "publiс"]  # the last one ends in a Cyrillic 'с'
+NEAR_MISSES = [
+    "public",
+    "Public",
+    "PUBLIC",
+    "public ",
+    " public",
+    "publ1c",
+    "pub lic",
+    "public\n",
+    "internal",
+    "internal ",
+    "publiс",
+]  # the last one ends in a Cyrillic 'с'
 
 _scalars = st.one_of(
     st.text(max_size=30),
@@ -443,8 +460,20 @@ _values = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=12,
 )
-_KEYS = ["audience", "title", "id", "draft", "published", "locale", "lang", "language", "translation_group",
-         "translationKey", "review_due", "url"]
+_KEYS = [
+    "audience",
+    "title",
+    "id",
+    "draft",
+    "published",
+    "locale",
+    "lang",
+    "language",
+    "translation_group",
+    "translationKey",
+    "review_due",
+    "url",
+]
 _MISSING = object()
 
 
@@ -459,13 +488,16 @@ def _mappings(draw: st.DrawFn) -> dict[str, Any]:
 
 
 _paths = st.lists(
-    st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)), min_size=1, max_size=12),
+    st.text(
+        alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)), min_size=1, max_size=12
+    ),
     min_size=1,
     max_size=4,
 ).map("/".join)
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, database=None,
-                             suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(
+    max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _file_bytes(data: dict[str, Any], body: str) -> bytes:
@@ -501,9 +533,7 @@ def test_x5_property_public_only_for_exact_string(data: dict[str, Any], relpath:
 @given(data=_mappings(), relpath=_paths)
 def test_x5_property_internal_rule_never_makes_public(data: dict[str, Any], relpath: str) -> None:
     raw = _file_bytes(data, "Text.")
-    result = parse_document(
-        settings_for(AudienceRule("**", INTERNAL)), relpath, raw, size=len(raw), mtime_ns=0
-    )
+    result = parse_document(settings_for(AudienceRule("**", INTERNAL)), relpath, raw, size=len(raw), mtime_ns=0)
     assert isinstance(result, WikiDocument)
     if result.meta.audience == PUBLIC:
         assert data.get("audience") == "public" and isinstance(data["audience"], str)

@@ -249,5 +249,5 @@ def test_body_keeps_later_fence_lines() -> None:
 def test_split_front_matter_shapes() -> None:
     assert split_front_matter("no header") == (None, "no header", None)
     assert split_front_matter("---\na: 1\n---\nb") == ("a: 1", "b", None)
-    header, body, error = split_front_matter("---\na: 1\n")
+    _, _, error = split_front_matter("---\na: 1\n")
     assert error is not None

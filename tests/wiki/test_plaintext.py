@@ -33,9 +33,30 @@ def plain(source: str) -> str:
 
 @pytest.mark.parametrize(
     "bad",
-    ["<div>", "a <span class='x'>b", "</p>", "x </", "&amp;", "&#38;", "&#x26;", "&nbsp;", "[a](b)", "![alt",
-     "{{< note >}}", "{{ site.title }}", "{% raw %}", "```", "~~~", "# Heading", "  ## Heading", "**bold**",
-     "<!-- c -->", "<br/>", "<Tabs>", "a\n### b"],
+    [
+        "<div>",
+        "a <span class='x'>b",
+        "</p>",
+        "x </",
+        "&amp;",
+        "&#38;",
+        "&#x26;",
+        "&nbsp;",
+        "[a](b)",
+        "![alt",
+        "{{< note >}}",
+        "{{ site.title }}",
+        "{% raw %}",
+        "```",
+        "~~~",
+        "# Heading",
+        "  ## Heading",
+        "**bold**",
+        "<!-- c -->",
+        "<br/>",
+        "<Tabs>",
+        "a\n### b",
+    ],
 )
 def test_assert_no_markup_catches(bad: str) -> None:
     with pytest.raises(AssertionError):
@@ -44,8 +65,20 @@ def test_assert_no_markup_catches(bad: str) -> None:
 
 @pytest.mark.parametrize(
     "good",
-    ["a < b and c > d", "C# and F#", "Issue #42", "x&y", "AT&T", "1 & 2", "[1] [2]", "a * b * c", "50% off {x}",
-     "100 %", "#hashtag", "ok"],
+    [
+        "a < b and c > d",
+        "C# and F#",
+        "Issue #42",
+        "x&y",
+        "AT&T",
+        "1 & 2",
+        "[1] [2]",
+        "a * b * c",
+        "50% off {x}",
+        "100 %",
+        "#hashtag",
+        "ok",
+    ],
 )
 def test_assert_no_markup_accepts_plain_text(good: str) -> None:
     assert_no_markup(good)
@@ -89,7 +122,11 @@ def test_emphasis_and_inline_code_kept_as_words() -> None:
 
 def test_list_items() -> None:
     assert blocks_of("- one\n- two\n  - nested\n\n1. first\n2. second\n") == [
-        ("text", "one"), ("text", "two"), ("text", "nested"), ("text", "first"), ("text", "second"),
+        ("text", "one"),
+        ("text", "two"),
+        ("text", "nested"),
+        ("text", "first"),
+        ("text", "second"),
     ]
 
 
@@ -99,7 +136,7 @@ def test_table_cells() -> None:
 
 
 def test_link_text_kept_url_dropped() -> None:
-    assert plain("See [the refund page](https://example.com/refunds \"Title\") now.") == "See the refund page now."
+    assert plain('See [the refund page](https://example.com/refunds "Title") now.') == "See the refund page now."
     assert plain("Ref [link][r].\n\n[r]: https://example.com") == "Ref link."
 
 
@@ -110,7 +147,12 @@ def test_autolink_text_kept() -> None:
 
 
 def test_image_alt_text_kept() -> None:
-    assert plain("Look: ![A diagram of *refunds*](img.png \"t\")") == "Look: A diagram of refunds"
+    assert plain('Look: ![A diagram of *refunds*](img.png "t")') == "Look: A diagram of refunds"
+
+
+def test_image_alt_text_is_the_readers_text_not_its_source() -> None:
+    text = plain("![Fish &amp; **chips** `menu` [link](x)](img.png)")
+    assert text == "Fish & chips menu link"
 
 
 def test_html_image_alt_text_kept() -> None:
@@ -126,8 +168,8 @@ def test_code_text_kept() -> None:
 
 
 def test_html_tags_dropped_text_kept() -> None:
-    assert plain("Press <kbd>Ctrl</kbd> and <span class=\"x\">go</span>.") == "Press Ctrl and go."
-    assert plain("<div class=\"note\">\n<p>Block <b>text</b></p>\n</div>\n") == "Block text"
+    assert plain('Press <kbd>Ctrl</kbd> and <span class="x">go</span>.') == "Press Ctrl and go."
+    assert plain('<div class="note">\n<p>Block <b>text</b></p>\n</div>\n') == "Block text"
 
 
 def test_details_summary_kept() -> None:
@@ -138,7 +180,7 @@ def test_script_and_style_content_dropped() -> None:
     source = (
         "<script>alert('secret-script')</script>\n\nAfter.\n\n<style>.x { color: red }</style>\n\n"
         "Inline <script>inlineSecret()</script> and <style>p{}</style> done.\n\n"
-        "<div>\n<script type=\"text/javascript\">var nested = 1;</script>\nVisible\n</div>\n"
+        '<div>\n<script type="text/javascript">var nested = 1;</script>\nVisible\n</div>\n'
     )
     text = plain(source)
     for hidden in ("secret-script", "color", "inlineSecret", "p{}", "nested"):
@@ -184,7 +226,7 @@ def test_entity_written_as_a_tag_is_not_a_tag() -> None:
 def test_hugo_shortcodes_removed_paired_text_kept() -> None:
     source = (
         '{{< figure src="x.png" >}}\n\n{{< note >}}\nInside the note.\n{{< /note >}}\n\n'
-        "{{% warning title=\"Careful\" %}}Mind the **gap**.{{% /warning %}}\n\nAfter {{< icon \"x\" >}} icon."
+        '{{% warning title="Careful" %}}Mind the **gap**.{{% /warning %}}\n\nAfter {{< icon "x" >}} icon.'
     )
     text = plain(source)
     assert "Inside the note." in text
@@ -209,9 +251,9 @@ def test_mdx_imports_exports_and_jsx_removed_prose_kept() -> None:
     source = (
         "import Tabs from '@theme/Tabs';\nimport TabItem from \"@theme/TabItem\";\nimport '@site/x.css'\n"
         "export const meta = { title: 'x' };\n\n"
-        "# Install\n\n<Tabs>\n<TabItem value=\"apt\" label=\"APT\">\n\nUse apt to install.\n\n</TabItem>\n"
-        "<TabItem value=\"yum\">\n\nUse yum instead.\n\n</TabItem>\n</Tabs>\n\n"
-        "Inline <Badge type=\"tip\">new</Badge> feature.\n"
+        '# Install\n\n<Tabs>\n<TabItem value="apt" label="APT">\n\nUse apt to install.\n\n</TabItem>\n'
+        '<TabItem value="yum">\n\nUse yum instead.\n\n</TabItem>\n</Tabs>\n\n'
+        'Inline <Badge type="tip">new</Badge> feature.\n'
     )
     result = markdown_to_text(source)
     text = plain(source)
@@ -249,6 +291,20 @@ def test_code_block_nested_tag_attribute_is_neutralised() -> None:
     code = markdown_to_text(source).blocks[0].text
     assert_no_markup(code)
     assert "new-ssh-port" in code and "port" in code
+
+
+def test_code_keeps_ampersands_that_are_not_entities() -> None:
+    # html.unescape alone would turn "&region" into "®ion" and "&param" into "¶m".
+    url = "https://api.example.com/v1?id=1&region=eu&param=2&copy=3&not=4"
+    assert blocks_of(f"```\ncurl '{url}'\n```\n") == [("code", f"curl '{url}'")]
+    assert plain(f"Call `{url}` now.") == f"Call {url} now."
+    assert plain("Terms&conditions, R&D, AT&T, a&copy b") == "Terms&conditions, R&D, AT&T, a&copy b"
+
+
+def test_double_escaped_entities_leave_no_entity_text() -> None:
+    assert plain("Fish &amp;amp; chips") == "Fish & chips"
+    assert_no_markup(markdown_to_text("```\n&amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;\n```").text)
+    assert_no_markup(markdown_to_text("Write &amp;lt;br&amp;gt; here").text)
 
 
 def test_inline_code_entities_decoded() -> None:
@@ -334,11 +390,38 @@ def test_clean_inline_titles_are_plain() -> None:
 
 # --------------------------------------------------------------------------- properties
 
-_MARKUP_PIECES = st.sampled_from([
-    "<div>", "</div>", "<span a='1'>", "<!-- c -->", "&amp;", "&lt;", "&#169;", "[l](u)", "![a](i)", "**b**",
-    "`c`", "{{< s >}}", "{{% s %}}", "{% t %}", "{{ v }}", "<Tabs>", "<script>x</script>", "\n", "\n\n",
-    "\n```\n", "\n# ", "\n- ", "\n| a | b |\n|---|---|\n| c | d |\n", " ", "word", "é", "<br/>", "\n> ",
-])
+_MARKUP_PIECES = st.sampled_from(
+    [
+        "<div>",
+        "</div>",
+        "<span a='1'>",
+        "<!-- c -->",
+        "&amp;",
+        "&lt;",
+        "&#169;",
+        "[l](u)",
+        "![a](i)",
+        "**b**",
+        "`c`",
+        "{{< s >}}",
+        "{{% s %}}",
+        "{% t %}",
+        "{{ v }}",
+        "<Tabs>",
+        "<script>x</script>",
+        "\n",
+        "\n\n",
+        "\n```\n",
+        "\n# ",
+        "\n- ",
+        "\n| a | b |\n|---|---|\n| c | d |\n",
+        " ",
+        "word",
+        "é",
+        "<br/>",
+        "\n> ",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None, database=None)

@@ -1,0 +1,186 @@
+"""The indexer: public index by construction (X2), incremental == fresh build, restarts,
+the writer lock."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from whoosh import index as whoosh_index
+
+from provider.search.indexer import Indexer
+from provider.search.layout import ALL, PUBLIC, IndexLayout, WriterLockHeld
+from provider.search.schema import SCHEMA_VERSION
+from provider.wiki.classify import AudienceRule
+from provider.wiki.document import WikiSettings
+from tests.support import REPO_ROOT
+
+
+def _page(audience: str | None, body: str, **extra: str) -> str:
+    lines = ["---"]
+    if audience is not None:
+        lines.append(f"audience: {audience}")
+    lines += [f"{k}: {v}" for k, v in extra.items()]
+    return "\n".join([*lines, "---", body, ""])
+
+
+def _write(root: Path, relpath: str, text: str) -> None:
+    path = root / relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+
+
+_OPEN: list[Indexer] = []
+
+
+def _indexer(content: Path, index: Path, **settings: object) -> Indexer:
+    indexer = Indexer(WikiSettings(root=content, locales=("en", "de"), **settings), IndexLayout(index))  # type: ignore[arg-type]
+    indexer.open()
+    _OPEN.append(indexer)
+    return indexer
+
+
+@pytest.fixture(autouse=True)
+def _close_indexers() -> object:
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
+
+
+def _stored(index: Path) -> dict[str, dict[str, object]]:
+    """Stored documents per index: {"public": {path: doc}, "all": {...}}."""
+    layout = IndexLayout(index)
+    name = layout.current_name()
+    assert name is not None
+    out: dict[str, dict[str, object]] = {}
+    for sub in (PUBLIC, ALL):
+        ix = whoosh_index.open_dir(str(layout.build_dir(name) / sub))
+        with ix.searcher() as searcher:
+            out[sub] = {fields["path"]: (fields["doc"], fields["passages"]) for fields in searcher.all_stored_fields()}
+    return out
+
+
+@pytest.fixture()
+def wiki(tmp_path: Path) -> Path:
+    content = tmp_path / "content"
+    _write(content, "en/a.md", _page("public", "# Alpha\n\nPublic alpha text about invoices."))
+    _write(content, "de/a.md", _page("public", "# Alpha DE\n\nÖffentlicher Text über Rechnungen."))
+    _write(content, "en/secret.md", _page("internal", "# Secret\n\nInternal canary zebrafish."))
+    _write(content, "en/nokey.md", _page(None, "# No key\n\nUnlabelled canary okapi."))
+    _write(content, "en/draft.md", _page("public", "# Draft\n\nDraft canary narwhal.", draft="true"))
+    _write(content, "en/odd.md", _page("Public", "# Odd\n\nNear miss canary axolotl."))
+    return content
+
+
+def test_x2_public_index_holds_only_public_servable_documents(wiki: Path, tmp_path: Path) -> None:
+    """X2 by construction: the customer_safe index never contains an internal or draft document."""
+    _indexer(wiki, tmp_path / "index").sync()
+    stored = _stored(tmp_path / "index")
+    assert set(stored[PUBLIC]) == {"en/a.md", "de/a.md"}
+    assert set(stored[ALL]) == {"en/a.md", "de/a.md", "en/secret.md", "en/nokey.md", "en/odd.md"}
+    for doc, passages in stored[PUBLIC].values():
+        assert doc["audience"] == "public"  # type: ignore[index]
+        assert not any(word in " ".join(passages) for word in ("zebrafish", "okapi", "narwhal", "axolotl"))
+
+
+def test_x5_rules_and_front_matter(wiki: Path, tmp_path: Path) -> None:
+    """X5: a public rule makes the unlabelled file public; explicit front matter still wins."""
+    indexer = _indexer(wiki, tmp_path / "index", audience_rules=(AudienceRule("en/**", "public"),))
+    indexer.sync()
+    public = set(_stored(tmp_path / "index")[PUBLIC])
+    assert "en/nokey.md" in public
+    assert "en/secret.md" not in public and "en/odd.md" not in public and "en/draft.md" not in public
+
+
+def _snapshot(index: Path) -> dict[str, dict[str, object]]:
+    return {sub: dict(sorted(docs.items())) for sub, docs in _stored(index).items()}
+
+
+def test_incremental_updates_equal_a_fresh_build(wiki: Path, tmp_path: Path) -> None:
+    """After any sequence of changes, the index equals a fresh full build of the folder."""
+    index = tmp_path / "index"
+    indexer = _indexer(wiki, index)
+    indexer.sync()
+    # Reclassify, delete, add, duplicate an id, rename, make a draft.
+    _write(wiki, "en/a.md", _page("internal", "# Alpha\n\nNow internal alpha text."))
+    (wiki / "en/secret.md").unlink()
+    _write(wiki, "en/new.md", _page("public", "# New\n\nBrand new public page.", id="shared-id"))
+    _write(wiki, "en/other.md", _page("public", "# Other\n\nAnother public page.", id="shared-id"))
+    os.rename(wiki / "en/nokey.md", wiki / "en/renamed.md")
+    _write(wiki, "de/a.md", _page("public", "# Alpha DE\n\nJetzt Entwurf.", draft="true"))
+    report = indexer.sync(["en/a.md", "en/secret.md", "en/new.md", "en/other.md", "en/nokey.md",
+                           "en/renamed.md", "de/a.md"])
+    assert report.problems  # the duplicate id is reported
+    incremental = _snapshot(index)
+
+    fresh_index = tmp_path / "fresh"
+    _indexer(wiki, fresh_index).sync()
+    assert incremental == _snapshot(fresh_index)
+    assert "en/new.md" not in incremental[PUBLIC] and "en/other.md" not in incremental[PUBLIC]
+    assert incremental[ALL]["en/new.md"][0]["audience"] == "internal"  # type: ignore[index]
+
+
+def test_full_scan_finds_changes_without_events(wiki: Path, tmp_path: Path) -> None:
+    """A full reconcile scan (no event list) finds edits, deletions and new files."""
+    index = tmp_path / "index"
+    indexer = _indexer(wiki, index)
+    indexer.sync()
+    _write(wiki, "en/a.md", _page("internal", "# Alpha\n\nReclassified."))
+    (wiki / "de/a.md").unlink()
+    _write(wiki, "en/b.md", _page("public", "# Beta\n\nNew."))
+    indexer.sync()
+    fresh = tmp_path / "fresh"
+    _indexer(wiki, fresh).sync()
+    assert _snapshot(index) == _snapshot(fresh)
+    assert set(_snapshot(index)[PUBLIC]) == {"en/b.md"}
+
+
+def test_restart_with_unchanged_content_reads_nothing(wiki: Path, tmp_path: Path) -> None:
+    """Fast restart: an unchanged wiki is served from the existing build without reading files."""
+    index = tmp_path / "index"
+    first = _indexer(wiki, index)
+    first.sync()
+    build = IndexLayout(index).current_name()
+    first.close()
+    second = _indexer(wiki, index)
+    report = second.sync()
+    assert report.read == 0 and not report.rebuilt and IndexLayout(index).current_name() == build
+    _write(wiki, "en/a.md", _page("public", "# Alpha\n\nEdited once."))
+    report = second.sync()
+    assert report.read == 1 and report.written == 1
+
+
+def test_schema_change_rebuilds_aside(wiki: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build made with another schema version is rebuilt aside and swapped in."""
+    index = tmp_path / "index"
+    first = _indexer(wiki, index)
+    first.sync()
+    old = IndexLayout(index).current_name()
+    first.close()
+    import provider.search.indexer as indexer_module
+
+    monkeypatch.setattr(indexer_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    second = _indexer(wiki, index)
+    report = second.sync()
+    assert report.rebuilt and IndexLayout(index).current_name() != old
+    assert not (index / "builds" / str(old)).exists()
+
+
+def test_one_writer_at_a_time(wiki: Path, tmp_path: Path) -> None:
+    """Exactly one process writes the index: a second writer is refused with a clear message."""
+    _indexer(wiki, tmp_path / "index")
+    second = Indexer(WikiSettings(root=wiki), IndexLayout(tmp_path / "index"))
+    with pytest.raises(WriterLockHeld, match="only one process"):
+        second.open()
+
+
+def test_sample_wiki_builds(tmp_path: Path) -> None:
+    """The shipped sample wiki indexes with the expected mix (X5 cases reported)."""
+    content = tmp_path / "content"
+    shutil.copytree(REPO_ROOT / "content", content)
+    report = _indexer(content, tmp_path / "index").sync()
+    assert report.by_audience["public"] >= 40 and report.by_audience["internal"] >= 10
+    assert report.drafts == 1 and report.by_locale["de"] >= 14
+    assert "en/integrations/bank-feed-connection.md" in report.warnings
