@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +19,7 @@ from .config import SECRET_ENV, ProviderConfig, load_config, registrations_from_
 from .contract.registrations import ConfigurationError, Exposure, Registration
 from .search.indexer import Indexer, SyncReport
 from .search.layout import IndexLayout, WriterLockHeld
+from .watch import POLL_ENV, LiveIndexer, poll_requested
 
 log = logging.getLogger("provider")
 
@@ -122,6 +124,31 @@ def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
     return report
 
 
+def _live(indexer: Indexer, config: ProviderConfig, poll: bool) -> LiveIndexer:
+    """A live indexer that prints the first report as a summary and logs the rest."""
+    first = threading.Event()
+
+    def report(result: SyncReport) -> None:
+        if not first.is_set():
+            first.set()
+            click.echo(format_report(result), err=True)
+
+    live = LiveIndexer(
+        indexer,
+        poll=poll or config.poll or poll_requested(),
+        poll_delay_ms=config.poll_delay_ms,
+        reconcile_interval_s=config.reconcile_interval_s,
+        on_report=report,
+    )
+    return live
+
+
+_poll_option = click.option(
+    "--poll", is_flag=True,
+    help=f"Poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop); also ${POLL_ENV}=1.",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="knowledge-provider")
 def main() -> None:
@@ -140,12 +167,29 @@ def main() -> None:
 @_content_option
 @_index_option
 @click.option("--rebuild", is_flag=True, help="Build a fresh index aside and swap it in.")
-def index(config_path: Path | None, content: Path | None, index_dir: Path | None, rebuild: bool) -> None:
-    """Build or update the index, then exit."""
+@click.option("--watch", is_flag=True, help="Keep following the content folder after indexing (no server).")
+@_poll_option
+def index(
+    config_path: Path | None, content: Path | None, index_dir: Path | None, rebuild: bool, watch: bool, poll: bool
+) -> None:
+    """Build or update the index, then exit (or, with --watch, keep it up to date)."""
     config = _load(config_path, content=content, index=index_dir)
     _setup_logging(config.log_level)
     with _indexer(config) as indexer:
-        _sync(indexer, rebuild=rebuild)
+        if rebuild:
+            _sync(indexer, rebuild=True)
+        if not watch:
+            if not rebuild:
+                _sync(indexer)
+            return
+        live = _live(indexer, config, poll)
+        click.echo(f"Watching {config.content} for changes (Ctrl-C to stop)", err=True)
+        try:
+            live.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            live.stop()
 
 
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
@@ -180,6 +224,7 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
 @click.option("--port", type=click.IntRange(1, 65535), help="TCP port (default: 8080).")
 @click.option("--capabilities", help="minimum, all, or a comma-separated list (default: minimum).")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
+@_poll_option
 def serve(
     config_path: Path | None,
     content: Path | None,
@@ -188,8 +233,13 @@ def serve(
     port: int | None,
     capabilities: str | None,
     dev: bool,
+    poll: bool,
 ) -> None:
-    """Index the wiki, then serve POST /retrieve and GET /capabilities."""
+    """Serve POST /retrieve and GET /capabilities, keeping the index equal to the wiki.
+
+    The server listens at once; /readyz and /retrieve answer 503 until the startup
+    sync has brought the index up to date. File changes are then indexed as they happen.
+    """
     import uvicorn
 
     from .app import build_app
@@ -202,24 +252,28 @@ def serve(
     url = f"http://{config.host}:{config.port}"
     registrations = _serving_registrations(dev, url)
     with _indexer(config) as indexer:
-        _sync(indexer)
+        live = _live(indexer, config, poll)
         try:
-            app, _ = build_app(config, registrations)
+            app, _ = build_app(config, registrations, ready=live.ready)
         except ConfigurationError as exc:
             raise click.ClickException(str(exc)) from None
         click.echo(
             f"Serving {len(registrations)} registration(s) "
             f"({', '.join(r.exposure.value for r in registrations)}) on {url}", err=True
         )
-        uvicorn.run(
-            app,
-            host=config.host,
-            port=config.port,
-            log_config=None,
-            access_log=False,
-            server_header=False,
-            h11_max_incomplete_event_size=16 * 1024,
-        )
+        live.start()
+        try:
+            uvicorn.run(
+                app,
+                host=config.host,
+                port=config.port,
+                log_config=None,
+                access_log=False,
+                server_header=False,
+                h11_max_incomplete_event_size=16 * 1024,
+            )
+        finally:
+            live.stop()
 
 
 def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:

@@ -59,6 +59,9 @@ _KNOWN_KEYS = {
     "capabilities": "minimum | all | list of capability names",
     "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
     "log_level": "debug | info | warning | error (default: info)",
+    "poll": "true to poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
+    "poll_delay_ms": "polling period in milliseconds (default: 1000)",
+    "reconcile_interval": "seconds between full re-scans of the content folder; 0 = never (default: 300)",
 }
 
 
@@ -76,6 +79,9 @@ class ProviderConfig:
             the backend by :func:`provider.contract.capabilities.parse_capabilities`).
         max_file_bytes: larger files are skipped, in bytes.
         log_level: logging level name.
+        poll: poll for changes instead of using OS notifications.
+        poll_delay_ms: polling period, in milliseconds.
+        reconcile_interval_s: seconds between full scans while watching; 0 disables them.
         source: the YAML file read, if any (for messages).
     """
 
@@ -89,6 +95,9 @@ class ProviderConfig:
     capabilities: str | tuple[str, ...] = "minimum"
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     log_level: str = "info"
+    poll: bool = False
+    poll_delay_ms: int = 1000
+    reconcile_interval_s: float = 300.0
     source: Path | None = field(default=None, compare=False)
 
     def wiki_settings(self) -> WikiSettings:
@@ -212,6 +221,17 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         if level not in ("debug", "info", "warning", "error"):
             raise ConfigurationError(f"{prefix}log_level: must be debug, info, warning or error")
         values["log_level"] = level
+    if "poll" in data:
+        if not isinstance(data["poll"], bool):
+            raise ConfigurationError(f"{prefix}poll: must be true or false")
+        values["poll"] = data["poll"]
+    if "poll_delay_ms" in data:
+        values["poll_delay_ms"] = _int(data["poll_delay_ms"], f"{prefix}poll_delay_ms", 50, 600_000)
+    if "reconcile_interval" in data:
+        interval = data["reconcile_interval"]
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 <= interval <= 86_400:
+            raise ConfigurationError(f"{prefix}reconcile_interval: must be seconds from 0 (never) to 86400")
+        values["reconcile_interval_s"] = float(interval)
     config = replace(config, **values)
     if config.default_locale not in config.locales:
         config = replace(config, locales=(config.default_locale, *config.locales))

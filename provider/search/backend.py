@@ -5,9 +5,13 @@ Reach by construction (CONTRACT X2): a ``customer_safe`` query opens the ``publi
 index, which never contains an internal document; only ``agent_only`` opens ``all``.
 
 Threads: Litestar runs searches on worker threads and a Whoosh searcher must not be
-shared between threads, so each thread keeps its own searchers. They are refreshed
-when a commit lands (Whoosh reuses unchanged segments and closes the rest), and
-replaced when ``CURRENT`` names a new build.
+shared between threads, so each thread keeps its own searchers. A searcher is replaced
+by a fresh one when a commit lands or ``CURRENT`` names a new build.
+
+Never ``Searcher.refresh()``: in whoosh-reloaded 2.7.5 it reuses segment readers by
+segment id, so a refreshed searcher keeps the *old* deletion set of a segment and still
+finds a document a commit deleted — a public → internal reclassification would keep
+reaching ``customer_safe``. Opening a new searcher reads the deletions afresh.
 """
 
 from __future__ import annotations
@@ -53,12 +57,16 @@ class WhooshBackend:
 
     Args:
         index_root: the index folder (``index/``).
+        ready: when given, searches are refused (``503 index_unavailable``) until it is
+            set — the writer sets it once its startup sync has brought the index up to
+            date, so nothing stale is served after a restart.
     """
 
     implemented_capabilities: frozenset[str] = frozenset()
 
-    def __init__(self, index_root: Path) -> None:
+    def __init__(self, index_root: Path, ready: threading.Event | None = None) -> None:
         self.layout = IndexLayout(Path(index_root))
+        self._ready = ready
         self._build: _Build | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -66,11 +74,11 @@ class WhooshBackend:
     # -- Backend interface ---------------------------------------------------------------
 
     def is_ready(self) -> bool:
-        return self._current() is not None
+        return (self._ready is None or self._ready.is_set()) and self._current() is not None
 
     def search(self, query: SearchQuery) -> Sequence[Result]:
         build = self._current()
-        if build is None:
+        if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
         searcher = self._searcher(build, which)
@@ -134,12 +142,11 @@ class WhooshBackend:
         cache: dict[str, tuple[str, Searcher]] = getattr(self._local, "searchers", None) or {}
         self._local.searchers = cache
         held = cache.get(which)
-        if held is not None and held[0] == build.name:
-            searcher = held[1].refresh()
-        else:
-            if held is not None:
-                held[1].close()
-            searcher = build.indexes[which].searcher()
+        if held is not None and held[0] == build.name and held[1].up_to_date():
+            return held[1]
+        if held is not None:
+            held[1].close()
+        searcher = build.indexes[which].searcher()
         cache[which] = (build.name, searcher)
         return searcher
 

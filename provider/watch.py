@@ -1,0 +1,200 @@
+"""Keeping the index equal to the wiki while files change (CONTRACT X7; §1.1, §2.3).
+
+:class:`LiveIndexer` runs in one thread of the one process that writes the index:
+
+1. a startup sync (fast when the manifest shows nothing changed), after which the
+   index is *ready* — until then the server answers ``503 index_unavailable``, so an
+   article reclassified while the provider was down is never served stale;
+2. then it follows the content folder with ``watchfiles``. Each batch of events is
+   treated as a *set of paths*, each looked at now (present → indexed, absent →
+   removed): event kinds and order are not trusted, because an editor's atomic save
+   arrives as "added", a delete-and-recreate as an unordered pair and a ``git checkout``
+   as hundreds of events. One batch is one commit per index;
+3. every ``reconcile_interval_s`` a full scan bounds any drift (missed events,
+   filesystems without inotify).
+
+Polling replaces inotify when asked (``--poll`` or ``KNOWLEDGE_PROVIDER_POLL=1``, for
+Docker Desktop bind mounts and NFS/SMB) and automatically, with a warning, when the OS
+watch limit is reached.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import watchfiles
+
+from .search.indexer import Indexer, SyncReport
+
+__all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
+
+log = logging.getLogger(__name__)
+
+POLL_ENV = "KNOWLEDGE_PROVIDER_POLL"
+#: Default seconds between full reconcile scans.
+DEFAULT_RECONCILE_INTERVAL_S = 300.0
+_WATCH_LIMIT_ERRNOS = {errno.ENOSPC, errno.EMFILE, errno.ENFILE}
+
+WatchFn = Callable[..., Iterator[set[tuple[watchfiles.Change, str]]]]
+
+
+def poll_requested(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
+    """Whether ``KNOWLEDGE_PROVIDER_POLL`` asks for polling (any value but 0/false/no/off)."""
+    value = (os.environ if env is None else env).get(POLL_ENV, "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
+
+
+def _is_watch_limit(exc: BaseException) -> bool:
+    if isinstance(exc, OSError) and exc.errno in _WATCH_LIMIT_ERRNOS:
+        return True
+    text = str(exc).lower()
+    return "limit" in text and ("watch" in text or "inotify" in text or "file" in text)
+
+
+class LiveIndexer:
+    """Startup sync, then watch and reconcile, in a background thread.
+
+    Args:
+        indexer: an opened :class:`~provider.search.indexer.Indexer` (holding the writer lock).
+        poll: use polling instead of OS notifications from the start.
+        poll_delay_ms: polling period in milliseconds.
+        reconcile_interval_s: seconds between full scans; ``0`` disables them.
+        on_report: called with each sync's report (for logs and metrics).
+        watch_fn: the watch function (``watchfiles.watch``); a parameter so the
+            watch-limit fallback can be tested.
+    """
+
+    def __init__(
+        self,
+        indexer: Indexer,
+        *,
+        poll: bool = False,
+        poll_delay_ms: int = 1000,
+        reconcile_interval_s: float = DEFAULT_RECONCILE_INTERVAL_S,
+        on_report: Callable[[SyncReport], None] | None = None,
+        watch_fn: WatchFn = watchfiles.watch,
+    ) -> None:
+        self.indexer = indexer
+        self.root = Path(indexer.settings.root).resolve()
+        self.poll = poll
+        self.poll_delay_ms = poll_delay_ms
+        self.reconcile_interval_s = reconcile_interval_s
+        self.on_report = on_report
+        self.watch_fn = watch_fn
+        #: Set once the startup sync has completed; the server is ready from then on.
+        self.ready = threading.Event()
+        #: Unix time of the last completed full scan, or 0.
+        self.last_scan = 0.0
+        #: Set when the watcher is following the folder (after the startup sync).
+        self.watching = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Run :meth:`run` in a daemon thread."""
+        self._thread = threading.Thread(target=self.run, name="live-indexer", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Ask the thread to stop and wait for it (at most ``timeout_s`` seconds)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+
+    def run(self) -> None:
+        """Startup sync, then follow the folder until :meth:`stop`."""
+        self.scan()
+        self.ready.set()
+        while not self._stop.is_set():
+            try:
+                self._follow()
+            except Exception as exc:
+                if not self.poll and _is_watch_limit(exc):
+                    log.warning(
+                        "the OS file-watch limit is reached (%s); falling back to polling every %d ms. "
+                        "Raise fs.inotify.max_user_watches, or set %s=1 to poll from the start",
+                        exc, self.poll_delay_ms, POLL_ENV,
+                    )
+                    self.poll = True
+                    continue
+                log.exception("file watching failed; retrying in 5 s (reconcile scans continue)")
+                self._stop.wait(5.0)
+                self.scan()
+
+    # -- work ----------------------------------------------------------------------------
+
+    def scan(self) -> SyncReport | None:
+        """A full reconcile scan now. Errors are logged, never raised."""
+        report = self._sync(None)
+        if report is not None:
+            self.last_scan = time.time()
+            log.info(
+                "scan complete at %s: %d served (%s), %d skipped, %d changed in %.2fs",
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.last_scan)),
+                sum(report.by_audience.values()),
+                ", ".join(f"{n} {a}" for a, n in sorted(report.by_audience.items())) or "none",
+                len(report.skipped), report.written + report.removed, report.duration_s,
+            )
+        return report
+
+    def apply(self, paths: Iterable[str]) -> SyncReport | None:
+        """Re-index a batch of relative paths now. Errors are logged, never raised."""
+        batch = sorted(set(paths))
+        if not batch:
+            return None
+        report = self._sync(batch)
+        if report is not None and report.changed:
+            log.info("re-indexed a batch of %d paths in %.3fs: %d written, %d removed",
+                     len(batch), report.duration_s, report.written, report.removed)
+        return report
+
+    def _sync(self, paths: list[str] | None) -> SyncReport | None:
+        try:
+            report = self.indexer.sync(paths)
+        except Exception:
+            log.exception("indexing failed; the served index is unchanged and will be reconciled")
+            return None
+        if self.on_report is not None:
+            self.on_report(report)
+        return report
+
+    def _relative(self, path: str) -> str | None:
+        rel = os.path.relpath(path, self.root)
+        if rel == "." or rel.startswith(".." + os.sep) or rel == "..":
+            return None
+        return Path(rel).as_posix()
+
+    def _follow(self) -> None:
+        kwargs: dict[str, Any] = {
+            "stop_event": self._stop,
+            "force_polling": self.poll,
+            "poll_delay_ms": self.poll_delay_ms,
+            "rust_timeout": 1000,
+            "yield_on_timeout": True,
+            "step": 50,
+            "debounce": 1600,
+            "raise_interrupt": False,
+        }
+        next_scan = time.monotonic() + self.reconcile_interval_s
+        self.watching.set()
+        try:
+            for changes in self.watch_fn(str(self.root), **kwargs):
+                if changes:
+                    relpaths = [rel for _, path in changes if (rel := self._relative(path)) is not None]
+                    self.apply(relpaths)
+                if self.reconcile_interval_s and time.monotonic() >= next_scan:
+                    self.scan()
+                    next_scan = time.monotonic() + self.reconcile_interval_s
+                if self._stop.is_set():
+                    return
+        finally:
+            self.watching.clear()
