@@ -11,6 +11,7 @@ build of the folder.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -376,6 +377,10 @@ class Indexer:
             except BaseException:
                 writer.cancel()
                 raise
+        # Whoosh leaves the readers it used for deletions and merges in reference cycles
+        # that hold memory maps of segment files a merge just deleted; without a
+        # collection those descriptors pile up until the collector happens to run.
+        gc.collect()
 
     def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
         if self._manifest is not None:
