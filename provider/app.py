@@ -2,24 +2,63 @@
 
 Adapter authors replace :class:`~provider.search.backend.WhooshBackend` with their own
 :class:`~provider.contract.backend.Backend`; nothing else here is specific to a wiki.
+
+Two ways to run it:
+
+* one process (``serve``): :func:`build_app` is called with the live indexer's
+  readiness event;
+* several worker processes (``serve --workers N``): uvicorn starts each worker with
+  :func:`worker_app`, which rebuilds the same application from the settings the parent
+  put in the environment. Workers only read the index; the parent process is the one
+  writer and creates a readiness marker file once its startup sync is done.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Sequence
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
-from .config import ProviderConfig
+from .config import ProviderConfig, load_config, registrations_from_env
 from .contract.app import ASGIApp, create_app
+from .contract.records import RequestRecord
 from .contract.registrations import Registration
+from .contract.replay import ReplayStore, open_replay_store
 from .contract.settings import ContractSettings
-from .search.backend import WhooshBackend
+from .search.backend import ReadyGate, WhooshBackend
 
-__all__ = ["build_app"]
+__all__ = ["WORKER_ENV", "MarkerGate", "build_app", "worker_app", "worker_environment"]
+
+#: Environment variable through which ``serve`` hands its settings to worker processes.
+WORKER_ENV = "KNOWLEDGE_PROVIDER_WORKER_SETTINGS"
+
+
+class MarkerGate:
+    """Ready once a marker file exists (the writer creates it after its startup sync).
+
+    Args:
+        path: the marker file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._seen = False
+
+    def is_set(self) -> bool:
+        if not self._seen:
+            self._seen = self.path.exists()
+        return self._seen
 
 
 def build_app(
-    config: ProviderConfig, registrations: Sequence[Registration], *, ready: threading.Event | None = None
+    config: ProviderConfig,
+    registrations: Sequence[Registration],
+    *,
+    ready: ReadyGate | None = None,
+    replay_store: ReplayStore | None = None,
+    observer: Callable[[RequestRecord], None] | None = None,
 ) -> tuple[ASGIApp, WhooshBackend]:
     """Create the ASGI application serving ``config.index``.
 
@@ -27,13 +66,57 @@ def build_app(
         config: the provider's settings.
         registrations: the credentials to accept.
         ready: see :class:`~provider.search.backend.WhooshBackend`.
+        replay_store: where verified nonces are recorded; default from
+            ``config.replay_store_spec``.
+        observer: called once per answered request (metrics).
 
     Raises:
         ConfigurationError: weak or shared secrets, or an unknown/unimplemented capability.
+        ValueError: an unusable replay store setting.
     """
-    backend = WhooshBackend(config.index, ready=ready)
+    backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries)
+    store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),
         capabilities=config.declared_capabilities(backend.implemented_capabilities),
+        max_in_flight=config.max_in_flight,
+        search_threads=config.search_threads,
+        replay_store=store,
+        observer=observer,
     )
     return create_app(backend, settings), backend
+
+
+def worker_environment(config_path: Path | None, overrides: Mapping[str, Any]) -> str:
+    """Encode what a worker needs to rebuild the configuration (never a secret: secrets
+    travel in their own environment variables)."""
+    plain = {k: (str(v) if isinstance(v, Path) else v) for k, v in overrides.items() if v is not None}
+    return json.dumps({"config": str(config_path) if config_path else None, "overrides": plain})
+
+
+def worker_app() -> ASGIApp:
+    """uvicorn factory for one serving worker (``serve --workers N``).
+
+    Reads :data:`WORKER_ENV`, the secrets from their variables, and builds the same
+    application as the single-process server, with a shared replay store and a
+    readiness marker instead of an in-process event.
+    """
+    from .logsetup import setup_logging
+    from .metrics import MULTIPROC_ENV, Metrics
+
+    spec = json.loads(os.environ[WORKER_ENV])
+    overrides = dict(spec["overrides"])
+    for key in ("content", "index", "ssl_certfile", "ssl_keyfile"):
+        if key in overrides:
+            overrides[key] = Path(overrides[key])
+    config_path = Path(spec["config"]) if spec["config"] else None
+    config = load_config(config_path).with_overrides(**overrides)
+    setup_logging(config.log_level, config.log_format)
+    metrics = Metrics() if os.environ.get(MULTIPROC_ENV) else None
+    app, _ = build_app(
+        config,
+        registrations_from_env(),
+        ready=MarkerGate(config.state_dir / "ready"),
+        observer=metrics.observe_request if metrics else None,
+    )
+    return app

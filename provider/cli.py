@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import ssl
 import sys
 import threading
 from collections.abc import Iterator
@@ -13,10 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import click
+import uvicorn
 
 from . import __version__
+from .app import WORKER_ENV, build_app, worker_environment
 from .config import SECRET_ENV, ProviderConfig, load_config, registrations_from_env
 from .contract.registrations import ConfigurationError, Exposure, Registration
+from .contract.replay import open_replay_store
+from .logsetup import setup_logging
+from .search.backend import WhooshBackend
 from .search.indexer import Indexer, SyncReport
 from .search.layout import IndexLayout, WriterLockHeld
 from .watch import POLL_ENV, LiveIndexer, poll_requested
@@ -33,14 +40,6 @@ _content_option = click.option(
 _index_option = click.option(
     "--index", "index_dir", type=click.Path(file_okay=False, path_type=Path), help="Index folder (default: index)."
 )
-
-
-def _setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
 
 
 def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
@@ -124,23 +123,29 @@ def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
     return report
 
 
-def _live(indexer: Indexer, config: ProviderConfig, poll: bool) -> LiveIndexer:
-    """A live indexer that prints the first report as a summary and logs the rest."""
+def _live(
+    indexer: Indexer, config: ProviderConfig, poll: bool, *, metrics: Any = None, ready_marker: Path | None = None
+) -> LiveIndexer:
+    """A live indexer that prints the first report as a summary, logs the rest and
+    updates the index metrics."""
     first = threading.Event()
 
     def report(result: SyncReport) -> None:
         if not first.is_set():
             first.set()
             click.echo(format_report(result), err=True)
+        if metrics is not None:
+            metrics.observe_index(generation=result.generation, by_audience=dict(result.by_audience),
+                                  last_scan=result.last_scan)
 
-    live = LiveIndexer(
+    return LiveIndexer(
         indexer,
         poll=poll or config.poll or poll_requested(),
         poll_delay_ms=config.poll_delay_ms,
         reconcile_interval_s=config.reconcile_interval_s,
         on_report=report,
+        ready_marker=ready_marker,
     )
-    return live
 
 
 _poll_option = click.option(
@@ -174,7 +179,7 @@ def index(
 ) -> None:
     """Build or update the index, then exit (or, with --watch, keep it up to date)."""
     config = _load(config_path, content=content, index=index_dir)
-    _setup_logging(config.log_level)
+    setup_logging(config.log_level, config.log_format)
     with _indexer(config) as indexer:
         if rebuild:
             _sync(indexer, rebuild=True)
@@ -200,7 +205,11 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
         click.echo("Development mode: random secrets for this run (also stored in "
                    f"{dev_state_path()}, mode 0600, for `knowledge-provider query`):", err=True)
         for name, value in values.items():
-            click.echo(f"  {SECRET_ENV[Exposure(name)]}={value}", err=True)
+            variable = SECRET_ENV[Exposure(name)]
+            click.echo(f"  {variable}={value}", err=True)
+            # Worker processes read their secrets from the environment.
+            os.environ[variable] = value
+            os.environ.pop(f"{variable}_FILE", None)
         return registrations
     try:
         registrations = registrations_from_env()
@@ -223,6 +232,18 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
 @click.option("--host", help="Address to listen on (default: 127.0.0.1; use 0.0.0.0 in a container).")
 @click.option("--port", type=click.IntRange(1, 65535), help="TCP port (default: 8080).")
 @click.option("--capabilities", help="minimum, all, or a comma-separated list (default: minimum).")
+@click.option("--workers", type=click.IntRange(1, 64),
+              help="Serving processes (default: 1). One process still writes the index.")
+@click.option("--replay-store",
+              help="memory, sqlite, sqlite:///path or redis://host:port/db (default: memory; sqlite if --workers > 1).")
+@click.option("--metrics-port", type=click.IntRange(0, 65535),
+              help="Prometheus /metrics port, loopback by default (default: 9464; 0 = off).")
+@click.option("--ssl-certfile", type=click.Path(dir_okay=False, path_type=Path),
+              help="PEM certificate: terminate TLS here.")
+@click.option("--ssl-keyfile", type=click.Path(dir_okay=False, path_type=Path),
+              help="PEM private key of --ssl-certfile.")
+@click.option("--log-format", type=click.Choice(["plain", "json"]),
+              help="Log lines as plain text or JSON (default: plain).")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
 @_poll_option
 def serve(
@@ -232,6 +253,12 @@ def serve(
     host: str | None,
     port: int | None,
     capabilities: str | None,
+    workers: int | None,
+    replay_store: str | None,
+    metrics_port: int | None,
+    ssl_certfile: Path | None,
+    ssl_keyfile: Path | None,
+    log_format: str | None,
     dev: bool,
     poll: bool,
 ) -> None:
@@ -240,40 +267,100 @@ def serve(
     The server listens at once; /readyz and /retrieve answer 503 until the startup
     sync has brought the index up to date. File changes are then indexed as they happen.
     """
-    import uvicorn
-
-    from .app import build_app
-
-    config = _load(config_path, content=content, index=index_dir, host=host, port=port, capabilities=capabilities)
-    _setup_logging(config.log_level)
+    overrides: dict[str, Any] = {
+        "content": content, "index": index_dir, "host": host, "port": port, "capabilities": capabilities,
+        "workers": workers, "replay_store": replay_store, "metrics_port": metrics_port,
+        "ssl_certfile": ssl_certfile, "ssl_keyfile": ssl_keyfile, "log_format": log_format,
+    }
+    config = _load(config_path, **overrides)
     if dev and config.host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"--dev listens on loopback only; ignoring host {config.host}", err=True)
         config = config.with_overrides(host="127.0.0.1")
-    url = f"http://{config.host}:{config.port}"
+        overrides["host"] = "127.0.0.1"
+    try:
+        config.check_serving()
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
+    setup_logging(config.log_level, config.log_format)
+    scheme = "https" if config.ssl_certfile else "http"
+    url = f"{scheme}://{config.host}:{config.port}"
     registrations = _serving_registrations(dev, url)
+
+    # Metrics are per-process files added up by the /metrics listener of this process;
+    # the folder must be set before prometheus_client is first imported.
+    from . import metrics as metrics_module
+
+    metrics = None
+    if config.metrics_port:
+        metrics_module.prepare(config.state_dir / "metrics")
+        metrics = metrics_module.Metrics()
+
     with _indexer(config) as indexer:
-        live = _live(indexer, config, poll)
-        try:
-            app, _ = build_app(config, registrations, ready=live.ready)
-        except ConfigurationError as exc:
-            raise click.ClickException(str(exc)) from None
+        live = _live(indexer, config, poll, metrics=metrics,
+                     ready_marker=config.state_dir / "ready" if config.workers > 1 else None)
+        app: Any = None
+        if config.workers == 1:
+            try:
+                app, _ = build_app(config, registrations, ready=live.ready,
+                                   observer=metrics.observe_request if metrics else None)
+            except (ConfigurationError, ValueError) as exc:
+                raise click.ClickException(str(exc)) from None
+        else:
+            # Workers rebuild the application from these settings; secrets stay in their
+            # own variables (set here when --dev generated them).
+            os.environ[WORKER_ENV] = worker_environment(config_path, {**overrides, "index": config.index,
+                                                                      "content": config.content})
+            try:
+                config.declared_capabilities(WhooshBackend.implemented_capabilities)
+                open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
+            except (ConfigurationError, ValueError) as exc:
+                raise click.ClickException(str(exc)) from None
+        if metrics is not None:
+            try:
+                metrics_module.start_server(config.metrics_host, config.metrics_port)
+                click.echo(f"Metrics on http://{config.metrics_host}:{config.metrics_port}/metrics", err=True)
+            except OSError as exc:
+                log.error("metrics listener not started on %s:%s: %s", config.metrics_host, config.metrics_port, exc)
         click.echo(
             f"Serving {len(registrations)} registration(s) "
-            f"({', '.join(r.exposure.value for r in registrations)}) on {url}", err=True
+            f"({', '.join(r.exposure.value for r in registrations)}) on {url} "
+            f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}", err=True
         )
         live.start()
         try:
             uvicorn.run(
-                app,
+                app if app is not None else "provider.app:worker_app",
+                factory=app is None,
+                workers=config.workers if app is None else None,
                 host=config.host,
                 port=config.port,
                 log_config=None,
                 access_log=False,
                 server_header=False,
+                http="h11",
                 h11_max_incomplete_event_size=16 * 1024,
+                ssl_certfile=str(config.ssl_certfile) if config.ssl_certfile else None,
+                ssl_keyfile=str(config.ssl_keyfile) if config.ssl_keyfile else None,
+                timeout_graceful_shutdown=10,
             )
         finally:
             live.stop()
+
+
+@main.command("dev-cert")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("dev-cert"), show_default=True,
+              help="Folder to write cert.pem and key.pem into.")
+@click.option("--host", "hosts", multiple=True, default=("localhost", "127.0.0.1", "::1"), show_default=True,
+              help="Names and addresses the certificate is valid for (repeatable).")
+@click.option("--days", type=click.IntRange(1, 3650), default=30, show_default=True)
+def dev_cert(out: Path, hosts: tuple[str, ...], days: int) -> None:
+    """Write a self-signed certificate and key for local TLS testing (never for production)."""
+    from .devcert import write_dev_certificate
+
+    cert, key = write_dev_certificate(out, hosts=hosts, days=days)
+    click.echo(f"Wrote {cert} and {key} (key mode 0600), valid {days} days for {', '.join(hosts)}.\n"
+               f"Serve with: knowledge-provider serve --ssl-certfile {cert} --ssl-keyfile {key}\n"
+               f"Query with: knowledge-provider query TEXT --url https://127.0.0.1:8080 --cacert {cert}")
 
 
 def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
@@ -298,7 +385,9 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option("--url", help="Provider base URL (default: the running --dev server, else http://127.0.0.1:8080).")
 @click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
-def query(text: str, profile: str, limit: int, url: str | None, as_json: bool) -> None:
+@click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
+def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results."""
     import httpx
 
@@ -311,7 +400,9 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool) -
     base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
     body = json.dumps({"query": text, "limit": limit}, ensure_ascii=False).encode("utf-8")
     try:
-        response = httpx.post(f"{base}/retrieve", content=body, headers=signed_headers(body, secret), timeout=10.0)
+        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
+        response = httpx.post(f"{base}/retrieve", content=body, headers=signed_headers(body, secret), timeout=10.0,
+                              verify=verify)
     except httpx.HTTPError as exc:
         raise click.ClickException(f"cannot reach {base}: {exc}; is `knowledge-provider serve` running?") from None
     try:

@@ -62,6 +62,16 @@ _KNOWN_KEYS = {
     "poll": "true to poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
     "poll_delay_ms": "polling period in milliseconds (default: 1000)",
     "reconcile_interval": "seconds between full re-scans of the content folder; 0 = never (default: 300)",
+    "workers": "serving processes (default: 1); the index is still written by one process",
+    "replay_store": "memory | sqlite | sqlite:///path | redis://host:port/db (default: memory, sqlite if workers > 1)",
+    "metrics_host": "address of the Prometheus /metrics listener (default: 127.0.0.1)",
+    "metrics_port": "port of the Prometheus /metrics listener; 0 = off (default: 9464)",
+    "log_format": "plain | json (default: plain)",
+    "max_in_flight": "searches admitted at once per worker; beyond it 503 overloaded (default: 32)",
+    "search_threads": "threads running searches per worker (default: 4)",
+    "cache_entries": "answers cached per worker, invalidated by every index commit; 0 = off (default: 2048)",
+    "ssl_certfile": "PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
+    "ssl_keyfile": "PEM private key for ssl_certfile",
 }
 
 
@@ -82,6 +92,13 @@ class ProviderConfig:
         poll: poll for changes instead of using OS notifications.
         poll_delay_ms: polling period, in milliseconds.
         reconcile_interval_s: seconds between full scans while watching; 0 disables them.
+        workers: serving processes.
+        replay_store: ``memory``, ``sqlite``, ``sqlite:///path`` or ``redis://…``; ``None``
+            picks memory for one worker and sqlite for several.
+        metrics_host, metrics_port: the Prometheus listener; port 0 turns it off.
+        log_format: ``plain`` or ``json`` (one JSON object per line).
+        max_in_flight, search_threads, cache_entries: per-worker serving limits.
+        ssl_certfile, ssl_keyfile: TLS in the provider (both or neither).
         source: the YAML file read, if any (for messages).
     """
 
@@ -98,6 +115,16 @@ class ProviderConfig:
     poll: bool = False
     poll_delay_ms: int = 1000
     reconcile_interval_s: float = 300.0
+    workers: int = 1
+    replay_store: str | None = None
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 9464
+    log_format: str = "plain"
+    max_in_flight: int = 32
+    search_threads: int = 4
+    cache_entries: int = 2048
+    ssl_certfile: Path | None = None
+    ssl_keyfile: Path | None = None
     source: Path | None = field(default=None, compare=False)
 
     def wiki_settings(self) -> WikiSettings:
@@ -119,6 +146,36 @@ class ProviderConfig:
             return parse_capabilities(self.capabilities, implemented=implemented)
         except ValueError as exc:
             raise ConfigurationError(f"{self._where('capabilities')}: {exc}") from None
+
+    @property
+    def state_dir(self) -> Path:
+        """Runtime state shared by the processes of one machine (replay database,
+        metrics files, readiness marker), inside the index folder."""
+        return self.index / "state"
+
+    @property
+    def replay_store_spec(self) -> str:
+        return self.replay_store or ("memory" if self.workers == 1 else "sqlite")
+
+    def check_serving(self) -> None:
+        """Settings that only matter when serving.
+
+        Raises:
+            ConfigurationError: the in-process replay store with several workers, or
+                only one of the TLS files.
+        """
+        if self.workers > 1 and self.replay_store_spec == "memory":
+            raise ConfigurationError(
+                f"{self._where('replay_store')}: memory cannot be shared by {self.workers} workers; "
+                "use sqlite (one machine) or redis://… (several)"
+            )
+        if (self.ssl_certfile is None) != (self.ssl_keyfile is None):
+            raise ConfigurationError(
+                f"{self._where('ssl_certfile')}: set both ssl_certfile and ssl_keyfile, or neither"
+            )
+        for path in (self.ssl_certfile, self.ssl_keyfile):
+            if path is not None and not path.is_file():
+                raise ConfigurationError(f"{path} does not exist (make one for testing: knowledge-provider dev-cert)")
 
     def with_overrides(self, **overrides: Any) -> ProviderConfig:
         """A copy with the given settings replaced (``None`` values are ignored)."""
@@ -232,6 +289,32 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 <= interval <= 86_400:
             raise ConfigurationError(f"{prefix}reconcile_interval: must be seconds from 0 (never) to 86400")
         values["reconcile_interval_s"] = float(interval)
+    if "workers" in data:
+        values["workers"] = _int(data["workers"], f"{prefix}workers", 1, 64)
+    if "replay_store" in data:
+        spec = data["replay_store"]
+        if not isinstance(spec, str) or not (spec in ("memory", "sqlite") or spec.startswith(
+                ("sqlite:///", "redis://", "rediss://", "unix://"))):
+            raise ConfigurationError(f"{prefix}replay_store: use memory, sqlite, sqlite:///path or redis://host:port/db")
+        values["replay_store"] = spec
+    if "metrics_host" in data:
+        if not isinstance(data["metrics_host"], str) or not data["metrics_host"].strip():
+            raise ConfigurationError(f"{prefix}metrics_host: must be an address such as 127.0.0.1")
+        values["metrics_host"] = data["metrics_host"].strip()
+    if "metrics_port" in data:
+        values["metrics_port"] = _int(data["metrics_port"], f"{prefix}metrics_port", 0, 65535)
+    if "log_format" in data:
+        if data["log_format"] not in ("plain", "json"):
+            raise ConfigurationError(f"{prefix}log_format: must be plain or json")
+        values["log_format"] = data["log_format"]
+    for key, low, high in (("max_in_flight", 1, 10_000), ("search_threads", 1, 256), ("cache_entries", 0, 1_000_000)):
+        if key in data:
+            values[key] = _int(data[key], f"{prefix}{key}", low, high)
+    for key in ("ssl_certfile", "ssl_keyfile"):
+        if key in data:
+            if not isinstance(data[key], str) or not data[key].strip():
+                raise ConfigurationError(f"{prefix}{key}: must be a file path")
+            values[key] = (base / data[key]).resolve()
     config = replace(config, **values)
     if config.default_locale not in config.locales:
         config = replace(config, locales=(config.default_locale, *config.locales))

@@ -69,6 +69,8 @@ class LiveIndexer:
         on_report: called with each sync's report (for logs and metrics).
         watch_fn: the watch function (``watchfiles.watch``); a parameter so the
             watch-limit fallback can be tested.
+        ready_marker: a file created once the startup sync is done (and removed now),
+            so serving worker processes know the index is current.
     """
 
     def __init__(
@@ -80,6 +82,7 @@ class LiveIndexer:
         reconcile_interval_s: float = DEFAULT_RECONCILE_INTERVAL_S,
         on_report: Callable[[SyncReport], None] | None = None,
         watch_fn: WatchFn = watchfiles.watch,
+        ready_marker: Path | None = None,
     ) -> None:
         self.indexer = indexer
         self.root = Path(indexer.settings.root).resolve()
@@ -88,6 +91,9 @@ class LiveIndexer:
         self.reconcile_interval_s = reconcile_interval_s
         self.on_report = on_report
         self.watch_fn = watch_fn
+        self.ready_marker = ready_marker
+        if ready_marker is not None:
+            ready_marker.unlink(missing_ok=True)
         #: Set once the startup sync has completed; the server is ready from then on.
         self.ready = threading.Event()
         #: Unix time of the last completed full scan, or 0.
@@ -112,8 +118,17 @@ class LiveIndexer:
 
     def run(self) -> None:
         """Startup sync, then follow the folder until :meth:`stop`."""
-        self.scan()
+        # Not ready until one scan has succeeded: serving an index that may predate an
+        # edit made while the provider was down could serve a withdrawn article.
+        delay_s = 1.0
+        while self.scan() is None:
+            if self._stop.wait(delay_s):
+                return
+            delay_s = min(delay_s * 2, 60.0)
         self.ready.set()
+        if self.ready_marker is not None:
+            self.ready_marker.parent.mkdir(parents=True, exist_ok=True)
+            self.ready_marker.write_text(f"{os.getpid()}\n", "utf-8")
         while not self._stop.is_set():
             try:
                 self._follow()

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,16 +33,19 @@ def start_provider(
     config: dict[str, object] | None = None,
     env: dict[str, str] | None = None,
     extra_args: tuple[str, ...] = (),
+    base_url: str | None = None,
+    verify: ssl.SSLContext | bool = True,
 ) -> ProviderProcess:
     """Start ``knowledge-provider serve`` as a subprocess and wait until it answers."""
+    tmp.mkdir(parents=True, exist_ok=True)
     wiki = tmp / "content"
     if content is None:
         shutil.copytree(REPO_ROOT / "content", wiki)
     elif content != wiki:
         shutil.copytree(content, wiki)
-    port = free_port()
+    port = int((config or {}).get("port", 0)) or free_port()  # type: ignore[call-overload]
     settings: dict[str, object] = {"content": str(wiki), "index": str(tmp / "index"), "port": port,
-                                   "default_locale": "en", "locales": ["en", "de"]}
+                                   "default_locale": "en", "locales": ["en", "de"], "metrics_port": 0}
     settings.update(config or {})
     config_path = write_config(tmp / "provider.yaml", settings)
     process_env = {
@@ -57,8 +62,8 @@ def start_provider(
         [sys.executable, "-m", "provider", "serve", "--config", str(config_path), *extra_args],
         stdout=log_file, stderr=subprocess.STDOUT, env=process_env, cwd=tmp,
     )
-    server = ProviderProcess(proc=proc, base_url=f"http://127.0.0.1:{port}", log_path=log_path,
-                             log_file=log_file, root=tmp, content=wiki)
+    server = ProviderProcess(proc=proc, base_url=base_url or f"http://127.0.0.1:{port}", log_path=log_path,
+                             log_file=log_file, root=tmp, content=wiki, verify=verify)
     server.wait_until_healthy(timeout_s=60)
     return server
 
@@ -78,3 +83,44 @@ def fresh_server(tmp_path: Path) -> Iterator[ProviderProcess]:
     yield server
     server.stop()
 
+
+
+def _spawn_redis() -> tuple[subprocess.Popen[bytes], str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("KP_REQUIRE_REDIS"):
+            pytest.fail("redis-server is required (KP_REQUIRE_REDIS is set) but not installed")
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return proc, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real Redis: the one .ci/run started ($KP_TEST_REDIS_URL), else one of our own."""
+    if os.environ.get("KP_TEST_REDIS_URL"):
+        yield os.environ["KP_TEST_REDIS_URL"]
+        return
+    proc, url = _spawn_redis()
+    yield url
+    proc.terminate()
+    proc.wait()
+
+
+@pytest.fixture()
+def disposable_redis() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A Redis of this test's own, which the test may stop."""
+    proc, url = _spawn_redis()
+    yield proc, url
+    if proc.poll() is None:
+        proc.terminate()
+        proc.wait()

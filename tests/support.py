@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import ssl
 import subprocess
 import time
 from dataclasses import dataclass
@@ -73,26 +74,36 @@ class ProviderProcess:
     log_file: IO[bytes]
     root: Path
     content: Path
+    verify: ssl.SSLContext | bool = True
 
     def wait_until_healthy(self, timeout_s: float) -> None:
+        try:
+            self._wait_until_healthy(timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_until_healthy(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"provider exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=1.0).status_code == 200:
+                if httpx.get(f"{self.base_url}/readyz", timeout=1.0, verify=self.verify).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        self.stop()
         raise RuntimeError(f"provider did not become ready in {timeout_s}s:\n{self.log()}")
 
     def log(self) -> str:
-        self.log_file.flush()
+        if not self.log_file.closed:
+            self.log_file.flush()
         return self.log_path.read_text("utf-8", errors="replace")
 
     def stop(self) -> None:
+        if self.log_file.closed:
+            return
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -105,7 +116,8 @@ class ProviderProcess:
     # -- requests ------------------------------------------------------------------------
 
     def raw(self, method: str, path: str, *, body: bytes = b"", headers: dict[str, str] | None = None) -> Reply:
-        response = httpx.request(method, f"{self.base_url}{path}", content=body, headers=headers or {}, timeout=15)
+        response = httpx.request(method, f"{self.base_url}{path}", content=body, headers=headers or {}, timeout=15,
+                                 verify=self.verify)
         reply = Reply(response.status_code, response.headers, response.content)
         validate_reply(reply)
         return reply

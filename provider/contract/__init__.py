@@ -28,6 +28,7 @@ from .errors import (
     UnsupportedMediaType,
     UnsupportedVersion,
 )
+from .records import RequestRecord
 from .registrations import ConfigurationError, Exposure, Registration, Secret, check_registrations
 from .replay import MemoryReplayStore, ReplayStore
 from .request import RetrieveRequest, parse_retrieve_request
@@ -61,6 +62,7 @@ __all__ = [
     "ReplayStore",
     "ReplayStoreUnavailable",
     "ReplayedNonce",
+    "RequestRecord",
     "Result",
     "RetrieveRequest",
     "SearchQuery",

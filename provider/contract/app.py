@@ -41,6 +41,7 @@ from .errors import (
     Overloaded,
     PayloadTooLarge,
 )
+from .records import RequestRecord
 from .registrations import Registration
 from .request import check_content_type, check_version, parse_retrieve_request
 from .results import render_results
@@ -70,7 +71,9 @@ def _json_response(
     return Response(body, status_code=status, media_type=_JSON, headers={**_NO_STORE, **(headers or {})})
 
 
-def _error_response(error: ContractError) -> Response[bytes]:
+def _error_response(error: ContractError, request: Request[Any, Any, Any] | None = None) -> Response[bytes]:
+    if request is not None:
+        _note(request, error=error.code)
     return _json_response(error.envelope(), error.status, error.headers())
 
 
@@ -88,14 +91,16 @@ def _note(request: Request[Any, Any, Any], **fields: object) -> None:
 
 
 class _AccessLog:
-    """Outermost ASGI layer: one log line per request, for every route including 404s.
+    """Outermost ASGI layer: one log line per request, for every route including 404s,
+    and one :class:`RequestRecord` for the observer.
 
     Logged: method, path, status, duration, registration name, result count and a
     digest of ``X-Helpthread-Request``. Never a secret, signature, nonce or query (A6, O2).
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None) -> None:
         self.app = app
+        self.observer = observer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -117,25 +122,37 @@ class _AccessLog:
             for name, value in scope.get("headers", ()):
                 if name == b"x-helpthread-request":
                     request_id = value.decode("latin-1")
+            record = RequestRecord(
+                method=str(scope.get("method", "-")),
+                path=str(scope.get("path", "-")),
+                status=int(note["status"]),  # type: ignore[call-overload]
+                duration_s=time.perf_counter() - started,
+                registration=note.get("registration"),  # type: ignore[arg-type]
+                result_count=note.get("results"),  # type: ignore[arg-type]
+                error_code=note.get("error"),  # type: ignore[arg-type]
+                request_digest=_request_digest(request_id),
+            )
             log.info(
                 "%s %s %s %.1fms registration=%s results=%s request=%s",
-                scope.get("method", "-"),
-                scope.get("path", "-"),
-                note["status"],
-                (time.perf_counter() - started) * 1000,
-                note.get("registration", "-"),
-                note.get("results", "-"),
-                _request_digest(request_id),
+                record.method, record.path, record.status, record.duration_s * 1000,
+                record.registration or "-", "-" if record.result_count is None else record.result_count,
+                record.request_digest,
                 extra={
-                    "http_method": scope.get("method"),
-                    "http_path": scope.get("path"),
-                    "http_status": note["status"],
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                    "registration": note.get("registration"),
-                    "result_count": note.get("results"),
-                    "request_digest": _request_digest(request_id),
+                    "http_method": record.method,
+                    "http_path": record.path,
+                    "http_status": record.status,
+                    "duration_ms": round(record.duration_s * 1000, 2),
+                    "registration": record.registration,
+                    "result_count": record.result_count,
+                    "error_code": record.error_code,
+                    "request_digest": record.request_digest,
                 },
             )
+            if self.observer is not None:
+                try:
+                    self.observer(record)
+                except Exception:  # an observer bug must not break answering
+                    errors_log.exception("request observer failed")
 
 
 def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
@@ -168,13 +185,17 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
     capabilities = settings.capabilities
     declared = [name for name in ALL_CAPABILITIES if name in capabilities]
     limiter = anyio.CapacityLimiter(settings.search_threads)
+    # The replay store may be a network round trip (Redis): verification runs off the
+    # event loop so a slow store never stalls health checks or other requests.
+    auth_limiter = anyio.CapacityLimiter(max(8, settings.search_threads))
     in_flight = 0
 
-    def authenticate(request: Request[Any, Any, Any], body: bytes) -> Registration:
+    async def authenticate(request: Request[Any, Any, Any], body: bytes) -> Registration:
         signatures = request.headers.getall("x-helpthread-signature", [])
         if len(signatures) > 1:
             raise MalformedSignature("X-Helpthread-Signature must appear once")
-        registration = verifier.verify(signatures[0] if signatures else None, body)
+        header = signatures[0] if signatures else None
+        registration = await anyio.to_thread.run_sync(verifier.verify, header, body, limiter=auth_limiter)
         _note(request, registration=registration.name)
         check_version(request.headers.get("x-helpthread-knowledge-version"))
         return registration
@@ -183,7 +204,7 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
     async def retrieve(request: Request[Any, Any, Any]) -> Response[bytes]:
         nonlocal in_flight
         body = await request.body()
-        registration = authenticate(request, body)
+        registration = await authenticate(request, body)
         check_content_type(request.headers.get("content-type"))
         parsed = parse_retrieve_request(body, exposure=registration.exposure, capabilities=capabilities)
         if not backend.is_ready():
@@ -212,7 +233,7 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
     @get("/capabilities", request_max_body_size=settings.max_body_bytes)
     async def get_capabilities(request: Request[Any, Any, Any]) -> Response[bytes]:
         body = await request.body()
-        authenticate(request, body)
+        await authenticate(request, body)
         return _json_response({"contractVersion": 1, "capabilities": declared})
 
     @get("/healthz")
@@ -226,10 +247,10 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
             return _json_response({"contractVersion": 1, "status": "ready"})
         return _error_response(IndexUnavailable(retry_after_s=settings.retry_after_s))
 
-    def handle_contract_error(_: Request[Any, Any, Any], exc: ContractError) -> Response[bytes]:
-        return _error_response(exc)
+    def handle_contract_error(request: Request[Any, Any, Any], exc: ContractError) -> Response[bytes]:
+        return _error_response(exc, request)
 
-    def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
+    def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
         error: ContractError
         if exc.status_code == 404:
             error = NotFound()
@@ -242,11 +263,11 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
         else:
             errors_log.error("unexpected HTTP exception %s", exc.status_code)
             error = ContractError()
-        return _error_response(error)
+        return _error_response(error, request)
 
-    def handle_unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    def handle_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
         errors_log.error("unhandled error while answering a request", exc_info=exc)
-        return _error_response(ContractError())
+        return _error_response(ContractError(), request)
 
     app = Litestar(
         route_handlers=[retrieve, get_capabilities, healthz, readyz],
@@ -260,4 +281,4 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
         debug=False,
         request_max_body_size=settings.max_body_bytes,
     )
-    return _AccessLog(app)  # type: ignore[arg-type]  # Litestar types its ASGI callable more narrowly
+    return _AccessLog(app, settings.observer)  # type: ignore[arg-type]  # Litestar types its ASGI callable more narrowly

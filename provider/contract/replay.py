@@ -14,11 +14,12 @@ import heapq
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from .errors import ReplayStoreUnavailable
 
-__all__ = ["MemoryReplayStore", "ReplayStore"]
+__all__ = ["MemoryReplayStore", "ReplayStore", "open_replay_store"]
 
 
 @runtime_checkable
@@ -83,3 +84,32 @@ class MemoryReplayStore:
             self._expiry[nonce] = expires_at
             heapq.heappush(self._heap, (expires_at, nonce))
             return True
+
+
+def open_replay_store(spec: str, *, state_dir: Path | None = None) -> ReplayStore:
+    """Open a replay store from an operator setting.
+
+    Args:
+        spec: ``memory`` (one process only), ``sqlite`` (a database in ``state_dir``,
+            shared by every worker of one machine), ``sqlite:///absolute/path.db``, or
+            ``redis://…`` / ``rediss://…`` (shared by several replicas).
+        state_dir: folder for the default SQLite database.
+
+    Raises:
+        ValueError: an unknown kind of store, or ``sqlite`` without a state folder.
+    """
+    if spec == "memory":
+        return MemoryReplayStore()
+    if spec == "sqlite" or spec.startswith("sqlite:///"):
+        from .replay_sqlite import SQLiteReplayStore
+
+        if spec == "sqlite":
+            if state_dir is None:
+                raise ValueError("the sqlite replay store needs a state folder")
+            return SQLiteReplayStore(state_dir / "replay.sqlite3")
+        return SQLiteReplayStore(Path(spec.removeprefix("sqlite://")))
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        from .replay_redis import RedisReplayStore
+
+        return RedisReplayStore(spec)
+    raise ValueError(f"unknown replay store {spec!r}; use memory, sqlite, sqlite:///path or redis://host:port/db")

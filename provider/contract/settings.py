@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .capabilities import MINIMUM
+from .records import RequestRecord
 from .registrations import Registration, check_registrations
 from .replay import MemoryReplayStore, ReplayStore
 from .signature import DEFAULT_MAX_SKEW_S
@@ -32,6 +33,8 @@ class ContractSettings:
         replay_store: where verified nonces are recorded (A5). Default: in-process,
             correct for a single serving process only.
         clock: Unix time in seconds; injected for tests.
+        observer: called once per answered request with a :class:`RequestRecord`
+            (for metrics); must be fast and must not raise.
     """
 
     registrations: Sequence[Registration]
@@ -43,6 +46,7 @@ class ContractSettings:
     retry_after_s: int = 1
     replay_store: ReplayStore = field(default_factory=MemoryReplayStore)
     clock: Callable[[], float] = time.time
+    observer: Callable[[RequestRecord], None] | None = None
 
     def __post_init__(self) -> None:
         check_registrations(self.registrations)

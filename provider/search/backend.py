@@ -8,6 +8,11 @@ Threads: Litestar runs searches on worker threads and a Whoosh searcher must not
 shared between threads, so each thread keeps its own searchers. A searcher is replaced
 by a fresh one when a commit lands or ``CURRENT`` names a new build.
 
+Per request the work is kept small: the query is analysed once, run as an AND of its
+terms first and, only if that finds fewer than ``limit`` documents, as an OR to fill
+up; snippets come from passages chosen by set lookups over terms stored at index time;
+and answers are cached per process (see :class:`ResultCache`).
+
 Never ``Searcher.refresh()``: in whoosh-reloaded 2.7.5 it reuses segment readers by
 segment id, so a refreshed searcher keeps the *old* deletion set of a segment and still
 finds a document a commit deleted — a public → internal reclassification would keep
@@ -20,13 +25,15 @@ import logging
 import math
 import os
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from whoosh import index as whoosh_index
 from whoosh.index import Index
-from whoosh.query import Or, Query, Term
+from whoosh.query import And, Or, Term
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
@@ -37,12 +44,59 @@ from .analysis import terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .snippets import best_passage, make_snippet
 
-__all__ = ["MAX_QUERY_TERMS", "WhooshBackend"]
+__all__ = ["MAX_QUERY_TERMS", "ReadyGate", "ResultCache", "WhooshBackend"]
 
 log = logging.getLogger(__name__)
 
 #: Distinct query terms searched; the rest of a very long query is ignored.
 MAX_QUERY_TERMS = 32
+
+
+class ReadyGate(Protocol):
+    """Anything with ``is_set()``: a ``threading.Event`` in one process, a marker file
+    across worker processes."""
+
+    def is_set(self) -> bool: ...
+
+
+class ResultCache:
+    """A bounded LRU of answers, keyed by reach, build, **index generation** and the
+    analysed request.
+
+    Correct by construction: every commit to an index changes its generation and every
+    rebuild changes the build name, so an entry can only be found while the index is
+    exactly as it was when the entry was made — a reclassified document can never be
+    served from the cache. Results are immutable, so entries are shared safely.
+
+    Args:
+        max_entries: entries kept; the least recently used is dropped first.
+    """
+
+    def __init__(self, max_entries: int = 2048) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, tuple[Result, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> tuple[Result, ...] | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return found
+
+    def put(self, key: Hashable, results: tuple[Result, ...]) -> None:
+        if self.max_entries <= 0:
+            return
+        with self._lock:
+            self._entries[key] = results
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
 
 
 @dataclass
@@ -60,13 +114,15 @@ class WhooshBackend:
         ready: when given, searches are refused (``503 index_unavailable``) until it is
             set — the writer sets it once its startup sync has brought the index up to
             date, so nothing stale is served after a restart.
+        cache_entries: size of the per-process result cache; 0 disables it.
     """
 
     implemented_capabilities: frozenset[str] = frozenset()
 
-    def __init__(self, index_root: Path, ready: threading.Event | None = None) -> None:
+    def __init__(self, index_root: Path, ready: ReadyGate | None = None, cache_entries: int = 2048) -> None:
         self.layout = IndexLayout(Path(index_root))
         self._ready = ready
+        self.cache = ResultCache(cache_entries)
         self._build: _Build | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -81,12 +137,27 @@ class WhooshBackend:
         if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
-        searcher = self._searcher(build, which)
-        words = list(dict.fromkeys(terms(query.text)))[:MAX_QUERY_TERMS]
+        words = tuple(dict.fromkeys(terms(query.text)))[:MAX_QUERY_TERMS]
         if not words:
             return []
-        whoosh_query = _build_query(words)
-        hits = searcher.search(whoosh_query, limit=query.limit)
+        searcher = self._searcher(build, which)
+        key = (query.reach, build.name, which, searcher.ixreader.generation(), words, query.limit,
+               query.capabilities, query.locale, query.locale_fallback)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return list(cached)
+        results = tuple(self._run(searcher, words, query.limit))
+        self.cache.put(key, results)
+        return list(results)
+
+    def _run(self, searcher: Searcher, words: tuple[str, ...], limit: int) -> list[Result]:
+        clauses = [Or([Term("title", word), Term("body", word)]) for word in words]
+        hits = list(searcher.search(And(clauses) if len(clauses) > 1 else clauses[0], limit=limit))
+        if len(hits) < limit and len(clauses) > 1:
+            # Too few documents have every word: fill up with those having some of them.
+            seen = {hit.docnum for hit in hits}
+            hits += [hit for hit in searcher.search(Or(clauses), limit=limit) if hit.docnum not in seen]
+            hits = hits[:limit]
         if not hits:
             return []
         weights = _term_weights(searcher, words)
@@ -151,13 +222,7 @@ class WhooshBackend:
         return searcher
 
 
-def _build_query(words: list[str]) -> Query:
-    # Each term may match the title or the body; documents matching more terms score
-    # higher (BM25F sums the matching clauses).
-    return Or([Or([Term("title", word), Term("body", word)]) for word in words])
-
-
-def _term_weights(searcher: Searcher, words: list[str]) -> dict[str, float]:
+def _term_weights(searcher: Searcher, words: Sequence[str]) -> dict[str, float]:
     total = max(searcher.doc_count(), 1)
     weights = {}
     for word in words:

@@ -57,6 +57,8 @@ class SyncReport:
         by_audience: servable documents per effective audience.
         by_locale: servable documents per locale.
         drafts: documents not served because they are drafts.
+        generation: the build's commit counter after the sync.
+        last_scan: Unix time of the last completed full scan.
     """
 
     build: str = ""
@@ -71,6 +73,8 @@ class SyncReport:
     by_audience: Counter[str] = field(default_factory=Counter)
     by_locale: Counter[str] = field(default_factory=Counter)
     drafts: int = 0
+    generation: int = 0
+    last_scan: float = 0.0
 
     @property
     def changed(self) -> bool:
@@ -236,6 +240,8 @@ class Indexer:
         loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files))
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
+        # The counter carries on across builds, so it only ever grows.
+        manifest.generation = (self._manifest.generation if self._manifest else 0) + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         resolved = resolve(manifest.docs)
@@ -311,6 +317,8 @@ class Indexer:
             if manifest.fingerprints.get(relpath) != fingerprints.get(relpath)
         }
         self._write(build, changes, loaded, report)
+        if changes:
+            manifest.generation += 1
         manifest.fingerprints = fingerprints
         if paths is None:
             manifest.last_scan = time.time()
@@ -385,6 +393,8 @@ class Indexer:
     def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
         if self._manifest is not None:
             report.skipped = self._manifest.skipped_list()
+            report.generation = self._manifest.generation
+            report.last_scan = self._manifest.last_scan
         for relpath, item in resolved.items():
             if item.problems:
                 report.problems[relpath] = list(item.problems)

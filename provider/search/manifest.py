@@ -35,6 +35,8 @@ class Manifest:
         fingerprints: what was last written to the indexes, by relative path.
         skipped: files not indexed, with the reason.
         last_scan: Unix time (seconds) of the last completed scan of the whole folder.
+        generation: the number of syncs that changed the indexes since this build was
+            made (monotonic; shown as a metric).
     """
 
     schema_version: int
@@ -43,6 +45,7 @@ class Manifest:
     fingerprints: dict[str, str] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     last_scan: float = 0.0
+    generation: int = 0
 
     @classmethod
     def load(cls, path: Path) -> Manifest | None:
@@ -58,6 +61,7 @@ class Manifest:
                 fingerprints=dict(data["fingerprints"]),
                 skipped=dict(data.get("skipped", {})),
                 last_scan=float(data.get("last_scan", 0.0)),
+                generation=int(data.get("generation", 0)),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -69,6 +73,7 @@ class Manifest:
             "schema_version": self.schema_version,
             "settings_key": self.settings_key,
             "last_scan": self.last_scan,
+            "generation": self.generation,
             "docs": {k: v.to_json() for k, v in sorted(self.docs.items())},
             "fingerprints": dict(sorted(self.fingerprints.items())),
             "skipped": dict(sorted(self.skipped.items())),

@@ -1,0 +1,32 @@
+"""What the application reports about each request it answered (for logs and metrics)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["RequestRecord"]
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One answered request. Never holds a secret, signature, nonce or query text (A6, O2).
+
+    Attributes:
+        method: HTTP method.
+        path: request path, e.g. ``/retrieve``.
+        status: HTTP status sent.
+        duration_s: time from the first byte seen to the response start, in seconds.
+        registration: the authenticated registration's name, or ``None``.
+        result_count: results returned by ``/retrieve``, or ``None``.
+        error_code: the envelope's error code for an error answer, or ``None``.
+        request_digest: 12 hex digits of SHA-256 over ``X-Helpthread-Request``, or ``"-"``.
+    """
+
+    method: str
+    path: str
+    status: int
+    duration_s: float
+    registration: str | None
+    result_count: int | None
+    error_code: str | None
+    request_digest: str
