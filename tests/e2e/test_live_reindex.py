@@ -85,7 +85,7 @@ def test_x7_reclassification_under_continuous_customer_queries(fresh_server: Pro
     gone_at = saved_at + latency
     late = [t for t, present in observations if present and t > gone_at]
     assert not late, "the reclassified article was served to customer_safe after it had gone"
-    print(f"reclassification latency: {latency * 1000:.0f} ms")  # noqa: T201 - shown with -s
+    print(f"reclassification latency: {latency * 1000:.0f} ms")
     # The agent registration still finds it, now labelled internal (X6).
     reply = fresh_server.retrieve({"query": "requesting a refund", "limit": 50}, AGENT_SECRET).json()
     assert {r["documentId"]: r["audience"] for r in reply["results"]}[DOC_ID] == "internal"
@@ -196,7 +196,7 @@ def test_restart_serves_without_rebuild_and_sees_offline_edits(tmp_path: Path) -
         assert DOC_ID not in ids(again, "requesting a refund")
         log = again.log()
         assert "Index built" not in log and "Index updated" in log
-        print(f"restart to ready: {ready_s:.2f}s")  # noqa: T201
+        print(f"restart to ready: {ready_s:.2f}s")
     finally:
         again.stop()
 

@@ -120,7 +120,7 @@ def test_rebuild_aside_is_swapped_in_atomically_for_readers(tmp_path: Path) -> N
         while not stop.is_set():
             try:
                 counts.append(len(backend.search(query)))
-            except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            except BaseException as exc:
                 errors.append(exc)
 
     with Indexer(WikiSettings(root=content), IndexLayout(tmp_path / "index")) as indexer:
