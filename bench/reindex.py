@@ -66,7 +66,7 @@ def generate(root: Path, count: int, seed: int = 1) -> None:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def bench_synthetic(count: int, work: Path) -> None:

@@ -23,7 +23,10 @@ from tests.support import ProviderProcess, write_config
 
 pytestmark = pytest.mark.e2e
 
-WORDS = ["invoice", "payment", "refund", "account", "password", "export", "report", "customer", "reminder", "tax", "bank", "card", "plan", "team", "role", "token", "webhook", "limit", "receipt", "mobile", "sync", "archive"]
+WORDS = (
+    "invoice", "payment", "refund", "account", "password", "export", "report", "customer", "reminder", "tax",
+    "bank", "card", "plan", "team", "role", "token", "webhook", "limit", "receipt", "mobile", "sync", "archive",
+)
 
 
 def generate_wiki(root: Path, count: int, seed: int = 7, prefix: str = "gen") -> None:
