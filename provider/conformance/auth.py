@@ -333,6 +333,7 @@ def forged_does_not_burn(s: Session) -> str:
 
 @checks.register("A7", "authentication comes before JSON parsing")
 def auth_before_parsing(s: Session) -> str:
+    _accepted_baseline(s)
     tally = Tally()
     broken = b'{"query": "password'
     headers = {VERSION: "1", "Content-Type": JSON_CONTENT_TYPE}

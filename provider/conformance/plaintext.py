@@ -6,8 +6,8 @@ what would be markup if something rendered it: HTML/XML/JSX tags and comments,
 character entities, Markdown link/image/emphasis/heading/code/table syntax, and
 template tags (Jinja/Liquid/Hugo shortcodes).
 
-They are tuned to avoid flagging ordinary prose: a lone ``<`` in ``a < b``, a single
-``*`` or ``#`` (``C#``, ``issue #4``) and ``[1]`` footnote marks pass.
+They are tuned to avoid flagging ordinary prose: ``a < b and b > c``, a single ``*``
+or ``#`` (``C#``, ``issue #4``), ``[1]`` footnote marks and ``INV-{####}`` pass.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ import re
 __all__ = ["markup_in"]
 
 _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9:.-]*(?:\s[^<>]*)?/?>"), "HTML/XML tag"),
-    (re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9:.-]*[\s/]"), "HTML/XML tag"),
+    # A tag starts "<name" or "</name" with no space after "<" (as HTML parsers require);
+    # the second form catches a tag cut off by a snippet boundary ("<a href=...").
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*(?:\s[^<>]*)?/?>"), "HTML/XML tag"),
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*\s+[A-Za-z:@-]+\s*="), "HTML/XML tag"),
     (re.compile(r"<!--|-->"), "HTML comment"),
     (re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"), "HTML entity"),
     (re.compile(r"!\[[^\]\n]*\]"), "Markdown image"),
