@@ -79,6 +79,7 @@ def _window_usable(s: Session) -> None:
 
 @checks.register("W2", "unsigned requests are refused on both routes")
 def unsigned(s: Session) -> str:
+    """W2, A1 (§3.1, §4.1): no signature on either route is 401 missing_signature."""
     _accepted_baseline(s)
     tally = Tally()
     version = {VERSION: "1"}
@@ -93,6 +94,7 @@ def unsigned(s: Session) -> str:
 
 @checks.register("A2", "a signature made with another secret is refused")
 def wrong_secret(s: Session) -> str:
+    """A2 (§3.1): a well-formed v1 made with a secret the provider cannot know is 401."""
     _accepted_baseline(s)
     tally = Tally()
     n = new_nonce()
@@ -108,6 +110,7 @@ def wrong_secret(s: Session) -> str:
 
 @checks.register("A2", "a tampered body, timestamp or nonce is refused")
 def tampered(s: Session) -> str:
+    """A2 (§3.1): the body, t and n are all inside the signed material — changing any one is 401."""
     _accepted_baseline(s)
     tally = Tally()
     bodies = {
@@ -130,6 +133,9 @@ def tampered(s: Session) -> str:
 
 @checks.register("A2", "the signature covers the raw bytes, not a re-serialization")
 def raw_bytes(s: Session) -> str:
+    """A2 (§3.1): verification uses the bytes received. Odd-but-exact bytes (spaces, a ``\\u00e9``
+    escape) signed as sent are accepted; the same bytes signed in a re-serialized form are
+    refused — a verifier that re-encodes the parsed JSON gets both wrong."""
     tally = Tally()
     spaced = b'{ "query" : "password reset" ,\n  "limit" : 1 }'
     escaped = b'{"query":"caf\\u00e9 password","limit":1}'
@@ -152,6 +158,7 @@ def raw_bytes(s: Session) -> str:
 
 @checks.register("A2", "hexadecimal signatures are accepted in either case")
 def hex_case(s: Session) -> str:
+    """A2: hexadecimal is accepted in either case."""
     tally = Tally()
     t, n, sig, _ = _signed_header(s)
     tally.expect("upper-case v1", _send(s, f"t={t}, n={n}, v1={sig.upper()}", nonce=n, profile=CUSTOMER_SAFE), 200)
@@ -160,6 +167,8 @@ def hex_case(s: Session) -> str:
 
 @checks.register("A4", "timestamps just inside the window are accepted")
 def inside_window(s: Session) -> str:
+    """A4 (§3.1): ±290 s is inside the 300 s window. Skipped when the provider's ``Date``
+    header shows the clocks more than 5 s apart, which would make the boundary unfair."""
     _window_usable(s)
     tally = Tally()
     for offset in (-INSIDE_S, INSIDE_S):
@@ -170,6 +179,7 @@ def inside_window(s: Session) -> str:
 
 @checks.register("A4", "timestamps outside the window are refused, past and future")
 def outside_window(s: Session) -> str:
+    """A4 (§3.1): ±310 s, ±1 day and t=0 are refused — future as well as past."""
     _window_usable(s)
     _accepted_baseline(s)
     tally = Tally()
@@ -183,6 +193,9 @@ def outside_window(s: Session) -> str:
 
 @checks.register("A1", "malformed timestamps, nonces and signatures are refused")
 def malformed(s: Session) -> str:
+    """A1 and the project's header rules: each malformed t, n or v1 is 401, even when the
+    signature over it is correct. Traps for lenient parsers: ``+<now>`` and ``000<now>``
+    are the current time to ``int()`` but not a decimal of at most 12 digits."""
     _accepted_baseline(s)
     secret = s.secret(CUSTOMER_SAFE)
     now = s.now()
@@ -227,6 +240,7 @@ def malformed(s: Session) -> str:
 
 @checks.register("A1", "header items in any order and with whitespace are accepted")
 def item_order(s: Session) -> str:
+    """A1: items in any order, with spaces and tabs around them, are accepted."""
     tally = Tally()
     layouts = {
         "no spaces": "t={t},n={n},v1={v}",
@@ -242,6 +256,7 @@ def item_order(s: Session) -> str:
 
 @checks.register("A1", "unknown signature header keys are ignored")
 def unknown_keys(s: Session) -> str:
+    """A1: unknown keys (a future ``v2``) are ignored, wherever they appear."""
     tally = Tally()
     extras = {
         "a future v2 after v1": "{base}, v2=" + "ab" * 32,
@@ -256,6 +271,7 @@ def unknown_keys(s: Session) -> str:
 
 @checks.register("A3", "rotation: a matching v1 is accepted first or second")
 def rotation(s: Session) -> str:
+    """A3 (§3.1 rotation): with two v1 values the request is accepted whichever one matches."""
     tally = Tally()
     for profile in s.profiles():
         for position in ("first", "second"):
@@ -269,6 +285,9 @@ def rotation(s: Session) -> str:
 
 @checks.register("A5", "a replayed request is refused")
 def replay(s: Session) -> str:
+    """A5 (§3.1): the identical bytes of an accepted request are refused, three times over
+    (behind several workers without a shared store one of them would get through), and on
+    ``/capabilities`` too."""
     tally = Tally()
     headers = s.signed(BODY)
     first = s.send("POST", "/retrieve", body=BODY, headers=headers, profile=CUSTOMER_SAFE)
@@ -292,6 +311,8 @@ def replay(s: Session) -> str:
 
 @checks.register("A5", "a used nonce is refused with another body or route")
 def nonce_reuse(s: Session) -> str:
+    """A5: a nonce already accepted is refused with a new body, signed afresh, and on the
+    other route — the nonce, not the request, is what is remembered."""
     n = new_nonce()
     first = s.retrieve(BODY, nonce=n)
     if first.status != 200:
@@ -307,6 +328,9 @@ def nonce_reuse(s: Session) -> str:
 
 @checks.register("A5", "a forged request does not burn its nonce")
 def forged_does_not_burn(s: Session) -> str:
+    """A5: a nonce is recorded only after its signature verified. A request with nonce N
+    and a wrong signature (another secret; a changed body) is refused, then a genuine
+    request with N must be accepted — otherwise anyone could block the core's nonces."""
     tally = Tally()
     # Forged by the wrong secret.
     t, n, _, _ = _signed_header(s)
@@ -333,6 +357,8 @@ def forged_does_not_burn(s: Session) -> str:
 
 @checks.register("A7", "authentication comes before JSON parsing")
 def auth_before_parsing(s: Session) -> str:
+    """A7: invalid JSON without a valid signature is 401, not 400 — nothing is parsed
+    before the caller is authenticated."""
     _accepted_baseline(s)
     tally = Tally()
     broken = b'{"query": "password'
@@ -362,6 +388,8 @@ def _tokens(exchange: Exchange) -> dict[str, str]:
 
 @checks.register("A6", "no secret, signature or nonce is echoed in any answer", final=True)
 def nothing_echoed(s: Session) -> str:
+    """A6 (final): no answer, body or header, contains a secret, a v1 or a nonce (of 16+
+    characters) that was sent in any request of the run."""
     secrets = {value.lower(): f"the {profile} secret" for profile, value in s.secrets.items()}
     tally = Tally()
     for exchange in s.exchanges:

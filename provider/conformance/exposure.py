@@ -71,6 +71,7 @@ def _internal_ids(s: Session, query: str) -> set[Any]:
 
 @checks.register("X3", "agent_only labels what a canary query finds internal")
 def agent_labels_internal(s: Session) -> str:
+    """X3, X6 (§2.2): see the module docstring."""
     canaries = _need_canaries(s)
     s.secret(AGENT_ONLY)
     tally = Tally()
@@ -90,6 +91,7 @@ def agent_labels_internal(s: Session) -> str:
 
 @checks.register("X2", "customer_safe returns nothing a canary query finds internally")
 def customer_safe_reach(s: Session) -> str:
+    """X2 (§2.2, §2.3): see the module docstring."""
     canaries = _need_canaries(s)
     tally = Tally()
     internal_total = 0
@@ -114,6 +116,7 @@ def customer_safe_reach(s: Session) -> str:
 
 @checks.register("X4", "an audience field in the request widens nothing")
 def no_widening(s: Session) -> str:
+    """X4 (§4.3): see the module docstring. Without canaries the probe query is used."""
     queries = list(s.canary_queries[:MAX_WIDENING_QUERIES]) or [s.probe_query()]
     tally = Tally()
     for query in queries:
@@ -136,6 +139,8 @@ def no_widening(s: Session) -> str:
 
 @checks.register("X6", "every customer_safe result is labelled public", final=True)
 def customer_safe_labels(s: Session) -> str:
+    """X6 (final): every result any customer_safe request of the run received is
+    labelled public."""
     tally = Tally()
     count = 0
     for exchange in s.exchanges:

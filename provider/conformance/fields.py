@@ -26,6 +26,8 @@ def _ids(results: list[dict[str, Any]]) -> list[Any]:
 
 @checks.register("Q1", "query is required, a non-empty string of at most 1024 characters")
 def query_bounds(s: Session) -> str:
+    """Q1 (§4.3): 1024 code points are accepted — astral characters count once, though they
+    are two UTF-16 units — and missing, empty, blank, too long or non-string queries are 400."""
     tally = Tally()
     accepted: dict[str, Any] = {
         "1024 ASCII characters": "a" * 1024,
@@ -54,6 +56,8 @@ def query_bounds(s: Session) -> str:
 
 @checks.register("Q2", "limit is an integer from 1 to 50")
 def limit_bounds(s: Session) -> str:
+    """Q2: 1–50 are accepted; out-of-range and non-integer values (booleans, ``10.5``,
+    ``"10"``, null, a list) are 400."""
     tally = Tally()
     for good in (1, 25, 50):
         tally.expect(f"limit {good}", s.retrieve({"query": QUERY, "limit": good}), 200)
@@ -66,6 +70,8 @@ def limit_bounds(s: Session) -> str:
 
 @checks.register("Q2", "never more results than limit (default 10)", final=True)
 def at_most_limit(s: Session) -> str:
+    """Q2 (final): on a query with more results than asked for, limits 1–3 and the
+    default (10) are respected; then every success answer of the whole run is judged."""
     tally = Tally()
     tested: list[str] = []
     try:
@@ -99,6 +105,8 @@ def at_most_limit(s: Session) -> str:
 
 @checks.register("Q3", "locale is validated when declared and ignored otherwise")
 def locale(s: Session) -> str:
+    """Q3: with ``locale`` declared, malformed tags are 400 and valid ones accepted; without
+    it, the field is ignored whatever it holds."""
     declared = "locale" in s.declared()
     tally = Tally()
     malformed: list[Any] = ["not a tag!", "", "-", 42]
@@ -115,6 +123,8 @@ def locale(s: Session) -> str:
 
 @checks.register("Q4", "localeFallback is accepted when declared and ignored otherwise")
 def locale_fallback(s: Session) -> str:
+    """Q4: with ``localeFallback`` declared, booleans are accepted; without it the field
+    is ignored whatever it holds."""
     declared = s.declared()
     tally = Tally()
     if "localeFallback" in declared:
@@ -131,6 +141,9 @@ def locale_fallback(s: Session) -> str:
 
 @checks.register("X8", "context.conversationId is ignored on customer_safe")
 def conversation_id(s: Session) -> str:
+    """X8, Q5: ``context.conversationId`` on a customer_safe request is ignored — the
+    answer equals the one without it (assumes identical requests get identical answers);
+    agent_only accepts it."""
     try:
         query = s.probe_query()
     except Skipped:

@@ -74,6 +74,8 @@ def _need_results(s: Session) -> int:
 
 @checks.register("W4", "every answer is JSON with contractVersion 1, errors in the agreed envelope", final=True)
 def envelope(s: Session) -> str:
+    """W4 (final): every answer is JSON with ``contractVersion: 1``; errors match the
+    error envelope and its code vocabulary."""
     errors = sum(1 for e in s.exchanges if e.status >= 400)
     return _verdict(_problems(s, "W4"), f"all {len(s.exchanges)} answers, {errors} of them errors, carried "
                                         "contractVersion 1 in the agreed envelope")
@@ -81,6 +83,8 @@ def envelope(s: Session) -> str:
 
 @checks.register("R1", "success answers match the retrieve-response schema, best first", final=True)
 def success_schema(s: Session) -> str:
+    """R1 (final): success answers match the retrieve-response schema; with scores, results
+    come best first."""
     misses = _problems(s, "R1")
     successes = [e for e in s.exchanges if e.status == 200 and e.path.endswith("/retrieve")]
     for exchange in successes:
@@ -95,12 +99,16 @@ def success_schema(s: Session) -> str:
 
 @checks.register("R2", "every result has documentId, title, snippet and audience", final=True)
 def required_fields(s: Session) -> str:
+    """R2 (final): every result has non-empty ``documentId``, ``title``, ``snippet`` and a
+    valid ``audience``."""
     count = _need_results(s)
     return _verdict(_problems(s, "R2"), f"all {count} results carried the required fields")
 
 
 @checks.register("R3", "titles and snippets are plain text: no markup of any kind", final=True)
 def plain_text(s: Session) -> str:
+    """R3 (final): no title or snippet of the run contains markup (``plaintext.py``), is
+    empty, or exceeds the schema's length bounds."""
     count = _need_results(s)
     misses = _problems(s, "R3")
     for _, result in _results(s):
@@ -114,6 +122,8 @@ def plain_text(s: Session) -> str:
 
 @checks.register("R4", "result fields appear only for declared capabilities", final=True)
 def capability_fields(s: Session) -> str:
+    """R4 (final): no result carries a field of a capability ``/capabilities`` does not
+    declare — not even as null; declared fields have the schema's shapes."""
     count = _need_results(s)
     declared = s.declared()
     undeclared = {field: cap for cap, fields in FIELDS_BY_CAPABILITY.items() if cap not in declared for field in fields}
@@ -129,6 +139,8 @@ def capability_fields(s: Session) -> str:
 
 @checks.register("R5", "revision stays the same while nothing changes", final=True)
 def revision_stable(s: Session) -> str:
+    """R5 (final): the same query twice gives every document the same ``revision``.
+    Skipped when no result carries one (it is optional)."""
     query = s.probe_query()
     tally = Tally()
     seen = 0
@@ -150,6 +162,8 @@ def revision_stable(s: Session) -> str:
 
 @checks.register("R6", "freshness is current/stale/unknown and reviewDueAt RFC 3339 UTC", final=True)
 def freshness(s: Session) -> str:
+    """R6 (final): with ``freshness`` declared, values are current/stale/unknown and
+    ``reviewDueAt`` is an RFC 3339 UTC timestamp."""
     if "freshness" not in s.declared():
         raise Skipped("freshness is not declared (R4 checks that its fields are absent)")
     misses = _problems(s, "R6")
@@ -176,6 +190,8 @@ def _valid_datetime(value: str) -> bool:
 
 @checks.register("R7", "url is absolute https without userinfo", final=True)
 def urls(s: Session) -> str:
+    """R7 (final): with ``citationUrl`` declared, every ``url`` is absolute https without
+    userinfo."""
     if "citationUrl" not in s.declared():
         raise Skipped("citationUrl is not declared (R4 checks that url is absent)")
     misses = _problems(s, "R7")
@@ -194,6 +210,7 @@ def urls(s: Session) -> str:
 
 @checks.register("W6", "answers arrive within 10 s and stay below 1 MiB", final=True)
 def answer_limits(s: Session) -> str:
+    """W6 (final, §4.2): every answer came within 10 s and is below 1 MiB."""
     misses = []
     for exchange in s.exchanges:
         if exchange.elapsed_s > MAX_ANSWER_S:
@@ -207,6 +224,8 @@ def answer_limits(s: Session) -> str:
 
 @checks.register("W7", "503 and 429 answers carry Retry-After", final=True)
 def retry_after(s: Session) -> str:
+    """W7 (final, §4.2): every 429/503 of the run carried ``Retry-After``. Skipped when
+    none occurred."""
     transient = [e for e in s.exchanges if e.status in (429, 503)]
     if not transient:
         raise Skipped("no 429/503 answer occurred; overload cannot be provoked safely from outside")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableMapping
 from contextlib import AbstractContextManager
-from types import TracebackType
 from typing import Any
 
 import anyio.from_thread
@@ -61,11 +60,3 @@ class InProcessTransport(httpx.BaseTransport):
         if not self._closed:
             self._closed = True
             self._portal_cm.__exit__(None, None, None)
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None = None,
-        exc_value: BaseException | None = None,
-        traceback: TracebackType | None = None,
-    ) -> None:
-        self.close()

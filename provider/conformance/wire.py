@@ -36,6 +36,8 @@ def _baseline(s: Session) -> None:
 
 @checks.register("W1", "signed requests are answered on POST /retrieve and GET /capabilities")
 def routes(s: Session) -> str:
+    """W1 (§4, §3.3): both routes answer 200 to correctly signed requests, for every
+    registration the checker holds a secret for."""
     tally = Tally()
     for profile in s.profiles():
         tally.expect(f"{profile} POST /retrieve", s.retrieve(BODY, profile), 200)
@@ -45,6 +47,8 @@ def routes(s: Session) -> str:
 
 @checks.register("C3", "GET /capabilities declares retrieve and only known names")
 def capabilities_shape(s: Session) -> str:
+    """C1, C3: ``{"contractVersion": 1, "capabilities": [...]}`` with ``retrieve``, names
+    from §3.3 only, none twice."""
     tally = Tally()
     declared: list[str] = []
     for profile in s.profiles():
@@ -71,6 +75,8 @@ def capabilities_shape(s: Session) -> str:
 
 @checks.register("W2", "a missing or wrong version header is refused")
 def version_header(s: Session) -> str:
+    """W2 (§4.1): ``X-Helpthread-Knowledge-Version`` missing, empty or anything but ``1`` is
+    400 unsupported_version, on both routes."""
     _baseline(s)
     tally = Tally()
     for value in (None, "2", "0", "1.0", "v1", ""):
@@ -91,6 +97,8 @@ def version_header(s: Session) -> str:
 
 @checks.register("W3", "JSON media types with parameters in any order and case are accepted")
 def media_types_accepted(s: Session) -> str:
+    """W3: ``application/json`` with or without a UTF-8 charset, in any case, with
+    parameters in any order and quoted, is accepted."""
     tally = Tally()
     for content_type in (
         "application/json; charset=utf-8",
@@ -106,6 +114,8 @@ def media_types_accepted(s: Session) -> str:
 
 @checks.register("W3", "other media types are refused")
 def media_types_refused(s: Session) -> str:
+    """W3: no Content-Type, or another media type (including look-alikes such as
+    ``application/jsonx``), is 415."""
     _baseline(s)
     tally = Tally()
     for content_type in (None, "text/plain", "application/x-www-form-urlencoded", "application/xml",
@@ -117,6 +127,8 @@ def media_types_refused(s: Session) -> str:
 
 @checks.register("Q6", "an oversized body is refused with 413 (or 400), never 2xx or 5xx")
 def oversized(s: Session) -> str:
+    """Q6 and the error table: a correctly signed 1 MiB body is 413 (400 tolerated); never
+    accepted, never a server error, never a dropped connection."""
     padding = "x" * OVERSIZED_BYTES
     body = encode({"query": "password reset", "limit": 1, "padding": padding})
     try:
@@ -161,6 +173,9 @@ def _invalid_bodies() -> dict[str, tuple[bytes, tuple[int, ...]]]:
 
 @checks.register("Q6", "invalid JSON of every kind is refused with 400, never 500")
 def invalid_json(s: Session) -> str:
+    """Q6 (§4.3): bodies that are not a JSON object, or not strict JSON — duplicate keys,
+    lone surrogates, invalid UTF-8, NaN/Infinity, deep nesting — are 400 (413 tolerated
+    for the deep or long ones), never 500."""
     _baseline(s)
     tally = Tally()
     for label, (body, statuses) in _invalid_bodies().items():
@@ -170,6 +185,8 @@ def invalid_json(s: Session) -> str:
 
 @checks.register("W5", "unknown request fields are ignored")
 def unknown_fields(s: Session) -> str:
+    """W5 (§4.1): unknown fields, nested ones included, change nothing in the answer
+    (assumes identical requests get identical answers)."""
     try:
         query = s.probe_query()
     except Skipped:
