@@ -52,7 +52,10 @@ DEFAULT_LIMIT = 10
 
 
 def encode(value: Any) -> bytes:
-    """Serialize a request body the way the core does: compact UTF-8 JSON."""
+    """Serialize a request body as compact UTF-8 JSON. Any serialization would do — the
+    signature covers the bytes sent — but a compact one is what a re-serializing verifier
+    would also produce, so ordinary requests do not trip that fault by accident; the A2
+    raw-bytes check tests it on purpose."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 

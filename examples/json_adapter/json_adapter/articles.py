@@ -58,12 +58,12 @@ def _article(item: object, index: int) -> Article:
     article_id, title = item.get("id"), item.get("title")
     if not isinstance(article_id, str) or not article_id.strip():
         raise InvalidArticles(f"articles[{index}].id must be a non-empty string")
-    if not isinstance(title, str) or not " ".join(html_to_paragraphs(title)):
-        raise InvalidArticles(f"articles[{index}] ({article_id}): title must be a non-empty string")
+    plain_title = " ".join(html_to_paragraphs(title)) if isinstance(title, str) else ""
+    if not plain_title:
+        raise InvalidArticles(f"articles[{index}] ({article_id}): title must be non-empty text")
     body, url = item.get("body", ""), item.get("url")
     if not isinstance(body, str):
         raise InvalidArticles(f"articles[{index}] ({article_id}): body must be a string")
-    plain_title = " ".join(html_to_paragraphs(title))
     return Article(
         id=article_id.strip(),
         title=plain_title,
