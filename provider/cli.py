@@ -425,6 +425,62 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         click.echo()
 
 
+#: Where ``conformance`` reads the secrets when the options are not given. Separate from
+#: the ``serve`` variables: those may hold several comma-separated secrets (rotation).
+CONFORMANCE_SECRET_ENV: dict[Exposure, str] = {
+    Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET",
+    Exposure.AGENT_ONLY: "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET",
+}
+#: ``conformance`` exit status when the provider could not be reached at all (1 = a check failed).
+EXIT_UNREACHABLE = 2
+
+
+@main.command()
+@click.argument("url")
+@click.option("--customer-safe-secret", required=True, envvar=CONFORMANCE_SECRET_ENV[Exposure.CUSTOMER_SAFE],
+              show_envvar=True, help="Secret of the provider's customer_safe registration (prefer the variable).")
+@click.option("--agent-only-secret", envvar=CONFORMANCE_SECRET_ENV[Exposure.AGENT_ONLY], show_envvar=True,
+              help="Secret of its agent_only registration, if it has one; checks that need it are skipped without.")
+@click.option("--canary-query", "canary_queries", multiple=True, metavar="PHRASE",
+              help="A phrase that occurs only in internal documents (repeatable); drives the exposure checks.")
+@click.option("--query", "probe_queries", multiple=True, metavar="TEXT",
+              help="A query that finds public documents (repeatable); default: common support words.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def conformance(
+    url: str,
+    customer_safe_secret: str,
+    agent_only_secret: str | None,
+    canary_queries: tuple[str, ...],
+    probe_queries: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Check any provider at URL against Knowledge Provider Interface v1, black box.
+
+    Prints one line per check (PASS/FAIL/SKIP, CONTRACT.md id, name, reason) and a
+    summary; exits 1 if any check failed, 2 if URL could not be reached.
+    """
+    from .conformance import ProviderUnreachable, check_url, format_json, format_text
+
+    if not url.startswith(("http://", "https://")):
+        raise click.UsageError(f"URL must start with https:// (or http:// for a local test), not {url!r}")
+    if url.startswith("http://") and not as_json:
+        click.echo("note: the core only calls https URLs (CONTRACT O1); plain http is fine for a local test", err=True)
+    try:
+        report = check_url(
+            url,
+            customer_safe_secret=customer_safe_secret,
+            agent_only_secret=agent_only_secret or None,
+            canary_queries=canary_queries,
+            probe_queries=probe_queries,
+        )
+    except ProviderUnreachable as exc:
+        click.echo(f"Error: {exc}; is the URL right and the provider running?", err=True)
+        sys.exit(EXIT_UNREACHABLE)
+    click.echo(format_json(report) if as_json else format_text(report))
+    if report.failed:
+        sys.exit(1)
+
+
 def run() -> None:  # pragma: no cover - console-script shim
     main(prog_name="knowledge-provider")
 

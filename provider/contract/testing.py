@@ -17,8 +17,9 @@ from collections.abc import Callable, Sequence
 
 from .signature import compute_signature
 
-__all__ = ["new_nonce", "signature_header", "signed_headers"]
+__all__ = ["JSON_CONTENT_TYPE", "new_nonce", "signature_header", "signed_headers"]
 
+#: The ``Content-Type`` the core sends with a retrieval request (W3).
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 

@@ -1,0 +1,83 @@
+"""Build and serve the adapter: ``python -m json_adapter``.
+
+Configuration comes from the environment (secrets never from files in the repository):
+
+=====================================  ==================================================
+``JSON_ADAPTER_PUBLIC``                path of public.json (required)
+``JSON_ADAPTER_INTERNAL``              path of internal.json; leave unset in a
+                                       customer-safe-only deployment
+``JSON_ADAPTER_CUSTOMER_SAFE_SECRET``  secret(s) of the customer_safe registration, comma-separated
+``JSON_ADAPTER_AGENT_ONLY_SECRET``     secret(s) of the agent_only registration (optional)
+``JSON_ADAPTER_CAPABILITIES``          ``retrieve`` (default) or ``retrieve,citationUrl``
+``JSON_ADAPTER_HOST``/``_PORT``        where to listen (default 127.0.0.1:8090)
+=====================================  ==================================================
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from provider.contract import (
+    ConfigurationError,
+    ContractSettings,
+    Exposure,
+    Registration,
+    create_app,
+    parse_capabilities,
+)
+from provider.contract.app import ASGIApp
+
+from .backend import JsonBackend
+
+__all__ = ["build_app", "main"]
+
+
+def build_app(
+    public: Path,
+    internal: Path | None = None,
+    *,
+    customer_safe_secrets: Sequence[str],
+    agent_only_secrets: Sequence[str] = (),
+    capabilities: str = "retrieve",
+) -> ASGIApp:
+    """The adapter's ASGI app.
+
+    Raises:
+        ConfigurationError: weak or shared secrets (from the contract layer).
+        ValueError: an unknown or unimplemented capability.
+    """
+    backend = JsonBackend(public, internal)
+    registrations = [Registration.from_values("customer-safe", Exposure.CUSTOMER_SAFE, customer_safe_secrets)]
+    if any(s.strip() for s in agent_only_secrets):
+        registrations.append(Registration.from_values("agent-only", Exposure.AGENT_ONLY, agent_only_secrets))
+    declared = parse_capabilities(capabilities, implemented=backend.implemented_capabilities)
+    return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared))
+
+
+def main(environ: Mapping[str, str] = os.environ) -> None:
+    """Serve with uvicorn, configured from ``environ``; exits 2 with a message on bad settings."""
+    import uvicorn
+
+    def secrets(name: str) -> list[str]:
+        return [s for s in environ.get(name, "").split(",") if s.strip()]
+
+    if not environ.get("JSON_ADAPTER_PUBLIC"):
+        sys.exit("set JSON_ADAPTER_PUBLIC to the path of public.json")
+    internal = environ.get("JSON_ADAPTER_INTERNAL")
+    try:
+        app = build_app(
+            Path(environ["JSON_ADAPTER_PUBLIC"]),
+            Path(internal) if internal else None,
+            customer_safe_secrets=secrets("JSON_ADAPTER_CUSTOMER_SAFE_SECRET"),
+            agent_only_secrets=secrets("JSON_ADAPTER_AGENT_ONLY_SECRET"),
+            capabilities=environ.get("JSON_ADAPTER_CAPABILITIES", "retrieve"),
+        )
+    except (ConfigurationError, ValueError) as exc:
+        print(f"json_adapter: {exc}", file=sys.stderr)
+        sys.exit(2)
+    host = environ.get("JSON_ADAPTER_HOST", "127.0.0.1")
+    port = int(environ.get("JSON_ADAPTER_PORT", "8090"))
+    uvicorn.run(app, host=host, port=port, server_header=False, access_log=False)

@@ -1,0 +1,184 @@
+"""Run every check against one provider and collect a :class:`Report` (contract §8.2).
+
+Ordinary checks run in registry order, then the *final* checks that judge every
+exchange of the run; the report lists them all in registry order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import httpx
+
+from . import auth, exposure, fields, responses, wire
+from .model import Check, Failed, Outcome, Skipped, Status
+from .session import DEFAULT_TIMEOUT_S, ProviderUnreachable, Session
+from .transport import ASGIApp, InProcessTransport
+
+__all__ = ["CHECKS", "Report", "check_asgi_app", "check_url", "run_checks"]
+
+#: Every check, in the order reports list them.
+CHECKS: tuple[Check, ...] = (*auth.checks, *wire.checks, *fields.checks, *responses.checks, *exposure.checks)
+USER_AGENT = "helpthread-knowledge-conformance/1"
+#: Longest reason kept, in characters; a check listing many misses is cut here.
+MAX_REASON_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of one conformance run.
+
+    Attributes:
+        target: the base URL checked (or ``"in-process"``).
+        outcomes: one per check, in registry order.
+        duration_s: wall-clock seconds of the whole run.
+        requests: how many requests were sent.
+    """
+
+    target: str
+    outcomes: tuple[Outcome, ...]
+    duration_s: float = 0.0
+    requests: int = 0
+
+    def count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status is status)
+
+    @property
+    def failed(self) -> bool:
+        """``True`` when any check failed: the provider does not conform."""
+        return self.count(Status.FAIL) > 0
+
+    def outcome(self, key: str) -> Outcome:
+        """The outcome of the check with this key (``Check.key``).
+
+        Raises:
+            KeyError: no such check.
+        """
+        for outcome in self.outcomes:
+            if outcome.key == key:
+                return outcome
+        raise KeyError(key)
+
+
+def _redact(text: str, secrets: Sequence[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[secret]")
+    return text
+
+
+def _run_one(check: Check, session: Session) -> Outcome:
+    try:
+        status, reason = Status.PASS, check.run(session)
+    except Failed as exc:
+        status, reason = Status.FAIL, str(exc)
+    except Skipped as exc:
+        status, reason = Status.SKIP, str(exc)
+    except httpx.HTTPError as exc:
+        status, reason = Status.FAIL, f"a request got no answer: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # one unreadable answer must not abort the whole report
+        status, reason = Status.FAIL, f"the checker could not judge an answer: {type(exc).__name__}: {exc}"
+    reason = _redact(reason or "ok", list(session.secrets.values()))
+    if len(reason) > MAX_REASON_CHARS:
+        reason = reason[: MAX_REASON_CHARS - 1] + "…"
+    return Outcome(check.id, check.name, status, " ".join(reason.split()))
+
+
+def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECKS) -> Report:
+    """Run ``checks`` on an open session.
+
+    Args:
+        session: connected to the provider; see :class:`~provider.conformance.session.Session`.
+        target: what to call the provider in the report.
+        checks: which checks; all by default.
+    """
+    started = time.perf_counter()
+    by_key: dict[str, Outcome] = {}
+    for check in [c for c in checks if not c.final] + [c for c in checks if c.final]:
+        by_key[check.key] = _run_one(check, session)
+    return Report(
+        target=target,
+        outcomes=tuple(by_key[c.key] for c in checks),
+        duration_s=time.perf_counter() - started,
+        requests=len(session.exchanges),
+    )
+
+
+def _run_client(
+    client: httpx.Client,
+    target: str,
+    *,
+    customer_safe_secret: str,
+    agent_only_secret: str | None,
+    canary_queries: Sequence[str],
+    probe_queries: Sequence[str],
+    clock: Callable[[], float],
+) -> Report:
+    session = Session(
+        client,
+        customer_safe_secret=customer_safe_secret,
+        agent_only_secret=agent_only_secret,
+        canary_queries=canary_queries,
+        probe_queries=probe_queries,
+        clock=clock,
+    )
+    return run_checks(session, target=target)
+
+
+def check_url(
+    url: str,
+    *,
+    customer_safe_secret: str,
+    agent_only_secret: str | None = None,
+    canary_queries: Sequence[str] = (),
+    probe_queries: Sequence[str] = (),
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    clock: Callable[[], float] = time.time,
+) -> Report:
+    """Check a provider over HTTP(S).
+
+    Args:
+        url: the provider's base URL, e.g. ``https://kb.example.com/helpthread``;
+            ``/retrieve`` and ``/capabilities`` are appended.
+        customer_safe_secret: the secret of its ``customer_safe`` registration.
+        agent_only_secret: the secret of its ``agent_only`` registration, if any.
+        canary_queries: phrases that occur only in internal documents (X2–X4).
+        probe_queries: queries known to find public documents.
+        timeout_s: per-request timeout in seconds.
+        clock: Unix seconds used to sign.
+
+    Raises:
+        ProviderUnreachable: no HTTP answer at all from ``url``.
+    """
+    base = url.rstrip("/")
+    headers = {"User-Agent": USER_AGENT}
+    with httpx.Client(base_url=base, timeout=timeout_s, headers=headers, follow_redirects=False) as client:
+        try:
+            client.get("/capabilities")
+        except httpx.HTTPError as exc:
+            raise ProviderUnreachable(f"cannot reach {base}: {type(exc).__name__}: {exc}") from None
+        return _run_client(
+            client, base, customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
+            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock,
+        )
+
+
+def check_asgi_app(
+    app: ASGIApp,
+    *,
+    customer_safe_secret: str,
+    agent_only_secret: str | None = None,
+    canary_queries: Sequence[str] = (),
+    probe_queries: Sequence[str] = (),
+    clock: Callable[[], float] = time.time,
+) -> Report:
+    """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`."""
+    transport = InProcessTransport(app)
+    headers = {"User-Agent": USER_AGENT}
+    with httpx.Client(transport=transport, base_url="http://provider.invalid", headers=headers) as client:
+        return _run_client(
+            client, "in-process", customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
+            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock,
+        )
