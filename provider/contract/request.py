@@ -17,6 +17,7 @@ from typing import Any
 
 from .capabilities import LOCALE, LOCALE_FALLBACK
 from .errors import InvalidRequest, UnsupportedMediaType, UnsupportedVersion
+from .locales import canonical_tag
 from .registrations import Exposure
 
 __all__ = [
@@ -51,8 +52,8 @@ class RetrieveRequest:
     Attributes:
         query: the query text, stripped of surrounding whitespace (1–1024 code points).
         limit: the most results wanted, 1–50.
-        locale: the requested BCP 47 tag as sent, or ``None``. Set only when the
-            ``locale`` capability is declared (Q3); otherwise always ``None``.
+        locale: the requested BCP 47 tag in canonical form, or ``None``. Set only when
+            the ``locale`` capability is declared (Q3); otherwise always ``None``.
         locale_fallback: whether fallback was requested; ``False`` unless the
             ``localeFallback`` capability is declared (Q4).
         conversation_id: present only on ``agent_only`` requests (X8); never used to
@@ -234,9 +235,12 @@ def parse_retrieve_request(
             raise InvalidRequest("locale", "must be a BCP 47 language tag")
         if len(raw_locale) > MAX_LOCALE_CHARS:
             raise InvalidRequest("locale", f"must be at most {MAX_LOCALE_CHARS} characters")
-        locale = raw_locale.strip()
-        if not _BCP47_RE.fullmatch(locale):
+        # The shape check refuses forms langcodes would forgive (en_US, "en US"); langcodes
+        # then decides validity and gives the canonical form (de-at → de-AT).
+        canonical = canonical_tag(raw_locale) if _BCP47_RE.fullmatch(raw_locale.strip()) else None
+        if canonical is None:
             raise InvalidRequest("locale", "must be a BCP 47 language tag")
+        locale = canonical
 
     locale_fallback = False
     if LOCALE_FALLBACK in capabilities and "localeFallback" in data:

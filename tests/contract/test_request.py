@@ -402,11 +402,13 @@ def test_q3_q4_locale_fields_ignored_when_not_declared(payload: dict[str, Any]) 
 
 
 @pytest.mark.parametrize(
-    "tag", ["de", "de-DE", "en-US", "zh-Hant-TW", "sr-Latn-RS", "es-419", "x-private", "i-klingon"]
+    ("tag", "canonical"),
+    [("de", "de"), ("de-DE", "de-DE"), ("de-at", "de-AT"), ("EN-us", "en-US"), ("zh-Hant-TW", "zh-Hant-TW"),
+     ("sr-Latn-RS", "sr-Latn-RS"), ("es-419", "es-419"), ("i-klingon", "tlh"), ("iw", "he")],
 )
-def test_q3_well_formed_locale_accepted_when_declared(tag: str) -> None:
-    """Q3: a BCP 47 tag is read when locale is declared."""
-    assert parse({"query": "x", "locale": tag}, capabilities=frozenset({"retrieve", LOCALE})).locale == tag
+def test_q3_well_formed_locale_accepted_when_declared(tag: str, canonical: str) -> None:
+    """Q3: a valid BCP 47 tag is read, in canonical form (langcodes), when locale is declared."""
+    assert parse({"query": "x", "locale": tag}, capabilities=frozenset({"retrieve", LOCALE})).locale == canonical
 
 
 @pytest.mark.parametrize(
