@@ -31,7 +31,7 @@ from ..contract.registrations import Exposure
 from ..contract.results import Result
 from .analysis import terms
 from .layout import ALL, PUBLIC, IndexLayout
-from .snippets import best_passage, make_snippet
+from .snippets import best_passage, snippet_span
 
 __all__ = ["MAX_QUERY_TERMS", "WhooshBackend"]
 
@@ -88,12 +88,16 @@ class WhooshBackend:
             doc = stored["doc"]
             passages = stored["passages"]
             start = best_passage(stored["passage_terms"], weights)
+            snippet, shown = snippet_span(passages, start)
+            # A public article's internal section is shown to agents only, and labelled
+            # internal when the snippet includes it, so it is not passed on to a customer.
+            internal = set(stored.get("passage_internal") or ()).intersection(shown)
             results.append(
                 Result(
                     document_id=doc["id"],
                     title=doc["title"],
-                    snippet=make_snippet(passages, start),
-                    audience=doc["audience"],
+                    snippet=snippet,
+                    audience="internal" if internal else doc["audience"],
                     revision=doc["revision"],
                     locale=doc["locale"],
                     translation_group_id=doc["group"],
