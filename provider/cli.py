@@ -253,16 +253,17 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
             continue
         item = entry.resolved
         if item is None:
-            rows.append(("skipped", "-", entry.skipped or "", "-", "-", "-", entry.path))
+            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
+                         entry.path))
             continue
         status = "served" if item.served else "withheld"
         if item.served and item.audience == "public" and not item.public:
             status = "served*"  # public, but no text outside internal sections
-        why = item.audience_source if item.served else f"{item.audience_source} | withheld: {item.withheld}"
+        why = item.audience_source if item.served else f"withheld: {item.withheld}"
         rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
                      item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
-    widths = [8, 8, 44, 6, 22, 36]
     if rows:
+        widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
         lines.append("  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH")
         for row in rows:
             cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]

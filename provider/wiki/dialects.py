@@ -25,7 +25,9 @@ Fenced code blocks are left alone. What each does:
 ``mkdocs`` (Material for MkDocs)
     Admonitions ``!!! note "Title"``, collapsible ``??? note`` / ``???+ note`` and content
     tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested ones
-    too); attr_list lines; snippet includes ``--8<-- "file"``; abbreviation definitions.
+    too); attr_list lists (``{ .md-button }``) on their own line or after a link;
+    snippet includes ``--8<-- "file"``; abbreviation definitions; keys ``++ctrl+k++`` →
+    ``ctrl+k``.
 ``docfx`` (DocFX, Microsoft Learn)
     ``[!INCLUDE [title](path)]``, ``[!VIDEO …]``, ``[!div …]``, ``[!code-… ]`` removed;
     alerts ``> [!NOTE]`` (and TIP, IMPORTANT, CAUTION, WARNING) → the quoted text;
@@ -174,6 +176,8 @@ _MKDOCS_BLOCK = re.compile(
 )
 _MKDOCS_TAB = re.compile(r"""^([ \t]*)===!?\+?[ \t]+"(.{0,500})"[ \t]*$""")
 _SNIPPET = re.compile(r"""^\s*-{1,2}8<-{1,2}\s""")
+_INLINE_ATTRS = re.compile(r"\{\s{0,20}:?\s{0,20}[.#][^{}\n]{0,500}\}")
+_KEYS = re.compile(r"\+\+([\w+-]{1,60}?)\+\+")
 
 
 def _indent_width(line: str) -> int:
@@ -233,7 +237,7 @@ def _mkdocs(source: str) -> str:
     def line_change(line: str) -> str | None:
         if _ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line):
             return None
-        return line
+        return _outside_code_spans(line, lambda s: _KEYS.sub(r"\1", _INLINE_ATTRS.sub("", s)))
 
     return _map_prose_lines(source, line_change)
 

@@ -122,7 +122,7 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
             if error:
                 errors.append(f"front matter {error}; withheld")
         else:
-            facts[key] = f"front matter {found[0]}: {value!r}" if decide_draft({"draft": value}).value else ""
+            facts[key] = f"front matter {found[0]}" if decide_draft({"draft": value}).value else ""
     for key in DATE_KEYS:
         found = lookup(data, *_ALIASES[key])
         if found is None:
