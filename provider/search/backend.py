@@ -2,7 +2,10 @@
 from the index folder, read-only.
 
 Reach by construction (CONTRACT X2): a ``customer_safe`` query opens the ``public``
-index, which never contains an internal document; only ``agent_only`` opens ``all``.
+index, which never contains an internal document nor the text of an internal section
+of a public one; only ``agent_only`` opens ``all``. There, a result whose snippet shows
+a passage from an internal section is labelled ``internal`` (CONTRACT X6), so an agent
+does not pass it on to a customer.
 
 Threads: Litestar runs searches on worker threads and a Whoosh searcher must not be
 shared between threads, so each thread keeps its own searchers. They are refreshed

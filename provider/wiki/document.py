@@ -340,6 +340,7 @@ def parse_document(
     url, more = decide_url(meta)
     warnings += more
     page_date, more = _page_date(meta, relpath, layout)
+    # Hugo already reported an invalid ``date`` as an error (it is the publish date there).
     warnings += [w for w in more if not any(w in e for e in errors)]
 
     section = _is_section(relpath, layout)

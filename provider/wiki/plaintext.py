@@ -40,6 +40,9 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 # Only ``&name;`` / ``&#n;`` forms: html.unescape alone would also decode legacy names
 # without a semicolon and corrupt text such as ``?a=1&region=eu`` (→ ``?a=1®ion=eu``).
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_TEMPLATE_DELIMITER = re.compile(r"\{\{|\}\}|\{%|%\}")
+_OPEN_SPLIT = re.compile(r"\{(?=[{%])")
+_CLOSE_SPLIT = re.compile(r"(?<=[}%])\}")
 _MAX_PASSES = 8
 _SPACES = re.compile(r"\s+")
 _SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript"})
@@ -155,14 +158,18 @@ def _strip_tags(text: str, *, keep_words: bool) -> str:
 def _clean_prose(text: str) -> str:
     text = _COMMENT.sub(" ", _decode_entities(text))
     text = _strip_tags(text, keep_words=False)
-    return _squash(text)
+    # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
+    # still reads as a template tag: drop it.
+    return _squash(_TEMPLATE_DELIMITER.sub(" ", text))
 
 
 def _code_text(text: str) -> str:
     # Code is kept as the reader sees it, but nothing in it may look like markup: an
-    # entity is decoded, a tag keeps its words without its brackets.
+    # entity is decoded, a tag keeps its words without its brackets, a stray template
+    # delimiter keeps its characters with a space between them.
     text = _COMMENT.sub(" ", _decode_entities(text))
-    return _strip_tags(text, keep_words=True)
+    text = _strip_tags(text, keep_words=True)
+    return _CLOSE_SPLIT.sub(" }", _OPEN_SPLIT.sub("{ ", text))
 
 
 def _clean_code(text: str) -> str:
