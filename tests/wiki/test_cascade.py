@@ -8,6 +8,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from provider.wiki.cascade import read_cascade
 from provider.wiki.classify import AudienceRule
@@ -150,3 +153,39 @@ def test_toml_cascade_tables() -> None:
         "content/docs/a.md": "+++\ntitle = 'A'\n+++\nText.",
     })
     assert out["content/docs/a.md"].public
+
+
+_AUDIENCES = st.one_of(
+    st.just(None), st.sampled_from(["public", "internal", "Public", " public", "PUBLIC", "publiс", "yes", "[public]"]),
+    st.booleans(), st.integers(), st.lists(st.just("public"), max_size=2),
+)
+
+
+@settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(section=_AUDIENCES, own=_AUDIENCES, params=st.booleans(), targeted=st.booleans(),
+       misspelled_key=st.booleans())
+def test_x5_property_public_only_by_an_exact_string(
+    section: object, own: object, params: bool, targeted: bool, misspelled_key: bool
+) -> None:
+    """No rule: a page is public only when its own audience is exactly "public", or it
+    has no audience key of its own and the nearest untargeted cascade says exactly
+    "public"."""
+    entry: dict[str, object] = {}
+    if section is not None:
+        entry = {"params": {"audience": section}} if params else {"audience": section}
+    if targeted:
+        entry["target"] = {"path": "/docs/**"}
+    page_data: dict[str, object] = {"title": "X"}
+    if own is not None:
+        page_data["Audience" if misspelled_key else "audience"] = own
+    files = {
+        "content/docs/_index.md": "---\n" + yaml.safe_dump({"title": "S", "cascade": entry}) + "---\nSection.\n",
+        "content/docs/x.md": "---\n" + yaml.safe_dump(page_data) + "---\nText.\n",
+    }
+    result = wiki(files)["content/docs/x.md"]
+    exact_own = own == "public" and isinstance(own, str) and not misspelled_key
+    exact_cascade = own is None and section == "public" and isinstance(section, str) and not targeted
+    if result.public:
+        assert exact_own or exact_cascade, (section, own, params, targeted, misspelled_key)
+    if exact_own or exact_cascade:
+        assert result.public
