@@ -27,6 +27,7 @@ from .search.backend import WhooshBackend
 from .search.indexer import Indexer, SyncReport
 from .search.layout import IndexLayout, WriterLockHeld
 from .watch import POLL_ENV, LiveIndexer, poll_requested
+from .wiki.check import CheckReport, check_wiki
 
 log = logging.getLogger("provider")
 
@@ -98,8 +99,11 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     locales = ", ".join(f"{n} {loc}" for loc, n in sorted(report.by_locale.items())) or "none"
     lines.append(
         f"Index {what} in {report.duration_s:.2f}s: {served} documents served ({audiences}; by locale: {locales})"
-        + (f", {report.drafts} drafts withheld" if report.drafts else "")
+        + (f", {report.drafts} withheld (drafts, unpublished, copies)" if report.drafts else "")
     )
+    if report.quarantined:
+        lines.append(f"{len(report.quarantined)} files quarantined (served as internal or withheld because of an "
+                     "error): run `knowledge-provider check` for details")
     if report.skipped:
         lines.append(f"Skipped {len(report.skipped)} files:")
         lines += [f"  {s.relpath}: {s.reason}" for s in report.skipped[:detail_limit]]
@@ -164,6 +168,7 @@ def main() -> None:
     Quick start:
       knowledge-provider serve --dev          # index ./content and serve on 127.0.0.1:8080
       knowledge-provider query "reset password"
+      knowledge-provider check                # lint the wiki (for the docs repo's CI)
     """
 
 
@@ -361,6 +366,108 @@ def dev_cert(out: Path, hosts: tuple[str, ...], days: int) -> None:
     click.echo(f"Wrote {cert} and {key} (key mode 0600), valid {days} days for {', '.join(hosts)}.\n"
                f"Serve with: knowledge-provider serve --ssl-certfile {cert} --ssl-keyfile {key}\n"
                f"Query with: knowledge-provider query TEXT --url https://127.0.0.1:8080 --cacert {cert}")
+
+
+_CHECK_COLUMNS = ("STATUS", "AUDIENCE", "WHY", "LOCALE", "WHERE", "GROUP", "PATH")
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
+    """The human form of ``check``: settings, a table of files, problems, a summary."""
+    settings = report.settings
+    patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
+                         for p in settings["locale_patterns"])
+    rules = ", ".join(f"{k} → {v}" for rule in settings["audience_rules"] for k, v in rule.items()) or "none"
+    lines = [
+        f"Content: {settings['root']}  (layout {settings['layout']}; default locale {settings['default_locale']}; "
+        f"locales {', '.join(settings['locales'])})",
+        f"Locale patterns: {patterns}",
+        f"Audience rules: {rules}",
+        "",
+    ]
+    rows = []
+    for entry in report.files:
+        if problems_only and not (entry.quarantined or entry.warnings):
+            continue
+        item = entry.resolved
+        if item is None:
+            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
+                         entry.path))
+            continue
+        status = "served" if item.served else "withheld"
+        if item.served and item.audience == "public" and not item.public:
+            status = "served*"  # public, but no text outside internal sections
+        why = item.audience_source if item.served else f"withheld: {item.withheld}"
+        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
+                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
+    if rows:
+        widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
+        lines.append("  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH")
+        for row in rows:
+            cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
+            lines.append("  ".join(cells) + "  " + row[-1])
+        lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
+                     "public index)")
+        lines.append("")
+    quarantined = [e for e in report.files if e.quarantined]
+    if quarantined:
+        lines.append(f"Quarantined ({len(quarantined)}):")
+        lines += [f"  {e.path}: {'; '.join(e.reasons)}" for e in quarantined]
+        lines.append("")
+    flagged = [e for e in report.files if e.warnings]
+    if flagged:
+        lines.append(f"Warnings ({len(flagged)} files):")
+        lines += [f"  {e.path}: {'; '.join(e.warnings)}" for e in flagged]
+        lines.append("")
+    summary = report.summary()
+    lines.append("Summary")
+    for key, label in (("files", "files and skipped folders"), ("served", "served"),
+                       ("publicIndex", "  in the public index"), ("internal", "  internal"),
+                       ("withheld", "withheld (served to nobody)"), ("skipped", "skipped"),
+                       ("quarantined", "quarantined"), ("withWarnings", "with warnings"),
+                       ("withInternalSections", "with internal sections"), ("translationGroups", "translation groups")):
+        lines.append(f"  {label:<28}{summary[key]:>7}")
+    lines.append(f"  {'served by locale':<28}" + ", ".join(f"{k} {v}" for k, v in summary["byLocale"].items()))
+    lines.append(f"  {'translation drift':<28}" + ", ".join(f"{k} {v}" for k, v in summary["drift"].items()))
+    verdict = (f"FAILED: {summary['quarantined']} quarantined (exit 1)" if report.exit_code
+               else "OK: nothing quarantined (exit 0)")
+    lines.append(verdict)
+    return "\n".join(lines)
+
+
+@main.command()
+@_config_option
+@_content_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (see README for the shape).")
+@click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
+@click.pass_context
+def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool,
+          problems_only: bool) -> None:
+    """Lint the wiki as the index would see it, without serving or writing anything.
+
+    \b
+    Exit status: 0 nothing quarantined; 1 something quarantined (see README);
+    2 the check could not run (bad configuration, no content folder).
+    """
+    try:
+        config = load_config(config_path)
+        if content is not None:
+            config = config.with_overrides(content=(Path.cwd() / content).resolve())
+        if not config.content.is_dir():
+            raise ConfigurationError(f"content folder {config.content} does not exist; set `content:` in the "
+                                     "configuration or pass --content")
+        report = check_wiki(config.wiki_settings())
+    except ConfigurationError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        ctx.exit(2)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_check(report, problems_only=problems_only))
+    ctx.exit(report.exit_code)
 
 
 def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:

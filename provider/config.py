@@ -31,6 +31,8 @@ from .contract.registrations import ConfigurationError, Exposure, Registration, 
 from .wiki.classify import AUDIENCES, AudienceRule
 from .wiki.document import WikiSettings
 from .wiki.files import DEFAULT_MAX_FILE_BYTES
+from .wiki.layouts import DEFAULT_LAYOUT, LAYOUTS
+from .wiki.locale_patterns import LocalePattern, parse_locale_pattern
 from .wiki.locales import normalize_tag
 
 __all__ = [
@@ -56,6 +58,8 @@ _KNOWN_KEYS = {
     "default_locale": "BCP 47 tag of files that name no locale (default: en)",
     "locales": "BCP 47 tags recognised in paths, e.g. [en, de]",
     "audience_rules": "list of {pattern: audience} glob rules, first match wins",
+    "layout": f"docs tool preset: {' | '.join(LAYOUTS)} (default: {DEFAULT_LAYOUT})",
+    "locale_patterns": "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
     "capabilities": "minimum | all | list of capability names",
     "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
     "log_level": "debug | info | warning | error (default: info)",
@@ -85,6 +89,8 @@ class ProviderConfig:
         host, port: where ``serve`` listens.
         default_locale, locales: see :class:`~provider.wiki.document.WikiSettings`.
         audience_rules: operator rules, first match wins.
+        layout: a :mod:`~provider.wiki.layouts` preset name.
+        locale_patterns: explicit locale patterns (replace the layout's), or ``None``.
         capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
             the backend by :func:`provider.contract.capabilities.parse_capabilities`).
         max_file_bytes: larger files are skipped, in bytes.
@@ -109,6 +115,8 @@ class ProviderConfig:
     default_locale: str = "en"
     locales: tuple[str, ...] = ("en",)
     audience_rules: tuple[AudienceRule, ...] = ()
+    layout: str = DEFAULT_LAYOUT
+    locale_patterns: tuple[LocalePattern, ...] | None = None
     capabilities: str | tuple[str, ...] = "minimum"
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     log_level: str = "info"
@@ -134,6 +142,8 @@ class ProviderConfig:
             locales=self.locales,
             audience_rules=self.audience_rules,
             max_file_bytes=self.max_file_bytes,
+            layout=self.layout,
+            locale_patterns=self.locale_patterns,
         )
 
     def declared_capabilities(self, implemented: frozenset[str]) -> frozenset[str]:
@@ -223,6 +233,44 @@ def _rules(value: Any, where: str) -> tuple[AudienceRule, ...]:
     return tuple(rules)
 
 
+def _layout(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in LAYOUTS:
+        raise ConfigurationError(f"{where}: must be one of {', '.join(LAYOUTS)}, not {value!r}")
+    return value.strip().lower()
+
+
+def _locale_patterns(value: Any, where: str) -> tuple[LocalePattern, ...]:
+    """``- "content/{locale}/**"`` or ``- "i18n/{locale}/…/current/**": "docs/**"`` or
+    ``- {pattern: …, source: …}``; see :mod:`provider.wiki.locale_patterns`."""
+    if not isinstance(value, list) or not value:
+        raise ConfigurationError(
+            f"{where}: must be a list of path patterns, e.g. [\"content/{{locale}}/**\", \"**.{{locale}}\"]"
+        )
+    patterns = []
+    for index, entry in enumerate(value):
+        here = f"{where}[{index}]"
+        pattern: Any
+        source: Any = None
+        if isinstance(entry, str):
+            pattern = entry
+        elif isinstance(entry, Mapping) and set(entry) <= {"pattern", "source"} and "pattern" in entry:
+            pattern, source = entry["pattern"], entry.get("source")
+        elif isinstance(entry, Mapping) and len(entry) == 1:
+            ((pattern, source),) = entry.items()
+        else:
+            raise ConfigurationError(
+                f"{here}: each entry is `- \"pattern\"`, `- \"pattern\": \"source/**\"` or "
+                "`- {pattern: ..., source: ...}`"
+            )
+        if not isinstance(pattern, str) or (source is not None and not isinstance(source, str)):
+            raise ConfigurationError(f"{here}: the pattern and its source must be text")
+        try:
+            patterns.append(parse_locale_pattern(pattern, source))
+        except ValueError as exc:
+            raise ConfigurationError(f"{here}: {exc}") from None
+    return tuple(patterns)
+
+
 def _capabilities(value: Any, where: str) -> str | tuple[str, ...]:
     if isinstance(value, str):
         return value.strip()
@@ -269,6 +317,10 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         values["locales"] = tuple(dict.fromkeys(_tag(v, f"{prefix}locales") for v in data["locales"]))
     if "audience_rules" in data:
         values["audience_rules"] = _rules(data["audience_rules"], f"{prefix}audience_rules")
+    if "layout" in data:
+        values["layout"] = _layout(data["layout"], f"{prefix}layout")
+    if "locale_patterns" in data:
+        values["locale_patterns"] = _locale_patterns(data["locale_patterns"], f"{prefix}locale_patterns")
     if "capabilities" in data:
         values["capabilities"] = _capabilities(data["capabilities"], f"{prefix}capabilities")
     if "max_file_bytes" in data:

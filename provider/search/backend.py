@@ -2,7 +2,10 @@
 from the index folder, read-only.
 
 Reach by construction (CONTRACT X2): a ``customer_safe`` query opens the ``public``
-index, which never contains an internal document; only ``agent_only`` opens ``all``.
+index, which never contains an internal document nor the text of an internal section
+of a public one; only ``agent_only`` opens ``all``. There, a result whose snippet shows
+a passage from an internal section is labelled ``internal`` (CONTRACT X6), so an agent
+does not pass it on to a customer.
 
 Threads: Litestar runs searches on worker threads and a Whoosh searcher must not be
 shared between threads, so each thread keeps its own searchers. A searcher is replaced
@@ -42,7 +45,7 @@ from ..contract.registrations import Exposure
 from ..contract.results import Result
 from .analysis import terms
 from .layout import ALL, PUBLIC, IndexLayout
-from .snippets import best_passage, make_snippet
+from .snippets import best_passage, snippet_span
 
 __all__ = ["MAX_QUERY_TERMS", "ReadyGate", "ResultCache", "WhooshBackend"]
 
@@ -167,12 +170,16 @@ class WhooshBackend:
             doc = stored["doc"]
             passages = stored["passages"]
             start = best_passage(stored["passage_terms"], weights)
+            snippet, shown = snippet_span(passages, start)
+            # A public article's internal section is shown to agents only, and labelled
+            # internal when the snippet includes it, so it is not passed on to a customer.
+            internal = set(stored.get("passage_internal") or ()).intersection(shown)
             results.append(
                 Result(
                     document_id=doc["id"],
                     title=doc["title"],
-                    snippet=make_snippet(passages, start),
-                    audience=doc["audience"],
+                    snippet=snippet,
+                    audience="internal" if internal else doc["audience"],
                     revision=doc["revision"],
                     locale=doc["locale"],
                     translation_group_id=doc["group"],

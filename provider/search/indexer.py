@@ -11,6 +11,7 @@ build of the folder.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import hashlib
 import json
@@ -26,7 +27,8 @@ from whoosh.writing import IndexWriter
 
 from ..wiki.corpus import Resolved, resolve
 from ..wiki.document import DocumentMeta, WikiDocument, WikiSettings, load_document
-from ..wiki.files import FileRef, Skipped, discover, is_ignored_path
+from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
+from ..wiki.passages import Passage
 from .analysis import terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
@@ -38,6 +40,12 @@ log = logging.getLogger(__name__)
 
 #: ``progress(done, total)`` — called while files are read during a sync.
 Progress = Callable[[int, int], None]
+#: Returns the current time, aware (UTC): publication dates are compared with it.
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 @dataclass
@@ -56,7 +64,9 @@ class SyncReport:
         problems: per file, corpus-level problems (e.g. a duplicate documentId).
         by_audience: servable documents per effective audience.
         by_locale: servable documents per locale.
-        drafts: documents not served because they are drafts.
+        drafts: documents not served: drafts and every other withheld document.
+        quarantined: files on which the provider failed closed because of an error in
+            them or in what they depend on (see ``knowledge-provider check``).
         generation: the build's commit counter after the sync.
         last_scan: Unix time of the last completed full scan.
     """
@@ -73,6 +83,7 @@ class SyncReport:
     by_audience: Counter[str] = field(default_factory=Counter)
     by_locale: Counter[str] = field(default_factory=Counter)
     drafts: int = 0
+    quarantined: list[str] = field(default_factory=list)
     generation: int = 0
     last_scan: float = 0.0
 
@@ -83,27 +94,21 @@ class SyncReport:
 
 def settings_key(settings: WikiSettings) -> str:
     """A digest of every setting that changes how files are classified."""
-    data = {
-        "default_locale": settings.default_locale,
-        "locales": sorted(settings.locales),
-        "rules": [(r.pattern, r.audience) for r in settings.audience_rules],
-        "max_file_bytes": settings.max_file_bytes,
-        "extensions": sorted(settings.extensions),
-        "schema": SCHEMA_VERSION,
-    }
+    data = {**settings.describe(), "schema": SCHEMA_VERSION}
+    data.pop("root", None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _display_texts(document: WikiDocument) -> tuple[str, ...]:
+def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
     """Passage texts as a snippet shows them: the first passage of a section starts with
     its heading (unless the heading merely repeats the title), so a match in a heading
     is visible in the snippet."""
     texts = []
     previous = None
-    title = document.meta.title.casefold()
-    for passage in document.passages:
+    folded = title.casefold()
+    for passage in passages:
         starts_section = passage.heading and passage.heading != previous
-        if starts_section and passage.heading.casefold() != title:
+        if starts_section and passage.heading.casefold() != folded:
             texts.append(f"{passage.heading} — {passage.text}")
         else:
             texts.append(passage.text)
@@ -111,36 +116,44 @@ def _display_texts(document: WikiDocument) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def _fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
-    """The Whoosh fields of a document for the ``all`` index; :func:`_public_fields`
-    derives the public index's from them."""
+def _view_fields(resolved: Resolved, passages: tuple[Passage, ...], group: str | None) -> dict[str, Any]:
     meta = resolved.meta
     passage_terms = []
-    for passage in document.passages:
+    for passage in passages:
         words = set(terms(passage.heading)) | set(terms(passage.text))
         passage_terms.append(" ".join(sorted(words)))
     return {
         "path": meta.relpath,
         "title": meta.title,
-        "body": document.body,
+        "body": "\n".join(p.text for p in passages),
         "doc": {
             "id": meta.doc_id,
             "title": meta.title,
             "audience": resolved.audience,
             "revision": meta.revision,
             "locale": meta.locale,
-            "group": resolved.group,
+            "group": group,
             "review_due": meta.review_due,
             "url": meta.url,
         },
-        "passages": _display_texts(document),
+        "passages": _display_texts(passages, meta.title),
         "passage_terms": tuple(passage_terms),
+        "passage_internal": tuple(i for i, p in enumerate(passages) if p.internal),
     }
 
 
-def _public_fields(resolved: Resolved, fields: dict[str, Any]) -> dict[str, Any]:
-    # The public index sees translation groups as if internal documents did not exist.
-    return {**fields, "doc": {**fields["doc"], "group": resolved.public_group}}
+def _fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
+    """The Whoosh fields of a document for the ``all`` index: the whole text, passages
+    from internal sections listed in ``passage_internal``."""
+    return _view_fields(resolved, document.passages, resolved.group)
+
+
+def _public_fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
+    """The fields for the ``public`` index, built from the text outside internal
+    sections only — body, passages and their terms — so an internal block's words are
+    not in the public index at all. Translation groups are seen as if internal documents
+    did not exist."""
+    return _view_fields(resolved, document.public_passages, resolved.public_group)
 
 
 class Indexer:
@@ -149,14 +162,16 @@ class Indexer:
     Args:
         settings: how to read the wiki.
         layout: the index folder.
+        clock: the current time (publication dates are compared with it at each sync).
 
     Raises:
         WriterLockHeld: (from :meth:`open`) another process is writing this index.
     """
 
-    def __init__(self, settings: WikiSettings, layout: IndexLayout) -> None:
+    def __init__(self, settings: WikiSettings, layout: IndexLayout, *, clock: Clock = utc_now) -> None:
         self.settings = settings
         self.layout = layout
+        self._clock = clock
         self._key = settings_key(settings)
         self._manifest: Manifest | None = None
         self._build: str | None = None
@@ -235,8 +250,7 @@ class Indexer:
         return loaded, skipped, gone
 
     def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
-        found = discover(self.settings.root, extensions=self.settings.extensions,
-                         max_file_bytes=self.settings.max_file_bytes)
+        found = self._discover()
         loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files))
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
@@ -244,7 +258,7 @@ class Indexer:
         manifest.generation = (self._manifest.generation if self._manifest else 0) + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
-        resolved = resolve(manifest.docs)
+        resolved = self._resolve(manifest)
 
         name, path = self.layout.new_build()
         schema = build_schema()
@@ -262,7 +276,7 @@ class Indexer:
                     all_writer.add_document(**fields)
                     report.written += 1
                     if item.public:
-                        public_writer.add_document(**_public_fields(item, fields))
+                        public_writer.add_document(**_public_fields(item, loaded[relpath]))
                 manifest.fingerprints[relpath] = item.fingerprint()
             public_writer.commit()
             all_writer.commit()
@@ -285,8 +299,7 @@ class Indexer:
         discovered_skips: dict[str, str] = {}
         vanished: set[str] = set()
         if paths is None:
-            found = discover(self.settings.root, extensions=self.settings.extensions,
-                             max_file_bytes=self.settings.max_file_bytes)
+            found = self._discover()
             reread_all = manifest.settings_key != self._key
             to_read = {
                 relpath for relpath, ref in found.files.items()
@@ -309,7 +322,7 @@ class Indexer:
             manifest.docs[relpath] = doc.meta
         manifest.settings_key = self._key
 
-        resolved = resolve(manifest.docs)
+        resolved = self._resolve(manifest)
         fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
         changes = {
             relpath: resolved.get(relpath)
@@ -338,13 +351,22 @@ class Indexer:
             prefix = relpath + "/"
             wanted.update(p for p in known if p.startswith(prefix))
             folder = self.settings.root / relpath
+            ignore = self.settings.preset.ignore
             if folder.is_dir():
-                found = discover(folder, extensions=self.settings.extensions,
+                found = discover(folder, extensions=self.settings.file_extensions,
                                  max_file_bytes=self.settings.max_file_bytes)
-                wanted.update(prefix + p for p in found.files)
-            elif not is_ignored_path(relpath, self.settings.extensions) or relpath in known:
+                wanted.update(prefix + p for p in found.files if ignore_reason(prefix + p, ignore) is None)
+            elif relpath in known or not (is_ignored_path(relpath, self.settings.file_extensions)
+                                          or ignore_reason(relpath, ignore) is not None):
                 wanted.add(relpath)
         return wanted
+
+    def _discover(self) -> Discovery:
+        return discover(self.settings.root, extensions=self.settings.file_extensions,
+                        max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
+
+    def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
+        return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock())
 
     @staticmethod
     def _unchanged(meta: DocumentMeta | None, ref: FileRef) -> bool:
@@ -363,9 +385,8 @@ class Indexer:
                 again = load_document(self.settings, relpath)
                 if isinstance(again, WikiDocument) and again.meta.revision == item.meta.revision:
                     texts[relpath] = again
-        fields = {
-            relpath: _fields(item, texts[relpath])
-            for relpath, item in changes.items()
+        writable = {
+            relpath: item for relpath, item in changes.items()
             if item is not None and item.served and relpath in texts
         }
         # The public index commits first: a document leaving it stops reaching
@@ -374,9 +395,9 @@ class Indexer:
             writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
             try:
                 for relpath, item in sorted(changes.items()):
-                    if item is not None and relpath in fields and (sub == ALL or item.public):
-                        doc = fields[relpath] if sub == ALL else _public_fields(item, fields[relpath])
-                        writer.update_document(**doc)
+                    if item is not None and relpath in writable and (sub == ALL or item.public):
+                        build_fields = _fields if sub == ALL else _public_fields
+                        writer.update_document(**build_fields(item, texts[relpath]))
                         report.written += sub == ALL
                     else:
                         writer.delete_by_term("path", relpath)
@@ -398,6 +419,8 @@ class Indexer:
         for relpath, item in resolved.items():
             if item.problems:
                 report.problems[relpath] = list(item.problems)
+            if item.quarantined:
+                report.quarantined.append(relpath)
             if not item.served:
                 report.drafts += 1
                 continue

@@ -13,7 +13,7 @@ from .analysis import analyzer
 
 __all__ = ["SCHEMA_VERSION", "TITLE_BOOST", "build_schema"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 
@@ -28,7 +28,12 @@ def build_schema() -> Schema:
     * ``passages`` — stored: the passage texts snippets are cut from (a section's first
       passage starts with its heading);
     * ``passage_terms`` — stored: each passage's analysed terms (with its heading's),
-      so picking the best passage needs no analysis at query time.
+      so picking the best passage needs no analysis at query time;
+    * ``passage_internal`` — stored: indexes of passages from internal sections (always
+      empty in the public index, which never receives those passages at all).
+
+    Version 3 added ``passage_internal`` and builds the public index from the text
+    outside internal sections; layouts, cascade and drift rules changed the manifest.
     """
     return Schema(
         path=ID(unique=True, stored=True),
@@ -37,4 +42,5 @@ def build_schema() -> Schema:
         doc=STORED(),
         passages=STORED(),
         passage_terms=STORED(),
+        passage_internal=STORED(),
     )

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from ..contract.results import SNIPPET_MAX_CHARS
 
-__all__ = ["best_passage", "make_snippet"]
+__all__ = ["best_passage", "make_snippet", "snippet_span"]
 
 
 def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float]) -> int:
@@ -30,16 +30,25 @@ def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float]) -> 
     return best
 
 
-def make_snippet(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> str:
+def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> tuple[str, range]:
     """The passage at ``start``, followed by the next ones while they fit in ``max_chars``
-    characters. Never empty for a document with text."""
+    characters, and the range of passage indexes it shows (to know whether any of them
+    came from an internal section)."""
     if not passages:
-        return ""
+        return "", range(0)
     text = passages[start]
+    end = start + 1
     for following in passages[start + 1 :]:
         if len(text) + 1 + len(following) > max_chars:
             break
         text = f"{text} {following}"
+        end += 1
     if len(text) > max_chars:
         text = text[: max_chars - 1].rstrip() + "…"
-    return text
+    return text, range(start, end)
+
+
+def make_snippet(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> str:
+    """The passage at ``start``, followed by the next ones while they fit in ``max_chars``
+    characters. Never empty for a document with text."""
+    return snippet_span(passages, start, max_chars)[0]

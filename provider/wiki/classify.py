@@ -11,15 +11,17 @@ Each decision carries the reason an operator sees in warnings and ``check`` outp
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from wcmatch import glob
 
-from .locales import find_locale_marker, normalize_tag, strip_extension
+from .dates import DATED_NAME, parse_date
+from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
+from .locales import normalize_tag, strip_extension
 from .plaintext import clean_inline
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "decide_review_due",
     "decide_title",
     "decide_translation_group",
+    "decide_url",
+    "page_path",
     "readable_name",
 ]
 
@@ -43,6 +47,7 @@ AUDIENCES = (PUBLIC, INTERNAL)
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 MAX_ID_CHARS = 200
 _ID_OK = re.compile(r"[^\x00-\x1f\x7f]+")
+_URL_OK = re.compile(r"[^\s\x00-\x1f\x7f]{1,2000}")
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,11 @@ def decide_audience(
     """
     if unreadable is not None:
         return Decision(INTERNAL, f"fail-closed: {unreadable}")
+    variants = [k for k in data if isinstance(k, str) and k != "audience" and k.strip().lower() == "audience"]
+    if variants and "audience" not in data:
+        # ``Audience: internal`` must not let a public rule through: a misspelled key
+        # is a misspelled audience (X5).
+        return Decision(INTERNAL, f"fail-closed: front matter key {variants[0]!r} is not 'audience'")
     if "audience" in data:
         value = data["audience"]
         if value == PUBLIC and isinstance(value, str):
@@ -126,10 +136,16 @@ def decide_draft(data: Mapping[str, Any]) -> Decision:
 
 
 def decide_locale(
-    data: Mapping[str, Any], relpath: str, *, known_locales: Iterable[str], default_locale: str
+    data: Mapping[str, Any],
+    relpath: str,
+    *,
+    known_locales: Iterable[str],
+    default_locale: str,
+    patterns: Sequence[LocalePattern] = PLAIN_PATTERNS,
 ) -> tuple[Decision, list[str]]:
-    """Front matter ``locale``/``lang``/``language``, else a path marker naming a
-    configured locale, else the default locale. Returns the decision and warnings."""
+    """Front matter ``locale``/``lang``/``language``, else the first locale pattern that
+    matches the path with a configured locale, else the default locale. Returns the
+    decision and warnings."""
     warnings: list[str] = []
     for key in ("locale", "lang", "language"):
         if key in data:
@@ -139,9 +155,9 @@ def decide_locale(
                 return Decision(tag, f"front matter {key}"), warnings
             warnings.append(f"front matter {key} is not a valid BCP 47 language tag; ignored")
             break
-    marker = find_locale_marker(relpath, known_locales)
-    if marker is not None:
-        return Decision(marker.locale, f"path {marker.where}"), warnings
+    found = match_locale(strip_extension(relpath), patterns, known_locales)
+    if found is not None:
+        return Decision(found.locale, found.label), warnings
     return Decision(default_locale, "default locale"), warnings
 
 
@@ -157,11 +173,28 @@ def _plain_key(value: Any) -> str | None:
     return None
 
 
+def page_path(stem_path: str, index_names: Iterable[str] = ()) -> str:
+    """The path a page stands for: a bundle's or section's ``index``/``_index`` file
+    stands for its folder (``posts/trip/index`` → ``posts/trip``, ``posts/_index.de`` →
+    ``posts.de``); any other path is itself."""
+    folder, _, name = stem_path.rpartition("/")
+    base, dot, suffix = name.partition(".")
+    if folder and base.lower() in set(index_names):
+        return f"{folder}{dot}{suffix}"
+    return stem_path
+
+
 def decide_translation_group(
-    data: Mapping[str, Any], relpath: str, *, known_locales: Iterable[str]
+    data: Mapping[str, Any],
+    relpath: str,
+    *,
+    known_locales: Iterable[str],
+    patterns: Sequence[LocalePattern] = PLAIN_PATTERNS,
+    index_names: Iterable[str] = (),
 ) -> tuple[Decision, list[str]]:
     """Front matter ``translation_group`` (or Hugo's ``translationKey``), else the path
-    with its locale marker and extension removed (``de/a/b.md`` and ``en/a/b.md`` → ``a/b``)."""
+    with its locale marker and extension removed (``de/a/b.md`` and ``en/a/b.md`` → ``a/b``;
+    see :mod:`provider.wiki.locale_patterns`), a bundle's ``index`` standing for its folder."""
     warnings: list[str] = []
     for key in ("translation_group", "translationKey"):
         if key in data:
@@ -170,70 +203,131 @@ def decide_translation_group(
                 return Decision(value, f"front matter {key}"), warnings
             warnings.append(f"front matter {key} is not a usable text value; ignored")
             break
-    marker = find_locale_marker(relpath, known_locales)
-    if marker is not None:
-        return Decision(marker.stem, "path without locale marker"), warnings
-    return Decision(strip_extension(relpath), "path"), warnings
+    found = match_locale(strip_extension(relpath), patterns, known_locales)
+    if found is not None:
+        return Decision(page_path(found.group, index_names), "path without locale marker"), warnings
+    return Decision(page_path(strip_extension(relpath), index_names), "path"), warnings
 
 
-def decide_doc_id(data: Mapping[str, Any], relpath: str) -> tuple[Decision, list[str]]:
-    """Front matter ``id``, else the relative path without extension."""
+def decide_doc_id(
+    data: Mapping[str, Any],
+    relpath: str,
+    *,
+    index_names: Iterable[str] = (),
+    id_relative_to_folder: bool = False,
+    posts_folder: str = "",
+) -> tuple[Decision, list[str]]:
+    """Front matter ``id``, else the relative path without extension.
+
+    Args:
+        index_names: file stems that stand for their folder (page bundles, sections).
+        id_relative_to_folder: a front matter ``id`` names the page in its folder
+            (Docusaurus): ``id: intro`` in ``docs/guide/x.md`` → ``docs/guide/intro``.
+        posts_folder: dated files in this folder are posts:
+            ``_posts/2024-01-31-hello.md`` → ``posts/2024/01/31/hello``.
+    """
     warnings: list[str] = []
+    folder = relpath.rpartition("/")[0]
     if "id" in data:
         value = _plain_key(data["id"])
         if value is not None:
+            if id_relative_to_folder and folder:
+                return Decision(f"{folder}/{value}", "front matter id (in its folder)"), warnings
             return Decision(value, "front matter id"), warnings
         warnings.append("front matter id is not a usable text value; the path is used instead")
-    return Decision(strip_extension(relpath), "path"), warnings
+    stem = strip_extension(relpath) or relpath  # a name of dots only has no extension to strip
+    parts = stem.split("/")
+    if posts_folder and posts_folder in parts[:-1]:
+        dated = DATED_NAME.fullmatch(parts[-1])
+        if dated is not None:
+            year, month, day = dated["date"].split("-")
+            folders = [p.lstrip("_") if p == posts_folder else p for p in parts[:-1]]
+            return Decision("/".join([*folders, year, month, day, dated["slug"]]), "post date and name"), warnings
+    path = page_path(stem, index_names)
+    return Decision(path, "path" if path == stem else "bundle folder"), warnings
 
 
-def readable_name(relpath: str) -> str:
-    """``billing/request-a_refund.md`` → ``Request a refund``."""
-    name = relpath.rsplit("/", 1)[-1]
+_NUMBER_PREFIX = re.compile(r"^\d+[-_. ]+(?=\S)")
+
+
+def readable_name(
+    relpath: str, *, index_names: Iterable[str] = (), dated_names: bool = False, number_prefixes: bool = False
+) -> str:
+    """A title made from a file name: ``billing/request-a_refund.md`` → ``Request a refund``.
+
+    Args:
+        index_names: file stems that stand for their folder (``trip/index.md`` → ``Trip``).
+        dated_names: drop a ``YYYY-MM-DD-`` prefix (``2024-01-31-hello.md`` → ``Hello``).
+        number_prefixes: drop an ordering prefix (``01-intro.md`` → ``Intro``).
+    """
+    parts = relpath.split("/")
+    name = parts[-1]
     stem = name.split(".", 1)[0] if not name.startswith(".") else name
+    if stem.lower() in set(index_names) and len(parts) > 1:
+        stem = parts[-2]
+    if dated_names and (dated := DATED_NAME.fullmatch(stem)) is not None:
+        stem = dated["slug"]
+    if number_prefixes:
+        stem = _NUMBER_PREFIX.sub("", stem)
     words = re.sub(r"[-_]+", " ", stem).strip()
     return (words[:1].upper() + words[1:]) if words else relpath
 
 
-def decide_title(data: Mapping[str, Any], relpath: str, *, first_h1: str | None) -> tuple[Decision, list[str]]:
-    """Front matter ``title`` (as plain text), else the first ``#`` heading, else a
-    readable form of the file name. Never a date, list or number object."""
+#: Front matter keys a title is read from, in order (Hugo ``linkTitle``, Docusaurus
+#: ``sidebar_label``), matched case-insensitively after the exact ``title``.
+TITLE_KEYS = ("title", "linkTitle", "sidebar_label")
+
+
+def decide_title(
+    data: Mapping[str, Any], relpath: str, *, first_h1: str | None, file_name: str | None = None
+) -> tuple[Decision, list[str]]:
+    """Front matter ``title`` (as plain text), else ``linkTitle`` or ``sidebar_label``,
+    else the first ``#`` heading, else a readable form of the file name (``file_name``
+    when the caller made one for its layout). Never a date, list or number object."""
     warnings: list[str] = []
-    if "title" in data:
-        raw = data["title"]
+    for wanted in TITLE_KEYS:
+        key = next((k for k in data if isinstance(k, str) and k.lower() == wanted.lower()), None)
+        if key is None:
+            continue
+        raw = data[key]
         if isinstance(raw, str) and (text := clean_inline(raw)):
-            return Decision(text, "front matter title"), warnings
-        warnings.append("front matter title is not text; ignored")
+            return Decision(text, f"front matter {key}"), warnings
+        warnings.append(f"front matter {key} is not text; ignored")
     if first_h1:
         return Decision(first_h1, "first heading"), warnings
-    return Decision(readable_name(relpath), "file name"), warnings
+    return Decision(file_name or readable_name(relpath), "file name"), warnings
 
 
 def decide_review_due(data: Mapping[str, Any]) -> tuple[Decision, list[str]]:
     """Front matter ``review_due`` as a UTC date-time, or ``None``.
 
     Accepts a YAML date, a YAML date-time, or an ISO 8601 string; a date means
-    midnight UTC of that day.
+    midnight UTC of that day (:func:`provider.wiki.dates.parse_date`).
     """
     if "review_due" not in data:
         return Decision(None, ""), []
-    raw = data["review_due"]
-    value: dt.datetime | None = None
-    if isinstance(raw, dt.datetime):
-        value = raw
-    elif isinstance(raw, dt.date):
-        value = dt.datetime(raw.year, raw.month, raw.day)
-    elif isinstance(raw, str):
-        try:
-            value = dt.datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
-        except ValueError:
-            value = None
+    value = parse_date(data["review_due"])
     if value is None:
-        return Decision(None, ""), ["front matter review_due is not a date; ignored"]
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.UTC)
-    try:
-        utc = value.astimezone(dt.UTC)
-    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before year 1 in UTC
-        return Decision(None, ""), ["front matter review_due is out of range; ignored"]
-    return Decision(utc, "front matter review_due"), []
+        return Decision(None, ""), ["front matter review_due is not a date (or is out of range); ignored"]
+    return Decision(value, "front matter review_due"), []
+
+
+def decide_url(data: Mapping[str, Any]) -> tuple[str | None, list[str]]:
+    """Front matter ``url`` when it is usable for a citation: an absolute ``https`` URL
+    without user information (CONTRACT R7), or a site path starting with ``/`` (Hugo
+    and Jekyll permalinks). Anything else is dropped with a warning."""
+    if "url" not in data:
+        return None, []
+    raw = data["url"]
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("/") and not text.startswith("//") and _URL_OK.fullmatch(text):
+            return text, []
+        try:
+            parts = urlsplit(text)
+        except ValueError:
+            parts = None
+        if (parts is not None and parts.scheme == "https" and parts.hostname and "@" not in parts.netloc
+                and _URL_OK.fullmatch(text)):
+            return text, []
+    return None, ["front matter url is not an https URL or a site path; ignored"]

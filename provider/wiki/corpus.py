@@ -1,30 +1,56 @@
 """Corpus-wide rules: what one file cannot decide alone.
 
 :func:`resolve` takes every document's metadata and decides, for each, whether and
-how it is served:
+how it is served. In order:
 
-* drafts are served to nobody (CONTRACT X5);
-* two or more servable files claiming one ``documentId`` are all reported and all
-  made internal, so none reaches ``customer_safe`` (fail closed);
-* translation groups: a group key shared by two or more servable documents is a group;
-  a key of one document is not reported as a group. The public index sees groups as
-  if internal documents did not exist, so a public article's group never reveals an
-  internal sibling (contract §5.4).
+1. **Cascade** (Hugo, :mod:`provider.wiki.cascade`): the nearest section page of the
+   document's locale supplies ``audience`` and withholding facts the document does not
+   set itself. Audience precedence: own front matter → nearest cascade → operator rule
+   → internal. An unreadable or invalid cascade makes the pages it would cover internal.
+2. **Publication**: drafts, ``unlisted``, ``build`` options, a future ``publishDate`` or
+   past ``expiryDate`` at ``now`` → served to nobody (CONTRACT X5).
+3. **The same page twice** — ``intro.md`` and ``intro.mdx`` (or ``.markdown``) side by
+   side: one is served, ``.mdx`` first, then ``.md``, then ``.markdown``; the others are
+   withheld and both are reported. The served one is public only if every twin is.
+4. **Untranslated copies**: a document in another locale whose text is identical to a
+   default-locale document of its translation group is not a translation: it is
+   withheld (reported), so a search in that locale does not return source-language text
+   labelled as a translation, and an unpublished source's text is not served under
+   another name.
+5. **Duplicate ids**: two or more served files claiming one ``documentId`` are all
+   reported and all made internal, so none reaches ``customer_safe`` (fail closed).
+6. **Translation groups**: a group key shared by two or more served documents is a
+   group; a key of one document is not reported as a group. The public index sees
+   groups as if internal documents did not exist, so a public article's group never
+   reveals an internal sibling (contract §5.4).
+7. **Drift reports** (served as they are): an *orphan translation* — a document in
+   another locale whose group has no default-locale document — and an *ambiguous group*
+   — two served documents of one locale in one group.
 
-The result depends only on the metadata, so an incremental update that re-resolves
-the whole corpus gives exactly what a fresh build would.
+The result depends only on the metadata and ``now``, so an incremental update that
+re-resolves the whole corpus gives exactly what a fresh build would at that time.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
 from .document import DocumentMeta
+from .locales import strip_extension
+from .publication import withholding
 
-__all__ = ["Resolved", "resolve"]
+__all__ = ["COPY", "ORPHAN", "SAME_LOCALE", "TWIN", "TWIN_PREFERENCE", "Resolved", "resolve"]
+
+#: Drift codes (:attr:`Resolved.drift`).
+ORPHAN, COPY, TWIN, SAME_LOCALE = "orphan-translation", "untranslated-copy", "same-page-twice", "same-locale-in-group"
+
+#: Which of two files with one path and different extensions is served.
+TWIN_PREFERENCE = (".mdx", ".md", ".markdown")
 
 
 @dataclass(frozen=True)
@@ -33,13 +59,19 @@ class Resolved:
 
     Attributes:
         meta: the file's own metadata.
-        audience: the effective audience (``public`` only if the file is public *and*
-            no corpus rule withdrew it).
-        served: false for drafts.
-        group: the translation group key when the group has two or more servable
+        audience: the effective audience (``public`` only if the file, its cascade or a
+            rule says exactly public *and* no corpus rule withdrew it).
+        served: false when withheld (see ``withheld``).
+        group: the translation group key when the group has two or more served
             members, else ``None`` (used in the agent index).
-        public_group: the same, counting only public members (used in the public index).
-        problems: corpus-level reasons shown to the operator (e.g. a duplicate id).
+        public_group: the same, counting only members in the public index.
+        problems: corpus-level findings shown to the operator (twins, copies, orphans).
+        audience_source: where the effective audience came from.
+        withheld: why the document is served to nobody, or ``None``.
+        quarantine: corpus-level reasons the document is quarantined (a duplicate id,
+            an unreadable or invalid cascade); its own are ``meta.errors``.
+        drift: translation-drift findings by code: :data:`ORPHAN`, :data:`COPY`,
+            :data:`TWIN` (one of a pair; the served one too), :data:`SAME_LOCALE`.
     """
 
     meta: DocumentMeta
@@ -48,49 +80,223 @@ class Resolved:
     group: str | None
     public_group: str | None = None
     problems: tuple[str, ...] = ()
+    audience_source: str = ""
+    withheld: str | None = None
+    quarantine: tuple[str, ...] = field(default=())
+    drift: tuple[str, ...] = field(default=())
 
     @property
     def public(self) -> bool:
-        """Whether the document belongs in the public (``customer_safe``) index."""
-        return self.served and self.audience == PUBLIC
+        """Whether the document belongs in the public (``customer_safe``) index: served,
+        public, and with some text outside internal sections."""
+        return self.served and self.audience == PUBLIC and self.meta.public_text
+
+    @property
+    def quarantined(self) -> bool:
+        """Whether the provider failed closed on this file because of an error in it or
+        in what it depends on (see ``quarantine`` and ``meta.errors``)."""
+        return bool(self.meta.errors or self.quarantine)
 
     def fingerprint(self) -> str:
         """Changes whenever anything indexed for this document changes."""
         meta = self.meta
-        parts = (meta.revision, self.audience, str(self.served), self.group or "", self.public_group or "",
-                 meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "")
+        parts = (meta.revision, self.audience, str(self.served), str(self.public), self.group or "",
+                 self.public_group or "", meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "")
         return "|".join(parts)
 
 
-def resolve(docs: Mapping[str, DocumentMeta]) -> dict[str, Resolved]:
-    """Apply the corpus-wide rules to every document (keyed by relative path)."""
+@dataclass
+class _Draft:
+    """A document's decisions while the rules run."""
+
+    meta: DocumentMeta
+    audience: str
+    audience_source: str
+    withheld: str | None
+    problems: list[str] = field(default_factory=list)
+    quarantine: list[str] = field(default_factory=list)
+    drift: list[str] = field(default_factory=list)
+
+
+def _parent(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def _cascades(docs: Mapping[str, DocumentMeta]) -> dict[tuple[str, str], DocumentMeta]:
+    return {
+        (_parent(relpath), meta.locale): meta
+        for relpath, meta in sorted(docs.items())
+        if meta.section and meta.cascade is not None
+    }
+
+
+def _cascaded(
+    relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, str], DocumentMeta]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """``(values, origin)``: each cascaded key's value from the nearest section that sets
+    it, and that section's path. An unreadable section supplies ``error`` for the
+    audience it might have set."""
+    values: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    folder: str | None = _parent(relpath)
+    while folder is not None:
+        section = sections.get((folder, meta.locale))
+        if section is not None and section.cascade is not None:
+            for key, value in section.cascade.items():
+                if key == CASCADE_ERROR:
+                    if "audience" not in values:
+                        values["audience"], origin["audience"] = CASCADE_ERROR, section.relpath
+                    continue
+                if key not in values:
+                    values[key], origin[key] = value, section.relpath
+        folder = _parent(folder) if folder else None
+    return values, origin
+
+
+def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, str], DocumentMeta],
+                now: dt.datetime) -> _Draft:
+    values, origin = _cascaded(relpath, meta, sections) if sections else ({}, {})
+    draft = _Draft(meta, meta.audience, meta.sources.get("audience", ""), None)
+    cascaded_audience = values.pop("audience", None)
+    if not meta.audience_own and cascaded_audience is not None:
+        where = origin["audience"]
+        if cascaded_audience == CASCADE_ERROR:
+            draft.audience, draft.audience_source = INTERNAL, f"fail-closed: the cascade of {where} cannot be read"
+            draft.quarantine.append(f"audience unknown: the cascade of {where} cannot be read; served as internal")
+        elif cascaded_audience == INVALID_AUDIENCE:
+            draft.audience, draft.audience_source = INTERNAL, f"fail-closed: invalid cascade audience in {where}"
+            draft.quarantine.append(f"the cascade audience of {where} is not exactly 'public' or 'internal'")
+        else:
+            draft.audience, draft.audience_source = cascaded_audience, f"cascade from {where}"
+    if meta.draft:
+        draft.withheld = meta.sources.get("draft") or "draft"
+    elif not meta.has_text:
+        draft.withheld = "has no readable text (kept for its cascade)"
+    else:
+        found = withholding({**values, **meta.publication}, now)
+        if found is not None:
+            key, reason = found
+            from_cascade = key in values and key not in meta.publication
+            draft.withheld = f"cascade from {origin[key]}: {reason}" if from_cascade else reason
+    return draft
+
+
+def _twins(drafts: Mapping[str, _Draft]) -> None:
+    by_page: dict[str, list[str]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        extension = "." + relpath.rsplit(".", 1)[-1].lower() if "." in relpath else ""
+        if draft.withheld is None and extension in TWIN_PREFERENCE:
+            by_page[strip_extension(relpath)].append(relpath)
+    for paths in by_page.values():
+        if len(paths) < 2:
+            continue
+        paths.sort(key=lambda p: TWIN_PREFERENCE.index("." + p.rsplit(".", 1)[-1].lower()))
+        kept, others = paths[0], paths[1:]
+        drafts[kept].problems.append(f"the same page as {', '.join(others)}; this one is served")
+        drafts[kept].drift.append(TWIN)
+        for other in others:
+            drafts[other].withheld = f"the same page as {kept}, which is served instead"
+            drafts[other].problems.append(f"the same page as {kept}; not served")
+            drafts[other].drift.append(TWIN)
+        internal = [p for p in others if drafts[p].audience != PUBLIC]
+        if drafts[kept].audience == PUBLIC and internal:
+            drafts[kept].audience = INTERNAL
+            drafts[kept].audience_source = f"fail-closed: its twin {internal[0]} is not public"
+
+
+def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
+    sources: dict[tuple[str, str], str] = {}
+    for relpath, draft in sorted(drafts.items()):
+        if draft.meta.locale == default_locale and draft.meta.text_hash:
+            sources.setdefault((draft.meta.translation_group, draft.meta.text_hash), relpath)
+    for draft in drafts.values():
+        meta = draft.meta
+        source = sources.get((meta.translation_group, meta.text_hash))
+        if draft.withheld is None and meta.locale != default_locale and source is not None:
+            draft.withheld = f"identical to its {default_locale} source {source}: not a translation"
+            draft.problems.append(f"untranslated copy of {source}; not served")
+            draft.drift.append(COPY)
+
+
+def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
+    group_locales: dict[str, set[str]] = defaultdict(set)
+    served_by_locale: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for relpath, draft in sorted(drafts.items()):
+        group_locales[draft.meta.translation_group].add(draft.meta.locale)
+        if draft.withheld is None:
+            served_by_locale[(draft.meta.translation_group, draft.meta.locale)].append(relpath)
+    for relpath, draft in drafts.items():
+        meta = draft.meta
+        if draft.withheld is not None:
+            continue
+        if meta.locale != default_locale and default_locale not in group_locales[meta.translation_group]:
+            draft.problems.append(
+                f"orphan translation: no {default_locale} document in translation group {meta.translation_group!r}"
+            )
+            draft.drift.append(ORPHAN)
+        same = served_by_locale[(meta.translation_group, meta.locale)]
+        if len(same) > 1:
+            others = ", ".join(p for p in same if p != relpath)
+            draft.problems.append(
+                f"translation group {meta.translation_group!r} has another {meta.locale} document: {others}"
+            )
+            draft.drift.append(SAME_LOCALE)
+
+
+def resolve(
+    docs: Mapping[str, DocumentMeta], *, default_locale: str | None = None, now: dt.datetime | None = None
+) -> dict[str, Resolved]:
+    """Apply the corpus-wide rules to every document (keyed by relative path).
+
+    Args:
+        docs: every document's metadata.
+        default_locale: the source-language tag; ``None`` skips the translation rules
+            that need it (untranslated copies, orphans).
+        now: the time publication dates are compared with (aware); default: the clock.
+    """
+    now = now or dt.datetime.now(dt.UTC)
+    sections = _cascades(docs)
+    drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
+    _twins(drafts)
+    if default_locale is not None:
+        _copies(drafts, default_locale)
+        _drift(drafts, default_locale)
+
     by_id: dict[str, list[str]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        if draft.withheld is None:
+            by_id[draft.meta.doc_id].append(relpath)
+    for relpath, draft in drafts.items():
+        claimants = by_id[draft.meta.doc_id]
+        if draft.withheld is None and len(claimants) > 1:
+            others = ", ".join(sorted(p for p in claimants if p != relpath))
+            draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal")
+            draft.audience, draft.audience_source = INTERNAL, "fail-closed: duplicate documentId"
+
     by_group: dict[str, int] = defaultdict(int)
-    for relpath, meta in docs.items():
-        if not meta.draft:
-            by_id[meta.doc_id].append(relpath)
-            by_group[meta.translation_group] += 1
     public_by_group: dict[str, int] = defaultdict(int)
-    for meta in docs.values():
-        if not meta.draft and meta.audience == PUBLIC and len(by_id[meta.doc_id]) == 1:
-            public_by_group[meta.translation_group] += 1
+    for draft in drafts.values():
+        if draft.withheld is None:
+            by_group[draft.meta.translation_group] += 1
+            if draft.audience == PUBLIC and draft.meta.public_text:
+                public_by_group[draft.meta.translation_group] += 1
 
     resolved: dict[str, Resolved] = {}
-    for relpath, meta in docs.items():
-        if meta.draft:
-            resolved[relpath] = Resolved(meta, meta.audience, served=False, group=None)
-            continue
-        problems: list[str] = []
-        audience = meta.audience
-        claimants = by_id[meta.doc_id]
-        if len(claimants) > 1:
-            others = ", ".join(sorted(p for p in claimants if p != relpath))
-            problems.append(f"documentId {meta.doc_id!r} is also claimed by {others}; served as internal")
-            audience = INTERNAL
+    for relpath, draft in drafts.items():
+        meta = draft.meta
+        served = draft.withheld is None
         key = meta.translation_group
-        group = key if by_group[key] > 1 else None
-        public_group = key if audience == PUBLIC and public_by_group[key] > 1 else None
+        in_public = served and draft.audience == PUBLIC and meta.public_text
         resolved[relpath] = Resolved(
-            meta, audience, served=True, group=group, public_group=public_group, problems=tuple(problems)
+            meta,
+            draft.audience,
+            served=served,
+            group=key if served and by_group[key] > 1 else None,
+            public_group=key if in_public and public_by_group[key] > 1 else None,
+            problems=tuple(draft.problems + draft.quarantine),
+            audience_source=draft.audience_source,
+            withheld=draft.withheld,
+            quarantine=tuple(draft.quarantine),
+            drift=tuple(draft.drift),
         )
     return resolved

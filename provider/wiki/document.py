@@ -13,24 +13,31 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .classify import (
-    INTERNAL,
     AudienceRule,
     decide_audience,
     decide_doc_id,
-    decide_draft,
     decide_locale,
     decide_review_due,
     decide_title,
     decide_translation_group,
+    decide_url,
+    readable_name,
 )
-from .files import DEFAULT_EXTENSIONS, DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, stat_file
+from .dates import DATED_NAME, parse_date
+from .dialects import apply_dialects
+from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import parse_front_matter
-from .locales import normalize_tag
+from .layouts import DEFAULT_LAYOUT, Layout, get_layout
+from .locale_patterns import LocalePattern
+from .locales import normalize_tag, strip_extension
 from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
+from .publication import FLAG_KEYS, lookup, read_publication
+from .sections import mark_internal_blocks, split_sections
 
-__all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document"]
+__all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +50,11 @@ class WikiSettings:
         locales: tags recognised as path markers (the default locale is always one).
         audience_rules: operator rules, first match wins.
         max_file_bytes: larger files are skipped and reported (default 2 MiB).
-        extensions: file extensions read, compared case-insensitively.
+        extensions: file extensions read, compared case-insensitively; ``None`` means
+            the layout's.
+        layout: the name of a :mod:`~provider.wiki.layouts` preset (default ``plain``).
+        locale_patterns: explicit locale patterns replacing the layout's; ``None`` means
+            the layout's.
     """
 
     root: Path
@@ -51,11 +62,41 @@ class WikiSettings:
     locales: tuple[str, ...] = ("en",)
     audience_rules: tuple[AudienceRule, ...] = ()
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
+    extensions: tuple[str, ...] | None = None
+    layout: str = DEFAULT_LAYOUT
+    locale_patterns: tuple[LocalePattern, ...] | None = None
 
     @property
     def known_locales(self) -> frozenset[str]:
         return frozenset((*self.locales, self.default_locale))
+
+    @property
+    def preset(self) -> Layout:
+        """The layout preset (raises ``KeyError`` for an unknown name)."""
+        return get_layout(self.layout)
+
+    @property
+    def patterns(self) -> tuple[LocalePattern, ...]:
+        """The locale patterns in effect."""
+        return self.locale_patterns if self.locale_patterns is not None else self.preset.locale_patterns
+
+    @property
+    def file_extensions(self) -> tuple[str, ...]:
+        """The extensions in effect."""
+        return self.extensions if self.extensions is not None else self.preset.extensions
+
+    def describe(self) -> dict[str, Any]:
+        """Every setting that changes how files are classified, as plain JSON data."""
+        return {
+            "root": str(self.root),
+            "layout": self.layout,
+            "default_locale": self.default_locale,
+            "locales": sorted(self.known_locales),
+            "locale_patterns": [p.to_config() for p in self.patterns],
+            "audience_rules": [{r.pattern: r.audience} for r in self.audience_rules],
+            "max_file_bytes": self.max_file_bytes,
+            "extensions": sorted(self.file_extensions),
+        }
 
 
 @dataclass(frozen=True)
@@ -67,17 +108,35 @@ class DocumentMeta:
         size, mtime_ns: what the file looked like when read (bytes, nanoseconds).
         revision: the git blob hash of the bytes (what ``git hash-object`` prints).
         doc_id: the ``documentId``.
-        title: plain-text title.
-        audience: ``public`` or ``internal`` as the file itself decides; corpus-wide rules
-            (duplicate ids) may still make it internal.
-        draft: never served when true.
+        title: plain-text title (from text outside internal sections).
+        audience: ``public`` or ``internal`` as the file itself and the operator's rules
+            decide; a section's cascade and corpus-wide rules (duplicate ids) are applied
+            by :func:`provider.wiki.corpus.resolve`.
+        draft: the file's own front matter or path withholds it whatever the date or
+            cascade (``draft``, ``published: false``, ``unlisted``, ``build``, ``headless``,
+            a drafts folder).
         locale: canonical BCP 47 tag.
         translation_group: the group key (every document has one; a group of one is
             not reported as a group).
         review_due: ISO 8601 UTC date-time, or ``None``.
-        url: front matter ``url``, unchecked here, or ``None``.
+        url: front matter ``url`` when it is an https URL or a site path, else ``None``.
         sources: where each decision came from (``{"audience": "rule 'docs/**'", ...}``).
-        warnings: problems an operator should fix.
+        warnings: problems an operator should fix (``errors`` included).
+        errors: the warnings that made the provider fail closed against what the file
+            may mean (unreadable front matter, an audience that is not exactly public
+            or internal, an invalid date or ``build`` value that withholds it, a stray
+            internal-section marker): the file is *quarantined* until fixed.
+        audience_own: the file decided its audience itself (front matter ``audience``, or
+            unreadable): no cascade or rule applies.
+        publication: the file's own withholding facts (:mod:`provider.wiki.publication`).
+        section: a section page of its layout, whose ``cascade`` applies to its folder.
+        cascade: what a section page cascades (:mod:`provider.wiki.cascade`), or ``None``.
+        internal_sections: internal blocks in the body (:mod:`provider.wiki.sections`).
+        public_text: whether any text is outside internal sections.
+        has_text: whether the file has any text (a section page without text is kept
+            only for its cascade and never served).
+        text_hash: digest of the full plain text (finds untranslated copies).
+        date: the page's date (front matter ``date`` or a dated file name), ISO 8601 UTC.
     """
 
     relpath: str
@@ -94,29 +153,59 @@ class DocumentMeta:
     url: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    audience_own: bool = False
+    publication: dict[str, str] = field(default_factory=dict)
+    section: bool = False
+    cascade: dict[str, str] | None = None
+    internal_sections: int = 0
+    public_text: bool = True
+    has_text: bool = True
+    text_hash: str = ""
+    date: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["warnings"] = list(self.warnings)
+        data["errors"] = list(self.errors)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DocumentMeta:
         data = dict(data)
         data["warnings"] = tuple(data.get("warnings", ()))
+        data["errors"] = tuple(data.get("errors", ()))
         return cls(**data)
 
 
 @dataclass(frozen=True)
 class WikiDocument:
-    """A classified document with its text cut into passages."""
+    """A classified document with its text cut into passages.
+
+    Attributes:
+        meta: the classification.
+        passages: the full text (what ``agent_only`` reads), passages from internal
+            sections flagged ``internal``.
+        public_passages: the text outside internal sections (what the public index
+            receives); the same as ``passages`` when there are no internal sections
+            (and when not given).
+    """
 
     meta: DocumentMeta
     passages: tuple[Passage, ...]
+    public_passages: tuple[Passage, ...] = None  # type: ignore[assignment]  # set below
+
+    def __post_init__(self) -> None:
+        if self.public_passages is None:
+            object.__setattr__(self, "public_passages", self.passages)
 
     @property
     def body(self) -> str:
         return "\n".join(p.text for p in self.passages)
+
+    @property
+    def public_body(self) -> str:
+        return "\n".join(p.text for p in self.public_passages)
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -128,12 +217,15 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     """Read and classify one file as it is now.
 
     Returns:
-        the document; a :class:`Skipped` (too large, outside the root, no readable text);
-        or ``None`` when the file does not exist (any more).
+        the document; a :class:`Skipped` (too large, outside the root, ignored by the
+        layout, no readable text); or ``None`` when the file does not exist (any more).
     """
     ref = stat_file(settings.root, relpath, max_file_bytes=settings.max_file_bytes)
     if not isinstance(ref, FileRef):
         return ref
+    ignored = ignore_reason(relpath, settings.preset.ignore)
+    if ignored is not None:
+        return Skipped(relpath, ignored, expected=True)
     try:
         with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
             data = handle.read(settings.max_file_bytes + 1)
@@ -146,44 +238,122 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     return parse_document(settings, relpath, data, size=len(data), mtime_ns=ref.mtime_ns)
 
 
+def _is_section(relpath: str, layout: Layout) -> bool:
+    name = relpath.rsplit("/", 1)[-1]
+    return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
+
+
+def _section_messages(split_unclosed: int | None, strays: tuple[int, ...], offset: int) -> tuple[list[str], list[str]]:
+    warnings, errors = [], []
+    if split_unclosed is not None:
+        warnings.append(f"internal section opened at line {split_unclosed + offset} is never closed; "
+                        "everything after it is internal")
+    for line in strays:
+        errors.append(f"<!-- /internal --> at line {line + offset} has no opening marker; the text before it "
+                      "is treated as internal")
+    return warnings, errors
+
+
+def _page_date(data: dict[str, Any], relpath: str, layout: Layout) -> tuple[str | None, list[str]]:
+    found = lookup(data, "date")
+    if found is not None:
+        value = parse_date(found[1])
+        if value is None:
+            return None, [f"front matter {found[0]} is not a date"]
+        return value.isoformat(), []
+    if layout.dated_names:
+        named = DATED_NAME.fullmatch(strip_extension(relpath).rsplit("/", 1)[-1])
+        value = parse_date(named["date"]) if named is not None else None
+        if value is not None:
+            return value.isoformat(), []
+    return None, []
+
+
 def parse_document(
     settings: WikiSettings, relpath: str, data: bytes, *, size: int, mtime_ns: int
 ) -> WikiDocument | Skipped:
     """Classify a file's bytes. Never raises on content."""
+    layout = settings.preset
     warnings: list[str] = []
+    errors: list[str] = []
     unreadable: str | None = None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = data.decode("utf-8", errors="replace")
         unreadable = "file is not valid UTF-8"
-        warnings.append(unreadable)
-    front = parse_front_matter(text)
+        errors.append(unreadable)
+    front = parse_front_matter(text, layout.front_matter)
     if front.error is not None:
         unreadable = unreadable or front.error
-        warnings.append(front.error)
-    meta = front.data
+        errors.append(front.error)
+    meta = with_params(front.data, layout.params_key)
     audience = decide_audience(meta, relpath, settings.audience_rules, unreadable=unreadable)
-    if audience.value == INTERNAL and "audience" in meta and audience.source.startswith("fail-closed"):
-        warnings.append("audience is not exactly 'public' or 'internal'; treated as internal")
-    draft = decide_draft(meta)
+    audience_own = unreadable is not None or any(
+        isinstance(k, str) and k.strip().lower() == "audience" for k in meta
+    )
+    if unreadable is None and audience_own and audience.source.startswith("fail-closed"):
+        errors.append("audience is not exactly 'public' or 'internal'; treated as internal")
+    publication, more_errors, more = read_publication(meta, relpath, layout)
+    errors += more_errors
+    warnings += more
+    draft = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
     locale, more = decide_locale(
-        meta, relpath, known_locales=settings.known_locales, default_locale=settings.default_locale
+        meta, relpath, known_locales=settings.known_locales, default_locale=settings.default_locale,
+        patterns=settings.patterns,
     )
     warnings += more
-    group, more = decide_translation_group(meta, relpath, known_locales=settings.known_locales)
+    group, more = decide_translation_group(
+        meta, relpath, known_locales=settings.known_locales, patterns=settings.patterns,
+        index_names=layout.index_names,
+    )
     warnings += more
-    doc_id, more = decide_doc_id(meta, relpath)
+    doc_id, more = decide_doc_id(
+        meta, relpath, index_names=layout.index_names, id_relative_to_folder=layout.id_relative_to_folder,
+        posts_folder=layout.posts_folder,
+    )
     warnings += more
-    plain = markdown_to_text(front.body)
-    title, more = decide_title(meta, relpath, first_h1=plain.first_h1)
+
+    split = split_sections(front.body)
+    full = markdown_to_text(apply_dialects(split.full, layout.dialects))
+    if split.blocks:
+        public = markdown_to_text(apply_dialects(split.public, layout.dialects))
+        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
+        public_passages = split_passages(public.blocks)
+        offset = len(_lines(text)) - len(front.body.split("\n"))
+        more, more_errors = _section_messages(split.unclosed_line, split.stray_lines, offset)
+        warnings += more
+        errors += more_errors
+        if not public_passages:
+            warnings.append("no text outside internal sections: never in the public index")
+    else:
+        public = full
+        passages = public_passages = split_passages(full.blocks)
+
+    name = readable_name(relpath, index_names=layout.index_names, dated_names=layout.dated_names,
+                         number_prefixes=layout.number_prefixes)
+    # The title is shown to customers: take heading candidates from the public view only.
+    title, more = decide_title(meta, relpath, first_h1=public.first_h1, file_name=name)
     warnings += more
     review_due, more = decide_review_due(meta)
     warnings += more
-    url = meta.get("url") if isinstance(meta.get("url"), str) else None
-    passages = split_passages(plain.blocks)
-    if not passages:
-        return Skipped(relpath, "has no readable text")
+    url, more = decide_url(meta)
+    warnings += more
+    page_date, more = _page_date(meta, relpath, layout)
+    # Hugo already reported an invalid ``date`` as an error (it is the publish date there).
+    warnings += [w for w in more if not any(w in e for e in errors)]
+
+    section = _is_section(relpath, layout)
+    cascade: dict[str, str] | None = None
+    if section and unreadable is not None:
+        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read"}
+    elif section:
+        cascade, more_errors, more = read_cascade(meta, layout)
+        errors += more_errors
+        warnings += more
+    if not passages and cascade is None:
+        return Skipped(relpath, "has no readable text", expected=True)
+    text_hash = hashlib.sha1("\n".join(p.text for p in passages).encode("utf-8"), usedforsecurity=False).hexdigest()
     document_meta = DocumentMeta(
         relpath=relpath,
         size=size,
@@ -192,19 +362,33 @@ def parse_document(
         doc_id=doc_id.value,
         title=title.value,
         audience=audience.value,
-        draft=bool(draft.value),
+        draft=draft,
         locale=normalize_tag(locale.value) or settings.default_locale,
         translation_group=group.value,
         review_due=review_due.value.isoformat() if review_due.value is not None else None,
         url=url,
         sources={
             "audience": audience.source,
-            "draft": draft.source,
+            "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), ""),
             "locale": locale.source,
             "translation_group": group.source,
             "doc_id": doc_id.source,
             "title": title.source,
         },
-        warnings=tuple(warnings),
+        warnings=tuple(dict.fromkeys([*errors, *warnings])),
+        errors=tuple(errors),
+        audience_own=audience_own,
+        publication=publication,
+        section=section,
+        cascade=cascade,
+        internal_sections=split.blocks,
+        public_text=bool(public_passages),
+        has_text=bool(passages),
+        text_hash=text_hash if passages else "",
+        date=page_date,
     )
-    return WikiDocument(meta=document_meta, passages=passages)
+    return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
+
+
+def _lines(text: str) -> list[str]:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")

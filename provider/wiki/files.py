@@ -1,17 +1,21 @@
 """Finding the wiki's markdown files under the content root.
 
-Rules: ``.md`` and ``.markdown`` in any case, recursively; every dot-folder (``.git``,
-``.github``, …), dot-file and ``node_modules`` skipped; a symlink followed only when it
-stays inside the content root; files over the size limit skipped and reported.
+Rules: ``.md`` and ``.markdown`` in any case (a layout may add ``.mdx``), recursively;
+every dot-folder (``.git``, ``.github``, …), dot-file and ``node_modules`` skipped; a
+symlink followed only when it stays inside the content root; files over the size limit
+skipped and reported; paths matching a layout's ignore rules (build output, templates,
+partials) skipped and reported with the layout's reason — a whole folder as one entry.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from wcmatch import glob
 
 __all__ = [
     "DEFAULT_EXTENSIONS",
@@ -20,6 +24,7 @@ __all__ = [
     "FileRef",
     "Skipped",
     "discover",
+    "ignore_reason",
     "is_ignored_path",
     "stat_file",
 ]
@@ -46,10 +51,19 @@ class FileRef:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file that will not be indexed, and why (shown to the operator)."""
+    """A file that will not be indexed, and why (shown to the operator).
+
+    Attributes:
+        relpath: the path (a folder ends in ``/``).
+        reason: shown to the operator.
+        expected: skipped by design (not content in this layout, no text) rather than
+            because something is wrong (unreadable, too large, a symlink leaving the
+            root); ``knowledge-provider check`` quarantines only the unexpected ones.
+    """
 
     relpath: str
     reason: str
+    expected: bool = field(default=False, compare=False)
 
 
 @dataclass
@@ -58,6 +72,32 @@ class Discovery:
 
     files: dict[str, FileRef] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
+
+
+_GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+
+#: ``(glob, reason)``: a glob ending in ``/**`` names folders, any other names files.
+IgnoreRules = Sequence[tuple[str, str]]
+
+
+def _rule_reason(relpath: str, rules: IgnoreRules, *, folder: bool) -> str | None:
+    for pattern, reason in rules:
+        is_folder_rule = pattern.endswith("/**")
+        if folder and is_folder_rule and glob.globmatch(relpath, pattern[:-3], flags=_GLOB_FLAGS):
+            return reason
+        if not folder and not is_folder_rule and glob.globmatch(relpath, pattern, flags=_GLOB_FLAGS):
+            return reason
+    return None
+
+
+def ignore_reason(relpath: str, rules: IgnoreRules) -> str | None:
+    """Why ignore rules skip a file path (through any of its folders), or ``None``."""
+    parts = relpath.split("/")
+    for depth in range(1, len(parts)):
+        reason = _rule_reason("/".join(parts[:depth]), rules, folder=True)
+        if reason is not None:
+            return reason
+    return _rule_reason(relpath, rules, folder=False)
 
 
 def is_ignored_path(relpath: str, extensions: Iterable[str] = DEFAULT_EXTENSIONS) -> bool:
@@ -114,11 +154,16 @@ def discover(
     *,
     extensions: Iterable[str] = DEFAULT_EXTENSIONS,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    ignore: IgnoreRules = (),
 ) -> Discovery:
     """Walk the content root and return every wiki file and every skipped one.
 
     Symlinked folders are followed only when they resolve inside the root, and each real
     folder is visited once, so symlink loops end.
+
+    Args:
+        ignore: ``(glob, reason)`` rules over paths relative to ``root`` (see
+            :func:`ignore_reason`); an ignored folder is reported once, not entered.
 
     Raises:
         FileNotFoundError: the content root does not exist or is not a folder.
@@ -154,9 +199,17 @@ def discover(
                 if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
                     result.skipped.append(Skipped(relpath + "/", "symlink leads outside the content root"))
                     continue
+                reason = _rule_reason(relpath, ignore, folder=True)
+                if reason is not None:
+                    result.skipped.append(Skipped(relpath + "/", reason, expected=True))
+                    continue
                 stack.append((entry.path, relpath + "/"))
                 continue
             if is_ignored_path(relpath, exts):
+                continue
+            reason = _rule_reason(relpath, ignore, folder=False)
+            if reason is not None:
+                result.skipped.append(Skipped(relpath, reason, expected=True))
                 continue
             found = stat_file(root, relpath, max_file_bytes=max_file_bytes)
             if isinstance(found, FileRef):

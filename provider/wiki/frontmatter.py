@@ -1,23 +1,31 @@
-"""Front matter: the YAML header between a ``---`` first line and the next ``---`` line.
+"""Front matter: the header of a markdown file.
+
+YAML between a ``---`` first line and the next ``---`` line is read in every layout.
+Layouts may add Hugo's other formats (:mod:`provider.wiki.hugo_front_matter`): TOML
+between ``+++`` lines and a JSON object starting at a ``{`` first line.
 
 Guarded parsing. Any of these makes the header *unreadable*, which the classifier turns
 into "internal" (CONTRACT X5) with a warning naming the reason:
 
-* a header over :data:`MAX_HEADER_BYTES` (64 KiB), or no closing ``---``;
-* YAML anchors or aliases (the "billion laughs" family), duplicate keys;
-* anything but a mapping at the top level; any YAML error.
+* a header over :data:`MAX_HEADER_BYTES` (64 KiB), or no closing fence;
+* YAML anchors or aliases (the "billion laughs" family), duplicate keys (any format);
+* anything but a mapping at the top level; any syntax error.
 
 Only ``yaml.SafeLoader`` semantics are used: no Python object tags.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-__all__ = ["MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "split_front_matter"]
+__all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "split_front_matter"]
+
+#: Header formats a layout may read, by name.
+FORMATS = ("yaml", "toml", "json")
 
 MAX_HEADER_BYTES = 64 * 1024
 
@@ -69,22 +77,28 @@ class _GuardedLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def split_front_matter(text: str) -> tuple[str | None, str, str | None]:
+def _normalise(text: str) -> str:
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_front_matter(text: str, fence: str = "---", closing: str | None = None) -> tuple[str | None, str, str | None]:
     """Split text into ``(header, body, error)``.
 
-    ``header`` is ``None`` when the first line is not ``---``. Tolerates a UTF-8 BOM, CRLF
-    line endings and trailing spaces on the fence lines.
+    ``header`` is ``None`` when the first line is not ``fence``. The header ends at the
+    next line equal to ``closing`` (default: ``fence``); both fence lines are excluded.
+    Tolerates a UTF-8 BOM, CRLF line endings and trailing spaces on the fence lines.
     """
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    if not text.startswith("---"):
+    text = _normalise(text)
+    closing = fence if closing is None else closing
+    if not text.startswith(fence):
         return None, text, None
     first, _, rest = text.partition("\n")
-    if first.rstrip() != "---":
+    if first.rstrip() != fence:
         return None, text, None
     lines = rest.split("\n")
     size = 0
     for i, line in enumerate(lines):
-        if line.rstrip() == "---":
+        if line.rstrip() == closing:
             header = "\n".join(lines[:i])
             if len(header.encode("utf-8")) > MAX_HEADER_BYTES:
                 return header, "\n".join(lines[i + 1 :]), f"front matter is larger than {MAX_HEADER_BYTES} bytes"
@@ -92,28 +106,58 @@ def split_front_matter(text: str) -> tuple[str | None, str, str | None]:
         size += len(line) + 1
         if size > MAX_HEADER_BYTES:
             return "", rest, f"front matter is larger than {MAX_HEADER_BYTES} bytes or is not closed"
-    return "", rest, "front matter has no closing --- line"
+    return "", rest, f"front matter has no closing {closing} line"
 
 
-def parse_front_matter(text: str) -> FrontMatter:
-    """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises."""
+def parse_front_matter(text: str, formats: tuple[str, ...] = ("yaml",)) -> FrontMatter:
+    """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
+
+    Args:
+        text: the whole file.
+        formats: header formats to recognise (:data:`FORMATS`); YAML is always read.
+    """
+    if "toml" in formats or "json" in formats:
+        # Imported here: only layouts that read Hugo's formats need tomllib and json.
+        from .hugo_front_matter import parse_json_header, parse_toml_header
+
+        normalised = _normalise(text)
+        first = normalised.partition("\n")[0].rstrip()
+        if "toml" in formats and first == "+++":
+            header, body, error = split_front_matter(normalised, "+++")
+            return _finish(header, body, error, parse_toml_header)
+        if "json" in formats and first == "{":
+            header, body, error = split_front_matter(normalised, "{", "}")
+            return _finish(header, body, error, parse_json_header)
     header, body, error = split_front_matter(text)
+    return _finish(header, body, error, _parse_yaml)
+
+
+def _finish(
+    header: str | None, body: str, error: str | None, load: Callable[[str], tuple[Any, str | None]]
+) -> FrontMatter:
     if header is None:
         return FrontMatter(data={}, error=None, body=body, present=False)
     if error is not None:
         return FrontMatter(data={}, error=error, body=body, present=True)
-    try:
-        data = yaml.load(header, Loader=_GuardedLoader)  # noqa: S506 - a SafeLoader subclass
-    except _Refused as exc:
-        return FrontMatter(data={}, error=f"front matter {exc}", body=body, present=True)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 2}" if mark is not None else ""
-        return FrontMatter(data={}, error=f"front matter is not valid YAML{where}", body=body, present=True)
-    except (RecursionError, ValueError, TypeError, OverflowError):
-        return FrontMatter(data={}, error="front matter cannot be read", body=body, present=True)
+    data, error = load(header)
+    if error is not None:
+        return FrontMatter(data={}, error=error, body=body, present=True)
     if data is None:
         return FrontMatter(data={}, error=None, body=body, present=True)
     if not isinstance(data, dict):
         return FrontMatter(data={}, error="front matter is not a mapping of keys to values", body=body, present=True)
     return FrontMatter(data=data, error=None, body=body, present=True)
+
+
+def _parse_yaml(header: str) -> tuple[Any, str | None]:
+    """``(data, None)`` or ``(None, reason)``."""
+    try:
+        return yaml.load(header, Loader=_GuardedLoader), None  # noqa: S506 - a SafeLoader subclass
+    except _Refused as exc:
+        return None, f"front matter {exc}"
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        return None, f"front matter is not valid YAML{where}"
+    except (RecursionError, ValueError, TypeError, OverflowError):
+        return None, "front matter cannot be read"

@@ -1,8 +1,10 @@
 """BCP 47 language tags (via ``langcodes``) and the locale markers of wiki paths.
 
-A path names a locale either by its first folder (``de/billing/refunds.md``) or by a
-file-name suffix (``refunds.de.md``, ``01.de.md``). Only *configured* locales count as
-markers, so a folder such as ``it/`` means Italian only when the operator lists ``it``.
+In the ``plain`` layout a path names a locale either by its first folder
+(``de/billing/refunds.md``) or by a file-name suffix (``refunds.de.md``, ``01.de.md``);
+other layouts and operators add patterns (:mod:`provider.wiki.locale_patterns`). Only
+*configured* locales count as markers, so a folder such as ``it/`` means Italian only
+when the operator lists ``it``.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def strip_extension(relpath: str) -> str:
 
 
 def find_locale_marker(relpath: str, known_locales: Iterable[str]) -> LocaleMarker | None:
-    """Find a configured locale in a path's first folder or file-name suffix.
+    """Find a configured locale in a path's first folder or file-name suffix (the
+    ``plain`` layout's patterns, :data:`~provider.wiki.locale_patterns.PLAIN_PATTERNS`).
 
     Args:
         relpath: POSIX path relative to the content root.
@@ -69,18 +72,10 @@ def find_locale_marker(relpath: str, known_locales: Iterable[str]) -> LocaleMark
         The marker, or ``None`` if the path names no configured locale. When both a
         folder and a suffix name one, the suffix wins (it is the more specific).
     """
-    known = set(known_locales)
-    stem = strip_extension(relpath)
-    folder, _, base = stem.rpartition("/")
-    if "." in base:
-        name, _, suffix = base.rpartition(".")
-        tag = normalize_tag(suffix) if suffix else None
-        if tag is not None and tag in known and name.rstrip("."):
-            clean = name.rstrip(".")
-            return LocaleMarker(locale=tag, where="suffix", stem=f"{folder}/{clean}" if folder else clean)
-    first, sep, rest = stem.partition("/")
-    if sep and rest:
-        tag = normalize_tag(first)
-        if tag is not None and tag in known:
-            return LocaleMarker(locale=tag, where="folder", stem=rest)
-    return None
+    # Imported here: locale_patterns itself needs normalize_tag from this module.
+    from .locale_patterns import PLAIN_PATTERNS, match_locale
+
+    found = match_locale(strip_extension(relpath), PLAIN_PATTERNS, known_locales)
+    if found is None:
+        return None
+    return LocaleMarker(locale=found.locale, where=found.where, stem=found.stem)

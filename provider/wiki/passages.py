@@ -28,10 +28,13 @@ class Passage:
     Attributes:
         heading: the nearest heading above, or ``""`` before the first heading.
         text: single-line plain text, 1–:data:`PASSAGE_MAX_CHARS` characters.
+        internal: made of text from an internal section (:mod:`provider.wiki.sections`);
+            a passage never mixes internal and public blocks.
     """
 
     heading: str
     text: str
+    internal: bool = False
 
 
 def _pieces(text: str, max_chars: int) -> Iterable[str]:
@@ -60,22 +63,30 @@ def _pieces(text: str, max_chars: int) -> Iterable[str]:
 def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) -> tuple[Passage, ...]:
     """Group blocks into passages (see the module docstring)."""
     passages: list[Passage] = []
-    headings: list[str] = []
+    headings: list[Block] = []
     heading = ""
+    heading_internal = False
     current = ""
+    internal = False
 
     def flush() -> None:
         nonlocal current
         if current:
-            passages.append(Passage(heading, current))
+            # A passage is shown with its heading, so an internal heading makes it internal.
+            passages.append(Passage(heading, current, internal or heading_internal))
             current = ""
 
     for block in blocks:
         if block.kind == "heading":
             flush()
-            heading = block.text
-            headings.append(heading)
+            heading, heading_internal = block.text, block.internal
+            headings.append(block)
             continue
+        if block.internal != internal:
+            # Internal and public text never share a passage, so a snippet's audience
+            # is known from the passages it shows.
+            flush()
+            internal = block.internal
         for piece in _pieces(block.text, max_chars):
             if current and len(current) + 1 + len(piece) > max_chars:
                 flush()
@@ -83,5 +94,8 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
     flush()
     if not passages and headings:
         # A document of headings only still has words a reader sees.
-        passages.extend(Passage("", piece) for piece in _pieces(" · ".join(headings), max_chars))
+        any_internal = any(h.internal for h in headings)
+        passages.extend(
+            Passage("", piece, any_internal) for piece in _pieces(" · ".join(h.text for h in headings), max_chars)
+        )
     return tuple(passages)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-__all__ = ["Block", "PlainText", "clean_inline", "markdown_to_text"]
+__all__ = ["Block", "PlainText", "clean_inline", "markdown_to_text", "parse_markdown", "strip_templates"]
 
 _md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
@@ -39,6 +40,9 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 # Only ``&name;`` / ``&#n;`` forms: html.unescape alone would also decode legacy names
 # without a semicolon and corrupt text such as ``?a=1&region=eu`` (→ ``?a=1®ion=eu``).
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_TEMPLATE_DELIMITER = re.compile(r"\{\{|\}\}|\{%|%\}")
+_OPEN_SPLIT = re.compile(r"\{(?=[{%])")
+_CLOSE_SPLIT = re.compile(r"(?<=[}%])\}")
 _MAX_PASSES = 8
 _SPACES = re.compile(r"\s+")
 _SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript"})
@@ -55,11 +59,14 @@ class Block:
         kind: ``"heading"``, ``"text"`` or ``"code"``.
         text: single-line plain text (whitespace collapsed), never empty.
         level: heading level 1–6 for headings, else 0.
+        internal: the text is not visible outside internal sections
+            (:mod:`provider.wiki.sections`); only ever set on the full view.
     """
 
     kind: str
     text: str
     level: int = 0
+    internal: bool = False
 
 
 @dataclass(frozen=True)
@@ -151,25 +158,43 @@ def _strip_tags(text: str, *, keep_words: bool) -> str:
 def _clean_prose(text: str) -> str:
     text = _COMMENT.sub(" ", _decode_entities(text))
     text = _strip_tags(text, keep_words=False)
-    return _squash(text)
+    # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
+    # still reads as a template tag: drop it.
+    return _squash(_TEMPLATE_DELIMITER.sub(" ", text))
 
 
 def _code_text(text: str) -> str:
     # Code is kept as the reader sees it, but nothing in it may look like markup: an
-    # entity is decoded, a tag keeps its words without its brackets.
+    # entity is decoded, a tag keeps its words without its brackets, a stray template
+    # delimiter keeps its characters with a space between them.
     text = _COMMENT.sub(" ", _decode_entities(text))
-    return _strip_tags(text, keep_words=True)
+    text = _strip_tags(text, keep_words=True)
+    return _CLOSE_SPLIT.sub(" }", _OPEN_SPLIT.sub("{ ", text))
 
 
 def _clean_code(text: str) -> str:
     return _squash(_code_text(text))
 
 
-def _strip_templates(source: str) -> str:
-    source = _SHORTCODE.sub(" ", source)
-    source = _LIQUID_COMMENT.sub(" ", source)
-    source = _LIQUID_TAG.sub(" ", source)
-    source = _LIQUID_OUTPUT.sub(" ", source)
+def _blank(match: re.Match[str]) -> str:
+    """A removed template, as a space plus the line breaks it spanned."""
+    return " " + "\n" * match.group(0).count("\n")
+
+
+def strip_templates(source: str, *, keep_lines: bool = False) -> str:
+    """Remove shortcodes, Liquid and MDX import/export lines from markdown source.
+
+    Args:
+        source: markdown text.
+        keep_lines: keep every line where it was (a removed multi-line template leaves
+            its line breaks, a removed line stays as an empty line), so line numbers of
+            the result are those of ``source`` — for finding which lines are code.
+    """
+    replacement: str | Callable[[re.Match[str]], str] = _blank if keep_lines else " "
+    source = _SHORTCODE.sub(replacement, source)
+    source = _LIQUID_COMMENT.sub(replacement, source)
+    source = _LIQUID_TAG.sub(replacement, source)
+    source = _LIQUID_OUTPUT.sub(replacement, source)
     lines = []
     fence: str | None = None
     for line in source.split("\n"):
@@ -181,6 +206,8 @@ def _strip_templates(source: str) -> str:
             elif marker.startswith(fence):
                 fence = None
         elif fence is None and (_MDX_IMPORT.match(line) or _MDX_EXPORT.match(line)):
+            if keep_lines:
+                lines.append("")
             continue
         lines.append(line)
     return "\n".join(lines)
@@ -214,10 +241,16 @@ def _inline_text(children: list[Token]) -> str:
     return "".join(parts)
 
 
+def parse_markdown(source: str) -> list[Token]:
+    """The block token stream of ``source`` from the same parser the text comes from
+    (each block token's ``map`` holds its line range)."""
+    return _md.parse(source)
+
+
 def clean_inline(source: str) -> str:
     """Plain text of one line of inline Markdown (titles): ``Using `curl` &amp; **jq**``
     → ``Using curl & jq``."""
-    source = _strip_templates(source.replace("\n", " "))
+    source = strip_templates(source.replace("\n", " "))
     tokens = _md.parseInline(source)
     text = "".join(_inline_text(t.children or []) for t in tokens)
     return _clean_prose(text)
@@ -228,7 +261,7 @@ def markdown_to_text(source: str) -> PlainText:
 
     Never raises on any input text.
     """
-    tokens = _md.parse(_strip_templates(source))
+    tokens = _md.parse(strip_templates(source))
     blocks: list[Block] = []
     first_h1: str | None = None
     first_heading: str | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from provider.search.snippets import best_passage, make_snippet
+from provider.search.snippets import best_passage, make_snippet, snippet_span
 
 
 def test_best_passage_is_the_one_carrying_most_query_weight() -> None:
@@ -25,3 +25,13 @@ def test_snippet_extends_with_following_passages_within_bound() -> None:
     long = make_snippet(["x " * 400], 0, max_chars=480)
     assert len(long) <= 480 and long.endswith("…")
     assert make_snippet([], 0) == ""
+
+
+def test_snippet_span_says_which_passages_are_shown() -> None:
+    """The backend labels an agent result internal when a shown passage came from an
+    internal section, so the span must cover exactly the passages in the text."""
+    passages = ["a" * 100, "b" * 100, "c" * 400]
+    text, shown = snippet_span(passages, 0)
+    assert text == "a" * 100 + " " + "b" * 100 and list(shown) == [0, 1]
+    assert list(snippet_span(passages, 2)[1]) == [2]
+    assert snippet_span([], 0) == ("", range(0))

@@ -433,3 +433,12 @@ def test_property_never_raises_and_prose_blocks_are_plain(pieces: list[str]) -> 
         assert "\n" not in block.text
         # Nothing that is markup in any context, in any block.
         assert_no_markup(block.text, code=True)
+
+
+def test_stray_template_delimiters_do_not_survive() -> None:
+    """A ``{{`` without its pair (or decoded from entities) still reads as a template tag
+    (CONTRACT R3): prose drops it, code keeps its characters apart."""
+    assert [b.text for b in markdown_to_text("Use {{ or &#123;&#123; here, and %} too.").blocks] == [
+        "Use or here, and too."
+    ]
+    assert [b.text for b in markdown_to_text("```\nx = {{{ y\n```").blocks] == ["x = { { { y"]

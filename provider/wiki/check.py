@@ -1,0 +1,209 @@
+"""``knowledge-provider check``: lint a wiki without serving it or writing an index.
+
+It runs the indexer's own classification — :func:`~provider.wiki.files.discover`,
+:func:`~provider.wiki.document.load_document` and :func:`~provider.wiki.corpus.resolve`,
+the same functions, not a copy — and reports, per file, what the index would hold and
+why.
+
+**Quarantined** means the provider failed closed on a file because of an error, so
+what it serves may differ from what the file's author meant, and an operator must fix
+the file. Exactly these:
+
+* front matter that cannot be read (syntax, duplicate keys, anchors, too large, not a
+  mapping) or bytes that are not UTF-8 → internal;
+* an ``audience`` that is not exactly ``public`` or ``internal`` (also a misspelled key
+  such as ``Audience``), in front matter or in a section's ``cascade`` → internal;
+* a page under a section whose front matter or ``cascade`` cannot be read → internal
+  where it does not set ``audience`` itself;
+* a ``publishDate``/``expiryDate`` (Hugo: ``date``) that is not a date, or a Hugo
+  ``build`` value that is not recognised → withheld;
+* a closing ``<!-- /internal -->`` with no opening marker → the text before it hidden;
+* a ``documentId`` claimed by two or more served files → all internal;
+* a file skipped because of an error: unreadable, larger than ``max_file_bytes``, a
+  symlink leaving the content folder, not a regular file.
+
+Everything else is a *warning* (served as decided, worth a look): orphan translations,
+untranslated copies and ``.md``/``.mdx`` twins (one withheld by design), two documents
+of one locale in a translation group, an unclosed internal section, an invalid locale,
+title, ``url``, ``review_due`` or ``date``. Files skipped by design (a layout's build
+output, partials, files with no text) are listed, not quarantined.
+
+Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, else 0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
+from .document import WikiDocument, WikiSettings, load_document
+from .files import Skipped, discover
+
+__all__ = ["CHECK_FORMAT", "CheckReport", "FileCheck", "check_wiki"]
+
+#: Version of the ``--json`` shape; bumped when a field changes meaning or goes away.
+CHECK_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """What the index would do with one path.
+
+    Attributes:
+        path: relative to the content folder (a skipped folder ends in ``/``).
+        status: ``served``, ``withheld`` (read, served to nobody) or ``skipped`` (not read).
+        quarantined: see the module docstring; ``reasons`` says why.
+        reasons: the quarantine reasons.
+        warnings: other findings.
+        resolved: the classification (``None`` for skipped paths).
+        skipped: why the path was skipped, or ``None``.
+    """
+
+    path: str
+    status: str
+    quarantined: bool = False
+    reasons: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    resolved: Resolved | None = None
+    skipped: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``files[]`` entry of ``check --json``."""
+        data: dict[str, Any] = {
+            "path": self.path,
+            "status": self.status,
+            "quarantined": self.quarantined,
+            "quarantineReasons": list(self.reasons),
+            "warnings": list(self.warnings),
+        }
+        if self.skipped is not None:
+            data["skipped"] = self.skipped
+        item = self.resolved
+        if item is not None:
+            meta = item.meta
+            data.update(
+                documentId=meta.doc_id,
+                title=meta.title,
+                audience=item.audience,
+                audienceSource=item.audience_source,
+                inPublicIndex=item.public,
+                locale=meta.locale,
+                localeSource=meta.sources.get("locale", ""),
+                translationGroup=meta.translation_group,
+                translationGroupSource=meta.sources.get("translation_group", ""),
+                groupedWith=item.group is not None,
+                withheld=item.withheld,
+                drift=list(item.drift),
+                internalSections=meta.internal_sections,
+                date=meta.date,
+            )
+        return data
+
+
+@dataclass
+class CheckReport:
+    """The result of :func:`check_wiki`.
+
+    Attributes:
+        settings: the effective settings (:meth:`WikiSettings.describe`).
+        now: the time publication dates were compared with.
+        files: one entry per path, sorted by path.
+    """
+
+    settings: dict[str, Any]
+    now: dt.datetime
+    files: list[FileCheck] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when any file is quarantined, else 0."""
+        return 1 if any(f.quarantined for f in self.files) else 0
+
+    def summary(self) -> dict[str, Any]:
+        """Counts for the summary table and ``summary`` in ``--json``."""
+        served = [f for f in self.files if f.status == "served" and f.resolved is not None]
+        drift = Counter(code for f in self.files if f.resolved is not None for code in f.resolved.drift)
+        return {
+            "files": len(self.files),
+            "served": len(served),
+            "publicIndex": sum(1 for f in served if f.resolved is not None and f.resolved.public),
+            "internal": sum(1 for f in served if f.resolved is not None and f.resolved.audience == "internal"),
+            "withheld": sum(1 for f in self.files if f.status == "withheld"),
+            "skipped": sum(1 for f in self.files if f.status == "skipped"),
+            "quarantined": sum(1 for f in self.files if f.quarantined),
+            "withWarnings": sum(1 for f in self.files if f.warnings),
+            "withInternalSections": sum(
+                1 for f in served if f.resolved is not None and f.resolved.meta.internal_sections
+            ),
+            "translationGroups": len({f.resolved.group for f in served if f.resolved and f.resolved.group}),
+            "byLocale": dict(sorted(Counter(f.resolved.meta.locale for f in served if f.resolved).items())),
+            "byAudience": dict(sorted(Counter(f.resolved.audience for f in served if f.resolved).items())),
+            "drift": {code: drift.get(code, 0) for code in (ORPHAN, COPY, TWIN, SAME_LOCALE)},
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole ``check --json`` document."""
+        return {
+            "checkFormat": CHECK_FORMAT,
+            "ok": self.exit_code == 0,
+            "now": self.now.isoformat(),
+            "settings": self.settings,
+            "summary": self.summary(),
+            "files": [entry.to_json() for entry in self.files],
+        }
+
+
+def _entry(relpath: str, item: Resolved) -> FileCheck:
+    reasons = tuple(dict.fromkeys([*item.meta.errors, *item.quarantine]))
+    warnings = tuple(w for w in dict.fromkeys([*item.meta.warnings, *item.problems]) if w not in reasons)
+    return FileCheck(
+        path=relpath,
+        status="served" if item.served else "withheld",
+        quarantined=item.quarantined,
+        reasons=reasons,
+        warnings=warnings,
+        resolved=item,
+    )
+
+
+def _skipped_entry(skipped: Skipped) -> FileCheck:
+    return FileCheck(
+        path=skipped.relpath,
+        status="skipped",
+        quarantined=not skipped.expected,
+        reasons=() if skipped.expected else (skipped.reason,),
+        skipped=skipped.reason,
+    )
+
+
+def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> CheckReport:
+    """Classify every file under ``settings.root`` as the indexer would, writing nothing.
+
+    Args:
+        settings: how to read the wiki (as ``serve`` and ``index`` would).
+        now: the time publication dates are compared with (aware); default: the clock.
+
+    Raises:
+        FileNotFoundError: the content folder does not exist.
+    """
+    now = now or dt.datetime.now(dt.UTC)
+    found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
+                     ignore=settings.preset.ignore)
+    metas = {}
+    skipped = list(found.skipped)
+    for relpath in sorted(found.files):
+        result = load_document(settings, relpath)
+        if isinstance(result, WikiDocument):
+            metas[relpath] = result.meta
+        elif isinstance(result, Skipped):
+            skipped.append(result)
+    resolved = resolve(metas, default_locale=settings.default_locale, now=now)
+    report = CheckReport(settings=settings.describe(), now=now)
+    report.files = sorted(
+        [_entry(relpath, item) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
+        key=lambda entry: entry.path,
+    )
+    return report

@@ -1,0 +1,303 @@
+"""Dialects: the syntax each docs tool adds to Markdown, reduced to the text a reader sees.
+
+Each cleaner takes markdown source and returns markdown source; the plain-text
+converter (:mod:`provider.wiki.plaintext`) then does the rest, as for any file. A
+layout names the cleaners it runs (:attr:`~provider.wiki.layouts.Layout.dialects`).
+Fenced code blocks are left alone. What each does:
+
+``heading_attributes``
+    ``## Title {#custom-id}``, ``{: .class}`` and ``{ #id .class }`` at the end of a
+    heading (Hugo, Docusaurus, kramdown, MkDocs attr_list) → ``## Title``.
+``hugo``
+    Goldmark block attribute lines (``{.class}`` under a paragraph) removed. Shortcodes
+    are removed for every layout by the plain-text converter (text between paired
+    shortcodes is kept).
+``docusaurus``
+    Admonitions ``:::note``, ``:::tip Title``, ``:::info[Title]``, nested with more
+    colons → their title (when given) and their text; MDX comments ``{/* … */}`` removed;
+    string expressions ``{' '}`` → their text. Imports, exports and JSX tags are removed
+    for every layout.
+``kramdown`` (Jekyll)
+    Inline and block attribute lists ``{: .class}``, ``{:target="_blank"}``, attribute
+    definitions ``{:ref: .x}``, extensions ``{::options …/}``, ``{::comment}…{:/comment}``
+    (with their content), the ``* TOC`` + ``{:toc}`` idiom, abbreviation definitions
+    ``*[HTML]: …``. Liquid tags and ``{{ site.… }}`` are removed for every layout.
+``mkdocs`` (Material for MkDocs)
+    Admonitions ``!!! note "Title"``, collapsible ``??? note`` / ``???+ note`` and content
+    tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested ones
+    too); attr_list lists (``{ .md-button }``) on their own line or after a link;
+    snippet includes ``--8<-- "file"``; abbreviation definitions; keys ``++ctrl+k++`` →
+    ``ctrl+k``.
+``docfx`` (DocFX, Microsoft Learn)
+    ``[!INCLUDE [title](path)]``, ``[!VIDEO …]``, ``[!div …]``, ``[!code-… ]`` removed;
+    alerts ``> [!NOTE]`` (and TIP, IMPORTANT, CAUTION, WARNING) → the quoted text;
+    ``:::image … alt-text="…":::`` → its alt text; other ``:::name …:::`` and
+    ``:::zone``/``:::moniker`` fences removed, their text kept; ``<xref:Uid>`` → ``Uid``.
+
+Every pattern has bounded repetition, so cleaning stays linear on hostile input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+__all__ = ["DIALECTS", "apply_dialects"]
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)[^`\n]{0,2000}?\1")
+
+
+def _lines_outside_fences(lines: list[str]) -> Iterator[tuple[int, bool]]:
+    """``(index, in_fence)`` for every line; fence lines themselves count as in a fence."""
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker[0] * len(marker)
+                yield index, True
+                continue
+            if marker.startswith(fence) and not line.strip()[len(marker):].strip():
+                fence = None
+                yield index, True
+                continue
+        yield index, fence is not None
+
+
+def _map_prose_lines(source: str, change: Callable[[str], str | None]) -> str:
+    """Apply ``change`` to every line outside fenced code; ``None`` drops the line."""
+    lines = source.split("\n")
+    out: list[str] = []
+    for index, in_fence in _lines_outside_fences(lines):
+        line = lines[index]
+        if in_fence:
+            out.append(line)
+            continue
+        changed = change(line)
+        if changed is not None:
+            out.append(changed)
+    return "\n".join(out)
+
+
+def _outside_code_spans(line: str, change: Callable[[str], str]) -> str:
+    """Apply ``change`` to the parts of one line that are not inline code."""
+    parts: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(line):
+        parts.append(change(line[last : match.start()]))
+        parts.append(match.group(0))
+        last = match.end()
+    parts.append(change(line[last:]))
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- heading attributes
+
+_HEADING_ATTRS = re.compile(r"^(\s{0,3}#{1,6}\s.{0,2000}?)\s*\{\s{0,20}:?\s{0,20}[#.][^{}\n]{0,500}\}\s*#*\s*$")
+
+
+def _heading_attributes(source: str) -> str:
+    return _map_prose_lines(source, lambda line: _HEADING_ATTRS.sub(r"\1", line))
+
+
+# --------------------------------------------------------------------------- hugo
+
+_ATTRIBUTE_LINE = re.compile(r"^\s*\{\s{0,20}:?\s{0,20}[#.][^{}\n]{0,500}\}\s*$")
+
+
+def _hugo(source: str) -> str:
+    return _map_prose_lines(source, lambda line: None if _ATTRIBUTE_LINE.match(line) else line)
+
+
+# --------------------------------------------------------------------------- docusaurus
+
+_COLON_OPEN = re.compile(r"^(\s*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
+_COLON_CLOSE = re.compile(r"^\s*:{3,}\s*$")
+_MDX_COMMENT = re.compile(r"\{/\*.{0,20000}?\*/\}", re.DOTALL)
+_MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
+
+
+def _admonition_title(rest: str) -> str:
+    """The title of ``:::tip[Title]``, ``:::tip Title`` or ``:::tip Title {attrs}``."""
+    rest = rest.strip()
+    bracket = re.match(r"\[(.{0,500}?)\]", rest)
+    if bracket:
+        return bracket.group(1).strip()
+    return re.sub(r"\{[^{}]{0,500}\}\s*$", "", rest).strip()
+
+
+def _docusaurus_line(line: str) -> str | None:
+    if _COLON_CLOSE.match(line):
+        return ""
+    opener = _COLON_OPEN.match(line)
+    if opener:
+        title = _admonition_title(opener.group(3))
+        # A blank line after the title keeps it a paragraph of its own.
+        return f"{opener.group(1)}{title}\n" if title else ""
+    return line
+
+
+def _docusaurus(source: str) -> str:
+    source = _MDX_COMMENT.sub(" ", source)
+    source = _map_prose_lines(source, _docusaurus_line)
+    return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
+
+
+# --------------------------------------------------------------------------- kramdown
+
+_KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.{0,100000}?\{:/comment\}|\{::comment\s*/\}", re.DOTALL)
+_KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+[^{}\n]{0,500}?/?\}|\{:/[a-z]*\}")
+_KRAMDOWN_IAL = re.compile(r"\{:[^{}\n]{0,500}\}")
+_TOC_ITEM = re.compile(r"^\s*(?:[*+-]|\d+\.)\s+TOC\s*$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"^\s{0,3}\*\[[^\]\n]{1,200}\]:\s")
+
+
+def _kramdown(source: str) -> str:
+    source = _KRAMDOWN_COMMENT.sub(" ", source)
+    lines = _map_prose_lines(source, lambda line: None if _ABBREVIATION.match(line) else line).split("\n")
+    out: list[str] = []
+    for line in lines:
+        if line.strip().lower() == "{:toc}" and out and _TOC_ITEM.match(out[-1]):
+            out.pop()  # "* TOC" + "{:toc}" is kramdown's table of contents: no text
+            continue
+        out.append(line)
+    return _map_prose_lines(
+        "\n".join(out),
+        lambda line: _outside_code_spans(line, lambda s: _KRAMDOWN_IAL.sub("", _KRAMDOWN_EXTENSION.sub("", s))),
+    )
+
+
+# --------------------------------------------------------------------------- mkdocs
+
+_MKDOCS_BLOCK = re.compile(
+    r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]{1,50}(?:[ \t]+[\w-]{1,50}){0,5}(?:[ \t]+"(.{0,500})")?[ \t]*$"""
+)
+_MKDOCS_TAB = re.compile(r"""^([ \t]*)===!?\+?[ \t]+"(.{0,500})"[ \t]*$""")
+_SNIPPET = re.compile(r"""^\s*-{1,2}8<-{1,2}\s""")
+_INLINE_ATTRS = re.compile(r"\{\s{0,20}:?\s{0,20}[.#][^{}\n]{0,500}\}")
+_KEYS = re.compile(r"\+\+([\w+-]{1,60}?)\+\+")
+
+
+def _indent_width(line: str) -> int:
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _dedent(line: str, width: int) -> str:
+    """Remove ``width`` columns of leading whitespace (tabs count to the next stop of 4)."""
+    removed = 0
+    index = 0
+    while index < len(line) and removed < width and line[index] in " \t":
+        removed += 1 if line[index] == " " else 4 - removed % 4
+        index += 1
+    return line[index:]
+
+
+def _mkdocs_blocks(lines: list[str], depth: int = 0) -> list[str]:
+    """Replace each admonition or content tab by its title and its de-indented body,
+    kept at the opener's indentation (so one inside a list item stays there)."""
+    fenced = dict(_lines_outside_fences(lines))
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opener = None if fenced[index] or depth > 20 else (_MKDOCS_BLOCK.match(line) or _MKDOCS_TAB.match(line))
+        if opener is None:
+            out.append(line)
+            index += 1
+            continue
+        base = _indent_width(line)
+        end = index + 1
+        while end < len(lines) and (not lines[end].strip() or _indent_width(lines[end]) >= base + 4):
+            end += 1
+        while end > index + 1 and not lines[end - 1].strip():
+            end -= 1  # trailing blank lines belong to what follows
+        body = [_dedent(b, base + 4) for b in lines[index + 1 : end]]
+        pad = " " * base
+        title = (opener.group(2) or "").strip()
+        out += [f"{pad}{title}", ""] if title else [""]
+        out += [f"{pad}{b}" if b.strip() else "" for b in _mkdocs_blocks(body, depth + 1)]
+        out.append("")
+        index = end
+    return out
+
+
+def _mkdocs(source: str) -> str:
+    source = "\n".join(_mkdocs_blocks(source.split("\n")))
+
+    def line_change(line: str) -> str | None:
+        if _ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line):
+            return None
+        return _outside_code_spans(line, lambda s: _KEYS.sub(r"\1", _INLINE_ATTRS.sub("", s)))
+
+    return _map_prose_lines(source, line_change)
+
+
+# --------------------------------------------------------------------------- docfx
+
+_DOCFX_INCLUDE = re.compile(r"\[!INCLUDE\s{0,10}\[[^\]\n]{0,500}\]\([^)\n]{0,1000}\)\]", re.IGNORECASE)
+_DOCFX_CODE = re.compile(r"\[!code(?:-[\w+#-]{1,30})?\s{0,10}\[[^\]\n]{0,500}\]\([^)\n]{0,1000}\)\]", re.IGNORECASE)
+_DOCFX_DIRECTIVE = re.compile(r"\[!(?:div|VIDEO|nextstepaction)\b[^\]\n]{0,1000}\]", re.IGNORECASE)
+_DOCFX_ALERT = re.compile(r"^(\s*(?:>\s*)+)\[!(?:NOTE|TIP|IMPORTANT|CAUTION|WARNING)\]\s*", re.IGNORECASE)
+_DOCFX_TRIPLE = re.compile(r":::([\w-]{1,50})([^\n]{0,2000}?):::")
+_DOCFX_FENCE_LINE = re.compile(r"^\s*:::[\w-]{1,50}(?:\s.{0,2000})?$")
+_ALT_TEXT = re.compile(r"""alt-text\s*=\s*(["'])(.{0,1000}?)\1""")
+_XREF = re.compile(r"<xref:([^>\s?#]{1,500})[^>\n]{0,500}>")
+
+
+def _docfx_triple(match: re.Match[str]) -> str:
+    if match.group(1).lower() == "image":
+        alt = _ALT_TEXT.search(match.group(2))
+        return f" {alt.group(2)} " if alt else " "
+    return " "
+
+
+def _docfx_line(line: str) -> str | None:
+    line = _DOCFX_INCLUDE.sub(" ", line)
+    line = _DOCFX_CODE.sub(" ", line)
+    line = _DOCFX_DIRECTIVE.sub(" ", line)
+    line = _DOCFX_TRIPLE.sub(_docfx_triple, line)
+    line = _XREF.sub(lambda m: m.group(1), line)
+    alert = _DOCFX_ALERT.match(line)
+    if alert:
+        rest = line[alert.end() :]
+        if not rest.strip():
+            return None  # "> [!NOTE]" alone: the quote's text follows on the next lines
+        line = alert.group(1) + rest
+    if _DOCFX_FENCE_LINE.match(line):  # ":::zone pivot=…", ":::zone-end", ":::moniker range=…"
+        return ""
+    return line
+
+
+def _docfx(source: str) -> str:
+    return _map_prose_lines(source, _docfx_line)
+
+
+DIALECTS: dict[str, Callable[[str], str]] = {
+    "heading_attributes": _heading_attributes,
+    "hugo": _hugo,
+    "docusaurus": _docusaurus,
+    "kramdown": _kramdown,
+    "mkdocs": _mkdocs,
+    "docfx": _docfx,
+}
+
+
+def apply_dialects(source: str, names: Iterable[str]) -> str:
+    """Run the named cleaners over markdown source, in order.
+
+    Raises:
+        KeyError: an unknown dialect name (a programming error: layouts are fixed).
+    """
+    for name in names:
+        source = DIALECTS[name](source)
+    return source

@@ -1,0 +1,176 @@
+"""Layout presets: how the docs repositories of common tools are laid out.
+
+``layout:`` in the configuration names one of :data:`LAYOUTS`. A layout decides, for a
+repository as its tool leaves it (no file edits):
+
+* where paths name a locale (:mod:`provider.wiki.locale_patterns`), unless the operator
+  configures ``locale_patterns`` explicitly, which then *replace* the layout's;
+* which file extensions are pages, and which front matter formats are read;
+* which text cleaners run on the markdown (:mod:`provider.wiki.dialects`);
+* which folders are not content (build output, templates, partials) and are skipped;
+* tool conventions: section pages and page bundles (``_index.md``, ``index.md``),
+  Hugo ``cascade``, dated post names, Docusaurus folder-relative ``id``.
+
+``plain`` is the behaviour the provider had before layouts existed.
+
+Withholding front matter (``draft``, ``published: false``, ``unlisted``, Hugo ``build``,
+``headless``, ``publishDate``/``expiryDate``) is honoured in *every* layout: honouring it
+can only serve less (fail closed), never more.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .locale_patterns import PLAIN_PATTERNS, LocalePattern, parse_locale_pattern
+
+__all__ = ["DEFAULT_LAYOUT", "LAYOUTS", "Layout", "get_layout"]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A preset (see the module docstring).
+
+    Attributes:
+        name: the configuration value.
+        locale_patterns: tried in order, first match wins.
+        extensions: page file extensions, lower case.
+        front_matter: formats read: ``yaml`` (``---``), ``toml`` (``+++``), ``json`` (``{``).
+        dialects: names of text cleaners from :mod:`provider.wiki.dialects`, in order.
+        index_names: file stems (lower case) that stand for their folder: a page bundle's
+            ``index.md`` gets the folder's id and readable name.
+        section_names: file stems of section pages whose ``cascade`` front matter applies
+            to the section (empty: ``cascade`` is not read).
+        ignore: ``(glob, reason)``: paths matching a glob (folders end in ``/**``) are
+            skipped and reported with the reason.
+        draft_folders: folder names whose files are drafts, never served (Jekyll
+            ``_drafts``).
+        dated_names: file names ``YYYY-MM-DD-slug`` carry the page's date (Jekyll posts,
+            Docusaurus blog); the slug is the readable name.
+        posts_folder: a folder whose dated files are posts with a future date withheld
+            (Jekyll ``_posts``, whose default is ``future: false``), or ``""``.
+        date_is_publish_date: front matter ``date`` stands in for ``publishDate`` when
+            that is absent (Hugo's default), so a future ``date`` withholds.
+        id_relative_to_folder: front matter ``id`` names the page inside its folder
+            (Docusaurus), so the documentId is ``folder/id``.
+        number_prefixes: ordering prefixes (``01-intro``) are dropped from readable names.
+        params_key: a front matter key whose mapping also holds page keys (Hugo ``params``).
+    """
+
+    name: str
+    locale_patterns: tuple[LocalePattern, ...] = PLAIN_PATTERNS
+    extensions: tuple[str, ...] = (".md", ".markdown")
+    front_matter: tuple[str, ...] = ("yaml",)
+    dialects: tuple[str, ...] = ()
+    index_names: tuple[str, ...] = ()
+    section_names: tuple[str, ...] = ()
+    ignore: tuple[tuple[str, str], ...] = ()
+    draft_folders: tuple[str, ...] = ()
+    dated_names: bool = False
+    posts_folder: str = ""
+    date_is_publish_date: bool = False
+    id_relative_to_folder: bool = False
+    number_prefixes: bool = False
+    params_key: str = ""
+
+
+def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
+    return tuple(
+        parse_locale_pattern(item) if isinstance(item, str) else parse_locale_pattern(item[0], item[1])
+        for item in items
+    )
+
+
+PLAIN = Layout(name="plain")
+
+HUGO = Layout(
+    name="hugo",
+    # The content folder may be the site root (content/de/…) or the content dir (de/…).
+    locale_patterns=_patterns("**.{locale}", "content/{locale}/**", "{locale}/**"),
+    front_matter=("yaml", "toml", "json"),
+    dialects=("hugo", "heading_attributes"),
+    index_names=("index", "_index"),
+    section_names=("_index",),
+    ignore=tuple(
+        (f"{folder}/**", f"not content in a Hugo site ({folder}/)")
+        for folder in ("archetypes", "layouts", "themes", "public", "resources", "assets", "static", "data", "i18n")
+    ),
+    date_is_publish_date=True,
+    params_key="params",
+)
+
+_OLD_VERSION = "an older docs version (only the current version is served)"
+
+DOCUSAURUS = Layout(
+    name="docusaurus",
+    locale_patterns=_patterns(
+        ("i18n/{locale}/docusaurus-plugin-content-docs/current/**", "docs/**"),
+        ("i18n/{locale}/docusaurus-plugin-content-blog/**", "blog/**"),
+        ("i18n/{locale}/docusaurus-plugin-content-pages/**", "src/pages/**"),
+    ),
+    extensions=(".md", ".mdx", ".markdown"),
+    dialects=("docusaurus", "heading_attributes"),
+    index_names=("index", "readme"),
+    ignore=(
+        ("build/**", "Docusaurus build output (build/)"),
+        ("static/**", "static files, not pages (static/)"),
+        ("versioned_docs/**", _OLD_VERSION),
+        ("i18n/*/docusaurus-plugin-content-docs/version-*/**", _OLD_VERSION),
+        ("**/_*/**", "Docusaurus ignores folders starting with _ (partials)"),
+        ("**/_*", "Docusaurus ignores files starting with _ (partials)"),
+    ),
+    dated_names=True,
+    id_relative_to_folder=True,
+    number_prefixes=True,
+)
+
+JEKYLL = Layout(
+    name="jekyll",
+    locale_patterns=_patterns("{locale}/**"),
+    dialects=("kramdown", "heading_attributes"),
+    index_names=("index",),
+    ignore=tuple(
+        (f"{folder}/**", f"not content in a Jekyll site ({folder}/)")
+        for folder in ("_site", "_includes", "_layouts", "_sass", "_data", "_plugins", "vendor")
+    ),
+    draft_folders=("_drafts",),
+    dated_names=True,
+    posts_folder="_posts",
+)
+
+MKDOCS = Layout(
+    name="mkdocs",
+    # mkdocs-static-i18n: suffix structure (page.de.md) or folder structure (docs/de/…).
+    locale_patterns=_patterns("**.{locale}", "docs/{locale}/**", "{locale}/**"),
+    dialects=("mkdocs", "heading_attributes"),
+    index_names=("index", "readme"),
+    ignore=(
+        ("site/**", "MkDocs build output (site/)"),
+        ("overrides/**", "theme overrides, not pages (overrides/)"),
+    ),
+    number_prefixes=True,
+)
+
+DOCFX = Layout(
+    name="docfx",
+    dialects=("docfx", "heading_attributes"),
+    index_names=("index",),
+    ignore=(
+        ("_site/**", "DocFX build output (_site/)"),
+        ("_themes/**", "DocFX themes, not pages (_themes/)"),
+        ("obj/**", "DocFX intermediate files (obj/)"),
+        ("**/includes/**", "include files are fragments of other pages ([!INCLUDE])"),
+    ),
+)
+
+LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX)}
+DEFAULT_LAYOUT = "plain"
+
+
+def get_layout(name: str) -> Layout:
+    """The layout called ``name``.
+
+    Raises:
+        KeyError: no such layout.
+    """
+    return LAYOUTS[name]

@@ -1,0 +1,193 @@
+"""Whether a page is published: the front matter and path facts that withhold it.
+
+A page is served to nobody (CONTRACT X5) when any of these holds:
+
+=============================================  ==============================================
+``draft`` set (anything but an explicit false)  every layout
+``published: false``                           every layout (Jekyll)
+``unlisted: true``                             every layout (Docusaurus)
+``build: {render: never|link}`` or             every layout (Hugo; also the old ``_build``);
+``build: {list: never}``                       an unrecognised ``build`` withholds (fail closed)
+``headless: true``                             every layout (Hugo leaf bundles)
+``publishDate`` in the future                  every layout (also ``publishdate``, ``pubdate``);
+                                               Hugo: ``date`` when ``publishDate`` is absent;
+                                               Jekyll: a ``_posts`` file's date
+``expiryDate`` now or in the past              every layout (also ``expirydate``, ``unpublishdate``)
+a folder named in the layout's draft folders   Jekyll ``_drafts``
+=============================================  ==============================================
+
+Key names are matched case-insensitively (Hugo lowercases front matter keys), so
+``Draft: true`` withholds too. Withholding facts are honoured in every layout because
+honouring them can only serve less.
+
+Facts are kept as a small JSON-able mapping, *canonical key → decision*, so section
+pages can cascade them (:mod:`provider.wiki.cascade`) and the corpus can evaluate dates
+against the clock at each sync (:func:`withheld_reason`):
+
+* flag keys (:data:`FLAG_KEYS`): ``""`` when the page explicitly does not withhold
+  (``draft: false``), else the reason it does;
+* date keys (:data:`DATE_KEYS`): an ISO 8601 UTC date-time, or ``"invalid"``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from .classify import decide_draft
+from .dates import DATED_NAME, parse_date
+from .layouts import Layout
+
+__all__ = [
+    "DATE_KEYS",
+    "FLAG_KEYS",
+    "INVALID",
+    "lookup",
+    "read_publication",
+    "withheld_reason",
+    "withholding",
+]
+
+FLAG_KEYS = ("draft", "published", "unlisted", "build", "headless")
+DATE_KEYS = ("publishDate", "expiryDate")
+INVALID = "invalid"
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "draft": ("draft",),
+    "published": ("published",),
+    "unlisted": ("unlisted",),
+    "build": ("build", "_build"),
+    "headless": ("headless",),
+    "publishDate": ("publishdate", "pubdate"),
+    "expiryDate": ("expirydate", "unpublishdate"),
+}
+_RENDER_OK = frozenset({"always", "true"})
+_RENDER_WITHHOLDS = frozenset({"never", "link", "false"})
+_LIST_OK = frozenset({"always", "local", "true"})
+_LIST_WITHHOLDS = frozenset({"never", "false"})
+
+
+def lookup(data: Mapping[str, Any], *names: str) -> tuple[str, Any] | None:
+    """``(key, value)`` of the first of ``names`` present in ``data``, compared
+    case-insensitively, or ``None``."""
+    wanted = {name.lower() for name in names}
+    for key, value in data.items():
+        if isinstance(key, str) and key.lower() in wanted:
+            return key, value
+    return None
+
+
+def _build_decision(value: Any) -> tuple[str, str | None]:
+    """``(decision, error)`` for Hugo's ``build`` options."""
+    if not isinstance(value, Mapping):
+        return "front matter build is not a mapping (withheld, fail closed)", "build is not a mapping"
+    reasons = []
+    for option, ok, withholds in (("render", _RENDER_OK, _RENDER_WITHHOLDS), ("list", _LIST_OK, _LIST_WITHHOLDS)):
+        found = lookup(value, option)
+        if found is None:
+            continue
+        text = str(found[1]).strip().lower() if isinstance(found[1], (str, bool)) else repr(found[1])
+        if text in withholds:
+            reasons.append(f"build.{option}: {text}")
+        elif text not in ok:
+            return (f"front matter build.{option} {found[1]!r} is not recognised (withheld, fail closed)",
+                    f"build.{option} has an unrecognised value {str(found[1])[:40]!r}")
+    return ("front matter " + ", ".join(reasons)) if reasons else "", None
+
+
+def _date_fact(raw: Any) -> str:
+    parsed = parse_date(raw)
+    return parsed.isoformat() if parsed is not None else INVALID
+
+
+def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """The withholding facts a front matter mapping states (no path facts).
+
+    Returns:
+        ``(facts, errors)``; errors are values that could not be understood and that
+        withhold the page (an operator must fix them).
+    """
+    facts: dict[str, str] = {}
+    errors: list[str] = []
+    for key in FLAG_KEYS:
+        found = lookup(data, *_ALIASES[key])
+        if found is None:
+            continue
+        value = found[1]
+        if key in ("draft", "published"):
+            decision = decide_draft({key: value})
+            facts[key] = decision.source if decision.value else ""
+        elif key == "build":
+            facts[key], error = _build_decision(value)
+            if error:
+                errors.append(f"front matter {error}; withheld")
+        else:
+            facts[key] = f"front matter {found[0]}" if decide_draft({"draft": value}).value else ""
+    for key in DATE_KEYS:
+        found = lookup(data, *_ALIASES[key])
+        if found is None:
+            continue
+        facts[key] = _date_fact(found[1])
+        if facts[key] == INVALID:
+            errors.append(f"front matter {found[0]} is not a date; withheld")
+    return facts, errors
+
+
+def read_publication(
+    data: Mapping[str, Any], relpath: str, layout: Layout
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """A page's own withholding facts: its front matter and its path.
+
+    Returns:
+        ``(facts, errors, warnings)`` — see the module docstring for ``facts``.
+    """
+    facts, errors = read_flags_and_dates(data)
+    warnings: list[str] = []
+    parts = relpath.split("/")
+    drafts = [part for part in parts[:-1] if part in layout.draft_folders]
+    if drafts:
+        facts["path"] = f"in the {drafts[0]} folder"
+    date_key = lookup(data, "date")
+    if "publishDate" not in facts and layout.date_is_publish_date and date_key is not None:
+        # Hugo's default: a page without publishDate is published at its date.
+        facts["publishDate"] = _date_fact(date_key[1])
+        if facts["publishDate"] == INVALID:
+            errors.append(f"front matter {date_key[0]} is not a date; withheld")
+    if "publishDate" not in facts and layout.posts_folder and layout.posts_folder in parts[:-1]:
+        # Jekyll publishes a post at its date (front matter, else file name); future
+        # posts are not built by default (``future: false``).
+        name = parts[-1].rsplit(".", 1)[0]
+        named = DATED_NAME.fullmatch(name)
+        when = parse_date(date_key[1]) if date_key is not None else None
+        if when is None and named is not None:
+            when = parse_date(named["date"])
+        if when is not None:
+            facts["publishDate"] = when.isoformat()
+        else:
+            warnings.append("post has no date in its file name (YYYY-MM-DD-title) or front matter")
+    return facts, errors, warnings
+
+
+def withholding(facts: Mapping[str, str], now: dt.datetime) -> tuple[str, str] | None:
+    """``(key, reason)`` of the first fact that withholds a page at ``now`` (aware UTC),
+    or ``None`` when the facts let it be served."""
+    for key in (*FLAG_KEYS, "path"):
+        if facts.get(key):
+            return key, facts[key]
+    publish = facts.get("publishDate")
+    if publish == INVALID:
+        return "publishDate", "publishDate is not a date (withheld, fail closed)"
+    if publish and dt.datetime.fromisoformat(publish) > now:
+        return "publishDate", f"publishDate {publish} is in the future"
+    expiry = facts.get("expiryDate")
+    if expiry == INVALID:
+        return "expiryDate", "expiryDate is not a date (withheld, fail closed)"
+    if expiry and dt.datetime.fromisoformat(expiry) <= now:
+        return "expiryDate", f"expiryDate {expiry} has passed"
+    return None
+
+
+def withheld_reason(facts: Mapping[str, str], now: dt.datetime) -> str | None:
+    """Why facts withhold a page at ``now`` (aware UTC), or ``None`` when it is served."""
+    found = withholding(facts, now)
+    return found[1] if found is not None else None

@@ -1,0 +1,162 @@
+"""Section-level audience: internal blocks inside an article.
+
+Syntax — an HTML comment pair, each marker on a line of its own or inline::
+
+    Public text everyone may read.
+
+    <!-- internal -->
+    Only agents see this: the refund override code is in the admin console.
+    <!-- /internal -->
+
+    More public text.
+
+Markers are matched case-insensitively with any spacing (``<!--internal-->``,
+``<!-- /Internal -->``) and may span lines. Chosen over a ``::: internal`` container
+because the markers are invisible in every renderer of the docs tools we read (Hugo,
+Jekyll, MkDocs, DocFX, GitHub), do not collide with the ``:::`` syntax of Docusaurus
+admonitions, DocFX ``:::image``/``:::zone`` and pandoc divs, and close with an explicit
+named marker, so a missing close is unambiguous. (MDX — ``.mdx`` files — rejects HTML
+comments: mark internal sections in ``.md`` files there.)
+
+Rules, all failing closed:
+
+* a marker inside a fenced code block (as the Markdown parser sees the file) or inside
+  an inline code span is text, not a marker;
+* an opening marker without a closing one hides *everything after it*;
+* a closing marker without an opening one hides everything *before* it back to the
+  start of the article or the end of the previous internal block (the opener was
+  probably forgotten), and is reported as an error;
+* markers nest: an inner pair inside a block changes nothing.
+
+:func:`split_sections` returns two views of the body: ``full`` (markers removed; what
+``agent_only`` searches and reads) and ``public`` (internal blocks removed; the only
+text the public index receives, so their words are not even searchable there). Both
+keep the body's line structure.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .plaintext import Block, parse_markdown, strip_templates
+
+__all__ = ["MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
+
+MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).{0,4000}?(?<!`)\1(?!`)")
+
+
+@dataclass(frozen=True)
+class SectionSplit:
+    """The two views of a body and what was found.
+
+    Attributes:
+        full: the body without markers.
+        public: the body without internal blocks (equal to ``full`` when there are none).
+        blocks: internal blocks found (a stray closer counts as one).
+        unclosed_line: body line (1-based) of an opening marker never closed, else ``None``.
+        stray_lines: body lines (1-based) of closing markers without an opener.
+    """
+
+    full: str
+    public: str
+    blocks: int = 0
+    unclosed_line: int | None = None
+    stray_lines: tuple[int, ...] = ()
+
+
+def _blank(text: str) -> str:
+    return "\n" * text.count("\n")
+
+
+def _fenced_lines(body: str) -> set[int]:
+    """0-based lines that belong to fenced code blocks, as the Markdown parser sees the
+    body once templates are gone (line numbers kept)."""
+    lines: set[int] = set()
+    for token in parse_markdown(strip_templates(body, keep_lines=True)):
+        if token.type == "fence" and token.map:
+            lines.update(range(token.map[0], token.map[1]))
+    return lines
+
+
+def _in_code_span(line: str, column: int) -> bool:
+    return any(span.start() <= column < span.end() for span in _CODE_SPAN.finditer(line))
+
+
+def split_sections(body: str) -> SectionSplit:
+    """Split a markdown body (front matter removed) into its full and public views."""
+    if MARKER.search(body) is None:
+        return SectionSplit(full=body, public=body)
+    starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
+    fenced = _fenced_lines(body)
+    full: list[str] = []
+    public: list[str] = []
+    depth = 0
+    blocks = 0
+    anchor = 0  # index in ``public`` where a stray closer's hiding starts
+    position = 0
+    opened_at: int | None = None
+    strays: list[int] = []
+    for marker in MARKER.finditer(body):
+        line = bisect.bisect_right(starts, marker.start()) - 1
+        text_of_line = body[starts[line] : starts[line + 1] - 1 if line + 1 < len(starts) else len(body)]
+        if line in fenced or _in_code_span(text_of_line, marker.start() - starts[line]):
+            continue
+        before = body[position : marker.start()]
+        full.append(before)
+        public.append(before if depth == 0 else _blank(before))
+        if not marker.group(1):
+            depth += 1
+            if depth == 1:
+                blocks += 1
+                opened_at = line + 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0:
+                anchor = len(public) + 1
+        else:
+            # A closer with no opener: the opener was probably forgotten, so what came
+            # before it (since the last block) may be internal. Hide it.
+            strays.append(line + 1)
+            blocks += 1
+            for index in range(anchor, len(public)):
+                public[index] = _blank(public[index])
+            anchor = len(public) + 1
+        full.append(_blank(marker.group(0)))
+        public.append(_blank(marker.group(0)))
+        position = marker.end()
+    if not blocks:  # every marker was code
+        return SectionSplit(full=body, public=body)
+    rest = body[position:]
+    full.append(rest)
+    public.append(rest if depth == 0 else _blank(rest))
+    return SectionSplit(
+        full="".join(full),
+        public="".join(public),
+        blocks=blocks,
+        unclosed_line=opened_at if depth > 0 else None,
+        stray_lines=tuple(strays),
+    )
+
+
+def mark_internal_blocks(full: Sequence[Block], public: Sequence[Block]) -> tuple[Block, ...]:
+    """Flag the blocks of the full view that customers do not see.
+
+    A block is public when the public view has a block of the same kind and text (each
+    public block vouches for one full block); every other block came from, or was
+    changed by, an internal section.
+    """
+    available = Counter((block.kind, block.text) for block in public)
+    marked = []
+    for block in full:
+        key = (block.kind, block.text)
+        if available[key] > 0:
+            available[key] -= 1
+            marked.append(block)
+        else:
+            marked.append(replace(block, internal=True))
+    return tuple(marked)

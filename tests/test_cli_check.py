@@ -1,0 +1,98 @@
+"""``knowledge-provider check``: exit codes, the --json shape, messages an operator acts on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from provider.cli import main
+from tests.support import REPO_ROOT, write_config
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "dialects"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["check", *args], env={"KNOWLEDGE_PROVIDER_CONFIG": ""})
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("preset", ["hugo", "docusaurus", "jekyll", "mkdocs", "docfx"])
+def test_clean_fixtures_exit_0(preset: str) -> None:
+    code, out, _ = run("--config", str(FIXTURES / preset / "knowledge-provider.yaml"))
+    assert code == 0, out
+    assert "OK: nothing quarantined (exit 0)" in out
+    assert f"layout {preset}" in out
+
+
+def test_quarantine_exits_1_and_names_the_file_and_reason() -> None:
+    code, out, _ = run("--config", str(FIXTURES / "plain" / "knowledge-provider.yaml"))
+    assert code == 1
+    assert "Quarantined (1):" in out
+    assert "en/stray.md: <!-- /internal --> at line 6 has no opening marker" in out
+    assert "FAILED: 1 quarantined (exit 1)" in out
+
+
+def test_json_output(tmp_path: Path) -> None:
+    code, out, _ = run("--config", str(FIXTURES / "hugo" / "knowledge-provider.yaml"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["ok"] is True and data["checkFormat"] == 1
+    assert data["settings"]["layout"] == "hugo"
+    assert data["settings"]["locale_patterns"] == ["**.{locale}", "content/{locale}/**", "{locale}/**"]
+    assert data["summary"]["files"] == len(data["files"])
+    statuses = {f["path"]: f["status"] for f in data["files"]}
+    assert statuses["content/en/docs/draft-page.md"] == "withheld"
+    assert statuses["archetypes/"] == "skipped"
+    tokens = next(f for f in data["files"] if f["path"] == "content/en/docs/tokens.md")
+    assert tokens["internalSections"] == 1 and tokens["inPublicIndex"] is True
+
+
+def test_problems_only_lists_files_with_problems() -> None:
+    code, out, _ = run("--config", str(FIXTURES / "plain" / "knowledge-provider.yaml"), "--problems")
+    assert code == 1
+    assert "en/stray.md" in out and "en/unclosed.md" in out
+    assert "  de/refunds.md" not in out  # a clean file is not listed
+
+
+def test_content_option_overrides_the_file(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("---\naudience: Public\n---\nText.", "utf-8")
+    code, out, _ = run("--content", str(tmp_path / "docs"))
+    assert code == 1 and "a.md" in out
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"layout": "wordpress"}, "layout: must be one of plain, hugo, docusaurus, jekyll, mkdocs, docfx"),
+        ({"locale_patterns": ["content/**"]}, "locale_patterns[0]: pattern 'content/**' must contain {locale}"),
+        ({"content": "missing"}, "does not exist"),
+    ],
+)
+def test_configuration_errors_exit_2(tmp_path: Path, settings: dict[str, object], message: str) -> None:
+    (tmp_path / "content").mkdir()
+    config = write_config(tmp_path / "kp.yaml", settings)
+    code, _, err = run("--config", str(config))
+    assert code == 2
+    assert message in err
+
+
+def test_missing_config_file_exits_2(tmp_path: Path) -> None:
+    code, _, err = run("--config", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "does not exist" in err
+
+
+def test_the_readme_ci_command_runs_as_a_process() -> None:
+    """The command line the README gives for a docs repository's CI."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "provider", "check",
+         "--config", "tests/fixtures/dialects/docusaurus/knowledge-provider.yaml"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "OK: nothing quarantined" in completed.stdout

@@ -1,0 +1,94 @@
+"""provider.wiki.publication: what withholds a page (CONTRACT X5: served to nobody),
+evaluated against an injected clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from provider.wiki.layouts import HUGO, JEKYLL, PLAIN
+from provider.wiki.publication import INVALID, read_publication, withheld_reason
+
+NOW = dt.datetime(2025, 6, 1, 12, tzinfo=dt.UTC)
+
+
+def reason(data: dict[str, Any], relpath: str = "a.md", layout: Any = PLAIN, now: dt.datetime = NOW) -> str | None:
+    facts, _, _ = read_publication(data, relpath, layout)
+    return withheld_reason(facts, now)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"draft": True},
+        {"Draft": "yes"},
+        {"published": False},
+        {"unlisted": True},
+        {"headless": True},
+        {"build": {"render": "never"}},
+        {"build": {"render": "link"}},
+        {"build": {"list": "never", "render": "never"}},
+        {"_build": {"render": False}},
+        {"publishDate": dt.date(2999, 1, 1)},
+        {"publishdate": "2999-01-01T00:00:00Z"},
+        {"pubdate": dt.datetime(2025, 6, 1, 13, tzinfo=dt.UTC)},
+        {"expiryDate": "2025-06-01T12:00:00Z"},  # expiry at now: gone
+        {"unpublishdate": dt.date(2000, 1, 1)},
+    ],
+)
+def test_withheld(data: dict[str, Any]) -> None:
+    assert reason(data) is not None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"draft": False},
+        {"draft": "false"},
+        {"published": True},
+        {"unlisted": False},
+        {"build": {"list": "local", "render": "always"}},
+        {"build": {"publishResources": False}},
+        {"publishDate": "2025-06-01"},
+        {"expiryDate": dt.date(2999, 1, 1)},
+        {"date": "2999-01-01"},  # date is metadata in the plain layout
+    ],
+)
+def test_served(data: dict[str, Any]) -> None:
+    assert reason(data) is None
+
+
+@pytest.mark.parametrize(
+    "data", [{"build": "never"}, {"build": {"render": "sometimes"}}, {"publishDate": "soon"}, {"expiryDate": [1]}]
+)
+def test_values_that_cannot_be_understood_withhold_and_are_errors(data: dict[str, Any]) -> None:
+    facts, errors, _ = read_publication(data, "a.md", PLAIN)
+    assert withheld_reason(facts, NOW) is not None
+    assert errors
+
+
+def test_dates_are_evaluated_against_the_clock() -> None:
+    data = {"publishDate": "2025-07-01", "expiryDate": "2025-08-01"}
+    assert "future" in str(reason(data, now=NOW))
+    assert reason(data, now=dt.datetime(2025, 7, 15, tzinfo=dt.UTC)) is None
+    assert "passed" in str(reason(data, now=dt.datetime(2025, 8, 2, tzinfo=dt.UTC)))
+
+
+def test_hugo_date_stands_in_for_publish_date() -> None:
+    assert reason({"date": "2999-01-01"}, "content/a.md", HUGO) is not None
+    assert reason({"date": "2999-01-01", "publishDate": "2020-01-01"}, "content/a.md", HUGO) is None
+    facts, errors, _ = read_publication({"date": "not a date"}, "content/a.md", HUGO)
+    assert facts["publishDate"] == INVALID and errors
+
+
+def test_jekyll_posts_and_drafts() -> None:
+    assert reason({}, "_posts/2999-01-01-later.md", JEKYLL) is not None
+    assert reason({}, "_posts/2024-01-31-hello.md", JEKYLL) is None
+    assert reason({"date": "2999-01-01"}, "_posts/2024-01-31-hello.md", JEKYLL) is not None  # front matter wins
+    assert reason({}, "_drafts/idea.md", JEKYLL) == "in the _drafts folder"
+    assert reason({}, "_drafts/idea.md", PLAIN) is None
+    _, _, warnings = read_publication({}, "_posts/undated.md", JEKYLL)
+    assert warnings
