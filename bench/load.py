@@ -30,8 +30,6 @@ import os
 import pstats
 import random
 import re
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,6 +41,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import running_server  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
@@ -86,11 +86,6 @@ def queries(vocabulary: list[str], count: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     return [" ".join(rng.sample(vocabulary, rng.randint(2, 4))) for _ in range(count)]
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def rss_mib(pid: int) -> float:
@@ -148,23 +143,9 @@ def report(label: str, seconds: float, latencies: list[float], errors: int) -> N
 
 
 def serve_and_measure(wiki: Path, index: Path, workers: int, vocabulary: list[str], args: argparse.Namespace) -> None:
-    port = free_port()
-    config = index.parent / f"load-{workers}.yaml"
-    config.write_text(json.dumps({"content": str(wiki), "index": str(index), "port": port, "workers": workers,
-                                  "metrics_port": 0, "max_in_flight": 256, "log_level": "warning"}))
-    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(config)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
+    config = {"content": str(wiki), "index": str(index), "workers": workers, "max_in_flight": 256,
+              "log_level": "warning"}
+    with running_server(config, index.parent, SECRET) as (base, proc):
         print(f"  {workers} worker(s), concurrency {args.concurrency}:")
         n = args.requests
         cold = [("POST", json.dumps({"query": q}).encode()) for q in queries(vocabulary, n, seed=100 + workers)]
@@ -176,9 +157,6 @@ def serve_and_measure(wiki: Path, index: Path, workers: int, vocabulary: list[st
         report("signed /retrieve, warm cache", *asyncio.run(load(base, warm, args.concurrency)))  # type: ignore[arg-type]
         report("signed /capabilities (no search)", *asyncio.run(load(base, noop, args.concurrency)))
         print(f"    server RSS (all processes): {rss_mib(proc.pid):.0f} MiB")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
 
 
 def in_process(index: Path, vocabulary: list[str], args: argparse.Namespace) -> None:

@@ -20,10 +20,7 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +30,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import percentile, running_server  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
@@ -64,10 +63,6 @@ def generate(root: Path, count: int, seed: int = 1) -> None:
         path.write_text(f"---\ntitle: Article {i}\naudience: {audience}\n---\n{body}\n", "utf-8")
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
 
 def bench_synthetic(count: int, work: Path) -> None:
     content, index = work / f"wiki-{count}", work / f"index-{count}"
@@ -94,32 +89,12 @@ def bench_synthetic(count: int, work: Path) -> None:
           f"(files read: {report.read}, rebuilt: {report.rebuilt})")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 def bench_latency(work: Path, trials: int) -> None:
     content = work / "sample"
     shutil.copytree(ROOT / "content", content)
-    port = free_port()
-    config = work / "sample.yaml"
-    config.write_text(json.dumps({"content": str(content), "index": str(work / "sample-index"), "port": port,
-                                  "locales": ["en", "de"]}))
-    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(config)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
+    config = {"content": str(content), "index": str(work / "sample-index"), "locales": ["en", "de"]}
+    with running_server(config, work, SECRET) as (base, _):
 
         def ids(query: str) -> list[str]:
             body = json.dumps({"query": query, "limit": 50}).encode()
@@ -150,9 +125,6 @@ def bench_latency(work: Path, trials: int) -> None:
         for label, values in (("plain edit", edits), ("public → internal", reclassifications)):
             print(f"[sample wiki] save-to-effect, {label:<17}: median {statistics.median(values) * 1000:5.0f} ms, "
                   f"p95 {percentile(values, 0.95) * 1000:5.0f} ms  ({len(values)} trials, real server, inotify)")
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=20)
 
 
 def bench_file_handles(work: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import signal
 import ssl
 import subprocess
@@ -16,6 +15,7 @@ import httpx
 import jsonschema
 import yaml
 
+from provider.conformance.plaintext import markup_in  # noqa: F401 - re-exported for the tests
 from provider.contract.capabilities import FIELDS_BY_CAPABILITY
 from provider.contract.schemas import load_schema
 from provider.contract.testing import signed_headers
@@ -29,25 +29,6 @@ _VALIDATORS = {
 KNOWN_RESULT_FIELDS = {"documentId", "title", "snippet", "audience", "revision"} | {
     field for fields in FIELDS_BY_CAPABILITY.values() for field in fields
 }
-
-# Anything that would be markup if rendered: tags, entities, Markdown syntax, templates.
-_MARKUP = [
-    (re.compile(r"<\s*/?\s*[A-Za-z][A-Za-z0-9:-]*[\s>/]"), "HTML/JSX tag"),
-    (re.compile(r"<!--"), "HTML comment"),
-    (re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#x[0-9A-Fa-f]{1,6});"), "HTML entity"),
-    (re.compile(r"\]\([^)]*\)"), "Markdown link"),
-    (re.compile(r"!\["), "Markdown image"),
-    (re.compile(r"```|~~~"), "code fence"),
-    (re.compile(r"(?:^|\n)\s{0,3}#{1,6}\s"), "heading marker"),
-    (re.compile(r"\*\*[^*]+\*\*|__[^_]+__"), "bold markers"),
-    (re.compile(r"\{\{|\}\}|\{%|%\}"), "template tag"),
-]
-
-
-def markup_in(text: str) -> list[str]:
-    """The kinds of markup found in ``text`` (empty when it is plain text, CONTRACT R3)."""
-    return [label for pattern, label in _MARKUP if pattern.search(text)]
-
 
 def write_config(path: Path, settings: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(settings, sort_keys=False), "utf-8")

@@ -11,30 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
-import langcodes
+from ..contract.locales import canonical_tag
 
 __all__ = ["LocaleMarker", "find_locale_marker", "normalize_tag", "strip_extension"]
 
 
-@lru_cache(maxsize=4096)
 def normalize_tag(value: str) -> str | None:
-    """Return the canonical BCP 47 form of a tag, or ``None`` when it is not a valid tag.
+    """Return the canonical BCP 47 form of a tag, or ``None`` when it is not a valid tag
+    (the contract layer's :func:`~provider.contract.locales.canonical_tag`).
 
     ``zh_cn`` → ``zh-CN``, ``EN`` → ``en``, ``de-at`` → ``de-AT``; ``und``, ``xx`` and
     ``english`` are refused.
     """
-    text = value.strip()
-    if not text or len(text) > 64:
-        return None
-    try:
-        tag = langcodes.standardize_tag(text)
-    except ValueError:  # langcodes.LanguageTagError is a ValueError
-        return None
-    if tag == "und" or not langcodes.tag_is_valid(tag):
-        return None
-    return tag
+    return canonical_tag(value)
 
 
 @dataclass(frozen=True)

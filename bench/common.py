@@ -1,0 +1,60 @@
+"""What the benchmarks share: a real `serve` process on a free port, percentiles."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0–1) of ``values`` by the nearest-rank rule."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+@contextmanager
+def running_server(config: dict[str, Any], workdir: Path, secret: str, *, ready_timeout_s: float = 300) -> Iterator[
+        tuple[str, subprocess.Popen[bytes]]]:
+    """Start ``knowledge-provider serve`` with ``config`` (a free port and metrics off are
+    added), wait until ``/readyz`` answers 200, yield ``(base URL, process)``, then stop it."""
+    port = free_port()
+    path = workdir / f"bench-{port}.yaml"
+    path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
+    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": secret}
+    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + ready_timeout_s
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None:
+                raise RuntimeError(f"serve exited with {proc.returncode}")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
