@@ -9,25 +9,25 @@ import os
 import ssl
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import uvicorn
 
 from . import __version__
-from .app import WORKER_ENV, build_app, worker_environment
-from .config import SECRET_ENV, ProviderConfig, load_config, registrations_from_env
+from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
+from .contract.errors import ContractError
 from .contract.registrations import ConfigurationError, Exposure, Registration
-from .contract.replay import open_replay_store
 from .logsetup import setup_logging
-from .search.backend import WhooshBackend
-from .search.indexer import Indexer, SyncReport
-from .search.layout import IndexLayout, WriterLockHeld
-from .watch import POLL_ENV, LiveIndexer, poll_requested
-from .wiki.check import CheckReport, check_wiki
+
+# The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
+# so `query`, `check` and --help start quickly.
+if TYPE_CHECKING:
+    from .search.indexer import Indexer, SyncReport
+    from .watch import LiveIndexer
+    from .wiki.check import CheckReport
 
 log = logging.getLogger("provider")
 
@@ -56,6 +56,9 @@ def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
 
 @contextmanager
 def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
+    from .search.indexer import Indexer
+    from .search.layout import IndexLayout, WriterLockHeld
+
     if not config.content.is_dir():
         raise click.ClickException(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
@@ -128,16 +131,20 @@ def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
 
 
 def _live(
-    indexer: Indexer, config: ProviderConfig, poll: bool, *, metrics: Any = None, ready_marker: Path | None = None
+    indexer: Indexer, config: ProviderConfig, poll: bool, *, metrics: Any = None, ready_marker: Path | None = None,
+    say: Callable[[str], None] | None = None, rebuild_first: bool = False,
 ) -> LiveIndexer:
     """A live indexer that prints the first report as a summary, logs the rest and
     updates the index metrics."""
+    from .watch import LiveIndexer, poll_requested
+
     first = threading.Event()
+    say = say or _announcer(config)
 
     def report(result: SyncReport) -> None:
         if not first.is_set():
             first.set()
-            click.echo(format_report(result), err=True)
+            say(format_report(result))
         if metrics is not None:
             metrics.observe_index(generation=result.generation, by_audience=dict(result.by_audience),
                                   last_scan=result.last_scan)
@@ -149,6 +156,7 @@ def _live(
         reconcile_interval_s=config.reconcile_interval_s,
         on_report=report,
         ready_marker=ready_marker,
+        rebuild_first=rebuild_first,
     )
 
 
@@ -193,13 +201,37 @@ def index(
                 _sync(indexer)
             return
         live = _live(indexer, config, poll)
-        click.echo(f"Watching {config.content} for changes (Ctrl-C to stop)", err=True)
+        _announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
         try:
             live.run()
         except KeyboardInterrupt:
             pass
         finally:
             live.stop()
+
+
+def _announcer(config: ProviderConfig) -> Callable[[str], None]:
+    """Operator messages: plain lines on stderr, or log records when logs are JSON (so
+    the stream stays one JSON object per line)."""
+    if config.log_format == "json":
+        return lambda text: log.info("%s", text)
+    return lambda text: click.echo(text, err=True)
+
+
+def _check_port_free(host: str, port: int, option: str) -> None:
+    """Fail before indexing when the address is taken, naming the option to change."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot listen on {host}:{port} ({exc.strerror or exc}): another process uses it; "
+                f"stop it or choose another {option}"
+            ) from None
 
 
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
@@ -224,7 +256,7 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
         names = " or ".join(SECRET_ENV.values())
         raise click.ClickException(
             f"no secret is set: export {names} (at least 32 characters, e.g. from "
-            "`python -c 'import secrets; print(secrets.token_urlsafe(48))'`), "
+            "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`), "
             "or run `knowledge-provider serve --dev` for throwaway local secrets"
         )
     return registrations
@@ -250,6 +282,8 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
 @click.option("--log-format", type=click.Choice(["plain", "json"]),
               help="Log lines as plain text or JSON (default: plain).")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
+@click.option("--rebuild", is_flag=True,
+              help="Start with a full rebuild of the index, built aside (not ready until it is swapped in).")
 @_poll_option
 def serve(
     config_path: Path | None,
@@ -265,6 +299,7 @@ def serve(
     ssl_keyfile: Path | None,
     log_format: str | None,
     dev: bool,
+    rebuild: bool,
     poll: bool,
 ) -> None:
     """Serve POST /retrieve and GET /capabilities, keeping the index equal to the wiki.
@@ -277,19 +312,48 @@ def serve(
         "workers": workers, "replay_store": replay_store, "metrics_port": metrics_port,
         "ssl_certfile": ssl_certfile, "ssl_keyfile": ssl_keyfile, "log_format": log_format,
     }
+    import uvicorn
+
+    from .app import WORKER_ENV, build_app, worker_environment
+    from .contract.replay import open_replay_store
+    from .search.backend import WhooshBackend
+
     config = _load(config_path, **overrides)
-    if dev and config.host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"--dev listens on loopback only; ignoring host {config.host}", err=True)
-        config = config.with_overrides(host="127.0.0.1")
-        overrides["host"] = "127.0.0.1"
+    if dev:
+        loopback = ("127.0.0.1", "localhost", "::1")
+        if config.host not in loopback or config.metrics_host not in loopback:
+            click.echo("--dev listens on loopback only (the API and metrics)", err=True)
+            config = config.with_overrides(host="127.0.0.1", metrics_host="127.0.0.1")
+            overrides.update(host="127.0.0.1", metrics_host="127.0.0.1")
     try:
         config.check_serving()
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
+    say = _announcer(config)
+    if not config.content.is_dir():
+        raise click.ClickException(
+            f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
+        )
+    _check_port_free(config.host, config.port, "--port")
+    if config.metrics_port:
+        _check_port_free(config.metrics_host, config.metrics_port, "--metrics-port (or 0 to turn metrics off)")
     scheme = "https" if config.ssl_certfile else "http"
     url = f"{scheme}://{config.host}:{config.port}"
     registrations = _serving_registrations(dev, url)
+    if not any(r.exposure is Exposure.CUSTOMER_SAFE for r in registrations):
+        log.warning("no customer_safe registration is configured (%s is not set): customer-facing searches "
+                    "cannot use this provider", SECRET_ENV[Exposure.CUSTOMER_SAFE])
+    try:
+        store = open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
+        ping = getattr(store, "ping", None)
+        if callable(ping):
+            ping()
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    except ContractError as exc:
+        log.error("the replay store %s cannot be reached (%s): every request will be refused with 503 until it "
+                  "can", config.replay_store_spec.split("@")[-1], exc.message)
 
     # Metrics are per-process files added up by the /metrics listener of this process;
     # the folder must be set before prometheus_client is first imported.
@@ -302,11 +366,12 @@ def serve(
 
     with _indexer(config) as indexer:
         live = _live(indexer, config, poll, metrics=metrics,
-                     ready_marker=config.state_dir / "ready" if config.workers > 1 else None)
+                     ready_marker=config.state_dir / "ready" if config.workers > 1 else None, say=say,
+                     rebuild_first=rebuild)
         app: Any = None
         if config.workers == 1:
             try:
-                app, _ = build_app(config, registrations, ready=live.ready,
+                app, _ = build_app(config, registrations, ready=live.ready, replay_store=store,
                                    observer=metrics.observe_request if metrics else None)
             except (ConfigurationError, ValueError) as exc:
                 raise click.ClickException(str(exc)) from None
@@ -317,19 +382,19 @@ def serve(
                                                                       "content": config.content})
             try:
                 config.declared_capabilities(WhooshBackend.implemented_capabilities)
-                open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
-            except (ConfigurationError, ValueError) as exc:
+            except ConfigurationError as exc:
                 raise click.ClickException(str(exc)) from None
         if metrics is not None:
             try:
                 metrics_module.start_server(config.metrics_host, config.metrics_port)
-                click.echo(f"Metrics on http://{config.metrics_host}:{config.metrics_port}/metrics", err=True)
+                say(f"Metrics on http://{config.metrics_host}:{config.metrics_port}/metrics")
             except OSError as exc:
-                log.error("metrics listener not started on %s:%s: %s", config.metrics_host, config.metrics_port, exc)
-        click.echo(
+                log.error("metrics listener not started on %s:%s (%s): choose another --metrics-port, or 0 for none",
+                          config.metrics_host, config.metrics_port, exc.strerror or exc)
+        say(
             f"Serving {len(registrations)} registration(s) "
             f"({', '.join(r.exposure.value for r in registrations)}) on {url} "
-            f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}", err=True
+            f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}"
         )
         live.start()
         try:
@@ -344,6 +409,8 @@ def serve(
                 server_header=False,
                 http="h11",
                 h11_max_incomplete_event_size=16 * 1024,
+                limit_concurrency=config.max_connections,
+                timeout_keep_alive=5,
                 ssl_certfile=str(config.ssl_certfile) if config.ssl_certfile else None,
                 ssl_keyfile=str(config.ssl_keyfile) if config.ssl_keyfile else None,
                 timeout_graceful_shutdown=10,
@@ -459,6 +526,8 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         if not config.content.is_dir():
             raise ConfigurationError(f"content folder {config.content} does not exist; set `content:` in the "
                                      "configuration or pass --content")
+        from .wiki.check import check_wiki
+
         report = check_wiki(config.wiki_settings())
     except ConfigurationError as exc:
         click.echo(f"Error: {exc}", err=True)

@@ -38,6 +38,7 @@ from .wiki.locales import normalize_tag
 __all__ = [
     "CONFIG_ENV",
     "DEFAULT_CONFIG_NAME",
+    "POLL_ENV",
     "SECRET_ENV",
     "ProviderConfig",
     "load_config",
@@ -45,6 +46,8 @@ __all__ = [
 ]
 
 CONFIG_ENV = "KNOWLEDGE_PROVIDER_CONFIG"
+#: Any value but 0/false/no/off asks for polling instead of OS file notifications.
+POLL_ENV = "KNOWLEDGE_PROVIDER_POLL"
 DEFAULT_CONFIG_NAME = "knowledge-provider.yaml"
 SECRET_ENV: dict[Exposure, str] = {
     Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET",
@@ -72,6 +75,7 @@ _KNOWN_KEYS = {
     "metrics_port": "port of the Prometheus /metrics listener; 0 = off (default: 9464)",
     "log_format": "plain | json (default: plain)",
     "max_in_flight": "searches admitted at once per worker; beyond it 503 overloaded (default: 32)",
+    "max_connections": "open connections per worker; beyond it new ones get 503 (default: 512)",
     "search_threads": "threads running searches per worker (default: 4)",
     "cache_entries": "answers cached per worker, invalidated by every index commit; 0 = off (default: 2048)",
     "ssl_certfile": "PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
@@ -104,6 +108,8 @@ class ProviderConfig:
         metrics_host, metrics_port: the Prometheus listener; port 0 turns it off.
         log_format: ``plain`` or ``json`` (one JSON object per line).
         max_in_flight, search_threads, cache_entries: per-worker serving limits.
+        max_connections: open connections per worker before new ones are answered 503
+            (bounds descriptors when clients hold connections open).
         ssl_certfile, ssl_keyfile: TLS in the provider (both or neither).
         source: the YAML file read, if any (for messages).
     """
@@ -129,6 +135,7 @@ class ProviderConfig:
     metrics_port: int = 9464
     log_format: str = "plain"
     max_in_flight: int = 32
+    max_connections: int = 512
     search_threads: int = 4
     cache_entries: int = 2048
     ssl_certfile: Path | None = None
@@ -359,7 +366,8 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         if data["log_format"] not in ("plain", "json"):
             raise ConfigurationError(f"{prefix}log_format: must be plain or json")
         values["log_format"] = data["log_format"]
-    for key, low, high in (("max_in_flight", 1, 10_000), ("search_threads", 1, 256), ("cache_entries", 0, 1_000_000)):
+    for key, low, high in (("max_in_flight", 1, 10_000), ("search_threads", 1, 256), ("cache_entries", 0, 1_000_000),
+                           ("max_connections", 8, 100_000)):
         if key in data:
             values[key] = _int(data[key], f"{prefix}{key}", low, high)
     for key in ("ssl_certfile", "ssl_keyfile"):

@@ -31,13 +31,13 @@ from typing import Any
 
 import watchfiles
 
+from .config import POLL_ENV
 from .search.indexer import Indexer, SyncReport
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 
 log = logging.getLogger(__name__)
 
-POLL_ENV = "KNOWLEDGE_PROVIDER_POLL"
 #: Default seconds between full reconcile scans.
 DEFAULT_RECONCILE_INTERVAL_S = 300.0
 _WATCH_LIMIT_ERRNOS = {errno.ENOSPC, errno.EMFILE, errno.ENFILE}
@@ -71,6 +71,8 @@ class LiveIndexer:
             watch-limit fallback can be tested.
         ready_marker: a file created once the startup sync is done (and removed now),
             so serving worker processes know the index is current.
+        rebuild_first: make the startup sync a full rebuild aside (``serve --rebuild``);
+            the current build keeps being served until the new one is swapped in.
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class LiveIndexer:
         on_report: Callable[[SyncReport], None] | None = None,
         watch_fn: WatchFn = watchfiles.watch,
         ready_marker: Path | None = None,
+        rebuild_first: bool = False,
     ) -> None:
         self.indexer = indexer
         self.root = Path(indexer.settings.root).resolve()
@@ -92,6 +95,7 @@ class LiveIndexer:
         self.on_report = on_report
         self.watch_fn = watch_fn
         self.ready_marker = ready_marker
+        self._rebuild_next = rebuild_first
         if ready_marker is not None:
             ready_marker.unlink(missing_ok=True)
         #: Set once the startup sync has completed; the server is ready from then on.
@@ -141,7 +145,11 @@ class LiveIndexer:
                     )
                     self.poll = True
                     continue
-                log.exception("file watching failed; retrying in 5 s (reconcile scans continue)")
+                if "decode" in str(exc).lower():
+                    log.warning("a file or folder name under %s is not valid UTF-8 (%s): rename it; until then "
+                                "changes are picked up by a full scan every 5 s", self.root, exc)
+                else:
+                    log.exception("file watching failed; retrying in 5 s (reconcile scans continue)")
                 self._stop.wait(5.0)
                 self.scan()
 
@@ -174,7 +182,8 @@ class LiveIndexer:
 
     def _sync(self, paths: list[str] | None) -> SyncReport | None:
         try:
-            report = self.indexer.sync(paths)
+            report = self.indexer.sync(paths, rebuild=self._rebuild_next and paths is None)
+            self._rebuild_next = False
         except Exception:
             log.exception("indexing failed; the served index is unchanged and will be reconciled")
             return None
@@ -200,9 +209,18 @@ class LiveIndexer:
             "raise_interrupt": False,
         }
         next_scan = time.monotonic() + self.reconcile_interval_s
+        # The content folder may be a symlink an operator swaps to a new release: the
+        # watcher follows the folder it resolved, so a changed target means a full scan
+        # and a new watcher.
+        self.root = Path(os.path.realpath(self.indexer.settings.root))
         self.watching.set()
         try:
             for changes in self.watch_fn(str(self.root), **kwargs):
+                if Path(os.path.realpath(self.indexer.settings.root)) != self.root:
+                    log.info("the content folder now resolves to %s; rescanning",
+                             os.path.realpath(self.indexer.settings.root))
+                    self.scan()
+                    return
                 if changes:
                     relpaths = [rel for _, path in changes if (rel := self._relative(path)) is not None]
                     self.apply(relpaths)

@@ -169,6 +169,8 @@ class Emulator:
         command = [self.rewrite(word).replace(exposed, port) if word == exposed else self.rewrite(word)
                    for word in self.entrypoint]
         command[0] = str(self.venv / "bin" / command[0])
+        # Inside a container the metrics port is the container's own; here it is the host's.
+        command += ["--metrics-port", str(free_port())]
         secret_file = self.scratch / "customer_safe.secret"
         secret_file.write_text(SECRET + "\n")
         env = {**self.process_env(), "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET_FILE": str(secret_file)}

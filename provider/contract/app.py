@@ -40,8 +40,9 @@ from .errors import (
     NotFound,
     Overloaded,
     PayloadTooLarge,
+    ReplayStoreUnavailable,
 )
-from .records import RequestRecord
+from .records import RequestRecord, printable
 from .registrations import Registration
 from .request import check_content_type, check_version, parse_retrieve_request
 from .results import render_results
@@ -52,6 +53,7 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("provider.access")
 errors_log = logging.getLogger("provider.errors")
+debug_log = logging.getLogger("provider.requests")
 
 _JSON = "application/json"
 _NO_STORE = {"Cache-Control": "no-store"}
@@ -98,9 +100,23 @@ class _AccessLog:
     digest of ``X-Helpthread-Request``. Never a secret, signature, nonce or query (A6, O2).
     """
 
-    def __init__(self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None, max_header_bytes: int = 16384
+    ) -> None:
         self.app = app
         self.observer = observer
+        self.max_header_bytes = max_header_bytes
+
+    def _refusal(self, scope: Scope) -> ContractError | None:
+        """Answers given before the application sees the request: oversized headers, and
+        OPTIONS (which the framework would otherwise answer without our envelope)."""
+        if sum(len(name) + len(value) for name, value in scope.get("headers", ())) > self.max_header_bytes:
+            error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
+            error.status_override = 431  # type: ignore[attr-defined]
+            return error
+        if scope.get("method") == "OPTIONS":
+            return MethodNotAllowed()
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -116,7 +132,17 @@ class _AccessLog:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_wrapper)
+            refusal = self._refusal(scope)
+            if refusal is None:
+                await self.app(scope, receive, send_wrapper)
+            else:
+                note["error"] = refusal.code
+                status = getattr(refusal, "status_override", refusal.status)
+                body = json.dumps(refusal.envelope(), separators=(",", ":")).encode("utf-8")
+                headers = [(b"content-type", _JSON.encode()), (b"cache-control", b"no-store"),
+                           (b"content-length", str(len(body)).encode())]
+                await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
+                await send_wrapper({"type": "http.response.body", "body": body})
         finally:
             request_id = None
             for name, value in scope.get("headers", ()):
@@ -124,7 +150,8 @@ class _AccessLog:
                     request_id = value.decode("latin-1")
             record = RequestRecord(
                 method=str(scope.get("method", "-")),
-                path=str(scope.get("path", "-")),
+                # Paths arrive percent-decoded: a newline in one must not forge a log line.
+                path=printable(str(scope.get("path", "-"))),
                 status=int(note["status"]),  # type: ignore[call-overload]
                 duration_s=time.perf_counter() - started,
                 registration=note.get("registration"),  # type: ignore[arg-type]
@@ -190,12 +217,25 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
     auth_limiter = anyio.CapacityLimiter(max(8, settings.search_threads))
     in_flight = 0
 
+    async def read_body(request: Request[Any, Any, Any]) -> bytes:
+        # A client trickling its body must not hold a connection (and a descriptor) for ever.
+        try:
+            with anyio.fail_after(settings.body_timeout_s):
+                return await request.body()
+        except TimeoutError:
+            raise InvalidRequest("body", f"not received within {settings.body_timeout_s:g} s") from None
+
     async def authenticate(request: Request[Any, Any, Any], body: bytes) -> Registration:
         signatures = request.headers.getall("x-helpthread-signature", [])
         if len(signatures) > 1:
             raise MalformedSignature("X-Helpthread-Signature must appear once")
         header = signatures[0] if signatures else None
-        registration = await anyio.to_thread.run_sync(verifier.verify, header, body, limiter=auth_limiter)
+        try:
+            registration = await anyio.to_thread.run_sync(verifier.verify, header, body, limiter=auth_limiter)
+        except ContractError as exc:
+            debug_log.debug("authentication refused: %s", exc.code)
+            raise
+        debug_log.debug("authenticated: registration %s (%s)", registration.name, registration.exposure)
         _note(request, registration=registration.name)
         check_version(request.headers.get("x-helpthread-knowledge-version"))
         return registration
@@ -203,7 +243,7 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
     @post("/retrieve", status_code=200, request_max_body_size=settings.max_body_bytes)
     async def retrieve(request: Request[Any, Any, Any]) -> Response[bytes]:
         nonlocal in_flight
-        body = await request.body()
+        body = await read_body(request)
         registration = await authenticate(request, body)
         check_content_type(request.headers.get("content-type"))
         parsed = parse_retrieve_request(body, exposure=registration.exposure, capabilities=capabilities)
@@ -232,7 +272,7 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
 
     @get("/capabilities", request_max_body_size=settings.max_body_bytes)
     async def get_capabilities(request: Request[Any, Any, Any]) -> Response[bytes]:
-        body = await request.body()
+        body = await read_body(request)
         await authenticate(request, body)
         return _json_response({"contractVersion": 1, "capabilities": declared})
 
@@ -241,13 +281,42 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
         # Liveness only: says nothing about the corpus or the registrations.
         return _json_response({"contractVersion": 1, "status": "ok"})
 
+    store_health: dict[str, Any] = {"checked": 0.0, "error": None}
+
+    async def replay_store_error() -> ContractError | None:
+        """The replay store's state, checked at most every 2 s: a provider whose store is
+        unreachable refuses every request, so it must not report itself ready."""
+        ping = getattr(settings.replay_store, "ping", None)
+        if not callable(ping):
+            return None
+        if time.monotonic() - store_health["checked"] > 2.0:
+            try:
+                await anyio.to_thread.run_sync(ping, limiter=auth_limiter)
+                store_health["error"] = None
+            except ContractError as exc:
+                if store_health["error"] is None:
+                    errors_log.error("the replay store cannot be reached: %s", exc.message)
+                store_health["error"] = exc
+            store_health["checked"] = time.monotonic()
+        error: ContractError | None = store_health["error"]
+        return error
+
     @get("/readyz")
     async def readyz() -> Response[bytes]:
-        if backend.is_ready():
-            return _json_response({"contractVersion": 1, "status": "ready"})
-        return _error_response(IndexUnavailable(retry_after_s=settings.retry_after_s))
+        if not backend.is_ready():
+            return _error_response(IndexUnavailable(retry_after_s=settings.retry_after_s))
+        store_error = await replay_store_error()
+        if store_error is not None:
+            return _error_response(store_error)
+        return _json_response({"contractVersion": 1, "status": "ready"})
+
+    last_store_log = [0.0]
 
     def handle_contract_error(request: Request[Any, Any, Any], exc: ContractError) -> Response[bytes]:
+        if isinstance(exc, ReplayStoreUnavailable) and time.monotonic() - last_store_log[0] > 10:
+            # Every request is refused while the store is down: say so, but not per request.
+            last_store_log[0] = time.monotonic()
+            errors_log.error("refusing requests: %s", exc.message)
         return _error_response(exc, request)
 
     def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[bytes]:
@@ -260,6 +329,9 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
             error = PayloadTooLarge()
         elif exc.status_code == 400:
             error = InvalidRequest("headers", "the request could not be read")
+        elif exc.status_code == 500 and "disconnected" in str(exc.detail):
+            # The client went away mid-body: nothing to answer, and not our fault.
+            error = InvalidRequest("body", "the client disconnected before sending the whole body")
         else:
             errors_log.error("unexpected HTTP exception %s", exc.status_code)
             error = ContractError()

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["RequestRecord"]
+__all__ = ["RequestRecord", "printable"]
+
+
+def printable(text: str, max_chars: int = 200) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\x1b``) and bounded in length:
+    safe to write to a log line or a terminal whatever a client or server sent."""
+    out = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    return out if len(out) <= max_chars else out[: max_chars - 1] + "…"
 
 
 @dataclass(frozen=True)

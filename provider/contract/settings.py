@@ -26,6 +26,7 @@ class ContractSettings:
         max_body_bytes: larger request bodies are refused ``413`` before they are read
             in full. Default 16 KiB: the largest valid request — a 1024-code-point query
             of astral characters, each escaped as a 12-byte surrogate pair — is 12.3 KiB.
+        body_timeout_s: a body not received within this many seconds is refused ``400``.
         max_in_flight: searches admitted at once; beyond it ``503 overloaded`` at once (W7).
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
@@ -41,6 +42,7 @@ class ContractSettings:
     capabilities: frozenset[str] = MINIMUM
     max_skew_s: int = DEFAULT_MAX_SKEW_S
     max_body_bytes: int = 16384
+    body_timeout_s: float = 10.0
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1

@@ -19,16 +19,17 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.writing import IndexWriter
 
 from ..wiki.corpus import Resolved, resolve
-from ..wiki.document import DocumentMeta, WikiDocument, WikiSettings, load_document
+from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.passages import Passage
+from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
 from .analysis import terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
@@ -168,10 +169,14 @@ class Indexer:
         WriterLockHeld: (from :meth:`open`) another process is writing this index.
     """
 
-    def __init__(self, settings: WikiSettings, layout: IndexLayout, *, clock: Clock = utc_now) -> None:
+    def __init__(self, settings: WikiSettings, layout: IndexLayout, *, clock: Clock = utc_now,
+                 parse_timeout_s: float = DEFAULT_PARSE_TIMEOUT_S) -> None:
         self.settings = settings
         self.layout = layout
         self._clock = clock
+        # Files are read in worker processes, each within a time limit: one pathological
+        # file cannot hold up the batch that reclassifies another (X7).
+        self.reader = DocumentReader(settings, timeout_s=parse_timeout_s)
         self._key = settings_key(settings)
         self._manifest: Manifest | None = None
         self._build: str | None = None
@@ -187,7 +192,8 @@ class Indexer:
             self._manifest, self._build = manifest, name
 
     def close(self) -> None:
-        """Release the writer lock."""
+        """Stop the reader processes and release the writer lock."""
+        self.reader.close()
         self.layout.lock.release()
 
     def __enter__(self) -> Indexer:
@@ -234,8 +240,7 @@ class Indexer:
         loaded: dict[str, WikiDocument] = {}
         skipped: dict[str, str] = {}
         gone: list[str] = []
-        for done, relpath in enumerate(relpaths, start=1):
-            result = load_document(self.settings, relpath)
+        for done, (relpath, result) in enumerate(self.reader.read(relpaths), start=1):
             if isinstance(result, WikiDocument):
                 loaded[relpath] = result
                 if result.meta.warnings:
@@ -303,7 +308,7 @@ class Indexer:
             reread_all = manifest.settings_key != self._key
             to_read = {
                 relpath for relpath, ref in found.files.items()
-                if reread_all or not self._unchanged(manifest.docs.get(relpath), ref)
+                if reread_all or not self._unchanged(manifest, relpath, ref)
             }
             vanished = (set(manifest.docs) | set(manifest.skipped)) - set(found.files)
             discovered_skips = {s.relpath: s.reason for s in found.skipped}
@@ -350,6 +355,10 @@ class Indexer:
                 continue
             prefix = relpath + "/"
             wanted.update(p for p in known if p.startswith(prefix))
+            # Files reached through a symlink change when their target does, but the
+            # event names only the target.
+            wanted.update(p for p, meta in manifest.docs.items() if meta.real_relpath is not None
+                          and (meta.real_relpath == relpath or meta.real_relpath.startswith(prefix)))
             folder = self.settings.root / relpath
             ignore = self.settings.preset.ignore
             if folder.is_dir():
@@ -368,9 +377,30 @@ class Indexer:
     def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
         return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock())
 
-    @staticmethod
-    def _unchanged(meta: DocumentMeta | None, ref: FileRef) -> bool:
-        return meta is not None and meta.size == ref.size and meta.mtime_ns == ref.mtime_ns
+    def _unchanged(self, manifest: Manifest, relpath: str, ref: FileRef) -> bool:
+        """Whether a file is what the manifest says, without parsing it.
+
+        Size, mtime, ctime and inode all equal: unchanged. Otherwise the bytes are hashed
+        (cheap next to parsing) and compared with the recorded revision — an edit that
+        restores the mtime (``touch -d``, ``rsync -a``, archives) is still seen, while a
+        fresh copy of unchanged files is not re-parsed.
+        """
+        meta = manifest.docs.get(relpath)
+        if meta is None or meta.real_relpath != ref.real_relpath:
+            return False
+        stamp = (ref.size, ref.mtime_ns, ref.ctime_ns, ref.inode)
+        if (meta.size, meta.mtime_ns, meta.ctime_ns, meta.inode) == stamp:
+            return True
+        if meta.size != ref.size:
+            return False
+        try:
+            data = (self.settings.root / relpath).read_bytes()
+        except OSError:
+            return False
+        if git_blob_sha1(data) != meta.revision:
+            return False
+        manifest.docs[relpath] = replace(meta, mtime_ns=ref.mtime_ns, ctime_ns=ref.ctime_ns, inode=ref.inode)
+        return True
 
     def _write(
         self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport
@@ -379,12 +409,12 @@ class Indexer:
             return
         path = self.layout.build_dir(build)
         texts = dict(loaded)
-        for relpath, item in changes.items():
-            if item is not None and item.served and relpath not in texts:
-                # Reclassified by a corpus rule without changing itself: read its text again.
-                again = load_document(self.settings, relpath)
-                if isinstance(again, WikiDocument) and again.meta.revision == item.meta.revision:
-                    texts[relpath] = again
+        # Reclassified by a corpus rule without changing itself: read its text again.
+        unread = [p for p, item in changes.items() if item is not None and item.served and p not in texts]
+        for relpath, again in self.reader.read(unread):
+            item = changes[relpath]
+            if isinstance(again, WikiDocument) and item is not None and again.meta.revision == item.meta.revision:
+                texts[relpath] = again
         writable = {
             relpath: item for relpath, item in changes.items()
             if item is not None and item.served and relpath in texts

@@ -65,7 +65,8 @@ class WriterLock:
             handle.close()
             raise WriterLockHeld(
                 f"the index at {self.path.parent} is being written by {holder}; "
-                "only one process may index it (stop it, or serve with --no-index)"
+                "only one process may index it: stop that process first (to rebuild while serving, "
+                "restart the server with `serve --rebuild`)"
             ) from None
         handle.seek(0)
         handle.truncate()

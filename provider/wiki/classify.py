@@ -77,7 +77,8 @@ class Decision:
 
 
 def decide_audience(
-    data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None
+    data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None,
+    real_relpath: str | None = None,
 ) -> Decision:
     """Decide a file's own audience (before corpus-wide rules such as duplicate ids).
 
@@ -86,6 +87,9 @@ def decide_audience(
         relpath: path relative to the content root.
         rules: operator rules, first match wins.
         unreadable: why the file's header or bytes could not be read, or ``None``.
+        real_relpath: the real path of a file reached through a symlink; a rule makes it
+            public only if the rules say public for both paths (a link from a public
+            folder must not publish an internal one).
     """
     if unreadable is not None:
         return Decision(INTERNAL, f"fail-closed: {unreadable}")
@@ -101,6 +105,15 @@ def decide_audience(
         if value == INTERNAL and isinstance(value, str):
             return Decision(INTERNAL, "front matter")
         return Decision(INTERNAL, "fail-closed: front matter audience is not exactly 'public' or 'internal'")
+    decision = _by_rules(relpath, rules)
+    if real_relpath is not None and decision.value == PUBLIC:
+        real = _by_rules(real_relpath, rules)
+        if real.value != PUBLIC:
+            return Decision(INTERNAL, f"fail-closed: symlink to {real_relpath}, which the rules do not make public")
+    return decision
+
+
+def _by_rules(relpath: str, rules: Sequence[AudienceRule]) -> Decision:
     for rule in rules:
         if rule.matches(relpath):
             return Decision(rule.audience, f"rule {rule.pattern!r}")

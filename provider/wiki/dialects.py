@@ -42,6 +42,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from .plaintext import remove_spans
+
 __all__ = ["DIALECTS", "apply_dialects"]
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -115,7 +117,8 @@ def _hugo(source: str) -> str:
 
 _COLON_OPEN = re.compile(r"^(\s*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
 _COLON_CLOSE = re.compile(r"^\s*:{3,}\s*$")
-_MDX_COMMENT = re.compile(r"\{/\*.{0,20000}?\*/\}", re.DOTALL)
+_MDX_COMMENT_OPEN = re.compile(r"\{/\*")
+_MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
 _MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
 
 
@@ -140,14 +143,16 @@ def _docusaurus_line(line: str) -> str | None:
 
 
 def _docusaurus(source: str) -> str:
-    source = _MDX_COMMENT.sub(" ", source)
+    source = remove_spans(source, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE, window=20_000)
     source = _map_prose_lines(source, _docusaurus_line)
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
 
 
 # --------------------------------------------------------------------------- kramdown
 
-_KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.{0,100000}?\{:/comment\}|\{::comment\s*/\}", re.DOTALL)
+_KRAMDOWN_COMMENT_OPEN = re.compile(r"\{::comment\}")
+_KRAMDOWN_COMMENT_CLOSE = re.compile(r"\{:/comment\}")
+_KRAMDOWN_EMPTY_COMMENT = re.compile(r"\{::comment[ \t]*/\}")
 _KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+[^{}\n]{0,500}?/?\}|\{:/[a-z]*\}")
 _KRAMDOWN_IAL = re.compile(r"\{:[^{}\n]{0,500}\}")
 _TOC_ITEM = re.compile(r"^\s*(?:[*+-]|\d+\.)\s+TOC\s*$", re.IGNORECASE)
@@ -155,7 +160,8 @@ _ABBREVIATION = re.compile(r"^\s{0,3}\*\[[^\]\n]{1,200}\]:\s")
 
 
 def _kramdown(source: str) -> str:
-    source = _KRAMDOWN_COMMENT.sub(" ", source)
+    source = remove_spans(source, _KRAMDOWN_COMMENT_OPEN, _KRAMDOWN_COMMENT_CLOSE, window=100_000)
+    source = _KRAMDOWN_EMPTY_COMMENT.sub(" ", source)
     lines = _map_prose_lines(source, lambda line: None if _ABBREVIATION.match(line) else line).split("\n")
     out: list[str] = []
     for line in lines:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,9 @@ class DocumentMeta:
             only for its cascade and never served).
         text_hash: digest of the full plain text (finds untranslated copies).
         date: the page's date (front matter ``date`` or a dated file name), ISO 8601 UTC.
+        ctime_ns, inode: with ``size`` and ``mtime_ns``, how a later scan tells whether
+            the file may have changed (a restored mtime does not hide an edit).
+        real_relpath: the real path of a file reached through a symlink in the root.
     """
 
     relpath: str
@@ -163,6 +167,9 @@ class DocumentMeta:
     has_text: bool = True
     text_hash: str = ""
     date: str | None = None
+    ctime_ns: int = 0
+    inode: int = 0
+    real_relpath: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -227,15 +234,26 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     if ignored is not None:
         return Skipped(relpath, ignored, expected=True)
     try:
-        with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
-            data = handle.read(settings.max_file_bytes + 1)
+        # Non-blocking, then checked again on the open descriptor: the path may have been
+        # swapped for a FIFO or a device since it was looked at, and opening one of those
+        # must never hang the indexer.
+        fd = os.open(os.path.join(settings.root, *relpath.split("/")), os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
         return Skipped(relpath, f"cannot be read: {exc.strerror or exc}")
+    with os.fdopen(fd, "rb") as handle:
+        opened = os.fstat(handle.fileno())
+        if not stat.S_ISREG(opened.st_mode):
+            return Skipped(relpath, "not a regular file")
+        try:
+            data = handle.read(settings.max_file_bytes + 1)
+        except OSError as exc:
+            return Skipped(relpath, f"cannot be read: {exc.strerror or exc}")
     if len(data) > settings.max_file_bytes:
         return Skipped(relpath, f"larger than {settings.max_file_bytes} bytes")
-    return parse_document(settings, relpath, data, size=len(data), mtime_ns=ref.mtime_ns)
+    return parse_document(settings, relpath, data, size=len(data), mtime_ns=opened.st_mtime_ns,
+                          ctime_ns=opened.st_ctime_ns, inode=opened.st_ino, real_relpath=ref.real_relpath)
 
 
 def _is_section(relpath: str, layout: Layout) -> bool:
@@ -270,9 +288,15 @@ def _page_date(data: dict[str, Any], relpath: str, layout: Layout) -> tuple[str 
 
 
 def parse_document(
-    settings: WikiSettings, relpath: str, data: bytes, *, size: int, mtime_ns: int
+    settings: WikiSettings, relpath: str, data: bytes, *, size: int, mtime_ns: int, ctime_ns: int = 0,
+    inode: int = 0, real_relpath: str | None = None,
 ) -> WikiDocument | Skipped:
-    """Classify a file's bytes. Never raises on content."""
+    """Classify a file's bytes. Never raises on content.
+
+    Args:
+        real_relpath: the file's real path relative to the root when it was reached
+            through a symlink; audience rules must then agree for both paths.
+    """
     layout = settings.preset
     warnings: list[str] = []
     errors: list[str] = []
@@ -283,12 +307,13 @@ def parse_document(
         text = data.decode("utf-8", errors="replace")
         unreadable = "file is not valid UTF-8"
         errors.append(unreadable)
-    front = parse_front_matter(text, layout.front_matter)
+    front = parse_front_matter(text)
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
     meta = with_params(front.data, layout.params_key)
-    audience = decide_audience(meta, relpath, settings.audience_rules, unreadable=unreadable)
+    audience = decide_audience(meta, relpath, settings.audience_rules, unreadable=unreadable,
+                               real_relpath=real_relpath)
     audience_own = unreadable is not None or any(
         isinstance(k, str) and k.strip().lower() == "audience" for k in meta
     )
@@ -358,6 +383,9 @@ def parse_document(
         relpath=relpath,
         size=size,
         mtime_ns=mtime_ns,
+        ctime_ns=ctime_ns,
+        inode=inode,
+        real_relpath=real_relpath,
         revision=git_blob_sha1(data),
         doc_id=doc_id.value,
         title=title.value,

@@ -26,6 +26,7 @@ __all__ = [
     "discover",
     "ignore_reason",
     "is_ignored_path",
+    "name_is_utf8",
     "stat_file",
 ]
 
@@ -42,11 +43,19 @@ class FileRef:
         relpath: POSIX path relative to the content root, as found (through symlinks).
         size: bytes.
         mtime_ns: modification time in nanoseconds.
+        ctime_ns: inode change time in nanoseconds (changes on every write, and cannot be
+            set back like the mtime can).
+        inode: the file's inode number.
+        real_relpath: for a file reached through a symlink inside the root, its real path
+            relative to the root; else ``None``.
     """
 
     relpath: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0
+    inode: int = 0
+    real_relpath: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,18 +135,18 @@ def stat_file(
         when it exists but must not be (too large, symlink leaving the root, not a
         regular file); ``None`` when nothing is there (a removal, not an error).
     """
+    if not name_is_utf8(relpath):
+        return Skipped(relpath, "its name is not valid UTF-8: rename it")
     real_root = os.path.realpath(root)
     full = os.path.join(root, *relpath.split("/"))
     try:
         st = os.lstat(full)
-        if stat.S_ISLNK(st.st_mode):
-            target = os.path.realpath(full)
-            if not _inside(target, real_root):
-                return Skipped(relpath, "symlink leads outside the content root")
-            st = os.stat(full)
-        # A parent folder may itself be a symlink leaving the root.
-        if not _inside(os.path.realpath(full), real_root):
+        real = os.path.realpath(full)
+        # The file, or a folder above it, may be a symlink leaving the root.
+        if not _inside(real, real_root):
             return Skipped(relpath, "symlink leads outside the content root")
+        if stat.S_ISLNK(st.st_mode):
+            st = os.stat(full)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -146,7 +155,19 @@ def stat_file(
         return Skipped(relpath, "not a regular file")
     if st.st_size > max_file_bytes:
         return Skipped(relpath, f"larger than {max_file_bytes} bytes ({st.st_size} bytes)")
-    return FileRef(relpath=relpath, size=st.st_size, mtime_ns=st.st_mtime_ns)
+    real_relpath = Path(os.path.relpath(real, real_root)).as_posix()
+    return FileRef(relpath=relpath, size=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns,
+                   inode=st.st_ino, real_relpath=None if real_relpath == relpath else real_relpath)
+
+
+def name_is_utf8(relpath: str) -> bool:
+    """Whether a path (as ``os`` decoded it, with surrogate escapes) is valid UTF-8 text.
+    Other names cannot be stored or reported reliably, so their files are skipped."""
+    try:
+        relpath.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def discover(
@@ -190,6 +211,10 @@ def discover(
             name = entry.name
             relpath = f"{prefix}{name}"
             if name.startswith(".") or name in _IGNORED_DIRS:
+                continue
+            if not name_is_utf8(name):
+                result.skipped.append(Skipped(relpath.encode("utf-8", "backslashreplace").decode("utf-8"),
+                                              "its name is not valid UTF-8: rename it"))
                 continue
             try:
                 is_dir = entry.is_dir(follow_symlinks=True)

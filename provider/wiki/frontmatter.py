@@ -109,26 +109,50 @@ def split_front_matter(text: str, fence: str = "---", closing: str | None = None
     return "", rest, f"front matter has no closing {closing} line"
 
 
-def parse_front_matter(text: str, formats: tuple[str, ...] = ("yaml",)) -> FrontMatter:
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00a0"
+
+
+def _misplaced_header(text: str) -> str | None:
+    """Why the text looks like it meant to start with front matter but does not start
+    exactly with a fence line, or ``None``.
+
+    A header after a blank line, behind invisible characters, or fenced with ``----``
+    would otherwise be read as body text, and a path rule could then make the page
+    public although its author wrote ``audience: internal`` (X5: fail closed).
+    """
+    for line in text.split("\n", 20)[:20]:
+        stripped = line.strip().strip(_INVISIBLE).strip()
+        if not stripped:
+            continue
+        if stripped.startswith(("---", "+++")) or stripped == "{":
+            return "front matter must start on the very first line with exactly ---, +++ or {"
+        return None
+    return None
+
+
+def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS) -> FrontMatter:
     """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
+
+    Every format is recognised in every layout: a TOML or JSON header ignored by a
+    layout would be body text, and a path rule could make an internal page public.
 
     Args:
         text: the whole file.
         formats: header formats to recognise (:data:`FORMATS`); YAML is always read.
     """
-    if "toml" in formats or "json" in formats:
-        # Imported here: only layouts that read Hugo's formats need tomllib and json.
-        from .hugo_front_matter import parse_json_header, parse_toml_header
+    from .hugo_front_matter import parse_json_header, parse_toml_header
 
-        normalised = _normalise(text)
-        first = normalised.partition("\n")[0].rstrip()
-        if "toml" in formats and first == "+++":
-            header, body, error = split_front_matter(normalised, "+++")
-            return _finish(header, body, error, parse_toml_header)
-        if "json" in formats and first == "{":
-            header, body, error = split_front_matter(normalised, "{", "}")
-            return _finish(header, body, error, parse_json_header)
-    header, body, error = split_front_matter(text)
+    normalised = _normalise(text)
+    first = normalised.partition("\n")[0].rstrip()
+    if "toml" in formats and first == "+++":
+        header, body, error = split_front_matter(normalised, "+++")
+        return _finish(header, body, error, parse_toml_header)
+    if "json" in formats and first == "{":
+        header, body, error = split_front_matter(normalised, "{", "}")
+        return _finish(header, body, error, parse_json_header)
+    header, body, error = split_front_matter(normalised)
+    if header is None and (misplaced := _misplaced_header(normalised)) is not None:
+        return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
 
 

@@ -35,7 +35,6 @@ class Layout:
         name: the configuration value.
         locale_patterns: tried in order, first match wins.
         extensions: page file extensions, lower case.
-        front_matter: formats read: ``yaml`` (``---``), ``toml`` (``+++``), ``json`` (``{``).
         dialects: names of text cleaners from :mod:`provider.wiki.dialects`, in order.
         index_names: file stems (lower case) that stand for their folder: a page bundle's
             ``index.md`` gets the folder's id and readable name.
@@ -60,7 +59,6 @@ class Layout:
     name: str
     locale_patterns: tuple[LocalePattern, ...] = PLAIN_PATTERNS
     extensions: tuple[str, ...] = (".md", ".markdown")
-    front_matter: tuple[str, ...] = ("yaml",)
     dialects: tuple[str, ...] = ()
     index_names: tuple[str, ...] = ()
     section_names: tuple[str, ...] = ()
@@ -87,7 +85,6 @@ HUGO = Layout(
     name="hugo",
     # The content folder may be the site root (content/de/…) or the content dir (de/…).
     locale_patterns=_patterns("**.{locale}", "content/{locale}/**", "{locale}/**"),
-    front_matter=("yaml", "toml", "json"),
     dialects=("hugo", "heading_attributes"),
     index_names=("index", "_index"),
     section_names=("_index",),

@@ -23,20 +23,25 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-__all__ = ["Block", "PlainText", "clean_inline", "markdown_to_text", "parse_markdown", "strip_templates"]
+__all__ = [
+    "Block", "PlainText", "clean_inline", "markdown_to_text", "parse_markdown", "remove_spans", "strip_templates",
+]
 
 _md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
-# Bounded repetition keeps every pattern linear on hostile input.
-_SHORTCODE = re.compile(r"\{\{[<%].{0,4000}?[%>]\}\}", re.DOTALL)
-_LIQUID_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.{0,100000}?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
-_LIQUID_TAG = re.compile(r"\{%.{0,4000}?%\}", re.DOTALL)
-_LIQUID_OUTPUT = re.compile(r"\{\{.{0,4000}?\}\}", re.DOTALL)
-_MDX_IMPORT = re.compile(r"""^\s*import\s+(?:[\w*{}\s,$]+\s+from\s+)?['"][^'"]+['"];?\s*$""")
+# Delimited spans (templates, comments) are found by pairing the positions of their
+# openers and closers in one pass (:func:`remove_spans`), not by lazy regular
+# expressions, which rescan the rest of the text from every opener on hostile input.
+_LIQUID_COMMENT_OPEN = re.compile(r"\{%-?[ \t]*comment[ \t]*-?%\}")
+_LIQUID_COMMENT_CLOSE = re.compile(r"\{%-?[ \t]*endcomment[ \t]*-?%\}")
+_MDX_IMPORT_FROM = re.compile(r"""\sfrom\s{1,20}['"][^'"\n]{1,500}['"];?\s*$""")
+_MDX_IMPORT_BARE = re.compile(r"""import\s{1,20}['"][^'"\n]{1,500}['"];?\s*$""")
+_MAX_MDX_LINE = 1000
 _MDX_EXPORT = re.compile(r"^\s*export\s+(?:default\b|const\b|let\b|var\b|function\b|async\b|class\b|\{)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _TAG_LIKE = re.compile(r"</?[A-Za-z][A-Za-z0-9:._-]*(?:\s[^<>]{0,1000})?/?>")
-_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_COMMENT_OPEN = re.compile(r"<!--")
+_COMMENT_CLOSE = re.compile(r"-->")
 # Only ``&name;`` / ``&#n;`` forms: html.unescape alone would also decode legacy names
 # without a semicolon and corrupt text such as ``?a=1&region=eu`` (→ ``?a=1®ion=eu``).
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
@@ -119,7 +124,8 @@ class _HTMLText(HTMLParser):
 def _html_to_text(fragment: str) -> str:
     parser = _HTMLText()
     try:
-        parser.feed(fragment)
+        # html.parser is quadratic on unclosed comments; they carry no visible text.
+        parser.feed(_strip_comments(fragment))
         parser.close()
     except Exception:
         return ""
@@ -135,8 +141,37 @@ def _decode_entities(text: str) -> str:
     for _ in range(_MAX_PASSES):
         text, count = _ENTITY.subn(lambda m: html.unescape(m.group(0)), text)
         if not count or not _ENTITY.search(text):
+            return text
+    # Absurdly deep escaping: what is left must still not read as an entity.
+    return _ENTITY.sub(lambda m: "& " + m.group(0)[1:], text)
+
+
+# The last pass over every text a snippet or title can show: Markdown the parser left as
+# literal text (a link markdown-it refused, like ``[x](javascript:…)``, backticks of a
+# dialect it does not know, a shell comment opening a code block) must not reach a
+# reader looking like markup (CONTRACT R3).
+_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"!\[([^\]\n]{0,500})\]\((?:[^()\n]|\([^()\n]{0,500}\)){0,2000}\)"), r"\1"),
+    (re.compile(r"\[([^\]\n]{0,500})\]\((?:[^()\n]|\([^()\n]{0,500}\)){0,2000}\)"), r"\1"),
+    (re.compile(r"!\["), "["),
+    (re.compile(r"\*\*([^*\n]{1,500})\*\*"), r"\1"),
+    (re.compile(r"__([^_\n]{1,500})__"), r"\1"),
+    (re.compile(r"`([^`\n]{1,500})`"), r"\1"),
+    (re.compile(r"`{3,}|~{3,}"), " "),
+    (re.compile(r"\|\s{0,20}:?-{3,}:?\s{0,20}\|"), " "),
+    (re.compile(r"\{#\s|\s#\}"), " "),
+    (re.compile(r"^\s{0,3}#{1,6}\s+"), ""),
+)
+
+
+def _scrub(text: str) -> str:
+    for _ in range(3):
+        before = text
+        for pattern, replacement in _SCRUB:
+            text = pattern.sub(replacement, text)
+        if text == before:
             break
-    return text
+    return text.strip()
 
 
 def _tag_words(match: re.Match[str]) -> str:
@@ -155,30 +190,92 @@ def _strip_tags(text: str, *, keep_words: bool) -> str:
     return text
 
 
+def _strip_comments(text: str) -> str:
+    return remove_spans(text, _COMMENT_OPEN, _COMMENT_CLOSE, to_end=True)
+
+
 def _clean_prose(text: str) -> str:
-    text = _COMMENT.sub(" ", _decode_entities(text))
+    text = _strip_comments(_decode_entities(text))
     text = _strip_tags(text, keep_words=False)
     # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
     # still reads as a template tag: drop it.
-    return _squash(_TEMPLATE_DELIMITER.sub(" ", text))
+    return _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)))
 
 
 def _code_text(text: str) -> str:
     # Code is kept as the reader sees it, but nothing in it may look like markup: an
     # entity is decoded, a tag keeps its words without its brackets, a stray template
     # delimiter keeps its characters with a space between them.
-    text = _COMMENT.sub(" ", _decode_entities(text))
+    text = _strip_comments(_decode_entities(text))
     text = _strip_tags(text, keep_words=True)
     return _CLOSE_SPLIT.sub(" }", _OPEN_SPLIT.sub("{ ", text))
 
 
 def _clean_code(text: str) -> str:
-    return _squash(_code_text(text))
+    return _scrub(_squash(_code_text(text)))
 
 
-def _blank(match: re.Match[str]) -> str:
+def _blank(removed: str) -> str:
     """A removed template, as a space plus the line breaks it spanned."""
-    return " " + "\n" * match.group(0).count("\n")
+    return " " + "\n" * removed.count("\n")
+
+
+def remove_spans(
+    text: str,
+    opener: re.Pattern[str],
+    closer: re.Pattern[str],
+    *,
+    window: int | None = None,
+    to_end: bool = False,
+    replace: Callable[[str], str] = lambda _: " ",
+) -> str:
+    """Replace every ``opener … closer`` span with ``replace(span)``, in linear time.
+
+    Each opener pairs with the first closer after it; a pair further apart than
+    ``window`` characters is not a span (the opener stays). An opener with no closer
+    after it removes the rest of the text when ``to_end`` (an unclosed HTML comment),
+    and otherwise stays.
+    """
+    closers = [(m.start(), m.end()) for m in closer.finditer(text)]
+    out: list[str] = []
+    done = 0  # text before this index is already written
+    j = 0
+    for match in opener.finditer(text):
+        start, body = match.start(), match.end()
+        if start < done:
+            continue
+        while j < len(closers) and closers[j][0] < body:
+            j += 1
+        if j == len(closers):
+            if to_end:
+                out += [text[done:start], replace(text[start:])]
+                done = len(text)
+            break
+        close_start, close_end = closers[j]
+        if window is not None and close_start - body > window:
+            continue
+        out += [text[done:start], replace(text[start:close_end])]
+        done = close_end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _is_mdx_import(line: str) -> bool:
+    stripped = line.strip()
+    if len(stripped) > _MAX_MDX_LINE or not stripped.startswith("import"):
+        return False
+    return bool(_MDX_IMPORT_BARE.match(stripped) or
+                (stripped[6:7].isspace() and _MDX_IMPORT_FROM.search(stripped)))
+
+
+_SHORTCODE_OPEN = re.compile(r"\{\{[<%]")
+_SHORTCODE_CLOSE = re.compile(r"[%>]\}\}")
+_LIQUID_TAG_OPEN = re.compile(r"\{%")
+_LIQUID_TAG_CLOSE = re.compile(r"%\}")
+_LIQUID_OUTPUT_OPEN = re.compile(r"\{\{")
+_LIQUID_OUTPUT_CLOSE = re.compile(r"\}\}")
+_MDX_COMMENT_OPEN = re.compile(r"\{/\*")
+_MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
 
 
 def strip_templates(source: str, *, keep_lines: bool = False) -> str:
@@ -190,14 +287,18 @@ def strip_templates(source: str, *, keep_lines: bool = False) -> str:
             its line breaks, a removed line stays as an empty line), so line numbers of
             the result are those of ``source`` — for finding which lines are code.
     """
-    replacement: str | Callable[[re.Match[str]], str] = _blank if keep_lines else " "
-    source = _SHORTCODE.sub(replacement, source)
-    source = _LIQUID_COMMENT.sub(replacement, source)
-    source = _LIQUID_TAG.sub(replacement, source)
-    source = _LIQUID_OUTPUT.sub(replacement, source)
+    removed: Callable[[str], str] = _blank if keep_lines else (lambda _: " ")
+    # Liquid runs before Markdown: what a {% comment %} hides is gone before any fence
+    # inside it could start a code block.
+    source = remove_spans(source, _LIQUID_COMMENT_OPEN, _LIQUID_COMMENT_CLOSE, window=100_000, replace=removed)
+    out: list[str] = []
+    for is_code, segment in _fenced_segments(source):
+        # In prose a template disappears; in fenced code the reader sees its words
+        # (``api_token: "{{ hcloud_token }}"`` → ``api_token: " hcloud_token "``).
+        out.append(_remove_templates(segment, _template_words if is_code else removed))
     lines = []
     fence: str | None = None
-    for line in source.split("\n"):
+    for line in "".join(out).split("\n"):
         match = _FENCE.match(line)
         if match:
             marker = match.group(1)
@@ -205,12 +306,45 @@ def strip_templates(source: str, *, keep_lines: bool = False) -> str:
                 fence = marker[0] * len(marker)
             elif marker.startswith(fence):
                 fence = None
-        elif fence is None and (_MDX_IMPORT.match(line) or _MDX_EXPORT.match(line)):
+        elif fence is None and (_is_mdx_import(line) or _MDX_EXPORT.match(line)):
             if keep_lines:
                 lines.append("")
             continue
         lines.append(line)
     return "\n".join(lines)
+
+
+def _template_words(span: str) -> str:
+    return " " + span.strip("{}%<>-/*# \t") + " "
+
+
+def _remove_templates(text: str, replace: Callable[[str], str]) -> str:
+    text = remove_spans(text, _SHORTCODE_OPEN, _SHORTCODE_CLOSE, window=4000, replace=replace)
+    text = remove_spans(text, _LIQUID_TAG_OPEN, _LIQUID_TAG_CLOSE, window=4000, replace=replace)
+    text = remove_spans(text, _LIQUID_OUTPUT_OPEN, _LIQUID_OUTPUT_CLOSE, window=4000, replace=replace)
+    # MDX comments hide text from readers in every layout (Docusaurus renders .md as MDX).
+    return remove_spans(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE, window=20_000,
+                        replace=_blank if replace is _blank else (lambda _: " "))
+
+
+def _fenced_segments(source: str) -> list[tuple[bool, str]]:
+    """Split markdown source into (is fenced code, text) runs, line breaks kept."""
+    segments: list[tuple[bool, str]] = []
+    current: list[str] = []
+    fence: str | None = None
+    for line in source.splitlines(keepends=True):
+        match = _FENCE.match(line)
+        if match and fence is None:
+            segments.append((False, "".join(current)))
+            current = [line]
+            fence = match.group(1)[0] * len(match.group(1))
+            continue
+        current.append(line)
+        if match and fence is not None and match.group(1).startswith(fence):
+            segments.append((True, "".join(current)))
+            current, fence = [], None
+    segments.append((fence is not None, "".join(current)))
+    return segments
 
 
 def _inline_text(children: list[Token]) -> str:

@@ -108,7 +108,7 @@ def test_readyz_503_until_loaded_while_healthz_answers(tmp_path: Path) -> None:
     generate_wiki(content, 1500)
     port = free_port()
     config = write_config(tmp_path / "kp.yaml", {"content": str(content), "index": str(tmp_path / "index"),
-                                                 "port": port})
+                                                 "port": port, "metrics_port": 0})
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": CUSTOMER_SECRET}
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log_file:
@@ -120,6 +120,7 @@ def test_readyz_503_until_loaded_while_healthz_answers(tmp_path: Path) -> None:
             seen_not_ready = False
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
+                assert proc.poll() is None, server.log()
                 try:
                     ready = httpx.get(f"{server.base_url}/readyz", timeout=2)
                 except httpx.TransportError:

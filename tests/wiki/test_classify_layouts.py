@@ -122,5 +122,4 @@ def test_each_preset_finds_locale_and_group(layout: str, relpath: str, locale: s
 def test_layouts_are_consistent() -> None:
     for layout in LAYOUTS.values():
         assert layout.extensions and all(e.startswith(".") and e == e.lower() for e in layout.extensions)
-        assert set(layout.front_matter) <= {"yaml", "toml", "json"} and "yaml" in layout.front_matter
         assert all(n == n.lower() for n in (*layout.index_names, *layout.section_names))

@@ -56,7 +56,9 @@ def test_other_extensions_ignored(root: Path) -> None:
 def test_relpaths_are_posix_and_refs_describe_the_file(root: Path) -> None:
     path = write(root / "a" / "b" / "c.md", "0123456789")
     ref = discover(root).files["a/b/c.md"]
-    assert ref == FileRef(relpath="a/b/c.md", size=10, mtime_ns=path.stat().st_mtime_ns)
+    st = path.stat()
+    assert ref == FileRef(relpath="a/b/c.md", size=10, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns,
+                          inode=st.st_ino)
 
 
 def test_dot_folders_dot_files_and_node_modules_skipped(root: Path) -> None:

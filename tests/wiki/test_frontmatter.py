@@ -67,19 +67,35 @@ def test_fence_lines_may_have_trailing_spaces() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "\n---\naudience: public\n---\nBody",  # blank line first
-        " ---\naudience: public\n---\nBody",  # indented fence
-        "Intro\n---\naudience: public\n---\nBody",  # not the first line
-        "----\naudience: public\n----\nBody",  # four dashes
-        "--- yaml\naudience: public\n---\nBody",  # text after the fence
-        "+++\naudience = 'public'\n+++\nBody",  # TOML is not read as YAML
+        "\n---\naudience: internal\n---\nBody",  # blank line first
+        " ---\naudience: internal\n---\nBody",  # indented fence
+        "\u200b---\naudience: internal\n---\nBody",  # behind a zero-width space
+        "----\naudience: internal\n----\nBody",  # four dashes
+        "--- yaml\naudience: internal\n---\nBody",  # text after the fence
     ],
 )
-def test_header_must_start_on_first_line_with_exact_fence(text: str) -> None:
+def test_x5_a_misplaced_header_is_an_error_not_body_text(text: str) -> None:
+    """X5: a header that is not exactly on the first line is unreadable front matter
+    (the page becomes internal), never body text a path rule could make public."""
     front = parse_front_matter(text)
-    assert not front.present
+    assert front.present and front.error is not None and "first line" in front.error
     assert front.data == {}
-    assert "audience" not in front.data
+
+
+def test_a_rule_line_later_in_the_body_is_just_text() -> None:
+    front = parse_front_matter("Intro\n---\naudience: public\n---\nBody")
+    assert not front.present and front.error is None and front.data == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [("+++\naudience = 'internal'\n+++\nBody", {"audience": "internal"}),
+     ('{\n "audience": "internal"\n}\nBody', {"audience": "internal"})],
+)
+def test_x5_toml_and_json_headers_are_read_in_every_layout(text: str, data: dict[str, str]) -> None:
+    """X5: a TOML or JSON header is never mistaken for body text."""
+    front = parse_front_matter(text)
+    assert front.present and front.error is None and front.data == data
 
 
 @pytest.mark.parametrize(

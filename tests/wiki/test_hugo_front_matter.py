@@ -56,11 +56,6 @@ def test_unreadable_headers_are_errors_and_leak_nothing(text: str, reason: str) 
     assert front.error is not None and reason in front.error, front.error
 
 
-def test_toml_and_json_are_only_read_when_the_layout_says_so() -> None:
-    front = parse_front_matter("+++\naudience = 'public'\n+++\nBody")
-    assert not front.present and front.data == {}
-
-
 def test_unreadable_toml_makes_the_file_internal_even_under_a_public_cascade_or_rule() -> None:
     from provider.wiki.classify import AudienceRule
 

@@ -376,7 +376,8 @@ def test_whitespace_collapsed_one_line_per_block() -> None:
         ("Multi\nline", "Multi line"),
         ("  spaced   out  ", "spaced out"),
         ("<script>x()</script>Safe", "Safe"),
-        ("# Not a heading marker", "# Not a heading marker"),
+        # R3: text that opens like a Markdown heading would read as one.
+        ("# Not a heading marker", "Not a heading marker"),
     ],
 )
 def test_clean_inline(source: str, expected: str) -> None:

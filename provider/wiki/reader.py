@@ -1,0 +1,196 @@
+"""Reading many files in worker processes, each within a time limit.
+
+Markdown parsing is pure Python and some inputs are pathological (a long run of ``[``,
+a huge table, an unclosed HTML comment repeated): one hostile file must not stall the
+only index writer — while it parses, every other edit, including a public → internal
+reclassification, waits (CONTRACT X7). So files are read by worker processes; a file
+that takes longer than the limit has its worker killed and is skipped and reported,
+which also removes it from the index (fail closed).
+
+Worker processes also keep the parsing off the serving process's interpreter lock and
+use every CPU for full builds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import queue
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
+from typing import Any
+
+from .document import WikiDocument, WikiSettings, load_document, parse_document
+from .files import Skipped
+
+__all__ = ["DEFAULT_PARSE_TIMEOUT_S", "DocumentReader"]
+
+log = logging.getLogger(__name__)
+
+#: A file not read and classified within this many seconds is skipped and reported.
+DEFAULT_PARSE_TIMEOUT_S = 30.0
+Loaded = WikiDocument | Skipped | None
+
+
+def _context() -> BaseContext:
+    # forkserver: safe to start from a threaded server process, and cheap per worker
+    # once the server process has imported the parsing modules.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["provider.wiki.document"])
+    return ctx
+
+
+def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
+    # Warm up before taking work, so lazily loaded data (langcodes' tables, the YAML
+    # and Markdown parsers) does not count against the first file's time limit.
+    sample = b"---\nlocale: de-AT\ntitle: Warm-up\n---\n# Heading\n\nSome *text* with a [link](https://x.invalid).\n"
+    with contextlib.suppress(Exception):
+        parse_document(settings, "warm-up.md", sample, size=len(sample), mtime_ns=0)
+    while True:
+        relpath = tasks.get()
+        if relpath is None:
+            return
+        results.put(("start", relpath, os.getpid()))
+        try:
+            outcome: Loaded = load_document(settings, relpath)
+        except Exception as exc:  # a parser bug must not take the worker down
+            outcome = Skipped(relpath, f"could not be read ({type(exc).__name__})")
+        results.put(("done", relpath, outcome))
+
+
+@dataclass
+class _Worker:
+    process: Any
+    tasks: Any
+    current: str | None = None
+    started: float = 0.0
+    assigned: list[str] = field(default_factory=list)
+
+
+class DocumentReader:
+    """Loads documents like :func:`~provider.wiki.document.load_document`, in worker
+    processes, each file within ``timeout_s``.
+
+    Args:
+        settings: how to read the wiki (sent to the workers).
+        timeout_s: seconds one file may take before its worker is killed and the file
+            is skipped with a reason.
+        processes: worker processes (default: the CPUs, at most 4).
+    """
+
+    def __init__(self, settings: WikiSettings, *, timeout_s: float = DEFAULT_PARSE_TIMEOUT_S,
+                 processes: int | None = None) -> None:
+        self.settings = settings
+        self.timeout_s = timeout_s
+        self.processes = processes or max(1, min(4, os.cpu_count() or 1))
+        self._ctx: BaseContext | None = None
+        self._results: Any = None
+        self._workers: list[_Worker] = []
+        self._deaths: dict[str, int] = {}
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def _start_worker(self) -> _Worker:
+        assert self._ctx is not None
+        tasks = self._ctx.Queue()
+        process = self._ctx.Process(target=_work, args=(self.settings, tasks, self._results), daemon=True)  # type: ignore[attr-defined]
+        process.start()
+        return _Worker(process=process, tasks=tasks)
+
+    def _ensure_started(self, wanted: int) -> None:
+        if self._ctx is None:
+            self._ctx = _context()
+            self._results = self._ctx.Queue()
+        while len(self._workers) < min(self.processes, max(1, wanted)):
+            self._workers.append(self._start_worker())
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        for worker in self._workers:
+            with contextlib.suppress(OSError, ValueError):
+                worker.tasks.put(None)
+        for worker in self._workers:
+            worker.process.join(timeout=2)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+        self._workers = []
+
+    # -- reading -------------------------------------------------------------------------
+
+    def read(self, relpaths: Iterable[str]) -> Iterator[tuple[str, Loaded]]:
+        """Yield ``(relpath, outcome)`` for every path, in completion order.
+
+        ``outcome`` is what :func:`~provider.wiki.document.load_document` returns; a file
+        over the time limit yields a :class:`Skipped` saying so.
+        """
+        todo = list(dict.fromkeys(relpaths))
+        if not todo:
+            return
+        self._ensure_started(len(todo))
+        waiting = list(reversed(todo))
+        remaining = set(todo)
+        for worker in self._workers:
+            self._assign(worker, waiting)
+        while remaining:
+            try:
+                kind, relpath, payload = self._results.get(timeout=0.2)
+            except queue.Empty:
+                kind = ""
+            if kind == "start":
+                for worker in self._workers:
+                    if worker.process.pid == payload and relpath in worker.assigned:
+                        worker.current, worker.started = relpath, time.monotonic()
+            elif kind == "done":
+                for worker in self._workers:
+                    if relpath in worker.assigned:
+                        worker.assigned.remove(relpath)
+                        if worker.current == relpath:
+                            worker.current = None
+                        self._assign(worker, waiting)
+                if relpath in remaining:  # a killed worker's late answer is not counted twice
+                    remaining.discard(relpath)
+                    yield relpath, payload
+            for relpath, outcome in self._reap(waiting):
+                if relpath in remaining:
+                    remaining.discard(relpath)
+                    yield relpath, outcome
+
+    def _assign(self, worker: _Worker, waiting: list[str]) -> None:
+        # Two files queued per worker: one running, one ready, so a worker never idles
+        # while we wait for a result.
+        while waiting and len(worker.assigned) < 2:
+            relpath = waiting.pop()
+            worker.assigned.append(relpath)
+            worker.tasks.put(relpath)
+
+    def _reap(self, waiting: list[str]) -> list[tuple[str, Loaded]]:
+        """Kill workers stuck on one file for too long (or dead); requeue their other files."""
+        timed_out: list[tuple[str, Loaded]] = []
+        now = time.monotonic()
+        for index, worker in enumerate(self._workers):
+            stuck = worker.current is not None and now - worker.started > self.timeout_s
+            if not stuck and worker.process.is_alive():
+                continue
+            worker.process.kill()
+            worker.process.join()
+            culprit = worker.current
+            if culprit is None and worker.assigned:
+                # Died before saying which file it was on: the first one it was given.
+                self._deaths[worker.assigned[0]] = self._deaths.get(worker.assigned[0], 0) + 1
+                if self._deaths[worker.assigned[0]] >= 2:
+                    culprit = worker.assigned[0]
+            if culprit is not None:
+                log.warning("%s: not read within %.0f s; skipped", culprit, self.timeout_s)
+                reason = (f"took longer than {self.timeout_s:g} s to read (pathological markdown?)" if stuck
+                          else "its reader process died")
+                timed_out.append((culprit, Skipped(culprit, reason)))
+            waiting.extend(p for p in worker.assigned if p != culprit)
+            replacement = self._start_worker()
+            self._workers[index] = replacement
+            self._assign(replacement, waiting)
+        return timed_out
