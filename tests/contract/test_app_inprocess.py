@@ -140,3 +140,89 @@ def test_backend_crash_is_a_plain_500_envelope_without_details() -> None:
     assert reply.status_code == 500
     assert reply.json() == {"contractVersion": 1, "error": {"code": "internal_error", "message": "internal error"}}
     assert b"/srv/secret" not in reply.content
+
+
+class _Ready:
+    implemented_capabilities: frozenset[str] = frozenset()
+
+    def is_ready(self) -> bool:
+        return True
+
+    def search(self, query: SearchQuery) -> Sequence[Result]:
+        return []
+
+
+def test_w4_options_and_oversized_headers_get_the_envelope() -> None:
+    """W4: OPTIONS (which the framework would answer 204 without a body) and headers over
+    16 KiB are answered with the contract's envelope."""
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        async with _client(_Ready()) as client:
+            options = await client.options("http://provider/retrieve")
+            huge = await client.get("http://provider/healthz", headers={"X-Padding": "x" * 20_000})
+            return options, huge
+
+    options, huge = asyncio.run(scenario())
+    assert options.status_code == 405 and options.json()["error"]["code"] == "method_not_allowed"
+    assert huge.status_code == 431 and huge.json()["contractVersion"] == 1
+    assert huge.json()["error"]["code"] == "payload_too_large"
+
+
+def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
+    """A client trickling its body is answered 400 after body_timeout_s, freeing the slot."""
+    from provider.contract import create_app as make
+
+    app = make(_Ready(), ContractSettings(registrations=REGISTRATIONS, body_timeout_s=0.3))
+    sent: list[dict[str, object]] = []
+
+    async def scenario() -> None:
+        messages = [{"type": "http.request", "body": b'{"query"', "more_body": True}]
+
+        async def receive() -> dict[str, object]:
+            if messages:
+                return messages.pop()
+            await asyncio.sleep(5)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "http_version": "1.1", "method": "POST", "path": "/retrieve", "raw_path": b"/retrieve",
+                 "query_string": b"", "root_path": "", "scheme": "http", "server": ("provider", 80),
+                 "client": ("127.0.0.1", 1), "headers": [(b"content-type", b"application/json")]}
+        await asyncio.wait_for(app(scope, receive, send), timeout=3)
+
+    asyncio.run(scenario())
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")  # type: ignore[misc]
+    assert start["status"] == 400 and json.loads(body)["error"]["message"].startswith("body: not received")
+
+
+class _DownStore:
+    def add_if_absent(self, nonce: str, expires_at: float) -> bool:
+        from provider.contract import ReplayStoreUnavailable
+
+        raise ReplayStoreUnavailable("replay store unreachable (test)")
+
+    def ping(self) -> None:
+        from provider.contract import ReplayStoreUnavailable
+
+        raise ReplayStoreUnavailable("replay store unreachable (test)")
+
+
+def test_a5_readyz_reports_an_unreachable_replay_store() -> None:
+    """A5: while the replay store is down every request is refused 503, and /readyz says
+    so, so a load balancer stops sending traffic."""
+    from provider.contract import create_app as make
+
+    app = make(_Ready(), ContractSettings(registrations=REGISTRATIONS, replay_store=_DownStore()))  # type: ignore[arg-type]
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app)) as client:
+            ready = await client.get("http://provider/readyz")
+            reply = await _post(client, CS, {"query": "x"})
+            return ready, reply
+
+    ready, reply = asyncio.run(scenario())
+    assert ready.status_code == 503 and ready.headers["retry-after"].isdigit()
+    assert reply.status_code == 503 and reply.headers["retry-after"].isdigit()

@@ -113,3 +113,14 @@ def test_responses_are_not_cacheable(sample_server: ProviderProcess) -> None:
     """§6.3: nothing may cache a provider answer on the way (no-store)."""
     reply = sample_server.retrieve({"query": "invoice"}, CUSTOMER_SECRET)
     assert reply.headers["cache-control"] == "no-store"
+
+
+def test_a_request_path_cannot_forge_log_lines(sample_server: ProviderProcess) -> None:
+    """Paths arrive percent-decoded; a newline in one is escaped in the access log."""
+    import time
+
+    sample_server.raw("GET", "/probe%0aFORGED-LOG-LINE%20INFO%20provider.access")
+    deadline = time.monotonic() + 5
+    while "/probe" not in (log := sample_server.log()) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the access line is written just after the response
+    assert "\nFORGED-LOG-LINE" not in log and "/probe\\nFORGED-LOG-LINE" in log
