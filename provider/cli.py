@@ -9,6 +9,7 @@ import os
 import ssl
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -479,6 +480,10 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
                      "public index)")
         lines.append("")
+    for pattern in report.unused_rules:
+        lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
+    if report.unused_rules:
+        lines.append("")
     quarantined = [e for e in report.files if e.quarantined]
     if quarantined:
         lines.append(f"Quarantined ({len(quarantined)}):")
@@ -539,16 +544,17 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
     ctx.exit(report.exit_code)
 
 
-def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
+def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[str, bool]:
+    """The secret to sign with, and whether it came from the ``--dev`` state file."""
     try:
         registrations = registrations_from_env()
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
     for registration in registrations:
         if registration.exposure is profile:
-            return registration.secrets[0].key.decode("utf-8")
+            return registration.secrets[0].key.decode("utf-8"), False
     if dev_state and isinstance(dev_state.get("secrets"), dict) and profile.value in dev_state["secrets"]:
-        return str(dev_state["secrets"][profile.value])
+        return str(dev_state["secrets"][profile.value]), True
     raise click.ClickException(
         f"no {profile.value} secret: export {SECRET_ENV[profile]}, or start `knowledge-provider serve --dev`"
     )
@@ -564,41 +570,106 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
 def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None) -> None:
-    """Send a signed retrieval request, exactly as the Helpthread core would, and print the results."""
+    """Send a signed retrieval request, exactly as the Helpthread core would, and print the results.
+
+    The secret comes from KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET (or _AGENT_ONLY_ with
+    --profile agent_only; the first of several), else from the state file a running
+    `serve --dev` wrote. Answers are read within the core's limits (10 s, 1 MiB).
+    """
     import httpx
 
     from .contract.testing import signed_headers
-    from .devmode import read_dev_state
+    from .devmode import dev_state_path, read_dev_state
 
     dev_state = read_dev_state()
     exposure = Exposure(profile)
-    secret = _query_secret(exposure, dev_state)
+    secret, from_dev = _query_secret(exposure, dev_state)
     base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
+    if not base.startswith(("http://", "https://")):
+        raise click.ClickException(f"--url {base!r} must start with http:// or https://")
+    if base.endswith(("/retrieve", "/capabilities")):
+        raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
+    if from_dev:
+        click.echo(f"(signing with the --dev secrets from {dev_state_path()})", err=True)
     body = json.dumps({"query": text, "limit": limit}, ensure_ascii=False).encode("utf-8")
+    verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
     try:
-        verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
-        response = httpx.post(f"{base}/retrieve", content=body, headers=signed_headers(body, secret), timeout=10.0,
-                              verify=verify)
+        status, raw = _post_bounded(f"{base}/retrieve", body, signed_headers(body, secret), verify)
     except httpx.HTTPError as exc:
-        raise click.ClickException(f"cannot reach {base}: {exc}; is `knowledge-provider serve` running?") from None
+        raise click.ClickException(_connection_hint(base, exc)) from None
     try:
-        payload = response.json()
+        payload = json.loads(raw)
     except ValueError:
-        raise click.ClickException(f"{base} answered {response.status_code} without JSON") from None
+        raise click.ClickException(f"{base} answered {status} without JSON: is it a knowledge provider?") from None
     if as_json:
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-    if response.status_code != 200:
-        error = payload.get("error", {}) if isinstance(payload, dict) else {}
-        raise click.ClickException(f"{response.status_code} {error.get('code')}: {error.get('message')}")
+        click.echo(json.dumps(payload, ensure_ascii=True, indent=2))
+    if not isinstance(payload, dict):
+        raise click.ClickException(f"{base} answered {status} with JSON that is not an object")
+    if status != 200:
+        found = payload.get("error")
+        error: dict[str, Any] = found if isinstance(found, dict) else {}
+        message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
+        if status == 401 and from_dev:
+            message += " (signed with --dev secrets: is this the --dev server? Otherwise export the secret)"
+        if status == 404:
+            message += " (is --url the provider's base URL?)"
+        raise click.ClickException(message)
     if as_json:
         return
-    results = payload.get("results", [])
+    results = payload.get("results")
+    if not isinstance(results, list):
+        raise click.ClickException(f"{base} answered without a results list")
     if not results:
         click.echo("No results.")
     for rank, result in enumerate(results, start=1):
-        click.echo(f"{rank}. {result['title']}  [{result['audience']}] {result['documentId']}")
-        click.echo(click.wrap_text(result["snippet"], width=96, initial_indent="   ", subsequent_indent="   "))
+        result = result if isinstance(result, dict) else {}
+        click.echo(f"{rank}. {_shown(result.get('title'))}  [{_shown(result.get('audience'))}] "
+                   f"{_shown(result.get('documentId'))}")
+        click.echo(click.wrap_text(_shown(result.get("snippet"), 2000), width=96, initial_indent="   ",
+                                   subsequent_indent="   "))
         click.echo()
+
+
+#: The core fails answers larger than this (§4.2); so does ``query``.
+_MAX_ANSWER_BYTES = 1024 * 1024
+#: Wall-clock limit of one ``query`` request, like the core's (§4.2).
+_QUERY_DEADLINE_S = 10.0
+
+
+def _shown(value: object, max_chars: int = 300) -> str:
+    """A server-supplied value made safe for a terminal (no escape sequences)."""
+    from .contract.records import printable
+
+    return printable(str(value), max_chars) if value is not None else "-"
+
+
+def _post_bounded(url: str, body: bytes, headers: dict[str, str], verify: ssl.SSLContext | bool) -> tuple[int, bytes]:
+    """POST and read the answer within the core's limits: 10 s in all, 1 MiB at most."""
+    import httpx
+
+    deadline = time.monotonic() + _QUERY_DEADLINE_S
+    with httpx.Client(timeout=_QUERY_DEADLINE_S, verify=verify) as client, \
+            client.stream("POST", url, content=body, headers=headers) as response:
+        chunks, size = [], 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > _MAX_ANSWER_BYTES:
+                raise click.ClickException(f"the answer exceeds {_MAX_ANSWER_BYTES} bytes; the core would fail it")
+            if time.monotonic() > deadline:
+                raise click.ClickException(f"no complete answer within {_QUERY_DEADLINE_S:g} s")
+            chunks.append(chunk)
+        return response.status_code, b"".join(chunks)
+
+
+def _connection_hint(base: str, exc: Exception) -> str:
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" in text or "certificate verify failed" in text:
+        return f"{base}: the server's certificate is not trusted; pass --cacert FILE (e.g. dev-cert/cert.pem)"
+    if base.startswith("http://") and ("disconnected" in text.lower() or "reset" in text.lower()):
+        return f"{base}: the connection was closed; if the server uses TLS, use https:// in --url"
+    if "WRONG_VERSION_NUMBER" in text or "wrong version number" in text:
+        return f"{base}: the server does not speak TLS here; use http:// in --url"
+    return f"cannot reach {base}: {text}; is `knowledge-provider serve` running there?"
 
 
 #: Where ``conformance`` reads the secrets when the options are not given. Separate from
@@ -621,6 +692,8 @@ EXIT_UNREACHABLE = 2
               help="A phrase that occurs only in internal documents (repeatable); drives the exposure checks.")
 @click.option("--query", "probe_queries", multiple=True, metavar="TEXT",
               help="A query that finds public documents (repeatable); default: common support words.")
+@click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Certificate or CA bundle to trust for https (e.g. dev-cert/cert.pem).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def conformance(
     url: str,
@@ -628,6 +701,7 @@ def conformance(
     agent_only_secret: str | None,
     canary_queries: tuple[str, ...],
     probe_queries: tuple[str, ...],
+    cacert: Path | None,
     as_json: bool,
 ) -> None:
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
@@ -648,6 +722,7 @@ def conformance(
             agent_only_secret=agent_only_secret or None,
             canary_queries=canary_queries,
             probe_queries=probe_queries,
+            cafile=str(cacert) if cacert else None,
         )
     except ProviderUnreachable as exc:
         click.echo(f"Error: {exc}; is the URL right and the provider running?", err=True)

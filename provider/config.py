@@ -18,6 +18,7 @@ message names the setting and the next step, and never a secret.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -141,6 +142,7 @@ class ProviderConfig:
     ssl_certfile: Path | None = None
     ssl_keyfile: Path | None = None
     source: Path | None = field(default=None, compare=False)
+    overridden: frozenset[str] = field(default=frozenset(), compare=False)
 
     def wiki_settings(self) -> WikiSettings:
         return WikiSettings(
@@ -199,9 +201,12 @@ class ProviderConfig:
         values = {k: v for k, v in overrides.items() if v is not None}
         if "capabilities" in values and isinstance(values["capabilities"], str):
             values["capabilities"] = _capabilities(values["capabilities"], "--capabilities")
-        return replace(self, **values)
+        return replace(self, **values, overridden=self.overridden | frozenset(values))
 
     def _where(self, key: str) -> str:
+        """Where a setting came from, for error messages: the option or the file."""
+        if key in self.overridden:
+            return f"--{key.replace('_', '-')}"
         return f"{self.source}: {key}" if self.source else key
 
 
@@ -301,6 +306,9 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
     prefix = f"{source}: " if source else ""
     unknown = sorted(set(data) - set(_KNOWN_KEYS))
     if unknown:
+        close = difflib.get_close_matches(str(unknown[0]), _KNOWN_KEYS, n=1)
+        if close:
+            raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; did you mean {close[0]!r}?")
         known = "\n".join(f"  {k}: {v}" for k, v in _KNOWN_KEYS.items())
         raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; the settings are:\n{known}")
     config = ProviderConfig(source=source)
@@ -432,6 +440,8 @@ def _read_secret_values(name: str, env: Mapping[str, str]) -> list[str] | None:
             raw = Path(file_name).read_text("utf-8")
         except OSError as exc:
             raise ConfigurationError(f"{name}_FILE: cannot read {file_name}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ConfigurationError(f"{name}_FILE: {file_name} is not UTF-8 text") from None
         source = raw
     elif direct:
         source = direct

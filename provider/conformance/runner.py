@@ -6,6 +6,7 @@ exchange of the run; the report lists them all in registry order.
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -136,6 +137,7 @@ def check_url(
     probe_queries: Sequence[str] = (),
     timeout_s: float = DEFAULT_TIMEOUT_S,
     clock: Callable[[], float] = time.time,
+    cafile: str | None = None,
 ) -> Report:
     """Check a provider over HTTP(S).
 
@@ -148,13 +150,16 @@ def check_url(
         probe_queries: queries known to find public documents.
         timeout_s: per-request timeout in seconds.
         clock: Unix seconds used to sign.
+        cafile: a PEM certificate (or CA bundle) to trust for https, e.g. a dev-cert.
 
     Raises:
         ProviderUnreachable: no HTTP answer at all from ``url``.
     """
     base = url.rstrip("/")
     headers = {"User-Agent": USER_AGENT}
-    with httpx.Client(base_url=base, timeout=timeout_s, headers=headers, follow_redirects=False) as client:
+    verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=cafile) if cafile else True
+    with httpx.Client(base_url=base, timeout=timeout_s, headers=headers, follow_redirects=False,
+                      verify=verify) as client:
         try:
             client.get("/capabilities")
         except httpx.HTTPError as exc:

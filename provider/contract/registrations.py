@@ -23,6 +23,8 @@ __all__ = [
 
 #: Project decision (CONTRACT, "Authentication"): shorter secrets refuse to start.
 MIN_SECRET_CHARS = 32
+#: A secret with fewer different characters than this (``aaaa…``) is refused as well.
+MIN_DISTINCT_CHARS = 8
 
 
 class ConfigurationError(Exception):
@@ -102,7 +104,9 @@ def check_registrations(registrations: Sequence[Registration], source: dict[str,
 
     Raises:
         ConfigurationError: no registration; a registration without secrets; a secret
-            shorter than :data:`MIN_SECRET_CHARS` characters; one secret held by two
+            shorter than :data:`MIN_SECRET_CHARS` characters, with fewer than
+            :data:`MIN_DISTINCT_CHARS` different characters, or with spaces or control
+            characters; one secret held by two
             registrations of different exposure (which would let a customer-safe caller
             reach agent-only content); or two registrations with one name.
     """
@@ -119,11 +123,17 @@ def check_registrations(registrations: Sequence[Registration], source: dict[str,
         if not reg.secrets:
             raise ConfigurationError(f"{where}: no secret given")
         for i, secret in enumerate(reg.secrets, start=1):
+            text = secret.key.decode("utf-8")
+            generate = "generate one with: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'"
             if len(secret) < MIN_SECRET_CHARS:
                 raise ConfigurationError(
-                    f"{where}: secret #{i} is shorter than {MIN_SECRET_CHARS} characters; "
-                    "generate one with: python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+                    f"{where}: secret #{i} is shorter than {MIN_SECRET_CHARS} characters; {generate}"
                 )
+            if len(set(text)) < MIN_DISTINCT_CHARS:
+                raise ConfigurationError(f"{where}: secret #{i} is too repetitive to be a secret; {generate}")
+            if any(not ch.isprintable() or ch.isspace() for ch in text):
+                # HMAC pads keys with zero bytes: "k\0" and "k" would be one key.
+                raise ConfigurationError(f"{where}: secret #{i} contains spaces or control characters; {generate}")
             other = seen.get(secret)
             if other is not None and other.exposure is not reg.exposure:
                 raise ConfigurationError(

@@ -35,12 +35,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .classify import AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
-from .document import WikiDocument, WikiSettings, load_document
+from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
+from .reader import DocumentReader
 
 __all__ = ["CHECK_FORMAT", "CheckReport", "FileCheck", "check_wiki"]
 
@@ -111,11 +114,14 @@ class CheckReport:
         settings: the effective settings (:meth:`WikiSettings.describe`).
         now: the time publication dates were compared with.
         files: one entry per path, sorted by path.
+        unused_rules: audience rule patterns that match no file (often a typo that
+            leaves a whole folder internal).
     """
 
     settings: dict[str, Any]
     now: dt.datetime
     files: list[FileCheck] = field(default_factory=list)
+    unused_rules: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -152,6 +158,7 @@ class CheckReport:
             "now": self.now.isoformat(),
             "settings": self.settings,
             "summary": self.summary(),
+            "unusedRules": self.unused_rules,
             "files": [entry.to_json() for entry in self.files],
         }
 
@@ -179,6 +186,12 @@ def _skipped_entry(skipped: Skipped) -> FileCheck:
     )
 
 
+def unused_rules(rules: Iterable[AudienceRule], relpaths: Iterable[str]) -> list[str]:
+    """The patterns of audience rules that match none of ``relpaths``."""
+    paths = list(relpaths)
+    return [rule.pattern for rule in rules if not any(rule.matches(path) for path in paths)]
+
+
 def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> CheckReport:
     """Classify every file under ``settings.root`` as the indexer would, writing nothing.
 
@@ -194,14 +207,20 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                      ignore=settings.preset.ignore)
     metas = {}
     skipped = list(found.skipped)
-    for relpath in sorted(found.files):
-        result = load_document(settings, relpath)
-        if isinstance(result, WikiDocument):
-            metas[relpath] = result.meta
-        elif isinstance(result, Skipped):
-            skipped.append(result)
+    # The same reader as the indexer: worker processes, each file within a time limit.
+    reader = DocumentReader(settings)
+    try:
+        for _, result in reader.read(sorted(found.files)):
+            if isinstance(result, WikiDocument):
+                metas[result.meta.relpath] = result.meta
+            elif isinstance(result, Skipped):
+                skipped.append(result)
+    finally:
+        reader.close()
     resolved = resolve(metas, default_locale=settings.default_locale, now=now)
-    report = CheckReport(settings=settings.describe(), now=now)
+    paths = [*found.files, *(s.relpath for s in skipped)]
+    report = CheckReport(settings=settings.describe(), now=now,
+                         unused_rules=unused_rules(settings.audience_rules, paths))
     report.files = sorted(
         [_entry(relpath, item) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

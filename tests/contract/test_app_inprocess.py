@@ -22,8 +22,8 @@ from provider.contract import (
 )
 from provider.contract.testing import signed_headers
 
-CS = "c" * 40
-AO = "a" * 40
+CS = "customer-safe-secret-0123456789-abcdefgh"
+AO = "agent-only-secret-0123456789-abcdefghijk"
 REGISTRATIONS = [
     Registration.from_values("customer_safe", Exposure.CUSTOMER_SAFE, [CS]),
     Registration.from_values("agent_only", Exposure.AGENT_ONLY, [AO]),

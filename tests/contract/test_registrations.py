@@ -147,16 +147,27 @@ def test_short_secret_is_refused_naming_the_setting_not_the_secret(length: int) 
         assert short not in message
 
 
+EIGHT_KEYS = "\U0001f511\U0001f512\U0001f513\U0001f510\U0001f5dd\u26bf\U0001f6aa\U0001f3e0"
+
+
 def test_short_secret_counts_characters_not_bytes() -> None:
     """Project decision: 31 four-byte characters (124 bytes) are still too short; 32 are enough."""
     assert MIN_SECRET_CHARS == 32
-    config_error([reg("public", Exposure.CUSTOMER_SAFE, "\U0001f511" * 31)])
-    check_registrations([reg("public", Exposure.CUSTOMER_SAFE, "\U0001f511" * 32)])
+    config_error([reg("public", Exposure.CUSTOMER_SAFE, (EIGHT_KEYS * 4)[:31])])
+    check_registrations([reg("public", Exposure.CUSTOMER_SAFE, EIGHT_KEYS * 4)])
 
 
 def test_secret_of_exactly_32_characters_is_accepted() -> None:
     """Project decision: the bound is inclusive."""
-    check_registrations([reg("public", Exposure.CUSTOMER_SAFE, "x" * MIN_SECRET_CHARS)])
+    check_registrations([reg("public", Exposure.CUSTOMER_SAFE, "abcdefgh" * (MIN_SECRET_CHARS // 8))])
+
+
+@pytest.mark.parametrize("secret", ["x" * 40, "ab" * 20, "abcdefg" * 6, "abcd efgh" * 4, "abcdefgh" * 4 + "\0"])
+def test_repetitive_or_padded_secrets_are_refused(secret: str) -> None:
+    """Hardening: a repetitive secret is no secret; a space or NUL makes keys that HMAC's
+    zero-padding would treat as equal to shorter ones."""
+    message = config_error([reg("public", Exposure.CUSTOMER_SAFE, secret)])
+    assert secret.strip() not in message
 
 
 def test_short_second_secret_is_refused_and_numbered() -> None:

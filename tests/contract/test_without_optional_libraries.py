@@ -32,7 +32,7 @@ from provider.contract import (
 from provider.contract.testing import signed_headers
 
 report = {}
-secret = "s" * 40
+secret = "a-secret-of-forty-characters-0123456789"
 customer = Registration.from_values("cs", Exposure.CUSTOMER_SAFE, [secret])
 
 # Signature verification and the replay store (A1-A5).

@@ -8,6 +8,7 @@ import re
 import shutil
 import ssl
 import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -174,7 +175,7 @@ def test_o1_https_with_the_dev_certificate(tmp_path: Path) -> None:
     trusting the dev certificate gets signed answers over https."""
     cert_dir = tmp_path / "cert"
     made = subprocess.run(
-        [shutil.which("knowledge-provider") or "knowledge-provider", "dev-cert", "--out", str(cert_dir)],
+        [sys.executable, "-m", "provider", "dev-cert", "--out", str(cert_dir)],
         capture_output=True, text=True, timeout=60,
     )
     assert made.returncode == 0, made.stderr

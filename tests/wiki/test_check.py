@@ -105,7 +105,8 @@ def test_json_shape(tmp_path: Path) -> None:
     out = run(tmp_path, {"en/a.md": "---\ntitle: A\n---\nText.", "de/a.md": "Text auf Deutsch.",
                          "de/only.md": "Nur Deutsch.", "en/bad.md": "---\naudience: Public\n---\nX."})
     data = out["__report__"].to_json()  # type: ignore[attr-defined]
-    assert set(data) == {"checkFormat", "ok", "now", "settings", "summary", "files"}
+    assert set(data) == {"checkFormat", "ok", "now", "settings", "summary", "unusedRules", "files"}
+    assert data["unusedRules"] == []
     assert data["checkFormat"] == 1 and data["ok"] is False
     assert data["summary"]["quarantined"] == 1 and data["summary"]["served"] == 4
     assert data["summary"]["drift"]["orphan-translation"] == 1
@@ -118,3 +119,17 @@ def test_json_shape(tmp_path: Path) -> None:
         "translationGroupSource": "path without locale marker", "groupedWith": True, "withheld": None,
         "drift": [], "internalSections": 0, "date": None,
     }
+
+
+def test_an_audience_rule_that_matches_no_file_is_reported(tmp_path: Path) -> None:
+    """A typo in a rule ('tutorial/**' for 'tutorials/**') would keep a whole folder
+    internal without a word: check names it."""
+    from provider.wiki.check import check_wiki
+    from provider.wiki.classify import AudienceRule
+    from provider.wiki.document import WikiSettings
+
+    (tmp_path / "tutorials").mkdir()
+    (tmp_path / "tutorials" / "a.md").write_text("# A\n\nText.\n")
+    rules = (AudienceRule("tutorial/**", "public"), AudienceRule("tutorials/**", "public"))
+    report = check_wiki(WikiSettings(root=tmp_path, audience_rules=rules))
+    assert report.unused_rules == ["tutorial/**"]
