@@ -61,7 +61,8 @@ class SyncReport:
         removed: documents removed from either index.
         duration_s: wall time of the pass, in seconds.
         skipped: every file not indexed, with the reason.
-        warnings: per file, problems found in files read in this pass.
+        warnings: per file, the problems found in it (every indexed file, read in this pass
+            or before).
         problems: per file, corpus-level problems (e.g. a duplicate documentId).
         by_audience: servable documents per effective audience.
         by_locale: servable documents per locale.
@@ -447,6 +448,10 @@ class Indexer:
             report.generation = self._manifest.generation
             report.last_scan = self._manifest.last_scan
         for relpath, item in resolved.items():
+            # Every document's warnings, not only those read in this pass: a restart that
+            # reads nothing reports the same problems as the build that found them.
+            if item.meta.warnings:
+                report.warnings[relpath] = list(item.meta.warnings)
             if item.problems:
                 report.problems[relpath] = list(item.problems)
             if item.quarantined:

@@ -120,7 +120,11 @@ class IndexLayout:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
         name = f"b{stamp}-{os.getpid()}"
         path = self.builds / name
-        path.mkdir(parents=True)
+        # The builds hold internal text: readable by the provider's user only, whatever
+        # the umask (the files inside inherit nothing, but the folder bars the way).
+        self.builds.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.builds, 0o700)
+        path.mkdir(mode=0o700)
         return name, path
 
     def publish(self, name: str) -> None:

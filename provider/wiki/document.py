@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -387,7 +388,9 @@ def parse_document(
         inode=inode,
         real_relpath=real_relpath,
         revision=git_blob_sha1(data),
-        doc_id=doc_id.value,
+        # NFC: two names that differ only in Unicode normalisation ("café" written two
+        # ways) look identical to a reader; as one id they are reported as duplicates.
+        doc_id=unicodedata.normalize("NFC", doc_id.value),
         title=title.value,
         audience=audience.value,
         draft=draft,
