@@ -74,7 +74,8 @@ def build_app(
         ConfigurationError: weak or shared secrets, or an unknown/unimplemented capability.
         ValueError: an unusable replay store setting.
     """
-    backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries)
+    backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries,
+                            fallback_locales=config.fallback_chain)
     store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),

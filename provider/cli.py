@@ -176,14 +176,21 @@ def main() -> None:
 @_config_option
 @_content_option
 @_index_option
+@click.option("--capabilities", help="minimum, all, or a comma-separated list, as `serve` will declare them "
+              "(with chunking the index holds passages); default: the configuration's.")
 @click.option("--rebuild", is_flag=True, help="Build a fresh index aside and swap it in.")
 @click.option("--watch", is_flag=True, help="Keep following the content folder after indexing (no server).")
 @_poll_option
 def index(
-    config_path: Path | None, content: Path | None, index_dir: Path | None, rebuild: bool, watch: bool, poll: bool
+    config_path: Path | None, content: Path | None, index_dir: Path | None, capabilities: str | None, rebuild: bool,
+    watch: bool, poll: bool,
 ) -> None:
     """Build or update the index, then exit (or, with --watch, keep it up to date)."""
-    config = _load(config_path, content=content, index=index_dir)
+    config = _load(config_path, content=content, index=index_dir, capabilities=capabilities)
+    try:
+        config.declared_capabilities(WhooshBackend.implemented_capabilities)
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
     with _indexer(config) as indexer:
         if rebuild:
