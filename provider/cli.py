@@ -501,7 +501,11 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
-def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None) -> None:
+@click.option("--locale", "locale", metavar="TAG", help="Send this BCP 47 locale (needs the locale capability).")
+@click.option("--fallback", "locale_fallback", is_flag=True,
+              help="Send localeFallback: true (needs the localeFallback capability).")
+def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None,
+          locale: str | None, locale_fallback: bool) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results."""
     import httpx
 
@@ -512,7 +516,12 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     exposure = Exposure(profile)
     secret = _query_secret(exposure, dev_state)
     base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
-    body = json.dumps({"query": text, "limit": limit}, ensure_ascii=False).encode("utf-8")
+    request: dict[str, Any] = {"query": text, "limit": limit}
+    if locale:
+        request["locale"] = locale
+    if locale_fallback:
+        request["localeFallback"] = True
+    body = json.dumps(request, ensure_ascii=False).encode("utf-8")
     try:
         verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
         response = httpx.post(f"{base}/retrieve", content=body, headers=signed_headers(body, secret), timeout=10.0,
@@ -534,7 +543,11 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     if not results:
         click.echo("No results.")
     for rank, result in enumerate(results, start=1):
-        click.echo(f"{rank}. {result['title']}  [{result['audience']}] {result['documentId']}")
+        extras = [f"{key} {result[key]}" for key in ("locale", "score", "freshness", "chunkId") if key in result]
+        click.echo(f"{rank}. {result['title']}  [{result['audience']}] {result['documentId']}"
+                   + (f"  ({', '.join(extras)})" if extras else ""))
+        if "url" in result:
+            click.echo(f"   {result['url']}")
         click.echo(click.wrap_text(result["snippet"], width=96, initial_indent="   ", subsequent_indent="   "))
         click.echo()
 

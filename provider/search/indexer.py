@@ -207,6 +207,7 @@ class Indexer:
         self._blobs = GitBlobs(settings.root)
         self._manifest: Manifest | None = None
         self._build: str | None = None
+        self._generation = 0
 
     def open(self) -> None:
         """Take the writer lock and load the current build's manifest, if any."""
@@ -215,6 +216,7 @@ class Indexer:
         if name is None:
             return
         manifest = Manifest.load(self.layout.build_dir(name) / "manifest.json")
+        self._generation = manifest.generation if manifest is not None else 0
         # Another schema, analysis languages, chunking, citation or classification settings:
         # the next sync builds afresh aside, while the old build keeps serving.
         if manifest is not None and manifest.schema_version == SCHEMA_VERSION and manifest.settings_key == self._key:
@@ -289,7 +291,7 @@ class Indexer:
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
         # The counter carries on across builds, so it only ever grows.
-        manifest.generation = (self._manifest.generation if self._manifest else 0) + 1
+        manifest.generation = max(self._manifest.generation if self._manifest else 0, self._generation) + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         resolved = self._resolve(manifest)

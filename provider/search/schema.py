@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from whoosh.fields import ID, STORED, TEXT, Schema
 
-from .analysis import analyzer_for
+from .analysis import ANY, analyzer_for
 
 __all__ = ["BODY_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "languages_of",
            "title_field"]
@@ -33,8 +33,10 @@ def body_field(language: str) -> str:
 
 
 def languages_of(schema: Schema) -> tuple[str, ...]:
-    """The analysis languages an index was built with (from its field names)."""
-    return tuple(name[len("body_"):] for name in schema.names() if name.startswith("body_"))
+    """The analysis languages an index was built with (from its field names), sorted,
+    ``any`` last."""
+    found = [name[len("body_"):] for name in schema.names() if name.startswith("body_")]
+    return tuple(sorted(found, key=lambda language: (language == ANY, language)))
 
 
 def build_schema(languages: Iterable[str]) -> Schema:

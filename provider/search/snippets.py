@@ -7,6 +7,7 @@ only: no analysis, no highlighting, no markup.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from ..contract.results import SNIPPET_MAX_CHARS
 
@@ -24,7 +25,7 @@ def passage_terms(*token_runs: Sequence[str]) -> str:
     found: set[str] = set()
     for run in token_runs:
         found.update(run)
-        found.update(f"{a}{PAIR}{b}" for a, b in zip(run, run[1:], strict=False) if a != b)
+        found.update(f"{a}{PAIR}{b}" for a, b in pairwise(run) if a != b)
     return " ".join(sorted(found))
 
 
@@ -32,7 +33,7 @@ def pair_weights(words: Sequence[str], weights: Mapping[str, float]) -> dict[str
     """``weights`` plus a weight for each pair of adjacent query terms: the mean of the
     two terms' weights."""
     out = dict(weights)
-    for a, b in zip(words, words[1:], strict=False):
+    for a, b in pairwise(words):
         if a != b:
             out[f"{a}{PAIR}{b}"] = (weights.get(a, 0.0) + weights.get(b, 0.0)) / 2
     return out

@@ -357,13 +357,16 @@ SYNC_KEYS = ("source_revision", "default_lang_commit")
 
 def decide_sync_keys(data: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
     """The translation-sync keys (:data:`SYNC_KEYS`) that hold a git hash (7–64 hex
-    digits, lowercased); others are reported and ignored."""
+    digits, lowercased); others are reported and ignored. A hash of digits only reaches us
+    as a YAML number and is taken as written (quote it when it starts with ``0``)."""
     found: dict[str, str] = {}
     warnings: list[str] = []
     for key in SYNC_KEYS:
         if key not in data:
             continue
         value = data[key]
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
         if isinstance(value, str) and _REVISION.fullmatch(value.strip()):
             found[key] = value.strip().lower()
         else:
