@@ -9,12 +9,15 @@ a query is analysed once per language searched. For language ``L`` the chain is:
 3. ``StopFilter`` with ``L``'s stop list, when Whoosh has one (also drops one-letter tokens);
 4. accent folding (``é`` → ``e``), **only** where accents are not letters of their own:
    :data:`FOLDING_LANGUAGES`. In German, Swedish, Finnish, Turkish … ``ä`` and ``a`` are
-   different letters (``Bär``/``Bar``), so they are left alone there. Folding comes
+   different letters (Swedish ``år``/``ar``), so they are left alone there (German's Snowball
+   stemmer still maps ``ä``, ``ö``, ``ü`` to ``a``, ``o``, ``u`` itself). Folding comes
    before stemming, so ``resume`` and ``Résumé`` meet;
 5. the Snowball stemmer for ``L`` (:class:`CachedStemFilter`).
 
-Languages without a Whoosh stemmer share the ``any`` analyzer: tokenizer and lowercase
-only. Whoosh's own stem cache is an LFU cache in Python that cost more than the stemming it
+A configured language for which none of steps 3–5 applies shares the ``any`` analyzer —
+tokenizer and lowercase only — with documents in unconfigured languages.
+
+Whoosh's own stem cache is an LFU cache in Python that cost more than the stemming it
 saved; :class:`CachedStemFilter` memoises with ``functools.lru_cache`` (in C) and pickles
 as its language name, because the schema — analyzers included — is pickled into the index.
 """
@@ -109,11 +112,16 @@ def analysis_language(locale: str, languages: Iterable[str]) -> str:
     return language if language in set(languages) else ANY
 
 
+def _own_analysis(language: str) -> bool:
+    return language != ANY and (has_stemmer(language) or has_stopwords(language) or language in FOLDING_LANGUAGES)
+
+
 def schema_languages(locales: Iterable[str]) -> tuple[str, ...]:
-    """The analysis languages of an index for these configured locales: each language
-    Whoosh can stem, sorted, then :data:`ANY` (always present)."""
+    """The analysis languages of an index for these configured locales: each language with
+    more than the plain analysis (a stemmer, a stop list or accent folding), sorted, then
+    :data:`ANY` (always present)."""
     languages = {language_of(tag) for tag in locales}
-    return (*sorted(lang for lang in languages if lang != ANY and has_stemmer(lang)), ANY)
+    return (*sorted(lang for lang in languages if _own_analysis(lang)), ANY)
 
 
 @cache
