@@ -117,3 +117,18 @@ def test_new_setting_errors_name_the_key(data: dict[str, object], message: str) 
     with pytest.raises(ConfigurationError) as caught:
         config_from_mapping(data, base=Path("/srv"), source=Path("/srv/kp.yaml"))
     assert message in str(caught.value)
+
+
+def test_the_sample_configuration_and_its_commented_full_configuration_are_valid() -> None:
+    """The shipped knowledge-provider.yaml stays minimum (C2); its commented example of the
+    full configuration parses once uncommented."""
+    import yaml
+
+    text = (REPO_ROOT / "knowledge-provider.yaml").read_text("utf-8")
+    plain = config_from_mapping(yaml.safe_load(text), base=REPO_ROOT)
+    assert plain.capabilities == "minimum"
+    example = [line[2:] for line in text.splitlines() if re.match(r"# [a-z_]+: ", line)]
+    data = {**yaml.safe_load(text), **yaml.safe_load("\n".join(example))}
+    full = config_from_mapping(data, base=REPO_ROOT)
+    assert full.capabilities == "all" and full.citation.base_url == "https://help.example.com"
+    assert full.fallback_chain == ("en",) and full.wiki_settings().chunking
