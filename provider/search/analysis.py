@@ -7,6 +7,8 @@ a query is analysed once per language searched. For language ``L`` the chain is:
 1. ``RegexTokenizer`` — runs of word characters (Unicode-aware);
 2. ``LowercaseFilter``;
 3. ``StopFilter`` with ``L``'s stop list, when Whoosh has one (also drops one-letter tokens);
+   for English also the fragments the tokenizer leaves of contractions (``we're`` →
+   ``we`` ``re``; ``don't`` → ``don``), :data:`EXTRA_STOP_WORDS`;
 4. accent folding (``é`` → ``e``), **only** where accents are not letters of their own:
    :data:`FOLDING_LANGUAGES`. In German, Swedish, Finnish, Turkish … ``ä`` and ``a`` are
    different letters (Swedish ``år``/``ar``), so they are left alone there (German's Snowball
@@ -35,13 +37,14 @@ from whoosh.analysis import (
     StemFilter,
     StopFilter,
 )
-from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language
+from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 from ..contract.locales import language_of
 
 __all__ = [
     "ANY",
+    "EXTRA_STOP_WORDS",
     "FOLDING_LANGUAGES",
     "CachedStemFilter",
     "FoldAccents",
@@ -56,6 +59,12 @@ ANY = "any"
 #: Languages whose accented letters are variants of the plain letter, not letters of
 #: their own: accents are folded there (and only there).
 FOLDING_LANGUAGES = frozenset({"en", "fr", "es", "it", "pt", "nl", "ca", "ro"})
+#: Added to Whoosh's stop list of a language: what is left of contractions once the
+#: tokenizer split them at the apostrophe. Without them ``we're`` would require ``re``.
+EXTRA_STOP_WORDS: dict[str, frozenset[str]] = {
+    "en": frozenset({"re", "ve", "ll", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn",
+                     "couldn", "shouldn", "hasn", "haven", "hadn", "ain"}),
+}
 #: Distinct words whose stem is remembered, per language (query words come from callers).
 STEM_CACHE_WORDS = 200_000
 
@@ -129,7 +138,8 @@ def analyzer_for(language: str) -> Analyzer:
     """The analyzer of ``language``'s title and body fields (see the module docstring)."""
     chain = RegexTokenizer() | LowercaseFilter()
     if language != ANY and has_stopwords(language):
-        chain = chain | StopFilter(lang=language)
+        stop_words = frozenset(stopwords_for_language(language)) | EXTRA_STOP_WORDS.get(language, frozenset())
+        chain = chain | StopFilter(stoplist=stop_words)
     if language in FOLDING_LANGUAGES:
         chain = chain | FoldAccents()
     if language != ANY and has_stemmer(language):
