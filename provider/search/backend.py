@@ -14,7 +14,7 @@ by a fresh one when a commit lands or ``CURRENT`` names a new build.
 One search, step by step:
 
 1. **Analysis.** The query is analysed once per analysis language searched, with that
-   language's analyzer (:mod:`provider.search.analysis`) — every language of the index,
+   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — every language of the index,
    or with a request locale only those the locale preference accepts.
 2. **Matching.** Per language, an AND of its terms (each in title or body); the languages
    are ORed. Only if that finds too few, an OR of all terms fills up (after every AND hit).
@@ -73,7 +73,7 @@ from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
 from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
-from .analysis import analysis_language, terms
+from .analysis import analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
 from .schema import body_field, languages_of, title_field
 from .snippets import best_passage, pair_weights, snippet_span
@@ -274,7 +274,7 @@ class WhooshBackend:
             dict.fromkeys(analysis_language(lang, languages) for lang in sorted(pref.accepted_languages)))
         words = {}
         for language in searched:
-            found = tuple(dict.fromkeys(terms(query.text, language)))[:MAX_QUERY_TERMS]
+            found = _analysed(searcher, language, query.text)
             if found:
                 words[language] = found
         if not words:
@@ -310,7 +310,7 @@ class WhooshBackend:
             language = analysis_language(doc["locale"], languages)
             if language not in weights:
                 # Query terms analysed like the document's passages were.
-                mine = words.get(language) or tuple(dict.fromkeys(terms(query.text, language)))[:MAX_QUERY_TERMS]
+                mine = words.get(language) or _analysed(searcher, language, query.text)
                 weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
             start = best_passage(stored["passage_terms"], weights[language])
             snippet, shown = snippet_span(stored["passages"], start)
@@ -411,6 +411,14 @@ class WhooshBackend:
         searcher = build.indexes[which].searcher()
         cache[which] = (build.name, searcher)
         return searcher
+
+
+def _analysed(searcher: Searcher, language: str, text: str) -> tuple[str, ...]:
+    """The distinct terms of ``text`` as the index analysed ``language`` — with the
+    analyzer stored in the index's schema, so a query meets the documents even if the
+    code's analyzers changed since the index was built."""
+    analyzer = searcher.schema[body_field(language)].analyzer
+    return tuple(dict.fromkeys(token.text for token in analyzer(text)))[:MAX_QUERY_TERMS]
 
 
 def _indexed(searcher: Searcher, language: str, word: str) -> bool:
