@@ -142,3 +142,15 @@ def test_toggling_chunking_rebuilds_the_index(tmp_path: Path) -> None:
     assert "" not in set(_chunk_ids(backend).values())
     with Indexer(WikiSettings(root=content, chunking=True), layout) as indexer:
         assert not indexer.sync().rebuilt
+
+
+def test_typos_are_corrected_in_the_querys_language_only(sample: WhooshBackend) -> None:
+    """A word no document has becomes the closest indexed word — ``pasword`` → password,
+    ``Rechnugn`` → Rechnung — where the query looks written in that language."""
+    def top(text: str, locale: str | None = None) -> str:
+        query = SearchQuery(text=text, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=ALL, locale=locale)
+        return sample.search(query)[0].document_id
+
+    assert top("pasword reset link expired") == "en/account/reset-password"
+    assert top("two factor authentification") == "en/account/two-factor-authentication"
+    assert top("Rechnugn stornieren", "de") == "de/invoices/credit-notes"
