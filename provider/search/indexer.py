@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -124,6 +125,13 @@ def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
+@lru_cache(maxsize=4096)
+def _passage_terms(language: str, heading: str, text: str) -> str:
+    """A passage's stored terms; remembered, because the public and the agent index of a
+    document without internal sections hold the same passages."""
+    return passage_terms(terms(heading, language), terms(text, language))
+
+
 @dataclass(frozen=True)
 class _Unit:
     """What one Whoosh document holds: a whole document, or one chunk of it."""
@@ -170,8 +178,7 @@ def index_entries(
     entries: list[dict[str, Any]] = []
     for unit in units:
         display = _display_texts(unit.passages, meta.title)
-        stored_terms = tuple(passage_terms(terms(p.heading, language), terms(p.text, language))
-                             for p in unit.passages)
+        stored_terms = tuple(_passage_terms(language, p.heading, p.text) for p in unit.passages)
         entries.append({
             "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
             "path": meta.relpath,

@@ -326,7 +326,8 @@ def _translation_sync(
     pairs = {(d.meta.sync["default_lang_commit"], source.relpath)
              for d in translations.values()
              if "source_revision" not in d.meta.sync and "default_lang_commit" in d.meta.sync
-             and (source := sources.get(d.meta.translation_group)) is not None}
+             for source in (sources.get(d.meta.translation_group), public_sources.get(d.meta.translation_group))
+             if source is not None}
     answers = blobs(pairs) if blobs is not None and pairs else {}
     states = {}
     for relpath, draft in translations.items():
