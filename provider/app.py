@@ -16,6 +16,7 @@ Two ways to run it:
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any
 
 from .config import ProviderConfig, load_config, registrations_from_env
 from .contract.app import ASGIApp, create_app
+from .contract.capabilities import CITATION_URL
 from .contract.records import RequestRecord
 from .contract.registrations import Registration
 from .contract.replay import ReplayStore, open_replay_store
@@ -30,6 +32,8 @@ from .contract.settings import ContractSettings
 from .search.backend import ReadyGate, WhooshBackend
 
 __all__ = ["WORKER_ENV", "MarkerGate", "build_app", "worker_app", "worker_environment"]
+
+log = logging.getLogger("provider")
 
 #: Environment variable through which ``serve`` hands its settings to worker processes.
 WORKER_ENV = "KNOWLEDGE_PROVIDER_WORKER_SETTINGS"
@@ -74,7 +78,8 @@ def build_app(
         ConfigurationError: weak or shared secrets, or an unknown/unimplemented capability.
         ValueError: an unusable replay store setting.
     """
-    backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries)
+    backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries,
+                            fallback_locales=config.fallback_chain)
     store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),
@@ -84,6 +89,9 @@ def build_app(
         replay_store=store,
         observer=observer,
     )
+    if CITATION_URL in settings.capabilities and config.citation.base_url is None:
+        log.warning("citationUrl is declared but citation_base_url is not set: only documents whose front matter "
+                    "has an absolute https url carry one")
     return create_app(backend, settings), backend
 
 

@@ -185,14 +185,23 @@ def main() -> None:
 @_config_option
 @_content_option
 @_index_option
+@click.option("--capabilities", help="minimum, all, or a comma-separated list, as `serve` will declare them "
+              "(with chunking the index holds passages); default: the configuration's.")
 @click.option("--rebuild", is_flag=True, help="Build a fresh index aside and swap it in.")
 @click.option("--watch", is_flag=True, help="Keep following the content folder after indexing (no server).")
 @_poll_option
 def index(
-    config_path: Path | None, content: Path | None, index_dir: Path | None, rebuild: bool, watch: bool, poll: bool
+    config_path: Path | None, content: Path | None, index_dir: Path | None, capabilities: str | None, rebuild: bool,
+    watch: bool, poll: bool,
 ) -> None:
     """Build or update the index, then exit (or, with --watch, keep it up to date)."""
-    config = _load(config_path, content=content, index=index_dir)
+    from .search.backend import WhooshBackend
+
+    config = _load(config_path, content=content, index=index_dir, capabilities=capabilities)
+    try:
+        config.declared_capabilities(WhooshBackend.implemented_capabilities)
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
     with _indexer(config) as indexer:
         if rebuild:
@@ -569,7 +578,11 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[
 @click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
-def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None) -> None:
+@click.option("--locale", "locale", metavar="TAG", help="Send this BCP 47 locale (needs the locale capability).")
+@click.option("--fallback", "locale_fallback", is_flag=True,
+              help="Send localeFallback: true (needs the localeFallback capability).")
+def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None,
+          locale: str | None, locale_fallback: bool) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results.
 
     The secret comes from KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET (or _AGENT_ONLY_ with
@@ -591,7 +604,12 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
     if from_dev:
         click.echo(f"(signing with the --dev secrets from {dev_state_path()})", err=True)
-    body = json.dumps({"query": text, "limit": limit}, ensure_ascii=False).encode("utf-8")
+    request: dict[str, Any] = {"query": text, "limit": limit}
+    if locale:
+        request["locale"] = locale
+    if locale_fallback:
+        request["localeFallback"] = True
+    body = json.dumps(request, ensure_ascii=False).encode("utf-8")
     verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=str(cacert)) if cacert else True
     try:
         status, raw = _post_bounded(f"{base}/retrieve", body, signed_headers(body, secret), verify)
@@ -623,8 +641,12 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         click.echo("No results.")
     for rank, result in enumerate(results, start=1):
         result = result if isinstance(result, dict) else {}
+        extras = [f"{key} {_shown(result[key])}" for key in ("locale", "score", "freshness", "chunkId")
+                  if key in result]
         click.echo(f"{rank}. {_shown(result.get('title'))}  [{_shown(result.get('audience'))}] "
-                   f"{_shown(result.get('documentId'))}")
+                   f"{_shown(result.get('documentId'))}" + (f"  ({', '.join(extras)})" if extras else ""))
+        if "url" in result:
+            click.echo(f"   {_shown(result['url'], 2000)}")
         click.echo(click.wrap_text(_shown(result.get("snippet"), 2000), width=96, initial_indent="   ",
                                    subsequent_indent="   "))
         click.echo()

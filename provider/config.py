@@ -27,8 +27,9 @@ from typing import Any
 
 import yaml
 
-from .contract.capabilities import parse_capabilities
+from .contract.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
 from .contract.registrations import ConfigurationError, Exposure, Registration, check_registrations
+from .wiki.citations import DEFAULT_PATH_PATTERN, CitationSettings, check_base_url, check_path_pattern
 from .wiki.classify import AUDIENCES, AudienceRule
 from .wiki.document import WikiSettings
 from .wiki.files import DEFAULT_MAX_FILE_BYTES
@@ -65,6 +66,12 @@ _KNOWN_KEYS = {
     "layout": f"docs tool preset: {' | '.join(LAYOUTS)} (default: {DEFAULT_LAYOUT})",
     "locale_patterns": "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
     "capabilities": "minimum | all | list of capability names",
+    "fallback_locales": "BCP 47 tags tried in order with localeFallback; the default locale is always last "
+                        "(default: [default_locale])",
+    "citation_base_url": "https base URL of the public site, for citation URLs (citationUrl)",
+    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_prefix} {id} {slug} "
+                             "(default: /{path})",
+    "internal_citation_base_url": "https base URL where agents read internal documents (agent_only only)",
     "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
     "log_level": "debug | info | warning | error (default: info)",
     "poll": "true to poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
@@ -98,6 +105,9 @@ class ProviderConfig:
         locale_patterns: explicit locale patterns (replace the layout's), or ``None``.
         capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
             the backend by :func:`provider.contract.capabilities.parse_capabilities`).
+        fallback_locales: the fallback chain for ``localeFallback`` as configured (see
+            :attr:`fallback_chain`).
+        citation: citation URL settings (:mod:`provider.wiki.citations`).
         max_file_bytes: larger files are skipped, in bytes.
         log_level: logging level name.
         poll: poll for changes instead of using OS notifications.
@@ -125,6 +135,8 @@ class ProviderConfig:
     layout: str = DEFAULT_LAYOUT
     locale_patterns: tuple[LocalePattern, ...] | None = None
     capabilities: str | tuple[str, ...] = "minimum"
+    fallback_locales: tuple[str, ...] | None = None
+    citation: CitationSettings = field(default_factory=CitationSettings)
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     log_level: str = "info"
     poll: bool = False
@@ -145,6 +157,8 @@ class ProviderConfig:
     overridden: frozenset[str] = field(default=frozenset(), compare=False)
 
     def wiki_settings(self) -> WikiSettings:
+        """How to read and index the wiki. The index holds chunks when ``chunking`` is
+        among the configured capabilities."""
         return WikiSettings(
             root=self.content,
             default_locale=self.default_locale,
@@ -153,7 +167,24 @@ class ProviderConfig:
             max_file_bytes=self.max_file_bytes,
             layout=self.layout,
             locale_patterns=self.locale_patterns,
+            chunking=self.chunking,
+            citation=self.citation,
         )
+
+    @property
+    def chunking(self) -> bool:
+        """Whether ``chunking`` is configured (an unknown name is reported when serving)."""
+        try:
+            return CHUNKING in parse_capabilities(self.capabilities, implemented=ALL_CAPABILITIES)
+        except ValueError:
+            return False
+
+    @property
+    def fallback_chain(self) -> tuple[str, ...]:
+        """The fallback chain for ``localeFallback``: the configured ``fallback_locales``
+        in order, the default locale always last."""
+        configured = self.fallback_locales or ()
+        return (*(tag for tag in dict.fromkeys(configured) if tag != self.default_locale), self.default_locale)
 
     def declared_capabilities(self, implemented: frozenset[str]) -> frozenset[str]:
         """The capability set to declare.
@@ -338,6 +369,30 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         values["locale_patterns"] = _locale_patterns(data["locale_patterns"], f"{prefix}locale_patterns")
     if "capabilities" in data:
         values["capabilities"] = _capabilities(data["capabilities"], f"{prefix}capabilities")
+    if "fallback_locales" in data:
+        value = data["fallback_locales"]
+        if not isinstance(value, list):
+            raise ConfigurationError(f"{prefix}fallback_locales: must be a list of BCP 47 tags, e.g. [de, en]")
+        values["fallback_locales"] = tuple(dict.fromkeys(_tag(v, f"{prefix}fallback_locales") for v in value))
+    citation = {}
+    for key, field_name in (("citation_base_url", "base_url"), ("internal_citation_base_url", "internal_base_url")):
+        if key in data and data[key] is not None:
+            if not isinstance(data[key], str):
+                raise ConfigurationError(f"{prefix}{key}: must be an https URL such as https://help.example.com")
+            try:
+                citation[field_name] = check_base_url(data[key])
+            except ValueError as exc:
+                raise ConfigurationError(f"{prefix}{key}: {exc}") from None
+    if "citation_path_pattern" in data:
+        pattern = data["citation_path_pattern"]
+        if not isinstance(pattern, str):
+            raise ConfigurationError(f"{prefix}citation_path_pattern: must be a path such as {DEFAULT_PATH_PATTERN}")
+        try:
+            citation["path_pattern"] = check_path_pattern(pattern.strip())
+        except ValueError as exc:
+            raise ConfigurationError(f"{prefix}citation_path_pattern: {exc}") from None
+    if citation:
+        values["citation"] = CitationSettings(**citation)
     if "max_file_bytes" in data:
         values["max_file_bytes"] = _int(data["max_file_bytes"], f"{prefix}max_file_bytes", 1024, 1 << 30)
     if "log_level" in data:

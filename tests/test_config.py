@@ -73,3 +73,62 @@ def test_every_setting_is_documented_in_the_readme() -> None:
     assert set(_KNOWN_KEYS) <= table_keys, set(_KNOWN_KEYS) - table_keys
     for name in LAYOUTS:
         assert f"`{name}`" in readme, name
+
+
+def test_fallback_chain_ends_with_the_default_locale() -> None:
+    """Q4: the operator's chain in order, canonicalised, the default locale always last."""
+    assert config().fallback_chain == ("en",)  # type: ignore[attr-defined]
+    chain = config(default_locale="en", fallback_locales=["DE_at", "fr", "en", "fr"]).fallback_chain  # type: ignore[attr-defined]
+    assert chain == ("de-AT", "fr", "en")
+
+
+def test_citation_settings_are_validated_and_reach_the_wiki_settings() -> None:
+    settings = config(citation_base_url="https://help.example.com/", citation_path_pattern="/{locale}/{path}/",
+                      internal_citation_base_url="https://wiki.example.internal").wiki_settings()  # type: ignore[attr-defined]
+    assert settings.citation.base_url == "https://help.example.com"
+    assert settings.citation.path_pattern == "/{locale}/{path}/"
+    assert settings.citation.internal_base_url == "https://wiki.example.internal"
+
+
+def test_chunking_follows_the_configured_capabilities() -> None:
+    assert not config().wiki_settings().chunking  # type: ignore[attr-defined]
+    assert config(capabilities="all").wiki_settings().chunking  # type: ignore[attr-defined]
+    assert config(capabilities=["chunking"]).wiki_settings().chunking  # type: ignore[attr-defined]
+    assert not config(capabilities=["scoring", "locale"]).wiki_settings().chunking  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"fallback_locales": "de"}, "fallback_locales: must be a list"),
+        ({"fallback_locales": ["de", "not a tag"]}, "fallback_locales: 'not a tag' is not a BCP 47"),
+        ({"citation_base_url": "http://help.example.com"}, "citation_base_url: 'http://help.example.com' must be"),
+        ({"citation_base_url": "https://user:pw@help.example.com"}, "citation_base_url:"),
+        ({"citation_base_url": "help.example.com"}, "citation_base_url:"),
+        ({"citation_base_url": "https://help.example.com/?a=1"}, "must not have a query or fragment"),
+        ({"citation_base_url": 42}, "citation_base_url: must be an https URL"),
+        ({"internal_citation_base_url": "ftp://wiki"}, "internal_citation_base_url:"),
+        ({"citation_path_pattern": "{path}"}, "citation_path_pattern: '{path}' must start with /"),
+        ({"citation_path_pattern": "/{lang}/{path}"}, "unknown placeholder {lang}"),
+        ({"citation_path_pattern": "/{path"}, "citation_path_pattern:"),
+    ],
+)
+def test_new_setting_errors_name_the_key(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        config_from_mapping(data, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert message in str(caught.value)
+
+
+def test_the_sample_configuration_and_its_commented_full_configuration_are_valid() -> None:
+    """The shipped knowledge-provider.yaml stays minimum (C2); its commented example of the
+    full configuration parses once uncommented."""
+    import yaml
+
+    text = (REPO_ROOT / "knowledge-provider.yaml").read_text("utf-8")
+    plain = config_from_mapping(yaml.safe_load(text), base=REPO_ROOT)
+    assert plain.capabilities == "minimum"
+    example = [line[2:] for line in text.splitlines() if re.match(r"# [a-z_]+: ", line)]
+    data = {**yaml.safe_load(text), **yaml.safe_load("\n".join(example))}
+    full = config_from_mapping(data, base=REPO_ROOT)
+    assert full.capabilities == "all" and full.citation.base_url == "https://help.example.com"
+    assert full.fallback_chain == ("en",) and full.wiki_settings().chunking

@@ -11,10 +11,36 @@ Threads: Litestar runs searches on worker threads and a Whoosh searcher must not
 shared between threads, so each thread keeps its own searchers. A searcher is replaced
 by a fresh one when a commit lands or ``CURRENT`` names a new build.
 
-Per request the work is kept small: the query is analysed once, run as an AND of its
-terms first and, only if that finds fewer than ``limit`` documents, as an OR to fill
-up; snippets come from passages chosen by set lookups over terms stored at index time;
-and answers are cached per process (see :class:`ResultCache`).
+One search, step by step:
+
+1. **Analysis.** The query is analysed once per analysis language searched, with that
+   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — every language of the index,
+   or with a request locale only those the locale preference accepts.
+2. **Matching.** Per language, an AND of its terms (each in title or body); the languages
+   are ORed. Only if that finds too few, an OR of all terms fills up (after every AND hit).
+   A term no document contains is first replaced by the closest indexed term, in the
+   languages the query looks written in (typos).
+3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
+   whose language the preference accepts; more hits than ``limit`` are fetched; each is
+   ranked with :meth:`~provider.contract.locales.LocalePreference.rank` (BCP 47 lookup,
+   then the fallback chain with ``localeFallback``); non-matching ones are dropped, and of
+   each translation group only the document in the best-ranked locale is kept (ties: the
+   more relevant), at the place of the group's most relevant hit. ``locale`` on a result
+   is always the document's own. Without a request locale: no filter, no de-duplication.
+4. **Score** (``scoring``): the BM25F score ``s`` becomes ``s / (s + SCORE_HALF)`` in
+   [0, 1), then is capped down the final order so it never increases (AND results come
+   before OR fill-ups, and locale ranking can move a result).
+5. **Snippet**: the best passage, chosen by set lookups over terms stored at index time
+   (analysed in the document's language; adjacent query terms standing together count
+   extra, :func:`~provider.search.snippets.pair_weights`); with ``chunking`` each hit is
+   one chunk and its snippet comes from that chunk only.
+6. **Freshness** (``freshness``), at query time with the clock: a past ``review_due`` →
+   ``stale``, a future one → ``current``, none → ``unknown``; a stale translation is stale
+   whatever its date, and a translation whose sync state git cannot tell is never
+   ``current`` (CONTRACT R6).
+
+Answers are cached per process (:class:`ResultCache`), keyed by the index generation;
+freshness is recomputed from the clock on every answer, cached or not.
 
 Never ``Searcher.refresh()``: in whoosh-reloaded 2.7.5 it reuses segment readers by
 segment id, so a refreshed searcher keeps the *old* deletion set of a segment and still
@@ -24,35 +50,104 @@ reaching ``customer_safe``. Opening a new searcher reads the deletions afresh.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import math
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from whoosh import index as whoosh_index
 from whoosh.index import Index
-from whoosh.query import And, Or, Term
+from whoosh.query import And, Or, Query, Term
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
+from ..contract.capabilities import OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from ..contract.errors import IndexUnavailable
+from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
 from ..contract.results import Result
-from .analysis import terms
+from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
+from .analysis import analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
-from .snippets import best_passage, snippet_span
+from .schema import body_field, languages_of, title_field
+from .snippets import best_passage, pair_weights, snippet_span
 
-__all__ = ["MAX_QUERY_TERMS", "ReadyGate", "ResultCache", "WhooshBackend"]
+__all__ = [
+    "LOCALE_FETCH_FACTOR",
+    "MAX_QUERY_TERMS",
+    "SCORE_HALF",
+    "ReadyGate",
+    "ResultCache",
+    "WhooshBackend",
+    "freshness",
+    "normalised_score",
+]
 
 log = logging.getLogger(__name__)
 
-#: Distinct query terms searched; the rest of a very long query is ignored.
+#: Distinct query terms searched per language; the rest of a very long query is ignored.
 MAX_QUERY_TERMS = 32
+#: With a request locale, this many times ``limit`` hits are fetched (at least
+#: :data:`LOCALE_FETCH_MIN`, at most :data:`LOCALE_FETCH_MAX`) before locale ranking and
+#: de-duplication by translation group.
+LOCALE_FETCH_FACTOR = 4
+LOCALE_FETCH_MIN = 20
+LOCALE_FETCH_MAX = 200
+#: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
+#: is replaced by the closest indexed term within one edit (Damerau-Levenshtein), two from
+#: SPELLING_TWO_EDITS_CHARS characters on, sharing its first SPELLING_PREFIX characters (a
+#: shared prefix of two cuts the terms compared by about ten, at the same relevance);
+#: at most SPELLING_MAX_WORDS terms per language and query are corrected.
+SPELLING_MIN_CHARS = 4
+SPELLING_TWO_EDITS_CHARS = 8
+SPELLING_PREFIX = 2
+SPELLING_MAX_WORDS = 4
+#: The raw BM25F score that normalises to 0.5 (``scoring``): ``s / (s + SCORE_HALF)``.
+SCORE_HALF = 10.0
+
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def normalised_score(raw: float) -> float:
+    """A raw BM25F score mapped into [0, 1): ``raw / (raw + SCORE_HALF)``."""
+    raw = max(raw, 0.0)
+    return raw / (raw + SCORE_HALF)
+
+
+def freshness(due: dt.datetime | None, sync: str | None, now: dt.datetime) -> str:
+    """``stale`` when the review date has passed or the translation is stale; ``current``
+    when the review date is ahead and the document is not a translation of unknown sync
+    state; else ``unknown`` (CONTRACT R6: never ``current`` without a basis)."""
+    review = None if due is None else ("stale" if due <= now else "current")
+    if review == "stale" or sync == SYNC_STALE:
+        return "stale"
+    if review == "current" and sync in (None, SYNC_CURRENT):
+        return "current"
+    return "unknown"
+
+
+def _rfc3339(due: dt.datetime | None) -> str | None:
+    return None if due is None else due.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse_due(value: object) -> dt.datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=dt.UTC)
 
 
 class ReadyGate(Protocol):
@@ -77,12 +172,12 @@ class ResultCache:
 
     def __init__(self, max_entries: int = 2048) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, tuple[Result, ...]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[Any, ...]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable) -> tuple[Result, ...] | None:
+    def get(self, key: Hashable) -> tuple[Any, ...] | None:
         with self._lock:
             found = self._entries.get(key)
             if found is None:
@@ -92,7 +187,7 @@ class ResultCache:
             self.hits += 1
             return found
 
-    def put(self, key: Hashable, results: tuple[Result, ...]) -> None:
+    def put(self, key: Hashable, results: tuple[Any, ...]) -> None:
         if self.max_entries <= 0:
             return
         with self._lock:
@@ -109,6 +204,26 @@ class _Build:
     indexes: dict[str, Index]
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A result before the clock is applied: freshness is computed on every answer."""
+
+    result: Result
+    due: dt.datetime | None
+    sync: str | None
+
+
+@dataclass
+class _Hit:
+    docnum: int
+    raw_score: float
+    stored: dict[str, Any]
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        return self.stored["doc"]  # type: ignore[no-any-return]
+
+
 class WhooshBackend:
     """Searches the current build of an index folder.
 
@@ -118,14 +233,28 @@ class WhooshBackend:
             set — the writer sets it once its startup sync has brought the index up to
             date, so nothing stale is served after a restart.
         cache_entries: size of the per-process result cache; 0 disables it.
+        fallback_locales: the operator's fallback chain of canonical tags, the default
+            locale last (used with ``localeFallback``).
+        clock: the current time, aware (freshness is judged with it).
     """
 
-    implemented_capabilities: frozenset[str] = frozenset()
+    #: Every optional capability but ``semanticSearch`` (this is lexical BM25F search).
+    implemented_capabilities: frozenset[str] = frozenset(OPTIONAL_CAPABILITIES) - {SEMANTIC_SEARCH}
 
-    def __init__(self, index_root: Path, ready: ReadyGate | None = None, cache_entries: int = 2048) -> None:
+    def __init__(
+        self,
+        index_root: Path,
+        ready: ReadyGate | None = None,
+        cache_entries: int = 2048,
+        *,
+        fallback_locales: Sequence[str] = (),
+        clock: Clock = utc_now,
+    ) -> None:
         self.layout = IndexLayout(Path(index_root))
         self._ready = ready
         self.cache = ResultCache(cache_entries)
+        self.fallback_locales = tuple(fallback_locales)
+        self._clock = clock
         self._build: _Build | None = None
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -140,52 +269,110 @@ class WhooshBackend:
         if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
-        words = tuple(dict.fromkeys(terms(query.text)))[:MAX_QUERY_TERMS]
+        searcher = self._searcher(build, which)
+        languages = languages_of(searcher.schema)
+        pref = (preference(query.locale, fallback=query.locale_fallback, chain=self.fallback_locales)
+                if query.locale else None)
+        searched = languages if pref is None else tuple(
+            dict.fromkeys(analysis_language(lang, languages) for lang in sorted(pref.accepted_languages)))
+        words = {}
+        for language in searched:
+            found = _analysed(searcher, language, query.text)
+            if found:
+                words[language] = found
         if not words:
             return []
-        searcher = self._searcher(build, which)
-        key = (query.reach, build.name, which, searcher.ixreader.generation(), words, query.limit,
-               query.capabilities, query.locale, query.locale_fallback)
+        key = (query.reach, build.name, which, searcher.ixreader.generation(), tuple(sorted(words.items())),
+               query.limit, pref)
         cached = self.cache.get(key)
-        if cached is not None:
-            return list(cached)
-        results = tuple(self._run(searcher, words, query.limit))
-        self.cache.put(key, results)
-        return list(results)
+        if cached is None:
+            cached = tuple(self._run(searcher, languages, words, query, pref))
+            self.cache.put(key, cached)
+        now = self._clock()
+        return [replace(found.result, freshness=freshness(found.due, found.sync, now)) for found in cached]
 
-    def _run(self, searcher: Searcher, words: tuple[str, ...], limit: int) -> list[Result]:
-        clauses = [Or([Term("title", word), Term("body", word)]) for word in words]
-        hits = list(searcher.search(And(clauses) if len(clauses) > 1 else clauses[0], limit=limit))
-        if len(hits) < limit and len(clauses) > 1:
-            # Too few documents have every word: fill up with those having some of them.
-            seen = {hit.docnum for hit in hits}
-            hits += [hit for hit in searcher.search(Or(clauses), limit=limit) if hit.docnum not in seen]
-            hits = hits[:limit]
+    def _run(
+        self, searcher: Searcher, languages: Sequence[str], words: Mapping[str, tuple[str, ...]], query: SearchQuery,
+        pref: LocalePreference | None,
+    ) -> list[_Found]:
+        limit = query.limit
+        words = _spelling(searcher, words)
+        fetch = limit if pref is None else min(max(limit * LOCALE_FETCH_FACTOR, LOCALE_FETCH_MIN), LOCALE_FETCH_MAX)
+        accepted = None if pref is None else Or([Term("lang", lang) for lang in sorted(pref.accepted_languages)])
+        hits = self._match(searcher, words, fetch, accepted)
+        if pref is not None:
+            hits = _by_locale(hits, pref)
+        hits = hits[:limit]
         if not hits:
             return []
-        weights = _term_weights(searcher, words)
+        weights: dict[str, dict[str, float]] = {}
         results = []
+        ceiling = 1.0
         for hit in hits:
-            stored = hit.fields()
-            doc = stored["doc"]
-            passages = stored["passages"]
-            start = best_passage(stored["passage_terms"], weights)
-            snippet, shown = snippet_span(passages, start)
+            stored, doc = hit.stored, hit.doc
+            language = analysis_language(doc["locale"], languages)
+            if language not in weights:
+                # Query terms analysed like the document's passages were.
+                mine = words.get(language) or _analysed(searcher, language, query.text)
+                weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
+            start = best_passage(stored["passage_terms"], weights[language])
+            snippet, shown = snippet_span(stored["passages"], start)
             # A public article's internal section is shown to agents only, and labelled
             # internal when the snippet includes it, so it is not passed on to a customer.
             internal = set(stored.get("passage_internal") or ()).intersection(shown)
-            results.append(
-                Result(
-                    document_id=doc["id"],
-                    title=doc["title"],
-                    snippet=snippet,
-                    audience="internal" if internal else doc["audience"],
-                    revision=doc["revision"],
-                    locale=doc["locale"],
-                    translation_group_id=doc["group"],
-                )
+            ceiling = min(ceiling, normalised_score(hit.raw_score))
+            due = _parse_due(doc.get("review_due"))
+            result = Result(
+                document_id=doc["id"],
+                title=doc["title"],
+                snippet=snippet,
+                audience="internal" if internal else doc["audience"],
+                revision=doc["revision"],
+                chunk_id=doc.get("chunk"),
+                url=doc.get("url"),
+                locale=doc["locale"],
+                score=round(ceiling, 4),
+                review_due_at=_rfc3339(due),
+                translation_group_id=doc.get("group"),
             )
+            results.append(_Found(result, due, doc.get("sync")))
         return results
+
+    @staticmethod
+    def _match(
+        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: Query | None
+    ) -> list[_Hit]:
+        """First an AND of the query's terms per language — for each language whose
+        documents know every term (another language's AND could only be empty) — the
+        languages ORed. Then, if that found fewer than ``fetch``, an OR of every term of
+        every language fills up after them.
+
+        (Requiring only the terms a language knows was tried: it helped German questions
+        with English product words, but let a word the wiki lacks drop out of an English
+        AND, which then favoured the wrong documents; on the relevance sets it was no
+        better, so the plain AND stayed.)"""
+
+        def clause(language: str, word: str) -> Query:
+            return Or([Term(title_field(language), word), Term(body_field(language), word)])
+
+        required = {}
+        for language, ws in words.items():
+            if all(_indexed(searcher, language, w) for w in ws):
+                required[language] = ws
+        hits: list[_Hit] = []
+        if required:
+            every = Or([And([clause(lang, w) for w in ws]) if len(ws) > 1 else clause(lang, ws[0])
+                        for lang, ws in required.items()])
+            hits = [_Hit(hit.docnum, hit.score, hit.fields()) for hit in searcher.search(every, limit=fetch,
+                                                                                         filter=accepted)]
+        if len(hits) < fetch and (not required or any(len(ws) > 1 for ws in words.values())):
+            # Too few documents have every word: fill up with those having some of them.
+            seen = {hit.docnum for hit in hits}
+            some = Or([clause(lang, w) for lang, ws in words.items() for w in ws])
+            for hit in searcher.search(some, limit=fetch, filter=accepted):
+                if hit.docnum not in seen and len(hits) < fetch:
+                    hits.append(_Hit(hit.docnum, hit.score, hit.fields()))
+        return hits
 
     # -- internals -----------------------------------------------------------------------
 
@@ -229,10 +416,85 @@ class WhooshBackend:
         return searcher
 
 
-def _term_weights(searcher: Searcher, words: Sequence[str]) -> dict[str, float]:
+def _analysed(searcher: Searcher, language: str, text: str) -> tuple[str, ...]:
+    """The distinct terms of ``text`` as the index analysed ``language`` — with the
+    analyzer stored in the index's schema, so a query meets the documents even if the
+    code's analyzers changed since the index was built."""
+    analyzer = searcher.schema[body_field(language)].analyzer
+    return tuple(dict.fromkeys(token.text for token in analyzer(text)))[:MAX_QUERY_TERMS]
+
+
+def _indexed(searcher: Searcher, language: str, word: str) -> bool:
+    return bool(searcher.doc_frequency(body_field(language), word)
+                or searcher.doc_frequency(title_field(language), word))
+
+
+def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """Correct typos: in each language where the query looks written in that language (at
+    least half of its terms occur in that language's documents) — or in every language
+    when no term occurs anywhere — each term that occurs nowhere is replaced by its closest
+    indexed term (:func:`_closest`). So ``pasword reset`` finds ``password``, while a German
+    query is not "corrected" into English words."""
+    known = {language: [_indexed(searcher, language, w) for w in ws] for language, ws in words.items()}
+    anywhere = any(any(flags) for flags in known.values())
+    out = {}
+    for language, ws in words.items():
+        flags = known[language]
+        if anywhere and 2 * sum(flags) < len(ws):
+            out[language] = ws
+            continue
+        fixed = []
+        budget = SPELLING_MAX_WORDS
+        for word, ok in zip(ws, flags, strict=True):
+            if not ok and len(word) >= SPELLING_MIN_CHARS and budget > 0:
+                budget -= 1
+                word = _closest(searcher, language, word) or word
+            fixed.append(word)
+        out[language] = tuple(dict.fromkeys(fixed))
+    return out
+
+
+def _closest(searcher: Searcher, language: str, word: str) -> str | None:
+    """The indexed term of ``language`` closest to ``word``: within one edit
+    (Damerau-Levenshtein), or two from :data:`SPELLING_TWO_EDITS_CHARS` characters on,
+    sharing the first :data:`SPELLING_PREFIX` characters; the most frequent among the
+    closest. ``None`` when there is none."""
+    title, body = title_field(language), body_field(language)
+    reader = searcher.reader()
+    for edits in range(1, (2 if len(word) >= SPELLING_TWO_EDITS_CHARS else 1) + 1):
+        found = {term for field in (title, body) for term in reader.terms_within(field, word, edits,
+                                                                                  prefix=SPELLING_PREFIX)}
+        if found:
+            return str(min(found, key=lambda term: (-searcher.doc_frequency(body, term), term)))
+    return None
+
+
+def _by_locale(hits: list[_Hit], pref: LocalePreference) -> list[_Hit]:
+    """Drop hits in locales the preference does not accept; of each translation group keep
+    the document in the best-ranked locale (ties: the more relevant); order the groups by
+    their most relevant hit. With chunks, a kept document keeps all its chunks."""
+    ranked = [(hit, rank) for hit in hits if (rank := pref.rank(hit.doc["locale"])) is not None]
+    best: dict[tuple[str, str], tuple[int, str]] = {}
+    place: dict[tuple[str, str], int] = {}
+    for index, (hit, rank) in enumerate(ranked):
+        group = _group_key(hit.doc)
+        place.setdefault(group, index)
+        if group not in best or rank < best[group][0]:
+            best[group] = (rank, hit.doc["id"])
+    kept = [(place[_group_key(hit.doc)], index, hit) for index, (hit, _) in enumerate(ranked)
+            if hit.doc["id"] == best[_group_key(hit.doc)][1]]
+    return [hit for _, _, hit in sorted(kept, key=lambda item: (item[0], item[1]))]
+
+
+def _group_key(doc: Mapping[str, Any]) -> tuple[str, str]:
+    group = doc.get("group")
+    return ("group", group) if group else ("document", doc["id"])
+
+
+def _term_weights(searcher: Searcher, words: Sequence[str], language: str) -> dict[str, float]:
     total = max(searcher.doc_count(), 1)
     weights = {}
     for word in words:
-        frequency = searcher.doc_frequency("body", word)
+        frequency = searcher.doc_frequency(body_field(language), word)
         weights[word] = math.log(1 + total / (1 + frequency))
     return weights

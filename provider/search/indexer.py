@@ -20,22 +20,29 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.writing import IndexWriter
 
+from ..contract.locales import language_of
+from ..wiki.chunks import split_chunks
+from ..wiki.citations import UrlInputs, document_url, with_anchor
+from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
 from ..wiki.corpus import Resolved, resolve
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
+from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
-from .analysis import terms
+from .analysis import analysis_language, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
-from .schema import SCHEMA_VERSION, build_schema
+from .schema import SCHEMA_VERSION, body_field, build_schema, title_field
+from .snippets import passage_terms
 
-__all__ = ["Indexer", "SyncReport"]
+__all__ = ["Indexer", "SyncReport", "index_entries", "settings_key"]
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +102,10 @@ class SyncReport:
 
 
 def settings_key(settings: WikiSettings) -> str:
-    """A digest of every setting that changes how files are classified."""
-    data = {**settings.describe(), "schema": SCHEMA_VERSION}
+    """A digest of every setting that changes how files are classified or indexed (the
+    analysis languages, chunking and citation URLs included) and of the schema version.
+    A build made with another key is rebuilt aside."""
+    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales)}
     data.pop("root", None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -118,44 +127,72 @@ def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
-def _view_fields(resolved: Resolved, passages: tuple[Passage, ...], group: str | None) -> dict[str, Any]:
+@lru_cache(maxsize=4096)
+def _passage_terms(language: str, heading: str, text: str) -> str:
+    """A passage's stored terms; remembered, because the public and the agent index of a
+    document without internal sections hold the same passages."""
+    return passage_terms(terms(heading, language), terms(text, language))
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """What one Whoosh document holds: a whole document, or one chunk of it."""
+
+    chunk_id: str | None
+    anchor: str
+    passages: tuple[Passage, ...]
+
+
+def index_entries(
+    settings: WikiSettings, languages: tuple[str, ...], resolved: Resolved, document: WikiDocument, *,
+    public_view: bool,
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The Whoosh documents of one wiki document in one index, and warnings (a citation
+    URL that fails R7).
+
+    The ``public`` view is built from the text outside internal sections only — body,
+    passages and their terms — so an internal block's words are not in the public index
+    at all; translation groups and translation sync are judged as if internal documents
+    did not exist. With ``settings.chunking`` there is one entry per chunk
+    (:mod:`provider.wiki.chunks`), else one for the whole document.
+    """
     meta = resolved.meta
-    passage_terms = []
-    for passage in passages:
-        words = set(terms(passage.heading)) | set(terms(passage.text))
-        passage_terms.append(" ".join(sorted(words)))
-    return {
-        "path": meta.relpath,
+    passages = document.public_passages if public_view else document.passages
+    language = analysis_language(meta.locale, languages)
+    inputs = UrlInputs(front_matter_url=meta.url, site_path=meta.site_path, locale=meta.locale,
+                       default_locale=settings.default_locale, doc_id=meta.doc_id)
+    url, warning = document_url(inputs, public=resolved.audience == PUBLIC_AUDIENCE, settings=settings.citation,
+                                agent_view=not public_view)
+    doc: dict[str, object] = {
+        "id": meta.doc_id,
         "title": meta.title,
-        "body": "\n".join(p.text for p in passages),
-        "doc": {
-            "id": meta.doc_id,
-            "title": meta.title,
-            "audience": resolved.audience,
-            "revision": meta.revision,
-            "locale": meta.locale,
-            "group": group,
-            "review_due": meta.review_due,
-            "url": meta.url,
-        },
-        "passages": _display_texts(passages, meta.title),
-        "passage_terms": tuple(passage_terms),
-        "passage_internal": tuple(i for i, p in enumerate(passages) if p.internal),
+        "audience": resolved.audience,
+        "revision": meta.revision,
+        "locale": meta.locale,
+        "group": resolved.public_group if public_view else resolved.group,
+        "review_due": meta.review_due,
+        "sync": resolved.public_sync if public_view else resolved.sync,
     }
-
-
-def _fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
-    """The Whoosh fields of a document for the ``all`` index: the whole text, passages
-    from internal sections listed in ``passage_internal``."""
-    return _view_fields(resolved, document.passages, resolved.group)
-
-
-def _public_fields(resolved: Resolved, document: WikiDocument) -> dict[str, Any]:
-    """The fields for the ``public`` index, built from the text outside internal
-    sections only — body, passages and their terms — so an internal block's words are
-    not in the public index at all. Translation groups are seen as if internal documents
-    did not exist."""
-    return _view_fields(resolved, document.public_passages, resolved.public_group)
+    if settings.chunking:
+        units = [_Unit(chunk.id, chunk.anchor, chunk.passages) for chunk in split_chunks(passages)]
+    else:
+        units = [_Unit(None, "", passages)]
+    entries: list[dict[str, Any]] = []
+    for unit in units:
+        display = _display_texts(unit.passages, meta.title)
+        stored_terms = tuple(_passage_terms(language, p.heading, p.text) for p in unit.passages)
+        entries.append({
+            "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
+            "path": meta.relpath,
+            "lang": language_of(meta.locale),
+            title_field(language): meta.title,
+            body_field(language): "\n".join(display),
+            "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),
+            "passages": display,
+            "passage_terms": stored_terms,
+            "passage_internal": tuple(i for i, p in enumerate(unit.passages) if p.internal),
+        })
+    return entries, [warning] if warning else []
 
 
 class Indexer:
@@ -179,8 +216,11 @@ class Indexer:
         # file cannot hold up the batch that reclassifies another (X7).
         self.reader = DocumentReader(settings, timeout_s=parse_timeout_s)
         self._key = settings_key(settings)
+        self._languages = schema_languages(settings.known_locales)
+        self._blobs = GitBlobs(settings.root)
         self._manifest: Manifest | None = None
         self._build: str | None = None
+        self._generation = 0
 
     def open(self) -> None:
         """Take the writer lock and load the current build's manifest, if any."""
@@ -189,7 +229,10 @@ class Indexer:
         if name is None:
             return
         manifest = Manifest.load(self.layout.build_dir(name) / "manifest.json")
-        if manifest is not None and manifest.schema_version == SCHEMA_VERSION:
+        self._generation = manifest.generation if manifest is not None else 0
+        # Another schema, analysis languages, chunking, citation or classification settings:
+        # the next sync builds afresh aside, while the old build keeps serving.
+        if manifest is not None and manifest.schema_version == SCHEMA_VERSION and manifest.settings_key == self._key:
             self._manifest, self._build = manifest, name
 
     def close(self) -> None:
@@ -261,13 +304,13 @@ class Indexer:
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
         # The counter carries on across builds, so it only ever grows.
-        manifest.generation = (self._manifest.generation if self._manifest else 0) + 1
+        manifest.generation = max(self._manifest.generation if self._manifest else 0, self._generation) + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         resolved = self._resolve(manifest)
 
         name, path = self.layout.new_build()
-        schema = build_schema()
+        schema = build_schema(self._languages)
         for sub in (PUBLIC, ALL):
             (path / sub).mkdir()
             whoosh_index.create_in(str(path / sub), schema)
@@ -278,11 +321,12 @@ class Indexer:
         try:
             for relpath, item in resolved.items():
                 if item.served:
-                    fields = _fields(item, loaded[relpath])
-                    all_writer.add_document(**fields)
+                    for entry in self._entries(item, loaded[relpath], report, public_view=False):
+                        all_writer.add_document(**entry)
                     report.written += 1
                     if item.public:
-                        public_writer.add_document(**_public_fields(item, loaded[relpath]))
+                        for entry in self._entries(item, loaded[relpath], report, public_view=True):
+                            public_writer.add_document(**entry)
                 manifest.fingerprints[relpath] = item.fingerprint()
             public_writer.commit()
             all_writer.commit()
@@ -306,10 +350,9 @@ class Indexer:
         vanished: set[str] = set()
         if paths is None:
             found = self._discover()
-            reread_all = manifest.settings_key != self._key
             to_read = {
                 relpath for relpath, ref in found.files.items()
-                if reread_all or not self._unchanged(manifest, relpath, ref)
+                if not self._unchanged(manifest, relpath, ref)
             }
             vanished = (set(manifest.docs) | set(manifest.skipped)) - set(found.files)
             discovered_skips = {s.relpath: s.reason for s in found.skipped}
@@ -376,7 +419,17 @@ class Indexer:
                         max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
 
     def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
-        return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock())
+        return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
+                       blobs=self._blobs)
+
+    def _entries(
+        self, item: Resolved, document: WikiDocument, report: SyncReport, *, public_view: bool
+    ) -> list[dict[str, Any]]:
+        entries, warnings = index_entries(self.settings, self._languages, item, document, public_view=public_view)
+        if warnings:
+            known = report.warnings.setdefault(item.meta.relpath, [])
+            known.extend(w for w in warnings if w not in known)
+        return entries
 
     def _unchanged(self, manifest: Manifest, relpath: str, ref: FileRef) -> bool:
         """Whether a file is what the manifest says, without parsing it.
@@ -426,12 +479,13 @@ class Indexer:
             writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
             try:
                 for relpath, item in sorted(changes.items()):
+                    # A document is its entries (one, or one per chunk): replace them all.
+                    writer.delete_by_term("path", relpath)
                     if item is not None and relpath in writable and (sub == ALL or item.public):
-                        build_fields = _fields if sub == ALL else _public_fields
-                        writer.update_document(**build_fields(item, texts[relpath]))
+                        for entry in self._entries(item, texts[relpath], report, public_view=sub == PUBLIC):
+                            writer.add_document(**entry)
                         report.written += sub == ALL
                     else:
-                        writer.delete_by_term("path", relpath)
                         report.removed += sub == ALL
                 writer.commit()
             except BaseException:

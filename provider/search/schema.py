@@ -2,45 +2,76 @@
 
 Everything a result needs is stored at index time, so a search reads stored fields and
 does no Markdown, YAML or file work. Bump :data:`SCHEMA_VERSION` on any change here:
-an index built with another version is rebuilt aside and swapped in on start.
+an index built with another version is rebuilt aside and swapped in on start. The
+analysis languages are part of the settings key, so changing ``locales`` rebuilds too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from whoosh.fields import ID, STORED, TEXT, Schema
 
-from .analysis import analyzer
+from .analysis import ANY, analyzer_for
 
-__all__ = ["SCHEMA_VERSION", "TITLE_BOOST", "build_schema"]
+__all__ = ["BODY_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "languages_of",
+           "title_field"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
+#: BM25F field weight of the body.
+BODY_BOOST = 1.0
 
 
-def build_schema() -> Schema:
+def title_field(language: str) -> str:
+    return f"title_{language}"
+
+
+def body_field(language: str) -> str:
+    return f"body_{language}"
+
+
+def languages_of(schema: Schema) -> tuple[str, ...]:
+    """The analysis languages an index was built with (from its field names), sorted,
+    ``any`` last."""
+    found = [name[len("body_"):] for name in schema.names() if name.startswith("body_")]
+    return tuple(sorted(found, key=lambda language: (language == ANY, language)))
+
+
+def build_schema(languages: Iterable[str]) -> Schema:
     """Fields:
 
-    * ``path`` — unique key: the file's path relative to the content root;
-    * ``title``, ``body`` — searched (BM25F), not stored;
+    * ``key`` — unique: the file's path relative to the content root, and ``#`` and the
+      chunk id when the index holds chunks;
+    * ``path`` — the file's path (every chunk of a file shares it: deleting by ``path``
+      removes a document with all its chunks);
+    * ``lang`` — the language subtag of the document's locale (the coarse locale filter);
+    * ``title_<L>``, ``body_<L>`` — searched (BM25F), not stored, one pair per analysis
+      language ``L`` (:mod:`provider.search.analysis`); a document fills only the pair of
+      its language;
     * ``doc`` — stored: the result's fixed fields (id, title, audience, revision, locale,
-      group, review date, URL);
+      group, review date, translation sync state, URL, chunk id);
     * ``passages`` — stored: the passage texts snippets are cut from (a section's first
       passage starts with its heading);
-    * ``passage_terms`` — stored: each passage's analysed terms (with its heading's),
-      so picking the best passage needs no analysis at query time;
+    * ``passage_terms`` — stored: each passage's analysed terms and pairs of adjacent terms
+      (with its heading's), so picking the best passage needs no analysis at query time;
     * ``passage_internal`` — stored: indexes of passages from internal sections (always
       empty in the public index, which never receives those passages at all).
 
-    Version 3 added ``passage_internal`` and builds the public index from the text
-    outside internal sections; layouts, cascade and drift rules changed the manifest.
+    Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
     """
-    return Schema(
-        path=ID(unique=True, stored=True),
-        title=TEXT(analyzer=analyzer(), field_boost=TITLE_BOOST),
-        body=TEXT(analyzer=analyzer()),
-        doc=STORED(),
-        passages=STORED(),
-        passage_terms=STORED(),
-        passage_internal=STORED(),
-    )
+    fields: dict[str, object] = {
+        "key": ID(unique=True, stored=True),
+        "path": ID(stored=True),
+        "lang": ID(),
+        "doc": STORED(),
+        "passages": STORED(),
+        "passage_terms": STORED(),
+        "passage_internal": STORED(),
+    }
+    for language in languages:
+        analyzer = analyzer_for(language)
+        fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST)
+        fields[body_field(language)] = TEXT(analyzer=analyzer, field_boost=BODY_BOOST)
+    return Schema(**fields)

@@ -7,10 +7,36 @@ only: no analysis, no highlighting, no markup.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from ..contract.results import SNIPPET_MAX_CHARS
 
-__all__ = ["best_passage", "make_snippet", "snippet_span"]
+__all__ = ["PAIR", "best_passage", "make_snippet", "pair_weights", "passage_terms", "snippet_span"]
+
+#: Joins two adjacent terms into a *pair* term (``refund+exception``): no analysed term
+#: contains it. A passage where the query's words stand next to each other — as a phrase,
+#: stop words aside — outranks one where they are scattered.
+PAIR = "+"
+
+
+def passage_terms(*token_runs: Sequence[str]) -> str:
+    """The stored form of a passage's terms: every distinct term of the runs (a heading,
+    the text), and every pair of adjacent terms within a run, sorted, space-separated."""
+    found: set[str] = set()
+    for run in token_runs:
+        found.update(run)
+        found.update(f"{a}{PAIR}{b}" for a, b in pairwise(run) if a != b)
+    return " ".join(sorted(found))
+
+
+def pair_weights(words: Sequence[str], weights: Mapping[str, float]) -> dict[str, float]:
+    """``weights`` plus a weight for each pair of adjacent query terms: the mean of the
+    two terms' weights."""
+    out = dict(weights)
+    for a, b in pairwise(words):
+        if a != b:
+            out[f"{a}{PAIR}{b}"] = (weights.get(a, 0.0) + weights.get(b, 0.0)) / 2
+    return out
 
 
 def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float]) -> int:

@@ -24,8 +24,10 @@ the file. Exactly these:
 
 Everything else is a *warning* (served as decided, worth a look): orphan translations,
 untranslated copies and ``.md``/``.mdx`` twins (one withheld by design), two documents
-of one locale in a translation group, an unclosed internal section, an invalid locale,
-title, ``url``, ``review_due`` or ``date``. Files skipped by design (a layout's build
+of one locale in a translation group, stale translations and translations whose sync
+state cannot be told, a citation URL that fails R7, an unclosed internal section, an
+invalid locale, title, ``url``, ``review_due``, ``date``, ``source_revision`` or
+``default_lang_commit``. Files skipped by design (a layout's build
 output, partials, files with no text) are listed, not quarantined.
 
 Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, else 0.
@@ -39,10 +41,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .classify import AudienceRule
+from .citations import UrlInputs, document_url
+from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
+from .gitblobs import GitBlobs
 from .reader import DocumentReader
 
 __all__ = ["CHECK_FORMAT", "CheckReport", "FileCheck", "check_wiki"]
@@ -102,6 +106,7 @@ class FileCheck:
                 drift=list(item.drift),
                 internalSections=meta.internal_sections,
                 date=meta.date,
+                translationSync=item.sync,
             )
         return data
 
@@ -163,9 +168,21 @@ class CheckReport:
         }
 
 
-def _entry(relpath: str, item: Resolved) -> FileCheck:
+def _url_warnings(item: Resolved, settings: WikiSettings) -> list[str]:
+    """What the indexer would warn about the document's citation URL, in either index."""
+    if not item.served:
+        return []
+    meta = item.meta
+    inputs = UrlInputs(front_matter_url=meta.url, site_path=meta.site_path, locale=meta.locale,
+                       default_locale=settings.default_locale, doc_id=meta.doc_id)
+    _, warning = document_url(inputs, public=item.audience == PUBLIC, settings=settings.citation, agent_view=True)
+    return [warning] if warning else []
+
+
+def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
     reasons = tuple(dict.fromkeys([*item.meta.errors, *item.quarantine]))
-    warnings = tuple(w for w in dict.fromkeys([*item.meta.warnings, *item.problems]) if w not in reasons)
+    found = [*item.meta.warnings, *item.problems, *_url_warnings(item, settings)]
+    warnings = tuple(w for w in dict.fromkeys(found) if w not in reasons)
     return FileCheck(
         path=relpath,
         status="served" if item.served else "withheld",
@@ -217,12 +234,12 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                 skipped.append(result)
     finally:
         reader.close()
-    resolved = resolve(metas, default_locale=settings.default_locale, now=now)
+    resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root))
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
                          unused_rules=unused_rules(settings.audience_rules, paths))
     report.files = sorted(
-        [_entry(relpath, item) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
+        [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,
     )
     return report

@@ -34,11 +34,13 @@ __all__ = [
     "decide_draft",
     "decide_locale",
     "decide_review_due",
+    "decide_sync_keys",
     "decide_title",
     "decide_translation_group",
     "decide_url",
     "page_path",
     "readable_name",
+    "site_path",
 ]
 
 PUBLIC = "public"
@@ -197,6 +199,20 @@ def page_path(stem_path: str, index_names: Iterable[str] = ()) -> str:
     return stem_path
 
 
+def site_path(
+    relpath: str,
+    *,
+    known_locales: Iterable[str],
+    patterns: Sequence[LocalePattern] = PLAIN_PATTERNS,
+    index_names: Iterable[str] = (),
+) -> str:
+    """The page's path on its site: the file's path without extension and locale marker,
+    a bundle's ``index`` standing for its folder (``de/a/b.md`` → ``a/b``). Also the
+    translation group when the front matter names none."""
+    found = match_locale(strip_extension(relpath), patterns, known_locales)
+    return page_path(found.group if found is not None else strip_extension(relpath), index_names)
+
+
 def decide_translation_group(
     data: Mapping[str, Any],
     relpath: str,
@@ -217,9 +233,8 @@ def decide_translation_group(
             warnings.append(f"front matter {key} is not a usable text value; ignored")
             break
     found = match_locale(strip_extension(relpath), patterns, known_locales)
-    if found is not None:
-        return Decision(page_path(found.group, index_names), "path without locale marker"), warnings
-    return Decision(page_path(strip_extension(relpath), index_names), "path"), warnings
+    path = site_path(relpath, known_locales=known_locales, patterns=patterns, index_names=index_names)
+    return Decision(path, "path without locale marker" if found is not None else "path"), warnings
 
 
 def decide_doc_id(
@@ -344,3 +359,29 @@ def decide_url(data: Mapping[str, Any]) -> tuple[str | None, list[str]]:
                 and _URL_OK.fullmatch(text)):
             return text, []
     return None, ["front matter url is not an https URL or a site path; ignored"]
+
+
+_REVISION = re.compile(r"[0-9a-fA-F]{7,64}")
+#: Front matter keys recording which source-language revision a translation was made
+#: from: ``source_revision`` (the git blob hash of the source file, ``git hash-object``)
+#: and Hugo's ``default_lang_commit`` (a git commit of the repository).
+SYNC_KEYS = ("source_revision", "default_lang_commit")
+
+
+def decide_sync_keys(data: Mapping[str, Any]) -> tuple[dict[str, str], list[str]]:
+    """The translation-sync keys (:data:`SYNC_KEYS`) that hold a git hash (7–64 hex
+    digits, lowercased); others are reported and ignored. A hash of digits only reaches us
+    as a YAML number and is taken as written (quote it when it starts with ``0``)."""
+    found: dict[str, str] = {}
+    warnings: list[str] = []
+    for key in SYNC_KEYS:
+        if key not in data:
+            continue
+        value = data[key]
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, str) and _REVISION.fullmatch(value.strip()):
+            found[key] = value.strip().lower()
+        else:
+            warnings.append(f"front matter {key} is not a git hash (7 to 64 hex digits); ignored")
+    return found, warnings

@@ -26,9 +26,20 @@ how it is served. In order:
 7. **Drift reports** (served as they are): an *orphan translation* — a document in
    another locale whose group has no default-locale document — and an *ambiguous group*
    — two served documents of one locale in one group.
+8. **Translation sync** (the ``freshness`` capability): a *translation* — a document of
+   a group in another locale than the default (source) locale — whose front matter
+   records the source revision it was made from is ``stale`` when its source document
+   changed since, ``current`` when not, ``unknown`` when that cannot be told:
+   ``source_revision: <git blob hash of the source file>`` is compared with the source's
+   current revision (a prefix of 7 or more hex digits is enough);
+   ``default_lang_commit: <git commit>`` (Hugo sites) asks git which blob the source
+   file was at that commit (:mod:`provider.wiki.gitblobs`). The source is the group's
+   one default-locale document; none, or several, make the state ``unknown``. The
+   public index judges with public sources only, as it sees groups.
 
-The result depends only on the metadata and ``now``, so an incremental update that
-re-resolves the whole corpus gives exactly what a fresh build would at that time.
+The result depends only on the metadata, ``now`` and git's (immutable) history, so an
+incremental update that re-resolves the whole corpus gives exactly what a fresh build
+would at that time.
 """
 
 from __future__ import annotations
@@ -41,13 +52,28 @@ from dataclasses import dataclass, field
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
 from .document import DocumentMeta
+from .gitblobs import BlobLookup
 from .locales import strip_extension
 from .publication import withholding
 
-__all__ = ["COPY", "ORPHAN", "SAME_LOCALE", "TWIN", "TWIN_PREFERENCE", "Resolved", "resolve"]
+__all__ = [
+    "COPY",
+    "ORPHAN",
+    "SAME_LOCALE",
+    "SYNC_CURRENT",
+    "SYNC_STALE",
+    "SYNC_UNKNOWN",
+    "TWIN",
+    "TWIN_PREFERENCE",
+    "Resolved",
+    "resolve",
+]
 
 #: Drift codes (:attr:`Resolved.drift`).
 ORPHAN, COPY, TWIN, SAME_LOCALE = "orphan-translation", "untranslated-copy", "same-page-twice", "same-locale-in-group"
+
+#: Translation sync states (:attr:`Resolved.sync`).
+SYNC_CURRENT, SYNC_STALE, SYNC_UNKNOWN = "current", "stale", "unknown"
 
 #: Which of two files with one path and different extensions is served.
 TWIN_PREFERENCE = (".mdx", ".md", ".markdown")
@@ -72,6 +98,9 @@ class Resolved:
             an unreadable or invalid cascade); its own are ``meta.errors``.
         drift: translation-drift findings by code: :data:`ORPHAN`, :data:`COPY`,
             :data:`TWIN` (one of a pair; the served one too), :data:`SAME_LOCALE`.
+        sync: for a translation with a sync key, :data:`SYNC_CURRENT`, :data:`SYNC_STALE`
+            or :data:`SYNC_UNKNOWN` (rule 8); ``None`` otherwise (used in the agent index).
+        public_sync: the same, judged with public sources only (used in the public index).
     """
 
     meta: DocumentMeta
@@ -84,6 +113,8 @@ class Resolved:
     withheld: str | None = None
     quarantine: tuple[str, ...] = field(default=())
     drift: tuple[str, ...] = field(default=())
+    sync: str | None = None
+    public_sync: str | None = None
 
     @property
     def public(self) -> bool:
@@ -101,7 +132,8 @@ class Resolved:
         """Changes whenever anything indexed for this document changes."""
         meta = self.meta
         parts = (meta.revision, self.audience, str(self.served), str(self.public), self.group or "",
-                 self.public_group or "", meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "")
+                 self.public_group or "", meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "",
+                 self.sync or "", self.public_sync or "")
         return "|".join(parts)
 
 
@@ -243,16 +275,89 @@ def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
             draft.drift.append(SAME_LOCALE)
 
 
+def _sources(drafts: Mapping[str, _Draft], default_locale: str, *, public_only: bool) -> dict[str, DocumentMeta | None]:
+    """Per translation group, its one source-language document (``None`` when several)."""
+    found: dict[str, list[DocumentMeta]] = defaultdict(list)
+    for draft in drafts.values():
+        meta = draft.meta
+        if meta.locale != default_locale or not meta.has_text:
+            continue
+        if public_only and not (draft.withheld is None and draft.audience == PUBLIC and meta.public_text):
+            continue
+        found[meta.translation_group].append(meta)
+    out: dict[str, DocumentMeta | None] = {}
+    for group, metas in found.items():
+        served = [m for m in metas if drafts[m.relpath].withheld is None]
+        candidates = served if len(metas) > 1 and served else metas
+        out[group] = candidates[0] if len(candidates) == 1 else None
+    return out
+
+
+def _sync_state(
+    meta: DocumentMeta, source: DocumentMeta | None, blobs: Mapping[tuple[str, str], str | None]
+) -> tuple[str, str]:
+    """``(state, explanation)`` of one translation against its source (rule 8)."""
+    if source is None:
+        return SYNC_UNKNOWN, "no single source-language document in its translation group"
+    revision = meta.sync.get("source_revision")
+    if revision is not None:
+        if source.revision.startswith(revision):
+            return SYNC_CURRENT, ""
+        return SYNC_STALE, f"its source {source.relpath} changed since source_revision {revision[:12]}"
+    commit = meta.sync["default_lang_commit"]
+    blob = blobs.get((commit, source.relpath))
+    if blob is None:
+        return SYNC_UNKNOWN, f"git cannot tell what {source.relpath} was at default_lang_commit {commit[:12]}"
+    if blob == source.revision:
+        return SYNC_CURRENT, ""
+    return SYNC_STALE, f"its source {source.relpath} changed since default_lang_commit {commit[:12]}"
+
+
+def _translation_sync(
+    drafts: Mapping[str, _Draft], default_locale: str, blobs: BlobLookup | None
+) -> dict[str, tuple[str, str]]:
+    """``{relpath: (sync, public_sync)}`` for every translation carrying a sync key."""
+    translations = {relpath: d for relpath, d in drafts.items()
+                    if d.meta.sync and d.meta.locale != default_locale and d.withheld is None}
+    if not translations:
+        return {}
+    sources = _sources(drafts, default_locale, public_only=False)
+    public_sources = _sources(drafts, default_locale, public_only=True)
+    pairs = {(d.meta.sync["default_lang_commit"], source.relpath)
+             for d in translations.values()
+             if "source_revision" not in d.meta.sync and "default_lang_commit" in d.meta.sync
+             for source in (sources.get(d.meta.translation_group), public_sources.get(d.meta.translation_group))
+             if source is not None}
+    answers = blobs(pairs) if blobs is not None and pairs else {}
+    states = {}
+    for relpath, draft in translations.items():
+        group = draft.meta.translation_group
+        state, why = _sync_state(draft.meta, sources.get(group), answers)
+        public_state, _ = _sync_state(draft.meta, public_sources.get(group), answers)
+        if state == SYNC_STALE:
+            draft.problems.append(f"stale translation: {why}")
+        elif state == SYNC_UNKNOWN:
+            draft.problems.append(f"translation freshness unknown: {why}")
+        states[relpath] = (state, public_state)
+    return states
+
+
 def resolve(
-    docs: Mapping[str, DocumentMeta], *, default_locale: str | None = None, now: dt.datetime | None = None
+    docs: Mapping[str, DocumentMeta],
+    *,
+    default_locale: str | None = None,
+    now: dt.datetime | None = None,
+    blobs: BlobLookup | None = None,
 ) -> dict[str, Resolved]:
     """Apply the corpus-wide rules to every document (keyed by relative path).
 
     Args:
         docs: every document's metadata.
         default_locale: the source-language tag; ``None`` skips the translation rules
-            that need it (untranslated copies, orphans).
+            that need it (untranslated copies, orphans, translation sync).
         now: the time publication dates are compared with (aware); default: the clock.
+        blobs: answers ``default_lang_commit`` questions (:class:`provider.wiki.gitblobs.GitBlobs`);
+            without it, such translations are ``unknown``.
     """
     now = now or dt.datetime.now(dt.UTC)
     sections = _cascades(docs)
@@ -272,6 +377,8 @@ def resolve(
             others = ", ".join(sorted(p for p in claimants if p != relpath))
             draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal")
             draft.audience, draft.audience_source = INTERNAL, "fail-closed: duplicate documentId"
+
+    sync = _translation_sync(drafts, default_locale, blobs) if default_locale is not None else {}
 
     by_group: dict[str, int] = defaultdict(int)
     public_by_group: dict[str, int] = defaultdict(int)
@@ -298,5 +405,7 @@ def resolve(
             withheld=draft.withheld,
             quarantine=tuple(draft.quarantine),
             drift=tuple(draft.drift),
+            sync=sync[relpath][0] if relpath in sync else None,
+            public_sync=sync[relpath][1] if relpath in sync and in_public else None,
         )
     return resolved

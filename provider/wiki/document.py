@@ -16,16 +16,19 @@ from pathlib import Path
 from typing import Any
 
 from .cascade import CASCADE_ERROR, read_cascade, with_params
+from .citations import CitationSettings
 from .classify import (
     AudienceRule,
     decide_audience,
     decide_doc_id,
     decide_locale,
     decide_review_due,
+    decide_sync_keys,
     decide_title,
     decide_translation_group,
     decide_url,
     readable_name,
+    site_path,
 )
 from .dates import DATED_NAME, parse_date
 from .dialects import apply_dialects
@@ -57,6 +60,9 @@ class WikiSettings:
         layout: the name of a :mod:`~provider.wiki.layouts` preset (default ``plain``).
         locale_patterns: explicit locale patterns replacing the layout's; ``None`` means
             the layout's.
+        chunking: index passages (chunks) rather than whole documents (the ``chunking``
+            capability is declared).
+        citation: how citation URLs are built (:mod:`provider.wiki.citations`).
     """
 
     root: Path
@@ -67,6 +73,8 @@ class WikiSettings:
     extensions: tuple[str, ...] | None = None
     layout: str = DEFAULT_LAYOUT
     locale_patterns: tuple[LocalePattern, ...] | None = None
+    chunking: bool = False
+    citation: CitationSettings = field(default_factory=CitationSettings)
 
     @property
     def known_locales(self) -> frozenset[str]:
@@ -88,7 +96,7 @@ class WikiSettings:
         return self.extensions if self.extensions is not None else self.preset.extensions
 
     def describe(self) -> dict[str, Any]:
-        """Every setting that changes how files are classified, as plain JSON data."""
+        """Every setting that changes how files are classified or indexed, as plain JSON data."""
         return {
             "root": str(self.root),
             "layout": self.layout,
@@ -98,6 +106,8 @@ class WikiSettings:
             "audience_rules": [{r.pattern: r.audience} for r in self.audience_rules],
             "max_file_bytes": self.max_file_bytes,
             "extensions": sorted(self.file_extensions),
+            "chunking": self.chunking,
+            "citation": self.citation.describe(),
         }
 
 
@@ -142,6 +152,10 @@ class DocumentMeta:
         ctime_ns, inode: with ``size`` and ``mtime_ns``, how a later scan tells whether
             the file may have changed (a restored mtime does not hide an edit).
         real_relpath: the real path of a file reached through a symlink in the root.
+        site_path: the page's path on its site (:func:`provider.wiki.classify.site_path`),
+            the ``{path}`` of citation URLs.
+        sync: translation-sync keys from the front matter (``source_revision``,
+            ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
     """
 
     relpath: str
@@ -171,6 +185,8 @@ class DocumentMeta:
     ctime_ns: int = 0
     inode: int = 0
     real_relpath: str | None = None
+    site_path: str = ""
+    sync: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -365,6 +381,8 @@ def parse_document(
     warnings += more
     url, more = decide_url(meta)
     warnings += more
+    sync, more = decide_sync_keys(meta)
+    warnings += more
     page_date, more = _page_date(meta, relpath, layout)
     # Hugo already reported an invalid ``date`` as an error (it is the publish date there).
     warnings += [w for w in more if not any(w in e for e in errors)]
@@ -417,6 +435,9 @@ def parse_document(
         has_text=bool(passages),
         text_hash=text_hash if passages else "",
         date=page_date,
+        site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
+                            index_names=layout.index_names),
+        sync=sync,
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

@@ -4,20 +4,27 @@ Done once at index time so a search only has to pick the best passage. A passage
 consecutive text under one heading, at most :data:`PASSAGE_MAX_CHARS` characters, cut
 at sentence boundaries (or word boundaries for a run-on sentence). Its ``heading`` is
 the nearest heading above it, whose words count as matching the passage.
+
+Passages also know their **section**: a section starts at each heading of level 1–3 (the
+unit :mod:`provider.wiki.chunks` builds chunks from), with the heading's anchor on the
+rendered page (:mod:`provider.wiki.anchors`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from .anchors import Slugger
 from .plaintext import Block
 
-__all__ = ["PASSAGE_MAX_CHARS", "Passage", "split_passages"]
+__all__ = ["PASSAGE_MAX_CHARS", "SECTION_MAX_LEVEL", "Passage", "split_passages"]
 
 #: Passages stay below the 480-character snippet bound, leaving room to add context.
 PASSAGE_MAX_CHARS = 400
+#: Headings of this level or higher (1 = ``#``) start a section.
+SECTION_MAX_LEVEL = 3
 _SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+")
 
 
@@ -30,11 +37,20 @@ class Passage:
         text: single-line plain text, 1–:data:`PASSAGE_MAX_CHARS` characters.
         internal: made of text from an internal section (:mod:`provider.wiki.sections`);
             a passage never mixes internal and public blocks.
+        section: the ordinal of its section (0 before the first heading of level 1–3).
+        section_heading: the heading that opened its section (``""`` for section 0).
+        anchor: that heading's anchor on the rendered page, without ``#`` (``""`` for
+            section 0).
+
+    Equality compares ``heading``, ``text`` and ``internal`` only.
     """
 
     heading: str
     text: str
     internal: bool = False
+    section: int = field(default=0, compare=False)
+    section_heading: str = field(default="", compare=False)
+    anchor: str = field(default="", compare=False)
 
 
 def _pieces(text: str, max_chars: int) -> Iterable[str]:
@@ -68,12 +84,14 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
     heading_internal = False
     current = ""
     internal = False
+    slugger = Slugger()
+    section, section_heading, anchor = 0, "", ""
 
     def flush() -> None:
         nonlocal current
         if current:
             # A passage is shown with its heading, so an internal heading makes it internal.
-            passages.append(Passage(heading, current, internal or heading_internal))
+            passages.append(Passage(heading, current, internal or heading_internal, section, section_heading, anchor))
             current = ""
 
     for block in blocks:
@@ -81,6 +99,9 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
             flush()
             heading, heading_internal = block.text, block.internal
             headings.append(block)
+            slug = slugger.slug(block.text)
+            if 1 <= block.level <= SECTION_MAX_LEVEL:
+                section, section_heading, anchor = section + 1, block.text, slug
             continue
         if block.internal != internal:
             # Internal and public text never share a passage, so a snippet's audience

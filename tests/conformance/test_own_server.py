@@ -42,16 +42,23 @@ def test_minimum_configuration_conforms(sample_server: ProviderProcess) -> None:
 
 
 def test_full_configuration_conforms(tmp_path: Path) -> None:
-    """``capabilities: all`` declares whatever the backend implements (today only
-    retrieve); the capability-driven checks follow /capabilities, so this stays a
-    meaningful test as capabilities are added."""
-    server = start_provider(tmp_path, config={"capabilities": "all"})
+    """``capabilities: all`` declares every capability the backend implements (all but
+    semanticSearch), with citation URLs configured: the capability-driven checks follow
+    /capabilities, so Q3/Q4 validate locale fields and R6/R7 judge freshness and urls."""
+    server = start_provider(tmp_path, config={
+        "capabilities": "all", "locales": ["en", "de"], "fallback_locales": ["de"],
+        "citation_base_url": "https://help.example.com", "citation_path_pattern": "/{locale}/{path}/",
+        "internal_citation_base_url": "https://kb.example.net",
+    })
     try:
         report = _run(server.base_url)
     finally:
         server.stop()
     assert not report.failed, format_text(report)
-    assert _by_status(report, Status.SKIP) <= MINIMUM_SKIPS, format_text(report)
+    assert _by_status(report, Status.SKIP) == {"W7"}, format_text(report)
+    reasons = {o.id: o.reason for o in report.outcomes}
+    assert "declared: valid tags accepted" in reasons["Q3"]
+    assert not reasons["R7"].startswith("0 urls") and not reasons["R6"].startswith("0 freshness")
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -21,6 +21,7 @@ from provider.contract.registrations import Exposure
 from provider.search.backend import WhooshBackend
 from provider.search.indexer import Indexer
 from provider.search.layout import ALL, PUBLIC, IndexLayout
+from provider.search.schema import body_field, languages_of
 from provider.wiki.check import CheckReport, check_wiki
 from provider.wiki.document import WikiSettings
 from tests.support import REPO_ROOT, markup_in
@@ -182,7 +183,9 @@ def _stored(index: Path) -> dict[str, dict[str, dict[str, Any]]]:
         with ix.searcher() as searcher:
             out[sub] = {fields["path"]: fields for fields in searcher.all_stored_fields()}
             if sub == PUBLIC:
-                out["public-terms"] = {"": {"words": {t.decode() for t in searcher.lexicon("body")}}}
+                words = {t.decode() for lang in languages_of(searcher.schema)
+                         for t in searcher.lexicon(body_field(lang))}
+                out["public-terms"] = {"": {"words": words}}
     return out
 
 

@@ -1,0 +1,147 @@
+"""Relevance of the sample wiki: recall@5 and MRR per language and capability mode.
+
+Indexes ``content/`` in process (a temporary index, with the shipped
+``knowledge-provider.yaml``), sends every query of ``bench/relevance/queries.yaml``
+through the real :class:`~provider.search.backend.WhooshBackend` and judges the answers:
+
+* **recall@5** — of a query's expected documents, the share found among the first five
+  distinct documents answered (a query expecting more than five counts five);
+* **MRR** — the mean of 1 / rank of the first expected document (0 when none is in the
+  first ten distinct documents).
+
+Modes: ``minimum`` — only ``retrieve`` declared, so no locale is sent and nothing is
+filtered by language; ``all`` — every implemented capability (``capabilities: all``):
+the query's ``locale`` and ``localeFallback`` are sent, results are chunks (ranks are
+counted over distinct documents, in the order their first chunk appears); ``all-whole`` —
+the same without ``chunking`` (not shown by default; useful when tuning).
+
+    python bench/relevance.py                 # the table
+    python bench/relevance.py --misses        # also every query whose best answer is not first
+    python bench/relevance.py --json          # machine-readable
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from provider.config import load_config  # noqa: E402 - after the path set-up above
+from provider.contract.backend import SearchQuery  # noqa: E402
+from provider.contract.capabilities import RETRIEVE  # noqa: E402
+from provider.contract.locales import canonical_tag  # noqa: E402
+from provider.contract.registrations import Exposure  # noqa: E402
+from provider.search.backend import WhooshBackend  # noqa: E402
+from provider.search.indexer import Indexer  # noqa: E402
+from provider.search.layout import IndexLayout  # noqa: E402
+
+MODES = {"minimum": "minimum", "all": "all", "all-whole": "all-but-chunking"}
+DEPTH = 5
+FETCH = 20
+
+
+@dataclass(frozen=True)
+class Query:
+    query: str
+    language: str
+    profile: str
+    locale: str | None
+    fallback: bool
+    expect: tuple[str, ...]
+    kind: str
+
+
+def load_queries(path: Path) -> list[Query]:
+    entries = yaml.safe_load(path.read_text("utf-8"))
+    return [Query(e["query"], e["language"], e["profile"], e.get("locale"), bool(e.get("fallback")),
+                  tuple(e["expect"]), e.get("kind", "")) for e in entries]
+
+
+def _capabilities(mode: str) -> str | tuple[str, ...]:
+    if mode == "minimum":
+        return "minimum"
+    every = sorted(WhooshBackend.implemented_capabilities | {RETRIEVE})
+    return "all" if mode == "all" else tuple(c for c in every if c != "chunking")
+
+
+def run_mode(mode: str, queries: list[Query], content: Path) -> list[tuple[Query, list[str]]]:
+    """Each query with the distinct documentIds answered, best first."""
+    config = load_config(ROOT / "knowledge-provider.yaml")
+    config = replace(config, content=content, capabilities=_capabilities(mode))
+    declared = config.declared_capabilities(WhooshBackend.implemented_capabilities)
+    with tempfile.TemporaryDirectory() as tmp:
+        with Indexer(config.wiki_settings(), IndexLayout(Path(tmp))) as indexer:
+            indexer.sync()
+        backend = WhooshBackend(Path(tmp), cache_entries=0, fallback_locales=config.fallback_chain)
+        answers = []
+        for q in queries:
+            locale = canonical_tag(q.locale) if q.locale and "locale" in declared else None
+            search = SearchQuery(text=q.query, limit=FETCH, reach=Exposure(q.profile), capabilities=declared,
+                                 locale=locale, locale_fallback=q.fallback and "localeFallback" in declared)
+            answers.append((q, list(dict.fromkeys(r.document_id for r in backend.search(search)))))
+    return answers
+
+
+def judge(answers: list[tuple[Query, list[str]]]) -> dict[str, dict[str, float]]:
+    """``{group: {"n", "recall@5", "mrr"}}`` for each language, each kind and ``all``."""
+    sums: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+    for q, ids in answers:
+        expected = set(q.expect)
+        recall = len(expected & set(ids[:DEPTH])) / min(len(expected), DEPTH)
+        rr = next((1 / rank for rank, doc in enumerate(ids[:10], start=1) if doc in expected), 0.0)
+        for group in (q.language, f"kind:{q.kind}", "all"):
+            sums[group][0] += 1
+            sums[group][1] += recall
+            sums[group][2] += rr
+    return {g: {"n": n, "recall@5": round(r / n, 3), "mrr": round(m / n, 3)} for g, (n, r, m) in sums.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=Path, default=ROOT / "bench" / "relevance" / "queries.yaml")
+    parser.add_argument("--content", type=Path, default=ROOT / "content")
+    parser.add_argument("--modes", default="minimum,all", help="comma-separated: " + ", ".join(MODES))
+    parser.add_argument("--by-kind", action="store_true", help="also break the figures down by query kind")
+    parser.add_argument("--misses", action="store_true", help="list queries whose best answer is not first")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    queries = load_queries(args.queries)
+    report: dict[str, Any] = {}
+    for mode in args.modes.split(","):
+        answers = run_mode(mode, queries, args.content.resolve())
+        report[mode] = {"figures": judge(answers),
+                        "misses": [{"query": q.query, "expect": list(q.expect), "got": ids[:DEPTH]}
+                                   for q, ids in answers if not ids or ids[0] not in q.expect]}
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{len(queries)} queries; recall@{DEPTH} and MRR over distinct documents\n")
+    print(f"{'mode':<11}{'group':<16}{'n':>4}{'recall@5':>10}{'MRR':>8}")
+    for mode, data in report.items():
+        figures = data["figures"]
+        groups = [g for g in ("en", "de", "all") if g in figures]
+        if args.by_kind:
+            groups += sorted(g for g in figures if g.startswith("kind:"))
+        for group in groups:
+            row = figures[group]
+            print(f"{mode:<11}{group:<16}{row['n']:>4}{row['recall@5']:>10.3f}{row['mrr']:>8.3f}")
+    if args.misses:
+        for mode, data in report.items():
+            print(f"\n{mode}: best answer not first")
+            for miss in data["misses"]:
+                print(f"  {miss['query']!r}: expected {miss['expect'][0]}, got {miss['got'][:3]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
