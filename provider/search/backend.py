@@ -64,6 +64,7 @@ from typing import Any, Protocol
 from whoosh import index as whoosh_index
 from whoosh.index import Index
 from whoosh.query import And, Or, Query, Term
+from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
@@ -265,6 +266,15 @@ class WhooshBackend:
         return (self._ready is None or self._ready.is_set()) and self._current() is not None
 
     def search(self, query: SearchQuery) -> Sequence[Result]:
+        try:
+            return self._search(query)
+        except (OSError, whoosh_index.EmptyIndexError, ReaderClosed):
+            # A rebuild was swapped in between finding the served build and reading it:
+            # once more, on fresh searchers of the build served now.
+            self._local.searchers = {}
+            return self._search(query)
+
+    def _search(self, query: SearchQuery) -> Sequence[Result]:
         build = self._current()
         if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()

@@ -336,8 +336,11 @@ class Indexer:
             raise
         manifest.last_scan = time.time()
         manifest.save(path / "manifest.json")
+        previous = self.layout.current_name()
         self.layout.publish(name)
-        self.layout.remove_other_builds(keep=name)
+        # The build just replaced stays on disk until the next rebuild: a search that
+        # looked up the served build a moment before the swap still finds its files.
+        self.layout.remove_other_builds(keep={name} if previous is None else {name, previous})
         self._manifest, self._build = manifest, name
         report.build, report.rebuilt = name, True
         self._summarize(report, resolved)

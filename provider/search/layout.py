@@ -137,14 +137,16 @@ class IndexLayout:
         os.replace(tmp, self.current_file)
         _fsync_dir(self.root)
 
-    def remove_other_builds(self, keep: str) -> None:
-        """Delete builds other than ``keep`` (old ones, and half-built ones a crash left).
+    def remove_other_builds(self, keep: str | set[str]) -> None:
+        """Delete builds other than those in ``keep`` (older ones, and half-built ones a
+        crash left).
 
         Readers that still have an old build open keep reading it: POSIX keeps unlinked
         files alive until they are closed.
         """
+        kept = {keep} if isinstance(keep, str) else keep
         if not self.builds.is_dir():
             return
         for entry in self.builds.iterdir():
-            if entry.name != keep and entry.is_dir():
+            if entry.name not in kept and entry.is_dir():
                 shutil.rmtree(entry, ignore_errors=True)

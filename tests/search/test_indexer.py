@@ -164,8 +164,13 @@ def test_schema_change_rebuilds_aside(wiki: Path, tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(indexer_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     second = _indexer(wiki, index)
     report = second.sync()
-    assert report.rebuilt and IndexLayout(index).current_name() != old
-    assert not (index / "builds" / str(old)).exists()
+    replacement = IndexLayout(index).current_name()
+    assert report.rebuilt and replacement != old
+    # The replaced build stays for searches already under way, until the next rebuild.
+    assert (index / "builds" / str(old)).exists()
+    assert second.sync(rebuild=True).rebuilt
+    assert sorted(p.name for p in (index / "builds").iterdir()) == sorted([str(replacement),
+                                                                            str(IndexLayout(index).current_name())])
 
 
 def test_one_writer_at_a_time(wiki: Path, tmp_path: Path) -> None:
