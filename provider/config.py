@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -328,6 +328,110 @@ def _int(value: Any, where: str, low: int, high: int) -> int:
     return value
 
 
+def _text(hint: str) -> Callable[[Any, str], str]:
+    def parse(value: Any, where: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigurationError(f"{where}: must be {hint}")
+        return value.strip()
+    return parse
+
+
+def _whole(low: int, high: int) -> Callable[[Any, str], int]:
+    return lambda value, where: _int(value, where, low, high)
+
+
+def _one_of(*choices: str) -> Callable[[Any, str], str]:
+    def parse(value: Any, where: str) -> str:
+        word = str(value).lower()
+        if word not in choices:
+            raise ConfigurationError(f"{where}: must be {', '.join(choices[:-1])} or {choices[-1]}")
+        return word
+    return parse
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigurationError(f"{where}: must be true or false")
+    return value
+
+
+def _tags(example: str) -> Callable[[Any, str], tuple[str, ...]]:
+    def parse(value: Any, where: str) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise ConfigurationError(f"{where}: must be a list of BCP 47 tags, e.g. {example}")
+        return tuple(dict.fromkeys(_tag(v, where) for v in value))
+    return parse
+
+
+def _seconds(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 86_400:
+        raise ConfigurationError(f"{where}: must be seconds from 0 (never) to 86400")
+    return float(value)
+
+
+def _replay_store(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not (value in ("memory", "sqlite") or value.startswith(
+            ("sqlite:///", "redis://", "rediss://", "unix://"))):
+        raise ConfigurationError(f"{where}: use memory, sqlite, sqlite:///path or redis://host:port/db")
+    return value
+
+
+def _base_url(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigurationError(f"{where}: must be an https URL such as https://help.example.com")
+    try:
+        return check_base_url(value)
+    except ValueError as exc:
+        raise ConfigurationError(f"{where}: {exc}") from None
+
+
+def _path_pattern(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigurationError(f"{where}: must be a path such as {DEFAULT_PATH_PATTERN}")
+    try:
+        return check_path_pattern(value.strip())
+    except ValueError as exc:
+        raise ConfigurationError(f"{where}: {exc}") from None
+
+
+#: key in the file → (ProviderConfig field, parser(value, where)). Paths are resolved
+#: against the file's folder afterwards; citation keys are gathered into one setting.
+_PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
+    "content": ("content", _text("a folder path")),
+    "index": ("index", _text("a folder path")),
+    "ssl_certfile": ("ssl_certfile", _text("a file path")),
+    "ssl_keyfile": ("ssl_keyfile", _text("a file path")),
+    "host": ("host", _text("an address such as 127.0.0.1 or 0.0.0.0")),
+    "port": ("port", _whole(1, 65535)),
+    "default_locale": ("default_locale", _tag),
+    "locales": ("locales", _tags("[en, de]")),
+    "fallback_locales": ("fallback_locales", _tags("[de, en]")),
+    "audience_rules": ("audience_rules", _rules),
+    "layout": ("layout", _layout),
+    "locale_patterns": ("locale_patterns", _locale_patterns),
+    "capabilities": ("capabilities", _capabilities),
+    "citation_base_url": ("base_url", _base_url),
+    "internal_citation_base_url": ("internal_base_url", _base_url),
+    "citation_path_pattern": ("path_pattern", _path_pattern),
+    "max_file_bytes": ("max_file_bytes", _whole(1024, 1 << 30)),
+    "log_level": ("log_level", _one_of("debug", "info", "warning", "error")),
+    "log_format": ("log_format", _one_of("plain", "json")),
+    "poll": ("poll", _flag),
+    "poll_delay_ms": ("poll_delay_ms", _whole(50, 600_000)),
+    "reconcile_interval": ("reconcile_interval_s", _seconds),
+    "workers": ("workers", _whole(1, 64)),
+    "replay_store": ("replay_store", _replay_store),
+    "metrics_host": ("metrics_host", _text("an address such as 127.0.0.1")),
+    "metrics_port": ("metrics_port", _whole(0, 65535)),
+    "max_in_flight": ("max_in_flight", _whole(1, 10_000)),
+    "search_threads": ("search_threads", _whole(1, 256)),
+    "cache_entries": ("cache_entries", _whole(0, 1_000_000)),
+    "max_connections": ("max_connections", _whole(8, 100_000)),
+}
+_PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
+_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern")
+
+
 def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | None = None) -> ProviderConfig:
     """Validate a configuration mapping. Relative paths are taken from ``base``.
 
@@ -342,103 +446,19 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
             raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; did you mean {close[0]!r}?")
         known = "\n".join(f"  {k}: {v}" for k, v in _KNOWN_KEYS.items())
         raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; the settings are:\n{known}")
-    config = ProviderConfig(source=source)
     values: dict[str, Any] = {}
-    for key in ("content", "index"):
-        if key in data:
-            if not isinstance(data[key], str) or not data[key].strip():
-                raise ConfigurationError(f"{prefix}{key}: must be a folder path")
-            values[key] = (base / data[key]).resolve()
-    if "host" in data:
-        if not isinstance(data["host"], str) or not data["host"].strip():
-            raise ConfigurationError(f"{prefix}host: must be an address such as 127.0.0.1 or 0.0.0.0")
-        values["host"] = data["host"].strip()
-    if "port" in data:
-        values["port"] = _int(data["port"], f"{prefix}port", 1, 65535)
-    if "default_locale" in data:
-        values["default_locale"] = _tag(data["default_locale"], f"{prefix}default_locale")
-    if "locales" in data:
-        if not isinstance(data["locales"], list) or not data["locales"]:
-            raise ConfigurationError(f"{prefix}locales: must be a list of BCP 47 tags, e.g. [en, de]")
-        values["locales"] = tuple(dict.fromkeys(_tag(v, f"{prefix}locales") for v in data["locales"]))
-    if "audience_rules" in data:
-        values["audience_rules"] = _rules(data["audience_rules"], f"{prefix}audience_rules")
-    if "layout" in data:
-        values["layout"] = _layout(data["layout"], f"{prefix}layout")
-    if "locale_patterns" in data:
-        values["locale_patterns"] = _locale_patterns(data["locale_patterns"], f"{prefix}locale_patterns")
-    if "capabilities" in data:
-        values["capabilities"] = _capabilities(data["capabilities"], f"{prefix}capabilities")
-    if "fallback_locales" in data:
-        value = data["fallback_locales"]
-        if not isinstance(value, list):
-            raise ConfigurationError(f"{prefix}fallback_locales: must be a list of BCP 47 tags, e.g. [de, en]")
-        values["fallback_locales"] = tuple(dict.fromkeys(_tag(v, f"{prefix}fallback_locales") for v in value))
-    citation = {}
-    for key, field_name in (("citation_base_url", "base_url"), ("internal_citation_base_url", "internal_base_url")):
-        if key in data and data[key] is not None:
-            if not isinstance(data[key], str):
-                raise ConfigurationError(f"{prefix}{key}: must be an https URL such as https://help.example.com")
-            try:
-                citation[field_name] = check_base_url(data[key])
-            except ValueError as exc:
-                raise ConfigurationError(f"{prefix}{key}: {exc}") from None
-    if "citation_path_pattern" in data:
-        pattern = data["citation_path_pattern"]
-        if not isinstance(pattern, str):
-            raise ConfigurationError(f"{prefix}citation_path_pattern: must be a path such as {DEFAULT_PATH_PATTERN}")
-        try:
-            citation["path_pattern"] = check_path_pattern(pattern.strip())
-        except ValueError as exc:
-            raise ConfigurationError(f"{prefix}citation_path_pattern: {exc}") from None
+    citation: dict[str, str] = {}
+    for key, value in data.items():
+        field_name, parse = _PARSERS[key]
+        if field_name in _CITATION_FIELDS:
+            if value is not None:
+                citation[field_name] = parse(value, f"{prefix}{key}")
+            continue
+        parsed = parse(value, f"{prefix}{key}")
+        values[field_name] = (base / parsed).resolve() if field_name in _PATH_FIELDS else parsed
     if citation:
         values["citation"] = CitationSettings(**citation)
-    if "max_file_bytes" in data:
-        values["max_file_bytes"] = _int(data["max_file_bytes"], f"{prefix}max_file_bytes", 1024, 1 << 30)
-    if "log_level" in data:
-        level = str(data["log_level"]).lower()
-        if level not in ("debug", "info", "warning", "error"):
-            raise ConfigurationError(f"{prefix}log_level: must be debug, info, warning or error")
-        values["log_level"] = level
-    if "poll" in data:
-        if not isinstance(data["poll"], bool):
-            raise ConfigurationError(f"{prefix}poll: must be true or false")
-        values["poll"] = data["poll"]
-    if "poll_delay_ms" in data:
-        values["poll_delay_ms"] = _int(data["poll_delay_ms"], f"{prefix}poll_delay_ms", 50, 600_000)
-    if "reconcile_interval" in data:
-        interval = data["reconcile_interval"]
-        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0 <= interval <= 86_400:
-            raise ConfigurationError(f"{prefix}reconcile_interval: must be seconds from 0 (never) to 86400")
-        values["reconcile_interval_s"] = float(interval)
-    if "workers" in data:
-        values["workers"] = _int(data["workers"], f"{prefix}workers", 1, 64)
-    if "replay_store" in data:
-        spec = data["replay_store"]
-        if not isinstance(spec, str) or not (spec in ("memory", "sqlite") or spec.startswith(
-                ("sqlite:///", "redis://", "rediss://", "unix://"))):
-            raise ConfigurationError(f"{prefix}replay_store: use memory, sqlite, sqlite:///path or redis://host:port/db")
-        values["replay_store"] = spec
-    if "metrics_host" in data:
-        if not isinstance(data["metrics_host"], str) or not data["metrics_host"].strip():
-            raise ConfigurationError(f"{prefix}metrics_host: must be an address such as 127.0.0.1")
-        values["metrics_host"] = data["metrics_host"].strip()
-    if "metrics_port" in data:
-        values["metrics_port"] = _int(data["metrics_port"], f"{prefix}metrics_port", 0, 65535)
-    if "log_format" in data:
-        if data["log_format"] not in ("plain", "json"):
-            raise ConfigurationError(f"{prefix}log_format: must be plain or json")
-        values["log_format"] = data["log_format"]
-    for key, low, high in (("max_in_flight", 1, 10_000), ("search_threads", 1, 256), ("cache_entries", 0, 1_000_000),
-                           ("max_connections", 8, 100_000)):
-        if key in data:
-            values[key] = _int(data[key], f"{prefix}{key}", low, high)
-    for key in ("ssl_certfile", "ssl_keyfile"):
-        if key in data:
-            if not isinstance(data[key], str) or not data[key].strip():
-                raise ConfigurationError(f"{prefix}{key}: must be a file path")
-            values[key] = (base / data[key]).resolve()
-    config = replace(config, **values)
+    config = replace(ProviderConfig(source=source), **values)
     if config.default_locale not in config.locales:
         config = replace(config, locales=(config.default_locale, *config.locales))
     return config

@@ -132,3 +132,34 @@ def test_the_sample_configuration_and_its_commented_full_configuration_are_valid
     full = config_from_mapping(data, base=REPO_ROOT)
     assert full.capabilities == "all" and full.citation.base_url == "https://help.example.com"
     assert full.fallback_chain == ("en",) and full.wiki_settings().chunking
+
+
+def test_every_documented_key_has_a_parser() -> None:
+    from provider.config import _KNOWN_KEYS, _PARSERS
+
+    assert set(_PARSERS) == set(_KNOWN_KEYS)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"port": "8080"}, "port: must be a whole number from 1 to 65535"),
+        ({"poll": "yes"}, "poll: must be true or false"),
+        ({"log_format": "xml"}, "log_format: must be plain or json"),
+        ({"reconcile_interval": -1}, "reconcile_interval: must be seconds"),
+        ({"replay_store": "postgres://x"}, "replay_store: use memory"),
+        ({"host": ""}, "host: must be an address"),
+        ({"locales": "en"}, "locales: must be a list of BCP 47 tags"),
+        ({"locale": ["en"]}, "unknown setting 'locale'; did you mean 'locales'?"),
+    ],
+)
+def test_each_setting_is_checked_and_named(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        config_from_mapping(data, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+
+
+def test_a_setting_given_on_the_command_line_is_blamed_on_the_option() -> None:
+    config = config_from_mapping({}, base=Path("/srv"), source=Path("/srv/kp.yaml")).with_overrides(
+        workers=2, replay_store="memory")
+    with pytest.raises(ConfigurationError, match="^--replay-store: memory cannot be shared"):
+        config.check_serving()
