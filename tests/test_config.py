@@ -161,5 +161,5 @@ def test_each_setting_is_checked_and_named(data: dict[str, object], message: str
 def test_a_setting_given_on_the_command_line_is_blamed_on_the_option() -> None:
     config = config_from_mapping({}, base=Path("/srv"), source=Path("/srv/kp.yaml")).with_overrides(
         workers=2, replay_store="memory")
-    with pytest.raises(ConfigurationError, match="^--replay-store: memory cannot be shared"):
+    with pytest.raises(ConfigurationError, match=r"^--replay-store: memory cannot be shared"):
         config.check_serving()
