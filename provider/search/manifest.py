@@ -5,6 +5,12 @@ mtime match its manifest entry is not read again, so an unchanged wiki is served
 without rebuilding. If the process dies between an index commit and the manifest
 write, the manifest describes the older state; the next scan sees those files as
 changed and re-indexes them, which is idempotent.
+
+The manifest is rewritten whole after every batch, so at 10,000 documents encoding it
+dominated a one-file update (about 2 s of 2.2 s). Each entry's JSON is therefore kept
+with the :class:`DocumentMeta` object it was made from and reused while the manifest
+still holds that same object: the metadata is immutable, so identity means equal
+content, and a changed file always gets a new object.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ class Manifest:
     skipped: dict[str, str] = field(default_factory=dict)
     last_scan: float = 0.0
     generation: int = 0
+    _encoded: dict[str, tuple[DocumentMeta, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: Path) -> Manifest | None:
@@ -67,23 +74,44 @@ class Manifest:
             return None
 
     def save(self, path: Path) -> None:
-        """Write atomically: a temporary file, fsync, then rename over the old one."""
-        data = {
+        """Write atomically: a temporary file, fsync, then rename over the old one.
+
+        Raises:
+            OSError: the build folder cannot be written (the old manifest stays).
+        """
+        head = {
             "format": FORMAT,
             "schema_version": self.schema_version,
             "settings_key": self.settings_key,
             "last_scan": self.last_scan,
             "generation": self.generation,
-            "docs": {k: v.to_json() for k, v in sorted(self.docs.items())},
+        }
+        tail = {
             "fingerprints": dict(sorted(self.fingerprints.items())),
             "skipped": dict(sorted(self.skipped.items())),
         }
+        docs = ",".join(self._entry(relpath, meta) for relpath, meta in sorted(self.docs.items()))
+        for stale in self._encoded.keys() - self.docs.keys():
+            del self._encoded[stale]
+        text = f"{_dumps(head)[:-1]},\"docs\":{{{docs}}},{_dumps(tail)[1:]}"
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
 
+    def _entry(self, relpath: str, meta: DocumentMeta) -> str:
+        cached = self._encoded.get(relpath)
+        if cached is not None and cached[0] is meta:
+            return cached[1]
+        encoded = f"{_dumps(relpath)}:{_dumps(meta.to_json())}"
+        self._encoded[relpath] = (meta, encoded)
+        return encoded
+
     def skipped_list(self) -> list[Skipped]:
         return [Skipped(relpath, reason) for relpath, reason in sorted(self.skipped.items())]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
