@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -66,10 +67,10 @@ def build_wiki(target: Path, count: int, seed: int = 11) -> list[str]:
         text = path.read_text("utf-8", errors="replace").replace("\r\n", "\n")
         parts = text.split("---", 2)
         body = parts[2] if len(parts) == 3 else text
-        title = re.search(r"^title:\s*\"?(.+?)\"?\s*$", parts[1] if len(parts) == 3 else "", re.MULTILINE)
+        found = re.search(r"^title:\s*\"?(.+?)\"?\s*$", parts[1] if len(parts) == 3 else "", re.MULTILINE)
         paragraphs = [p.strip() for p in body.split("\n\n") if len(p.split()) >= 8 and "```" not in p]
-        if len(paragraphs) >= 4 and title:
-            sources.append((title.group(1), paragraphs))
+        if len(paragraphs) >= 4 and found:
+            sources.append((found.group(1), paragraphs))
     vocabulary = sorted({w for title, _ in sources for w in _WORD.findall(title.lower())})
     for i in range(count):
         title, paragraphs = sources[i % len(sources)]
@@ -88,16 +89,34 @@ def queries(vocabulary: list[str], count: int, seed: int) -> list[str]:
 
 
 
-def rss_mib(pid: int) -> float:
-    """Resident memory of a process and its children, in MiB."""
-    total = 0
+def family(pid: int) -> list[int]:
+    """A process and its children."""
     pids = [pid]
     try:
         children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
         pids += [int(c) for c in children]
     except OSError:
         pass
-    for p in pids:
+    return pids
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children so far, in seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in family(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process and its children, in MiB."""
+    total = 0
+    for p in family(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -107,7 +126,9 @@ def rss_mib(pid: int) -> float:
     return total / 1024
 
 
-async def load(base: str, requests: list[tuple[str, bytes | None]], concurrency: int) -> tuple[float, list[float], int]:
+async def load(
+    base: str, requests: Sequence[tuple[str, bytes | None]], concurrency: int
+) -> tuple[float, list[float], int]:
     """Send requests with ``concurrency`` in flight; return (seconds, latencies, errors)."""
     latencies: list[float] = []
     errors = 0
@@ -134,12 +155,17 @@ async def load(base: str, requests: list[tuple[str, bytes | None]], concurrency:
         return time.perf_counter() - started, latencies, errors
 
 
-def report(label: str, seconds: float, latencies: list[float], errors: int) -> None:
+def measure(label: str, base: str, pid: int, requests: Sequence[tuple[str, bytes | None]], concurrency: int) -> None:
+    """Send ``requests`` and print throughput, latency and the server's CPU time per request
+    (the client shares the machine's CPUs, so CPU per request is the fairer cost figure)."""
+    cpu = cpu_seconds(pid)
+    seconds, latencies, errors = asyncio.run(load(base, requests, concurrency))
+    cpu_ms = (cpu_seconds(pid) - cpu) / len(latencies) * 1000
     ordered = sorted(latencies)
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000
     print(f"    {label:<34} {len(latencies) / seconds:7.1f} req/s   p50 {p50:7.1f} ms   p99 {p99:7.1f} ms"
-          f"   errors {errors}")
+          f"   server CPU {cpu_ms:5.1f} ms/req   errors {errors}")
 
 
 def serve_and_measure(wiki: Path, index: Path, workers: int, vocabulary: list[str], args: argparse.Namespace) -> None:
@@ -153,9 +179,9 @@ def serve_and_measure(wiki: Path, index: Path, workers: int, vocabulary: list[st
         warm = [("POST", json.dumps({"query": warm_set[i % 20]}).encode()) for i in range(n)]
         noop: list[tuple[str, bytes | None]] = [("GET", None)] * n
         asyncio.run(load(base, warm[:40], args.concurrency))  # connections up, warm entries cached
-        report("signed /retrieve, cold cache", *asyncio.run(load(base, cold, args.concurrency)))  # type: ignore[arg-type]
-        report("signed /retrieve, warm cache", *asyncio.run(load(base, warm, args.concurrency)))  # type: ignore[arg-type]
-        report("signed /capabilities (no search)", *asyncio.run(load(base, noop, args.concurrency)))
+        measure("signed /retrieve, cold cache", base, proc.pid, cold, args.concurrency)
+        measure("signed /retrieve, warm cache", base, proc.pid, warm, args.concurrency)
+        measure("signed /capabilities (no search)", base, proc.pid, noop, args.concurrency)
         print(f"    server RSS (all processes): {rss_mib(proc.pid):.0f} MiB")
 
 
@@ -175,8 +201,10 @@ def in_process(index: Path, vocabulary: list[str], args: argparse.Namespace) -> 
             profiler.disable()
         timings.append(time.perf_counter() - t0)
     ordered = sorted(timings)
+    timed = " (timed with the profiler on: slower than without)" if profiler else ""
+    p99 = ordered[int(0.99 * (len(ordered) - 1))] * 1000
     print(f"  in-process search, no cache, limit 10, with snippets: p50 {statistics.median(ordered) * 1000:.1f} ms, "
-          f"p99 {ordered[int(0.99 * (len(ordered) - 1))] * 1000:.1f} ms ({len(ordered)} queries)")
+          f"mean {statistics.fmean(ordered) * 1000:.1f} ms, p99 {p99:.1f} ms ({len(ordered)} queries){timed}")
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(18)

@@ -326,6 +326,7 @@ def serve(
 
     from .app import WORKER_ENV, build_app, worker_environment
     from .contract.replay import open_replay_store
+    from .httpserver import PROTOCOL as HTTP_PROTOCOL
     from .search.backend import WhooshBackend
 
     config = _load(config_path, **overrides)
@@ -417,7 +418,7 @@ def serve(
                 log_config=None,
                 access_log=False,
                 server_header=False,
-                http="h11",
+                http=HTTP_PROTOCOL,
                 h11_max_incomplete_event_size=16 * 1024,
                 limit_concurrency=config.max_connections,
                 timeout_keep_alive=5,
