@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import ssl
 import sys
 import threading
@@ -65,14 +66,49 @@ def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
     indexer = Indexer(config.wiki_settings(), IndexLayout(config.index))
+    with _sigterm_unwinds():
+        try:
+            indexer.open()
+        except WriterLockHeld as exc:
+            raise click.ClickException(str(exc)) from None
+        try:
+            yield indexer
+        finally:
+            indexer.close()
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except Exception``
+    does not swallow it)."""
+
+
+@contextmanager
+def _sigterm_unwinds() -> Iterator[None]:
+    """Make SIGTERM unwind the stack — stopping the file watcher, closing the reader
+    processes, releasing the writer lock — and only then end the process by SIGTERM.
+
+    Why: after a graceful shutdown uvicorn re-raises the signal it caught with the
+    previous handler in place; with Python's default handler the process then dies at
+    once, and the parser processes (a forkserver, its workers, the resource tracker)
+    were left running, adopted by init. ``docker stop`` and systemd send SIGTERM.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    caught = False
     try:
-        indexer.open()
-    except WriterLockHeld as exc:
-        raise click.ClickException(str(exc)) from None
-    try:
-        yield indexer
+        yield
+    except _Terminated:
+        caught = True
     finally:
-        indexer.close()
+        signal.signal(signal.SIGTERM, previous)
+    if caught:
+        signal.raise_signal(signal.SIGTERM)  # the exit status says "terminated", as before
 
 
 class _ProgressBar:
@@ -212,8 +248,12 @@ def index(
             return
         live = _live(indexer, config, poll)
         _announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
+        # The watcher runs in a thread, as under `serve`: in the main thread, watchfiles
+        # would take Ctrl-C and SIGTERM for itself and the loop would start again.
+        live.start()
         try:
-            live.run()
+            while live.running():
+                time.sleep(0.5)
         except KeyboardInterrupt:
             pass
         finally:

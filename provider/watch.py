@@ -114,6 +114,10 @@ class LiveIndexer:
         self._thread = threading.Thread(target=self.run, name="live-indexer", daemon=True)
         self._thread.start()
 
+    def running(self) -> bool:
+        """Whether the thread :meth:`start` began is still following the folder."""
+        return self._thread is not None and self._thread.is_alive()
+
     def stop(self, timeout_s: float = 10.0) -> None:
         """Ask the thread to stop and wait for it (at most ``timeout_s`` seconds)."""
         self._stop.set()

@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 #: A file not read and classified within this many seconds is skipped and reported.
 DEFAULT_PARSE_TIMEOUT_S = 30.0
+#: How often an idle reader process checks that the process that started it still runs (seconds).
+_PARENT_CHECK_S = 1.0
 Loaded = WikiDocument | Skipped | None
 
 
@@ -50,8 +52,17 @@ def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
     sample = b"---\nlocale: de-AT\ntitle: Warm-up\n---\n# Heading\n\nSome *text* with a [link](https://x.invalid).\n"
     with contextlib.suppress(Exception):
         parse_document(settings, "warm-up.md", sample, size=len(sample), mtime_ns=0)
+    parent = multiprocessing.parent_process()
     while True:
-        relpath = tasks.get()
+        try:
+            relpath = tasks.get(timeout=_PARENT_CHECK_S)
+        except queue.Empty:
+            # The process that started us is gone (SIGKILL, a crash): nobody will send
+            # the stop message, and a worker left waiting here keeps the forkserver and
+            # the resource tracker alive too, orphaned.
+            if parent is not None and not parent.is_alive():
+                return
+            continue
         if relpath is None:
             return
         results.put(("start", relpath, os.getpid()))
