@@ -581,8 +581,11 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         if not config.content.is_dir():
             raise ConfigurationError(f"content folder {config.content} does not exist; set `content:` in the "
                                      "configuration or pass --content")
+        from .search.backend import WhooshBackend
         from .wiki.check import check_wiki
 
+        # Every setting `serve` would refuse is refused here too (exit 2), not only the wiki's.
+        config.declared_capabilities(WhooshBackend.implemented_capabilities)
         report = check_wiki(config.wiki_settings())
     except ConfigurationError as exc:
         click.echo(f"Error: {exc}", err=True)
@@ -726,13 +729,19 @@ def _post_bounded(url: str, body: bytes, headers: dict[str, str], verify: ssl.SS
 
 def _connection_hint(base: str, exc: Exception) -> str:
     text = str(exc)
+    fallback = f"cannot reach {base}: {text}; is `knowledge-provider serve` running there?"
+    return _tls_hint(base, text, "--url") or fallback
+
+
+def _tls_hint(base: str, text: str, url_name: str) -> str | None:
+    """What to change when a connection failed over a TLS mismatch; ``None`` otherwise."""
     if "CERTIFICATE_VERIFY_FAILED" in text or "certificate verify failed" in text:
         return f"{base}: the server's certificate is not trusted; pass --cacert FILE (e.g. dev-cert/cert.pem)"
     if base.startswith("http://") and ("disconnected" in text.lower() or "reset" in text.lower()):
-        return f"{base}: the connection was closed; if the server uses TLS, use https:// in --url"
+        return f"{base}: the connection was closed; if the server uses TLS, use https:// in {url_name}"
     if "WRONG_VERSION_NUMBER" in text or "wrong version number" in text:
-        return f"{base}: the server does not speak TLS here; use http:// in --url"
-    return f"cannot reach {base}: {text}; is `knowledge-provider serve` running there?"
+        return f"{base}: the server does not speak TLS here; use http:// in {url_name}"
+    return None
 
 
 #: Where ``conformance`` reads the secrets when the options are not given. Separate from
@@ -741,8 +750,8 @@ CONFORMANCE_SECRET_ENV: dict[Exposure, str] = {
     Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET",
     Exposure.AGENT_ONLY: "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET",
 }
-#: ``conformance`` exit status when the provider could not be reached at all (1 = a check failed).
-EXIT_UNREACHABLE = 2
+#: ``conformance`` exit status when no check can run: the provider is unreachable or refuses the secret (1 = a check failed).
+EXIT_CANNOT_CHECK = 2
 
 
 @main.command()
@@ -770,9 +779,10 @@ def conformance(
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
 
     Prints one line per check (PASS/FAIL/SKIP, CONTRACT.md id, name, reason) and a
-    summary; exits 1 if any check failed, 2 if URL could not be reached.
+    summary; exits 1 if any check failed, 2 if none could run (URL unreachable, or a
+    correctly signed request refused: wrong secret).
     """
-    from .conformance import ProviderUnreachable, check_url, format_json, format_text
+    from .conformance import ProviderUnreachable, SecretRefused, check_url, format_json, format_text
 
     if not url.startswith(("http://", "https://")):
         raise click.UsageError(f"URL must start with https:// (or http:// for a local test), not {url!r}")
@@ -788,8 +798,12 @@ def conformance(
             cafile=str(cacert) if cacert else None,
         )
     except ProviderUnreachable as exc:
-        click.echo(f"Error: {exc}; is the URL right and the provider running?", err=True)
-        sys.exit(EXIT_UNREACHABLE)
+        hint = _tls_hint(url, str(exc), "URL") or f"{exc}; is the URL right and the provider running?"
+        click.echo(f"Error: {hint}", err=True)
+        sys.exit(EXIT_CANNOT_CHECK)
+    except SecretRefused as exc:
+        click.echo(f"Error: {exc}. Check --customer-safe-secret / --agent-only-secret.", err=True)
+        sys.exit(EXIT_CANNOT_CHECK)
     click.echo(format_json(report) if as_json else format_text(report))
     if report.failed:
         sys.exit(1)

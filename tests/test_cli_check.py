@@ -72,6 +72,7 @@ def test_content_option_overrides_the_file(tmp_path: Path) -> None:
         ({"layout": "wordpress"}, "layout: must be one of plain, hugo, docusaurus, jekyll, mkdocs, docfx"),
         ({"locale_patterns": ["content/**"]}, "locale_patterns[0]: pattern 'content/**' must contain {locale}"),
         ({"content": "missing"}, "does not exist"),
+        ({"capabilities": ["retrieve", "bogus"]}, "capabilities: unknown capability 'bogus'"),
     ],
 )
 def test_configuration_errors_exit_2(tmp_path: Path, settings: dict[str, object], message: str) -> None:

@@ -22,7 +22,7 @@ The command line is ``knowledge-provider conformance URL …``.
 from .model import Check, Failed, Outcome, Skipped, Status
 from .report import format_json, format_text, summary_line
 from .runner import CHECKS, Report, check_asgi_app, check_url, run_checks
-from .session import Exchange, ProviderUnreachable, Session
+from .session import Exchange, ProviderUnreachable, SecretRefused, Session
 from .transport import InProcessTransport
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Outcome",
     "ProviderUnreachable",
     "Report",
+    "SecretRefused",
     "Session",
     "Skipped",
     "Status",

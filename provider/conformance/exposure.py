@@ -94,10 +94,10 @@ def customer_safe_reach(s: Session) -> str:
     """X2 (§2.2, §2.3): see the module docstring."""
     canaries = _need_canaries(s)
     tally = Tally()
-    internal_total = 0
+    internal_seen: set[Any] = set()  # distinct documents: two canaries may find the same one
     for phrase in canaries:
         internal = _internal_ids(s, phrase)
-        internal_total += len(internal)
+        internal_seen |= internal
         exchange = s.search(phrase, CUSTOMER_SAFE)
         if not tally.expect(f"customer_safe {phrase!r}", exchange, 200):
             continue
@@ -108,7 +108,7 @@ def customer_safe_reach(s: Session) -> str:
             elif _contains(result, phrase):
                 tally.miss(f"canary {phrase!r}: customer_safe returned {result.get('documentId')!r}, whose text "
                            "contains the canary phrase")
-    compared = f", nor any of the {internal_total} documents agent_only labels internal" if s.has_agent else \
+    compared = f", nor any of the {len(internal_seen)} documents agent_only labels internal" if s.has_agent else \
         " (give --agent-only-secret to also compare documentIds)"
     return tally.verdict(f"for {len(canaries)} canary queries customer_safe returned no text containing the "
                          f"phrase{compared}")

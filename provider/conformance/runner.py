@@ -15,7 +15,7 @@ import httpx
 
 from . import auth, exposure, fields, responses, wire
 from .model import Check, Failed, Outcome, Skipped, Status
-from .session import DEFAULT_TIMEOUT_S, ProviderUnreachable, Session
+from .session import AGENT_ONLY, CUSTOMER_SAFE, DEFAULT_TIMEOUT_S, ProviderUnreachable, SecretRefused, Session
 from .transport import ASGIApp, InProcessTransport
 
 __all__ = ["CHECKS", "Report", "check_asgi_app", "check_url", "run_checks"]
@@ -125,6 +125,16 @@ def _run_client(
         probe_queries=probe_queries,
         clock=clock,
     )
+    for profile, secret in ((CUSTOMER_SAFE, customer_safe_secret), (AGENT_ONLY, agent_only_secret)):
+        if secret is None:
+            continue
+        answer = session.capabilities(profile)
+        if answer.status == 401:
+            raise SecretRefused(
+                f"a correctly signed GET /capabilities with the {profile} secret given was answered "
+                f"{answer.describe()}: either that secret is not the one of the provider's {profile} "
+                "registration, or its signature verification is broken (A1, A2); no other check can run"
+            )
     return run_checks(session, target=target)
 
 
@@ -154,6 +164,7 @@ def check_url(
 
     Raises:
         ProviderUnreachable: no HTTP answer at all from ``url``.
+        SecretRefused: a correctly signed request with a secret given was answered 401.
     """
     base = url.rstrip("/")
     headers = {"User-Agent": USER_AGENT}
@@ -179,7 +190,11 @@ def check_asgi_app(
     probe_queries: Sequence[str] = (),
     clock: Callable[[], float] = time.time,
 ) -> Report:
-    """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`."""
+    """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`.
+
+    Raises:
+        SecretRefused: a correctly signed request with a secret given was answered 401.
+    """
     transport = InProcessTransport(app)
     headers = {"User-Agent": USER_AGENT}
     with httpx.Client(transport=transport, base_url="http://provider.invalid", headers=headers) as client:

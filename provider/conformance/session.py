@@ -31,6 +31,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "Exchange",
     "ProviderUnreachable",
+    "SecretRefused",
     "Session",
     "encode",
     "v1",
@@ -61,6 +62,12 @@ def encode(value: Any) -> bytes:
 
 class ProviderUnreachable(Exception):
     """No HTTP answer at all from the provider's base URL (DNS, connection, TLS)."""
+
+
+class SecretRefused(Exception):
+    """A correctly signed ``GET /capabilities`` was answered ``401``: the secret given is
+    not the registration's, or the provider's signature verification is broken. Either
+    way every other check would fail for that one reason, so none is run."""
 
 
 @dataclass

@@ -88,6 +88,18 @@ def test_cli_unreachable_provider_exits_2() -> None:
     assert "cannot reach" in result.stderr and CUSTOMER_SECRET not in result.stderr
 
 
+def test_cli_a_refused_secret_exits_2_with_one_clear_line(sample_server: ProviderProcess) -> None:
+    """A wrong secret makes every signed check fail for one reason: say that once, not 25 FAILs."""
+    wrong = "not-the-registration-secret-0123456789"
+    result = _cli(sample_server.base_url, "--customer-safe-secret", wrong)
+    assert result.returncode == 2
+    assert "customer_safe secret given was answered 401 invalid_signature" in result.stderr
+    assert "FAIL" not in result.stdout and wrong not in result.stdout + result.stderr
+
+    agent = _cli(sample_server.base_url, "--customer-safe-secret", CUSTOMER_SECRET, "--agent-only-secret", wrong)
+    assert agent.returncode == 2 and "agent_only secret given" in agent.stderr
+
+
 def test_cli_requires_the_customer_safe_secret() -> None:
     env = {"KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": ""}
     result = _cli("http://127.0.0.1:9", env=env)
