@@ -141,23 +141,29 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
         f"Index {what} in {report.duration_s:.2f}s: {served} documents served ({audiences}; by locale: {locales})"
         + (f", {report.drafts} withheld (drafts, unpublished, copies)" if report.drafts else "")
     )
-    if report.quarantined:
-        lines.append(f"{len(report.quarantined)} files quarantined (served as internal or withheld because of an "
-                     "error): run `knowledge-provider check` for details")
+    flagged = {**{k: list(v) for k, v in report.warnings.items()}}
+    for relpath, problems in report.problems.items():
+        flagged.setdefault(relpath, []).extend(problems)
+    # The same groups and counts as `knowledge-provider check`: quarantined files with
+    # their reasons, then skipped ones, then the other files with warnings.
+    quarantined = sorted(report.quarantined)
+    if quarantined:
+        lines.append(f"Quarantined {len(quarantined)} files (served as internal or withheld because of an error):")
+        lines += [f"  {relpath}: {'; '.join(flagged.get(relpath, []))}" for relpath in quarantined[:detail_limit]]
+        if len(quarantined) > detail_limit:
+            lines.append(f"  … and {len(quarantined) - detail_limit} more: run `knowledge-provider check`")
     if report.skipped:
         lines.append(f"Skipped {len(report.skipped)} files:")
         lines += [f"  {s.relpath}: {s.reason}" for s in report.skipped[:detail_limit]]
         if len(report.skipped) > detail_limit:
             lines.append(f"  … and {len(report.skipped) - detail_limit} more")
-    flagged = {**{k: list(v) for k, v in report.warnings.items()}}
-    for relpath, problems in report.problems.items():
-        flagged.setdefault(relpath, []).extend(problems)
-    if flagged:
-        lines.append(f"Warnings in {len(flagged)} files:")
-        for relpath in sorted(flagged)[:detail_limit]:
+    warned = sorted(set(flagged) - set(quarantined))
+    if warned:
+        lines.append(f"Warnings in {len(warned)} files:")
+        for relpath in warned[:detail_limit]:
             lines.append(f"  {relpath}: {'; '.join(flagged[relpath])}")
-        if len(flagged) > detail_limit:
-            lines.append(f"  … and {len(flagged) - detail_limit} more")
+        if len(warned) > detail_limit:
+            lines.append(f"  … and {len(warned) - detail_limit} more")
     return "\n".join(lines)
 
 
@@ -286,8 +292,13 @@ def _check_port_free(host: str, port: int, option: str) -> None:
 
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     if dev:
-        from .devmode import create_dev_registrations, dev_state_path
+        from .devmode import create_dev_registrations, dev_state_path, running_dev_server
 
+        other = running_dev_server()
+        if other is not None:
+            click.echo(f"note: another `serve --dev` (pid {other['pid']}, {_shown(other.get('url'))}) is still "
+                       "running; its secrets are replaced, so `query` now signs for this server only "
+                       "(stop the other one, or export its secrets to query it)", err=True)
         registrations, values = create_dev_registrations(url)
         click.echo("Development mode: random secrets for this run (also stored in "
                    f"{dev_state_path()}, mode 0600, for `knowledge-provider query`):", err=True)
@@ -676,9 +687,11 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         if status == 404:
             message += " (is --url the provider's base URL?)"
         raise click.ClickException(message)
+    results = payload.get("results")
+    if (locale or locale_fallback) and not any(isinstance(r, dict) and "locale" in r for r in results or ()):
+        _note_undeclared_locale(base, secret, verify)
     if as_json:
         return
-    results = payload.get("results")
     if not isinstance(results, list):
         raise click.ClickException(f"{base} answered without a results list")
     if not results:
@@ -694,6 +707,24 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         click.echo(click.wrap_text(_shown(result.get("snippet"), 2000), width=96, initial_indent="   ",
                                    subsequent_indent="   "))
         click.echo()
+
+
+def _note_undeclared_locale(base: str, secret: str, verify: ssl.SSLContext | bool) -> None:
+    """Say so when --locale/--fallback were ignored because the provider does not
+    declare ``locale`` (CONTRACT Q3: then it must ignore the field)."""
+    import httpx
+
+    from .contract.testing import signed_headers
+
+    try:
+        answer = httpx.get(f"{base}/capabilities", headers=signed_headers(b"", secret, content_type=None),
+                           timeout=_QUERY_DEADLINE_S, verify=verify)
+        declared = answer.json().get("capabilities", [])
+    except (httpx.HTTPError, ValueError, AttributeError):
+        return
+    if isinstance(declared, list) and "locale" not in declared:
+        click.echo("note: the provider does not declare the `locale` capability, so --locale and --fallback were "
+                   "ignored; switch it on with `capabilities:` in its configuration", err=True)
 
 
 #: The core fails answers larger than this (§4.2); so does ``query``.
@@ -750,7 +781,8 @@ CONFORMANCE_SECRET_ENV: dict[Exposure, str] = {
     Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET",
     Exposure.AGENT_ONLY: "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET",
 }
-#: ``conformance`` exit status when no check can run: the provider is unreachable or refuses the secret (1 = a check failed).
+#: ``conformance`` exit status when no check can run: the provider is unreachable or
+#: refuses the secret (1 = a check failed).
 EXIT_CANNOT_CHECK = 2
 
 

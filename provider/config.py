@@ -19,6 +19,7 @@ message names the setting and the next step, and never a secret.
 from __future__ import annotations
 
 import difflib
+import io
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -488,8 +489,10 @@ def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Pa
         raise ConfigurationError(f"configuration file {named} does not exist") from None
     except OSError as exc:
         raise ConfigurationError(f"configuration file {named} cannot be read: {exc.strerror}") from None
+    stream = io.StringIO(text)
+    stream.name = str(named)  # so PyYAML's error positions name the file, not "<unicode string>"
     try:
-        data = yaml.safe_load(text)
+        data = yaml.safe_load(stream)
     except yaml.YAMLError as exc:
         raise ConfigurationError(f"configuration file {named} is not valid YAML: {exc}") from None
     if data is None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from .contract.registrations import Exposure, Registration
 
-__all__ = ["create_dev_registrations", "dev_state_path", "read_dev_state"]
+__all__ = ["create_dev_registrations", "dev_state_path", "read_dev_state", "running_dev_server"]
 
 
 def dev_state_path(env: Mapping[str, str] | None = None) -> Path:
@@ -39,7 +39,7 @@ def create_dev_registrations(
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump({"url": url, "secrets": values}, handle)
+        json.dump({"url": url, "pid": os.getpid(), "secrets": values}, handle)
     os.chmod(path, 0o600)
     registrations = [Registration.from_values(name, Exposure(name), [value]) for name, value in values.items()]
     return registrations, values
@@ -52,3 +52,19 @@ def read_dev_state(env: Mapping[str, str] | None = None) -> dict[str, Any] | Non
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+def running_dev_server(env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """The state of another ``serve --dev`` that is still running, or ``None``: a new one
+    replaces its secrets, and ``query`` would then sign for the new server only."""
+    state = read_dev_state(env)
+    pid = state.get("pid") if state else None
+    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # alive, under another user
+    return state

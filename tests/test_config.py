@@ -163,3 +163,15 @@ def test_a_setting_given_on_the_command_line_is_blamed_on_the_option() -> None:
         workers=2, replay_store="memory")
     with pytest.raises(ConfigurationError, match=r"^--replay-store: memory cannot be shared"):
         config.check_serving()
+
+
+def test_invalid_yaml_names_the_file_at_every_position(tmp_path: Path) -> None:
+    from provider.config import load_config
+
+    path = tmp_path / "kp.yaml"
+    path.write_text("content: [docs\nport: 8080\n", "utf-8")
+    with pytest.raises(ConfigurationError) as caught:
+        load_config(path)
+    message = str(caught.value)
+    assert "is not valid YAML" in message and "<unicode string>" not in message
+    assert f'in "{path}", line' in message

@@ -1,0 +1,75 @@
+"""`serve --dev` and `query`: the README's first two commands, as a newcomer runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.conftest import free_port
+from tests.support import REPO_ROOT
+
+
+def _env(state: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KNOWLEDGE_PROVIDER_")}
+    return {**env, "XDG_STATE_HOME": str(state), "PYTHONUNBUFFERED": "1"}
+
+
+@contextmanager
+def dev_server(tmp: Path, state: Path) -> Iterator[tuple[str, subprocess.Popen[str], Path]]:
+    port = free_port()
+    content = tmp / "content"
+    if not content.exists():
+        shutil.copytree(REPO_ROOT / "content", content)
+    log = tmp / f"serve-{port}.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "provider", "serve", "--dev", "--content", str(content),
+             "--index", str(tmp / f"index-{port}"), "--port", str(port), "--metrics-port", "0"],
+            stdout=out, stderr=subprocess.STDOUT, text=True, env=_env(state), cwd=tmp)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and proc.poll() is None:
+                try:
+                    if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+            yield base, proc, log
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=20)
+
+
+def test_dev_secrets_are_printed_stored_0600_and_used_by_query(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with dev_server(tmp_path, state) as (base, _, log):
+        path = state / "knowledge-provider" / "dev.json"
+        stored = json.loads(path.read_text("utf-8"))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        printed = log.read_text("utf-8")
+        for secret in stored["secrets"].values():
+            assert secret in printed  # printed once, for the operator
+        result = subprocess.run([sys.executable, "-m", "provider", "query", "reset password"],
+                                capture_output=True, text=True, env=_env(state), timeout=60, check=False)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.startswith("1. ") and "[public]" in result.stdout.splitlines()[0]
+        assert stored["url"] == base
+
+
+def test_a_second_dev_server_says_it_replaces_the_first_ones_secrets(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    with dev_server(tmp_path, state) as (_, first, _), dev_server(tmp_path, state) as (_, _, log):
+        assert f"another `serve --dev` (pid {first.pid}" in log.read_text("utf-8")
