@@ -18,7 +18,9 @@ from typing import Any
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
+    INTERNAL,
     AudienceRule,
+    Decision,
     decide_audience,
     decide_doc_id,
     decide_locale,
@@ -336,6 +338,13 @@ def parse_document(
     )
     if unreadable is None and audience_own and audience.source.startswith("fail-closed"):
         errors.append("audience is not exactly 'public' or 'internal'; treated as internal")
+    audience_keys = [k for k in meta if isinstance(k, str) and k.strip().lower() == "audience"]
+    if len(audience_keys) > 1:
+        # `audience: public` next to `"audience ": internal`: which one the author meant
+        # cannot be known, so neither widens.
+        keys = ", ".join(repr(k) for k in audience_keys)
+        audience = Decision(INTERNAL, f"fail-closed: several audience keys ({keys})")
+        errors.append(f"several audience keys ({keys}); treated as internal")
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
@@ -357,6 +366,12 @@ def parse_document(
     warnings += more
 
     split = split_sections(front.body)
+    if split.near_miss_lines:
+        offset = len(_lines(text)) - len(front.body.split("\n"))
+        lines = ", ".join(str(n + offset) for n in split.near_miss_lines)
+        audience = Decision(INTERNAL, f"fail-closed: line {lines} looks like an internal-section marker but is not")
+        errors.append(f"line {lines}: looks like an internal-section marker but is not one (the markers are "
+                      "<!-- internal --> and <!-- /internal -->); the document is treated as internal")
     full = markdown_to_text(apply_dialects(split.full, layout.dialects))
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, layout.dialects))

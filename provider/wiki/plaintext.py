@@ -121,11 +121,18 @@ class _HTMLText(HTMLParser):
             self.parts.append(data)
 
 
+# A "<" that does not open a tag closed within 1,000 characters (or a declaration): the
+# parser would take everything after it, up to the end, as one unfinished tag, and does
+# so again from each following "<" — quadratic: 250 KB of "<div " took minutes.
+_UNBOUNDED_OPEN = re.compile(r"<(?!/?[A-Za-z][^<>]{0,1000}>|![^<>]{0,1000}>)")
+
+
 def _html_to_text(fragment: str) -> str:
     parser = _HTMLText()
     try:
-        # html.parser is quadratic on unclosed comments; they carry no visible text.
-        parser.feed(_strip_comments(fragment))
+        # html.parser is quadratic on unclosed comments and unclosed tags; comments carry
+        # no visible text, and a "<" that opens no tag is text.
+        parser.feed(_UNBOUNDED_OPEN.sub("&lt;", _strip_comments(fragment)))
         parser.close()
     except Exception:
         return ""

@@ -26,7 +26,12 @@ Rules, all failing closed:
 * a closing marker without an opening one hides everything *before* it back to the
   start of the article or the end of the previous internal block (the opener was
   probably forgotten), and is reported as an error;
-* markers nest: an inner pair inside a block changes nothing.
+* markers nest: an inner pair inside a block changes nothing;
+* something that looks meant as a marker but is not one — an HTML comment with the word
+  "internal" in it (``<!-- BEGIN INTERNAL -->``, ``<!-- internal-only -->``,
+  ``<!--- internal --->``) or a ``::: internal`` container line — is reported as an
+  error and makes the whole document internal: otherwise the text it was meant to hide
+  would be published.
 
 :func:`split_sections` returns two views of the body: ``full`` (markers removed; what
 ``agent_only`` searches and reads) and ``public`` (internal blocks removed; the only
@@ -48,6 +53,14 @@ __all__ = ["MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
 
 MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).{0,4000}?(?<!`)\1(?!`)")
+_WORD = re.compile(r"internal", re.IGNORECASE)
+# A comment that mentions "internal" (within 300 characters of its start), or a
+# ``::: internal`` / ``:::{.internal}`` container line: candidates for a marker typo.
+_NEAR_MISS = re.compile(
+    r"<!-(?:(?!-->)[^\n]){0,300}?internal(?:(?!-->).){0,300}?-->"
+    r"|^[ \t]{0,3}:{3,}[ \t]*\{?[ \t]*\.?internal\b",
+    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,8 @@ class SectionSplit:
         blocks: internal blocks found (a stray closer counts as one).
         unclosed_line: body line (1-based) of an opening marker never closed, else ``None``.
         stray_lines: body lines (1-based) of closing markers without an opener.
+        near_miss_lines: body lines (1-based) of would-be markers (see the module
+            docstring); the document is to be treated as internal.
     """
 
     full: str
@@ -67,6 +82,7 @@ class SectionSplit:
     blocks: int = 0
     unclosed_line: int | None = None
     stray_lines: tuple[int, ...] = ()
+    near_miss_lines: tuple[int, ...] = ()
 
 
 def _blank(text: str) -> str:
@@ -83,16 +99,44 @@ def _fenced_lines(body: str) -> set[int]:
     return lines
 
 
-def _in_code_span(line: str, column: int) -> bool:
-    return any(span.start() <= column < span.end() for span in _CODE_SPAN.finditer(line))
+class _Code:
+    """Where a body is code: fenced lines, and inline code spans per line (each line's
+    spans are found once, so many markers on one line stay linear)."""
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
+        self.fenced = _fenced_lines(body)
+        self._spans: dict[int, tuple[list[int], list[int]]] = {}
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def covers(self, offset: int) -> bool:
+        """Whether the character at ``offset`` is in a fenced block or a code span."""
+        line = self.line_of(offset)
+        if line in self.fenced:
+            return True
+        spans = self._spans.get(line)
+        if spans is None:
+            end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.body)
+            found = list(_CODE_SPAN.finditer(self.body, self.starts[line], end))
+            spans = ([m.start() for m in found], [m.end() for m in found])
+            self._spans[line] = spans
+        index = bisect.bisect_right(spans[0], offset) - 1
+        return index >= 0 and offset < spans[1][index]
 
 
 def split_sections(body: str) -> SectionSplit:
     """Split a markdown body (front matter removed) into its full and public views."""
-    if MARKER.search(body) is None:
+    if _WORD.search(body) is None:
         return SectionSplit(full=body, public=body)
-    starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
-    fenced = _fenced_lines(body)
+    markers = list(MARKER.finditer(body))
+    candidates = [m for m in _NEAR_MISS.finditer(body) if MARKER.fullmatch(m.group(0)) is None]
+    if not markers and not candidates:
+        return SectionSplit(full=body, public=body)
+    code = _Code(body)
+    near = tuple(dict.fromkeys(code.line_of(m.start()) + 1 for m in candidates if not code.covers(m.start())))
     full: list[str] = []
     public: list[str] = []
     depth = 0
@@ -101,11 +145,10 @@ def split_sections(body: str) -> SectionSplit:
     position = 0
     opened_at: int | None = None
     strays: list[int] = []
-    for marker in MARKER.finditer(body):
-        line = bisect.bisect_right(starts, marker.start()) - 1
-        text_of_line = body[starts[line] : starts[line + 1] - 1 if line + 1 < len(starts) else len(body)]
-        if line in fenced or _in_code_span(text_of_line, marker.start() - starts[line]):
+    for marker in markers:
+        if code.covers(marker.start()):
             continue
+        line = code.line_of(marker.start())
         before = body[position : marker.start()]
         full.append(before)
         public.append(before if depth == 0 else _blank(before))
@@ -129,8 +172,8 @@ def split_sections(body: str) -> SectionSplit:
         full.append(_blank(marker.group(0)))
         public.append(_blank(marker.group(0)))
         position = marker.end()
-    if not blocks:  # every marker was code
-        return SectionSplit(full=body, public=body)
+    if not blocks:  # no marker, or every marker was code
+        return SectionSplit(full=body, public=body, near_miss_lines=near)
     rest = body[position:]
     full.append(rest)
     public.append(rest if depth == 0 else _blank(rest))
@@ -140,6 +183,7 @@ def split_sections(body: str) -> SectionSplit:
         blocks=blocks,
         unclosed_line=opened_at if depth > 0 else None,
         stray_lines=tuple(strays),
+        near_miss_lines=near,
     )
 
 

@@ -204,3 +204,13 @@ def test_crlf_and_bom_file(root: Path) -> None:
     meta = load(root, "a.md").meta
     assert (meta.audience, meta.title, meta.warnings) == (PUBLIC, "CRLF", ())
     assert load(root, "a.md").body == "Line one line two"
+
+
+@pytest.mark.parametrize("other", ['"audience ": internal', "Audience: internal", "AUDIENCE: public"])
+def test_x5_several_audience_keys_are_internal_whatever_they_say(tmp_path: Path, other: str) -> None:
+    """`audience: public` next to a near-identical key: which one was meant cannot be told."""
+    (tmp_path / "a.md").write_text(f"---\naudience: public\n{other}\n---\nText.\n", "utf-8")
+    doc = load_document(WikiSettings(root=tmp_path), "a.md")
+    assert isinstance(doc, WikiDocument)
+    assert doc.meta.audience == INTERNAL
+    assert any("several audience keys" in e for e in doc.meta.errors)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,46 @@ def test_stray_closer_is_an_error_unclosed_a_warning() -> None:
     unclosed = _doc(f"Text.\n{OPEN}\nMore.")
     assert unclosed.meta.errors == ()
     assert any("never closed" in w and "line 5" in w for w in unclosed.meta.warnings)
+
+
+@pytest.mark.parametrize(
+    "near_miss",
+    [
+        "<!-- BEGIN INTERNAL -->\nSecret words.\n<!-- END INTERNAL -->",
+        "<!-- internal-only -->\nSecret words.\n<!-- /internal-only -->",
+        "<!--- internal --->\nSecret words.\n<!--- /internal --->",
+        "<!-- internal: ask billing -->\nSecret words.",
+        "::: internal\nSecret words.\n:::",
+        ":::{.internal}\nSecret words.\n:::",
+    ],
+)
+def test_x5_a_would_be_marker_makes_the_document_internal(near_miss: str) -> None:
+    """Text its author meant to hide must not be published because of a marker typo."""
+    doc = _doc(f"Public words.\n\n{near_miss}\n\nMore public words.\n")
+    assert doc.meta.audience == "internal"
+    assert any("looks like an internal-section marker" in e and "line 6" in e for e in doc.meta.errors)
+
+
+@pytest.mark.parametrize(
+    "harmless",
+    [
+        "Our internal tools are documented elsewhere.",
+        "`<!-- BEGIN INTERNAL -->` in a code span",
+        "```\n<!-- internal note -->\n::: internal\n```",
+        "<!-- note for editors -->\nThe internal team reviews this.",
+    ],
+)
+def test_the_word_internal_in_text_or_code_is_not_a_near_miss(harmless: str) -> None:
+    doc = _doc(f"Public words.\n\n{harmless}\n")
+    assert doc.meta.audience == "public" and doc.meta.errors == ()
+
+
+@pytest.mark.timeout(30)
+def test_many_markers_on_one_line_stay_linear() -> None:
+    """Each marker once rescanned its whole line for code spans: 156 KB took 34 s."""
+    body = f"{OPEN} x {CLOSE} " * 20_000
+    split = split_sections(body)
+    assert split.blocks == 20_000 and "x" not in split.public
 
 
 def test_all_text_internal_means_no_public_text() -> None:
