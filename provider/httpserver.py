@@ -1,5 +1,6 @@
 """The HTTP protocol uvicorn runs for ``serve``: h11 with Nagle's algorithm switched off
-on every connection, however the listening socket was made.
+on every connection, however the listening socket was made, and the contract's error
+envelope on requests too malformed to reach the application.
 
 Why: with ``--workers N`` uvicorn binds the listening socket itself and leaves its
 ``proto`` at 0; accepted sockets inherit it, and asyncio only sets ``TCP_NODELAY`` on
@@ -7,15 +8,29 @@ sockets that report ``IPPROTO_TCP`` (uvicorn issue #3149). A response then goes 
 two small segments, the second held back until the client's delayed ACK: about 40 ms
 added to every keep-alive request — measured here as 48 ms per signed
 ``/capabilities`` with two workers against 2.7 ms with one.
+
+Why the envelope: h11 refuses a request it cannot parse (a bad chunk size, two
+Content-Length values, a header with a NUL, a missing Host, …) before any application
+code runs, and uvicorn answers it with a plain-text ``400``. Every answer must carry
+``contractVersion`` (CONTRACT W4), so this protocol sends the JSON envelope instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .contract.errors import InvalidRequest
+
+_MALFORMED = json.dumps(
+    InvalidRequest("request", "the HTTP request is malformed (request line, headers or framing)").envelope(),
+    separators=(",", ":"),
+).encode("utf-8")
 
 __all__ = ["PROTOCOL", "NoDelayH11Protocol"]
 
@@ -34,3 +49,15 @@ class NoDelayH11Protocol(H11Protocol):
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)
+
+    def send_400_response(self, msg: str) -> None:
+        """Answer an unparseable request with the contract's envelope, then close."""
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(_MALFORMED)).encode()),
+            (b"cache-control", b"no-store"),
+            (b"connection", b"close"),
+        ]
+        for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=_MALFORMED), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()

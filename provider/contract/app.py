@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -41,6 +42,7 @@ from .errors import (
     Overloaded,
     PayloadTooLarge,
     ReplayStoreUnavailable,
+    UnsupportedMediaType,
 )
 from .records import RequestRecord, printable
 from .registrations import Registration
@@ -56,6 +58,9 @@ errors_log = logging.getLogger("provider.errors")
 debug_log = logging.getLogger("provider.requests")
 
 _JSON = "application/json"
+#: Headers a request may carry once: two version headers or two media types could be
+#: read differently by a proxy and by us.
+_SINGLE_HEADERS = (b"content-length", b"content-type", b"x-helpthread-knowledge-version")
 _NO_STORE = {"Cache-Control": "no-store"}
 _STATE_KEY = "provider.request"
 
@@ -108,12 +113,27 @@ class _AccessLog:
         self.max_header_bytes = max_header_bytes
 
     def _refusal(self, scope: Scope) -> ContractError | None:
-        """Answers given before the application sees the request: oversized headers, and
-        OPTIONS (which the framework would otherwise answer without our envelope)."""
-        if sum(len(name) + len(value) for name, value in scope.get("headers", ())) > self.max_header_bytes:
+        """Answers given before the application sees the request: oversized headers,
+        ambiguous framing or headers, encoded bodies, and OPTIONS (which the framework
+        would otherwise answer without our envelope)."""
+        headers = scope.get("headers", ())
+        if sum(len(name) + len(value) for name, value in headers) > self.max_header_bytes:
             error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
             error.status_override = 431  # type: ignore[attr-defined]
             return error
+        names = Counter(name.lower() for name, _ in headers)
+        if names[b"transfer-encoding"] and names[b"content-length"]:
+            # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
+            # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
+            error = InvalidRequest("headers", "both Content-Length and Transfer-Encoding: the framing is ambiguous")
+            error.close_connection = True  # type: ignore[attr-defined]
+            return error
+        for name in _SINGLE_HEADERS:
+            if names[name] > 1:
+                return InvalidRequest("headers", f"{name.decode()} appears more than once")
+        for name, value in headers:
+            if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
+                return UnsupportedMediaType("the body must be sent without Content-Encoding")
         if scope.get("method") == "OPTIONS":
             return MethodNotAllowed()
         return None
@@ -141,6 +161,8 @@ class _AccessLog:
                 body = json.dumps(refusal.envelope(), separators=(",", ":")).encode("utf-8")
                 headers = [(b"content-type", _JSON.encode()), (b"cache-control", b"no-store"),
                            (b"content-length", str(len(body)).encode())]
+                if getattr(refusal, "close_connection", False):
+                    headers.append((b"connection", b"close"))
                 await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
                 await send_wrapper({"type": "http.response.body", "body": body})
         finally:

@@ -1,0 +1,104 @@
+"""Requests malformed at the HTTP level, sent byte for byte over a socket to a real
+server: every answer still carries the envelope (CONTRACT W4), and ambiguous framing is
+refused and the connection closed, so nothing can be smuggled behind a proxy."""
+
+from __future__ import annotations
+
+import json
+import socket
+from urllib.parse import urlsplit
+
+import pytest
+
+from provider.contract.testing import signed_headers
+from tests.conftest import CUSTOMER_SECRET
+from tests.support import ProviderProcess
+
+
+def exchange(server: ProviderProcess, raw: bytes, read_s: float = 3.0) -> bytes:
+    """Send ``raw`` and read until the server closes the connection (or ``read_s``)."""
+    parts = urlsplit(server.base_url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=read_s) as sock:
+        sock.sendall(raw)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except TimeoutError:
+            pass
+    return b"".join(chunks)
+
+
+def responses(data: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    """Split ``data`` into (status, headers, body) answers (Content-Length framed)."""
+    found = []
+    while data.startswith(b"HTTP/1.1 "):
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        found.append((int(lines[0].split()[1]), headers, rest[:length]))
+        data = rest[length:]
+    return found
+
+
+def envelope_code(body: bytes) -> str:
+    document = json.loads(body)
+    assert document["contractVersion"] == 1
+    return str(document["error"]["code"])
+
+
+def signed_request(body: bytes, *extra: str) -> bytes:
+    headers = signed_headers(body, CUSTOMER_SECRET)
+    lines = ["POST /retrieve HTTP/1.1", "Host: provider", *(f"{k}: {v}" for k, v in headers.items()), *extra]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def test_content_length_with_transfer_encoding_is_refused_and_the_connection_closed(
+    sample_server: ProviderProcess,
+) -> None:
+    smuggled = b"GET /healthz HTTP/1.1\r\nHost: provider\r\n\r\n"
+    chunk = b'{"query":"reset password"}'
+    raw = (
+        signed_request(b"", f"Content-Length: {4 + len(chunk)}", "Transfer-Encoding: chunked")
+        + b"\r\n" + f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n" + smuggled
+    )
+    answers = responses(exchange(sample_server, raw))
+    assert len(answers) == 1, "the smuggled request behind the body must not be answered"
+    status, headers, body = answers[0]
+    assert status == 400 and envelope_code(body) == "invalid_request"
+    assert headers.get("connection") == "close"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"POST /retrieve HTTP/1.1\r\nHost: p\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",  # bad chunk size
+        b"POST /retrieve HTTP/1.1\r\nHost: p\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\nhello",
+        b"POST /retrieve HTTP/1.1\r\nHost: p\r\nContent-Length: -1\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: p\r\nX-Bad: a\x00b\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nBad Name: x\r\nHost: p\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\n\r\n",  # no Host
+        b"FOO@BAR /healthz HTTP/1.1\r\nHost: p\r\n\r\n",
+    ],
+)
+def test_w4_unparseable_http_gets_the_envelope(sample_server: ProviderProcess, raw: bytes) -> None:
+    answers = responses(exchange(sample_server, raw))
+    assert len(answers) == 1
+    status, headers, body = answers[0]
+    assert status == 400 and envelope_code(body) == "invalid_request"
+    assert headers["content-type"].startswith("application/json")
+
+
+def test_a_repeated_version_header_is_refused(sample_server: ProviderProcess) -> None:
+    body = b'{"query":"reset password"}'
+    raw = signed_request(body, "X-Helpthread-Knowledge-Version: 2", f"Content-Length: {len(body)}") + b"\r\n" + body
+    [(status, _, answer)] = responses(exchange(sample_server, raw + b""))
+    assert status == 400 and envelope_code(answer) == "invalid_request"
+
+
+def test_an_encoded_body_is_refused(sample_server: ProviderProcess) -> None:
+    body = b'{"query":"reset password"}'
+    raw = signed_request(body, "Content-Encoding: gzip", f"Content-Length: {len(body)}") + b"\r\n" + body
+    [(status, _, answer)] = responses(exchange(sample_server, raw))
+    assert status == 415 and envelope_code(answer) == "unsupported_media_type"
