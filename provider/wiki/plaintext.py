@@ -171,14 +171,27 @@ _SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-def _scrub(text: str) -> str:
+# Extensions markdown-it (CommonMark + tables) does not parse, left as text in prose
+# only — in code, ``a == b == c`` and ``[^0-9]`` are what the reader must see.
+_PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<=\S)\[\^\w{1,40}\](?!:)"), ""),  # footnote reference, right after a word
+    (re.compile(r"^\[\^\w{1,40}\]:\s*"), ""),  # footnote definition label
+    (re.compile(r"==([^=\n]{1,500})=="), r"\1"),  # ==highlight==
+    (re.compile(r"^\[[ xX]\]\s+"), ""),  # task list box
+    (re.compile(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.IGNORECASE), r"\1:"),  # GitHub alert
+    (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
+    (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
+)
+
+
+def _scrub(text: str, extra: tuple[tuple[re.Pattern[str], str], ...] = ()) -> str:
     for _ in range(3):
         before = text
-        for pattern, replacement in _SCRUB:
+        for pattern, replacement in (*_SCRUB, *extra):
             text = pattern.sub(replacement, text)
         if text == before:
             break
-    return text.strip()
+    return _squash(text)
 
 
 def _tag_words(match: re.Match[str]) -> str:
@@ -206,7 +219,7 @@ def _clean_prose(text: str) -> str:
     text = _strip_tags(text, keep_words=False)
     # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
     # still reads as a template tag: drop it.
-    return _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)))
+    return _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), _PROSE_SCRUB)
 
 
 def _code_text(text: str) -> str:

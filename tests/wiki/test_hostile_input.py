@@ -51,6 +51,12 @@ def test_pathological_sources_finish_and_yield_plain_text(source: str) -> None:
         ("Visible {/* hidden note */} text", "Visible text", "hidden"),
         ("```yml\napi_token: \"{{ hcloud_token }}\"\n```", 'api_token: " hcloud_token "', "{{"),
         ("```sh\n# Reset defaults\nufw reset\n```", "Reset defaults ufw reset", "#"),
+        ("A note[^1].\n\n[^1]: The source.", "A note. The source.", "[^"),
+        ("This is ==marked== text.", "This is marked text.", "=="),
+        ("- [ ] open item\n- [x] done item", "open item done item", "["),
+        ("> [!WARNING]\n> Back up first.", "WARNING: Back up first.", "[!"),
+        ("Para {: .note} end.\n\nHeading {#anchor}", "Para end. Heading", "{"),
+        ("Gear text\n\n=================\n\nMore gear.", "Gear text More gear.", "==="),
     ],
 )
 def test_r3_markdown_left_as_text_is_scrubbed(source: str, expected: str, absent: str) -> None:
@@ -82,3 +88,9 @@ def test_a_fifo_is_not_opened_for_reading(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.md")
     result = load_document(WikiSettings(root=tmp_path), "pipe.md")
     assert isinstance(result, Skipped) and "regular file" in result.reason
+
+
+def test_the_prose_scrub_leaves_code_as_written() -> None:
+    """`a == b == c` and `[^0-9]` in code are what a reader must see."""
+    text = " ".join(b.text for b in markdown_to_text("```\nif a == b == c: m = re.match('[^0-9]', s)\n```").blocks)
+    assert "a == b == c" in text and "[^0-9]" in text
