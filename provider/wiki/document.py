@@ -365,7 +365,7 @@ def parse_document(
     )
     warnings += more
 
-    split = split_sections(front.body)
+    split = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects))
     if split.near_miss_lines:
         offset = len(_lines(text)) - len(front.body.split("\n"))
         lines = ", ".join(str(n + offset) for n in split.near_miss_lines)

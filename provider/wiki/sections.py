@@ -20,8 +20,10 @@ comments: mark internal sections in ``.md`` files there.)
 
 Rules, all failing closed:
 
-* a marker inside a fenced code block (as the Markdown parser sees the file) or inside
-  an inline code span is text, not a marker;
+* a marker that the Markdown parser shows as code — in a fenced or indented code block
+  or an inline code span, after the layout's dialect rules, exactly as the indexed text
+  is made — is text, not a marker; anything else (escaped backticks, backticks inside an
+  HTML block, a fence hidden in an MDX comment) is a marker;
 * an opening marker without a closing one hides *everything after it*;
 * a closing marker without an opening one hides everything *before* it back to the
   start of the article or the end of the previous internal block (the opener was
@@ -44,7 +46,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .plaintext import Block, parse_markdown, strip_templates
@@ -52,7 +54,6 @@ from .plaintext import Block, parse_markdown, strip_templates
 __all__ = ["MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
 
 MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).{0,4000}?(?<!`)\1(?!`)")
 _WORD = re.compile(r"internal", re.IGNORECASE)
 # A comment that mentions "internal" (within 300 characters of its start), or a
 # ``::: internal`` / ``:::{.internal}`` container line: candidates for a marker typo.
@@ -89,54 +90,66 @@ def _blank(text: str) -> str:
     return "\n" * text.count("\n")
 
 
-def _fenced_lines(body: str) -> set[int]:
-    """0-based lines that belong to fenced code blocks, as the Markdown parser sees the
-    body once templates are gone (line numbers kept)."""
-    lines: set[int] = set()
-    for token in parse_markdown(strip_templates(body, keep_lines=True)):
-        if token.type == "fence" and token.map:
-            lines.update(range(token.map[0], token.map[1]))
-    return lines
+def _sentinel(index: int) -> str:
+    # A plain word: it has no Markdown meaning, so standing in for a marker it lands in
+    # whatever token the marker was in.
+    return f"kpmarker{index}x"
 
 
-class _Code:
-    """Where a body is code: fenced lines, and inline code spans per line (each line's
-    spans are found once, so many markers on one line stay linear)."""
+def _shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str]) -> set[int]:
+    """Indexes of ``matches`` that the reader sees as code.
 
-    def __init__(self, body: str) -> None:
-        self.body = body
-        self.starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
-        self.fenced = _fenced_lines(body)
-        self._spans: dict[int, tuple[list[int], list[int]]] = {}
+    Each match is replaced by a sentinel word, the body goes through ``prepare`` (the
+    layout's dialect rules) and the same parser the indexed text comes from; a match is
+    code only if its sentinel is inside a code token. A regex guess at code spans once
+    disagreed with the parser (escaped backticks, backticks in an HTML block, a fence
+    inside an MDX comment) and let text between real markers through."""
+    if not matches:
+        return set()
+    parts, position = [], 0
+    for index in sorted(range(len(matches)), key=lambda i: matches[i].start()):
+        match = matches[index]
+        if match.start() < position:
+            continue  # overlaps the one before: no sentinel, so never taken for code
+        parts += [body[position : match.start()], _sentinel(index)]
+        position = match.end()
+    parts.append(body[position:])
+    code: list[str] = []
+    for token in parse_markdown(strip_templates(prepare("".join(parts)))):
+        if token.type in ("fence", "code_block"):
+            code.append(token.content)
+        for child in token.children or ():
+            if child.type == "code_inline":
+                code.append(child.content)
+    shown = "\n".join(code)
+    if "kpmarker" not in shown:
+        return set()
+    return {index for index in range(len(matches)) if _sentinel(index) in shown}
 
-    def line_of(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset) - 1
 
-    def covers(self, offset: int) -> bool:
-        """Whether the character at ``offset`` is in a fenced block or a code span."""
-        line = self.line_of(offset)
-        if line in self.fenced:
-            return True
-        spans = self._spans.get(line)
-        if spans is None:
-            end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.body)
-            found = list(_CODE_SPAN.finditer(self.body, self.starts[line], end))
-            spans = ([m.start() for m in found], [m.end() for m in found])
-            self._spans[line] = spans
-        index = bisect.bisect_right(spans[0], offset) - 1
-        return index >= 0 and offset < spans[1][index]
+def split_sections(body: str, prepare: Callable[[str], str] | None = None) -> SectionSplit:
+    """Split a markdown body (front matter removed) into its full and public views.
 
-
-def split_sections(body: str) -> SectionSplit:
-    """Split a markdown body (front matter removed) into its full and public views."""
+    Args:
+        body: the markdown body.
+        prepare: the rewriting the body gets before it is parsed for indexing (the
+            layout's dialect rules); used to tell which markers are shown as code.
+    """
     if _WORD.search(body) is None:
         return SectionSplit(full=body, public=body)
     markers = list(MARKER.finditer(body))
     candidates = [m for m in _NEAR_MISS.finditer(body) if MARKER.fullmatch(m.group(0)) is None]
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
-    code = _Code(body)
-    near = tuple(dict.fromkeys(code.line_of(m.start()) + 1 for m in candidates if not code.covers(m.start())))
+    code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
+    starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
+
+    def line_of(offset: int) -> int:
+        return bisect.bisect_right(starts, offset) - 1
+
+    near = tuple(dict.fromkeys(
+        line_of(m.start()) + 1 for i, m in enumerate(candidates, start=len(markers)) if i not in code
+    ))
     full: list[str] = []
     public: list[str] = []
     depth = 0
@@ -145,10 +158,10 @@ def split_sections(body: str) -> SectionSplit:
     position = 0
     opened_at: int | None = None
     strays: list[int] = []
-    for marker in markers:
-        if code.covers(marker.start()):
+    for index, marker in enumerate(markers):
+        if index in code:
             continue
-        line = code.line_of(marker.start())
+        line = line_of(marker.start())
         before = body[position : marker.start()]
         full.append(before)
         public.append(before if depth == 0 else _blank(before))

@@ -93,6 +93,31 @@ def test_fence_inside_a_template_comment_is_not_code() -> None:
     assert "secret" not in public_words(body)
 
 
+@pytest.mark.parametrize(
+    ("layout", "body"),
+    [
+        # Escaped backticks make no code span: the markers are real comments.
+        ("plain", f"Public intro.\\`{OPEN}\\`\nSecret platypus.\n\\`{CLOSE}\\`\n\nPublic outro.\n"),
+        # Inside an HTML block backticks are literal characters, not code.
+        ("plain", f"<div>\n`{OPEN}`\nSecret platypus.\n`{CLOSE}`\n</div>\n\nPublic outro.\n"),
+        # A fence inside an MDX comment is gone once the comment is: not code.
+        ("docusaurus", f"Public intro.\n{{/*\n```\n*/}}\n{OPEN}\nSecret platypus.\n{CLOSE}\n{{/*\n```\n*/}}\n"),
+        # The same with a kramdown comment.
+        ("jekyll", f"Public intro.\n{{::comment}}\n```\n{{:/comment}}\n{OPEN}\nSecret platypus.\n{CLOSE}\n"
+                   f"{{::comment}}\n```\n{{:/comment}}\n"),
+    ],
+)
+def test_x2_markers_are_code_only_where_the_indexed_text_shows_code(layout: str, body: str) -> None:
+    """Found by an adversarial review: a regex guess at code disagreed with the parser, and
+    the text between two real markers reached customer_safe."""
+    settings = WikiSettings(root=Path("/nonexistent"), layout=layout, audience_rules=(AudienceRule("**", "public"),))
+    data = f"---\ntitle: T\n---\n{body}".encode()
+    doc = parse_document(settings, "a.md", data, size=len(data), mtime_ns=0)
+    assert isinstance(doc, WikiDocument)
+    assert not any("platypus" in p.text for p in doc.public_passages)
+    assert any("platypus" in p.text for p in doc.passages)
+
+
 def test_unclosed_fence_before_a_marker_still_protects_the_fence_only() -> None:
     body = f"```\n{OPEN}\nstill code\n"
     assert split_sections(body).blocks == 0  # everything is code: rendered as code
