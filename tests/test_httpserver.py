@@ -56,3 +56,16 @@ def test_serve_uses_the_protocol_by_an_import_string_workers_can_load() -> None:
     config = Config(app=_app, http=PROTOCOL)
     config.load()
     assert config.http_protocol_class is NoDelayH11Protocol
+
+
+def test_uvicorn_still_picks_its_503_application_by_the_name_we_replace() -> None:
+    """The limit_concurrency answer is looked up as h11_impl.service_unavailable: if a
+    uvicorn release renames it, the plain-text 503 would come back silently."""
+    import inspect
+
+    from uvicorn.protocols.http import h11_impl
+
+    from provider import httpserver
+
+    assert h11_impl.service_unavailable is httpserver._over_connection_limit  # type: ignore[attr-defined]
+    assert "app = service_unavailable" in inspect.getsource(h11_impl.H11Protocol.handle_events)

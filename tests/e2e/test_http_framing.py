@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import socket
+import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from provider.contract.testing import signed_headers
-from tests.conftest import CUSTOMER_SECRET
+from tests.conftest import CUSTOMER_SECRET, start_provider
 from tests.support import ProviderProcess
 
 
@@ -102,3 +104,27 @@ def test_an_encoded_body_is_refused(sample_server: ProviderProcess) -> None:
     raw = signed_request(body, "Content-Encoding: gzip", f"Content-Length: {len(body)}") + b"\r\n" + body
     [(status, _, answer)] = responses(exchange(sample_server, raw))
     assert status == 415 and envelope_code(answer) == "unsupported_media_type"
+
+
+def test_w7_stalled_request_heads_are_cut_and_the_limit_answers_with_the_envelope(tmp_path: Path) -> None:
+    """A slowloris: connections that never finish their request head used to hold every
+    slot of max_connections for ever, and uvicorn's 503 was plain text."""
+    server = start_provider(tmp_path, config={"max_connections": 8})
+    parts = urlsplit(server.base_url)
+    stalled = []
+    try:
+        for _ in range(8):
+            sock = socket.create_connection((parts.hostname, parts.port), timeout=20)
+            sock.sendall(b"POST /retrieve HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+            stalled.append(sock)
+        time.sleep(0.5)
+        [(status, headers, body)] = responses(exchange(server, b"GET /healthz HTTP/1.1\r\nHost: p\r\n\r\n"))
+        assert status == 503 and envelope_code(body) == "overloaded" and int(headers["retry-after"]) >= 1
+        for sock in stalled:  # closed by the provider once HEAD_TIMEOUT_S has passed
+            assert sock.recv(1024) == b""
+        [(status, _, _)] = responses(exchange(server, b"GET /healthz HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n"))
+        assert status == 200
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.stop()
