@@ -65,7 +65,7 @@ def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
         raise click.ClickException(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
-    indexer = Indexer(config.wiki_settings(), IndexLayout(config.index))
+    indexer = Indexer(config.wiki_settings(), IndexLayout(config.index), parse_timeout_s=config.parse_timeout_s)
     with _sigterm_unwinds():
         try:
             indexer.open()

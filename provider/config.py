@@ -78,6 +78,7 @@ _KNOWN_KEYS = {
     "poll": "true to poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
     "poll_delay_ms": "polling period in milliseconds (default: 1000)",
     "reconcile_interval": "seconds between full re-scans of the content folder; 0 = never (default: 300)",
+    "parse_timeout": "seconds one file may take to read and parse before it is skipped (default: 30)",
     "workers": "serving processes (default: 1); the index is still written by one process",
     "replay_store": "memory | sqlite | sqlite:///path | redis://host:port/db (default: memory, sqlite if workers > 1)",
     "metrics_host": "address of the Prometheus /metrics listener (default: 127.0.0.1)",
@@ -122,6 +123,9 @@ class ProviderConfig:
         max_in_flight, search_threads, cache_entries: per-worker serving limits.
         max_connections: open connections per worker before new ones are answered 503
             (bounds descriptors when clients hold connections open).
+        parse_timeout_s: seconds one file may take to be read and parsed; a slower one
+            is skipped and reported. The batch it belongs to — possibly a public →
+            internal edit of another file — waits at most this long for it.
         ssl_certfile, ssl_keyfile: TLS in the provider (both or neither).
         source: the YAML file read, if any (for messages).
     """
@@ -150,6 +154,7 @@ class ProviderConfig:
     log_format: str = "plain"
     max_in_flight: int = 32
     max_connections: int = 512
+    parse_timeout_s: float = 30.0
     search_threads: int = 4
     cache_entries: int = 2048
     ssl_certfile: Path | None = None
@@ -428,6 +433,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "search_threads": ("search_threads", _whole(1, 256)),
     "cache_entries": ("cache_entries", _whole(0, 1_000_000)),
     "max_connections": ("max_connections", _whole(8, 100_000)),
+    "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
 }
 _PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
 _CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern")

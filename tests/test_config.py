@@ -147,6 +147,7 @@ def test_every_documented_key_has_a_parser() -> None:
         ({"poll": "yes"}, "poll: must be true or false"),
         ({"log_format": "xml"}, "log_format: must be plain or json"),
         ({"reconcile_interval": -1}, "reconcile_interval: must be seconds"),
+        ({"parse_timeout": 0}, "parse_timeout: must be a whole number from 1 to 600"),
         ({"replay_store": "postgres://x"}, "replay_store: use memory"),
         ({"host": ""}, "host: must be an address"),
         ({"locales": "en"}, "locales: must be a list of BCP 47 tags"),
@@ -175,3 +176,14 @@ def test_invalid_yaml_names_the_file_at_every_position(tmp_path: Path) -> None:
     message = str(caught.value)
     assert "is not valid YAML" in message and "<unicode string>" not in message
     assert f'in "{path}", line' in message
+
+
+def test_parse_timeout_reaches_the_reader(tmp_path: Path) -> None:
+    """X7: an operator can bound how long a pathological file holds up a batch."""
+    from provider.search.indexer import Indexer
+    from provider.search.layout import IndexLayout
+
+    config = config_from_mapping({"parse_timeout": 5}, base=tmp_path)
+    assert config.parse_timeout_s == 5
+    indexer = Indexer(config.wiki_settings(), IndexLayout(tmp_path / "ix"), parse_timeout_s=config.parse_timeout_s)
+    assert indexer.reader.timeout_s == 5
