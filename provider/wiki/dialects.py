@@ -20,8 +20,9 @@ Fenced code blocks are left alone. What each does:
 ``kramdown`` (Jekyll)
     Inline and block attribute lists ``{: .class}``, ``{:target="_blank"}``, attribute
     definitions ``{:ref: .x}``, extensions ``{::options …/}``, ``{::comment}…{:/comment}``
-    (with their content), the ``* TOC`` + ``{:toc}`` idiom, abbreviation definitions
-    ``*[HTML]: …``. Liquid tags and ``{{ site.… }}`` are removed for every layout.
+    and raw output ``{::nomarkdown}…{:/nomarkdown}`` (with their content), the ``* TOC`` +
+    ``{:toc}`` idiom, abbreviation definitions ``*[HTML]: …``. Liquid tags and
+    ``{{ site.… }}`` are removed for every layout.
 ``mkdocs`` (Material for MkDocs)
     Admonitions ``!!! note "Title"``, collapsible ``??? note`` / ``???+ note`` and content
     tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested ones
@@ -153,6 +154,8 @@ def _docusaurus(source: str) -> str:
 _KRAMDOWN_COMMENT_OPEN = re.compile(r"\{::comment\}")
 _KRAMDOWN_COMMENT_CLOSE = re.compile(r"\{:/comment\}")
 _KRAMDOWN_EMPTY_COMMENT = re.compile(r"\{::comment[ \t]*/\}")
+_KRAMDOWN_RAW_OPEN = re.compile(r"\{::nomarkdown[^{}\n]{0,200}\}")
+_KRAMDOWN_RAW_CLOSE = re.compile(r"\{:/nomarkdown\}")
 _KRAMDOWN_EXTENSION = re.compile(r"\{::[a-z]+[^{}\n]{0,500}?/?\}|\{:/[a-z]*\}")
 _KRAMDOWN_IAL = re.compile(r"\{:[^{}\n]{0,500}\}")
 _TOC_ITEM = re.compile(r"^\s*(?:[*+-]|\d+\.)\s+TOC\s*$", re.IGNORECASE)
@@ -161,6 +164,10 @@ _ABBREVIATION = re.compile(r"^\s{0,3}\*\[[^\]\n]{1,200}\]:\s")
 
 def _kramdown(source: str) -> str:
     source = remove_spans(source, _KRAMDOWN_COMMENT_OPEN, _KRAMDOWN_COMMENT_CLOSE, window=100_000)
+    # Raw output goes to the page as it is — backticks are not code there, an HTML
+    # comment is a comment — so it cannot be read as Markdown: dropped with its content
+    # (which also makes an internal-section marker inside it count as a marker).
+    source = remove_spans(source, _KRAMDOWN_RAW_OPEN, _KRAMDOWN_RAW_CLOSE, window=100_000)
     source = _KRAMDOWN_EMPTY_COMMENT.sub(" ", source)
     lines = _map_prose_lines(source, lambda line: None if _ABBREVIATION.match(line) else line).split("\n")
     out: list[str] = []

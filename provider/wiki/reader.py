@@ -27,7 +27,7 @@ from typing import Any
 from .document import WikiDocument, WikiSettings, load_document, parse_document
 from .files import Skipped
 
-__all__ = ["DEFAULT_PARSE_TIMEOUT_S", "DocumentReader"]
+__all__ = ["DEFAULT_PARSE_TIMEOUT_S", "DocumentReader", "ReaderClosed"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,10 @@ def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
         results.put(("done", relpath, outcome))
 
 
+class ReaderClosed(RuntimeError):
+    """:meth:`DocumentReader.read` was interrupted by :meth:`DocumentReader.close`."""
+
+
 @dataclass
 class _Worker:
     process: Any
@@ -102,6 +106,7 @@ class DocumentReader:
         self._results: Any = None
         self._workers: list[_Worker] = []
         self._deaths: dict[str, int] = {}
+        self._closed = False
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -120,7 +125,9 @@ class DocumentReader:
             self._workers.append(self._start_worker())
 
     def close(self) -> None:
-        """Stop the worker processes."""
+        """Stop the worker processes. A :meth:`read` still running in another thread (a
+        shutdown during a batch) ends without starting new ones."""
+        self._closed = True
         for worker in self._workers:
             with contextlib.suppress(OSError, ValueError):
                 worker.tasks.put(None)
@@ -138,16 +145,22 @@ class DocumentReader:
 
         ``outcome`` is what :func:`~provider.wiki.document.load_document` returns; a file
         over the time limit yields a :class:`Skipped` saying so.
+
+        Raises:
+            ReaderClosed: :meth:`close` was called (from another thread) before every
+                file was read.
         """
         todo = list(dict.fromkeys(relpaths))
         if not todo:
             return
+        if self._closed:
+            raise ReaderClosed("the document reader is closed (shutting down)")
         self._ensure_started(len(todo))
         waiting = list(reversed(todo))
         remaining = set(todo)
         for worker in self._workers:
             self._assign(worker, waiting)
-        while remaining:
+        while remaining and not self._closed:
             try:
                 kind, relpath, payload = self._results.get(timeout=0.2)
             except queue.Empty:
@@ -170,6 +183,9 @@ class DocumentReader:
                 if relpath in remaining:
                     remaining.discard(relpath)
                     yield relpath, outcome
+        if remaining:
+            # Closed mid-batch: the batch must not be committed as if these files were gone.
+            raise ReaderClosed(f"the document reader was closed with {len(remaining)} files unread (shutting down)")
 
     def _assign(self, worker: _Worker, waiting: list[str]) -> None:
         # Two files queued per worker: one running, one ready, so a worker never idles
@@ -201,6 +217,8 @@ class DocumentReader:
                           else "its reader process died")
                 timed_out.append((culprit, Skipped(culprit, reason)))
             waiting.extend(p for p in worker.assigned if p != culprit)
+            if self._closed:
+                break  # shutting down: a replacement would outlive the process
             replacement = self._start_worker()
             self._workers[index] = replacement
             self._assign(replacement, waiting)

@@ -12,7 +12,7 @@ from provider.conformance.plaintext import markup_in
 from provider.wiki.document import WikiSettings, load_document
 from provider.wiki.files import Skipped
 from provider.wiki.plaintext import markdown_to_text, remove_spans
-from provider.wiki.reader import DocumentReader
+from provider.wiki.reader import DocumentReader, ReaderClosed
 
 OPEN, CLOSE = re.compile(r"\{\{"), re.compile(r"\}\}")
 
@@ -94,3 +94,19 @@ def test_the_prose_scrub_leaves_code_as_written() -> None:
     """`a == b == c` and `[^0-9]` in code are what a reader must see."""
     text = " ".join(b.text for b in markdown_to_text("```\nif a == b == c: m = re.match('[^0-9]', s)\n```").blocks)
     assert "a == b == c" in text and "[^0-9]" in text
+
+
+def test_closing_the_reader_during_a_read_raises_and_starts_no_process(tmp_path: Path) -> None:
+    """A shutdown while a batch is being read (another thread closes the reader): the
+    batch fails instead of looking complete, and no replacement worker outlives us."""
+    import threading
+
+    _write(tmp_path, "slow.md", "[" * 1_500_000)
+    _write(tmp_path, "fine.md", "Fine text.\n")
+    reader = DocumentReader(WikiSettings(root=tmp_path), timeout_s=60.0)
+    closer = threading.Timer(1.0, reader.close)
+    closer.start()
+    with pytest.raises(ReaderClosed):
+        dict(reader.read(["slow.md", "fine.md"]))
+    closer.join()
+    assert not any(w.process.is_alive() for w in reader._workers) and reader._workers == []

@@ -105,6 +105,9 @@ def test_fence_inside_a_template_comment_is_not_code() -> None:
         # The same with a kramdown comment.
         ("jekyll", f"Public intro.\n{{::comment}}\n```\n{{:/comment}}\n{OPEN}\nSecret platypus.\n{CLOSE}\n"
                    f"{{::comment}}\n```\n{{:/comment}}\n"),
+        # kramdown raw output: passed to the page as is, so the backticks are not code.
+        ("jekyll", f"Public intro.\n\n{{::nomarkdown}}\n`{OPEN}`\n{{:/nomarkdown}}\n\nSecret platypus.\n\n"
+                   f"{{::nomarkdown}}\n`{CLOSE}`\n{{:/nomarkdown}}\n"),
     ],
 )
 def test_x2_markers_are_code_only_where_the_indexed_text_shows_code(layout: str, body: str) -> None:
