@@ -332,26 +332,21 @@ def forged_does_not_burn(s: Session) -> str:
     and a wrong signature (another secret; a changed body) is refused, then a genuine
     request with N must be accepted — otherwise anyone could block the core's nonces."""
     tally = Tally()
-    # Forged by the wrong secret.
-    t, n, _, _ = _signed_header(s)
-    forged = _send(s, f"t={t}, n={n}, v1={v1(_other_secret(), t, n, BODY)}", nonce=n)
-    tally.expect("forged with another secret", forged, 401, {"invalid_signature"})
-    genuine = s.retrieve(BODY, nonce=n)
-    if genuine.status == 401 and genuine.error_code == "replayed_nonce":
-        tally.miss("a genuine request reusing the nonce of a request signed with another secret was refused "
-                   "replayed_nonce: the forged request burned the nonce")
-    else:
-        tally.expect("genuine request after the forgery", genuine, 200)
-    # Forged by changing the body under a genuine signature.
-    t, n, sig, _ = _signed_header(s)
-    tampered = _send(s, f"t={t}, n={n}, v1={sig}", body=BODY.replace(b"password", b"passwore"), nonce=n)
-    tally.expect("forged by changing the body", tampered, 401, {"invalid_signature"})
-    genuine = s.retrieve(BODY, nonce=n)
-    if genuine.status == 401 and genuine.error_code == "replayed_nonce":
-        tally.miss("a genuine request reusing the nonce of a tampered request was refused replayed_nonce: "
-                   "the forged request burned the nonce")
-    else:
-        tally.expect("genuine request after the tampered one", genuine, 200)
+    forgeries: tuple[tuple[str, Callable[[str, str, str], tuple[str, bytes]]], ...] = (
+        ("signed with another secret", lambda t, n, sig: (v1(_other_secret(), t, n, BODY), BODY)),
+        ("a changed body under a genuine signature", lambda t, n, sig: (sig, BODY.replace(b"password", b"passwore"))),
+    )
+    for forgery, forge in forgeries:
+        t, n, sig, _ = _signed_header(s)
+        signature, body = forge(t, n, sig)
+        forged = _send(s, f"t={t}, n={n}, v1={signature}", body=body, nonce=n)
+        tally.expect(f"forged: {forgery}", forged, 401, {"invalid_signature"})
+        genuine = s.retrieve(BODY, nonce=n)
+        if genuine.status == 401 and genuine.error_code == "replayed_nonce":
+            tally.miss(f"a genuine request reusing the nonce of a forged request ({forgery}) was refused "
+                       "replayed_nonce: the forged request burned the nonce")
+        else:
+            tally.expect(f"genuine request after the forgery ({forgery})", genuine, 200)
     return tally.verdict("after a refused forgery with nonce N, a genuine request with N was accepted")
 
 

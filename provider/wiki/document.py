@@ -42,7 +42,7 @@ from .locales import normalize_tag, strip_extension
 from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
-from .sections import mark_internal_blocks, split_sections
+from .sections import SectionSplit, mark_internal_blocks, split_sections
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
 
@@ -280,14 +280,20 @@ def _is_section(relpath: str, layout: Layout) -> bool:
     return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
 
 
-def _section_messages(split_unclosed: int | None, strays: tuple[int, ...], offset: int) -> tuple[list[str], list[str]]:
+def _section_messages(split: SectionSplit, offset: int) -> tuple[list[str], list[str]]:
+    """Warnings and errors about internal-section markers; ``offset`` turns body lines
+    into file lines (the front matter's)."""
     warnings, errors = [], []
-    if split_unclosed is not None:
-        warnings.append(f"internal section opened at line {split_unclosed + offset} is never closed; "
+    if split.unclosed_line is not None:
+        warnings.append(f"internal section opened at line {split.unclosed_line + offset} is never closed; "
                         "everything after it is internal")
-    for line in strays:
+    for line in split.stray_lines:
         errors.append(f"<!-- /internal --> at line {line + offset} has no opening marker; the text before it "
                       "is treated as internal")
+    if split.near_miss_lines:
+        lines = ", ".join(str(n + offset) for n in split.near_miss_lines)
+        errors.append(f"line {lines}: looks like an internal-section marker but is not one (the markers are "
+                      "<!-- internal --> and <!-- /internal -->); the document is treated as internal")
     return warnings, errors
 
 
@@ -366,21 +372,17 @@ def parse_document(
     warnings += more
 
     split = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects))
+    if split.blocks or split.near_miss_lines:
+        more, more_errors = _section_messages(split, offset=len(_lines(text)) - len(front.body.split("\n")))
+        warnings += more
+        errors += more_errors
     if split.near_miss_lines:
-        offset = len(_lines(text)) - len(front.body.split("\n"))
-        lines = ", ".join(str(n + offset) for n in split.near_miss_lines)
-        audience = Decision(INTERNAL, f"fail-closed: line {lines} looks like an internal-section marker but is not")
-        errors.append(f"line {lines}: looks like an internal-section marker but is not one (the markers are "
-                      "<!-- internal --> and <!-- /internal -->); the document is treated as internal")
+        audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
     full = markdown_to_text(apply_dialects(split.full, layout.dialects))
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, layout.dialects))
         passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
         public_passages = split_passages(public.blocks)
-        offset = len(_lines(text)) - len(front.body.split("\n"))
-        more, more_errors = _section_messages(split.unclosed_line, split.stray_lines, offset)
-        warnings += more
-        errors += more_errors
         if not public_passages:
             warnings.append("no text outside internal sections: never in the public index")
     else:

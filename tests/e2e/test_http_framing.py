@@ -92,9 +92,13 @@ def test_w4_unparseable_http_gets_the_envelope(sample_server: ProviderProcess, r
     assert headers["content-type"].startswith("application/json")
 
 
-def test_a_repeated_version_header_is_refused(sample_server: ProviderProcess) -> None:
+@pytest.mark.parametrize("repeated", ["X-Helpthread-Knowledge-Version: 2", "Content-Type: text/plain"])
+def test_w2_w3_a_repeated_version_or_media_type_header_is_refused(
+    sample_server: ProviderProcess, repeated: str
+) -> None:
+    """A proxy and the provider could each read a different one of the two."""
     body = b'{"query":"reset password"}'
-    raw = signed_request(body, "X-Helpthread-Knowledge-Version: 2", f"Content-Length: {len(body)}") + b"\r\n" + body
+    raw = signed_request(body, repeated, f"Content-Length: {len(body)}") + b"\r\n" + body
     [(status, _, answer)] = responses(exchange(sample_server, raw + b""))
     assert status == 400 and envelope_code(answer) == "invalid_request"
 
