@@ -203,6 +203,8 @@ class _Build:
     name: str
     stamp: tuple[int, int]
     indexes: dict[str, Index]
+    #: per index, its analysis languages (read once from the schema, not per request)
+    languages: dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,7 @@ class WhooshBackend:
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
         searcher = self._searcher(build, which)
-        languages = languages_of(searcher.schema)
+        languages = build.languages[which]
         pref = (preference(query.locale, fallback=query.locale_fallback, chain=self.fallback_locales)
                 if query.locale else None)
         searched = languages if pref is None else tuple(
@@ -409,7 +411,8 @@ class WhooshBackend:
             except (OSError, whoosh_index.EmptyIndexError) as exc:
                 log.error("cannot open index build %s: %s", name, exc)
                 return self._build
-            self._build = _Build(name=name, stamp=stamp, indexes=indexes)
+            languages = {sub: languages_of(index.schema) for sub, index in indexes.items()}
+            self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages)
             log.info("serving index build %s", name)
             return self._build
 
