@@ -22,17 +22,21 @@ from wcmatch import glob
 from .dates import DATED_NAME, parse_date
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
 from .locales import normalize_tag, strip_extension
+from .lookalike import resembles
 from .plaintext import clean_inline
 
 __all__ = [
     "INTERNAL",
     "PUBLIC",
     "AudienceRule",
+    "AudienceSignal",
     "Decision",
+    "audience_signals",
     "decide_audience",
     "decide_doc_id",
     "decide_draft",
     "decide_locale",
+    "decide_own_audience",
     "decide_review_due",
     "decide_sync_keys",
     "decide_title",
@@ -78,11 +82,87 @@ class Decision:
     source: str
 
 
+#: How deep front matter is searched for keys resembling ``audience``.
+_SIGNAL_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class AudienceSignal:
+    """A front matter key that reads as ``audience``.
+
+    Attributes:
+        path: the keys leading to it (``("audience",)``, ``("params", "audience")``).
+        value: what it says.
+        exact: whether the key path is one a docs tool reads as the page's audience,
+            spelled exactly (``audience`` at the top or under ``params``; in layouts that
+            lowercase keys, as Hugo does, any case).
+    """
+
+    path: tuple[str, ...]
+    value: Any
+    exact: bool
+
+
+def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
+                     skip: tuple[str, ...] = ()) -> list[AudienceSignal]:
+    """Every key of ``data`` (at any depth up to six, in mappings and lists) that
+    resembles ``audience`` after Unicode folding and confusables
+    (:func:`provider.wiki.lookalike.resembles`).
+
+    Args:
+        lowercase_keys: the layout's tool compares keys case-insensitively (Hugo).
+        skip: top-level keys whose subtree is read elsewhere (a section's ``cascade``).
+    """
+    found: list[AudienceSignal] = []
+
+    def exact_key(key: str, wanted: str) -> bool:
+        return key == wanted or (lowercase_keys and key.lower() == wanted)
+
+    def walk(node: Any, path: tuple[str, ...], depth: int) -> None:
+        if depth > _SIGNAL_DEPTH:
+            return
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                name = key if isinstance(key, str) else str(key)
+                if not path and any(exact_key(name, s) for s in skip):
+                    continue
+                here = (*path, name)
+                if resembles(name, "audience"):
+                    exact = exact_key(name, "audience") and (
+                        not path or (len(path) == 1 and exact_key(path[0], "params")))
+                    found.append(AudienceSignal(here, value, exact))
+                walk(value, here, depth + 1)
+        elif isinstance(node, list):
+            for item in node[:200]:
+                walk(item, path, depth + 1)
+
+    walk(data, (), 0)
+    return found
+
+
 def decide_audience(
     data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None,
-    real_relpath: str | None = None,
+    real_relpath: str | None = None, lowercase_keys: bool = False,
 ) -> Decision:
+    """:func:`decide_own_audience` without its errors."""
+    return decide_own_audience(data, relpath, rules, unreadable=unreadable, real_relpath=real_relpath,
+                               lowercase_keys=lowercase_keys)[0]
+
+
+def decide_own_audience(
+    data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None,
+    real_relpath: str | None = None, lowercase_keys: bool = False, skip: tuple[str, ...] = (),
+) -> tuple[Decision, list[str]]:
     """Decide a file's own audience (before corpus-wide rules such as duplicate ids).
+
+    Every front matter key resembling ``audience`` is a signal
+    (:func:`audience_signals`). The page is public by its front matter only when every
+    signal is an exactly spelled key in a place the tools read, saying exactly the string
+    ``public``; internal when they all say exactly ``internal``. Anything else — a
+    look-alike key (``Audience``, ``audi\u00adence``, Cyrillic letters), a key elsewhere
+    (``meta.audience``), a value that is not exactly one of the two, signals that
+    disagree — is internal and an *error* (the file is quarantined). With no signal, the
+    first matching operator rule decides, else internal.
 
     Args:
         data: the front matter mapping (empty when absent or unreadable).
@@ -92,27 +172,43 @@ def decide_audience(
         real_relpath: the real path of a file reached through a symlink; a rule makes it
             public only if the rules say public for both paths (a link from a public
             folder must not publish an internal one).
+        lowercase_keys: the layout's tool reads keys case-insensitively (Hugo).
+        skip: top-level keys read elsewhere (a section page's ``cascade``).
+
+    Returns:
+        the decision and the errors that quarantine the file.
     """
     if unreadable is not None:
-        return Decision(INTERNAL, f"fail-closed: {unreadable}")
-    variants = [k for k in data if isinstance(k, str) and k != "audience" and k.strip().lower() == "audience"]
-    if variants and "audience" not in data:
-        # ``Audience: internal`` must not let a public rule through: a misspelled key
-        # is a misspelled audience (X5).
-        return Decision(INTERNAL, f"fail-closed: front matter key {variants[0]!r} is not 'audience'")
-    if "audience" in data:
-        value = data["audience"]
-        if value == PUBLIC and isinstance(value, str):
-            return Decision(PUBLIC, "front matter")
-        if value == INTERNAL and isinstance(value, str):
-            return Decision(INTERNAL, "front matter")
-        return Decision(INTERNAL, "fail-closed: front matter audience is not exactly 'public' or 'internal'")
+        return Decision(INTERNAL, f"fail-closed: {unreadable}"), []
+    signals = audience_signals(data, lowercase_keys=lowercase_keys, skip=skip)
+    if signals:
+        return _by_signals(signals)
     decision = _by_rules(relpath, rules)
     if real_relpath is not None and decision.value == PUBLIC:
         real = _by_rules(real_relpath, rules)
         if real.value != PUBLIC:
-            return Decision(INTERNAL, f"fail-closed: symlink to {real_relpath}, which the rules do not make public")
-    return decision
+            return Decision(INTERNAL, f"fail-closed: symlink to {real_relpath}, which the rules do not make public"), []
+    return decision, []
+
+
+def _by_signals(signals: Sequence[AudienceSignal]) -> tuple[Decision, list[str]]:
+    inexact = [s for s in signals if not s.exact]
+    if inexact:
+        shown = ".".join(inexact[0].path)
+        return (Decision(INTERNAL, f"fail-closed: front matter key {shown!r} is not 'audience'"),
+                [f"front matter key {shown!r} resembles 'audience' but is not it; treated as internal"])
+    values = {s.value if isinstance(s.value, str) else repr(s.value) for s in signals}
+    if len(signals) > 1 and len(values) > 1:
+        keys = ", ".join(repr(".".join(s.path)) for s in signals)
+        return (Decision(INTERNAL, f"fail-closed: several audience keys ({keys})"),
+                [f"several audience keys ({keys}) that disagree; treated as internal"])
+    value = signals[0].value
+    if isinstance(value, str) and value == PUBLIC:
+        return Decision(PUBLIC, "front matter"), []
+    if isinstance(value, str) and value == INTERNAL:
+        return Decision(INTERNAL, "front matter"), []
+    return (Decision(INTERNAL, "fail-closed: front matter audience is not exactly 'public' or 'internal'"),
+            ["audience is not exactly 'public' or 'internal'; treated as internal"])
 
 
 def _by_rules(relpath: str, rules: Sequence[AudienceRule]) -> Decision:

@@ -21,7 +21,8 @@ from .classify import (
     INTERNAL,
     AudienceRule,
     Decision,
-    decide_audience,
+    audience_signals,
+    decide_own_audience,
     decide_doc_id,
     decide_locale,
     decide_review_due,
@@ -332,25 +333,20 @@ def parse_document(
         text = data.decode("utf-8", errors="replace")
         unreadable = "file is not valid UTF-8"
         errors.append(unreadable)
-    front = parse_front_matter(text)
+    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
     meta = with_params(front.data, layout.params_key)
-    audience = decide_audience(meta, relpath, settings.audience_rules, unreadable=unreadable,
-                               real_relpath=real_relpath)
-    audience_own = unreadable is not None or any(
-        isinstance(k, str) and k.strip().lower() == "audience" for k in meta
+    lowercase_keys = bool(layout.params_key)  # Hugo reads front matter keys case-insensitively
+    audience, more_errors = decide_own_audience(
+        front.data, relpath, settings.audience_rules, unreadable=unreadable, real_relpath=real_relpath,
+        lowercase_keys=lowercase_keys, skip=("cascade",) if _is_section(relpath, layout) else (),
     )
-    if unreadable is None and audience_own and audience.source.startswith("fail-closed"):
-        errors.append("audience is not exactly 'public' or 'internal'; treated as internal")
-    audience_keys = [k for k in meta if isinstance(k, str) and k.strip().lower() == "audience"]
-    if len(audience_keys) > 1:
-        # `audience: public` next to `"audience ": internal`: which one the author meant
-        # cannot be known, so neither widens.
-        keys = ", ".join(repr(k) for k in audience_keys)
-        audience = Decision(INTERNAL, f"fail-closed: several audience keys ({keys})")
-        errors.append(f"several audience keys ({keys}); treated as internal")
+    errors += more_errors
+    audience_own = unreadable is not None or bool(
+        audience_signals(front.data, lowercase_keys=lowercase_keys,
+                         skip=("cascade",) if _is_section(relpath, layout) else ()))
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more

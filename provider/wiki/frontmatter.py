@@ -16,11 +16,15 @@ Only ``yaml.SafeLoader`` semantics are used: no Python object tags.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
+
+from .lookalike import resembles
 
 __all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "split_front_matter"]
 
@@ -109,51 +113,157 @@ def split_front_matter(text: str, fence: str = "---", closing: str | None = None
     return "", rest, f"front matter has no closing {closing} line"
 
 
-_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00a0"
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00a0\u00ad\u180e\u2061\u2062\u2063\u2064"
+
+#: How many lines from the top a misplaced header or a stray ``audience`` key is looked
+#: for (code blocks excluded).
+HEADER_SCAN_LINES = 40
+
+_FENCE_LIKE = re.compile(r"(?:-{3,}|\+{3,}|;{3,})\s*[A-Za-z]*\s*")
+_KEY_LINE = re.compile(r"""["']?[^\s:="']{1,60}["']?\s*[:=]""")
+#: gray-matter (Docusaurus, Astro) names the header's language after the opening fence.
+_LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
+_CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+
+
+def _visible(line: str) -> str:
+    return "".join(ch for ch in line if ch not in _INVISIBLE).strip()
+
+
+def _audience_line(line: str) -> bool:
+    key, sep, _ = line.replace("=", ":", 1).partition(":")
+    return bool(sep) and len(key) <= 80 and resembles(key.strip().strip("\"'{, "), "audience")
 
 
 def _misplaced_header(text: str) -> str | None:
-    """Why the text looks like it meant to start with front matter but does not start
-    exactly with a fence line, or ``None``.
+    """Why the text looks like it meant to carry front matter somewhere other than
+    exactly at its start, or ``None``.
 
-    A header after a blank line, behind invisible characters, or fenced with ``----``
-    would otherwise be read as body text, and a path rule could then make the page
-    public although its author wrote ``audience: internal`` (X5: fail closed).
+    Looked for in the first :data:`HEADER_SCAN_LINES` lines outside code blocks: a fence
+    line (``---``, ``+++``, ``----``, ``---yaml``, …) or a ``{`` line followed by
+    ``key: value`` / ``key = value`` lines — a header after a blank line, an HTML comment
+    or an invisible character — and any line that sets a key resembling ``audience``.
+    Read as body text, such a header could be published by a path rule although its
+    author wrote ``audience: internal`` (X5: fail closed).
     """
-    for line in text.split("\n", 20)[:20]:
-        stripped = line.strip().strip(_INVISIBLE).strip()
-        if not stripped:
+    lines = text.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES]
+    fence: str | None = None
+    for number, raw in enumerate(lines):
+        line = _visible(raw)
+        opened = _CODE_FENCE.match(raw)
+        if fence is not None:
+            if opened is not None and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
             continue
-        if stripped.startswith(("---", "+++")) or stripped == "{":
-            return "front matter must start on the very first line with exactly ---, +++ or {"
-        return None
+        if opened is not None:
+            fence = opened.group(1)
+            continue
+        if _audience_line(line):
+            return f"line {number + 1} sets an audience key outside the front matter"
+        json_like = line == "{" or (line.startswith("{") and line.endswith("}") and ":" in line)
+        if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and line.startswith("{")):
+            following = [_visible(other) for other in lines[number + 1 : number + 4]]
+            following = [other for other in following if other]
+            if number == 0 or json_like or (following and _KEY_LINE.match(following[0])):
+                return ("front matter must start on the very first line with exactly ---, +++ or a JSON "
+                        f"object (a header-like block starts at line {number + 1})")
     return None
 
 
-def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS) -> FrontMatter:
+def _json_header(text: str) -> tuple[str | None, str, str | None, Any]:
+    """A JSON object at the very start of ``text``, in every form Hugo accepts (on one
+    line, over many, with text after the closing brace): ``(header, body, error, data)``."""
+    window = text[: MAX_HEADER_BYTES + 1]
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_pairs)
+    try:
+        data, end = decoder.raw_decode(window)
+    except _DuplicateKey as exc:
+        return "", text, f"front matter has the key {str(exc)[:40]!r} twice", None
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(window) - 1 and len(text) > MAX_HEADER_BYTES:
+            return "", text, f"front matter is larger than {MAX_HEADER_BYTES} bytes or is not closed", None
+        return "", text, f"front matter is not valid JSON at line {exc.lineno}", None
+    except (RecursionError, ValueError, TypeError, OverflowError):
+        return "", text, "front matter cannot be read", None
+    body = text[end:]
+    body = body[1:] if body.startswith("\n") else body
+    return text[:end], body, None, data
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _no_duplicate_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
+def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False) -> FrontMatter:
     """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
 
     Every format is recognised in every layout: a TOML or JSON header ignored by a
     layout would be body text, and a path rule could make an internal page public.
 
+    * ``---`` … ``---``: YAML; ``---yaml``, ``---json``, ``---toml`` (gray-matter's
+      language names) are read as that language; any other language after ``---``
+      (``---js`` would be executed by gray-matter) is unreadable.
+    * ``+++`` … ``+++``: TOML.
+    * ``{`` at the very start: a JSON object, on one line or many, the body following
+      its closing brace (Hugo).
+    * Anything header-like elsewhere in the first lines: unreadable (see
+      :func:`_misplaced_header`).
+
     Args:
         text: the whole file.
         formats: header formats to recognise (:data:`FORMATS`); YAML is always read.
+        yaml_end_marker: a ``...`` line also closes a YAML header (Jekyll's rule); else
+            such a line inside the header makes it unreadable, as YAML itself does.
     """
-    from .hugo_front_matter import parse_json_header, parse_toml_header
+    from .hugo_front_matter import parse_toml_header
 
     normalised = _normalise(text)
     first = normalised.partition("\n")[0].rstrip()
     if "toml" in formats and first == "+++":
         header, body, error = split_front_matter(normalised, "+++")
         return _finish(header, body, error, parse_toml_header)
-    if "json" in formats and first == "{":
-        header, body, error = split_front_matter(normalised, "{", "}")
-        return _finish(header, body, error, parse_json_header)
-    header, body, error = split_front_matter(normalised)
+    if "json" in formats and normalised.startswith("{"):
+        header, body, error, data = _json_header(normalised)
+        if error is not None:
+            return FrontMatter(data={}, error=error, body=body, present=True)
+        return _finish(header, body, None, lambda _: (data, None))
+    language = _LANGUAGE_FENCE.fullmatch(first)
+    if language is not None:
+        name = language.group(1).lower()
+        header, body, error = split_front_matter(normalised, first, "---")
+        loaders: dict[str, Callable[[str], tuple[Any, str | None]]] = {
+            "yaml": _parse_yaml, "yml": _parse_yaml, "toml": parse_toml_header, "json": _parse_json_block,
+        }
+        if name not in loaders:
+            return FrontMatter(data={}, error=f"front matter in {name!r} cannot be read (only YAML, TOML and JSON)",
+                               body=body, present=True)
+        return _finish(header, body, error, loaders[name])
+    header, body, error = split_front_matter(normalised, closing="---")
+    if header is not None and yaml_end_marker:
+        jekyll = split_front_matter(normalised, closing="...")
+        if jekyll[0] is not None and jekyll[2] is None and (error is not None or len(jekyll[0]) < len(header)):
+            header, body, error = jekyll
     if header is None and (misplaced := _misplaced_header(normalised)) is not None:
         return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
+
+
+def _audience_line_anywhere(body: str) -> bool:
+    return any(_audience_line(_visible(line)) for line in body.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES])
+
+
+def _parse_json_block(header: str) -> tuple[Any, str | None]:
+    _, _, error, data = _json_header(header)
+    return (None, error) if error is not None else (data, None)
 
 
 def _finish(
@@ -163,6 +273,11 @@ def _finish(
         return FrontMatter(data={}, error=None, body=body, present=False)
     if error is not None:
         return FrontMatter(data={}, error=error, body=body, present=True)
+    if _audience_line_anywhere(body):
+        # A second header below the first, or an audience key just under it: which one
+        # the docs tool reads cannot be known here.
+        return FrontMatter(data={}, error="an audience key is set below the front matter, in the body",
+                           body=body, present=True)
     data, error = load(header)
     if error is not None:
         return FrontMatter(data={}, error=error, body=body, present=True)

@@ -177,7 +177,7 @@ def test_x5_property_public_only_by_an_exact_string(
         entry["target"] = {"path": "/docs/**"}
     page_data: dict[str, object] = {"title": "X"}
     if own is not None:
-        page_data["Audience" if misspelled_key else "audience"] = own
+        page_data["\u0430udience" if misspelled_key else "audience"] = own  # Cyrillic a: a look-alike key
     files = {
         "content/docs/_index.md": "---\n" + yaml.safe_dump({"title": "S", "cascade": entry}) + "---\nSection.\n",
         "content/docs/x.md": "---\n" + yaml.safe_dump(page_data) + "---\nText.\n",

@@ -34,12 +34,19 @@ def test_plain_header_and_body() -> None:
 
 
 def test_no_header() -> None:
-    front = parse_front_matter("# Just markdown\n\naudience: public\n")
-    assert front == parse_front_matter("# Just markdown\n\naudience: public\n")
+    front = parse_front_matter("# Just markdown\n\nSome text.\n")
+    assert front == parse_front_matter("# Just markdown\n\nSome text.\n")
     assert not front.present
     assert front.error is None
     assert front.data == {}
-    assert front.body == "# Just markdown\n\naudience: public\n"
+    assert front.body == "# Just markdown\n\nSome text.\n"
+
+
+def test_audience_key_in_the_body_is_unreadable() -> None:
+    """X5: ``audience: internal`` written below the top is what its author meant as a
+    header; read as body text, a path rule could publish it."""
+    front = parse_front_matter("# Just markdown\n\naudience: internal\n")
+    assert front.error is not None and "audience" in front.error
 
 
 def test_bom_tolerated() -> None:
@@ -71,7 +78,10 @@ def test_fence_lines_may_have_trailing_spaces() -> None:
         " ---\naudience: internal\n---\nBody",  # indented fence
         "\u200b---\naudience: internal\n---\nBody",  # behind a zero-width space
         "----\naudience: internal\n----\nBody",  # four dashes
-        "--- yaml\naudience: internal\n---\nBody",  # text after the fence
+        ";;;\naudience: internal\n;;;\nBody",  # another fence
+        "<!-- lint -->\n---\ntitle: x\n---\nBody",  # after a comment
+        "Intro\n\n+++\ntitle = 'x'\n+++\nBody",  # a TOML header below text
+        '\n{"title": "x"}\nBody',  # a one-line JSON header after a blank line
     ],
 )
 def test_x5_a_misplaced_header_is_an_error_not_body_text(text: str) -> None:
@@ -82,9 +92,51 @@ def test_x5_a_misplaced_header_is_an_error_not_body_text(text: str) -> None:
     assert front.data == {}
 
 
-def test_a_rule_line_later_in_the_body_is_just_text() -> None:
+def test_x5_an_audience_line_near_the_top_is_an_error_not_body_text() -> None:
     front = parse_front_matter("Intro\n---\naudience: public\n---\nBody")
-    assert not front.present and front.error is None and front.data == {}
+    assert front.error is not None and front.data == {}
+
+
+def test_a_thematic_break_and_prose_near_the_top_are_just_text() -> None:
+    front = parse_front_matter("Intro\n\n---\n\nMore prose: with a colon.\n")
+    assert not front.present and front.error is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["--- yaml\naudience: internal\n---\nBody", "---yaml\naudience: internal\n---\nBody",
+     "---toml\naudience = 'internal'\n---\nBody", '---json\n{"audience": "internal"}\n---\nBody'],
+)
+def test_x5_gray_matter_language_fences_are_read(text: str) -> None:
+    """gray-matter (Docusaurus, Astro) reads ``---<language>``: so do we."""
+    front = parse_front_matter(text)
+    assert front.error is None and front.data == {"audience": "internal"}
+
+
+def test_x5_executable_front_matter_is_unreadable() -> None:
+    front = parse_front_matter("---js\n{audience: 'public'}\n---\nBody")
+    assert front.error is not None and front.data == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"audience": "internal"}\nBody', '{"audience": "internal"} Body', '{"audience":\n "internal"}\nBody',
+     '{\n"audience": "internal"\n}\nBody'],
+)
+def test_x5_json_headers_in_every_form_hugo_accepts(text: str) -> None:
+    front = parse_front_matter(text)
+    assert front.error is None and front.data == {"audience": "internal"}
+    assert "audience" not in front.body
+
+
+def test_x5_json_header_with_duplicate_keys_is_unreadable() -> None:
+    front = parse_front_matter('{"audience": "internal", "audience": "public"}\nBody')
+    assert front.error is not None and "twice" in front.error
+
+
+def test_jekyll_reads_a_yaml_end_marker_as_the_closing_fence() -> None:
+    front = parse_front_matter("---\naudience: internal\n...\nBody\n", yaml_end_marker=True)
+    assert front.data == {"audience": "internal"} and front.body.startswith("Body")
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,7 @@ def test_crlf_and_bom_are_fine_for_toml() -> None:
         ("+++\ntitle = 'a'\nBody without closing", "no closing +++"),
         ('{\n"title": "a", "title": "b"\n}\nBody', "twice"),
         ('{\n"title": "a",\n}\nBody', "not valid JSON"),
-        ('{\n"title": "a"\nBody', "no closing }"),
+        ('{\n"title": "a"\nBody', "not valid JSON"),
         ("+++\n" + "x = '" + "y" * MAX_HEADER_BYTES + "'\n+++\nBody", "larger than"),
         ("+++\na = " + "[" * 5000 + "]" * 5000 + "\n+++\nBody", "cannot be read"),  # nesting too deep
     ],

@@ -1,0 +1,117 @@
+"""Look-alike text: how keys, values and markers are compared when only an exact match
+may publish.
+
+An author (or an attacker with commit rights) can write ``audience`` or ``internal`` in a
+form that a reader sees as the word but a byte comparison does not: a soft hyphen or a
+zero-width space inside it (editors show neither), full-width or mathematical letters,
+Cyrillic ``і`` for Latin ``i``, a combining accent, a digit ``1`` for ``l``. The rule
+everywhere in :mod:`provider.wiki` (CONTRACT X5, fail closed):
+
+* only the **exact** ASCII spelling counts as the signal (``audience: public``,
+  ``<!-- internal -->``), because that is what the docs tools themselves match;
+* anything that merely **resembles** it (:func:`resembles`, :func:`mentions`) makes the
+  document internal and quarantined — the provider cannot be sure what the author meant,
+  and guessing wrong would publish internal text.
+
+Folding (:func:`fold`), in order: Unicode NFKC (full-width and compatibility forms to
+their plain letters), removal of default-ignorable code points (format characters such
+as U+00AD SOFT HYPHEN, U+200B–U+200D, U+2060, bidi controls, variation selectors,
+U+034F), removal of combining marks, case folding. Then each character is compared
+through the Unicode confusables table (UTS #39, via the ``confusable_homoglyphs``
+package): a character matches a Latin letter or digit it is listed as confusable with.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+__all__ = ["fold", "mentions", "resembles", "squash"]
+
+#: Default-ignorable code points outside category Cf (UAX #44 Default_Ignorable_Code_Point).
+_IGNORABLE_EXTRA = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))  # variation selectors
+)
+
+
+def _ignorable(char: str) -> bool:
+    if char in _IGNORABLE_EXTRA or 0xE0100 <= ord(char) <= 0xE01EF:
+        return True
+    return unicodedata.category(char) == "Cf"
+
+
+def fold(text: str) -> str:
+    """``text`` as a reader sees it, for comparison: NFKC, without default-ignorable
+    code points and combining marks, case-folded. Confusable letters are *not* mapped
+    here (they are compared by :func:`resembles`)."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text)
+                   if not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me"))
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@lru_cache(maxsize=1)
+def _confusable_table() -> dict[str, frozenset[str]]:
+    """Each character → the lowercase ASCII letters and digits it is confusable with."""
+    from confusable_homoglyphs.confusables import confusables_data  # loads a 9,600-entry JSON once
+
+    table: dict[str, set[str]] = {}
+    for char, entries in confusables_data.items():
+        if len(char) != 1:
+            continue
+        for entry in entries:
+            other = entry.get("c", "")
+            if len(other) == 1 and other.isascii() and other.isalnum():
+                table.setdefault(char.casefold() if char.isascii() else char, set()).add(other.lower())
+    return {char: frozenset(found) for char, found in table.items()}
+
+
+def _matches(char: str, wanted: str) -> bool:
+    return char == wanted or wanted in _confusable_table().get(char, ())
+
+
+_SEPARATORS = frozenset(" \t\n\r-_.·•‐‑‒–—―~*`'\"")
+
+
+def squash(text: str) -> str:
+    """:func:`fold`, then without spaces, hyphens, dots and quotes: ``in ternal``,
+    ``agent-only`` and ``Agent_Only`` all become one run of letters."""
+    return "".join(ch for ch in fold(text) if ch not in _SEPARATORS)
+
+
+def resembles(text: str, word: str) -> bool:
+    """Whether ``text`` reads as ``word`` (lowercase ASCII) to a person: equal after
+    :func:`fold`, letter by letter through the confusables table.
+
+    ``resembles("Audience", "audience")`` and ``resembles("аudience", "audience")``
+    (Cyrillic а) are true; so is the exact word itself. Callers decide what an inexact
+    resemblance means (always: fail closed).
+    """
+    folded = fold(text).strip()
+    return len(folded) == len(word) and all(_matches(c, w) for c, w in zip(folded, word, strict=True))
+
+
+def mentions(text: str, words: Iterable[str]) -> str | None:
+    """The first of ``words`` (lowercase ASCII, no separators) that :func:`squash`-ed
+    ``text`` contains, letter by letter through the confusables table; else ``None``.
+
+    ``mentions("<!-- inter\\u00adnal -->", ["internal"])`` is ``"internal"``.
+    """
+    squashed = squash(text)
+    table = _confusable_table()
+    plain = all(ch not in table for ch in set(squashed))
+    for word in words:
+        if word in squashed:
+            return word
+        if plain:
+            continue
+        first = word[0]
+        size = len(word)
+        for start in range(len(squashed) - size + 1):
+            if _matches(squashed[start], first) and all(
+                _matches(c, w) for c, w in zip(squashed[start : start + size], word, strict=True)
+            ):
+                return word
+    return None
