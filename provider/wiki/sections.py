@@ -29,11 +29,18 @@ Rules, all failing closed:
   start of the article or the end of the previous internal block (the opener was
   probably forgotten), and is reported as an error;
 * markers nest: an inner pair inside a block changes nothing;
-* something that looks meant as a marker but is not one — an HTML comment with the word
-  "internal" in it (``<!-- BEGIN INTERNAL -->``, ``<!-- internal-only -->``,
-  ``<!--- internal --->``) or a ``::: internal`` container line — is reported as an
-  error and makes the whole document internal: otherwise the text it was meant to hide
-  would be published.
+* something that looks meant as a marker but is not one is reported as an error and
+  makes the whole document internal (otherwise the text it was meant to hide would be
+  published). Compared after Unicode folding, confusables and with separators removed
+  (:mod:`provider.wiki.lookalike`), these are would-be markers: a comment in any docs
+  tool's syntax (HTML ``<!-- -->``, MDX ``{/* */}``, Hugo ``{{/* */}}``, Liquid
+  ``{% comment %}``, kramdown ``{::comment}``, ``{# #}``) mentioning one of
+  :data:`HIDE_WORDS` (``<!-- BEGIN INTERNAL -->``, ``<!-- inter\u00adnal -->``,
+  ``<!-- ｉｎｔｅｒｎａｌ -->``, ``{/* internal */}``, ``<!-- agent-only -->``); a shortcode,
+  Liquid tag, HTML/JSX element, class or attribute list *named* by one
+  (``{{< internal >}}``, ``<Internal>``, ``class="agent-only"``, ``{.internal}``); a
+  container or alert whose type or title is one (``::: internal``, ``:::note Internal``,
+  ``!!! internal``, ``> [!INTERNAL]``).
 
 :func:`split_sections` returns two views of the body: ``full`` (markers removed; what
 ``agent_only`` searches and reads) and ``public`` (internal blocks removed; the only
@@ -49,19 +56,68 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from .lookalike import mentions, resembles, squash
 from .plaintext import Block, parse_markdown, strip_templates
 
-__all__ = ["MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
+__all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
 
 MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
-_WORD = re.compile(r"internal", re.IGNORECASE)
-# A comment that mentions "internal" (within 300 characters of its start), or a
-# ``::: internal`` / ``:::{.internal}`` container line: candidates for a marker typo.
-_NEAR_MISS = re.compile(
-    r"<!-(?:(?!-->)[^\n]){0,300}?internal(?:(?!-->).){0,300}?-->"
-    r"|^[ \t]{0,3}:{3,}[ \t]*\{?[ \t]*\.?internal\b",
-    re.IGNORECASE | re.MULTILINE | re.DOTALL,
+
+#: Words that, after Unicode folding and with separators removed
+#: (:func:`provider.wiki.lookalike.mentions`), say "hide this from customers".
+HIDE_WORDS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "employeesonly",
+              "notpublic", "nonpublic", "donotpublish")
+#: Names of a shortcode, Liquid tag, JSX/HTML element, container type or class that say
+#: the same when they are the whole name.
+HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden"}
+
+# Where an author can say "hide this" in some docs tool's syntax. Each is a *candidate*;
+# it counts only if it is not shown as code (:func:`_shown_as_code`).
+_COMMENTS = re.compile(
+    r"<!-(?:(?!-->).){0,2000}?-->"                          # HTML comment (also <!--- … --->)
+    r"|\{\{?/\*(?:(?!\*/).){0,2000}?\*/\}?\}"                # MDX {/* */}, Hugo {{/* */}}
+    r"|\{%-?\s*comment\s*-?%\}(?:(?!\{%).){0,2000}"           # Liquid {% comment %}
+    r"|\{::comment\}(?:(?!\{:/).){0,2000}"                     # kramdown {::comment}
+    r"|\{#(?:(?!#\}).){0,2000}?#\}",                           # Jinja / MkDocs macros {# #}
+    re.DOTALL,
 )
+_NAMES = re.compile(
+    r"\{%-?\s*(?:end)?([\w-]+)"                                # Liquid tag
+    r"|\{\{[<%]\s*/?\s*([\w/.-]+)"                             # Hugo shortcode
+    r"|<\s*/?\s*([A-Za-z][\w.:-]*)"                              # HTML or JSX element
+    r"""|(?:class|className)\s*=\s*["']([^"'\n]{0,200})["']"""   # class attribute
+    r"|\{:?\s*((?:[.#][\w-]+\s*)+)\}",                          # attribute list {.internal}, {: .x}
+)
+_CONTAINER = re.compile(
+    r"^[ \t]{0,3}(?:>[ \t]*)*(?::{3,}|!!!|\?\?\?\+?|===|@@@)[ \t]*\{?[ \t]*\.?([^\s{}\[\]\"=]*)([^\n]*)"
+    r"|^[ \t]*(?:>[ \t]*)+\[!([^\]\n]{0,40})\]",
+    re.MULTILINE,
+)
+
+
+def _hiding_spans(body: str) -> list[re.Match[str]]:
+    """Candidate would-be markers: a comment (any syntax) mentioning a hide word, an
+    element, shortcode, tag, class or container whose name is one, a container titled
+    with one. Exact markers are not candidates."""
+    found: list[re.Match[str]] = []
+    for match in _COMMENTS.finditer(body):
+        if MARKER.fullmatch(match.group(0)) is None and mentions(match.group(0)[:600], HIDE_WORDS):
+            found.append(match)
+    for match in _NAMES.finditer(body):
+        names = re.split(r"[\s.#/:]+", next(g for g in match.groups() if g is not None))
+        if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
+            found.append(match)
+    for match in _CONTAINER.finditer(body):
+        kind, title, alert = match.group(1), match.group(2), match.group(3)
+        words = [w for w in re.split(r"[\s\"'\[\]()]+", f"{kind or ''} {alert or ''}") if w]
+        if (any(squash(w) in HIDE_NAMES or _resembles_any(w) for w in words)
+                or ("=" not in (title or "") and mentions((title or "")[:300], HIDE_WORDS))):
+            found.append(match)
+    return found
+
+
+def _resembles_any(name: str) -> bool:
+    return len(name) <= 40 and any(resembles(name, word) for word in HIDE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -135,10 +191,8 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None) -> Se
         prepare: the rewriting the body gets before it is parsed for indexing (the
             layout's dialect rules); used to tell which markers are shown as code.
     """
-    if _WORD.search(body) is None:
-        return SectionSplit(full=body, public=body)
     markers = list(MARKER.finditer(body))
-    candidates = [m for m in _NEAR_MISS.finditer(body) if MARKER.fullmatch(m.group(0)) is None]
+    candidates = _hiding_spans(body)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
     code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
