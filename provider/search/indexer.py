@@ -30,7 +30,7 @@ from ..contract.locales import language_of
 from ..wiki.chunks import split_chunks
 from ..wiki.citations import UrlInputs, document_url, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
-from ..wiki.corpus import Resolved, resolve
+from ..wiki.corpus import Resolved, public_part, resolve
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
@@ -167,7 +167,10 @@ def index_entries(
         "id": meta.doc_id,
         "title": meta.title,
         "audience": resolved.audience,
-        "revision": meta.revision,
+        # customer_safe sees a revision of the public view only: an edit inside an internal
+        # section changes nothing it can observe, and a guessed internal text cannot be
+        # confirmed by hashing the file (agent_only keeps the git blob hash).
+        "revision": (meta.public_revision or meta.revision) if public_view else meta.revision,
         "locale": meta.locale,
         "group": resolved.public_group if public_view else resolved.group,
         "review_due": meta.review_due,
@@ -381,7 +384,9 @@ class Indexer:
             for relpath in set(manifest.fingerprints) | set(fingerprints)
             if manifest.fingerprints.get(relpath) != fingerprints.get(relpath)
         }
-        self._write(build, changes, loaded, report)
+        public_changes = {relpath for relpath in changes
+                          if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints.get(relpath))}
+        self._write(build, changes, loaded, report, public_changes)
         if changes:
             manifest.generation += 1
         manifest.fingerprints = fingerprints
@@ -423,7 +428,7 @@ class Indexer:
 
     def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
         return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                       blobs=self._blobs)
+                       blobs=self._blobs, translations_need_source=self.settings.preset.translations_need_source)
 
     def _entries(
         self, item: Resolved, document: WikiDocument, report: SyncReport, *, public_view: bool
@@ -460,8 +465,13 @@ class Indexer:
         return True
 
     def _write(
-        self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport
+        self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport,
+        public_changes: set[str] | None = None,
     ) -> None:
+        """Write ``changes`` to the agent index, and those in ``public_changes`` (default:
+        all) to the public index."""
+        if public_changes is None:
+            public_changes = set(changes)
         if not changes:
             return
         path = self.layout.build_dir(build)
@@ -479,9 +489,15 @@ class Indexer:
         # The public index commits first: a document leaving it stops reaching
         # customer_safe as early as possible (CONTRACT X7).
         for sub in (PUBLIC, ALL):
+            subset = changes if sub == ALL else {p: item for p, item in changes.items() if p in public_changes}
+            if not subset:
+                # Nothing public changed: the public index is not committed, so its
+                # generation (and the answer cache keyed by it) stays as it was — an edit
+                # to internal text is invisible to customer_safe, latency included.
+                continue
             writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
             try:
-                for relpath, item in sorted(changes.items()):
+                for relpath, item in sorted(subset.items()):
                     # A document is its entries (one, or one per chunk): replace them all.
                     writer.delete_by_term("path", relpath)
                     if item is not None and relpath in writable and (sub == ALL or item.public):

@@ -17,16 +17,27 @@ how it is served. In order:
    withheld (reported), so a search in that locale does not return source-language text
    labelled as a translation, and an unpublished source's text is not served under
    another name.
-5. **Duplicate ids**: two or more served files claiming one ``documentId`` are all
+5. **Pages the tool does not build**: a translation under a path of
+   :attr:`~provider.wiki.layouts.Layout.translations_need_source` (Docusaurus ``i18n/``)
+   whose translation group has no default-locale document is withheld: Docusaurus
+   builds no ``i18n/`` file without its source under ``docs/``. (A translation of an
+   internal page is not made internal by this rule: Hugo sites publish translations by
+   their own front matter and cascades; a word-for-word copy is caught by rule 6.)
+6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
+   document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.5)
+   an internal document, an internal section of any document, or a document withheld for
+   its own reasons (draft, dates, not built) is served with the strictest audience and
+   publication among them, and quarantined with the reason.
+7. **Duplicate ids**: two or more served files claiming one ``documentId`` are all
    reported and all made internal, so none reaches ``customer_safe`` (fail closed).
-6. **Translation groups**: a group key shared by two or more served documents is a
+8. **Translation groups**: a group key shared by two or more served documents is a
    group; a key of one document is not reported as a group. The public index sees
    groups as if internal documents did not exist, so a public article's group never
    reveals an internal sibling (contract §5.4).
-7. **Drift reports** (served as they are): an *orphan translation* — a document in
+9. **Drift reports** (served as they are): an *orphan translation* — a document in
    another locale whose group has no default-locale document — and an *ambiguous group*
    — two served documents of one locale in one group.
-8. **Translation sync** (the ``freshness`` capability): a *translation* — a document of
+10. **Translation sync** (the ``freshness`` capability): a *translation* — a document of
    a group in another locale than the default (source) locale — whose front matter
    records the source revision it was made from is ``stale`` when its source document
    changed since, ``current`` when not, ``unknown`` when that cannot be told:
@@ -51,6 +62,7 @@ from dataclasses import dataclass, field
 
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
+from .copies import near_copies
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .locales import strip_extension
@@ -66,6 +78,7 @@ __all__ = [
     "TWIN",
     "TWIN_PREFERENCE",
     "Resolved",
+    "public_part",
     "resolve",
 ]
 
@@ -129,12 +142,24 @@ class Resolved:
         return bool(self.meta.errors or self.quarantine)
 
     def fingerprint(self) -> str:
-        """Changes whenever anything indexed for this document changes."""
+        """Changes whenever anything indexed for this document changes. The part after
+        ``" #public "`` (:func:`public_part`) changes only when its entry in the public
+        index does."""
         meta = self.meta
-        parts = (meta.revision, self.audience, str(self.served), str(self.public), self.group or "",
-                 self.public_group or "", meta.doc_id, meta.title, meta.locale, meta.review_due or "", meta.url or "",
-                 self.sync or "", self.public_sync or "")
-        return "|".join(parts)
+        parts = (meta.revision, self.audience, str(self.served), self.group or "", meta.doc_id, meta.title,
+                 meta.locale, meta.review_due or "", meta.url or "", self.sync or "")
+        public = ((meta.public_revision or meta.revision), self.public_group or "", meta.doc_id, meta.title,
+                  meta.locale, meta.review_due or "", meta.url or "", self.public_sync or "") if self.public else ()
+        return "|".join(parts) + " #public " + "|".join(public)
+
+
+def public_part(fingerprint: str | None) -> str | None:
+    """What of a :meth:`Resolved.fingerprint` describes the public index entry (``""``
+    when the document is not in it, ``None`` for no fingerprint)."""
+    if fingerprint is None:
+        return None
+    before, marker, after = fingerprint.partition(" #public ")
+    return after if marker else before  # an older manifest's fingerprint: treat as changed
 
 
 @dataclass
@@ -148,6 +173,9 @@ class _Draft:
     problems: list[str] = field(default_factory=list)
     quarantine: list[str] = field(default_factory=list)
     drift: list[str] = field(default_factory=list)
+    #: withheld for a corpus rule about another copy (twins, untranslated copies): such a
+    #: document does not pass its status on to the document it duplicates.
+    withheld_as_duplicate: bool = False
 
 
 def _parent(path: str) -> str:
@@ -228,6 +256,7 @@ def _twins(drafts: Mapping[str, _Draft]) -> None:
         drafts[kept].drift.append(TWIN)
         for other in others:
             drafts[other].withheld = f"the same page as {kept}, which is served instead"
+            drafts[other].withheld_as_duplicate = True
             drafts[other].problems.append(f"the same page as {kept}; not served")
             drafts[other].drift.append(TWIN)
         internal = [p for p in others if drafts[p].audience != PUBLIC]
@@ -246,8 +275,67 @@ def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
         source = sources.get((meta.translation_group, meta.text_hash))
         if draft.withheld is None and meta.locale != default_locale and source is not None:
             draft.withheld = f"identical to its {default_locale} source {source}: not a translation"
+            draft.withheld_as_duplicate = True
             draft.problems.append(f"untranslated copy of {source}; not served")
             draft.drift.append(COPY)
+
+
+def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...]) -> None:
+    """Rule 5: translations the tool would not build."""
+    sources: dict[str, list[_Draft]] = defaultdict(list)
+    for draft in drafts.values():
+        if draft.meta.locale == default_locale:
+            sources[draft.meta.translation_group].append(draft)
+    for relpath, draft in drafts.items():
+        meta = draft.meta
+        if meta.locale == default_locale:
+            continue
+        found = sources.get(meta.translation_group, [])
+        if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
+            draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
+                              "without its source page")
+
+
+def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 6: a public document that nearly copies internal or withheld text inherits
+    the strictest status among what it copies."""
+    targets = {relpath: d.meta.sketch for relpath, d in drafts.items()
+               if d.withheld is None and d.audience == PUBLIC and d.meta.sketch}
+    if not targets:
+        return
+    sources: dict[str, str] = {}
+    for relpath, draft in drafts.items():
+        own_withheld = draft.withheld is not None and not draft.withheld_as_duplicate
+        if draft.meta.sketch and (draft.audience != PUBLIC or own_withheld):
+            sources[relpath] = draft.meta.sketch
+        if draft.meta.internal_sketch:
+            sources[relpath + "#internal"] = draft.meta.internal_sketch
+    if not sources:
+        return
+    for relpath, pairs in near_copies(targets, sources).items():
+        draft = drafts[relpath]
+        withheld = []
+        internal = []
+        for key, score in pairs:
+            source_path, _, part = key.partition("#")
+            if source_path == relpath:
+                continue
+            source = drafts[source_path]
+            if not part and source.withheld is not None and not source.withheld_as_duplicate:
+                withheld.append((source_path, score, source.withheld))
+            else:
+                internal.append((source_path + (" (its internal section)" if part else ""), score))
+        if withheld:
+            path, score, why = withheld[0]
+            draft.withheld = f"a copy of {path} (similarity {score:.2f}), which is not served: {why}"
+            draft.quarantine.append(f"nearly the same text as {path} (similarity {score:.2f}), which is not "
+                                    "served; not served either")
+        elif internal:
+            path, score = internal[0]
+            draft.audience = INTERNAL
+            draft.audience_source = f"fail-closed: a copy of the internal {path}"
+            draft.quarantine.append(f"nearly the same text as the internal {path} (similarity {score:.2f}); "
+                                    "served as internal")
 
 
 def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
@@ -348,6 +436,7 @@ def resolve(
     default_locale: str | None = None,
     now: dt.datetime | None = None,
     blobs: BlobLookup | None = None,
+    translations_need_source: tuple[str, ...] = (),
 ) -> dict[str, Resolved]:
     """Apply the corpus-wide rules to every document (keyed by relative path).
 
@@ -358,6 +447,8 @@ def resolve(
         now: the time publication dates are compared with (aware); default: the clock.
         blobs: answers ``default_lang_commit`` questions (:class:`provider.wiki.gitblobs.GitBlobs`);
             without it, such translations are ``unknown``.
+        translations_need_source: path prefixes of translations built only with their
+            source page (the layout's :attr:`~provider.wiki.layouts.Layout.translations_need_source`).
     """
     now = now or dt.datetime.now(dt.UTC)
     sections = _cascades(docs)
@@ -365,6 +456,9 @@ def resolve(
     _twins(drafts)
     if default_locale is not None:
         _copies(drafts, default_locale)
+        _unbuilt_translations(drafts, default_locale, translations_need_source)
+    _inherit_from_copies(drafts)
+    if default_locale is not None:
         _drift(drafts, default_locale)
 
     by_id: dict[str, list[str]] = defaultdict(list)

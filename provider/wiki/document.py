@@ -17,6 +17,7 @@ from typing import Any
 
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
+from .copies import sketch
 from .classify import (
     INTERNAL,
     AudienceRule,
@@ -159,6 +160,13 @@ class DocumentMeta:
             the ``{path}`` of citation URLs.
         sync: translation-sync keys from the front matter (``source_revision``,
             ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
+        sketch: the bottom-k sketch of the whole text, title and headings included
+            (:mod:`provider.wiki.copies`): finds near-copies anywhere in the corpus.
+        internal_sketch: the same, of the text inside internal sections only (``""``
+            when there is none, or too little).
+        public_revision: what ``customer_safe`` sees as ``revision``: a SHA-1 of the title
+            and the text outside internal sections, so it changes exactly when that
+            changes, and internal text cannot be confirmed by hashing a guess.
     """
 
     relpath: str
@@ -190,6 +198,9 @@ class DocumentMeta:
     real_relpath: str | None = None
     site_path: str = ""
     sync: dict[str, str] = field(default_factory=dict)
+    sketch: str = ""
+    internal_sketch: str = ""
+    public_revision: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -410,7 +421,10 @@ def parse_document(
         warnings += more
     if not passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
-    text_hash = hashlib.sha1("\n".join(p.text for p in passages).encode("utf-8"), usedforsecurity=False).hexdigest()
+    # Title and headings count: a translation that translated only its headings is still
+    # a translation, not a copy.
+    text_hash = hashlib.sha1(_texts(title.value, passages).encode("utf-8"), usedforsecurity=False).hexdigest()
+    internal_only = [p for p in passages if p.internal]
     document_meta = DocumentMeta(
         relpath=relpath,
         size=size,
@@ -451,8 +465,23 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         sync=sync,
+        sketch=sketch(_texts(title.value, passages)),
+        internal_sketch=sketch(_texts("", internal_only)) if internal_only else "",
+        public_revision=hashlib.sha1(
+            f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
+
+
+def _texts(title: str, passages: tuple[Passage, ...] | list[Passage]) -> str:
+    """The words a reader sees: title, then each passage's heading (when it changes) and text."""
+    out, heading = [title], None
+    for passage in passages:
+        if passage.heading != heading:
+            out.append(passage.heading)
+            heading = passage.heading
+        out.append(passage.text)
+    return "\n".join(out)
 
 
 def _lines(text: str) -> list[str]:

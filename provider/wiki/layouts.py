@@ -54,6 +54,9 @@ class Layout:
             (Docusaurus), so the documentId is ``folder/id``.
         number_prefixes: ordering prefixes (``01-intro``) are dropped from readable names.
         params_key: a front matter key whose mapping also holds page keys (Hugo ``params``).
+        translations_need_source: path prefixes of translations the tool builds only
+            when their source page exists (Docusaurus ``i18n/``): one without a source
+            in its translation group is not a page, so it is not served.
     """
 
     name: str
@@ -70,6 +73,7 @@ class Layout:
     id_relative_to_folder: bool = False
     number_prefixes: bool = False
     params_key: str = ""
+    translations_need_source: tuple[str, ...] = ()
 
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
@@ -107,6 +111,7 @@ DOCUSAURUS = Layout(
     ),
     extensions=(".md", ".mdx", ".markdown"),
     dialects=("docusaurus", "heading_attributes"),
+    translations_need_source=("i18n/",),
     index_names=("index", "readme"),
     ignore=(
         ("build/**", "Docusaurus build output (build/)"),

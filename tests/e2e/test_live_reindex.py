@@ -124,17 +124,22 @@ def test_x7_deletion_draft_write_rename_and_new_file(fresh_server: ProviderProce
 
 
 def test_r5_revision_changes_with_bytes_and_only_then(fresh_server: ProviderProcess) -> None:
-    """R5: touching a file keeps its revision; changing a byte changes it."""
-    def revision() -> str:
-        reply = fresh_server.retrieve({"query": "reset your password", "limit": 1}, CUSTOMER_SECRET).json()
+    """R5: agent_only's revision is the git blob hash (touching a file keeps it, changing a
+    byte changes it); customer_safe's changes only when the public text does (issue 11:
+    no side channel on internal text)."""
+    def revision(secret: str = CUSTOMER_SECRET) -> str:
+        reply = fresh_server.retrieve({"query": "reset your password", "limit": 1}, secret).json()
         return str(reply["results"][0]["revision"])
 
     path = fresh_server.content / "en/account/reset-password.md"
-    before = revision()
+    before, agent_before = revision(), revision(AGENT_SECRET)
     os.utime(path, None)
     time.sleep(2.0)
-    assert revision() == before
-    path.write_text(path.read_text("utf-8") + "\n", "utf-8")
+    assert (revision(), revision(AGENT_SECRET)) == (before, agent_before)
+    path.write_text(path.read_text("utf-8") + "\n<!-- internal -->\nOverride code kiwi-42.\n<!-- /internal -->\n", "utf-8")
+    wait_for(lambda: revision(AGENT_SECRET) != agent_before, what="agent revision change")
+    assert revision() == before, "an internal-only edit is invisible to customer_safe"
+    path.write_text(path.read_text("utf-8") + "\nOne more public sentence.\n", "utf-8")
     wait_for(lambda: revision() != before, what="revision change")
 
 

@@ -46,7 +46,7 @@ def test_md_and_markdown_twins_in_plain_layout() -> None:
 
 
 def test_untranslated_copy_is_withheld() -> None:
-    out = wiki({"en/a.md": "---\ntitle: A\n---\nSame words.", "de/a.md": "---\ntitle: A (DE)\n---\nSame words.",
+    out = wiki({"en/a.md": "---\ntitle: A\n---\nSame words.", "de/a.md": "---\ntitle: A\n---\nSame words.",
                 "fr/a.md": "Mots en français."})
     assert not out["de/a.md"].served and COPY in out["de/a.md"].drift
     assert "identical to its en source en/a.md" in str(out["de/a.md"].withheld)
@@ -80,3 +80,11 @@ def test_duplicate_ids_are_quarantined_and_internal() -> None:
     out = wiki({"a.md": "---\nid: kb-1\n---\nOne.", "b.md": "---\nid: kb-1\n---\nTwo."})
     for relpath in ("a.md", "b.md"):
         assert out[relpath].audience == "internal" and out[relpath].quarantined
+
+
+def test_a_translated_title_or_heading_makes_a_translation_not_a_copy() -> None:
+    """Title and headings count in the comparison: a page whose headings were translated
+    and whose text (a code sample, say) was not is a translation."""
+    out = wiki({"en/a.md": "---\ntitle: A\n---\n# Install\n\nSame words.",
+                "de/a.md": "---\ntitle: A (DE)\n---\n# Installieren\n\nSame words."})
+    assert out["de/a.md"].served and COPY not in out["de/a.md"].drift
