@@ -189,3 +189,31 @@ def test_sample_wiki_builds(tmp_path: Path) -> None:
     assert report.by_audience["public"] >= 40 and report.by_audience["internal"] >= 10
     assert report.drafts == 1 and report.by_locale["de"] >= 14
     assert "en/integrations/bank-feed-connection.md" in report.warnings
+
+
+def _generation(index: Path, sub: str) -> int:
+    layout = IndexLayout(index)
+    name = layout.current_name()
+    assert name is not None
+    return int(whoosh_index.open_dir(str(layout.build_dir(name) / sub)).latest_generation())
+
+
+def test_x2_an_internal_only_edit_leaves_the_public_index_untouched(tmp_path: Path) -> None:
+    """Issue 11: an edit that changes only internal text must not change anything
+    customer_safe can observe — not even the public index's generation, which keys the
+    answer cache (a latency side channel)."""
+    content, index = tmp_path / "content", tmp_path / "index"
+    _write(content, "pub.md", _page("public", "Public words.\n\n<!-- internal -->\nSecret one.\n<!-- /internal -->"))
+    _write(content, "int.md", _page("internal", "Internal words."))
+    indexer = _indexer(content, index)
+    indexer.sync()
+    public_before, all_before = _generation(index, PUBLIC), _generation(index, ALL)
+    revision_before = _stored(index)[PUBLIC]["pub.md"][0]["revision"]  # type: ignore[index]
+    _write(content, "int.md", _page("internal", "Internal words, edited."))
+    _write(content, "pub.md", _page("public", "Public words.\n\n<!-- internal -->\nSecret two.\n<!-- /internal -->"))
+    indexer.sync(["int.md", "pub.md"])
+    assert _generation(index, PUBLIC) == public_before
+    assert _generation(index, ALL) > all_before
+    stored = _stored(index)
+    assert stored[PUBLIC]["pub.md"][0]["revision"] == revision_before  # type: ignore[index]
+    assert stored[ALL]["pub.md"][0]["revision"] != revision_before  # type: ignore[index]
