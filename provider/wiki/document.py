@@ -17,7 +17,6 @@ from typing import Any
 
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
-from .copies import sketch
 from .classify import (
     INTERNAL,
     AudienceRule,
@@ -34,6 +33,7 @@ from .classify import (
     readable_name,
     site_path,
 )
+from .copies import sketch
 from .dates import DATED_NAME, parse_date
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file

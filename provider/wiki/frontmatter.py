@@ -130,9 +130,14 @@ def _visible(line: str) -> str:
     return "".join(ch for ch in line if ch not in _INVISIBLE).strip()
 
 
+_KEY_BEFORE_SEPARATOR = re.compile(r"""(?:"([^"\n]{1,60})"|'([^'\n]{1,60})'|([^\s:={}\[\],"']{4,40}))\s*[:=]""")
+
+
 def _audience_line(line: str) -> bool:
-    key, sep, _ = line.replace("=", ":", 1).partition(":")
-    return bool(sep) and len(key) <= 80 and resembles(key.strip().strip("\"'{, "), "audience")
+    """Whether the line sets a key resembling ``audience`` anywhere in it (``audience:``,
+    ``Audience =``, ``{"meta": {"audience": …}}``)."""
+    return any(resembles(next(k for k in keys if k), "audience")
+               for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
 
 
 def _misplaced_header(text: str) -> str | None:

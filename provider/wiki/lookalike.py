@@ -65,7 +65,10 @@ def _confusable_table() -> dict[str, frozenset[str]]:
             other = entry.get("c", "")
             if len(other) == 1 and other.isascii() and other.isalnum():
                 table.setdefault(char.casefold() if char.isascii() else char, set()).add(other.lower())
-    return {char: frozenset(found) for char, found in table.items()}
+    # The table lists pairs (``ӏ`` ~ ``i``, ``I`` ~ ``l``); a reader does not: close it
+    # over the ASCII letters it reaches, so ``ӏ`` also reads as ``l``.
+    closed = {char: found | {more for other in found for more in table.get(other, ())} for char, found in table.items()}
+    return {char: frozenset(found) for char, found in closed.items()}
 
 
 def _matches(char: str, wanted: str) -> bool:

@@ -82,9 +82,9 @@ _COMMENTS = re.compile(
     re.DOTALL,
 )
 _NAMES = re.compile(
-    r"\{%-?\s*(?:end)?([\w-]+)"                                # Liquid tag
-    r"|\{\{[<%]\s*/?\s*([\w/.-]+)"                             # Hugo shortcode
-    r"|<\s*/?\s*([A-Za-z][\w.:-]*)"                              # HTML or JSX element
+    r"\{%-?\s*(?:end)?([^\s%}]{1,60})"                          # Liquid tag
+    r"|\{\{[<%]\s*/?\s*([^\s<>%}]{1,60})"                       # Hugo shortcode
+    r"|<\s*/?\s*([^\s<>/\"'=]{1,40})"                            # HTML or JSX element (or one a person typed)
     r"""|(?:class|className)\s*=\s*["']([^"'\n]{0,200})["']"""   # class attribute
     r"|\{:?\s*((?:[.#][\w-]+\s*)+)\}",                          # attribute list {.internal}, {: .x}
 )
@@ -117,7 +117,8 @@ def _hiding_spans(body: str) -> list[re.Match[str]]:
 
 
 def _resembles_any(name: str) -> bool:
-    return len(name) <= 40 and any(resembles(name, word) for word in HIDE_WORDS)
+    squashed = squash(name)
+    return len(squashed) <= 40 and any(resembles(squashed, word) for word in HIDE_NAMES)
 
 
 @dataclass(frozen=True)

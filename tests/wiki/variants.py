@@ -1,0 +1,195 @@
+"""Authoring variants that mean "internal" (issue 11), as hypothesis strategies.
+
+Each strategy builds a small wiki — ``{relpath: text}`` — in which an author clearly
+meant the word :data:`CANARY` to stay internal, written in one of the many ways docs
+tools accept or a person might type: header forms × key spellings and cases × Unicode
+variants of keys, values and markers × layouts × rules × cascades × copies. Whatever
+the variant, the canary must never reach ``customer_safe`` (CONTRACT X2, X5).
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import strategies as st
+
+CANARY = "zqxcanary"
+
+LAYOUTS = ("plain", "hugo", "docusaurus", "jekyll", "mkdocs", "docfx")
+
+#: Invisible or look-alike ways to spell a letter sequence.
+_INVISIBLE = ("\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u034f", "\u180e")
+_LOOKALIKE = {"a": "\u0430", "e": "\u0435", "i": "\u0456", "o": "\u043e", "c": "\u0441", "p": "\u0440",
+              "l": "\u04cf", "n": "\u0578", "u": "\u057d"}
+
+
+@st.composite
+def spelling(draw: st.DrawFn, word: str, *, exact_allowed: bool = True) -> str:
+    """``word`` as written: exact, other case, full-width, with an invisible character
+    inside, with a look-alike letter, with a combining mark, with spaces around."""
+    kinds = ["upper", "title", "fullwidth", "invisible", "lookalike", "combining", "spaced"]
+    if exact_allowed:
+        kinds.append("exact")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "exact":
+        return word
+    if kind == "upper":
+        return word.upper()
+    if kind == "title":
+        return word.title()
+    if kind == "fullwidth":
+        return "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in word)
+    at = draw(st.integers(1, len(word) - 1))
+    if kind == "invisible":
+        return word[:at] + draw(st.sampled_from(_INVISIBLE)) + word[at:]
+    if kind == "lookalike":
+        swappable = [i for i, ch in enumerate(word) if ch in _LOOKALIKE]
+        i = draw(st.sampled_from(swappable))
+        return word[:i] + _LOOKALIKE[word[i]] + word[i + 1 :]
+    if kind == "combining":
+        return word[:at] + "\u0307" + word[at:]
+    return f" {word} "
+
+
+def _yaml_value(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+@st.composite
+def internal_header(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, text)``: a file whose header says it is not public, in some form,
+    followed by a body holding the canary. An operator rule says ``**: public``."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    key = draw(spelling("audience"))
+    value: object = draw(st.one_of(
+        spelling("internal"), st.sampled_from(["private", "agents", "", "no", "Public", "publ\u0456c"]),
+        st.just(["internal"]), st.just({"value": "internal"}), st.just(None), st.just(False),
+    ))
+    where = draw(st.sampled_from(["top", "params", "nested"]))
+    pairs: dict[str, object] = {key: value}
+    if where == "params":
+        pairs = {draw(st.sampled_from(["params", "Params"])): pairs}
+    elif where == "nested":
+        pairs = {"meta": pairs}
+    body = f"Some public-looking words and the {CANARY} the author meant to hide.\n"
+    form = draw(st.sampled_from([
+        "yaml", "yaml-lang", "toml", "json", "json-one-line", "json-text-after", "json-lang",
+        "blank-first", "invisible-first", "comment-first", "indented", "four-dashes", "jekyll-end",
+        "second-header", "audience-line",
+    ]))
+    yaml_lines = "\n".join(f"{_yaml_value(k)}: {_yaml_value(v)}" for k, v in pairs.items())
+    if form == "yaml":
+        text = f"---\ntitle: T\n{yaml_lines}\n---\n{body}"
+    elif form == "yaml-lang":
+        text = f"---yaml\n{yaml_lines}\n---\n{body}"
+    elif form == "toml":
+        toml = "\n".join(f"{json.dumps(k)} = {json.dumps(v) if isinstance(v, str) else json.dumps(str(v))}"
+                         for k, v in pairs.items() if not isinstance(v, dict))
+        if not toml:
+            toml = f'[meta]\n{json.dumps(key)} = "internal"'
+        text = f"+++\n{toml}\n+++\n{body}"
+    elif form == "json":
+        text = json.dumps(pairs, indent=1, ensure_ascii=False) + "\n" + body
+    elif form == "json-one-line":
+        text = json.dumps(pairs, ensure_ascii=False) + "\n" + body
+    elif form == "json-text-after":
+        text = json.dumps(pairs, ensure_ascii=False) + " " + body
+    elif form == "json-lang":
+        text = "---json\n" + json.dumps(pairs, ensure_ascii=False) + "\n---\n" + body
+    elif form == "blank-first":
+        text = f"\n---\n{yaml_lines}\n---\n{body}"
+    elif form == "invisible-first":
+        text = f"{draw(st.sampled_from(_INVISIBLE))}---\n{yaml_lines}\n---\n{body}"
+    elif form == "comment-first":
+        text = f"<!-- markdownlint-disable -->\n---\n{yaml_lines}\n---\n{body}"
+    elif form == "indented":
+        text = f" ---\n{yaml_lines}\n ---\n{body}"
+    elif form == "four-dashes":
+        text = f"----\n{yaml_lines}\n----\n{body}"
+    elif form == "jekyll-end":
+        text = f"---\n{yaml_lines}\n...\n{body}"
+    elif form == "second-header":
+        text = f"---\ntitle: T\n---\n---\n{yaml_lines}\n---\n{body}"
+    else:
+        text = f"# Title\n\n{key}: {value if isinstance(value, str) else 'internal'}\n\n{body}"
+    return layout, text
+
+
+#: Ways to open and close a block meant for agents only.
+_OPENERS = [
+    ("<!-- {w} -->", "<!-- /{w} -->"),
+    ("<!--{w}-->", "<!--/{w}-->"),
+    ("<!-- BEGIN {W} -->", "<!-- END {W} -->"),
+    ("<!--- {w} --->", "<!--- /{w} --->"),
+    ("<!-- {w}-only -->", "<!-- /{w}-only -->"),
+    ("{{/* {w} */}}", "{{/* /{w} */}}"),
+    ("{/* {w} */}", "{/* /{w} */}"),
+    ("{{< {w} >}}", "{{< /{w} >}}"),
+    ("{{% {w} %}}", "{{% /{w} %}}"),
+    ("{% {w} %}", "{% end{w} %}"),
+    ("::: {w}", ":::"),
+    (":::note {W}", ":::"),
+    (":::{.{w}}", ":::"),
+    ("!!! {w}", ""),
+    ("> [!{W}]\n>", ""),
+    ("<{W}>", "</{W}>"),
+    ('<div class="{w}">', "</div>"),
+    ("{::comment} {w}", "{:/comment}"),
+    ("{% comment %} {w}", "{% endcomment %}"),
+    ("{# {w} #}", ""),
+]
+
+
+@st.composite
+def internal_section(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, text)``: a page whose header says ``audience: public`` and whose body
+    holds the canary in a block meant for agents only, marked in some syntax and
+    spelling. Exact markers hide the block; anything else must make the page internal."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    opener, closer = draw(st.sampled_from(_OPENERS))
+    word = draw(st.sampled_from(["internal", "internal", "internal", "confidential", "agent-only", "private"]))
+    written = draw(spelling(word))
+    inline = draw(st.booleans())
+    upper = written.upper() if written.isascii() else written
+    open_marker = opener.replace("{w}", written).replace("{W}", upper)
+    close_marker = closer.replace("{w}", written).replace("{W}", upper)
+    indent = "    " if opener.startswith("!!!") else ""
+    hidden = f"{indent}Agents may use the override {CANARY} here."
+    if inline and not opener.startswith((":::", "!!!", ">")):
+        block = f"Public words {open_marker} {hidden.strip()} {close_marker} more public words."
+    else:
+        block = f"Public words.\n\n{open_marker}\n{hidden}\n{close_marker}\n\nMore public words."
+    return layout, f"---\naudience: public\ntitle: Page\n---\n{block}\n"
+
+
+_FILLER = ("the billing console lets an operator review every invoice line, change the payment method "
+           "and download receipts for the last twelve months, while refunds follow the usual rules")
+
+
+@st.composite
+def copied_text(draw: st.DrawFn) -> dict[str, str]:
+    """A wiki: an internal page (or a draft, or a public page's internal section) with
+    the canary, and a copy of that text — verbatim or lightly edited — under another
+    path that a rule makes public."""
+    words = (_FILLER + f" and {CANARY} is the override code agents use " + _FILLER).split()
+    source_kind = draw(st.sampled_from(["internal", "draft", "section", "no-key"]))
+    edits = draw(st.integers(0, max(1, len(words) // 20)))  # up to 5 % of the words
+    copy = list(words)
+    for _ in range(edits):
+        i = draw(st.integers(0, len(copy) - 1))
+        if copy[i] != CANARY:
+            copy[i] = draw(st.sampled_from(["a", "the", "an", "some", "invoice", "receipt"]))
+    copy_text = " ".join(copy)
+    text = " ".join(words)
+    if source_kind == "internal":
+        source = f"---\naudience: internal\n---\n# Override\n\n{text}\n"
+    elif source_kind == "draft":
+        source = f"---\naudience: public\ndraft: true\n---\n# Override\n\n{text}\n"
+    elif source_kind == "no-key":
+        source = f"# Override\n\n{text}\n"
+    else:
+        source = f"---\naudience: public\n---\n# Billing\n\nPublic intro.\n\n<!-- internal -->\n{text}\n<!-- /internal -->\n"
+    where = draw(st.sampled_from(["ops/override.md", "ops/deep/override.md"]))
+    copy_path = draw(st.sampled_from(["public/copy.md", "public/de/copy.md", "public/other.md"]))
+    copy_header = draw(st.sampled_from(["", "---\naudience: public\n---\n", "---\ntitle: Copy\n---\n"]))
+    return {where: source, copy_path: f"{copy_header}# Copy\n\n{copy_text}\n"}
