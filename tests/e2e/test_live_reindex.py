@@ -136,7 +136,8 @@ def test_r5_revision_changes_with_bytes_and_only_then(fresh_server: ProviderProc
     os.utime(path, None)
     time.sleep(2.0)
     assert (revision(), revision(AGENT_SECRET)) == (before, agent_before)
-    path.write_text(path.read_text("utf-8") + "\n<!-- internal -->\nOverride code kiwi-42.\n<!-- /internal -->\n", "utf-8")
+    internal_block = "\n<!-- internal -->\nOverride code kiwi-42.\n<!-- /internal -->\n"
+    path.write_text(path.read_text("utf-8") + internal_block, "utf-8")
     wait_for(lambda: revision(AGENT_SECRET) != agent_before, what="agent revision change")
     assert revision() == before, "an internal-only edit is invisible to customer_safe"
     path.write_text(path.read_text("utf-8") + "\nOne more public sentence.\n", "utf-8")

@@ -24,7 +24,9 @@ NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 EXAMPLES = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _classify(files: dict[str, str], layout: str, rules: tuple[AudienceRule, ...]) -> dict[str, tuple[Resolved, WikiDocument]]:
+def _classify(
+    files: dict[str, str], layout: str, rules: tuple[AudienceRule, ...]
+) -> dict[str, tuple[Resolved, WikiDocument]]:
     wiki = WikiSettings(root=Path("/x"), layout=layout, locales=("en", "de"), audience_rules=rules)
     docs: dict[str, WikiDocument] = {}
     for relpath, text in files.items():

@@ -188,7 +188,8 @@ def copied_text(draw: st.DrawFn) -> dict[str, str]:
     elif source_kind == "no-key":
         source = f"# Override\n\n{text}\n"
     else:
-        source = f"---\naudience: public\n---\n# Billing\n\nPublic intro.\n\n<!-- internal -->\n{text}\n<!-- /internal -->\n"
+        source = ("---\naudience: public\n---\n# Billing\n\nPublic intro.\n\n"
+                  f"<!-- internal -->\n{text}\n<!-- /internal -->\n")
     where = draw(st.sampled_from(["ops/override.md", "ops/deep/override.md"]))
     copy_path = draw(st.sampled_from(["public/copy.md", "public/de/copy.md", "public/other.md"]))
     copy_header = draw(st.sampled_from(["", "---\naudience: public\n---\n", "---\ntitle: Copy\n---\n"]))
