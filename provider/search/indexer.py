@@ -35,6 +35,7 @@ from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
+from ..wiki.quickcheck import may_have_left_public
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
 from .analysis import analysis_language, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
@@ -364,6 +365,7 @@ class Indexer:
             discovered_skips = {s.relpath: s.reason for s in found.skipped}
         else:
             to_read = self._expand(paths, manifest)
+        self._withdraw_early(manifest, build, to_read | vanished)
         loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read))
 
         for relpath in vanished | set(gone):
@@ -395,6 +397,42 @@ class Indexer:
         manifest.save(self.layout.build_dir(build) / "manifest.json")
         report.build = build
         self._summarize(report, resolved)
+
+    def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> None:
+        """X7: before the batch's slow reading, take out of the public index every file
+        of the batch that is in it and whose header says it may have left it
+        (:func:`provider.wiki.quickcheck.may_have_left_public`) — and, for a section page,
+        every public page below it. Forgetting their fingerprints makes the batch's
+        commit put back those that are still public."""
+        public = {p for p, fp in manifest.fingerprints.items() if public_part(fp)}
+        now = self._clock()
+        withdraw: set[str] = set()
+        for relpath in relpaths:
+            if relpath not in public and not self._is_section(relpath):
+                continue
+            if may_have_left_public(self.settings, relpath, now):
+                if relpath in public:
+                    withdraw.add(relpath)
+                if self._is_section(relpath):
+                    folder = relpath.rpartition("/")[0]
+                    withdraw.update(p for p in public if not folder or p.startswith(folder + "/"))
+        if not withdraw:
+            return
+        writer: IndexWriter = whoosh_index.open_dir(str(self.layout.build_dir(build) / PUBLIC)).writer(timeout=10.0)
+        try:
+            for relpath in sorted(withdraw):
+                writer.delete_by_term("path", relpath)
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            raise
+        for relpath in withdraw:
+            manifest.fingerprints.pop(relpath, None)
+        log.info("withdrew %d document(s) from the public index ahead of reading them", len(withdraw))
+
+    def _is_section(self, relpath: str) -> bool:
+        names = self.settings.preset.section_names
+        return bool(names) and relpath.rsplit("/", 1)[-1].split(".", 1)[0].lower() in names
 
     def _expand(self, paths: Iterable[str], manifest: Manifest) -> set[str]:
         """Turn changed paths into the wiki files to look at: a folder that appeared

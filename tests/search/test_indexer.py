@@ -217,3 +217,41 @@ def test_x2_an_internal_only_edit_leaves_the_public_index_untouched(tmp_path: Pa
     stored = _stored(index)
     assert stored[PUBLIC]["pub.md"][0]["revision"] == revision_before  # type: ignore[index]
     assert stored[ALL]["pub.md"][0]["revision"] != revision_before  # type: ignore[index]
+
+
+def test_x7_unpublishing_is_not_held_up_by_slow_files_in_the_same_batch(tmp_path: Path) -> None:
+    """Issue 11: a public → internal edit takes effect from the header, before the batch's
+    slow files are parsed; what is still public after the batch is back in the index."""
+    import threading
+    import time
+
+    content, index = tmp_path / "content", tmp_path / "index"
+    _write(content, "a.md", _page("public", "Alpha words about invoices."))
+    _write(content, "b.md", _page("public", "Beta words about receipts."))
+    indexer = Indexer(WikiSettings(root=content, locales=("en",)), IndexLayout(index), parse_timeout_s=8)
+    indexer.open()
+    _OPEN.append(indexer)
+    indexer.sync()
+    _write(content, "a.md", _page("internal", "Alpha words about invoices."))
+    # b stays public; its new marker pair makes the quick check withdraw it for the batch.
+    _write(content, "b.md", _page("public", "Beta words.\n\n<!-- internal -->\nHidden.\n<!-- /internal -->"))
+    slow = ["slow-%d.md" % i for i in range(2)]
+    for name in slow:
+        _write(content, name, _page("public", "![" * 900_000))
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (indexer.sync(["a.md", "b.md", *slow]), done.set()))
+    started = time.monotonic()
+    worker.start()
+    try:
+        while "a.md" in _stored(index)[PUBLIC]:
+            assert time.monotonic() - started < 10, "a.md still public after 10 s"
+            time.sleep(0.05)
+        withdrawn_after = time.monotonic() - started
+        still_running = not done.is_set()
+    finally:
+        worker.join(100)
+    assert still_running, "the batch should still be parsing its slow files when a.md left"
+    assert withdrawn_after < 4
+    stored = _stored(index)
+    assert "a.md" not in stored[PUBLIC] and "a.md" in stored[ALL]
+    assert "b.md" in stored[PUBLIC] and "Hidden" not in str(stored[PUBLIC]["b.md"][1])

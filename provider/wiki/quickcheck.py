@@ -1,0 +1,62 @@
+"""A file's header read alone, to take it out of the public index before its body is
+parsed (CONTRACT X7).
+
+Parsing a body can be slow (a pathological file may take up to ``parse_timeout`` in a
+reader process), and a batch of changes commits once. So a public → internal edit in a
+batch that also holds slow files would wait for them. :func:`may_have_left_public` looks
+only at what decides reach cheaply — the bytes, the front matter, the page's own
+publication facts, a section page's cascade, and whether the body holds anything that
+looks like an internal-section marker — and answers whether the file *may* no longer be
+public. The indexer withdraws such files from the public index at once and puts back,
+after the batch, those that are still public. It never answers "still public" for a
+file the full reading would not publish — when in doubt, it says "may have left".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+from .cascade import read_cascade, with_params
+from .classify import PUBLIC, decide_own_audience
+from .document import WikiSettings
+from .frontmatter import parse_front_matter
+from .publication import read_publication, withholding
+from .sections import MARKER, _hiding_spans
+
+__all__ = ["may_have_left_public"]
+
+
+def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime) -> bool:
+    """Whether the file at ``relpath``, as it is now, may no longer belong in the public
+    index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
+    that is not exactly public, withheld by its own publication facts at ``now``, a
+    section page whose cascade is not public, or a body with an internal-section marker
+    or a would-be one. Reads at most ``settings.max_file_bytes`` bytes; never raises."""
+    layout = settings.preset
+    try:
+        with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
+            data = handle.read(settings.max_file_bytes + 1)
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True
+    if len(data) > settings.max_file_bytes:
+        return True
+    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
+    if front.error is not None:
+        return True
+    lowercase_keys = bool(layout.params_key)
+    section = bool(layout.section_names) and relpath.rsplit("/", 1)[-1].split(".", 1)[0].lower() in layout.section_names
+    audience, errors = decide_own_audience(front.data, relpath, settings.audience_rules, unreadable=None,
+                                           lowercase_keys=lowercase_keys, skip=("cascade",) if section else ())
+    if errors or (audience.source == "front matter" and audience.value != PUBLIC):
+        return True
+    meta = with_params(front.data, layout.params_key)
+    facts, errors, _ = read_publication(meta, relpath, layout)
+    if errors or withholding(facts, now) is not None:
+        return True
+    if section:
+        cascade, errors, _ = read_cascade(meta, layout)
+        if errors or (cascade is not None and cascade.get("audience", PUBLIC) != PUBLIC):
+            return True
+    return MARKER.search(front.body) is not None or bool(_hiding_spans(front.body))
