@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .classify import INTERNAL, PUBLIC
+from .classify import INTERNAL, PUBLIC, audience_signals
 from .layouts import Layout
 from .publication import DATE_KEYS, FLAG_KEYS, INVALID, lookup, read_flags_and_dates
 
@@ -100,14 +100,21 @@ def read_cascade(data: Mapping[str, Any], layout: Layout) -> tuple[dict[str, str
         targeted = lookup(values, "target", "_target") is not None
         facts, entry_errors = read_flags_and_dates(values)
         errors += [f"cascade: {error}" for error in entry_errors]
-        if "audience" in values:
-            audience = values["audience"]
-            value = audience if isinstance(audience, str) and audience in (PUBLIC, INTERNAL) else INVALID_AUDIENCE
+        # Every key resembling ``audience`` in the entry is a signal, as in a page's own
+        # front matter (a look-alike key must not let a rule publish the section).
+        signals = audience_signals(entry, lowercase_keys=bool(layout.params_key))
+        if signals:
+            said = {s.value if isinstance(s.value, str) else repr(s.value) for s in signals}
+            exact = all(s.exact for s in signals) and len(said) == 1
+            audience = signals[0].value
+            value = (audience if exact and isinstance(audience, str) and audience in (PUBLIC, INTERNAL)
+                     else INVALID_AUDIENCE)
             if value == INVALID_AUDIENCE:
-                errors.append("cascade audience is not exactly 'public' or 'internal'; pages below are internal")
+                errors.append("cascade audience is not exactly one 'public' or 'internal' under the key 'audience'; "
+                              "pages below are internal")
             if targeted and value == PUBLIC:
-                warnings.append("cascade entry with a target: its audience: public is not applied (targets are "
-                                "not evaluated; fail closed)")
+                errors.append("cascade entry with a target: its audience: public is not applied (targets are "
+                              "not evaluated; fail closed)")
             else:
                 cascade.setdefault("audience", value)
         for key, decision in facts.items():

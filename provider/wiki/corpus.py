@@ -294,6 +294,9 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
         if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
                               "without its source page")
+            draft.problems.append(f"no source page in translation group {meta.translation_group!r}: the docs "
+                                  "tool does not build this translation, so it is not served")
+            draft.drift.append(ORPHAN)
 
 
 def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:

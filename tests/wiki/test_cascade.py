@@ -48,13 +48,33 @@ def test_read_cascade_shapes() -> None:
 
 
 def test_targeted_cascade_entries_may_only_withhold() -> None:
-    values, _, warnings = read_cascade(
+    values, errors, warnings = read_cascade(
         {"cascade": [{"audience": "public", "target": {"path": "/docs/**"}},
                      {"draft": False, "build": {"render": "never"}, "_target": {"environment": "production"}}]},
         HUGO,
     )
     assert values == {"build": "front matter build.render: never"}
-    assert len(warnings) == 2
+    # A targeted audience: public depends on what is not evaluated: the section is quarantined.
+    assert len(errors) == 1 and len(warnings) == 1
+
+
+@pytest.mark.parametrize("key", ["Audience", "audi\u00adence", "\u0430udience", "audience "])
+def test_x5_a_look_alike_cascade_key_makes_the_section_internal(key: str) -> None:
+    """Issue 11: ``cascade: {аudience: internal}`` must not let a public rule publish the section."""
+    out = wiki({
+        "content/docs/_index.md": "---\n" + f'title: Docs\ncascade:\n  "{key}": internal\n' + "---\nSection.\n",
+        "content/docs/a.md": page("title: A"),
+    }, AudienceRule("content/**", "public"))
+    assert not out["content/docs/a.md"].public
+    assert out["content/docs/a.md"].quarantined or key == "Audience"  # Hugo lowercases keys: exact
+
+
+def test_x5_a_one_line_json_cascade_is_read() -> None:
+    out = wiki({
+        "content/docs/_index.md": '{"title": "Docs", "cascade": {"audience": "internal"}}\nSection.\n',
+        "content/docs/a.md": page("title: A"),
+    }, AudienceRule("content/**", "public"))
+    assert not out["content/docs/a.md"].public
 
 
 def test_section_cascade_makes_a_section_public_in_one_place() -> None:

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import Resolved, resolve
 from provider.wiki.document import WikiDocument, WikiSettings, parse_document
-from tests.wiki.variants import CANARY, copied_text, internal_header, internal_section
+from tests.wiki.variants import CANARY, cascaded_internal, copied_text, internal_header, internal_section
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 EXAMPLES = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -72,3 +72,11 @@ def test_x2_copies_inherit_the_strictest_status(files: dict[str, str]) -> None:
     assert not _leaks(classified), files
     copies = [item for path, (item, _) in classified.items() if path.startswith("public/")]
     assert copies and all(item.quarantined for item in copies), files
+
+
+@EXAMPLES
+@given(cascaded_internal())
+def test_x5_no_cascade_variant_meaning_internal_publishes_its_section(files: dict[str, str]) -> None:
+    classified = _classify(files, "hugo", (AudienceRule("content/**", "public"),))
+    assert not _leaks(classified), files
+    assert not classified["content/docs/page.md"][0].public, files

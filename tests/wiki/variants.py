@@ -194,3 +194,30 @@ def copied_text(draw: st.DrawFn) -> dict[str, str]:
     copy_path = draw(st.sampled_from(["public/copy.md", "public/de/copy.md", "public/other.md"]))
     copy_header = draw(st.sampled_from(["", "---\naudience: public\n---\n", "---\ntitle: Copy\n---\n"]))
     return {where: source, copy_path: f"{copy_header}# Copy\n\n{copy_text}\n"}
+
+
+@st.composite
+def cascaded_internal(draw: st.DrawFn) -> dict[str, str]:
+    """A Hugo site: a section page whose cascade says the section is not public — in
+    some header form, key spelling and value — and a page below holding the canary, which
+    an operator rule would otherwise make public."""
+    key = draw(spelling("audience"))
+    value = draw(st.one_of(spelling("internal"), st.sampled_from(["private", "Public", ""])))
+    nest = draw(st.sampled_from(["top", "params"]))
+    entry: dict[str, object] = {key: value} if nest == "top" else {"params": {key: value}}
+    form = draw(st.sampled_from(["yaml", "json", "json-one-line", "toml"]))
+    if form == "yaml":
+        section = "---\ntitle: Section\ncascade:\n" + "".join(
+            f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in entry.items()) + "---\nSection.\n"
+    elif form == "json":
+        section = json.dumps({"title": "Section", "cascade": entry}, indent=2, ensure_ascii=False) + "\nSection.\n"
+    elif form == "json-one-line":
+        section = json.dumps({"title": "Section", "cascade": entry}, ensure_ascii=False) + "\nSection.\n"
+    else:
+        inner = entry if nest == "top" else entry["params"]
+        table = "[cascade]" if nest == "top" else "[cascade.params]"
+        section = ("+++\ntitle = 'Section'\n" + table + "\n"
+                   + "".join(f"{json.dumps(k)} = {json.dumps(v)}\n" for k, v in inner.items())  # type: ignore[union-attr]
+                   + "+++\nSection.\n")
+    page = f"---\ntitle: Page\n---\nThe {CANARY} lives in this section.\n"
+    return {"content/docs/_index.md": section, "content/docs/page.md": page}
