@@ -235,7 +235,7 @@ def test_x7_unpublishing_is_not_held_up_by_slow_files_in_the_same_batch(tmp_path
     _write(content, "a.md", _page("internal", "Alpha words about invoices."))
     # b stays public; its new marker pair makes the quick check withdraw it for the batch.
     _write(content, "b.md", _page("public", "Beta words.\n\n<!-- internal -->\nHidden.\n<!-- /internal -->"))
-    slow = ["slow-%d.md" % i for i in range(2)]
+    slow = [f"slow-{i}.md" for i in range(2)]
     for name in slow:
         _write(content, name, _page("public", "![" * 900_000))
     done = threading.Event()
