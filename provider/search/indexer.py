@@ -365,7 +365,7 @@ class Indexer:
             discovered_skips = {s.relpath: s.reason for s in found.skipped}
         else:
             to_read = self._expand(paths, manifest)
-        self._withdraw_early(manifest, build, to_read | vanished)
+        withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
         loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read))
 
         for relpath in vanished | set(gone):
@@ -388,6 +388,11 @@ class Indexer:
         }
         public_changes = {relpath for relpath in changes
                           if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints.get(relpath))}
+        for relpath in withdrawn:
+            # Taken out ahead of the batch: written again (or left out) as it now is.
+            if relpath not in changes:
+                changes[relpath] = resolved.get(relpath)
+            public_changes.add(relpath)
         self._write(build, changes, loaded, report, public_changes)
         if changes:
             manifest.generation += 1
@@ -398,26 +403,26 @@ class Indexer:
         report.build = build
         self._summarize(report, resolved)
 
-    def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> None:
+    def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
         """X7: before the batch's slow reading, take out of the public index every file
         of the batch that is in it and whose header says it may have left it
         (:func:`provider.wiki.quickcheck.may_have_left_public`) — and, for a section page,
         every public page below it. Forgetting their fingerprints makes the batch's
-        commit put back those that are still public."""
+        batch's commit put back those that are still public. Returns what was withdrawn."""
         public = {p for p, fp in manifest.fingerprints.items() if public_part(fp)}
         now = self._clock()
         withdraw: set[str] = set()
         for relpath in relpaths:
             if relpath not in public and not self._is_section(relpath):
                 continue
-            if may_have_left_public(self.settings, relpath, now):
+            if may_have_left_public(self.settings, relpath, now, manifest.docs.get(relpath)):
                 if relpath in public:
                     withdraw.add(relpath)
                 if self._is_section(relpath):
                     folder = relpath.rpartition("/")[0]
                     withdraw.update(p for p in public if not folder or p.startswith(folder + "/"))
         if not withdraw:
-            return
+            return withdraw
         writer: IndexWriter = whoosh_index.open_dir(str(self.layout.build_dir(build) / PUBLIC)).writer(timeout=10.0)
         try:
             for relpath in sorted(withdraw):
@@ -426,9 +431,8 @@ class Indexer:
         except BaseException:
             writer.cancel()
             raise
-        for relpath in withdraw:
-            manifest.fingerprints.pop(relpath, None)
         log.info("withdrew %d document(s) from the public index ahead of reading them", len(withdraw))
+        return withdraw
 
     def _is_section(self, relpath: str) -> bool:
         names = self.settings.preset.section_names
@@ -466,7 +470,7 @@ class Indexer:
 
     def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
         return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                       blobs=self._blobs, translations_need_source=self.settings.preset.translations_need_source)
+                       blobs=self._blobs, layout=self.settings.preset)
 
     def _entries(
         self, item: Resolved, document: WikiDocument, report: SyncReport, *, public_view: bool

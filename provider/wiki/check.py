@@ -235,7 +235,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     finally:
         reader.close()
     resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root),
-                       translations_need_source=settings.preset.translations_need_source)
+                       layout=settings.preset)
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
                          unused_rules=unused_rules(settings.audience_rules, paths))

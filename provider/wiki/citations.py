@@ -64,7 +64,10 @@ def is_citable(url: str) -> bool:
         _ = parts.port  # raises on a malformed port
     except ValueError:
         return False
-    return parts.scheme == "https" and bool(parts.hostname) and "@" not in parts.netloc
+    # An "@" anywhere before the path is refused, not only in what urlsplit calls the
+    # netloc: ``https://host?@evil`` is read differently by naive URL parsers.
+    before_path = url.split("/", 3)[2] if url.count("/") >= 2 else url
+    return parts.scheme == "https" and bool(parts.hostname) and "@" not in parts.netloc and "@" not in before_path
 
 
 def check_base_url(value: str) -> str:

@@ -17,12 +17,15 @@ how it is served. In order:
    withheld (reported), so a search in that locale does not return source-language text
    labelled as a translation, and an unpublished source's text is not served under
    another name.
-5. **Pages the tool does not build**: a translation under a path of
+5. **Pages the tool does not build**: a Hugo leaf bundle's other markdown files (page
+   resources), a Jekyll file without front matter (copied as a static file), and a translation under a path of
    :attr:`~provider.wiki.layouts.Layout.translations_need_source` (Docusaurus ``i18n/``)
    whose translation group has no default-locale document is withheld: Docusaurus
-   builds no ``i18n/`` file without its source under ``docs/``. (A translation of an
-   internal page is not made internal by this rule: Hugo sites publish translations by
-   their own front matter and cascades; a word-for-word copy is caught by rule 6.)
+   builds no ``i18n/`` file without its source under ``docs/``. Under those paths a
+   translation whose source is internal is internal too (the tool builds it only as a
+   translation of that page). Elsewhere a translation keeps its own audience — Hugo sites
+   publish translations by their own front matter and cascades — and a word-for-word
+   copy is caught by rule 6.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
    document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.5)
    an internal document, an internal section of any document, or a document withheld for
@@ -65,6 +68,7 @@ from .classify import INTERNAL, PUBLIC
 from .copies import near_copies
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
+from .layouts import Layout
 from .locales import strip_extension
 from .publication import withholding
 
@@ -280,6 +284,32 @@ def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
             draft.drift.append(COPY)
 
 
+def _not_pages(drafts: Mapping[str, _Draft], layout: Layout) -> None:
+    """Rule 5: files the layout's tool does not render as pages (Hugo leaf-bundle
+    resources, Jekyll files without front matter)."""
+    bundles = set()
+    if layout.bundle_resources:
+        for relpath in drafts:
+            folder, _, name = relpath.rpartition("/")
+            if folder and name.split(".", 1)[0].lower() == "index":
+                bundles.add(folder)
+    for relpath, draft in drafts.items():
+        if draft.withheld is not None:
+            continue
+        if layout.needs_front_matter and not draft.meta.has_front_matter:
+            draft.withheld = f"not a page: {layout.name} does not render a file without front matter as a page"
+            draft.problems.append(draft.withheld)
+            continue
+        folder, _, name = relpath.rpartition("/")
+        stem = name.split(".", 1)[0].lower()
+        while folder and bundles:
+            if folder in bundles and not (folder == relpath.rpartition("/")[0] and stem in ("index", "_index")):
+                draft.withheld = f"not a page: a resource of the leaf bundle {folder}/ (Hugo renders only its index)"
+                draft.problems.append(draft.withheld)
+                break
+            folder = folder.rpartition("/")[0]
+
+
 def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...]) -> None:
     """Rule 5: translations the tool would not build."""
     sources: dict[str, list[_Draft]] = defaultdict(list)
@@ -291,12 +321,24 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
         if meta.locale == default_locale:
             continue
         found = sources.get(meta.translation_group, [])
-        if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
+        if not (need_source and relpath.startswith(need_source)):
+            continue
+        if not found and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
                               "without its source page")
+            # A stale copy of a page that moved: it must not withhold the page it copies.
+            draft.withheld_as_duplicate = True
             draft.problems.append(f"no source page in translation group {meta.translation_group!r}: the docs "
                                   "tool does not build this translation, so it is not served")
             draft.drift.append(ORPHAN)
+            continue
+        internal = [d.meta.relpath for d in found if d.audience != PUBLIC]
+        if internal and draft.audience == PUBLIC:
+            # The tool builds this page only as a translation of its source: a translation
+            # of internal text is internal text.
+            draft.audience = INTERNAL
+            draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
+            draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
 
 def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
@@ -439,7 +481,7 @@ def resolve(
     default_locale: str | None = None,
     now: dt.datetime | None = None,
     blobs: BlobLookup | None = None,
-    translations_need_source: tuple[str, ...] = (),
+    layout: Layout | None = None,
 ) -> dict[str, Resolved]:
     """Apply the corpus-wide rules to every document (keyed by relative path).
 
@@ -450,16 +492,17 @@ def resolve(
         now: the time publication dates are compared with (aware); default: the clock.
         blobs: answers ``default_lang_commit`` questions (:class:`provider.wiki.gitblobs.GitBlobs`);
             without it, such translations are ``unknown``.
-        translations_need_source: path prefixes of translations built only with their
-            source page (the layout's :attr:`~provider.wiki.layouts.Layout.translations_need_source`).
+        layout: the layout whose tool's page rules apply (rule 5); ``None``: none.
     """
     now = now or dt.datetime.now(dt.UTC)
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
     _twins(drafts)
+    if layout is not None:
+        _not_pages(drafts, layout)
     if default_locale is not None:
         _copies(drafts, default_locale)
-        _unbuilt_translations(drafts, default_locale, translations_need_source)
+        _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts)
     if default_locale is not None:
         _drift(drafts, default_locale)

@@ -164,6 +164,8 @@ class DocumentMeta:
             (:mod:`provider.wiki.copies`): finds near-copies anywhere in the corpus.
         internal_sketch: the same, of the text inside internal sections only (``""``
             when there is none, or too little).
+        has_front_matter: whether the file starts with front matter (Jekyll renders only
+            such files as pages).
         public_revision: what ``customer_safe`` sees as ``revision``: a SHA-1 of the title
             and the text outside internal sections, so it changes exactly when that
             changes, and internal text cannot be confirmed by hashing a guess.
@@ -201,6 +203,7 @@ class DocumentMeta:
     sketch: str = ""
     internal_sketch: str = ""
     public_revision: str = ""
+    has_front_matter: bool = True
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -465,6 +468,7 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         sync=sync,
+        has_front_matter=front.present,
         sketch=sketch(_texts(title.value, passages)),
         internal_sketch=sketch(_texts("", internal_only)) if internal_only else "",
         public_revision=hashlib.sha1(

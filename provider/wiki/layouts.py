@@ -57,6 +57,10 @@ class Layout:
         translations_need_source: path prefixes of translations the tool builds only
             when their source page exists (Docusaurus ``i18n/``): one without a source
             in its translation group is not a page, so it is not served.
+        bundle_resources: markdown files inside a leaf bundle (a folder with an
+            ``index.md``) other than the index are page resources, not pages (Hugo).
+        needs_front_matter: a file without front matter is not rendered as a page (Jekyll
+            copies it as a static file).
     """
 
     name: str
@@ -74,6 +78,8 @@ class Layout:
     number_prefixes: bool = False
     params_key: str = ""
     translations_need_source: tuple[str, ...] = ()
+    bundle_resources: bool = False
+    needs_front_matter: bool = False
 
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
@@ -98,6 +104,7 @@ HUGO = Layout(
     ),
     date_is_publish_date=True,
     params_key="params",
+    bundle_resources=True,
 )
 
 _OLD_VERSION = "an older docs version (only the current version is served)"
@@ -138,6 +145,7 @@ JEKYLL = Layout(
     draft_folders=("_drafts",),
     dated_names=True,
     posts_folder="_posts",
+    needs_front_matter=True,
 )
 
 MKDOCS = Layout(

@@ -19,7 +19,7 @@ import os
 
 from .cascade import read_cascade, with_params
 from .classify import PUBLIC, decide_own_audience
-from .document import WikiSettings
+from .document import DocumentMeta, WikiSettings
 from .frontmatter import parse_front_matter
 from .publication import read_publication, withholding
 from .sections import MARKER, _hiding_spans
@@ -27,12 +27,16 @@ from .sections import MARKER, _hiding_spans
 __all__ = ["may_have_left_public"]
 
 
-def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime) -> bool:
+def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
+                         before: DocumentMeta | None = None) -> bool:
     """Whether the file at ``relpath``, as it is now, may no longer belong in the public
     index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
     that is not exactly public, withheld by its own publication facts at ``now``, a
-    section page whose cascade is not public, or a body with an internal-section marker
-    or a would-be one. Reads at most ``settings.max_file_bytes`` bytes; never raises."""
+    section page whose cascade is not public, a body with a would-be internal-section
+    marker, or with another number of opening markers than the internal sections
+    ``before`` had (an edit *inside* an existing internal section withdraws nothing, so
+    it stays invisible to ``customer_safe``). Reads at most ``settings.max_file_bytes``
+    bytes; never raises."""
     layout = settings.preset
     try:
         with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
@@ -59,4 +63,7 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime)
         cascade, errors, _ = read_cascade(meta, layout)
         if errors or (cascade is not None and cascade.get("audience", PUBLIC) != PUBLIC):
             return True
-    return MARKER.search(front.body) is not None or bool(_hiding_spans(front.body))
+    openers = sum(1 for marker in MARKER.finditer(front.body) if not marker.group(1))
+    if openers != (before.internal_sections if before is not None else 0):
+        return True
+    return bool(_hiding_spans(front.body))

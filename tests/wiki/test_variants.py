@@ -34,7 +34,7 @@ def _classify(
         if isinstance(result, WikiDocument):
             docs[relpath] = result
     resolved = resolve({p: d.meta for p, d in docs.items()}, default_locale="en", now=NOW,
-                       translations_need_source=wiki.preset.translations_need_source)
+                       layout=wiki.preset)
     return {p: (resolved[p], docs[p]) for p in docs}
 
 
