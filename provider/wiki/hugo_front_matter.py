@@ -1,4 +1,5 @@
-"""Hugo's other front matter formats: TOML between ``+++`` lines, and a JSON object.
+"""Hugo's TOML front matter, between ``+++`` lines (JSON front matter is read in
+:mod:`provider.wiki.frontmatter`, in every form Hugo accepts).
 
 Guarded like YAML (:mod:`provider.wiki.frontmatter` applies the same 64 KiB limit and
 fence rules before these parsers run): any error — syntax, duplicate keys, nesting too
@@ -11,12 +12,11 @@ local ones naive; :func:`provider.wiki.dates.parse_date` reads both.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from typing import Any
 
-__all__ = ["parse_json_header", "parse_toml_header"]
+__all__ = ["parse_toml_header"]
 
 
 def parse_toml_header(header: str) -> tuple[Any, str | None]:
@@ -31,34 +31,5 @@ def parse_toml_header(header: str) -> tuple[Any, str | None]:
         found = re.search(r"at line (\d+)", str(exc))
         where = f" at line {int(found.group(1)) + 1}" if found else ""
         return None, f"front matter is not valid TOML{where}"
-    except (RecursionError, ValueError, TypeError, OverflowError):
-        return None, "front matter cannot be read"
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise _DuplicateKey(key)
-        data[key] = value
-    return data
-
-
-def parse_json_header(header: str) -> tuple[Any, str | None]:
-    """``(mapping, None)``, or ``(None, reason)``.
-
-    ``header`` is the text between a ``{`` first line and the first ``}`` line, braces
-    excluded, as :func:`~provider.wiki.frontmatter.split_front_matter` returns it.
-    """
-    try:
-        return json.loads("{\n" + header + "\n}", object_pairs_hook=_no_duplicates), None
-    except _DuplicateKey as exc:
-        return None, f"front matter has the key {str(exc)[:40]!r} twice"
-    except json.JSONDecodeError as exc:
-        return None, f"front matter is not valid JSON at line {exc.lineno}"
     except (RecursionError, ValueError, TypeError, OverflowError):
         return None, "front matter cannot be read"
