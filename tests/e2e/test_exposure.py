@@ -133,12 +133,20 @@ def test_snippet_is_the_matching_passage_not_the_opening(sample_server: Provider
     assert not top["snippet"].startswith(opening[:40])
 
 
-def test_r5_revision_is_git_blob_hash(sample_server: ProviderProcess) -> None:
-    """R5: revision is the git blob hash of the file's bytes (what `git hash-object` prints)."""
-    top = sample_server.retrieve({"query": "reset password"}, CUSTOMER_SECRET).json()["results"][0]
+def test_r5_revision_is_git_blob_hash_for_agents_and_a_public_view_hash_for_customers(
+    sample_server: ProviderProcess,
+) -> None:
+    """R5: agent_only's revision is the git blob hash of the file's bytes (what
+    `git hash-object` prints); customer_safe's is not — it depends only on the public
+    view, so it cannot confirm a guess at internal text by hashing (issue 11)."""
     path = sample_server.content / "en/account/reset-password.md"
     expected = subprocess.run(["git", "hash-object", str(path)], capture_output=True, text=True, check=True)
-    assert top["revision"] == expected.stdout.strip()
+    agent = sample_server.retrieve({"query": "reset password"}, AGENT_SECRET).json()["results"]
+    customer = sample_server.retrieve({"query": "reset password"}, CUSTOMER_SECRET).json()["results"]
+    by_id = {r["documentId"]: r["revision"] for r in agent}
+    assert by_id["en/account/reset-password"] == expected.stdout.strip()
+    top = next(r for r in customer if r["documentId"] == "en/account/reset-password")
+    assert top["revision"] != expected.stdout.strip() and len(top["revision"]) == 40
 
 
 def test_documentid_from_front_matter_id(sample_server: ProviderProcess) -> None:
