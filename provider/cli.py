@@ -22,7 +22,7 @@ from . import __version__
 from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
 from .contract.errors import ContractError
 from .contract.registrations import ConfigurationError, Exposure, Registration
-from .logsetup import setup_logging
+from .logsetup import received_signal, setup_logging
 
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
@@ -45,6 +45,17 @@ _index_option = click.option(
 )
 
 
+#: Exit status of every command when the configuration is unusable (as `check`'s 2);
+#: 1 is for other failures (a busy port, an unreachable provider).
+EXIT_CONFIGURATION = 2
+
+
+class ConfigError(click.ClickException):
+    """An unusable configuration or option: the message, and exit status 2."""
+
+    exit_code = EXIT_CONFIGURATION
+
+
 def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
     try:
         config = load_config(config_path)
@@ -53,20 +64,22 @@ def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
         others = {k: v for k, v in overrides.items() if not isinstance(v, Path)}
         return config.with_overrides(**paths, **others)
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
 
 
 @contextmanager
-def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
+def _indexer(config: ProviderConfig, *, long_running: bool = False) -> Iterator[Indexer]:
+    """The index writer for a command, stopped cleanly by SIGINT and SIGTERM (see
+    :func:`_stops_cleanly`)."""
     from .search.indexer import Indexer
     from .search.layout import IndexLayout, WriterLockHeld
 
     if not config.content.is_dir():
-        raise click.ClickException(
+        raise ConfigError(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
     indexer = Indexer(config.wiki_settings(), IndexLayout(config.index), parse_timeout_s=config.parse_timeout_s)
-    with _sigterm_unwinds():
+    with _stops_cleanly(long_running=long_running):
         try:
             indexer.open()
         except WriterLockHeld as exc:
@@ -77,38 +90,58 @@ def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
             indexer.close()
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except Exception``
-    does not swallow it)."""
+class _Stopped(BaseException):
+    """SIGINT or SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except
+    Exception`` does not swallow it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The line a stop by signal ends with (also after uvicorn's own shutdown with --workers).
+STOPPED_MESSAGE = "stopped (%s): the index is consistent and no process is left running"
 
 
 @contextmanager
-def _sigterm_unwinds() -> Iterator[None]:
-    """Make SIGTERM unwind the stack — stopping the file watcher, closing the reader
-    processes, releasing the writer lock — and only then end the process by SIGTERM.
+def _stops_cleanly(*, long_running: bool) -> Iterator[None]:
+    """Make SIGINT (Ctrl-C) and SIGTERM (``docker stop``, systemd) unwind the stack —
+    stopping the file watcher, closing the reader processes, releasing the writer lock —
+    then log one line. A long-running command (``serve``, ``index --watch``) then ends
+    with status 0, as after any planned stop; a one-shot ``index`` that was interrupted
+    ends with 128 + the signal number (130, 143), since its work is not done.
 
-    Why: after a graceful shutdown uvicorn re-raises the signal it caught with the
-    previous handler in place; with Python's default handler the process then dies at
-    once, and the parser processes (a forkserver, its workers, the resource tracker)
-    were left running, adopted by init. ``docker stop`` and systemd send SIGTERM.
+    Why: uvicorn re-raises the signal it caught after its graceful shutdown; with
+    Python's handlers the process then died at once (SIGTERM: leaving the parser
+    processes to init and multiprocessing's semaphores to the resource tracker, which
+    warned about them) or printed a KeyboardInterrupt traceback. A second signal while
+    stopping is ignored: the cleanup is bounded (seconds).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    stopping = False
 
-    def terminated(signum: int, frame: object) -> None:
-        raise _Terminated()
+    def stopped(signum: int, frame: object) -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise _Stopped(signum)
 
-    previous = signal.signal(signal.SIGTERM, terminated)
-    caught = False
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, stopped) for sig in handled}
+    caught: int | None = None
     try:
         yield
-    except _Terminated:
-        caught = True
+    except _Stopped as stop:
+        caught = stop.signum
     finally:
-        signal.signal(signal.SIGTERM, previous)
-    if caught:
-        signal.raise_signal(signal.SIGTERM)  # the exit status says "terminated", as before
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught is not None:
+        log.info(STOPPED_MESSAGE, signal.Signals(caught).name)
+        if not long_running:
+            sys.exit(128 + caught)
 
 
 class _ProgressBar:
@@ -167,8 +200,18 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     return "\n".join(lines)
 
 
-def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
-    report = indexer.sync(rebuild=rebuild, progress=_ProgressBar("Indexing"))
+def _progress(config: ProviderConfig) -> Callable[[str], Callable[[int, int], None]]:
+    """Progress of a long pass: a bar on a terminal; log lines (structured in JSON) when
+    stderr is not a terminal or logs are JSON (Docker, systemd, a log collector)."""
+    from .logsetup import ProgressLog
+
+    if sys.stderr.isatty() and config.log_format != "json":
+        return _ProgressBar
+    return lambda label: ProgressLog(label, log)
+
+
+def _sync(indexer: Indexer, config: ProviderConfig, *, rebuild: bool = False) -> SyncReport:
+    report = indexer.sync(rebuild=rebuild, progress=_progress(config)("Indexing"))
     click.echo(format_report(report), err=True)
     return report
 
@@ -200,6 +243,7 @@ def _live(
         on_report=report,
         ready_marker=ready_marker,
         rebuild_first=rebuild_first,
+        progress=_progress(config),
     )
 
 
@@ -243,14 +287,14 @@ def index(
     try:
         config.declared_capabilities(WhooshBackend.implemented_capabilities)
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
-    with _indexer(config) as indexer:
+    with _indexer(config, long_running=watch) as indexer:
         if rebuild:
-            _sync(indexer, rebuild=True)
+            _sync(indexer, config, rebuild=True)
         if not watch:
             if not rebuild:
-                _sync(indexer)
+                _sync(indexer, config)
             return
         live = _live(indexer, config, poll)
         _announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
@@ -312,10 +356,10 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     try:
         registrations = registrations_from_env()
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     if not registrations:
         names = " or ".join(SECRET_ENV.values())
-        raise click.ClickException(
+        raise ConfigError(
             f"no secret is set: export {names} (at least 32 characters, e.g. from "
             "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`), "
             "or run `knowledge-provider serve --dev` for throwaway local secrets"
@@ -344,7 +388,9 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
               help="Log lines as plain text or JSON (default: plain).")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
 @click.option("--rebuild", is_flag=True,
-              help="Start with a full rebuild of the index, built aside (not ready until it is swapped in).")
+              help="Rebuild the index from scratch aside while the current build keeps answering (kept up to "
+                   "date meanwhile, reclassifications included), then swap it in atomically. Without a usable "
+                   "current build: not ready until the build is done.")
 @_poll_option
 def serve(
     config_path: Path | None,
@@ -390,11 +436,11 @@ def serve(
     try:
         config.check_serving()
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
     say = _announcer(config)
     if not config.content.is_dir():
-        raise click.ClickException(
+        raise ConfigError(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
     _check_port_free(config.host, config.port, "--port")
@@ -412,7 +458,7 @@ def serve(
         if callable(ping):
             ping()
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     except ContractError as exc:
         log.error("the replay store %s cannot be reached (%s): every request will be refused with 503 until it "
                   "can", config.replay_store_spec.split("@")[-1], exc.message)
@@ -426,7 +472,7 @@ def serve(
         metrics_module.prepare(config.state_dir / "metrics")
         metrics = metrics_module.Metrics()
 
-    with _indexer(config) as indexer:
+    with _indexer(config, long_running=True) as indexer:
         live = _live(indexer, config, poll, metrics=metrics,
                      ready_marker=config.state_dir / "ready" if config.workers > 1 else None, say=say,
                      rebuild_first=rebuild)
@@ -436,7 +482,7 @@ def serve(
                 app, _ = build_app(config, registrations, ready=live.ready, replay_store=store,
                                    observer=metrics.observe_request if metrics else None)
             except (ConfigurationError, ValueError) as exc:
-                raise click.ClickException(str(exc)) from None
+                raise ConfigError(str(exc)) from None
         else:
             # Workers rebuild the application from these settings; secrets stay in their
             # own variables (set here when --dev generated them).
@@ -445,7 +491,7 @@ def serve(
             try:
                 config.declared_capabilities(WhooshBackend.implemented_capabilities)
             except ConfigurationError as exc:
-                raise click.ClickException(str(exc)) from None
+                raise ConfigError(str(exc)) from None
         if metrics is not None:
             try:
                 metrics_module.start_server(config.metrics_host, config.metrics_port)
@@ -477,6 +523,8 @@ def serve(
                 ssl_keyfile=str(config.ssl_keyfile) if config.ssl_keyfile else None,
                 timeout_graceful_shutdown=10,
             )
+            # Here with --workers N: uvicorn's supervisor took the signal and returned.
+            log.info(STOPPED_MESSAGE, received_signal() or "signal")
         finally:
             live.stop()
 
@@ -613,7 +661,7 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[
     try:
         registrations = registrations_from_env()
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     for registration in registrations:
         if registration.exposure is profile:
             return registration.secrets[0].key.decode("utf-8"), False
