@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -656,20 +657,94 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
     ctx.exit(report.exit_code)
 
 
-def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[str, bool]:
-    """The secret to sign with, and whether it came from the ``--dev`` state file."""
+#: Where ``query`` sends its request when neither --url nor a running ``serve --dev`` says.
+DEFAULT_QUERY_URL = "http://127.0.0.1:8080"
+
+
+@dataclass(frozen=True)
+class _QueryTarget:
+    """Where ``query`` sends its request and what signs it.
+
+    Attributes:
+        base: the provider's base URL.
+        secret: the secret to sign with.
+        source: where the secret came from, for messages (a variable or the state file).
+        from_dev: whether the secret came from the ``--dev`` state file.
+        note: a remark on the choice, printed with it, or ``""``.
+    """
+
+    base: str
+    secret: str
+    source: str
+    from_dev: bool
+    note: str = ""
+
+
+def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
+    """Pick one consistent URL and secret: the running ``serve --dev``'s URL with its own
+    secrets, or an explicit ``--url`` with the secret from the environment — never the
+    state file's URL with an unrelated secret from the environment.
+
+    Raises:
+        ConfigError: the environment's secret is unusable.
+        click.ClickException: no secret for ``profile`` anywhere.
+    """
+    from .devmode import dev_state_path, read_dev_state, running_dev_server
+
+    variable = SECRET_ENV[profile]
     try:
-        registrations = registrations_from_env()
+        env_secret = next((r.secrets[0].key.decode("utf-8") for r in registrations_from_env()
+                           if r.exposure is profile), None)
     except ConfigurationError as exc:
         raise ConfigError(str(exc)) from None
-    for registration in registrations:
-        if registration.exposure is profile:
-            return registration.secrets[0].key.decode("utf-8"), False
-    if dev_state and isinstance(dev_state.get("secrets"), dict) and profile.value in dev_state["secrets"]:
-        return str(dev_state["secrets"][profile.value]), True
+    state = read_dev_state()
+    secrets = state.get("secrets") if state else None
+    dev_secret = str(secrets[profile.value]) if isinstance(secrets, dict) and profile.value in secrets else None
+    dev_url = str(state.get("url") or "").rstrip("/") if state else ""
+    dev_source = f"the --dev state file {dev_state_path()}"
+    from_env = f"${variable}"
+    if url is not None:
+        base = url.rstrip("/")
+        if env_secret is not None:
+            return _QueryTarget(base, env_secret, from_env, False)
+        if dev_secret is not None:
+            note = "" if base == dev_url else f"those secrets are {dev_url or 'another server'}'s, not --url's"
+            return _QueryTarget(base, dev_secret, dev_source, True, note)
+    else:
+        if dev_secret is not None and dev_url and running_dev_server() is not None:
+            note = f"${variable} is ignored: pass --url to use it" if env_secret is not None else ""
+            return _QueryTarget(dev_url, dev_secret, dev_source, True, note)
+        if env_secret is not None:
+            return _QueryTarget(DEFAULT_QUERY_URL, env_secret, from_env, False)
+        if dev_secret is not None and dev_url:
+            return _QueryTarget(dev_url, dev_secret, dev_source, True, "the `serve --dev` that wrote it has stopped")
     raise click.ClickException(
-        f"no {profile.value} secret: export {SECRET_ENV[profile]}, or start `knowledge-provider serve --dev`"
+        f"no {profile.value} secret: export {variable} (and pass --url), or start `knowledge-provider serve --dev`"
     )
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _shown(value: object, max_chars: int = 300) -> str:
+    """A server-supplied value for a terminal: characters of every script as they are —
+    joiners such as U+200C (ZWNJ, Persian) and U+200D included — with what could forge
+    or reorder the terminal's output escaped: control characters (C0, DEL, C1), line and
+    paragraph separators, bidirectional embeddings, overrides and isolates, and lone
+    surrogates. Bounded to ``max_chars`` characters."""
+    import unicodedata
+
+    if value is None:
+        return "-"
+    out = []
+    for ch in str(value):
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp", "Cs") or ch in _BIDI_CONTROLS:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
+        else:
+            out.append(ch)
+    text = "".join(out)
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
 @main.command()
@@ -678,7 +753,7 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[
               show_default=True, help="Which registration's secret signs the request.")
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option("--url", help="Provider base URL (default: the running --dev server, else http://127.0.0.1:8080).")
-@click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
+@click.option("--json", "as_json", is_flag=True, help="Print the response body exactly as received.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
 @click.option("--locale", "locale", metavar="TAG", help="Send this BCP 47 locale (needs the locale capability).")
@@ -688,25 +763,27 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
           locale: str | None, locale_fallback: bool) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results.
 
-    The secret comes from KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET (or _AGENT_ONLY_ with
-    --profile agent_only; the first of several), else from the state file a running
-    `serve --dev` wrote. Answers are read within the core's limits (10 s, 1 MiB).
+    \b
+    URL and secret are taken as a consistent pair, and named on stderr:
+      without --url: a running `serve --dev`'s URL with its secrets (from its state
+        file), else http://127.0.0.1:8080 with KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET;
+      with --url: KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET, else the --dev secrets.
+    (_AGENT_ONLY_SECRET with --profile agent_only; the first of several.) --json prints
+    the answer's bytes as received. Answers are read within the core's limits (10 s, 1 MiB).
     """
     import httpx
 
     from .contract.testing import signed_headers
-    from .devmode import dev_state_path, read_dev_state
 
-    dev_state = read_dev_state()
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise click.ClickException(f"--url {url!r} must start with http:// or https://")
     exposure = Exposure(profile)
-    secret, from_dev = _query_secret(exposure, dev_state)
-    base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
-    if not base.startswith(("http://", "https://")):
-        raise click.ClickException(f"--url {base!r} must start with http:// or https://")
+    target = _query_target(url, exposure)
+    base, secret, from_dev = target.base, target.secret, target.from_dev
     if base.endswith(("/retrieve", "/capabilities")):
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
-    if from_dev:
-        click.echo(f"(signing with the --dev secrets from {dev_state_path()})", err=True)
+    click.echo(f"query: {base}/retrieve, signed with the {profile} secret from {target.source}"
+               + (f" ({target.note})" if target.note else ""), err=True)
     request: dict[str, Any] = {"query": text, "limit": limit}
     if locale:
         request["locale"] = locale
@@ -718,20 +795,26 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         status, raw = _post_bounded(f"{base}/retrieve", body, signed_headers(body, secret), verify)
     except httpx.HTTPError as exc:
         raise click.ClickException(_connection_hint(base, exc)) from None
+    if as_json:
+        # The answer's bytes as received: what the core parses, escapes and all.
+        sys.stdout.buffer.write(raw)
+        if sys.stdout.isatty() and not raw.endswith(b"\n"):
+            sys.stdout.buffer.write(b"\n")
+        sys.stdout.flush()
     try:
         payload = json.loads(raw)
     except ValueError:
         raise click.ClickException(f"{base} answered {status} without JSON: is it a knowledge provider?") from None
-    if as_json:
-        click.echo(json.dumps(payload, ensure_ascii=True, indent=2))
     if not isinstance(payload, dict):
         raise click.ClickException(f"{base} answered {status} with JSON that is not an object")
     if status != 200:
         found = payload.get("error")
         error: dict[str, Any] = found if isinstance(found, dict) else {}
         message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
-        if status == 401 and from_dev:
-            message += " (signed with --dev secrets: is this the --dev server? Otherwise export the secret)"
+        if status == 401:
+            message += (f" (signed with the secret from {target.source}: is it this server's? "
+                        + ("Otherwise export the server's secret and pass --url)" if from_dev else
+                           "Otherwise export the secret the server was started with)"))
         if status == 404:
             message += " (is --url the provider's base URL?)"
         raise click.ClickException(message)
@@ -779,13 +862,6 @@ def _note_undeclared_locale(base: str, secret: str, verify: ssl.SSLContext | boo
 _MAX_ANSWER_BYTES = 1024 * 1024
 #: Wall-clock limit of one ``query`` request, like the core's (§4.2).
 _QUERY_DEADLINE_S = 10.0
-
-
-def _shown(value: object, max_chars: int = 300) -> str:
-    """A server-supplied value made safe for a terminal (no escape sequences)."""
-    from .contract.records import printable
-
-    return printable(str(value), max_chars) if value is not None else "-"
 
 
 def _post_bounded(url: str, body: bytes, headers: dict[str, str], verify: ssl.SSLContext | bool) -> tuple[int, bytes]:
