@@ -335,6 +335,22 @@ def _check_port_free(host: str, port: int, option: str) -> None:
             ) from None
 
 
+#: Set by the Dockerfile: ``serve`` runs in a container.
+CONTAINER_ENV = "KNOWLEDGE_PROVIDER_IN_CONTAINER"
+
+
+def _warn_loopback_in_container(config: ProviderConfig) -> None:
+    """In a container, a loopback address cannot be reached from outside: say so (a mounted
+    configuration without ``host: 0.0.0.0`` would otherwise fail silently)."""
+    if not os.environ.get(CONTAINER_ENV):
+        return
+    loopback = ("127.0.0.1", "localhost", "::1")
+    for key, host, used in (("host", config.host, True), ("metrics_host", config.metrics_host, config.metrics_port)):
+        if used and host in loopback:
+            log.warning("%s is %s inside a container: nothing outside the container can reach it; set `%s: 0.0.0.0` "
+                        "in the configuration", key, host, key)
+
+
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     if dev:
         from .devmode import create_dev_registrations, dev_state_path, running_dev_server
@@ -440,6 +456,7 @@ def serve(
         raise ConfigError(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
     say = _announcer(config)
+    _warn_loopback_in_container(config)
     if not config.content.is_dir():
         raise ConfigError(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
@@ -505,6 +522,7 @@ def serve(
             f"({', '.join(r.exposure.value for r in registrations)}) on {url} "
             f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}"
         )
+        _write_serving_state(config)
         live.start()
         try:
             uvicorn.run(
@@ -528,6 +546,84 @@ def serve(
             log.info(STOPPED_MESSAGE, received_signal() or "signal")
         finally:
             live.stop()
+
+
+#: Where ``serve`` says where it listens (in the index's state folder), for ``healthcheck``.
+SERVING_STATE = "serving.json"
+
+
+def _write_serving_state(config: ProviderConfig) -> None:
+    """Record the address, port and scheme this server listens on, whatever options or
+    configuration set them, so ``healthcheck`` probes the right place."""
+    path = config.state_dir / SERVING_STATE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {"scheme": "https" if config.ssl_certfile else "http", "host": config.host, "port": config.port,
+             "pid": os.getpid()}
+    tmp = path.with_name(f".{SERVING_STATE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(state), "utf-8")
+    os.replace(tmp, path)
+
+
+def _serving_address(config: ProviderConfig) -> tuple[str, str, int, str]:
+    """(scheme, host, port, where it was learnt) of the local server: from the state a
+    running ``serve`` wrote, else from the configuration."""
+    try:
+        state = json.loads((config.state_dir / SERVING_STATE).read_text("utf-8"))
+        pid = int(state["pid"])
+        os.kill(pid, 0)
+        return str(state["scheme"]), str(state["host"]), int(state["port"]), f"serve (pid {pid})"
+    except PermissionError:
+        return str(state["scheme"]), str(state["host"]), int(state["port"]), "serve"
+    except (OSError, ValueError, KeyError, TypeError):
+        scheme = "https" if config.ssl_certfile else "http"
+        return scheme, config.host, config.port, "the configuration"
+
+
+@main.command()
+@_config_option
+@_index_option
+@click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,
+              help="Seconds to wait for the answer.")
+def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: float) -> None:
+    """Exit 0 if the local `serve` answers GET /healthz with 200, else 1 (a container
+    HEALTHCHECK, a systemd or cron probe).
+
+    It probes where the running server says it listens (index/state/serving.json: its
+    port and http or https, whatever options started it), else where the configuration
+    says; 0.0.0.0 and :: are probed on loopback. The certificate is not verified: this
+    checks that this machine's server is alive, not who it is. Exit status 1 on every
+    failure, a bad configuration included (Docker reserves 2).
+    """
+    import urllib.error
+    import urllib.request
+
+    try:
+        config = load_config(config_path)
+        if index_dir is not None:
+            config = config.with_overrides(index=(Path.cwd() / index_dir).resolve())
+    except ConfigurationError as exc:
+        click.echo(f"unhealthy: {exc}", err=True)
+        sys.exit(1)
+    scheme, host, port, learnt = _serving_address(config)
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)  # noqa: S104 - mapped to loopback
+    url = f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}/healthz"
+    context = None
+    if scheme == "https":
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s, context=context) as answer:  # noqa: S310 - our URL
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (OSError, ValueError) as exc:
+        click.echo(f"unhealthy: {url} (from {learnt}): {getattr(exc, 'reason', exc)}", err=True)
+        sys.exit(1)
+    if status != 200:
+        click.echo(f"unhealthy: {url} (from {learnt}) answered {status}", err=True)
+        sys.exit(1)
+    click.echo(f"healthy: {url} (from {learnt})")
 
 
 @main.command("dev-cert")
