@@ -35,7 +35,7 @@ from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
-from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
+from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
 from .analysis import analysis_language, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
@@ -240,10 +240,12 @@ class Indexer:
         self._generation = 0
         #: Readers of builds made aside in another thread (closed by :meth:`close`).
         self._aside_readers: list[DocumentReader] = []
+        self._closed = False
 
     def open(self) -> None:
         """Take the writer lock and load the current build's manifest, if any."""
         self.layout.lock.acquire()
+        self._closed = False
         name = self.layout.current_name()
         if name is None:
             return
@@ -256,6 +258,7 @@ class Indexer:
 
     def close(self) -> None:
         """Stop the reader processes and release the writer lock."""
+        self._closed = True
         for reader in list(self._aside_readers):
             reader.close()
         self.reader.close()
@@ -336,6 +339,8 @@ class Indexer:
         Raises:
             ReaderClosed: :meth:`close` was called meanwhile (shutting down).
         """
+        if self._closed:
+            raise ReaderClosed("the indexer is closed (shutting down)")
         reader = DocumentReader(self.settings, timeout_s=self.reader.timeout_s)
         self._aside_readers.append(reader)
         try:
