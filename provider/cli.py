@@ -281,7 +281,13 @@ def index(
     config_path: Path | None, content: Path | None, index_dir: Path | None, capabilities: str | None, rebuild: bool,
     watch: bool, poll: bool,
 ) -> None:
-    """Build or update the index, then exit (or, with --watch, keep it up to date)."""
+    """Build or update the index, then exit (or, with --watch, keep it up to date).
+
+    \b
+    Exit status: 0 done (with --watch: stopped by SIGTERM or Ctrl-C); 2 unusable
+    configuration or option; 128 + the signal number when a one-shot run is interrupted;
+    1 other failures (the index is locked by another process).
+    """
     from .search.backend import WhooshBackend
 
     config = _load(config_path, content=content, index=index_dir, capabilities=capabilities)
@@ -430,6 +436,10 @@ def serve(
 
     The server listens at once; /readyz and /retrieve answer 503 until the startup
     sync has brought the index up to date. File changes are then indexed as they happen.
+
+    \b
+    Exit status: 0 after a stop by SIGTERM or Ctrl-C (one log line says so);
+    2 unusable configuration or option; 1 other failures (port taken, index locked).
     """
     overrides: dict[str, Any] = {
         "content": content, "index": index_dir, "host": host, "port": port, "capabilities": capabilities,
