@@ -311,10 +311,8 @@ def index(
         try:
             while live.running():
                 time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
         finally:
-            live.stop()
+            live.stop()  # also when Ctrl-C or SIGTERM unwinds (see _stops_cleanly)
 
 
 def _announcer(config: ProviderConfig) -> Callable[[str], None]:

@@ -18,6 +18,7 @@ from tests.support import REPO_ROOT, ProviderProcess, write_config
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.timeout(900)  # a fresh environment's pip install, then two container runs
 def test_dockerfile_steps_run_and_the_container_answers() -> None:
     result = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "check_dockerfile.py")],
                             capture_output=True, text=True, timeout=900)
