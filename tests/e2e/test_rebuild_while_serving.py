@@ -25,6 +25,7 @@ PARSE_TIMEOUT_S = 4
 SWAPPED = "rebuild swapped in"
 
 
+@pytest.mark.timeout(300)  # two starts, each with a pathological file, and a rebuild
 def test_rebuild_serves_the_old_build_throughout_and_honours_a_reclassification(tmp_path: Path) -> None:
     config = {"parse_timeout": PARSE_TIMEOUT_S}
     first = start_provider(tmp_path, config=config)
@@ -50,7 +51,8 @@ def test_rebuild_serves_the_old_build_throughout_and_honours_a_reclassification(
             thread.start()
         try:
             time.sleep(0.5)  # the watcher starts right after the startup scan
-            assert seen and seen[-1][1], "the article is public before the edit"
+            wait_for(lambda: bool(seen), timeout_s=30, what="a first answer")
+            assert seen[-1][1], "the article is public before the edit"
             path = server.content / ARTICLE
             atomic_save(path, make_internal(path.read_text("utf-8")))
             wait_for(lambda: bool(seen) and not seen[-1][1], timeout_s=30, what="the reclassification")
