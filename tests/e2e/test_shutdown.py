@@ -139,7 +139,10 @@ def test_an_interrupted_one_shot_index_exits_with_the_signal_status(tmp_path: Pa
     proc = subprocess.Popen([sys.executable, "-m", "provider", "index", "--config", str(config)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(3)
+        deadline = time.monotonic() + 60
+        while not descendants(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)  # reader processes started: the slow file is being read
+        time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         _, stderr = proc.communicate(timeout=20)
     finally:
