@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ from . import __version__
 from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
 from .contract.errors import ContractError
 from .contract.registrations import ConfigurationError, Exposure, Registration
-from .logsetup import setup_logging
+from .logsetup import received_signal, setup_logging
 
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
@@ -45,6 +46,17 @@ _index_option = click.option(
 )
 
 
+#: Exit status of every command when the configuration is unusable (as `check`'s 2);
+#: 1 is for other failures (a busy port, an unreachable provider).
+EXIT_CONFIGURATION = 2
+
+
+class ConfigError(click.ClickException):
+    """An unusable configuration or option: the message, and exit status 2."""
+
+    exit_code = EXIT_CONFIGURATION
+
+
 def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
     try:
         config = load_config(config_path)
@@ -53,20 +65,22 @@ def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
         others = {k: v for k, v in overrides.items() if not isinstance(v, Path)}
         return config.with_overrides(**paths, **others)
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
 
 
 @contextmanager
-def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
+def _indexer(config: ProviderConfig, *, long_running: bool = False) -> Iterator[Indexer]:
+    """The index writer for a command, stopped cleanly by SIGINT and SIGTERM (see
+    :func:`_stops_cleanly`)."""
     from .search.indexer import Indexer
     from .search.layout import IndexLayout, WriterLockHeld
 
     if not config.content.is_dir():
-        raise click.ClickException(
+        raise ConfigError(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
     indexer = Indexer(config.wiki_settings(), IndexLayout(config.index), parse_timeout_s=config.parse_timeout_s)
-    with _sigterm_unwinds():
+    with _stops_cleanly(long_running=long_running):
         try:
             indexer.open()
         except WriterLockHeld as exc:
@@ -77,38 +91,58 @@ def _indexer(config: ProviderConfig) -> Iterator[Indexer]:
             indexer.close()
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except Exception``
-    does not swallow it)."""
+class _Stopped(BaseException):
+    """SIGINT or SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except
+    Exception`` does not swallow it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The line a stop by signal ends with (also after uvicorn's own shutdown with --workers).
+STOPPED_MESSAGE = "stopped (%s): the index is consistent and no process is left running"
 
 
 @contextmanager
-def _sigterm_unwinds() -> Iterator[None]:
-    """Make SIGTERM unwind the stack — stopping the file watcher, closing the reader
-    processes, releasing the writer lock — and only then end the process by SIGTERM.
+def _stops_cleanly(*, long_running: bool) -> Iterator[None]:
+    """Make SIGINT (Ctrl-C) and SIGTERM (``docker stop``, systemd) unwind the stack —
+    stopping the file watcher, closing the reader processes, releasing the writer lock —
+    then log one line. A long-running command (``serve``, ``index --watch``) then ends
+    with status 0, as after any planned stop; a one-shot ``index`` that was interrupted
+    ends with 128 + the signal number (130, 143), since its work is not done.
 
-    Why: after a graceful shutdown uvicorn re-raises the signal it caught with the
-    previous handler in place; with Python's default handler the process then dies at
-    once, and the parser processes (a forkserver, its workers, the resource tracker)
-    were left running, adopted by init. ``docker stop`` and systemd send SIGTERM.
+    Why: uvicorn re-raises the signal it caught after its graceful shutdown; with
+    Python's handlers the process then died at once (SIGTERM: leaving the parser
+    processes to init and multiprocessing's semaphores to the resource tracker, which
+    warned about them) or printed a KeyboardInterrupt traceback. A second signal while
+    stopping is ignored: the cleanup is bounded (seconds).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    stopping = False
 
-    def terminated(signum: int, frame: object) -> None:
-        raise _Terminated()
+    def stopped(signum: int, frame: object) -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise _Stopped(signum)
 
-    previous = signal.signal(signal.SIGTERM, terminated)
-    caught = False
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {sig: signal.signal(sig, stopped) for sig in handled}
+    caught: int | None = None
     try:
         yield
-    except _Terminated:
-        caught = True
+    except _Stopped as stop:
+        caught = stop.signum
     finally:
-        signal.signal(signal.SIGTERM, previous)
-    if caught:
-        signal.raise_signal(signal.SIGTERM)  # the exit status says "terminated", as before
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught is not None:
+        log.info(STOPPED_MESSAGE, signal.Signals(caught).name)
+        if not long_running:
+            sys.exit(128 + caught)
 
 
 class _ProgressBar:
@@ -167,8 +201,18 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     return "\n".join(lines)
 
 
-def _sync(indexer: Indexer, *, rebuild: bool = False) -> SyncReport:
-    report = indexer.sync(rebuild=rebuild, progress=_ProgressBar("Indexing"))
+def _progress(config: ProviderConfig) -> Callable[[str], Callable[[int, int], None]]:
+    """Progress of a long pass: a bar on a terminal; log lines (structured in JSON) when
+    stderr is not a terminal or logs are JSON (Docker, systemd, a log collector)."""
+    from .logsetup import ProgressLog
+
+    if sys.stderr.isatty() and config.log_format != "json":
+        return _ProgressBar
+    return lambda label: ProgressLog(label, log)
+
+
+def _sync(indexer: Indexer, config: ProviderConfig, *, rebuild: bool = False) -> SyncReport:
+    report = indexer.sync(rebuild=rebuild, progress=_progress(config)("Indexing"))
     click.echo(format_report(report), err=True)
     return report
 
@@ -200,6 +244,7 @@ def _live(
         on_report=report,
         ready_marker=ready_marker,
         rebuild_first=rebuild_first,
+        progress=_progress(config),
     )
 
 
@@ -236,21 +281,27 @@ def index(
     config_path: Path | None, content: Path | None, index_dir: Path | None, capabilities: str | None, rebuild: bool,
     watch: bool, poll: bool,
 ) -> None:
-    """Build or update the index, then exit (or, with --watch, keep it up to date)."""
+    """Build or update the index, then exit (or, with --watch, keep it up to date).
+
+    \b
+    Exit status: 0 done (with --watch: stopped by SIGTERM or Ctrl-C); 2 unusable
+    configuration or option; 128 + the signal number when a one-shot run is interrupted;
+    1 other failures (the index is locked by another process).
+    """
     from .search.backend import WhooshBackend
 
     config = _load(config_path, content=content, index=index_dir, capabilities=capabilities)
     try:
         config.declared_capabilities(WhooshBackend.implemented_capabilities)
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
-    with _indexer(config) as indexer:
+    with _indexer(config, long_running=watch) as indexer:
         if rebuild:
-            _sync(indexer, rebuild=True)
+            _sync(indexer, config, rebuild=True)
         if not watch:
             if not rebuild:
-                _sync(indexer)
+                _sync(indexer, config)
             return
         live = _live(indexer, config, poll)
         _announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
@@ -260,10 +311,8 @@ def index(
         try:
             while live.running():
                 time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
         finally:
-            live.stop()
+            live.stop()  # also when Ctrl-C or SIGTERM unwinds (see _stops_cleanly)
 
 
 def _announcer(config: ProviderConfig) -> Callable[[str], None]:
@@ -290,6 +339,22 @@ def _check_port_free(host: str, port: int, option: str) -> None:
             ) from None
 
 
+#: Set by the Dockerfile: ``serve`` runs in a container.
+CONTAINER_ENV = "KNOWLEDGE_PROVIDER_IN_CONTAINER"
+
+
+def _warn_loopback_in_container(config: ProviderConfig) -> None:
+    """In a container, a loopback address cannot be reached from outside: say so (a mounted
+    configuration without ``host: 0.0.0.0`` would otherwise fail silently)."""
+    if not os.environ.get(CONTAINER_ENV):
+        return
+    loopback = ("127.0.0.1", "localhost", "::1")
+    for key, host, used in (("host", config.host, True), ("metrics_host", config.metrics_host, config.metrics_port)):
+        if used and host in loopback:
+            log.warning("%s is %s inside a container: nothing outside the container can reach it; set `%s: 0.0.0.0` "
+                        "in the configuration", key, host, key)
+
+
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     if dev:
         from .devmode import create_dev_registrations, dev_state_path, running_dev_server
@@ -312,10 +377,10 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     try:
         registrations = registrations_from_env()
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     if not registrations:
         names = " or ".join(SECRET_ENV.values())
-        raise click.ClickException(
+        raise ConfigError(
             f"no secret is set: export {names} (at least 32 characters, e.g. from "
             "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`), "
             "or run `knowledge-provider serve --dev` for throwaway local secrets"
@@ -344,7 +409,9 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
               help="Log lines as plain text or JSON (default: plain).")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
 @click.option("--rebuild", is_flag=True,
-              help="Start with a full rebuild of the index, built aside (not ready until it is swapped in).")
+              help="Rebuild the index from scratch aside while the current build keeps answering (kept up to "
+                   "date meanwhile, reclassifications included), then swap it in atomically. Without a usable "
+                   "current build: not ready until the build is done.")
 @_poll_option
 def serve(
     config_path: Path | None,
@@ -367,6 +434,10 @@ def serve(
 
     The server listens at once; /readyz and /retrieve answer 503 until the startup
     sync has brought the index up to date. File changes are then indexed as they happen.
+
+    \b
+    Exit status: 0 after a stop by SIGTERM or Ctrl-C (one log line says so);
+    2 unusable configuration or option; 1 other failures (port taken, index locked).
     """
     overrides: dict[str, Any] = {
         "content": content, "index": index_dir, "host": host, "port": port, "capabilities": capabilities,
@@ -390,11 +461,12 @@ def serve(
     try:
         config.check_serving()
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     setup_logging(config.log_level, config.log_format)
     say = _announcer(config)
+    _warn_loopback_in_container(config)
     if not config.content.is_dir():
-        raise click.ClickException(
+        raise ConfigError(
             f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
         )
     _check_port_free(config.host, config.port, "--port")
@@ -412,7 +484,7 @@ def serve(
         if callable(ping):
             ping()
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     except ContractError as exc:
         log.error("the replay store %s cannot be reached (%s): every request will be refused with 503 until it "
                   "can", config.replay_store_spec.split("@")[-1], exc.message)
@@ -426,7 +498,7 @@ def serve(
         metrics_module.prepare(config.state_dir / "metrics")
         metrics = metrics_module.Metrics()
 
-    with _indexer(config) as indexer:
+    with _indexer(config, long_running=True) as indexer:
         live = _live(indexer, config, poll, metrics=metrics,
                      ready_marker=config.state_dir / "ready" if config.workers > 1 else None, say=say,
                      rebuild_first=rebuild)
@@ -436,7 +508,7 @@ def serve(
                 app, _ = build_app(config, registrations, ready=live.ready, replay_store=store,
                                    observer=metrics.observe_request if metrics else None)
             except (ConfigurationError, ValueError) as exc:
-                raise click.ClickException(str(exc)) from None
+                raise ConfigError(str(exc)) from None
         else:
             # Workers rebuild the application from these settings; secrets stay in their
             # own variables (set here when --dev generated them).
@@ -445,7 +517,7 @@ def serve(
             try:
                 config.declared_capabilities(WhooshBackend.implemented_capabilities)
             except ConfigurationError as exc:
-                raise click.ClickException(str(exc)) from None
+                raise ConfigError(str(exc)) from None
         if metrics is not None:
             try:
                 metrics_module.start_server(config.metrics_host, config.metrics_port)
@@ -458,6 +530,7 @@ def serve(
             f"({', '.join(r.exposure.value for r in registrations)}) on {url} "
             f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}"
         )
+        _write_serving_state(config)
         live.start()
         try:
             uvicorn.run(
@@ -477,8 +550,88 @@ def serve(
                 ssl_keyfile=str(config.ssl_keyfile) if config.ssl_keyfile else None,
                 timeout_graceful_shutdown=10,
             )
+            # Here with --workers N: uvicorn's supervisor took the signal and returned.
+            log.info(STOPPED_MESSAGE, received_signal() or "signal")
         finally:
             live.stop()
+
+
+#: Where ``serve`` says where it listens (in the index's state folder), for ``healthcheck``.
+SERVING_STATE = "serving.json"
+
+
+def _write_serving_state(config: ProviderConfig) -> None:
+    """Record the address, port and scheme this server listens on, whatever options or
+    configuration set them, so ``healthcheck`` probes the right place."""
+    path = config.state_dir / SERVING_STATE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {"scheme": "https" if config.ssl_certfile else "http", "host": config.host, "port": config.port,
+             "pid": os.getpid()}
+    tmp = path.with_name(f".{SERVING_STATE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(state), "utf-8")
+    os.replace(tmp, path)
+
+
+def _serving_address(config: ProviderConfig) -> tuple[str, str, int, str]:
+    """(scheme, host, port, where it was learnt) of the local server: from the state a
+    running ``serve`` wrote, else from the configuration."""
+    try:
+        state = json.loads((config.state_dir / SERVING_STATE).read_text("utf-8"))
+        pid = int(state["pid"])
+        os.kill(pid, 0)
+        return str(state["scheme"]), str(state["host"]), int(state["port"]), f"serve (pid {pid})"
+    except PermissionError:
+        return str(state["scheme"]), str(state["host"]), int(state["port"]), "serve"
+    except (OSError, ValueError, KeyError, TypeError):
+        scheme = "https" if config.ssl_certfile else "http"
+        return scheme, config.host, config.port, "the configuration"
+
+
+@main.command()
+@_config_option
+@_index_option
+@click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,
+              help="Seconds to wait for the answer.")
+def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: float) -> None:
+    """Exit 0 if the local `serve` answers GET /healthz with 200, else 1 (a container
+    HEALTHCHECK, a systemd or cron probe).
+
+    It probes where the running server says it listens (index/state/serving.json: its
+    port and http or https, whatever options started it), else where the configuration
+    says; 0.0.0.0 and :: are probed on loopback. The certificate is not verified: this
+    checks that this machine's server is alive, not who it is. Exit status 1 on every
+    failure, a bad configuration included (Docker reserves 2).
+    """
+    import urllib.error
+    import urllib.request
+
+    try:
+        config = load_config(config_path)
+        if index_dir is not None:
+            config = config.with_overrides(index=(Path.cwd() / index_dir).resolve())
+    except ConfigurationError as exc:
+        click.echo(f"unhealthy: {exc}", err=True)
+        sys.exit(1)
+    scheme, host, port, learnt = _serving_address(config)
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)  # noqa: S104 - mapped to loopback
+    url = f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}/healthz"
+    context = None
+    if scheme == "https":
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s, context=context) as answer:  # noqa: S310 - our URL
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (OSError, ValueError) as exc:
+        click.echo(f"unhealthy: {url} (from {learnt}): {getattr(exc, 'reason', exc)}", err=True)
+        sys.exit(1)
+    if status != 200:
+        click.echo(f"unhealthy: {url} (from {learnt}) answered {status}", err=True)
+        sys.exit(1)
+    click.echo(f"healthy: {url} (from {learnt})")
 
 
 @main.command("dev-cert")
@@ -608,20 +761,94 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
     ctx.exit(report.exit_code)
 
 
-def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[str, bool]:
-    """The secret to sign with, and whether it came from the ``--dev`` state file."""
+#: Where ``query`` sends its request when neither --url nor a running ``serve --dev`` says.
+DEFAULT_QUERY_URL = "http://127.0.0.1:8080"
+
+
+@dataclass(frozen=True)
+class _QueryTarget:
+    """Where ``query`` sends its request and what signs it.
+
+    Attributes:
+        base: the provider's base URL.
+        secret: the secret to sign with.
+        source: where the secret came from, for messages (a variable or the state file).
+        from_dev: whether the secret came from the ``--dev`` state file.
+        note: a remark on the choice, printed with it, or ``""``.
+    """
+
+    base: str
+    secret: str
+    source: str
+    from_dev: bool
+    note: str = ""
+
+
+def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
+    """Pick one consistent URL and secret: the running ``serve --dev``'s URL with its own
+    secrets, or an explicit ``--url`` with the secret from the environment — never the
+    state file's URL with an unrelated secret from the environment.
+
+    Raises:
+        ConfigError: the environment's secret is unusable.
+        click.ClickException: no secret for ``profile`` anywhere.
+    """
+    from .devmode import dev_state_path, read_dev_state, running_dev_server
+
+    variable = SECRET_ENV[profile]
     try:
-        registrations = registrations_from_env()
+        env_secret = next((r.secrets[0].key.decode("utf-8") for r in registrations_from_env()
+                           if r.exposure is profile), None)
     except ConfigurationError as exc:
-        raise click.ClickException(str(exc)) from None
-    for registration in registrations:
-        if registration.exposure is profile:
-            return registration.secrets[0].key.decode("utf-8"), False
-    if dev_state and isinstance(dev_state.get("secrets"), dict) and profile.value in dev_state["secrets"]:
-        return str(dev_state["secrets"][profile.value]), True
+        raise ConfigError(str(exc)) from None
+    state = read_dev_state()
+    secrets = state.get("secrets") if state else None
+    dev_secret = str(secrets[profile.value]) if isinstance(secrets, dict) and profile.value in secrets else None
+    dev_url = str(state.get("url") or "").rstrip("/") if state else ""
+    dev_source = f"the --dev state file {dev_state_path()}"
+    from_env = f"${variable}"
+    if url is not None:
+        base = url.rstrip("/")
+        if env_secret is not None:
+            return _QueryTarget(base, env_secret, from_env, False)
+        if dev_secret is not None:
+            note = "" if base == dev_url else f"those secrets are {dev_url or 'another server'}'s, not --url's"
+            return _QueryTarget(base, dev_secret, dev_source, True, note)
+    else:
+        if dev_secret is not None and dev_url and running_dev_server() is not None:
+            note = f"${variable} is ignored: pass --url to use it" if env_secret is not None else ""
+            return _QueryTarget(dev_url, dev_secret, dev_source, True, note)
+        if env_secret is not None:
+            return _QueryTarget(DEFAULT_QUERY_URL, env_secret, from_env, False)
+        if dev_secret is not None and dev_url:
+            return _QueryTarget(dev_url, dev_secret, dev_source, True, "the `serve --dev` that wrote it has stopped")
     raise click.ClickException(
-        f"no {profile.value} secret: export {SECRET_ENV[profile]}, or start `knowledge-provider serve --dev`"
+        f"no {profile.value} secret: export {variable} (and pass --url), or start `knowledge-provider serve --dev`"
     )
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _shown(value: object, max_chars: int = 300) -> str:
+    """A server-supplied value for a terminal: characters of every script as they are —
+    joiners such as U+200C (ZWNJ, Persian) and U+200D included — with what could forge
+    or reorder the terminal's output escaped: control characters (C0, DEL, C1), line and
+    paragraph separators, bidirectional embeddings, overrides and isolates, and lone
+    surrogates. Bounded to ``max_chars`` characters."""
+    import unicodedata
+
+    if value is None:
+        return "-"
+    out = []
+    for ch in str(value):
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Zl", "Zp", "Cs") or ch in _BIDI_CONTROLS:
+            out.append(ch.encode("unicode_escape", "backslashreplace").decode("ascii"))
+        else:
+            out.append(ch)
+    text = "".join(out)
+    return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
 
 
 @main.command()
@@ -630,7 +857,7 @@ def _query_secret(profile: Exposure, dev_state: dict[str, Any] | None) -> tuple[
               show_default=True, help="Which registration's secret signs the request.")
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option("--url", help="Provider base URL (default: the running --dev server, else http://127.0.0.1:8080).")
-@click.option("--json", "as_json", is_flag=True, help="Print the raw JSON response.")
+@click.option("--json", "as_json", is_flag=True, help="Print the response body exactly as received.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
 @click.option("--locale", "locale", metavar="TAG", help="Send this BCP 47 locale (needs the locale capability).")
@@ -640,25 +867,27 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
           locale: str | None, locale_fallback: bool) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results.
 
-    The secret comes from KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET (or _AGENT_ONLY_ with
-    --profile agent_only; the first of several), else from the state file a running
-    `serve --dev` wrote. Answers are read within the core's limits (10 s, 1 MiB).
+    \b
+    URL and secret are taken as a consistent pair, and named on stderr:
+      without --url: a running `serve --dev`'s URL with its secrets (from its state
+        file), else http://127.0.0.1:8080 with KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET;
+      with --url: KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET, else the --dev secrets.
+    (_AGENT_ONLY_SECRET with --profile agent_only; the first of several.) --json prints
+    the answer's bytes as received. Answers are read within the core's limits (10 s, 1 MiB).
     """
     import httpx
 
     from .contract.testing import signed_headers
-    from .devmode import dev_state_path, read_dev_state
 
-    dev_state = read_dev_state()
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise click.ClickException(f"--url {url!r} must start with http:// or https://")
     exposure = Exposure(profile)
-    secret, from_dev = _query_secret(exposure, dev_state)
-    base = (url or (dev_state or {}).get("url") or "http://127.0.0.1:8080").rstrip("/")
-    if not base.startswith(("http://", "https://")):
-        raise click.ClickException(f"--url {base!r} must start with http:// or https://")
+    target = _query_target(url, exposure)
+    base, secret, from_dev = target.base, target.secret, target.from_dev
     if base.endswith(("/retrieve", "/capabilities")):
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
-    if from_dev:
-        click.echo(f"(signing with the --dev secrets from {dev_state_path()})", err=True)
+    click.echo(f"query: {base}/retrieve, signed with the {profile} secret from {target.source}"
+               + (f" ({target.note})" if target.note else ""), err=True)
     request: dict[str, Any] = {"query": text, "limit": limit}
     if locale:
         request["locale"] = locale
@@ -670,20 +899,26 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         status, raw = _post_bounded(f"{base}/retrieve", body, signed_headers(body, secret), verify)
     except httpx.HTTPError as exc:
         raise click.ClickException(_connection_hint(base, exc)) from None
+    if as_json:
+        # The answer's bytes as received: what the core parses, escapes and all.
+        sys.stdout.buffer.write(raw)
+        if sys.stdout.isatty() and not raw.endswith(b"\n"):
+            sys.stdout.buffer.write(b"\n")
+        sys.stdout.flush()
     try:
         payload = json.loads(raw)
     except ValueError:
         raise click.ClickException(f"{base} answered {status} without JSON: is it a knowledge provider?") from None
-    if as_json:
-        click.echo(json.dumps(payload, ensure_ascii=True, indent=2))
     if not isinstance(payload, dict):
         raise click.ClickException(f"{base} answered {status} with JSON that is not an object")
     if status != 200:
         found = payload.get("error")
         error: dict[str, Any] = found if isinstance(found, dict) else {}
         message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
-        if status == 401 and from_dev:
-            message += " (signed with --dev secrets: is this the --dev server? Otherwise export the secret)"
+        if status == 401:
+            message += (f" (signed with the secret from {target.source}: is it this server's? "
+                        + ("Otherwise export the server's secret and pass --url)" if from_dev else
+                           "Otherwise export the secret the server was started with)"))
         if status == 404:
             message += " (is --url the provider's base URL?)"
         raise click.ClickException(message)
@@ -731,13 +966,6 @@ def _note_undeclared_locale(base: str, secret: str, verify: ssl.SSLContext | boo
 _MAX_ANSWER_BYTES = 1024 * 1024
 #: Wall-clock limit of one ``query`` request, like the core's (§4.2).
 _QUERY_DEADLINE_S = 10.0
-
-
-def _shown(value: object, max_chars: int = 300) -> str:
-    """A server-supplied value made safe for a terminal (no escape sequences)."""
-    from .contract.records import printable
-
-    return printable(str(value), max_chars) if value is not None else "-"
 
 
 def _post_bounded(url: str, body: bytes, headers: dict[str, str], verify: ssl.SSLContext | bool) -> tuple[int, bytes]:

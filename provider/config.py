@@ -248,6 +248,14 @@ class ProviderConfig:
 
 
 def _tag(value: Any, where: str) -> str:
+    if isinstance(value, bool):
+        # YAML 1.1 (PyYAML) reads unquoted no/yes/on/off as booleans: `locales: [en, no]`
+        # would otherwise report "False is not a BCP 47 language tag".
+        word = "no (or off)" if value is False else "yes (or on)"
+        raise ConfigurationError(
+            f"{where}: YAML reads an unquoted {word} as {str(value).lower()}, not as a language tag: quote it, "
+            "e.g. [en, \"no\"] for Norwegian"
+        )
     tag = normalize_tag(value) if isinstance(value, str) else None
     if tag is None:
         raise ConfigurationError(f"{where}: {value!r} is not a BCP 47 language tag (e.g. en, de, pt-BR)")

@@ -13,6 +13,16 @@
 3. every ``reconcile_interval_s`` a full scan bounds any drift (missed events,
    filesystems without inotify).
 
+``serve --rebuild`` with a usable current build: the startup sync updates the current
+build and the server is ready at once; a fresh build is made aside in a second thread
+(its own reader processes) while this thread keeps applying every batch to the build
+being served — so a public → internal edit made during the rebuild takes effect at once.
+When the new build is complete it is brought up to date with the folder (files changed
+since they were read are read again), under the same lock as the batches, and swapped
+in atomically. Without a usable build (first start, changed classification settings)
+there is nothing safe to serve: the rebuild is the startup sync and the server is ready
+when it is done.
+
 Polling replaces inotify when asked (``--poll`` or ``KNOWLEDGE_PROVIDER_POLL=1``, for
 Docker Desktop bind mounts and NFS/SMB) and automatically, with a warning, when the OS
 watch limit is reached.
@@ -32,7 +42,8 @@ from typing import Any
 import watchfiles
 
 from .config import POLL_ENV
-from .search.indexer import Indexer, SyncReport
+from .search.indexer import Indexer, Progress, SyncReport
+from .wiki.reader import ReaderClosed
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 
@@ -71,8 +82,11 @@ class LiveIndexer:
             watch-limit fallback can be tested.
         ready_marker: a file created once the startup sync is done (and removed now),
             so serving worker processes know the index is current.
-        rebuild_first: make the startup sync a full rebuild aside (``serve --rebuild``);
-            the current build keeps being served until the new one is swapped in.
+        rebuild_first: rebuild the index aside after the startup sync (``serve --rebuild``):
+            the current build keeps being served, and updated, until the new one is
+            swapped in (see the module docstring).
+        progress: given a label, returns a ``progress(done, total)`` callback for a full
+            scan or build (or ``None``); for progress bars and progress log lines.
     """
 
     def __init__(
@@ -86,6 +100,7 @@ class LiveIndexer:
         watch_fn: WatchFn = watchfiles.watch,
         ready_marker: Path | None = None,
         rebuild_first: bool = False,
+        progress: Callable[[str], Progress | None] | None = None,
     ) -> None:
         self.indexer = indexer
         self.root = Path(indexer.settings.root).resolve()
@@ -96,6 +111,13 @@ class LiveIndexer:
         self.watch_fn = watch_fn
         self.ready_marker = ready_marker
         self._rebuild_next = rebuild_first
+        self._progress = progress or (lambda label: None)
+        # Serialises the writes to the served build: watcher batches, scans and the
+        # catch-up of a build made aside before it is swapped in.
+        self._write_lock = threading.Lock()
+        self._rebuilder: threading.Thread | None = None
+        #: Set when a rebuild aside (``rebuild_first``) has been swapped in, or has failed.
+        self.rebuilt = threading.Event()
         if ready_marker is not None:
             ready_marker.unlink(missing_ok=True)
         #: Set once the startup sync has completed; the server is ready from then on.
@@ -128,6 +150,9 @@ class LiveIndexer:
         """Startup sync, then follow the folder until :meth:`stop`."""
         # Not ready until one scan has succeeded: serving an index that may predate an
         # edit made while the provider was down could serve a withdrawn article.
+        aside = self._rebuild_next and self.indexer.manifest is not None
+        if aside:
+            self._rebuild_next = False  # the startup scan updates the served build
         delay_s = 1.0
         while self.scan() is None:
             if self._stop.wait(delay_s):
@@ -137,6 +162,11 @@ class LiveIndexer:
         if self.ready_marker is not None:
             self.ready_marker.parent.mkdir(parents=True, exist_ok=True)
             self.ready_marker.write_text(f"{os.getpid()}\n", "utf-8")
+        if aside:
+            self._rebuilder = threading.Thread(target=self._rebuild_aside, name="rebuild-aside", daemon=True)
+            self._rebuilder.start()
+        else:
+            self.rebuilt.set()
         while not self._stop.is_set():
             try:
                 self._follow()
@@ -184,10 +214,36 @@ class LiveIndexer:
                      len(batch), report.duration_s, report.written, report.removed)
         return report
 
+    def _rebuild_aside(self) -> None:
+        """Build afresh aside, then catch up and swap in (``serve --rebuild``)."""
+        log.info("rebuilding the index aside; the current build is served, and kept up to date, meanwhile")
+        try:
+            pending = self.indexer.build_aside(self._progress("Rebuilding"))
+            if self._stop.is_set():
+                return
+            with self._write_lock:
+                report = self.indexer.adopt(pending)
+        except ReaderClosed:
+            return  # shutting down: the unfinished build is never served, the next rebuild removes it
+        except Exception:
+            log.exception("the rebuild aside failed; the current build stays served and up to date")
+            return
+        finally:
+            self.rebuilt.set()
+        log.info("rebuild swapped in: build %s (%d documents read in %.1fs)", report.build, report.read,
+                 report.duration_s)
+        if self.on_report is not None:
+            self.on_report(report)
+
     def _sync(self, paths: list[str] | None) -> SyncReport | None:
         try:
-            report = self.indexer.sync(paths, rebuild=self._rebuild_next and paths is None)
+            rebuild = self._rebuild_next and paths is None
+            progress = self._progress("Indexing") if paths is None else None
+            with self._write_lock:
+                report = self.indexer.sync(paths, rebuild=rebuild, progress=progress)
             self._rebuild_next = False
+        except ReaderClosed:
+            return None  # shutting down mid-batch: nothing was committed, the next start catches up
         except Exception:
             log.exception("indexing failed; the served index is unchanged and will be reconciled")
             return None

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,8 +36,10 @@ def start_provider(
     extra_args: tuple[str, ...] = (),
     base_url: str | None = None,
     verify: ssl.SSLContext | bool = True,
+    popen: dict[str, Any] | None = None,
 ) -> ProviderProcess:
-    """Start ``knowledge-provider serve`` as a subprocess and wait until it answers."""
+    """Start ``knowledge-provider serve`` as a subprocess and wait until it answers
+    (``popen``: more arguments for :class:`subprocess.Popen`, e.g. a session of its own)."""
     tmp.mkdir(parents=True, exist_ok=True)
     wiki = tmp / "content"
     if content is None:
@@ -60,7 +63,7 @@ def start_provider(
     log_file = open(log_path, "wb")  # noqa: SIM115 - closed by ProviderProcess.stop
     proc = subprocess.Popen(
         [sys.executable, "-m", "provider", "serve", "--config", str(config_path), *extra_args],
-        stdout=log_file, stderr=subprocess.STDOUT, env=process_env, cwd=tmp,
+        stdout=log_file, stderr=subprocess.STDOUT, env=process_env, cwd=tmp, **(popen or {}),
     )
     server = ProviderProcess(proc=proc, base_url=base_url or f"http://127.0.0.1:{port}", log_path=log_path,
                              log_file=log_file, root=tmp, content=wiki, verify=verify)

@@ -3,12 +3,15 @@ every setting is documented in the README."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from provider.config import _KNOWN_KEYS, config_from_mapping
+from provider.config import _KNOWN_KEYS, config_from_mapping, load_config
 from provider.contract.registrations import ConfigurationError
 from provider.wiki.layouts import LAYOUTS
 from tests.support import REPO_ROOT
@@ -187,3 +190,32 @@ def test_parse_timeout_reaches_the_reader(tmp_path: Path) -> None:
     assert config.parse_timeout_s == 5
     indexer = Indexer(config.wiki_settings(), IndexLayout(tmp_path / "ix"), parse_timeout_s=config.parse_timeout_s)
     assert indexer.reader.timeout_s == 5
+
+
+@pytest.mark.parametrize("text", ["locales: [en, no]", "locales: [en, NO, de]", "default_locale: no",
+                                  "fallback_locales: [no, en]", "locales: [en, yes]", "locales: [off]"])
+def test_an_unquoted_yaml_boolean_in_a_locale_says_quote_it(tmp_path: Path, text: str) -> None:
+    """PyYAML reads `no` (Norwegian) as false: the error says so and how to fix it."""
+    path = tmp_path / "kp.yaml"
+    path.write_text(text + "\n", "utf-8")
+    with pytest.raises(ConfigurationError) as caught:
+        load_config(path)
+    assert "quote it" in str(caught.value) and text.split(":")[0] in str(caught.value)
+    if "yes" not in text and "off" not in text:
+        path.write_text(text.replace("no", '"no"').replace("NO", '"NO"') + "\n", "utf-8")
+        loaded = load_config(path)  # quoted, it is Norwegian
+        assert "no" in (*loaded.locales, *(loaded.fallback_locales or ()))
+
+
+@pytest.mark.parametrize("command", [["serve"], ["index"], ["check"]])
+def test_a_configuration_error_exits_2_from_every_command(tmp_path: Path, command: list[str]) -> None:
+    """Documented in README: 2 = unusable configuration, the same for check, serve and index."""
+    (tmp_path / "content").mkdir()
+    config = tmp_path / "kp.yaml"
+    config.write_text("locales: [en, no]\n", "utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KNOWLEDGE_PROVIDER_")}
+    env["KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET"] = "cs-test-secret-0123456789-abcdefghijklmnop"
+    result = subprocess.run([sys.executable, "-m", "provider", *command, "--config", str(config)],
+                            capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path, check=False)
+    assert result.returncode == 2, result.stderr
+    assert "quote it" in result.stderr and "Traceback" not in result.stderr

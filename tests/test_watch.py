@@ -78,3 +78,57 @@ def test_stop_ends_the_thread_promptly(tmp_path: Path) -> None:
         live.stop()
         assert time.monotonic() - started < 5
         assert not any(t.name == "live-indexer" and t.is_alive() for t in threading.enumerate())
+
+
+def _public_ids(index_root: Path) -> set[str]:
+    from whoosh import index as whoosh_index
+
+    layout = IndexLayout(index_root)
+    name = layout.current_name()
+    assert name is not None
+    ix = whoosh_index.open_dir(str(layout.build_dir(name) / "public"))
+    with ix.searcher() as searcher:
+        return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
+
+
+def test_a_build_made_aside_catches_up_with_a_reclassification_before_it_is_swapped_in(tmp_path: Path) -> None:
+    """serve --rebuild (issue 16): a public → internal edit applied to the served build
+    while the new one was being built is not undone by the swap (CONTRACT X2, X7)."""
+    content = tmp_path / "content"
+    content.mkdir()
+    for name in ("a", "b"):
+        (content / f"{name}.md").write_text(f"---\naudience: public\n---\n# {name}\n\nText {name}.\n")
+    with Indexer(WikiSettings(root=content), IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        old = IndexLayout(tmp_path / "index").current_name()
+        pending = indexer.build_aside()  # has read a.md as public
+        assert IndexLayout(tmp_path / "index").current_name() == old, "not served before adopt"
+        (content / "a.md").write_text("---\naudience: internal\n---\n# a\n\nText a, now internal.\n")
+        indexer.sync(["a.md"])  # the served build takes the edit at once
+        assert _public_ids(tmp_path / "index") == {"b"}
+        report = indexer.adopt(pending)
+        assert report.rebuilt and report.build == pending.name != old
+        assert IndexLayout(tmp_path / "index").current_name() == pending.name
+        assert _public_ids(tmp_path / "index") == {"b"}, "the swap must not bring the internal article back"
+        assert report.generation > 1
+        # Later batches go to the new build.
+        (content / "b.md").write_text("---\naudience: internal\n---\n# b\n\nText b.\n")
+        indexer.sync(["b.md"])
+        assert _public_ids(tmp_path / "index") == set()
+
+
+def test_serve_rebuild_is_ready_at_once_and_swaps_in_later(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "a.md").write_text("---\naudience: public\n---\n# A\n\nAlpha.\n")
+    with Indexer(WikiSettings(root=content), IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        first = IndexLayout(tmp_path / "index").current_name()
+        live = LiveIndexer(indexer, rebuild_first=True, reconcile_interval_s=0)
+        live.start()
+        try:
+            assert live.ready.wait(30)
+            assert live.rebuilt.wait(60)
+        finally:
+            live.stop()
+    assert IndexLayout(tmp_path / "index").current_name() not in (None, first)

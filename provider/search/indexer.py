@@ -36,14 +36,14 @@ from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, i
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
 from ..wiki.quickcheck import may_have_left_public
-from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
+from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
 from .analysis import analysis_language, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
 from .schema import SCHEMA_VERSION, body_field, build_schema, title_field
 from .snippets import passage_terms
 
-__all__ = ["Indexer", "SyncReport", "index_entries", "settings_key"]
+__all__ = ["Indexer", "PendingBuild", "SyncReport", "index_entries", "settings_key"]
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +199,23 @@ def index_entries(
     return entries, [warning] if warning else []
 
 
+@dataclass
+class PendingBuild:
+    """A complete build written aside by :meth:`Indexer.build_aside`, not served yet.
+
+    Attributes:
+        name: its folder under ``builds/``.
+        manifest: what it holds.
+        resolved: the corpus-wide decisions it was written with.
+        report: what building it did (completed by :meth:`Indexer.adopt`).
+    """
+
+    name: str
+    manifest: Manifest
+    resolved: dict[str, Resolved]
+    report: SyncReport
+
+
 class Indexer:
     """Keeps ``index/`` equal to the wiki. Holds the writer lock while it lives.
 
@@ -225,10 +242,14 @@ class Indexer:
         self._manifest: Manifest | None = None
         self._build: str | None = None
         self._generation = 0
+        #: Readers of builds made aside in another thread (closed by :meth:`close`).
+        self._aside_readers: list[DocumentReader] = []
+        self._closed = False
 
     def open(self) -> None:
         """Take the writer lock and load the current build's manifest, if any."""
         self.layout.lock.acquire()
+        self._closed = False
         name = self.layout.current_name()
         if name is None:
             return
@@ -241,6 +262,9 @@ class Indexer:
 
     def close(self) -> None:
         """Stop the reader processes and release the writer lock."""
+        self._closed = True
+        for reader in list(self._aside_readers):
+            reader.close()
         self.reader.close()
         self.layout.lock.release()
 
@@ -283,12 +307,13 @@ class Indexer:
     # -- internals -----------------------------------------------------------------------
 
     def _read(
-        self, relpaths: Iterable[str], report: SyncReport, progress: Progress | None, total: int
+        self, relpaths: Iterable[str], report: SyncReport, progress: Progress | None, total: int,
+        reader: DocumentReader | None = None,
     ) -> tuple[dict[str, WikiDocument], dict[str, str], list[str]]:
         loaded: dict[str, WikiDocument] = {}
         skipped: dict[str, str] = {}
         gone: list[str] = []
-        for done, (relpath, result) in enumerate(self.reader.read(relpaths), start=1):
+        for done, (relpath, result) in enumerate((reader or self.reader).read(relpaths), start=1):
             if isinstance(result, WikiDocument):
                 loaded[relpath] = result
                 if result.meta.warnings:
@@ -303,12 +328,70 @@ class Indexer:
         return loaded, skipped, gone
 
     def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
+        pending = self._build_aside(report, progress, self.reader)
+        self._publish(pending)
+        self._summarize(report, pending.resolved)
+
+    def build_aside(self, progress: Progress | None = None) -> PendingBuild:
+        """Build the whole index into a new build folder that is **not** served yet.
+
+        Safe to call from a second thread while the current build keeps being served and
+        updated by :meth:`sync` (``serve --rebuild``): it reads the files with reader
+        processes of its own and touches nothing the current build uses. Pass the result
+        to :meth:`adopt`.
+
+        Raises:
+            ReaderClosed: :meth:`close` was called meanwhile (shutting down).
+        """
+        if self._closed:
+            raise ReaderClosed("the indexer is closed (shutting down)")
+        reader = DocumentReader(self.settings, timeout_s=self.reader.timeout_s)
+        self._aside_readers.append(reader)
+        try:
+            report = SyncReport()
+            started = time.monotonic()
+            pending = self._build_aside(report, progress, reader)
+            report.duration_s = time.monotonic() - started
+            return pending
+        finally:
+            reader.close()
+            self._aside_readers.remove(reader)
+
+    def adopt(self, pending: PendingBuild) -> SyncReport:
+        """Bring a build made by :meth:`build_aside` up to date with the folder as it is
+        now (files changed while it was built are read again: a reclassification seen by
+        the current build meanwhile is not undone), then swap it in atomically.
+
+        Not concurrent with :meth:`sync`: the caller serialises the two. If the catch-up
+        fails, the current build stays served and the pending one is dropped.
+        """
+        report = pending.report
+        started = time.monotonic()
+        served = self._manifest, self._build
+        # Generations only grow, also across a build made while the old one kept changing.
+        pending.manifest.generation = max(pending.manifest.generation, self._generation_now() + 1)
+        self._manifest, self._build = pending.manifest, pending.name
+        try:
+            self._update(report, None, None)
+        except BaseException:
+            self._manifest, self._build = served
+            raise
+        self.layout.publish(pending.name)
+        self._keep_builds(pending.name, served[1])
+        report.rebuilt = True
+        report.duration_s += time.monotonic() - started
+        return report
+
+    def _generation_now(self) -> int:
+        return max(self._manifest.generation if self._manifest else 0, self._generation)
+
+    def _build_aside(self, report: SyncReport, progress: Progress | None, reader: DocumentReader) -> PendingBuild:
         found = self._discover()
-        loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files))
+        loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files), reader)
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
         # The counter carries on across builds, so it only ever grows.
-        manifest.generation = max(self._manifest.generation if self._manifest else 0, self._generation) + 1
+        manifest.generation = self._generation_now() + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         resolved = self._resolve(manifest)
@@ -340,14 +423,19 @@ class Indexer:
             raise
         manifest.last_scan = time.time()
         manifest.save(path / "manifest.json")
+        return PendingBuild(name=name, manifest=manifest, resolved=resolved, report=report)
+
+    def _publish(self, pending: PendingBuild) -> None:
         previous = self.layout.current_name()
-        self.layout.publish(name)
+        self.layout.publish(pending.name)
+        self._keep_builds(pending.name, previous)
+        self._manifest, self._build = pending.manifest, pending.name
+        pending.report.build, pending.report.rebuilt = pending.name, True
+
+    def _keep_builds(self, name: str, previous: str | None) -> None:
         # The build just replaced stays on disk until the next rebuild: a search that
         # looked up the served build a moment before the swap still finds its files.
         self.layout.remove_other_builds(keep={name} if previous is None else {name, previous})
-        self._manifest, self._build = manifest, name
-        report.build, report.rebuilt = name, True
-        self._summarize(report, resolved)
 
     def _update(self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None) -> None:
         manifest, build = self._manifest, self._build

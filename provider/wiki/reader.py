@@ -18,6 +18,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import signal
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -47,6 +48,11 @@ def _context() -> BaseContext:
 
 
 def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
+    # The process that started us decides when we stop (a stop message, or kill): Ctrl-C
+    # reaches the whole process group and printed a KeyboardInterrupt traceback per
+    # worker, and systemd's SIGTERM to the whole group would kill a worker mid-batch.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     # Warm up before taking work, so lazily loaded data (langcodes' tables, the YAML
     # and Markdown parsers) does not count against the first file's time limit.
     sample = b"---\nlocale: de-AT\ntitle: Warm-up\n---\n# Heading\n\nSome *text* with a [link](https://x.invalid).\n"

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
-from tests.conftest import CUSTOMER_SECRET
-from tests.support import ProviderProcess
+import pytest
+
+from tests.conftest import CUSTOMER_SECRET, start_provider
+from tests.support import REPO_ROOT, ProviderProcess
 
 
 def query(server: ProviderProcess, *args: str) -> subprocess.CompletedProcess[str]:
@@ -38,3 +43,85 @@ def test_a_locale_the_provider_ignores_is_pointed_out(sample_server: ProviderPro
     assert result.returncode == 0, result.stderr
     assert "does not declare the `locale` capability" in result.stderr
     assert "does not declare" not in query(sample_server, "reset password").stderr
+
+
+# -- issue 16: one consistent URL + secret pair, named; bytes as received; text as written --
+
+ZWNJ_TITLE = "راهنمای می\u200cخواهم پرداخت"  # Persian: the ZWNJ in "می‌خواهم" is part of the word
+
+
+@pytest.fixture(scope="module")
+def persian_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProviderProcess]:
+    root = tmp_path_factory.mktemp("persian")
+    wiki = root / "wiki"
+    shutil.copytree(REPO_ROOT / "content", wiki)
+    (wiki / "en" / "zwnj-probe.md").write_text(
+        f"---\ntitle: {ZWNJ_TITLE}\naudience: public\n---\nZwnjprobe: می\u200cخواهم صورتحساب را ببینم.\n", "utf-8")
+    server = start_provider(root / "run", content=wiki)
+    yield server
+    server.stop()
+
+
+def run_query(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "provider", "query", *args], capture_output=True, env=env,
+                          timeout=60, check=False)
+
+
+def clean_env(state: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KNOWLEDGE_PROVIDER_")}
+    return {**env, "XDG_STATE_HOME": str(state), **extra}
+
+
+def fake_dev_state(state: Path, server: ProviderProcess) -> Path:
+    """A state file as `serve --dev` writes it, naming a live server process and its secrets."""
+    path = state / "knowledge-provider" / "dev.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"url": server.base_url, "pid": server.proc.pid,
+                                "secrets": {"customer_safe": CUSTOMER_SECRET}}), "utf-8")
+    return path
+
+
+def test_text_view_prints_zwnj_as_it_is(persian_server: ProviderProcess, tmp_path: Path) -> None:
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET=CUSTOMER_SECRET)
+    result = run_query(["zwnjprobe", "--url", persian_server.base_url], env)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode("utf-8")
+    assert ZWNJ_TITLE in out and "\\u200c" not in out
+
+
+def test_json_prints_the_answer_bytes_as_received(persian_server: ProviderProcess, tmp_path: Path) -> None:
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET=CUSTOMER_SECRET)
+    result = run_query(["zwnjprobe", "--json", "--limit", "3", "--url", persian_server.base_url], env)
+    assert result.returncode == 0, result.stderr
+    direct = persian_server.retrieve({"query": "zwnjprobe", "limit": 3}, CUSTOMER_SECRET)
+    assert result.stdout == direct.body  # not re-serialised: no \u escapes, no re-indentation
+    assert "\u200c".encode() in result.stdout
+
+
+def test_env_secret_goes_with_the_explicit_url_and_both_are_named(sample_server: ProviderProcess,
+                                                                  tmp_path: Path) -> None:
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET=CUSTOMER_SECRET)
+    result = run_query(["reset password", "--url", sample_server.base_url], env)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.decode()
+    assert f"{sample_server.base_url}/retrieve" in said and "$KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
+
+
+def test_without_url_a_running_dev_servers_url_goes_with_its_own_secrets(sample_server: ProviderProcess,
+                                                                         tmp_path: Path) -> None:
+    """The mismatch the issue met: a state file's URL, a stale secret in the environment.
+    The pair from the state file is used (and said), the environment's is ignored."""
+    path = fake_dev_state(tmp_path, sample_server)
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET="some-other-servers-secret-0123456789-abcdef")
+    result = run_query(["reset password"], env)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.decode()
+    assert str(path) in said and sample_server.base_url in said and "is ignored: pass --url" in said
+
+
+def test_a_refused_signature_names_the_secret_source(sample_server: ProviderProcess, tmp_path: Path) -> None:
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET="some-other-servers-secret-0123456789-abcdef")
+    result = run_query(["reset password", "--url", sample_server.base_url], env)
+    assert result.returncode == 1
+    said = result.stderr.decode()
+    assert "401" in said and "signed with the secret from $KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
