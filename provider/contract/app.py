@@ -48,6 +48,7 @@ from .records import RequestRecord, printable
 from .registrations import Registration
 from .request import check_content_type, check_version, parse_retrieve_request
 from .results import render_results
+from .serving import check_replay_store_for_workers
 from .settings import ContractSettings
 from .signature import Verifier
 
@@ -218,6 +219,8 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
 
     Raises:
         ValueError: a declared capability is unknown or not implemented by the backend.
+        ConfigurationError: a per-process replay store in a worker of a multi-worker
+            :func:`~provider.contract.serving.serve` (A5).
     """
     for name in settings.capabilities:
         if name not in ALL_CAPABILITIES:
@@ -225,6 +228,7 @@ def create_app(backend: Backend, settings: ContractSettings) -> ASGIApp:
         if name != "retrieve" and name not in backend.implemented_capabilities:
             raise ValueError(f"capability {name!r} is declared but not implemented by the backend")
 
+    check_replay_store_for_workers(settings.replay_store)
     verifier = Verifier(
         settings.registrations,
         settings.replay_store,

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from .capabilities import MINIMUM
 from .records import RequestRecord
 from .registrations import Registration, check_registrations
-from .replay import MemoryReplayStore, ReplayStore
+from .replay import ReplayStore
+from .serving import default_replay_store
 from .signature import DEFAULT_MAX_SKEW_S
 
 __all__ = ["ContractSettings"]
@@ -31,7 +32,8 @@ class ContractSettings:
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
         retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
-        replay_store: where verified nonces are recorded (A5). Default: in-process,
+        replay_store: where verified nonces are recorded (A5). Default: the store
+            :func:`~provider.contract.serving.serve` was given, else in-process —
             correct for a single serving process only.
         clock: Unix time in seconds; injected for tests.
         observer: called once per answered request with a :class:`RequestRecord`
@@ -46,7 +48,7 @@ class ContractSettings:
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1
-    replay_store: ReplayStore = field(default_factory=MemoryReplayStore)
+    replay_store: ReplayStore = field(default_factory=default_replay_store)
     clock: Callable[[], float] = time.time
     observer: Callable[[RequestRecord], None] | None = None
 
