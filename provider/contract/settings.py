@@ -38,6 +38,12 @@ class ContractSettings:
         clock: Unix time in seconds; injected for tests.
         observer: called once per answered request with a :class:`RequestRecord`
             (for metrics); must be fast and must not raise.
+        strict: refuse (``500``, :class:`~provider.contract.errors.BackendFault`) an
+            answer the contract layer would have to repair — a non-public result for
+            ``customer_safe``, a field of an undeclared capability, more results than
+            ``limit``… (``results.render_results``) — instead of repairing it. For the
+            test kit (its default) and staging; in production repairs are made, logged
+            and counted (``RequestRecord.repairs``).
     """
 
     registrations: Sequence[Registration]
@@ -51,6 +57,7 @@ class ContractSettings:
     replay_store: ReplayStore = field(default_factory=default_replay_store)
     clock: Callable[[], float] = time.time
     observer: Callable[[RequestRecord], None] | None = None
+    strict: bool = False
 
     def __post_init__(self) -> None:
         check_registrations(self.registrations)

@@ -10,7 +10,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from provider.conformance import CHECKS
+from provider.contract.conformance import CHECKS
 from tests.support import REPO_ROOT
 
 _MODULE = '''

@@ -72,8 +72,8 @@ report["capabilities"] = sorted(parse_capabilities("all", implemented=[]))
 report["schema_title"] = load_schema("retrieve-response")["title"]
 
 # The conformance checker needs none of them either.
-import provider.conformance
-report["checker_checks"] = len(provider.conformance.CHECKS)
+import provider.contract.conformance
+report["checker_checks"] = len(provider.contract.conformance.CHECKS)
 
 report["loaded"] = sorted(
     name for name in ("whoosh", "markdown_it", "yaml", "litestar") if sys.modules.get(name) is not None

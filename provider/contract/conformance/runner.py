@@ -116,9 +116,11 @@ def _run_client(
     canary_queries: Sequence[str],
     probe_queries: Sequence[str],
     clock: Callable[[], float],
+    fresh_client: Callable[[], httpx.Client] | None = None,
 ) -> Report:
     session = Session(
         client,
+        fresh_client=fresh_client,
         customer_safe_secret=customer_safe_secret,
         agent_only_secret=agent_only_secret,
         canary_queries=canary_queries,
@@ -169,6 +171,12 @@ def check_url(
     base = url.rstrip("/")
     headers = {"User-Agent": USER_AGENT}
     verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=cafile) if cafile else True
+    def fresh_client() -> httpx.Client:
+        # A new connection each time, closed after one request: behind several workers
+        # or replicas, a replay must be refused wherever it lands (A5).
+        return httpx.Client(base_url=base, timeout=timeout_s, headers={**headers, "Connection": "close"},
+                            follow_redirects=False, verify=verify)
+
     with httpx.Client(base_url=base, timeout=timeout_s, headers=headers, follow_redirects=False,
                       verify=verify) as client:
         try:
@@ -177,12 +185,12 @@ def check_url(
             raise ProviderUnreachable(f"cannot reach {base}: {type(exc).__name__}: {exc}") from None
         return _run_client(
             client, base, customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
-            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock,
+            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock, fresh_client=fresh_client,
         )
 
 
 def check_asgi_app(
-    app: ASGIApp,
+    app: ASGIApp | Sequence[ASGIApp],
     *,
     customer_safe_secret: str,
     agent_only_secret: str | None = None,
@@ -191,6 +199,9 @@ def check_asgi_app(
     clock: Callable[[], float] = time.time,
 ) -> Report:
     """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`.
+
+    ``app`` may be several applications, one per simulated worker process: requests
+    then go to each in turn (see :class:`~provider.contract.conformance.transport.InProcessTransport`).
 
     Raises:
         SecretRefused: a correctly signed request with a secret given was answered 401.
