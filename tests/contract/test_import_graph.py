@@ -275,7 +275,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
-                return stack[stack.index(target):] + [target]
+                return [*stack[stack.index(target):], target]
             if target not in state and (found := visit(target)):
                 return found
         state[node] = 2

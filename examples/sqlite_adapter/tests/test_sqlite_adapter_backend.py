@@ -31,7 +31,7 @@ def test_x2_the_customer_safe_connection_cannot_read_the_table(backend: SQLiteBa
     connection = backend._connection(Exposure.CUSTOMER_SAFE)
     for sql in ("SELECT * FROM articles", "SELECT title FROM servable_articles",
                 "SELECT id FROM public_articles UNION SELECT id FROM articles"):
-        with pytest.raises(sqlite3.DatabaseError, match="prohibited|not authorized"):
+        with pytest.raises(sqlite3.DatabaseError, match=r"prohibited|not authorized"):
             connection.execute(sql).fetchall()
     assert {row[0] for row in connection.execute("SELECT audience FROM public_articles")} == {"public"}
 
