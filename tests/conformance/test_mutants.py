@@ -162,3 +162,14 @@ def test_two_workers_sharing_a_sqlite_store_pass_the_replay_check(tmp_path: Path
                               {"BROKEN_REPLAY_DB": str(tmp_path / "replay.sqlite3")}) as url:
         report = check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET)
     assert report.outcome(REPLAY).status is Status.PASS, report.outcome(REPLAY).reason
+
+
+def test_the_checker_fails_an_adapter_served_by_a_bare_uvicorn() -> None:
+    """uvicorn.run(create_app(...)) as the README once showed: plain-text 400s on framing
+    errors. serve()'s protocol passes the same check (test_broken_providers' baseline)."""
+    from tests.conformance.broken.providers import correct_app
+
+    with serving(correct_app(), hardened=False) as url:
+        report = _check(url)
+    outcome = report.outcome(check("W4", "framing"))
+    assert outcome.status is Status.FAIL and "expected a 4xx error envelope" in outcome.reason, outcome.reason

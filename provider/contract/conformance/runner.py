@@ -10,10 +10,11 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import httpx
 
-from . import auth, exposure, fields, responses, wire
+from . import auth, exposure, fields, framing, responses, wire
 from .model import Check, Failed, Outcome, Skipped, Status
 from .session import AGENT_ONLY, CUSTOMER_SAFE, DEFAULT_TIMEOUT_S, ProviderUnreachable, SecretRefused, Session
 from .transport import ASGIApp, InProcessTransport
@@ -21,7 +22,8 @@ from .transport import ASGIApp, InProcessTransport
 __all__ = ["CHECKS", "Report", "check_asgi_app", "check_url", "run_checks"]
 
 #: Every check, in the order reports list them.
-CHECKS: tuple[Check, ...] = (*auth.checks, *wire.checks, *fields.checks, *responses.checks, *exposure.checks)
+CHECKS: tuple[Check, ...] = (*auth.checks, *wire.checks, *framing.checks, *fields.checks, *responses.checks,
+                             *exposure.checks)
 USER_AGENT = "helpthread-knowledge-conformance/1"
 #: Longest reason kept, in characters; a check listing many misses is cut here.
 MAX_REASON_CHARS = 600
@@ -117,10 +119,12 @@ def _run_client(
     probe_queries: Sequence[str],
     clock: Callable[[], float],
     fresh_client: Callable[[], httpx.Client] | None = None,
+    raw_target: framing.RawTarget | None = None,
 ) -> Report:
     session = Session(
         client,
         fresh_client=fresh_client,
+        raw_target=raw_target,
         customer_safe_secret=customer_safe_secret,
         agent_only_secret=agent_only_secret,
         canary_queries=canary_queries,
@@ -138,6 +142,16 @@ def _run_client(
                 "registration, or its signature verification is broken (A1, A2); no other check can run"
             )
     return run_checks(session, target=target)
+
+
+def _raw_target(base: str, verify: ssl.SSLContext | bool) -> framing.RawTarget | None:
+    parts = urlsplit(base)
+    if not parts.hostname or parts.scheme not in ("http", "https"):
+        return None
+    tls: ssl.SSLContext | None = None
+    if parts.scheme == "https":
+        tls = verify if isinstance(verify, ssl.SSLContext) else ssl.create_default_context()
+    return framing.RawTarget(parts.hostname, parts.port or (443 if tls else 80), parts.path or "/", tls)
 
 
 def check_url(
@@ -186,6 +200,7 @@ def check_url(
         return _run_client(
             client, base, customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
             canary_queries=canary_queries, probe_queries=probe_queries, clock=clock, fresh_client=fresh_client,
+            raw_target=_raw_target(base, verify),
         )
 
 

@@ -15,12 +15,15 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from ..testing import JSON_CONTENT_TYPE, signed_headers
 from .model import Skipped
+
+if TYPE_CHECKING:
+    from .framing import RawTarget
 from .validation import Problem, body_problems, parse_json
 
 __all__ = [
@@ -149,6 +152,8 @@ class Session:
         clock: Unix seconds; the checker signs with this clock.
         fresh_client: makes a client on a new connection, for requests that must not
             reuse the kept-alive one (``send(..., fresh=True)``); default: ``client``.
+        raw_target: where raw-socket checks connect (``framing.py``); ``None``
+            in-process, where they are skipped.
     """
 
     def __init__(
@@ -156,6 +161,7 @@ class Session:
         client: httpx.Client,
         *,
         fresh_client: Callable[[], httpx.Client] | None = None,
+        raw_target: RawTarget | None = None,
         customer_safe_secret: str,
         agent_only_secret: str | None = None,
         canary_queries: Sequence[str] = (),
@@ -164,6 +170,7 @@ class Session:
     ) -> None:
         self.client = client
         self.fresh_client = fresh_client
+        self.raw_target = raw_target
         self.secrets: dict[str, str] = {CUSTOMER_SAFE: customer_safe_secret}
         if agent_only_secret:
             self.secrets[AGENT_ONLY] = agent_only_secret

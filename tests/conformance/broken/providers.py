@@ -114,7 +114,8 @@ BROKEN: tuple[BrokenProvider, ...] = (
     BrokenProvider(
         "500-on-invalid-json",
         lambda: middleware.crash_on_invalid_json(correct_app(), [CUSTOMER_SECRET, AGENT_SECRET]),
-        {check("Q6", "invalid JSON"): "truncated JSON: answered 500 internal_error"},
+        {check("Q6", "invalid JSON"): "truncated JSON: answered 500 internal_error",
+         check("R1", "answered 500"): "answered 500: internal error"},
     ),
     BrokenProvider(
         "forged-request-burns-nonce",
