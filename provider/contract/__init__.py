@@ -3,8 +3,9 @@
 This package imports nothing from Whoosh, markdown-it-py, PyYAML or watchfiles, nor
 from the wiki and search code of this repository, and works in an environment where
 none of them is installed (tests check both), so an adapter author can depend on it —
-``pip install 'helpthread-knowledge-provider[contract]'`` installs only what it needs,
-see the README — and supply only a :class:`Backend`::
+``scripts/build_contract_dist.py`` builds it as its own distribution,
+``helpthread-provider-contract``, whose dependencies are the ``contract`` extra of
+``pyproject.toml`` (see the README) — and supply only a :class:`Backend`::
 
     from provider.contract import ContractSettings, Registration, Exposure, create_app
     from provider.contract.serving import serve

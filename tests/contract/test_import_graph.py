@@ -106,26 +106,10 @@ def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: di
     assert ours == []
 
 
-def test_yaml_in_sys_modules_comes_only_from_litestar(probe: dict[str, Any]) -> None:
-    """yaml* may be loaded only because Litestar (the HTTP framework of app.py) imports it itself.
-
-    Litestar declares PyYAML as a hard dependency and imports it unconditionally
-    (litestar/openapi/plugins.py), so "no yaml in sys.modules" cannot hold while app.py
-    uses Litestar. What this project controls is checked instead: every import of yaml
-    that ran came from a litestar module. If Litestar ever stops importing yaml, this
-    test tightens to the plain rule automatically.
-    """
-    yaml_loaded = [m for m in probe["modules"] if m.startswith("yaml")]
-    yaml_importers = {
-        importer
-        for importer, name in probe["importers"]
-        if _is_under(name, ("yaml",)) and not _is_under(importer, ("yaml",))  # yaml's own submodules
-    }
-    if yaml_loaded:
-        assert yaml_importers
-        assert all(_is_under(importer, ("litestar",)) for importer in yaml_importers), yaml_importers
-    else:
-        assert yaml_importers == set()
+def test_importing_the_contract_loads_no_yaml_at_all(probe: dict[str, Any]) -> None:
+    """Not even indirectly: the application is plain ASGI since issue 14 (Litestar, the
+    framework used before, imported PyYAML unconditionally)."""
+    assert [m for m in probe["modules"] if m.startswith(("yaml", "litestar"))] == []
 
 
 def test_the_probe_detects_a_forbidden_import() -> None:
