@@ -444,11 +444,9 @@ def serve(
         "workers": workers, "replay_store": replay_store, "metrics_port": metrics_port,
         "ssl_certfile": ssl_certfile, "ssl_keyfile": ssl_keyfile, "log_format": log_format,
     }
-    import uvicorn
-
     from .app import WORKER_ENV, build_app, worker_environment
     from .contract.replay import open_replay_store
-    from .httpserver import PROTOCOL as HTTP_PROTOCOL
+    from .contract.serving import serve
     from .search.backend import WhooshBackend
 
     config = _load(config_path, **overrides)
@@ -533,22 +531,15 @@ def serve(
         _write_serving_state(config)
         live.start()
         try:
-            uvicorn.run(
+            serve(
                 app if app is not None else "provider.app:worker_app",
-                factory=app is None,
-                workers=config.workers if app is None else None,
+                workers=config.workers,
+                replay_store=_replay_store_setting(config),
                 host=config.host,
                 port=config.port,
-                log_config=None,
-                access_log=False,
-                server_header=False,
-                http=HTTP_PROTOCOL,
-                h11_max_incomplete_event_size=16 * 1024,
-                limit_concurrency=config.max_connections,
-                timeout_keep_alive=5,
-                ssl_certfile=str(config.ssl_certfile) if config.ssl_certfile else None,
-                ssl_keyfile=str(config.ssl_keyfile) if config.ssl_keyfile else None,
-                timeout_graceful_shutdown=10,
+                max_connections=config.max_connections,
+                ssl_certfile=config.ssl_certfile,
+                ssl_keyfile=config.ssl_keyfile,
             )
             # Here with --workers N: uvicorn's supervisor took the signal and returned.
             log.info(STOPPED_MESSAGE, received_signal() or "signal")
@@ -632,6 +623,13 @@ def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: flo
         click.echo(f"unhealthy: {url} (from {learnt}) answered {status}", err=True)
         sys.exit(1)
     click.echo(f"healthy: {url} (from {learnt})")
+
+
+def _replay_store_setting(config: Any) -> str:
+    """The replay store as :func:`~provider.contract.serving.serve` takes it (``sqlite``
+    resolved to its file in the state folder)."""
+    spec = str(config.replay_store_spec)
+    return f"sqlite://{config.state_dir / 'replay.sqlite3'}" if spec == "sqlite" else spec
 
 
 @main.command("dev-cert")

@@ -13,6 +13,9 @@ Exported:
 ``knowledge_provider_request_seconds``       latency histogram by route
 ``knowledge_provider_auth_refusals_total``   authentication refusals by code (replays
                                              are ``code="replayed_nonce"``)
+``knowledge_provider_backend_repairs_total`` answers the contract layer had to repair, by
+                                             the duty the backend broke (``duty="X6"``…;
+                                             a backend bug: should stay 0)
 ``knowledge_provider_index_generation``      the number of index commits made so far
 ``knowledge_provider_last_scan_timestamp``   Unix time of the last completed full scan
 ``knowledge_provider_documents``             servable documents by audience
@@ -60,6 +63,9 @@ class Metrics:
         )
         self.auth_refusals = Counter("knowledge_provider_auth_refusals_total",
                                      "Authentication refusals by error code.", ["code"])
+        self.repairs = Counter("knowledge_provider_backend_repairs_total",
+                               "Answers the contract layer had to repair, by the CONTRACT duty the backend broke.",
+                               ["duty"])
         self.generation = Gauge("knowledge_provider_index_generation", "Index commits made so far.",
                                 multiprocess_mode="max")
         self.last_scan = Gauge("knowledge_provider_last_scan_timestamp",
@@ -75,6 +81,8 @@ class Metrics:
         self.latency.labels(route=route).observe(record.duration_s)
         if record.status == 401 and record.error_code:
             self.auth_refusals.labels(code=record.error_code).inc()
+        for duty in record.repairs:
+            self.repairs.labels(duty=duty).inc()
 
     def observe_index(self, *, generation: int, by_audience: dict[str, int], last_scan: float | None) -> None:
         """Record the writer's view of the index after a sync."""

@@ -15,8 +15,8 @@ import httpx
 import jsonschema
 import yaml
 
-from provider.conformance.plaintext import markup_in  # noqa: F401 - re-exported for the tests
 from provider.contract.capabilities import FIELDS_BY_CAPABILITY
+from provider.contract.conformance.plaintext import markup_in  # noqa: F401 - re-exported for the tests
 from provider.contract.schemas import load_schema
 from provider.contract.testing import signed_headers
 

@@ -27,6 +27,7 @@ from typing import ClassVar
 
 __all__ = [
     "AuthenticationError",
+    "BackendFault",
     "ContractError",
     "IndexUnavailable",
     "InvalidRequest",
@@ -138,6 +139,21 @@ class InvalidRequest(ContractError):
     def __init__(self, field: str, problem: str) -> None:
         self.field = field
         super().__init__(f"{field}: {problem}")
+
+
+class BackendFault(ContractError):
+    """In strict mode, an answer the backend got wrong and the contract layer would have
+    had to repair (``results.Repair``): refused as a ``500`` naming the duties broken,
+    never sent repaired. Only a test kit or a staging deployment runs strict.
+
+    Args:
+        duties: the CONTRACT ids broken, e.g. ``["X6", "Q2"]``.
+    """
+
+    def __init__(self, duties: list[str] | None = None) -> None:
+        self.duties = tuple(duties or ["an unnamed duty"])
+        super().__init__(f"backend fault, not repaired in strict mode: the backend broke {', '.join(self.duties)} "
+                         "(see the provider's log)")
 
 
 class NotFound(ContractError):

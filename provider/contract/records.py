@@ -27,6 +27,8 @@ class RequestRecord:
         result_count: results returned by ``/retrieve``, or ``None``.
         error_code: the envelope's error code for an error answer, or ``None``.
         request_digest: 12 hex digits of SHA-256 over ``X-Helpthread-Request``, or ``"-"``.
+        repairs: CONTRACT ids of the backend faults the contract layer repaired in this
+            answer (``results.Repair``), e.g. ``("X6",)``; empty for a correct backend.
     """
 
     method: str
@@ -37,3 +39,4 @@ class RequestRecord:
     result_count: int | None
     error_code: str | None
     request_digest: str
+    repairs: tuple[str, ...] = ()

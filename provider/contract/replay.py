@@ -10,16 +10,27 @@ never accepted.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
+import logging
+import math
+import secrets
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from .errors import ReplayStoreUnavailable
+from .errors import StaleTimestamp
 
-__all__ = ["MemoryReplayStore", "ReplayStore", "open_replay_store"]
+__all__ = ["BYTES_PER_ENTRY", "DEFAULT_MAX_ENTRIES", "MemoryReplayStore", "ReplayStore", "open_replay_store"]
+
+log = logging.getLogger("provider.errors")
+
+#: Default bound of :class:`MemoryReplayStore`: live nonces held at once.
+DEFAULT_MAX_ENTRIES = 1_000_000
+#: Measured memory per live entry of :class:`MemoryReplayStore` (``bench/replay_store.py``).
+BYTES_PER_ENTRY = 122
 
 
 @runtime_checkable
@@ -40,24 +51,50 @@ class ReplayStore(Protocol):
 
 
 class MemoryReplayStore:
-    """A bounded in-process store: correct only while one process serves.
+    """An in-process store whose memory is bounded by the replay window: correct only
+    while one process serves (several workers or replicas need ``sqlite`` or ``redis``).
 
-    Entries expire at their own ``expires_at``; expired entries are purged as new ones
-    arrive. When ``max_entries`` live nonces are held the store refuses (fails closed)
-    rather than forgetting a nonce that is still inside its window.
+    Nonces are held until their own ``expires_at`` and are then purged as new ones
+    arrive, so in steady state the store holds exactly the nonces of the last replay
+    window (about 601 s of traffic with the contract's 300 s skew). Each entry is a
+    keyed 64-bit digest of the nonce, not the nonce itself: about
+    :data:`BYTES_PER_ENTRY` bytes each (``bench/replay_store.py`` prints the figure),
+    so the default ``max_entries`` of 1,000,000 — 1,660 requests per second for a
+    whole window — is bounded at about 117 MiB.
+
+    Should traffic ever exceed ``max_entries`` live nonces, the store does not refuse
+    every request: it forgets the nonces that expire soonest and raises a *floor*,
+    refusing from then on any request whose expiry is not after it (``401
+    stale_timestamp``, "sign again"). A replay of a forgotten nonce carries the same
+    signed timestamp, hence the same expiry, and is refused by the floor; requests
+    signed with the current time pass. Nothing valid is refused before the store holds
+    ``max_entries`` live nonces.
+
+    A digest collision (two nonces with one 64-bit digest, about one in 2**40 at a
+    million entries) refuses the second as a replay: it fails closed.
 
     Args:
-        max_entries: the most live nonces held at once. At the default of 200,000 and a
-            600-second lifetime that is over 300 requests per second, above what one
-            Whoosh worker can answer.
+        max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
     """
 
-    def __init__(self, max_entries: int = 200_000, clock: Callable[[], float] = time.time) -> None:
+    #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
+    shared = False
+
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time) -> None:
+        if max_entries < 1:
+            raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._clock = clock
-        self._expiry: dict[str, float] = {}
-        self._heap: list[tuple[float, str]] = []
+        # A per-process key: digests cannot be predicted from outside, so no one can
+        # craft nonces that collide on purpose.
+        self._key = secrets.token_bytes(16)
+        self._expiry: dict[int, int] = {}
+        # Expiry second -> digests recorded with it; a heap of those seconds.
+        self._buckets: dict[int, list[int]] = {}
+        self._seconds: list[int] = []
+        self._floor = -math.inf
+        self._floor_logged = -math.inf
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -65,24 +102,62 @@ class MemoryReplayStore:
             self._purge(self._clock())
             return len(self._expiry)
 
+    @property
+    def floor(self) -> float:
+        """Requests expiring at or before this Unix second are refused (``-inf`` until
+        the store has ever been full)."""
+        return self._floor
+
+    def _digest(self, nonce: str) -> int:
+        return int.from_bytes(hashlib.blake2b(nonce.encode("utf-8"), digest_size=8, key=self._key).digest(), "big")
+
+    def _drop_bucket(self) -> int:
+        second = heapq.heappop(self._seconds)
+        expiry = self._expiry
+        for key in self._buckets.pop(second):
+            if expiry.get(key) == second:
+                del expiry[key]
+        return second
+
     def _purge(self, now: float) -> None:
-        heap, expiry = self._heap, self._expiry
-        while heap and heap[0][0] <= now:
-            when, nonce = heapq.heappop(heap)
-            if expiry.get(nonce) == when:
-                del expiry[nonce]
+        while self._seconds and self._seconds[0] <= now:
+            self._drop_bucket()
 
     def add_if_absent(self, nonce: str, expires_at: float) -> bool:
+        """See :meth:`ReplayStore.add_if_absent`.
+
+        Raises:
+            StaleTimestamp: the store has been full and ``expires_at`` is not after its
+                floor; the caller signs again with the current time.
+        """
         now = self._clock()
+        second = math.ceil(expires_at)
+        key = self._digest(nonce)
         with self._lock:
             self._purge(now)
-            current = self._expiry.get(nonce)
+            current = self._expiry.get(key)
             if current is not None and current > now:
                 return False
-            if len(self._expiry) >= self.max_entries:
-                raise ReplayStoreUnavailable("replay store is full; retry shortly", retry_after_s=5)
-            self._expiry[nonce] = expires_at
-            heapq.heappush(self._heap, (expires_at, nonce))
+            if second <= self._floor:
+                raise StaleTimestamp("signed too long ago for this provider's replay memory under the current load; "
+                                     "sign again with the current time")
+            if second <= now:
+                return True  # already expired: nothing to remember
+            while len(self._expiry) >= self.max_entries:
+                self._floor = max(self._floor, self._drop_bucket())
+                if now - self._floor_logged > 60:
+                    self._floor_logged = now
+                    log.warning("the in-memory replay store holds %d nonces (max_entries): requests expiring "
+                                "before %d are refused as stale", self.max_entries, self._floor)
+                if second <= self._floor:
+                    raise StaleTimestamp("signed too long ago for this provider's replay memory under the current "
+                                         "load; sign again with the current time")
+            self._expiry[key] = second
+            bucket = self._buckets.get(second)
+            if bucket is None:
+                self._buckets[second] = bucket = []
+                heapq.heappush(self._seconds, second)
+            bucket.append(key)
             return True
 
 

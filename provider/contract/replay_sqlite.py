@@ -40,6 +40,9 @@ class SQLiteReplayStore:
             written; the request is then refused, never accepted unchecked.
     """
 
+    #: Seen by every process that opens it (see ``serving.check_replay_store_for_workers``).
+    shared = True
+
     def __init__(
         self,
         path: Path,

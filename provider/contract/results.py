@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .capabilities import FIELDS_BY_CAPABILITY
 from .registrations import Exposure
@@ -25,6 +25,7 @@ __all__ = [
     "MAX_TITLE_CHARS",
     "PUBLIC",
     "SNIPPET_MAX_CHARS",
+    "Repair",
     "Result",
     "render_results",
 ]
@@ -37,6 +38,15 @@ INTERNAL = "internal"
 SNIPPET_MAX_CHARS = 480
 #: Upper bound on ``title`` length in characters.
 MAX_TITLE_CHARS = 300
+#: Result attributes of each optional capability (the wire names are FIELDS_BY_CAPABILITY).
+_ATTRIBUTES_BY_CAPABILITY = {
+    "locale": ("locale",),
+    "chunking": ("chunk_id",),
+    "scoring": ("score",),
+    "citationUrl": ("url",),
+    "freshness": ("freshness", "review_due_at"),
+    "translationGroups": ("translation_group_id",),
+}
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,13 @@ class Result:
     review_due_at: str | None = None
     translation_group_id: str | None = None
 
+    def only_declared(self, capabilities: frozenset[str]) -> Result:
+        """This result without the fields of capabilities not in ``capabilities`` (R4):
+        what a backend returns when its source always has, say, a URL."""
+        dropped = {attribute: None for capability, attributes in _ATTRIBUTES_BY_CAPABILITY.items()
+                   if capability not in capabilities for attribute in attributes}
+        return replace(self, **dropped) if dropped else self  # type: ignore[arg-type]
+
     def to_wire(self) -> dict[str, object]:
         """Every non-``None`` field under its wire name (before capability filtering)."""
         pairs: list[tuple[str, object]] = [
@@ -92,28 +109,80 @@ def _clip(text: str, max_chars: int) -> str:
     return text[: max_chars - 1].rstrip() + "…"
 
 
+@dataclass(frozen=True)
+class Repair:
+    """Something :func:`render_results` had to fix in a backend's answer: a backend bug.
+
+    Attributes:
+        duty: the CONTRACT.md id the backend broke (``"X6"``, ``"R4"``, ``"Q2"``…).
+        what: one line for the operator; never a document's content or the query.
+    """
+
+    duty: str
+    what: str
+
+
+def _primary_language(tag: str) -> str:
+    return tag.split("-", 1)[0].casefold()
+
+
 def render_results(
-    results: Iterable[Result], *, exposure: Exposure, capabilities: frozenset[str], limit: int
+    results: Iterable[Result],
+    *,
+    exposure: Exposure,
+    capabilities: frozenset[str],
+    limit: int,
+    locale: str | None = None,
+    locale_fallback: bool = False,
+    repairs: list[Repair] | None = None,
 ) -> dict[str, object]:
     """Build the ``/retrieve`` response envelope ``{"contractVersion": 1, "results": [...]}``.
+
+    Every fix it makes is a backend bug; each is logged, and appended to ``repairs``
+    when given (the application counts them, and refuses the answer in strict mode):
+
+    ====  ==========================================================================
+    X6    a non-public result on a ``customer_safe`` request (dropped)
+    R2    a result without ``documentId``, ``title`` or ``snippet``, or with an
+          invalid ``audience`` (dropped)
+    R3    a title or snippet over its length bound (clipped)
+    R4    a field of an undeclared capability (removed)
+    Q2    more results than ``limit`` (cut)
+    Q3    with ``locale`` declared and no fallback asked for, a result in another
+          language than the requested one (dropped)
+    ====  ==========================================================================
 
     Args:
         results: the backend's results, best first.
         exposure: the exposure of the authenticated registration.
         capabilities: the declared capabilities.
         limit: the request's ``limit``; never exceeded.
+        locale: the requested BCP 47 tag (only when ``locale`` is declared).
+        locale_fallback: whether the request accepts other languages.
+        repairs: receives one :class:`Repair` per kind of fix made.
     """
+    found: dict[str, Repair] = {}
+
+    def repair(duty: str, what: str) -> None:
+        if duty not in found:
+            found[duty] = Repair(duty, what)
+            log.error("backend fault (%s): %s", duty, what)
+
     undeclared = [f for cap, fields in FIELDS_BY_CAPABILITY.items() if cap not in capabilities for f in fields]
+    wanted_language = _primary_language(locale) if locale and "locale" in capabilities and not locale_fallback \
+        else None
     out: list[dict[str, object]] = []
     for result in results:
         if len(out) >= limit:
+            repair("Q2", f"the backend returned more results than limit {limit}; cut")
             break
         if result.audience not in (PUBLIC, INTERNAL):
-            log.error("backend returned a result with an invalid audience; dropped")
+            repair("R2", "a result with an invalid audience; dropped")
             continue
         if exposure is Exposure.CUSTOMER_SAFE and result.audience != PUBLIC:
             # The tripwire of §2.3, on our side of the wire: never sent, always reported.
-            log.error("backend returned a non-public result to a customer_safe request; dropped")
+            repair("X6", "a non-public result on a customer_safe request (the search read an internal source); "
+                         "dropped")
             continue
         if not (
             isinstance(result.document_id, str)
@@ -123,12 +192,22 @@ def render_results(
             and isinstance(result.snippet, str)
             and result.snippet.strip()
         ):
-            log.error("backend returned a result without documentId, title or snippet; dropped")
+            repair("R2", "a result without documentId, title or snippet; dropped")
+            continue
+        if wanted_language and isinstance(result.locale, str) and _primary_language(result.locale) != wanted_language:
+            repair("Q3", "a result in another language than the requested locale, without localeFallback; dropped")
             continue
         wire = result.to_wire()
-        wire["title"] = _clip(result.title.strip(), MAX_TITLE_CHARS)
-        wire["snippet"] = _clip(result.snippet.strip(), SNIPPET_MAX_CHARS)
+        title, snippet = result.title.strip(), result.snippet.strip()
+        if len(title) > MAX_TITLE_CHARS or len(snippet) > SNIPPET_MAX_CHARS:
+            repair("R3", f"a title over {MAX_TITLE_CHARS} or a snippet over {SNIPPET_MAX_CHARS} characters; clipped")
+        wire["title"] = _clip(title, MAX_TITLE_CHARS)
+        wire["snippet"] = _clip(snippet, SNIPPET_MAX_CHARS)
         for field in undeclared:
-            wire.pop(field, None)
+            if field in wire:
+                del wire[field]
+                repair("R4", f"{field}, a field of an undeclared capability; removed")
         out.append(wire)
+    if repairs is not None:
+        repairs.extend(found.values())
     return {"contractVersion": 1, "results": out}

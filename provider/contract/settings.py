@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from .capabilities import MINIMUM
 from .records import RequestRecord
 from .registrations import Registration, check_registrations
-from .replay import MemoryReplayStore, ReplayStore
+from .replay import ReplayStore
+from .serving import default_replay_store
 from .signature import DEFAULT_MAX_SKEW_S
 
 __all__ = ["ContractSettings"]
@@ -31,11 +32,18 @@ class ContractSettings:
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
         retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
-        replay_store: where verified nonces are recorded (A5). Default: in-process,
+        replay_store: where verified nonces are recorded (A5). Default: the store
+            :func:`~provider.contract.serving.serve` was given, else in-process —
             correct for a single serving process only.
         clock: Unix time in seconds; injected for tests.
         observer: called once per answered request with a :class:`RequestRecord`
             (for metrics); must be fast and must not raise.
+        strict: refuse (``500``, :class:`~provider.contract.errors.BackendFault`) an
+            answer the contract layer would have to repair — a non-public result for
+            ``customer_safe``, a field of an undeclared capability, more results than
+            ``limit``… (``results.render_results``) — instead of repairing it. For the
+            test kit (its default) and staging; in production repairs are made, logged
+            and counted (``RequestRecord.repairs``).
     """
 
     registrations: Sequence[Registration]
@@ -46,9 +54,10 @@ class ContractSettings:
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1
-    replay_store: ReplayStore = field(default_factory=MemoryReplayStore)
+    replay_store: ReplayStore = field(default_factory=default_replay_store)
     clock: Callable[[], float] = time.time
     observer: Callable[[RequestRecord], None] | None = None
+    strict: bool = False
 
     def __post_init__(self) -> None:
         check_registrations(self.registrations)

@@ -163,7 +163,9 @@ class Verifier:
 
         Raises:
             MissingSignature, MalformedSignature, StaleTimestamp, InvalidSignature,
-            ReplayedNonce: see the module docstring for the order.
+            ReplayedNonce: see the module docstring for the order. ``StaleTimestamp``
+                also comes from a store that refuses what was signed before its memory
+                began (a full memory store, a flushed Redis).
             ReplayStoreUnavailable: the replay store cannot be reached (503, fail closed).
         """
         parsed = parse_signature_header(header)
@@ -172,7 +174,13 @@ class Verifier:
         registration = self._match(parsed, body)
         # The nonce must stay refused for as long as its timestamp is acceptable.
         expires_at = parsed.timestamp + self.max_skew_s + 1
-        if not self._replay_store.add_if_absent(parsed.nonce, expires_at):
+        store = self._replay_store
+        if getattr(store, "takes_signed_at", False):
+            # A store that can lose its memory (Redis) refuses what was signed before it began.
+            added = store.add_if_absent(parsed.nonce, expires_at, signed_at=parsed.timestamp)  # type: ignore[call-arg]
+        else:
+            added = store.add_if_absent(parsed.nonce, expires_at)
+        if not added:
             raise ReplayedNonce()
         return registration
 

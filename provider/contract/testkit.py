@@ -16,11 +16,25 @@ per check, named by its CONTRACT.md id::
 
 A check that fails fails its test with the checker's reason; a check that cannot be
 judged (say, the exposure checks without ``canary_queries``) is skipped with the reason.
+
+Two more things the kit does that a black-box run cannot:
+
+* **Strict** (``strict = True``, the default): the contract layer does not repair what
+  a backend got wrong — a non-public result for ``customer_safe``, a field of an
+  undeclared capability, more results than ``limit``, a result in another language
+  than the declared ``locale`` asked for… — it refuses the answer
+  (:class:`~provider.contract.errors.BackendFault`), and ``test_backend_needs_no_repairs``
+  fails naming each duty broken. In production the same repairs are made, logged and
+  counted; here they are bugs.
+* **Workers** (``workers = 2`` if you deploy with several): the kit builds one app per
+  worker, each from its own ``make_settings()``, and sends each request to the next, as
+  fresh connections reach any worker. A per-process replay store then lets a replay
+  through (A5 fails); a shared one (SQLite, Redis) passes.
 The checks are the same ones ``knowledge-provider conformance URL`` runs against a
 deployment, so run that too once your adapter is deployed: this kit proves your backend
 and the contract layer agree, not that your deployment is wired correctly.
 
-Needs pytest, httpx and jsonschema (and Litestar, through ``create_app``).
+Needs pytest, httpx and jsonschema (the ``kit`` extra of the contract distribution).
 """
 
 from __future__ import annotations
@@ -31,10 +45,10 @@ from typing import ClassVar
 
 import pytest
 
-from provider.conformance import CHECKS, Report, Status, check_asgi_app
-
 from .backend import Backend
 from .capabilities import MINIMUM
+from .conformance import CHECKS, Report, Status, check_asgi_app
+from .records import RequestRecord
 from .registrations import Exposure, Registration
 from .settings import ContractSettings
 
@@ -54,12 +68,16 @@ class ContractTestKit:
             words such as "password" and "invoice").
         serve_agent_only: whether the adapter has an ``agent_only`` registration. Set
             ``False`` for a customer-safe-only adapter; checks that need it are skipped.
+        strict: refuse instead of repair (module docstring); default ``True``.
+        workers: how many worker processes to simulate (module docstring); default 1.
     """
 
     capabilities: ClassVar[frozenset[str]] = MINIMUM
     canary_queries: ClassVar[Sequence[str]] = ()
     probe_queries: ClassVar[Sequence[str]] = ()
     serve_agent_only: ClassVar[bool] = True
+    strict: ClassVar[bool] = True
+    workers: ClassVar[int] = 1
 
     def make_backend(self) -> Backend:
         """Return the backend under test. Override this, or the ``contract_backend``
@@ -71,8 +89,10 @@ class ContractTestKit:
         raise NotImplementedError(f"{type(self).__name__} must override make_backend() or contract_backend")
 
     def make_settings(self, registrations: Sequence[Registration]) -> ContractSettings:
-        """The settings ``create_app`` gets; override to change limits or the replay store."""
-        return ContractSettings(registrations=list(registrations), capabilities=frozenset(self.capabilities))
+        """The settings ``create_app`` gets, called once per simulated worker; override to
+        change limits or the replay store (keep ``strict=self.strict``)."""
+        return ContractSettings(registrations=list(registrations), capabilities=frozenset(self.capabilities),
+                                strict=self.strict)
 
     # Class-scoped fixtures are classmethods (pytest runs them once per class, outside
     # any test instance); the hooks above are called on a fresh instance for the author's
@@ -86,17 +106,40 @@ class ContractTestKit:
 
     @pytest.fixture(scope="class")
     @classmethod
-    def conformance_report(cls, contract_backend: Backend) -> Report:
-        """Every check, run once per test class against ``create_app(contract_backend)``."""
-        from .app import create_app  # Litestar only now (see provider.contract)
+    def repairs_seen(cls) -> dict[str, int]:
+        """CONTRACT id -> answers the contract layer had to repair (or refused, strict)."""
+        return {}
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def conformance_report(cls, contract_backend: Backend, repairs_seen: dict[str, int]) -> Report:
+        """Every check, run once per test class against ``create_app(contract_backend)``
+        (one app per simulated worker)."""
+        from .app import create_app
 
         customer, agent = secrets.token_urlsafe(48), secrets.token_urlsafe(48)
         registrations = [Registration.from_values("customer-safe", Exposure.CUSTOMER_SAFE, [customer])]
         if cls.serve_agent_only:
             registrations.append(Registration.from_values("agent-only", Exposure.AGENT_ONLY, [agent]))
-        app = create_app(contract_backend, cls().make_settings(registrations))
+
+        def count(record: RequestRecord) -> None:
+            for duty in record.repairs:
+                repairs_seen[duty] = repairs_seen.get(duty, 0) + 1
+
+        apps = []
+        for _ in range(max(1, cls.workers)):
+            settings = cls().make_settings(registrations)
+            author_observer = settings.observer
+
+            def observer(record: RequestRecord, author: object = author_observer) -> None:
+                count(record)
+                if callable(author):
+                    author(record)
+
+            settings.observer = observer
+            apps.append(create_app(contract_backend, settings))
         return check_asgi_app(
-            app,
+            apps if len(apps) > 1 else apps[0],
             customer_safe_secret=customer,
             agent_only_secret=agent if cls.serve_agent_only else None,
             canary_queries=tuple(cls.canary_queries),
@@ -112,3 +155,12 @@ class ContractTestKit:
             pytest.skip(message)
         if outcome.status is Status.FAIL:
             pytest.fail(message, pytrace=False)
+
+    def test_backend_needs_no_repairs(self, conformance_report: Report, repairs_seen: dict[str, int]) -> None:
+        """No answer of the whole run needed the contract layer to fix the backend's
+        results (``results.render_results`` lists what it fixes). Strict or not."""
+        if repairs_seen:
+            named = ", ".join(f"{duty} ({count} answers)" for duty, count in sorted(repairs_seen.items()))
+            pytest.fail(f"the backend broke {named}: the contract layer had to repair its results "
+                        f"({'refused in strict mode' if self.strict else 'repaired'}); see the log lines "
+                        "'backend fault (…)'", pytrace=False)

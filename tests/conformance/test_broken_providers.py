@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from provider.conformance import Report, Status, check_url, format_text
+from provider.contract.conformance import Report, Status, check_url, format_text
 from tests.conformance.broken.corpus import CANARIES
 from tests.conformance.broken.providers import AGENT_SECRET, BROKEN, CUSTOMER_SECRET, BrokenProvider, correct_app
 from tests.conformance.broken.server import serving

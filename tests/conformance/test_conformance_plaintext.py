@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from provider.conformance.plaintext import markup_in
+from provider.contract.conformance.plaintext import markup_in
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from provider.conformance import SecretRefused, Status, check_url, format_text
 from provider.contract.app import Receive, Scope, Send
+from provider.contract.conformance import SecretRefused, Status, check_url, format_text
 from tests.conformance.broken.corpus import CANARIES
-from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, correct_app
+from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check, correct_app
 from tests.conformance.broken.server import serving
 
 _REFUSAL = b'{"contractVersion":1,"error":{"code":"invalid_signature","message":"no"}}'
@@ -51,12 +51,14 @@ def test_a_provider_refusing_the_secret_is_not_checked_but_named() -> None:
 def test_refusing_everything_passes_only_what_it_really_satisfies() -> None:
     """Every check that expects a refusal first makes sure a correct request is accepted,
     so a provider that refuses everything fails them; it can only pass "nothing is
-    echoed", "every answer carries the envelope" and "answers are fast and small"."""
+    echoed", "every answer carries the envelope" (and the framing refusals, which the
+    server's protocol makes), "answers are fast and small" and "no 500"."""
     with serving(refuse_all_but_capabilities) as url:
         report = check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,
                            canary_queries=CANARIES)
     passed = {o.id for o in report.outcomes if o.status is Status.PASS}
-    assert passed == {"A6", "W4", "W6", "C3"}, format_text(report)  # C3: it does answer /capabilities
+    assert passed == {"A6", "W4", "W6", "C3", "R1"}, format_text(report)  # C3: it does answer /capabilities
+    assert report.outcome(check("R1", "success answers")).status is not Status.PASS
     refusal_checks = {"W2", "A1", "A2", "A4", "A5", "A7", "W3", "Q1", "Q2", "Q6"}
     assert refusal_checks <= {o.id for o in report.outcomes if o.status is Status.FAIL}
 

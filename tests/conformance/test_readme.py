@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from provider.cli import CONFORMANCE_SECRET_ENV, conformance
-from provider.conformance import CHECKS
+from provider.contract.conformance import CHECKS
 from tests.support import REPO_ROOT
 
 README = (REPO_ROOT / "README.md").read_text("utf-8")

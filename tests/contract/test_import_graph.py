@@ -106,26 +106,10 @@ def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: di
     assert ours == []
 
 
-def test_yaml_in_sys_modules_comes_only_from_litestar(probe: dict[str, Any]) -> None:
-    """yaml* may be loaded only because Litestar (the HTTP framework of app.py) imports it itself.
-
-    Litestar declares PyYAML as a hard dependency and imports it unconditionally
-    (litestar/openapi/plugins.py), so "no yaml in sys.modules" cannot hold while app.py
-    uses Litestar. What this project controls is checked instead: every import of yaml
-    that ran came from a litestar module. If Litestar ever stops importing yaml, this
-    test tightens to the plain rule automatically.
-    """
-    yaml_loaded = [m for m in probe["modules"] if m.startswith("yaml")]
-    yaml_importers = {
-        importer
-        for importer, name in probe["importers"]
-        if _is_under(name, ("yaml",)) and not _is_under(importer, ("yaml",))  # yaml's own submodules
-    }
-    if yaml_loaded:
-        assert yaml_importers
-        assert all(_is_under(importer, ("litestar",)) for importer in yaml_importers), yaml_importers
-    else:
-        assert yaml_importers == set()
+def test_importing_the_contract_loads_no_yaml_at_all(probe: dict[str, Any]) -> None:
+    """Not even indirectly: the application is plain ASGI since issue 14 (Litestar, the
+    framework used before, imported PyYAML unconditionally)."""
+    assert [m for m in probe["modules"] if m.startswith(("yaml", "litestar"))] == []
 
 
 def test_the_probe_detects_a_forbidden_import() -> None:
@@ -226,3 +210,100 @@ def test_static_check_allows_the_contracts_own_imports() -> None:
     assert "provider.contract.errors" in names
     assert "provider.contract.replay.ReplayStore" in names
     assert _forbidden(_imported_names("from .errors import InvalidRequest\nimport json", "provider.contract")) == []
+
+
+# --------------------------------------------------------------------------------------
+# One unit: no import cycle, nothing from outside the package but libraries (issue 14)
+# --------------------------------------------------------------------------------------
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+    """Like _file_imports, without ``if TYPE_CHECKING:`` blocks (never executed)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, [n for n in block if not (
+                    isinstance(n, ast.If) and isinstance(n.test, ast.Name) and n.test.id == "TYPE_CHECKING")])
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return _imported_names(ast.unparse(tree), package)
+
+
+def _internal_graph() -> dict[str, set[str]]:
+    """Module -> the provider.contract modules it imports at run time (lazy imports
+    inside functions included; ``if TYPE_CHECKING:`` left out)."""
+    modules = {_module_name(p): p for p in SOURCES}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = set()
+        for _, imported in _runtime_imports(path):
+            # "from .x import y" yields both "provider.contract.x" and "provider.contract.x.y".
+            while imported and imported not in modules:
+                imported = imported.rpartition(".")[0]
+            # A module's own parent packages are initialised before it by Python itself
+            # ("from . import auth" names the package too): not an edge of a cycle.
+            if imported and imported != name and not name.startswith(imported + "."):
+                targets.add(imported)
+        graph[name] = targets
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if state.get(target) == 1:
+                return [*stack[stack.index(target):], target]
+            if target not in state and (found := visit(target)):
+                return found
+        state[node] = 2
+        stack.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_the_contract_package_has_no_import_cycle() -> None:
+    """Between its own modules (the package's __init__, which re-exports, left out):
+    the test kit no longer imports a checker that imports back."""
+    assert _cycle(_internal_graph()) is None
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_nothing_outside_the_package_is_imported_but_libraries() -> None:
+    """No module imports provider.<anything but contract>: copying provider/contract
+    alone is the whole of it (the checker and the kit included)."""
+    outside = [
+        f"{path.relative_to(CONTRACT_DIR)} line {line}: {name}"
+        for path in SOURCES
+        for line, name in _file_imports(path)
+        if _is_under(name, ("provider",)) and not _is_under(name, ("provider.contract",))
+    ]
+    assert outside == []
+
+
+def test_every_library_the_package_imports_is_in_the_contract_extra() -> None:
+    """The `contract` extra of pyproject.toml (the standalone distribution's dependency
+    list) names every third-party library the package imports, except the optional
+    ones (redis, pytest for the kit)."""
+    import tomllib
+
+    extra = tomllib.loads((CONTRACT_DIR.parent.parent / "pyproject.toml").read_text("utf-8"))
+    listed = {dep.split(">")[0].split("<")[0].split("=")[0].strip().lower().replace("-", "_")
+              for dep in extra["project"]["optional-dependencies"]["contract"]}
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    used = {name.split(".")[0] for path in SOURCES for _, name in _file_imports(path)}
+    third_party = {n for n in used if n and n not in stdlib and n != "provider"}
+    assert third_party - listed - {"redis", "pytest"} == set(), third_party - listed

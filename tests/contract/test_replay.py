@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from provider.contract.errors import ReplayStoreUnavailable, Unavailable
+from provider.contract import Exposure, Registration, Verifier
+from provider.contract.errors import ReplayedNonce, StaleTimestamp
 from provider.contract.replay import MemoryReplayStore, ReplayStore
+from provider.contract.testing import signature_header
 
 T0 = 1_700_000_000.0
 
@@ -114,39 +119,66 @@ def test_a5_an_already_expired_entry_is_not_held(store: MemoryReplayStore) -> No
     assert store.add_if_absent("nonce-aaaaaaaa", T0 + 10) is True
 
 
-def test_a5_full_store_fails_closed_and_keeps_live_entries(clock: Clock) -> None:
-    """A5: a full store refuses new nonces (503 + Retry-After) instead of evicting live ones."""
+def test_a5_a_full_store_keeps_accepting_current_requests_and_refuses_every_replay(clock: Clock) -> None:
+    """A5 (issue 14): a full store no longer answers 503 for minutes. It forgets the
+    nonces expiring soonest and refuses what expires at or before them (stale), so a
+    replay of a forgotten nonce — same signed timestamp, same expiry — is still refused,
+    while requests signed now are accepted."""
     store = MemoryReplayStore(max_entries=3, clock=clock)
     for i in range(3):
         assert store.add_if_absent(f"live-nonce-{i}", T0 + 100 + i)
-    with pytest.raises(ReplayStoreUnavailable) as info:
-        store.add_if_absent("one-too-many", T0 + 100)
-    error = info.value
-    assert isinstance(error, Unavailable)
-    assert error.status == 503
-    assert "Retry-After" in error.headers()
-    assert int(error.headers()["Retry-After"]) >= 1
-    # nothing was evicted: every live nonce is still refused as a replay
-    for i in range(3):
-        assert store.add_if_absent(f"live-nonce-{i}", T0 + 100) is False
+    assert store.add_if_absent("one-more-nonce", T0 + 200) is True  # room made: no refusal
+    assert store.floor == T0 + 100
     assert len(store) == 3
-    # and the refused nonce was not recorded
-    with pytest.raises(ReplayStoreUnavailable):
-        store.add_if_absent("one-too-many", T0 + 100)
+    with pytest.raises(StaleTimestamp):  # the forgotten nonce, replayed
+        store.add_if_absent("live-nonce-0", T0 + 100)
+    with pytest.raises(StaleTimestamp):  # a fresh nonce signed as long ago: cannot be told apart
+        store.add_if_absent("fresh-but-old1", T0 + 100)
+    for i in (1, 2):
+        assert store.add_if_absent(f"live-nonce-{i}", T0 + 100 + i) is False
+    assert store.add_if_absent("one-more-nonce", T0 + 200) is False
 
 
-def test_a5_full_store_accepts_again_once_entries_expire(clock: Clock) -> None:
-    """A5: room comes back as entries expire, not by forgetting live ones."""
-    store = MemoryReplayStore(max_entries=2, clock=clock)
-    store.add_if_absent("expires-soon-1", T0 + 10)
-    store.add_if_absent("expires-late-1", T0 + 100)
-    with pytest.raises(ReplayStoreUnavailable):
-        store.add_if_absent("waiting-nonce1", T0 + 200)
-    clock.now = T0 + 10
-    assert store.add_if_absent("waiting-nonce1", T0 + 200) is True
-    assert store.add_if_absent("expires-late-1", T0 + 300) is False
-    with pytest.raises(ReplayStoreUnavailable):
-        store.add_if_absent("another-nonce1", T0 + 200)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 30)), min_size=1, max_size=120),
+       st.integers(1, 8))
+@settings(max_examples=200, deadline=None)
+def test_a5_no_replay_is_ever_accepted_whatever_the_bound(
+    requests: list[tuple[int, int]], max_entries: int
+) -> None:
+    """A5 as a class: for any sequence of (nonce, expiry) with time advancing and any
+    bound, a nonce accepted once is never accepted again with the same expiry before
+    that expiry — whether it is still held, purged or evicted."""
+    clock = Clock()
+    store = MemoryReplayStore(max_entries=max_entries, clock=clock)
+    accepted: dict[tuple[int, int], float] = {}
+    for step, (nonce, lifetime) in enumerate(requests):
+        clock.now = T0 + step / 4
+        expires = T0 + (step // 8) + lifetime
+        try:
+            added = store.add_if_absent(f"nonce-{nonce:06d}", expires)
+        except StaleTimestamp:
+            continue
+        if added and expires > clock.now:
+            earlier = accepted.get((nonce, expires))
+            assert earlier is None or earlier <= clock.now, (nonce, expires)
+            accepted[(nonce, expires)] = expires
+        assert len(store) <= max_entries
+
+
+def test_a5_a_burst_of_250000_nonces_is_accepted_and_every_replay_refused() -> None:
+    """Issue 14: the old store refused everything with 503 after 200,000 nonces (about
+    3.5 minutes of warm-cache traffic). A burst of 250,000 signed requests inside one
+    window is accepted by the default store, and each one replayed is refused."""
+    secret = "burst-test-secret-0123456789-abcdefghijkl"
+    body = b'{"query":"reset password"}'
+    verifier = Verifier([Registration.from_values("cs", Exposure.CUSTOMER_SAFE, [secret])], MemoryReplayStore())
+    now = int(time.time())
+    headers = [signature_header(body, secret, timestamp=now, nonce=f"burst-{i:09d}")[0] for i in range(250_000)]
+    for header in headers:
+        verifier.verify(header, body)
+    for header in headers[::997]:
+        with pytest.raises(ReplayedNonce):
+            verifier.verify(header, body)
 
 
 @pytest.mark.usefixtures("frequent_thread_switches")

@@ -10,10 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract.errors import ReplayStoreUnavailable
+from provider.contract import Exposure, Registration, Verifier
+from provider.contract.errors import ReplayedNonce, ReplayStoreUnavailable, StaleTimestamp
 from provider.contract.replay import MemoryReplayStore, open_replay_store
 from provider.contract.replay_redis import RedisReplayStore
 from provider.contract.replay_sqlite import SQLiteReplayStore
+from provider.contract.testing import signature_header
+
+REDIS_SECRET = "redis-flush-secret-0123456789-abcdefghijkl"
 
 
 def _sqlite_add(args: tuple[str, str, float]) -> bool:
@@ -72,22 +76,71 @@ def test_a5_redis_exactly_one_winner_across_processes(redis_url: str) -> None:
 def test_a5_redis_keys_expire_with_the_window(redis_url: str) -> None:
     store = RedisReplayStore(redis_url)
     nonce = f"expiring-{time.time_ns()}"
-    assert store.add_if_absent(nonce, time.time() + 1)
-    assert not store.add_if_absent(nonce, time.time() + 1)
+    assert store.add_if_absent(nonce, time.time() + 1, signed_at=time.time())
+    assert not store.add_if_absent(nonce, time.time() + 1, signed_at=time.time())
     time.sleep(2.2)
-    assert store.add_if_absent(nonce, time.time() + 1)
+    assert store.add_if_absent(nonce, time.time() + 1, signed_at=time.time())
 
 
 def test_a5_redis_down_fails_closed(disposable_redis: tuple[subprocess.Popen[bytes], str]) -> None:
     """When Redis cannot be reached the store raises ReplayStoreUnavailable (→ 503)."""
     proc, url = disposable_redis
     store = RedisReplayStore(url, timeout_s=0.3)
-    assert store.add_if_absent(f"up-{time.time_ns()}", time.time() + 60)
+    assert store.add_if_absent(f"up-{time.time_ns()}", time.time() + 60, signed_at=time.time())
     proc.terminate()
     proc.wait()
     with pytest.raises(ReplayStoreUnavailable) as raised:
-        store.add_if_absent(f"down-{time.time_ns()}", time.time() + 60)
+        store.add_if_absent(f"down-{time.time_ns()}", time.time() + 60, signed_at=time.time())
     assert raised.value.status == 503 and raised.value.headers()["Retry-After"].isdigit()
+
+
+def _signed(body: bytes, nonce: str) -> str:
+    return signature_header(body, REDIS_SECRET, nonce=nonce)[0]
+
+
+def test_a5_a_replay_after_flushall_is_refused(redis_url: str) -> None:
+    """Issue 14: Redis restarted without persistence (here: FLUSHALL on a real Redis)
+    forgets every nonce. The epoch key goes with them; the store notices its absence,
+    writes a new epoch, and refuses what was signed before it — the replay included —
+    while a request signed afterwards is accepted."""
+    import redis
+
+    prefix = f"flush-test-{time.time_ns()}:"
+    verifier = Verifier([Registration.from_values("cs", Exposure.CUSTOMER_SAFE, [REDIS_SECRET])],
+                        RedisReplayStore(redis_url, key_prefix=prefix))
+    body = b'{"query":"reset password"}'
+    nonce = f"before-flush-{time.time_ns()}"
+    header = _signed(body, nonce)
+    verifier.verify(header, body)
+    with pytest.raises(ReplayedNonce):
+        verifier.verify(header, body)
+    client = redis.Redis.from_url(redis_url)
+    client.flushall()
+    assert client.get(prefix + nonce) is None  # the memory really is gone
+    with pytest.raises(StaleTimestamp, match="replay store"):
+        verifier.verify(header, body)
+    assert client.get(prefix + "~epoch") is not None  # a new epoch was written
+    time.sleep(1.05)  # the core's next request is signed in a later second
+    verifier.verify(_signed(body, f"after-flush-{time.time_ns()}"), body)
+
+
+def test_a5_a_second_replica_sees_the_new_epoch_too(redis_url: str) -> None:
+    """The epoch lives in Redis, not in the process: a replica that did not notice the
+    flush itself refuses the replay too."""
+    import redis
+
+    prefix = f"flush-two-{time.time_ns()}:"
+    registration = Registration.from_values("cs", Exposure.CUSTOMER_SAFE, [REDIS_SECRET])
+    a = Verifier([registration], RedisReplayStore(redis_url, key_prefix=prefix))
+    b = Verifier([registration], RedisReplayStore(redis_url, key_prefix=prefix))
+    body = b'{"query":"invoice"}'
+    header = _signed(body, f"two-replicas-{time.time_ns()}")
+    a.verify(header, body)
+    redis.Redis.from_url(redis_url).flushall()
+    with pytest.raises(StaleTimestamp):
+        a.verify(header, body)
+    with pytest.raises(StaleTimestamp):
+        b.verify(header, body)
 
 
 def test_open_replay_store_specs(tmp_path: Path, redis_url: str) -> None:

@@ -110,25 +110,81 @@ def test_an_encoded_body_is_refused(sample_server: ProviderProcess) -> None:
     assert status == 415 and envelope_code(answer) == "unsupported_media_type"
 
 
+def _connect(server: ProviderProcess, timeout: float = 20) -> socket.socket:
+    parts = urlsplit(server.base_url)
+    return socket.create_connection((parts.hostname, parts.port), timeout=timeout)
+
+
+def _ask(sock: socket.socket, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    """One request on an open keep-alive connection; its answer."""
+    sock.sendall(raw)
+    data = b""
+    while True:
+        found = responses(data)
+        if found and len(found[0][2]) == int(found[0][1].get("content-length", "0")):
+            return found[0]
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError(f"connection closed after {data!r}")
+        data += chunk
+
+
 def test_w7_stalled_request_heads_are_cut_and_the_limit_answers_with_the_envelope(tmp_path: Path) -> None:
     """A slowloris: connections that never finish their request head used to hold every
-    slot of max_connections for ever, and uvicorn's 503 was plain text."""
+    slot of max_connections for ever, and uvicorn's 503 was plain text. Beyond the limit
+    a new connection's /retrieve gets the envelope with Retry-After; the stalled ones
+    are cut after HEAD_TIMEOUT_S and the slots come back."""
     server = start_provider(tmp_path, config={"max_connections": 8})
-    parts = urlsplit(server.base_url)
     stalled = []
     try:
         for _ in range(8):
-            sock = socket.create_connection((parts.hostname, parts.port), timeout=20)
+            sock = _connect(server)
             sock.sendall(b"POST /retrieve HTTP/1.1\r\nHost: x\r\n")  # and nothing more
             stalled.append(sock)
         time.sleep(0.5)
-        [(status, headers, body)] = responses(exchange(server, b"GET /healthz HTTP/1.1\r\nHost: p\r\n\r\n"))
-        assert status == 503 and envelope_code(body) == "overloaded" and int(headers["retry-after"]) >= 1
+        body = b'{"query":"reset password"}'
+        raw = signed_request(body, f"Content-Length: {len(body)}") + b"\r\n" + body
+        [(status, headers, answer)] = responses(exchange(server, raw))
+        assert status == 503 and envelope_code(answer) == "overloaded" and int(headers["retry-after"]) >= 1
+        assert headers.get("connection") == "close"
         for sock in stalled:  # closed by the provider once HEAD_TIMEOUT_S has passed
             assert sock.recv(1024) == b""
-        [(status, _, _)] = responses(exchange(server, b"GET /healthz HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n"))
-        assert status == 200
+        [(status, _, _)] = responses(exchange(server, raw.replace(b"n=", b"n=x")))  # a slot again: not 503
+        assert status != 503
     finally:
         for sock in stalled:
+            sock.close()
+        server.stop()
+
+
+def test_w7_beyond_max_connections_open_connections_and_healthz_still_answer(tmp_path: Path) -> None:
+    """Issue 14: with 600 idle connections open — far beyond max_connections — a
+    connection opened before them still gets its answers, a new connection's GET /healthz
+    is answered 200 (liveness must not fail because the provider is busy), and only a
+    new connection's other requests are refused 503 overloaded with Retry-After."""
+    server = start_provider(tmp_path, config={"max_connections": 50})
+    idle: list[socket.socket] = []
+    early = _connect(server)
+    try:
+        healthz = b"GET /healthz HTTP/1.1\r\nHost: p\r\n\r\n"
+        assert _ask(early, healthz)[0] == 200
+        for _ in range(600):
+            idle.append(_connect(server))
+        time.sleep(0.5)  # let the provider accept them all
+        body = b'{"query":"reset password"}'
+        for _ in range(3):  # the connection opened before the crowd keeps being served
+            raw = signed_request(body, f"Content-Length: {len(body)}") + b"\r\n" + body
+            status, headers, answer = _ask(early, raw)
+            assert status == 200, answer
+            assert headers.get("connection") != "close"
+        [(status, headers, answer)] = responses(exchange(server, healthz))
+        assert status == 200 and json.loads(answer)["status"] == "ok"
+        assert headers.get("connection") == "close"
+        raw = signed_request(body, f"Content-Length: {len(body)}") + b"\r\n" + body
+        [(status, headers, answer)] = responses(exchange(server, raw))
+        assert status == 503 and envelope_code(answer) == "overloaded" and int(headers["retry-after"]) >= 1
+    finally:
+        early.close()
+        for sock in idle:
             sock.close()
         server.stop()

@@ -10,6 +10,9 @@ Configuration comes from the environment (secrets never from files in the reposi
 ``JSON_ADAPTER_AGENT_ONLY_SECRET``     secret(s) of the agent_only registration (optional)
 ``JSON_ADAPTER_CAPABILITIES``          ``retrieve`` (default) or ``retrieve,citationUrl``
 ``JSON_ADAPTER_HOST``/``_PORT``        where to listen (default 127.0.0.1:8090)
+``JSON_ADAPTER_WORKERS``               serving processes (default 1)
+``JSON_ADAPTER_REPLAY_STORE``          ``sqlite:///path`` or ``redis://…``: required with
+                                       more than one worker (one shared replay store)
 =====================================  ==================================================
 """
 
@@ -29,10 +32,11 @@ from provider.contract import (
     parse_capabilities,
 )
 from provider.contract.app import ASGIApp
+from provider.contract.serving import serve
 
 from .backend import JsonBackend
 
-__all__ = ["build_app", "main"]
+__all__ = ["app_from_environment", "build_app", "main"]
 
 
 def build_app(
@@ -57,27 +61,46 @@ def build_app(
     return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared))
 
 
-def main(environ: Mapping[str, str] = os.environ) -> None:
-    """Serve with uvicorn, configured from ``environ``; exits 2 with a message on bad settings."""
-    import uvicorn
+def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
+    """The app configured from ``environ`` (the variables above): the factory each
+    worker process of ``serve`` calls.
+
+    Raises:
+        ConfigurationError: weak or shared secrets, or a per-process replay store with
+            several workers.
+        ValueError: a missing JSON_ADAPTER_PUBLIC, or an unknown capability.
+    """
 
     def secrets(name: str) -> list[str]:
         return [s for s in environ.get(name, "").split(",") if s.strip()]
 
     if not environ.get("JSON_ADAPTER_PUBLIC"):
-        sys.exit("set JSON_ADAPTER_PUBLIC to the path of public.json")
+        raise ValueError("set JSON_ADAPTER_PUBLIC to the path of public.json")
     internal = environ.get("JSON_ADAPTER_INTERNAL")
+    return build_app(
+        Path(environ["JSON_ADAPTER_PUBLIC"]),
+        Path(internal) if internal else None,
+        customer_safe_secrets=secrets("JSON_ADAPTER_CUSTOMER_SAFE_SECRET"),
+        agent_only_secrets=secrets("JSON_ADAPTER_AGENT_ONLY_SECRET"),
+        capabilities=environ.get("JSON_ADAPTER_CAPABILITIES", "retrieve"),
+    )
+
+
+def main(environ: Mapping[str, str] = os.environ) -> None:
+    """Serve with the contract layer's hardened server (``provider.contract.serving``),
+    configured from ``environ``; exits 2 with a message on bad settings."""
+    workers = int(environ.get("JSON_ADAPTER_WORKERS", "1"))
+    replay_store = environ.get("JSON_ADAPTER_REPLAY_STORE")
     try:
-        app = build_app(
-            Path(environ["JSON_ADAPTER_PUBLIC"]),
-            Path(internal) if internal else None,
-            customer_safe_secrets=secrets("JSON_ADAPTER_CUSTOMER_SAFE_SECRET"),
-            agent_only_secrets=secrets("JSON_ADAPTER_AGENT_ONLY_SECRET"),
-            capabilities=environ.get("JSON_ADAPTER_CAPABILITIES", "retrieve"),
+        # Built once here even with several workers: bad settings fail before any worker starts.
+        app = app_from_environment(environ)
+        serve(
+            app if workers == 1 else "json_adapter.app:app_from_environment",
+            workers=workers,
+            replay_store=replay_store,
+            host=environ.get("JSON_ADAPTER_HOST", "127.0.0.1"),
+            port=int(environ.get("JSON_ADAPTER_PORT", "8090")),
         )
     except (ConfigurationError, ValueError) as exc:
         print(f"json_adapter: {exc}", file=sys.stderr)
         sys.exit(2)
-    host = environ.get("JSON_ADAPTER_HOST", "127.0.0.1")
-    port = int(environ.get("JSON_ADAPTER_PORT", "8090"))
-    uvicorn.run(app, host=host, port=port, server_header=False, access_log=False)

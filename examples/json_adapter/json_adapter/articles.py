@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from provider.contract import IndexUnavailable
-
-from .text import html_to_paragraphs
+from provider.contract.plaintext import html_to_paragraphs
 
 __all__ = ["Article", "ArticleFile", "InvalidArticles"]
 

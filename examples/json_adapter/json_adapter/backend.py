@@ -94,6 +94,6 @@ class JsonBackend:
                 audience=audience,
                 revision=_revision(audience, article),
                 url=_safe_url(article.url),
-            )
+            ).only_declared(query.capabilities)  # url only with citationUrl declared (R4)
             for _, audience, article in scored[: query.limit]
         ]

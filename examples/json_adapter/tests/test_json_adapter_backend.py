@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from json_adapter import JsonBackend, build_app
-from json_adapter.text import html_to_paragraphs
 
-from provider.conformance import InProcessTransport
 from provider.contract import MINIMUM, Exposure, IndexUnavailable, Result, SearchQuery
+from provider.contract.conformance import InProcessTransport
+from provider.contract.plaintext import html_to_paragraphs
 from provider.contract.testing import signed_headers
 
 ARTICLES = Path(__file__).resolve().parent.parent / "articles"
@@ -27,8 +27,9 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return public, internal
 
 
-def search(backend: JsonBackend, text: str, reach: Exposure, limit: int = 50) -> list[Result]:
-    return list(backend.search(SearchQuery(text=text, limit=limit, reach=reach, capabilities=MINIMUM)))
+def search(backend: JsonBackend, text: str, reach: Exposure, limit: int = 50,
+           capabilities: frozenset[str] = MINIMUM) -> list[Result]:
+    return list(backend.search(SearchQuery(text=text, limit=limit, reach=reach, capabilities=capabilities)))
 
 
 def edit(path: Path, change: Any) -> None:
@@ -92,9 +93,12 @@ def test_unsafe_urls_are_dropped(files: tuple[Path, Path]) -> None:
             "change-email": "/relative"}
     edit(public, lambda articles: [a.update(url=urls[a["id"]]) for a in articles if a["id"] in urls])
     results = {r.document_id: r.url for r in search(JsonBackend(public, internal), "password email two factor",
-                                                                 Exposure.CUSTOMER_SAFE)}
+                                                                 Exposure.CUSTOMER_SAFE,
+                                                                 capabilities=frozenset({"retrieve", "citationUrl"}))}
     assert all(results[key] is None for key in urls)
     assert results["api-keys"] == "https://help.example.com/articles/api-keys"
+    # Without citationUrl declared, no url at all (R4), so the contract layer repairs nothing.
+    assert {r.url for r in search(JsonBackend(public, internal), "password", Exposure.CUSTOMER_SAFE)} == {None}
 
 
 @pytest.mark.parametrize("content", ['{"articles": [{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]}',

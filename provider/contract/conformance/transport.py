@@ -8,7 +8,8 @@ against a URL and against ``create_app(backend, settings)`` in a unit test.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+import itertools
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -33,11 +34,17 @@ class InProcessTransport(httpx.BaseTransport):
 
     Args:
         app: any ASGI application, e.g. the result of
-            :func:`provider.contract.create_app`.
+            :func:`provider.contract.create_app` — or several, one per simulated worker
+            process: each request goes to the next in turn, as requests on fresh
+            connections reach any worker of a server.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self._inner = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    def __init__(self, app: ASGIApp | Sequence[ASGIApp]) -> None:
+        apps = [app] if callable(app) else list(app)
+        if not apps:
+            raise ValueError("no application given")
+        self._inners = [httpx.ASGITransport(app=a, raise_app_exceptions=False) for a in apps]
+        self._next = itertools.count()
         self._portal_cm: AbstractContextManager[anyio.from_thread.BlockingPortal] = (
             anyio.from_thread.start_blocking_portal()
         )
@@ -49,7 +56,8 @@ class InProcessTransport(httpx.BaseTransport):
 
         async def call() -> tuple[int, list[tuple[bytes, bytes]], bytes]:
             forwarded = httpx.Request(request.method, request.url, headers=request.headers, content=body)
-            response = await self._inner.handle_async_request(forwarded)
+            inner = self._inners[next(self._next) % len(self._inners)]
+            response = await inner.handle_async_request(forwarded)
             content = await response.aread()
             return response.status_code, response.headers.raw, content
 

@@ -10,10 +10,11 @@ import ssl
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import httpx
 
-from . import auth, exposure, fields, responses, wire
+from . import auth, exposure, fields, framing, responses, wire
 from .model import Check, Failed, Outcome, Skipped, Status
 from .session import AGENT_ONLY, CUSTOMER_SAFE, DEFAULT_TIMEOUT_S, ProviderUnreachable, SecretRefused, Session
 from .transport import ASGIApp, InProcessTransport
@@ -21,7 +22,8 @@ from .transport import ASGIApp, InProcessTransport
 __all__ = ["CHECKS", "Report", "check_asgi_app", "check_url", "run_checks"]
 
 #: Every check, in the order reports list them.
-CHECKS: tuple[Check, ...] = (*auth.checks, *wire.checks, *fields.checks, *responses.checks, *exposure.checks)
+CHECKS: tuple[Check, ...] = (*auth.checks, *wire.checks, *framing.checks, *fields.checks, *responses.checks,
+                             *exposure.checks)
 USER_AGENT = "helpthread-knowledge-conformance/1"
 #: Longest reason kept, in characters; a check listing many misses is cut here.
 MAX_REASON_CHARS = 600
@@ -116,9 +118,13 @@ def _run_client(
     canary_queries: Sequence[str],
     probe_queries: Sequence[str],
     clock: Callable[[], float],
+    fresh_client: Callable[[], httpx.Client] | None = None,
+    raw_target: framing.RawTarget | None = None,
 ) -> Report:
     session = Session(
         client,
+        fresh_client=fresh_client,
+        raw_target=raw_target,
         customer_safe_secret=customer_safe_secret,
         agent_only_secret=agent_only_secret,
         canary_queries=canary_queries,
@@ -136,6 +142,16 @@ def _run_client(
                 "registration, or its signature verification is broken (A1, A2); no other check can run"
             )
     return run_checks(session, target=target)
+
+
+def _raw_target(base: str, verify: ssl.SSLContext | bool) -> framing.RawTarget | None:
+    parts = urlsplit(base)
+    if not parts.hostname or parts.scheme not in ("http", "https"):
+        return None
+    tls: ssl.SSLContext | None = None
+    if parts.scheme == "https":
+        tls = verify if isinstance(verify, ssl.SSLContext) else ssl.create_default_context()
+    return framing.RawTarget(parts.hostname, parts.port or (443 if tls else 80), parts.path or "/", tls)
 
 
 def check_url(
@@ -169,6 +185,12 @@ def check_url(
     base = url.rstrip("/")
     headers = {"User-Agent": USER_AGENT}
     verify: ssl.SSLContext | bool = ssl.create_default_context(cafile=cafile) if cafile else True
+    def fresh_client() -> httpx.Client:
+        # A new connection each time, closed after one request: behind several workers
+        # or replicas, a replay must be refused wherever it lands (A5).
+        return httpx.Client(base_url=base, timeout=timeout_s, headers={**headers, "Connection": "close"},
+                            follow_redirects=False, verify=verify)
+
     with httpx.Client(base_url=base, timeout=timeout_s, headers=headers, follow_redirects=False,
                       verify=verify) as client:
         try:
@@ -177,12 +199,13 @@ def check_url(
             raise ProviderUnreachable(f"cannot reach {base}: {type(exc).__name__}: {exc}") from None
         return _run_client(
             client, base, customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
-            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock,
+            canary_queries=canary_queries, probe_queries=probe_queries, clock=clock, fresh_client=fresh_client,
+            raw_target=_raw_target(base, verify),
         )
 
 
 def check_asgi_app(
-    app: ASGIApp,
+    app: ASGIApp | Sequence[ASGIApp],
     *,
     customer_safe_secret: str,
     agent_only_secret: str | None = None,
@@ -191,6 +214,9 @@ def check_asgi_app(
     clock: Callable[[], float] = time.time,
 ) -> Report:
     """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`.
+
+    ``app`` may be several applications, one per simulated worker process: requests
+    then go to each in turn (see :class:`~provider.contract.conformance.transport.InProcessTransport`).
 
     Raises:
         SecretRefused: a correctly signed request with a secret given was answered 401.

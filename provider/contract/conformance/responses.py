@@ -97,6 +97,23 @@ def success_schema(s: Session) -> str:
     return _verdict(misses, f"all {len(successes)} success answers matched the schema")
 
 
+@checks.register("R1", "no correctly signed request is answered 500", final=True)
+def no_server_errors(s: Session) -> str:
+    """R1 (final): a correctly signed request gets results or an error of the contract's
+    vocabulary, never a ``500``. A provider running strict (the test kit, a staging
+    deployment) answers ``500`` when its backend broke a duty the contract layer would
+    otherwise repair, and the message names it (``X6``, ``R4``, ``Q2``, ``Q3``…)."""
+    misses = [f"{e.method} {e.path} ({e.profile}) answered 500: {_message(e)}"
+              for e in s.exchanges if e.status >= 500 and e.status != 503 and e.profile is not None]
+    return _verdict(misses, f"none of {len(s.exchanges)} answers was a server error")
+
+
+def _message(exchange: Exchange) -> str:
+    data = exchange.data if isinstance(exchange.data, dict) else {}
+    error = data.get("error") if isinstance(data.get("error"), dict) else {}
+    return str(error.get("message", "(no envelope)"))[:200]  # type: ignore[union-attr]
+
+
 @checks.register("R2", "every result has documentId, title, snippet and audience", final=True)
 def required_fields(s: Session) -> str:
     """R2 (final): every result has non-empty ``documentId``, ``title``, ``snippet`` and a

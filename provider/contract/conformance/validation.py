@@ -15,7 +15,7 @@ from typing import Any
 
 import jsonschema
 
-from provider.contract.schemas import load_schema
+from ..schemas import load_schema
 
 __all__ = ["Problem", "body_problems", "parse_json"]
 

@@ -15,13 +15,15 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from provider.contract.testing import JSON_CONTENT_TYPE, signed_headers
-
+from ..testing import JSON_CONTENT_TYPE, signed_headers
 from .model import Skipped
+
+if TYPE_CHECKING:
+    from .framing import RawTarget
 from .validation import Problem, body_problems, parse_json
 
 __all__ = [
@@ -148,12 +150,18 @@ class Session:
         canary_queries: phrases the operator knows occur only in internal documents.
         probe_queries: queries known to find public documents (default: common words).
         clock: Unix seconds; the checker signs with this clock.
+        fresh_client: makes a client on a new connection, for requests that must not
+            reuse the kept-alive one (``send(..., fresh=True)``); default: ``client``.
+        raw_target: where raw-socket checks connect (``framing.py``); ``None``
+            in-process, where they are skipped.
     """
 
     def __init__(
         self,
         client: httpx.Client,
         *,
+        fresh_client: Callable[[], httpx.Client] | None = None,
+        raw_target: RawTarget | None = None,
         customer_safe_secret: str,
         agent_only_secret: str | None = None,
         canary_queries: Sequence[str] = (),
@@ -161,6 +169,8 @@ class Session:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.client = client
+        self.fresh_client = fresh_client
+        self.raw_target = raw_target
         self.secrets: dict[str, str] = {CUSTOMER_SAFE: customer_safe_secret}
         if agent_only_secret:
             self.secrets[AGENT_ONLY] = agent_only_secret
@@ -207,15 +217,23 @@ class Session:
         body: bytes = b"",
         headers: Mapping[str, str] | None = None,
         profile: str | None = None,
+        fresh: bool = False,
     ) -> Exchange:
         """Send one request exactly as given and record the answer.
+
+        Args:
+            fresh: on a new connection, closed after it (see ``fresh_client``).
 
         Raises:
             httpx.HTTPError: no answer (the running check fails with the reason).
         """
         sent = dict(headers or {})
         started = time.perf_counter()
-        response = self.client.request(method, path, content=body, headers=sent)
+        if fresh and self.fresh_client is not None:
+            with self.fresh_client() as client:
+                response = client.request(method, path, content=body, headers=sent)
+        else:
+            response = self.client.request(method, path, content=body, headers=sent)
         elapsed = time.perf_counter() - started
         self._measure_skew(response)
         data, _ = parse_json(response.content)

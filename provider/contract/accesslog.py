@@ -1,0 +1,157 @@
+"""The outermost layer of the contract application: refusals made before any route
+runs (oversized or ambiguous headers, encoded bodies, OPTIONS), and one access-log line
+and one :class:`~provider.contract.records.RequestRecord` per request (CONTRACT A6, O2, W4)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from .asgi import ASGIApp, Message, Receive, Scope, Send
+from .errors import ContractError, InvalidRequest, MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType
+from .records import RequestRecord, printable
+
+__all__ = ["NOTE_KEY", "AccessLog", "note"]
+
+log = logging.getLogger("provider.access")
+errors_log = logging.getLogger("provider.errors")
+
+_JSON = "application/json"
+#: Headers a request may carry once: two version headers or two media types could be
+#: read differently by a proxy and by us.
+_SINGLE_HEADERS = (b"content-length", b"content-type", b"x-helpthread-knowledge-version")
+#: Where the routes leave what the access log reports (status, registration, results…).
+NOTE_KEY = "provider.request"
+
+
+def note(scope: Scope, **fields: Any) -> None:
+    """Record ``fields`` for this request's access-log line and record."""
+    current = scope.get(NOTE_KEY)
+    if isinstance(current, dict):
+        current.update(fields)
+
+
+def _request_digest(value: str | None) -> str:
+    """A short, non-reversible tag for log correlation (CONTRACT A6): never the nonce."""
+    if not value:
+        return "-"
+    return hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+class AccessLog:
+    """Outermost ASGI layer: one log line per request, for every route including 404s,
+    and one :class:`RequestRecord` for the observer.
+
+    Logged: method, path, status, duration, registration name, result count and a
+    digest of ``X-Helpthread-Request``. Never a secret, signature, nonce or query (A6, O2).
+    """
+
+    def __init__(
+        self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None, max_header_bytes: int = 16384
+    ) -> None:
+        """Args:
+            app: the routes.
+            observer: called with each request's record; must be fast.
+            max_header_bytes: larger request heads are answered ``431``.
+        """
+        self.app = app
+        self.observer = observer
+        self.max_header_bytes = max_header_bytes
+
+    def _refusal(self, scope: Scope) -> ContractError | None:
+        """Answers given before the application sees the request: oversized headers,
+        ambiguous framing or headers, encoded bodies, and OPTIONS (which the framework
+        would otherwise answer without our envelope)."""
+        headers = scope.get("headers", ())
+        if sum(len(name) + len(value) for name, value in headers) > self.max_header_bytes:
+            error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
+            error.status_override = 431  # type: ignore[attr-defined]
+            return error
+        names = Counter(name.lower() for name, _ in headers)
+        if names[b"transfer-encoding"] and names[b"content-length"]:
+            # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
+            # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
+            error = InvalidRequest("headers", "both Content-Length and Transfer-Encoding: the framing is ambiguous")
+            error.close_connection = True  # type: ignore[attr-defined]
+            return error
+        for name in _SINGLE_HEADERS:
+            if names[name] > 1:
+                return InvalidRequest("headers", f"{name.decode()} appears more than once")
+        for name, value in headers:
+            if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
+                return UnsupportedMediaType("the body must be sent without Content-Encoding")
+        if scope.get("method") == "OPTIONS":
+            return MethodNotAllowed()
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        noted: dict[str, object] = {"status": 500}
+        scope[NOTE_KEY] = noted
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                noted["status"] = message["status"]
+            await send(message)
+
+        try:
+            refusal = self._refusal(scope)
+            if refusal is None:
+                await self.app(scope, receive, send_wrapper)
+            else:
+                noted["error"] = refusal.code
+                status = getattr(refusal, "status_override", refusal.status)
+                body = json.dumps(refusal.envelope(), separators=(",", ":")).encode("utf-8")
+                headers = [(b"content-type", _JSON.encode()), (b"cache-control", b"no-store"),
+                           (b"content-length", str(len(body)).encode())]
+                if getattr(refusal, "close_connection", False):
+                    headers.append((b"connection", b"close"))
+                await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
+                await send_wrapper({"type": "http.response.body", "body": body})
+        finally:
+            request_id = None
+            for name, value in scope.get("headers", ()):
+                if name == b"x-helpthread-request":
+                    request_id = value.decode("latin-1")
+            record = RequestRecord(
+                method=str(scope.get("method", "-")),
+                # Paths arrive percent-decoded: a newline in one must not forge a log line.
+                path=printable(str(scope.get("path", "-"))),
+                status=int(noted["status"]),  # type: ignore[call-overload]
+                duration_s=time.perf_counter() - started,
+                registration=noted.get("registration"),  # type: ignore[arg-type]
+                result_count=noted.get("results"),  # type: ignore[arg-type]
+                error_code=noted.get("error"),  # type: ignore[arg-type]
+                request_digest=_request_digest(request_id),
+                repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
+            )
+            log.info(
+                "%s %s %s %.1fms registration=%s results=%s request=%s%s",
+                record.method, record.path, record.status, record.duration_s * 1000,
+                record.registration or "-", "-" if record.result_count is None else record.result_count,
+                record.request_digest, f" repairs={','.join(record.repairs)}" if record.repairs else "",
+                extra={
+                    "http_method": record.method,
+                    "http_path": record.path,
+                    "http_status": record.status,
+                    "duration_ms": round(record.duration_s * 1000, 2),
+                    "registration": record.registration,
+                    "result_count": record.result_count,
+                    "error_code": record.error_code,
+                    "request_digest": record.request_digest,
+                    "repairs": list(record.repairs),
+                },
+            )
+            if self.observer is not None:
+                try:
+                    self.observer(record)
+                except Exception:  # an observer bug must not break answering
+                    errors_log.exception("request observer failed")

@@ -1,0 +1,116 @@
+"""HTTP framing checks, sent byte for byte over a socket (CONTRACT W4; issue 14).
+
+A provider served by a bare ASGI server answers a request it cannot frame — two
+``Content-Length`` values, ``Content-Length`` with ``Transfer-Encoding``, a bad chunk
+size, a NUL in a header — with the server's own plain-text ``400``, and a request that
+is ambiguous about where its body ends may let a second request be smuggled behind it
+by a proxy. Every answer must be the contract's envelope, and nothing behind an
+ambiguous body may be answered. These checks need a real connection: against an
+in-process app (the test kit) they are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import ssl
+from dataclasses import dataclass
+
+from .expect import Tally
+from .model import CheckGroup, Skipped
+from .session import Session
+
+__all__ = ["RawTarget", "checks"]
+
+checks = CheckGroup()
+
+#: Seconds to wait for an answer (and for the connection to close) per raw request.
+READ_S = 5.0
+
+
+@dataclass(frozen=True)
+class RawTarget:
+    """Where to open raw connections: the provider's host, port, base path and TLS."""
+
+    host: str
+    port: int
+    base_path: str
+    tls: ssl.SSLContext | None
+
+
+def _exchange(target: RawTarget, raw: bytes) -> bytes:
+    with socket.create_connection((target.host, target.port), timeout=READ_S) as plain:
+        sock = target.tls.wrap_socket(plain, server_hostname=target.host) if target.tls else plain
+        sock.sendall(raw)
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except (TimeoutError, ConnectionError, ssl.SSLError):
+            pass
+    return b"".join(chunks)
+
+
+def _answers(data: bytes) -> list[tuple[int, bytes]]:
+    """``(status, body)`` of each Content-Length framed answer in ``data``."""
+    found = []
+    while data.startswith(b"HTTP/1."):
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers.get("content-length", "0") or 0)
+        try:
+            status = int(lines[0].split()[1])
+        except (IndexError, ValueError):
+            break
+        found.append((status, rest[:length]))
+        data = rest[length:]
+    return found
+
+
+def _is_envelope(body: bytes) -> bool:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("contractVersion") == 1 and isinstance(data.get("error"), dict)
+
+
+@checks.register("W4", "malformed HTTP framing is refused with the envelope, nothing smuggled")
+def framing(s: Session) -> str:
+    """W4: requests an HTTP parser must refuse get ``400`` in the contract's envelope, and a
+    request smuggled behind an ambiguous body (``Content-Length`` and
+    ``Transfer-Encoding`` both) is never answered."""
+    target = s.raw_target
+    if target is None:
+        raise Skipped("needs a real connection; run the checker against the provider's URL")
+    path = target.base_path.rstrip("/") + "/retrieve"
+    host = f"Host: {target.host}\r\n".encode()
+    smuggled = f"GET {target.base_path.rstrip('/')}/healthz HTTP/1.1\r\n".encode() + host + b"\r\n"
+    cases = {
+        "two different Content-Length values": f"POST {path} HTTP/1.1\r\n".encode() + host
+        + b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nhello",
+        "a bad chunk size": f"POST {path} HTTP/1.1\r\n".encode() + host
+        + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n",
+        "a NUL byte in a header": f"POST {path} HTTP/1.1\r\n".encode() + host
+        + b"X-Bad: a\x00b\r\nContent-Length: 0\r\n\r\n",
+        "Content-Length and Transfer-Encoding both, a request behind": f"POST {path} HTTP/1.1\r\n".encode() + host
+        + b"Content-Length: 30\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" + smuggled,
+    }
+    tally = Tally()
+    for label, raw in cases.items():
+        tally.tried += 1
+        try:
+            answers = _answers(_exchange(target, raw))
+        except OSError as exc:
+            tally.miss(f"{label}: no answer ({type(exc).__name__})")
+            continue
+        if not answers:
+            tally.miss(f"{label}: no HTTP answer")
+            continue
+        status, body = answers[0]
+        if not 400 <= status < 500 or not _is_envelope(body):
+            tally.miss(f"{label}: answered {status} {body[:60]!r}, expected a 4xx error envelope")
+        if len(answers) > 1:
+            tally.miss(f"{label}: {len(answers)} answers — a request behind the body was answered (smuggling)")
+    return tally.verdict(f"all {len(cases)} malformed requests answered with a 4xx envelope, nothing smuggled")

@@ -1,0 +1,159 @@
+"""Plain text, as the contract means it (CONTRACT R3, O3; §4.4, §4.6): the one
+definition both the checker (:func:`markup_in`) and adapters converting HTML
+(:func:`html_to_paragraphs`) use, so they agree.
+
+Detecting markup in text that must be plain:
+
+The core renders ``title`` and ``snippet`` as escaped text, so any markup a provider
+leaves in shows up literally in front of an agent or a customer. These patterns find
+what would be markup if something rendered it: HTML/XML/JSX tags and comments,
+character entities, Markdown link/image/emphasis/heading/code/table syntax, and
+template tags (Jinja/Liquid/Hugo shortcodes).
+
+They are tuned to avoid flagging ordinary prose: ``a < b and b > c``, a single ``*``
+or ``#`` (``C#``, ``issue #4``), ``[1]`` footnote marks and ``INV-{####}`` pass. A word
+in angle brackets is a tag only when it is an HTML element (``<b>``, ``</p>``), a
+component (``<Callout>``), or carries attributes or ``/>``: ``<really>`` — what an HTML
+source's ``&lt;really&gt;`` says — is text.
+
+Converting HTML: :func:`html_to_paragraphs` drops tags, comments and ``script``/
+``style``/``template`` content, decodes entities, and keeps what they decode to as
+text; where that text would itself read as markup (``&lt;b&gt;`` decodes to ``<b>``,
+``&amp;amp;`` to ``&amp;``), the brackets become ``‹ ›`` and the ampersand ``＆``, so
+its output always passes :func:`markup_in` for HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+__all__ = ["HTML_ELEMENTS", "html_to_paragraphs", "html_to_text", "markup_in"]
+
+#: HTML element names (WHATWG, with a few obsolete ones still found in exports).
+HTML_ELEMENTS = frozenset("""
+a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption center cite code col
+colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure font footer form frame
+frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label legend li link main map mark
+menu meta meter nav noscript object ol optgroup option output p param picture pre progress q rp rt ruby s samp script
+search section select slot small source span strike strong style sub summary sup svg table tbody td template textarea
+tfoot th thead time title tr track tt u ul var video wbr math
+""".split())
+
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:.-]*)(\s[^<>]*)?(/?)>")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*(?:\s[^<>]*)?/?>")
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
+def _is_tag(match: re.Match[str]) -> bool:
+    name, attributes, self_closing = match.group(1), match.group(2), match.group(3)
+    return bool(name.lower() in HTML_ELEMENTS or name[0].isupper() or (attributes and attributes.strip())
+                or self_closing)
+
+
+class _TagPattern:
+    """``re.Pattern``-like: finds only the angle-bracket words that are tags (module docstring)."""
+
+    def search(self, text: str) -> bool:
+        return any(_is_tag(m) for m in _TAG.finditer(text))
+
+
+_PATTERNS: tuple[tuple[re.Pattern[str] | _TagPattern, str], ...] = (
+    # A tag starts "<name" or "</name" with no space after "<" (as HTML parsers require);
+    # the second form catches a tag cut off by a snippet boundary ("<a href=...").
+    (_TagPattern(), "HTML/XML tag"),
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*\s+[A-Za-z:@-]+\s*="), "HTML/XML tag"),
+    (re.compile(r"<!--|-->"), "HTML comment"),
+    (_ENTITY, "HTML entity"),
+    (re.compile(r"!\[[^\]\n]*\]"), "Markdown image"),
+    (re.compile(r"\[[^\]\n]*\]\([^)\n]*\)"), "Markdown link"),
+    (re.compile(r"(?:^|\n)\s{0,3}\[[^\]\n]+\]:\s*\S"), "Markdown link definition"),
+    (re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__"), "Markdown bold"),
+    (re.compile(r"(?:^|\n)\s{0,3}#{1,6}\s"), "Markdown heading"),
+    (re.compile(r"```|~~~"), "Markdown code fence"),
+    (re.compile(r"`[^`\n]+`"), "Markdown inline code"),
+    (re.compile(r"\|\s*:?-{3,}:?\s*\|"), "Markdown table rule"),
+    # Jinja comments need the space ("{# note #}"): "INV-{####}" is a plain format string.
+    (re.compile(r"\{\{|\}\}|\{%|%\}|\{#\s|\s#\}"), "template tag"),
+)
+
+
+def markup_in(text: str) -> list[str]:
+    """The kinds of markup found in ``text``, each named once, in a fixed order.
+
+    Returns:
+        An empty list when ``text`` is plain text.
+    """
+    found: list[str] = []
+    for pattern, label in _PATTERNS:
+        if label not in found and pattern.search(text):
+            found.append(label)
+    return found
+
+
+_BLOCKS = frozenset({"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "table",
+                     "blockquote", "pre", "section", "article", "dt", "dd", "hr", "header", "footer", "figcaption"})
+_SKIPPED = frozenset({"script", "style", "template", "noscript"})
+
+
+def _neutral(text: str) -> str:
+    """Decoded text that would read as markup, made plain (module docstring)."""
+    text = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›" if _is_tag(m) else m.group(0), text)
+    text = _ENTITY.sub(lambda m: "＆" + m.group(0)[1:], text)
+    return text.replace("<!--", "‹!--").replace("-->", "--›")
+
+
+class _TextCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)  # entities arrive decoded in handle_data
+        self.paragraphs: list[str] = []
+        self._current: list[str] = []
+        self._skipping = 0
+
+    def flush(self) -> None:
+        text = _neutral(re.sub(r"\s+", " ", "".join(self._current)).strip())
+        if text:
+            self.paragraphs.append(text)
+        self._current = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED:
+            self._skipping += 1
+        elif tag in _BLOCKS:
+            self.flush()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED:
+            self._skipping = max(0, self._skipping - 1)
+        elif tag in _BLOCKS:
+            self.flush()
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            self._current.append(data)
+
+
+def html_to_paragraphs(html: str) -> list[str]:
+    """The text of an HTML fragment as plain-text paragraphs (CONTRACT R3).
+
+    Block elements (``p``, ``li``, ``h1``…, ``br``) end a paragraph; whitespace is
+    collapsed; none is empty. Text without tags comes back as one paragraph per
+    blank-line-separated block (blank lines are read as paragraph breaks first). Every
+    paragraph passes :func:`markup_in` for HTML tags, comments and entities.
+
+    Args:
+        html: an HTML fragment or plain text, any length.
+
+    Returns:
+        The paragraphs, in document order; empty for a fragment without text.
+    """
+    collector = _TextCollector()
+    collector.feed(re.sub(r"\n\s*\n", "<p>", html))
+    collector.close()
+    collector.flush()
+    return collector.paragraphs
+
+
+def html_to_text(html: str) -> str:
+    """:func:`html_to_paragraphs` joined with single spaces (for titles)."""
+    return " ".join(html_to_paragraphs(html))

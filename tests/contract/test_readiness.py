@@ -1,0 +1,56 @@
+"""Backend.is_ready() runs off the event loop, at most once per READY_CACHE_S (issue 14):
+a readiness check that takes a second (an adapter pinging Confluence) no longer delays
+/healthz or other requests."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import httpx
+
+from provider.contract import ContractSettings, Exposure, Registration, create_app
+from provider.contract.readiness import READY_CACHE_S
+
+REGISTRATIONS = [Registration.from_values("cs", Exposure.CUSTOMER_SAFE, ["readiness-test-secret-0123456789-abcd"])]
+
+
+class SlowReadiness:
+    implemented_capabilities: frozenset[str] = frozenset()
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.threads: set[str] = set()
+
+    def is_ready(self) -> bool:
+        self.calls += 1
+        self.threads.add(threading.current_thread().name)
+        time.sleep(1.0)
+        return True
+
+    def search(self, query: object) -> list[object]:
+        return []
+
+
+def test_a_slow_readiness_check_delays_neither_healthz_nor_itself_twice() -> None:
+    backend = SlowReadiness()
+    app = create_app(backend, ContractSettings(registrations=REGISTRATIONS))  # type: ignore[arg-type]
+
+    async def scenario() -> tuple[list[int], float, list[int]]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://p") as client:
+            ready = asyncio.gather(*(client.get("/readyz") for _ in range(5)))
+            await asyncio.sleep(0.1)  # the first check is under way
+            started = time.perf_counter()
+            health = await client.get("/healthz")
+            healthz_s = time.perf_counter() - started
+            statuses = [r.status_code for r in await ready]
+            again = [(await client.get("/readyz")).status_code for _ in range(5)]  # within the cache period
+            return [health.status_code, *statuses], healthz_s, again
+
+    statuses, healthz_s, again = asyncio.run(scenario())
+    assert set(statuses) == {200} and again == [200] * 5
+    assert healthz_s < 0.3, f"/healthz took {healthz_s:.2f} s while is_ready() ran"
+    assert backend.calls == 1, "five concurrent /readyz and five more within the cache period share one check"
+    assert threading.main_thread().name not in backend.threads
+    assert READY_CACHE_S <= 2.0
