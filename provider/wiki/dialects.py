@@ -43,30 +43,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from .plaintext import remove_spans
+from .plaintext import closes_fence, fence_opener, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)[^`\n]{0,2000}?\1")
 
 
 def _lines_outside_fences(lines: list[str]) -> Iterator[tuple[int, bool]]:
-    """``(index, in_fence)`` for every line; fence lines themselves count as in a fence."""
+    """``(index, in_fence)`` for every line; fence lines themselves count as in a fence.
+    Fences are recognised as :func:`~provider.wiki.plaintext.fence_opener` says."""
     fence: str | None = None
     for index, line in enumerate(lines):
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-                yield index, True
-                continue
-            if marker.startswith(fence) and not line.strip()[len(marker):].strip():
-                fence = None
-                yield index, True
-                continue
-        yield index, fence is not None
+        if fence is None:
+            fence = fence_opener(line)
+            yield index, fence is not None
+            continue
+        if closes_fence(line, fence):
+            fence = None
+        yield index, True
 
 
 def _map_prose_lines(source: str, change: Callable[[str], str | None]) -> str:
@@ -116,8 +111,9 @@ def _hugo(source: str) -> str:
 
 # --------------------------------------------------------------------------- docusaurus
 
-_COLON_OPEN = re.compile(r"^(\s*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
-_COLON_CLOSE = re.compile(r"^\s*:{3,}\s*$")
+# An admonition may stand in a blockquote (``> :::note``): the quote markers are kept.
+_COLON_OPEN = re.compile(r"^((?:[ \t]*>)*[ \t]*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
+_COLON_CLOSE = re.compile(r"^((?:[ \t]*>)*)[ \t]*:{3,}\s*$")
 _MDX_COMMENT_OPEN = re.compile(r"\{/\*")
 _MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
 _MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
@@ -133,13 +129,15 @@ def _admonition_title(rest: str) -> str:
 
 
 def _docusaurus_line(line: str) -> str | None:
-    if _COLON_CLOSE.match(line):
-        return ""
+    closer = _COLON_CLOSE.match(line)
+    if closer:
+        return closer.group(1)
     opener = _COLON_OPEN.match(line)
     if opener:
         title = _admonition_title(opener.group(3))
         # A blank line after the title keeps it a paragraph of its own.
-        return f"{opener.group(1)}{title}\n" if title else ""
+        quote = opener.group(1).rstrip()
+        return f"{opener.group(1)}{title}\n{quote}" if title else quote
     return line
 
 
@@ -162,7 +160,63 @@ _TOC_ITEM = re.compile(r"^\s*(?:[*+-]|\d+\.)\s+TOC\s*$", re.IGNORECASE)
 _ABBREVIATION = re.compile(r"^\s{0,3}\*\[[^\]\n]{1,200}\]:\s")
 
 
+_HIGHLIGHT_OPEN = re.compile(r"^([ \t]*)\{%-?[ \t]*highlight[ \t]+([\w+#.-]{1,50})[^%\n]{0,200}-?%\}[ \t]*$")
+_HIGHLIGHT_CLOSE = re.compile(r"^[ \t]*\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*$")
+_HIGHLIGHT_FENCE = "~" * 12  # longer than any tilde run a highlighted example holds
+
+
+def _highlight_blocks(source: str) -> str:
+    """Jekyll's ``{% highlight lang %}`` … ``{% endhighlight %}`` → a fenced code block,
+    so its content is code (a ``# comment`` in it is not a heading)."""
+    lines = source.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    opened: int | None = None
+    for line in lines:
+        if opened is not None:
+            if _HIGHLIGHT_CLOSE.match(line):
+                out.append(_HIGHLIGHT_FENCE)
+                opened = None
+            else:
+                out.append(line)
+            continue
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+            out.append(line)
+            continue
+        if (highlight := _HIGHLIGHT_OPEN.match(line)) is not None:
+            opened = len(out)
+            out.append(f"{highlight.group(1)}{_HIGHLIGHT_FENCE}{highlight.group(2)}")
+            continue
+        fence = fence_opener(line)
+        out.append(line)
+    if opened is not None:  # never closed: Jekyll fails the build; read it as it stands
+        return source
+    return "\n".join(out)
+
+
+_IAL_START = re.compile(r"\{:[^{}\n]{0,500}$")
+_IAL_END = re.compile(r"^[^{}\n]{0,500}\}")
+
+
+def _split_attribute_lists(source: str) -> str:
+    """A kramdown attribute list broken over two lines (``{: .table`` / ``.striped}``) →
+    removed from both lines."""
+    lines = source.split("\n")
+    prose = [not in_fence for _, in_fence in _lines_outside_fences(lines)]
+    for index in range(len(lines) - 1):
+        if not (prose[index] and prose[index + 1]):
+            continue
+        start = _IAL_START.search(lines[index])
+        end = _IAL_END.match(lines[index + 1]) if start is not None else None
+        if start is not None and end is not None:
+            lines[index] = lines[index][: start.start()].rstrip()
+            lines[index + 1] = lines[index + 1][end.end() :]
+    return "\n".join(lines)
+
+
 def _kramdown(source: str) -> str:
+    source = _split_attribute_lists(_highlight_blocks(source))
     source = remove_spans(source, _KRAMDOWN_COMMENT_OPEN, _KRAMDOWN_COMMENT_CLOSE, window=100_000)
     # Raw output goes to the page as it is — backticks are not code there, an HTML
     # comment is a comment — so it cannot be read as Markdown: dropped with its content

@@ -378,9 +378,9 @@ def parse_document(
         errors += more_errors
     if split.near_miss_lines:
         audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
-    full = markdown_to_text(apply_dialects(split.full, layout.dialects))
+    full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, layout.dialects))
+        public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
         passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
         public_passages = split_passages(public.blocks)
         if not public_passages:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, parse_locale_pattern
+from .plaintext import PLAIN_TEXT, TextOptions
 
 __all__ = ["DEFAULT_LAYOUT", "LAYOUTS", "Layout", "get_layout"]
 
@@ -54,6 +55,9 @@ class Layout:
             (Docusaurus), so the documentId is ``folder/id``.
         number_prefixes: ordering prefixes (``01-intro``) are dropped from readable names.
         params_key: a front matter key whose mapping also holds page keys (Hugo ``params``).
+        text: what the tool does to text plain Markdown leaves alone
+            (:class:`~provider.wiki.plaintext.TextOptions`: templates inside code, tags that
+            are not HTML).
     """
 
     name: str
@@ -70,6 +74,7 @@ class Layout:
     id_relative_to_folder: bool = False
     number_prefixes: bool = False
     params_key: str = ""
+    text: TextOptions = PLAIN_TEXT
 
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
@@ -94,6 +99,7 @@ HUGO = Layout(
     ),
     date_is_publish_date=True,
     params_key="params",
+    text=TextOptions(code_templates="hugo"),
 )
 
 _OLD_VERSION = "an older docs version (only the current version is served)"
@@ -133,6 +139,7 @@ JEKYLL = Layout(
     draft_folders=("_drafts",),
     dated_names=True,
     posts_folder="_posts",
+    text=TextOptions(code_templates="liquid"),
 )
 
 MKDOCS = Layout(
@@ -158,6 +165,7 @@ DOCFX = Layout(
         ("obj/**", "DocFX intermediate files (obj/)"),
         ("**/includes/**", "include files are fragments of other pages ([!INCLUDE])"),
     ),
+    text=TextOptions(unknown_tags_as_text=True),
 )
 
 LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX)}
