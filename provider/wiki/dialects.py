@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from .plaintext import closes_fence, fence_opener, remove_spans
+from .plaintext import closes_fence, fence_opener, heading_id_mark, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
 
@@ -93,11 +93,19 @@ def _outside_code_spans(line: str, change: Callable[[str], str]) -> str:
 
 # --------------------------------------------------------------------------- heading attributes
 
-_HEADING_ATTRS = re.compile(r"^(\s{0,3}#{1,6}\s.{0,2000}?)\s*\{\s{0,20}:?\s{0,20}[#.][^{}\n]{0,500}\}\s*#*\s*$")
+_HEADING_ATTRS = re.compile(r"^(\s{0,3}#{1,6}\s.{0,2000}?)\s*\{\s{0,20}:?\s{0,20}([#.][^{}\n]{0,500})\}\s*#*\s*$")
+_ID_ATTR = re.compile(r"(?:^|\s)#([^\s{}#.]{1,200})")
+
+
+def _heading_attribute(match: re.Match[str]) -> str:
+    # The id becomes the heading's anchor (Hugo, Docusaurus, kramdown and attr_list all
+    # use it as the element id); classes and other attributes are dropped.
+    found = _ID_ATTR.search(match.group(2))
+    return match.group(1) + (" " + heading_id_mark(found.group(1)) if found is not None else "")
 
 
 def _heading_attributes(source: str) -> str:
-    return _map_prose_lines(source, lambda line: _HEADING_ATTRS.sub(r"\1", line))
+    return _map_prose_lines(source, lambda line: _HEADING_ATTRS.sub(_heading_attribute, line))
 
 
 # --------------------------------------------------------------------------- hugo
@@ -114,8 +122,6 @@ def _hugo(source: str) -> str:
 # An admonition may stand in a blockquote (``> :::note``): the quote markers are kept.
 _COLON_OPEN = re.compile(r"^((?:[ \t]*>)*[ \t]*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
 _COLON_CLOSE = re.compile(r"^((?:[ \t]*>)*)[ \t]*:{3,}\s*$")
-_MDX_COMMENT_OPEN = re.compile(r"\{/\*")
-_MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
 _MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
 
 
@@ -141,8 +147,49 @@ def _docusaurus_line(line: str) -> str | None:
     return line
 
 
+_MDX_COMMENT_WINDOW = 20_000
+
+
+def _strip_mdx_comments(source: str) -> str:
+    """Remove ``{/* … */}`` outside fenced code, in one pass from the start: in code a
+    comment is text the reader sees, and a fence inside a comment is no fence (MDX reads
+    the comment first). Line breaks a comment spanned are kept."""
+    out: list[str] = []
+    pos, size = 0, len(source)
+    fence: str | None = None
+    line_start = True
+    while pos < size:
+        newline = source.find("\n", pos)
+        eol = size if newline == -1 else newline + 1
+        line = source[pos:eol]
+        if fence is not None:
+            out.append(line)
+            fence = None if closes_fence(line.rstrip("\n"), fence) else fence
+            pos, line_start = eol, True
+            continue
+        if line_start and (marker := fence_opener(line.rstrip("\n"))) is not None:
+            out.append(line)
+            fence, pos = marker, eol
+            continue
+        opener = source.find("{/*", pos, eol)
+        closer = -1
+        while opener != -1:
+            closer = source.find("*/}", opener + 3, opener + 3 + _MDX_COMMENT_WINDOW)
+            if closer != -1:
+                break
+            opener = source.find("{/*", opener + 3, eol)
+        if opener == -1:
+            out.append(line)
+            pos, line_start = eol, True
+            continue
+        out.append(source[pos:opener])
+        out.append(" " + "\n" * source.count("\n", opener, closer))
+        pos, line_start = closer + 3, False
+    return "".join(out)
+
+
 def _docusaurus(source: str) -> str:
-    source = remove_spans(source, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE, window=20_000)
+    source = _strip_mdx_comments(source)
     source = _map_prose_lines(source, _docusaurus_line)
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
 

@@ -17,15 +17,16 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 __all__ = [
-    "Block", "PlainText", "TextOptions", "clean_inline", "closes_fence", "fence_opener", "markdown_to_text",
-    "parse_markdown", "remove_spans", "strip_templates",
+    "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",
+    "closes_fence", "fence_opener", "heading_id_mark", "markdown_to_text", "outside_fences", "parse_markdown",
+    "remove_spans", "strip_templates",
 ]
 
 # ``text_join`` off: an entity or a backslash escape stays its own ``text_special`` token,
@@ -99,12 +100,18 @@ class Block:
         level: heading level 1–6 for headings, else 0.
         internal: the text is not visible outside internal sections
             (:mod:`provider.wiki.sections`); only ever set on the full view.
+        anchor: a heading's explicit id (``## Title {#id}`` in the layouts whose tool
+            honours it), else ``""``.
+        verbatim: the pieces of a text block kept exactly as written (inline code,
+            escaped characters, Learn placeholders), for checking the rest for markup.
     """
 
     kind: str
     text: str
     level: int = 0
     internal: bool = False
+    anchor: str = field(default="", compare=False)
+    verbatim: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -408,7 +415,10 @@ def _prepare(source: str, *, keep_lines: bool, options: TextOptions, math: bool)
         segment = _AUTOLINK_TEMPLATE.sub(" ", segment)
         if math:
             segment = _math_as_code(segment)
-        out.append(_remove_templates(segment, removed))
+        if options.code_templates == "literal":
+            # Inline code is code: a template in it is shown as written.
+            segment = _CODE_SPAN.sub(lambda m: m.group(0).replace("{", _HOLD), segment)
+        out.append(_remove_templates(segment, removed).replace(_HOLD, "{"))
     lines = []
     fence: str | None = None
     for line in "".join(out).split("\n"):
@@ -428,6 +438,7 @@ def _prepare(source: str, *, keep_lines: bool, options: TextOptions, math: bool)
 # unknown here, so the whole link goes, not just the template (which left ``< >``).
 _AUTOLINK_TEMPLATE = re.compile(r"<[^\s<>{}]{0,500}(?:\{\{[^{}\n]{0,500}\}\}|\{%[^{}\n]{0,500}%\})[^\s<>]{0,500}>")
 
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^`\n]{1,2000}?(?<!`)\1(?!`)")
 _RAW_OPEN = re.compile(r"\{%-?[ \t]*raw[ \t]*-?%\}")
 _RAW_CLOSE = re.compile(r"\{%-?[ \t]*endraw[ \t]*-?%\}")
 _HUGO_ESCAPED = re.compile(r"\{\{([<%])/\*(.{0,4000}?)\*/([>%])\}\}", re.DOTALL)
@@ -507,6 +518,12 @@ def _remove_templates(text: str, replace: Callable[[str], str]) -> str:
     # MDX comments hide text from readers in every layout (Docusaurus renders .md as MDX).
     return remove_spans(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE, window=20_000,
                         replace=_blank if replace is _blank else (lambda _: " "))
+
+
+def outside_fences(source: str, change: Callable[[str], str]) -> str:
+    """``source`` with ``change`` applied to each run of lines outside fenced code
+    (fences as :func:`fence_opener` finds them)."""
+    return "".join(segment if is_code else change(segment) for is_code, segment in _fenced_segments(source))
 
 
 def _fenced_segments(source: str) -> list[tuple[bool, str]]:
@@ -591,6 +608,16 @@ def clean_inline(source: str, options: TextOptions = PLAIN_TEXT) -> str:
     return _clean_prose(text, held)
 
 
+#: How a dialect passes a heading's explicit id on (``## Title {#id}`` →
+#: ``## Title \ue030id\ue031``): private-use characters no Markdown rule touches.
+HEADING_ID = re.compile("\ue030([^\ue030\ue031\\s]{1,200})\ue031")
+
+
+def heading_id_mark(anchor: str) -> str:
+    """The mark :func:`markdown_to_text` reads as a heading's explicit id."""
+    return f"\ue030{anchor}\ue031"
+
+
 #: Fenced code in these languages is a diagram's or chart's source, not text a reader
 #: sees on the page.
 DIAGRAM_LANGUAGES = frozenset({"mermaid", "plantuml", "puml", "graphviz", "dot", "d2"})
@@ -614,6 +641,7 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
     first_heading: str | None = None
     heading_level = 0
     row: list[str] = []
+    row_verbatim: list[str] = []
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -623,9 +651,14 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
         elif kind == "inline":
             held: list[str] = []
             text = _clean_prose(_inline_text(token.children or [], held, options), held)
+            verbatim = tuple(held)
             if heading_level:
+                explicit = HEADING_ID.search(text)
+                if explicit is not None:
+                    text = _squash(HEADING_ID.sub(" ", text))
                 if text:
-                    blocks.append(Block("heading", text, heading_level))
+                    blocks.append(Block("heading", text, heading_level,
+                                        anchor=explicit.group(1) if explicit is not None else "", verbatim=verbatim))
                     if first_heading is None:
                         first_heading = text
                     if heading_level == 1 and first_h1 is None:
@@ -633,16 +666,17 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
             elif row is not None and i > 0 and tokens[i - 1].type in ("th_open", "td_open"):
                 if text:
                     row.append(text)
+                    row_verbatim.extend(verbatim)
             elif text:
-                blocks.append(Block("text", text))
+                blocks.append(Block("text", text, verbatim=verbatim))
         elif kind == "heading_close":
             heading_level = 0
         elif kind == "tr_open":
-            row = []
+            row, row_verbatim = [], []
         elif kind == "tr_close":
             if row:
-                blocks.append(Block("text", " · ".join(row)))
-            row = []
+                blocks.append(Block("text", " · ".join(row), verbatim=tuple(row_verbatim)))
+            row, row_verbatim = [], []
         elif kind in ("fence", "code_block"):
             language = token.info.split(None, 1)[0].lower() if kind == "fence" and token.info.strip() else ""
             text = "" if language in DIAGRAM_LANGUAGES else _clean_code(token.content)
@@ -652,6 +686,6 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
             held = []
             text = _clean_prose(_html_to_text(token.content, held), held)
             if text:
-                blocks.append(Block("text", text))
+                blocks.append(Block("text", text, verbatim=tuple(held)))
         i += 1
     return PlainText(blocks=tuple(blocks), first_h1=first_h1, first_heading=first_heading)

@@ -55,7 +55,9 @@ def code_words(code_texts: list[str] | tuple[str, ...]) -> frozenset[str]:
 
 
 def assert_no_prose_markup(text: str, code: frozenset[str]) -> None:
-    """Fail if the words of ``text`` that are not words of the document's code
-    (:func:`code_words`) contain markup."""
-    prose = " ".join(word for word in text.split() if word not in code)
+    """Fail if ``text``, with every word of the document's code (:func:`code_words`) cut
+    out of it, contains markup."""
+    prose = text
+    for word in sorted(code, key=len, reverse=True):
+        prose = prose.replace(word, " ")
     assert_no_markup(prose)
