@@ -31,6 +31,11 @@ invalid locale, title, ``url``, ``review_due``, ``date``, ``source_revision`` or
 output, partials, files with no text) are listed, not quarantined.
 
 Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, else 0.
+
+**Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
+(exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
+internal and nothing else would say so — and on the kinds of warning the operator
+names (``--fail-on``, codes in :data:`WARNING_CODES`).
 """
 
 from __future__ import annotations
@@ -49,10 +54,37 @@ from .files import Skipped, discover
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
 
-__all__ = ["CHECK_FORMAT", "CheckReport", "FileCheck", "check_wiki"]
+__all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
 #: Version of the ``--json`` shape; bumped when a field changes meaning or goes away.
 CHECK_FORMAT = 1
+
+
+#: Kinds of warning ``check --strict --fail-on`` can fail on.
+WARNING_CODES = (
+    "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, "stale-translation", "sync-unknown", "citation-url",
+    "unclosed-internal-section", "front-matter", "any",
+)
+_MESSAGE_CODES = (
+    ("stale translation:", "stale-translation"),
+    ("translation freshness unknown", "sync-unknown"),
+    ("citation URL", "citation-url"),
+    ("internal section opened at line", "unclosed-internal-section"),
+)
+
+
+def warning_codes(entry: FileCheck) -> set[str]:
+    """The kinds (:data:`WARNING_CODES`) of an entry's warnings; a warning of no other
+    kind (an invalid ``locale``, ``title``, ``url``, ``date``…) is ``front-matter``."""
+    codes: set[str] = set(entry.resolved.drift) if entry.resolved is not None else set()
+    for warning in entry.warnings:
+        code = next((c for prefix, c in _MESSAGE_CODES if warning.startswith(prefix)), None)
+        if code is None and not any(w in warning for w in ("the same page as", "orphan translation",
+                                                           "untranslated copy", "translation group")):
+            code = "front-matter"
+        if code is not None:
+            codes.add(code)
+    return codes
 
 
 @dataclass(frozen=True)
@@ -155,6 +187,25 @@ class CheckReport:
             "drift": {code: drift.get(code, 0) for code in (ORPHAN, COPY, TWIN, SAME_LOCALE)},
         }
 
+    def strict_failures(self, fail_on: Iterable[str] = ()) -> list[str]:
+        """What ``check --strict`` fails on: every unused rule, and every file with a
+        warning of a kind in ``fail_on`` (:data:`WARNING_CODES`; ``any`` = every kind).
+
+        Raises:
+            ValueError: an unknown code.
+        """
+        wanted = set(fail_on)
+        unknown = wanted - set(WARNING_CODES)
+        if unknown:
+            raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
+        failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
+        for entry in self.files:
+            codes = warning_codes(entry)
+            hit = sorted(codes if "any" in wanted else codes & wanted)
+            if hit:
+                failures.append(f"{entry.path}: {', '.join(hit)}")
+        return failures
+
     def to_json(self) -> dict[str, Any]:
         """The whole ``check --json`` document."""
         return {
@@ -221,7 +272,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     """
     now = now or dt.datetime.now(dt.UTC)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                     ignore=settings.preset.ignore)
+                     ignore=settings.ignore_rules)
     metas = {}
     skipped = list(found.skipped)
     # The same reader as the indexer: worker processes, each file within a time limit.

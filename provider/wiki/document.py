@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
@@ -65,6 +66,9 @@ class WikiSettings:
         chunking: index passages (chunks) rather than whole documents (the ``chunking``
             capability is declared).
         citation: how citation URLs are built (:mod:`provider.wiki.citations`).
+        audience_map: which front matter key carries the audience and what its values
+            mean (:mod:`provider.wiki.audience_map`).
+        withhold_noindex: withhold pages whose front matter ``ROBOTS`` says ``NOINDEX``.
     """
 
     root: Path
@@ -77,6 +81,19 @@ class WikiSettings:
     locale_patterns: tuple[LocalePattern, ...] | None = None
     chunking: bool = False
     citation: CitationSettings = field(default_factory=CitationSettings)
+    audience_map: AudienceMap = field(default_factory=AudienceMap)
+    withhold_noindex: bool = False
+
+    @property
+    def audience_only_rules(self) -> tuple[AudienceRule, ...]:
+        """The rules that give an audience (``public``/``internal``), in order."""
+        return tuple(r for r in self.audience_rules if r.audience not in (WITHHOLD, SKIP))
+
+    @property
+    def ignore_rules(self) -> tuple[tuple[str, str], ...]:
+        """The layout's ignore rules and the operator's ``skip`` rules, as ``(glob, reason)``."""
+        skips = tuple((r.pattern, f"skipped by rule {r.pattern!r}") for r in self.audience_rules if r.audience == SKIP)
+        return (*self.preset.ignore, *skips)
 
     @property
     def known_locales(self) -> frozenset[str]:
@@ -110,6 +127,8 @@ class WikiSettings:
             "extensions": sorted(self.file_extensions),
             "chunking": self.chunking,
             "citation": self.citation.describe(),
+            **self.audience_map.describe(),
+            "withhold_noindex": self.withhold_noindex,
         }
 
 
@@ -249,7 +268,7 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     ref = stat_file(settings.root, relpath, max_file_bytes=settings.max_file_bytes)
     if not isinstance(ref, FileRef):
         return ref
-    ignored = ignore_reason(relpath, settings.preset.ignore)
+    ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
         return Skipped(relpath, ignored, expected=True)
     try:
@@ -336,8 +355,9 @@ def parse_document(
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
-    meta = with_params(front.data, layout.params_key)
-    audience = decide_audience(meta, relpath, settings.audience_rules, unreadable=unreadable,
+    meta, more_errors = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+    errors += more_errors
+    audience = decide_audience(meta, relpath, settings.audience_only_rules, unreadable=unreadable,
                                real_relpath=real_relpath)
     audience_own = unreadable is not None or any(
         isinstance(k, str) and k.strip().lower() == "audience" for k in meta
@@ -354,6 +374,10 @@ def parse_document(
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
+    by_operator = operator_withholding(meta, [relpath, *([real_relpath] if real_relpath else [])],
+                                       settings.audience_rules, withhold_noindex=settings.withhold_noindex)
+    if by_operator is not None and not publication.get("path"):
+        publication["path"] = by_operator
     draft = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
     locale, more = decide_locale(
         meta, relpath, known_locales=settings.known_locales, default_locale=settings.default_locale,
