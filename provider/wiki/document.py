@@ -37,6 +37,7 @@ from .dates import DATED_NAME, parse_date
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import parse_front_matter
+from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
@@ -177,6 +178,8 @@ class DocumentMeta:
             the ``{path}`` of citation URLs.
         sync: translation-sync keys from the front matter (``source_revision``,
             ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
+        site_cascade: what the site configuration cascades to this page (Hugo,
+            :mod:`provider.wiki.hugo_site`), applied below every section's cascade.
     """
 
     relpath: str
@@ -208,6 +211,7 @@ class DocumentMeta:
     real_relpath: str | None = None
     site_path: str = ""
     sync: dict[str, str] = field(default_factory=dict)
+    site_cascade: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -479,6 +483,7 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         sync=sync,
+        site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

@@ -55,6 +55,8 @@ class Layout:
             (Docusaurus), so the documentId is ``folder/id``.
         number_prefixes: ordering prefixes (``01-intro``) are dropped from readable names.
         params_key: a front matter key whose mapping also holds page keys (Hugo ``params``).
+        site_cascade: the site configuration's ``cascade`` applies (Hugo,
+            :mod:`provider.wiki.hugo_site`).
         text: what the tool does to text plain Markdown leaves alone
             (:class:`~provider.wiki.plaintext.TextOptions`: templates inside code, tags that
             are not HTML).
@@ -74,6 +76,7 @@ class Layout:
     id_relative_to_folder: bool = False
     number_prefixes: bool = False
     params_key: str = ""
+    site_cascade: bool = False
     text: TextOptions = PLAIN_TEXT
 
 
@@ -99,6 +102,7 @@ HUGO = Layout(
     ),
     date_is_publish_date=True,
     params_key="params",
+    site_cascade=True,
     text=TextOptions(code_templates="hugo"),
 )
 
