@@ -12,8 +12,9 @@ same pipeline as indexing (dialects, then markdown → blocks) and is checked tw
   out, still contains markup by the conformance kit's R3 detector
   (:func:`provider.conformance.plaintext.markup_in`);
 * **code changed** — a fenced or indented code block of the source (parsed on its own
-  by a plain CommonMark parser) whose text, whitespace collapsed, is not exactly the
-  text of a code block we produce. Code with templates the layout's tool runs (Hugo
+  by a plain CommonMark parser; for MDX layouts, whose JSX holds Markdown and which have
+  no indented code, the fences found line by line) whose text, whitespace collapsed, is
+  not exactly the text of a code block we produce. Code with templates the layout's tool runs (Hugo
   shortcodes, Jekyll Liquid) is counted apart, as "rendered by the tool"; diagram
   sources (``mermaid``) are dropped on purpose and counted apart.
 
@@ -41,7 +42,7 @@ from provider.wiki.dialects import apply_dialects  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402
 from provider.wiki.files import discover  # noqa: E402
 from provider.wiki.frontmatter import parse_front_matter  # noqa: E402
-from provider.wiki.plaintext import DIAGRAM_LANGUAGES, markdown_to_text  # noqa: E402
+from provider.wiki.plaintext import DIAGRAM_LANGUAGES, closes_fence, fence_opener, markdown_to_text  # noqa: E402
 
 _SPACES = re.compile(r"\s+")
 _TEMPLATE = re.compile(r"\{\{|\{%")
@@ -56,6 +57,31 @@ def _without(text: str, pieces: tuple[str, ...]) -> str:
     for piece in sorted(pieces, key=len, reverse=True):
         text = text.replace(_squash(piece), " ")
     return text
+
+
+def _mdx_fences(body: str) -> list[tuple[str, str]]:
+    """``(info, content)`` of every fence, as MDX reads them: anywhere, at any indentation."""
+    found: list[tuple[str, str]] = []
+    fence: str | None = None
+    info, lines = "", []
+    for line in body.split("\n"):
+        if fence is None:
+            fence = fence_opener(line)
+            if fence is not None:
+                info, lines = line.strip().lstrip("`~").strip(), []
+            continue
+        if closes_fence(line, fence):
+            found.append((info, "\n".join(lines)))
+            fence = None
+        else:
+            lines.append(line)
+    return found
+
+
+def _source_code(body: str, mdx: bool) -> list[tuple[str, str]]:
+    if mdx:
+        return _mdx_fences(body)
+    return [(t.info, t.content) for t in _commonmark.parse(body) if t.type in ("fence", "code_block")]
 
 
 def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
@@ -86,12 +112,10 @@ def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
                     figures[f"  residue: {kind}"] += 1
                 findings.append(f"PROSE {relpath}: {kinds} {block.text[:160]!r}")
         # The source's own code blocks, parsed apart from our pipeline.
-        for token in _commonmark.parse(body):
-            if token.type not in ("fence", "code_block"):
-                continue
+        for info, content in _source_code(body, "docusaurus" in layout.dialects):
             figures["code blocks in source"] += 1
-            language = token.info.split(None, 1)[0].lower() if token.info.strip() else ""
-            expected = _squash(token.content)
+            language = info.split(None, 1)[0].lower() if info.strip() else ""
+            expected = _squash(content)
             if language in DIAGRAM_LANGUAGES:
                 figures["  diagram sources dropped"] += 1
             elif not expected:

@@ -75,8 +75,9 @@ _KNOWN_KEYS = {
     "fallback_locales": "BCP 47 tags tried in order with localeFallback; the default locale is always last "
                         "(default: [default_locale])",
     "citation_base_url": "https base URL of the public site, for citation URLs (citationUrl)",
-    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_prefix} {id} {slug} "
-                             "(default: /{path})",
+    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} "
+                             "{slug} (default: the layout's, e.g. /{locale_prefix}{path}/ for hugo)",
+    "route_base_path": "Docusaurus: the docs plugin's routeBasePath, for {path} (default: docs; / for none)",
     "internal_citation_base_url": "https base URL where agents read internal documents (agent_only only)",
     "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
     "log_level": "debug | info | warning | error (default: info)",
@@ -425,6 +426,12 @@ def _base_url(value: Any, where: str) -> str:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
+def _route_base_path(value: Any, where: str) -> str:
+    if not isinstance(value, str) or any(c in value for c in "{}?#\\ "):
+        raise ConfigurationError(f"{where}: must be a path such as docs, or / for the site root")
+    return value.strip().strip("/")
+
+
 def _path_pattern(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise ConfigurationError(f"{where}: must be a path such as {DEFAULT_PATH_PATTERN}")
@@ -456,6 +463,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "citation_base_url": ("base_url", _base_url),
     "internal_citation_base_url": ("internal_base_url", _base_url),
     "citation_path_pattern": ("path_pattern", _path_pattern),
+    "route_base_path": ("route_base_path", _route_base_path),
     "max_file_bytes": ("max_file_bytes", _whole(1024, 1 << 30)),
     "log_level": ("log_level", _one_of("debug", "info", "warning", "error")),
     "log_format": ("log_format", _one_of("plain", "json")),
@@ -473,7 +481,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
 }
 _PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
-_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern")
+_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern", "route_base_path")
 
 
 def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | None = None) -> ProviderConfig:

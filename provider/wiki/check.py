@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citations import UrlInputs, document_url
+from .citations import document_url, url_inputs
 from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
 from .document import WikiDocument, WikiSettings
@@ -224,8 +224,7 @@ def _url_warnings(item: Resolved, settings: WikiSettings) -> list[str]:
     if not item.served:
         return []
     meta = item.meta
-    inputs = UrlInputs(front_matter_url=meta.url, site_path=meta.site_path, locale=meta.locale,
-                       default_locale=settings.default_locale, doc_id=meta.doc_id)
+    inputs = url_inputs(meta, settings)
     _, warning = document_url(inputs, public=item.audience == PUBLIC, settings=settings.citation, agent_view=True)
     return [warning] if warning else []
 

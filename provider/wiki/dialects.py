@@ -188,8 +188,38 @@ def _strip_mdx_comments(source: str) -> str:
     return "".join(out)
 
 
+# A line of JSX/HTML tags only (``<Steps>``, ``  <Fragment slot="npm">``, ``</TabItem>``).
+_TAG_LINE = re.compile(r"^[ \t]*(?:</?[A-Za-z][\w.:-]{0,100}(?:\s[^<>\n]{0,1000})?/?>[ \t]*){1,20}$")
+
+
+def _mdx_blocks(source: str) -> str:
+    """MDX reads what is inside JSX as Markdown, and has no indented code blocks, so a
+    fence indented inside a component is a fence. A line of tags only becomes a blank
+    line (CommonMark would start an HTML block there and swallow the Markdown after
+    it), and a fence indented four or more columns is de-indented. Line count kept."""
+    lines = source.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    indent = 0
+    for line in lines:
+        if fence is not None:
+            if closes_fence(line, fence):
+                out.append(line.strip())  # however indented, as MDX closes it
+                fence = None
+            else:
+                out.append(_dedent(line, indent))
+            continue
+        marker = fence_opener(line)
+        if marker is not None:
+            fence, indent = marker, _indent_width(line)
+            out.append(_dedent(line, indent))
+            continue
+        out.append("" if _TAG_LINE.match(line) else line)
+    return "\n".join(out)
+
+
 def _docusaurus(source: str) -> str:
-    source = _strip_mdx_comments(source)
+    source = _mdx_blocks(_strip_mdx_comments(source))
     source = _map_prose_lines(source, _docusaurus_line)
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
 
@@ -242,15 +272,25 @@ def _highlight_blocks(source: str) -> str:
     return "\n".join(out)
 
 
+_BLOCK_IAL = re.compile(r"^\s{0,3}\{:([^{}\n]{0,500})\}\s*$")
+_ATX_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _IAL_START = re.compile(r"\{:[^{}\n]{0,500}$")
 _IAL_END = re.compile(r"^[^{}\n]{0,500}\}")
 
 
 def _split_attribute_lists(source: str) -> str:
     """A kramdown attribute list broken over two lines (``{: .table`` / ``.striped}``) →
-    removed from both lines."""
+    removed from both lines; a block attribute list under a heading (``{: #id}``) gives
+    the heading its id."""
     lines = source.split("\n")
     prose = [not in_fence for _, in_fence in _lines_outside_fences(lines)]
+    for index in range(1, len(lines)):
+        # ``## Title`` then ``{: #id}``: kramdown's block IAL gives the heading its id.
+        block = _BLOCK_IAL.match(lines[index]) if prose[index] and prose[index - 1] else None
+        found = _ID_ATTR.search(block.group(1)) if block is not None else None
+        if found is not None and _ATX_HEADING.match(lines[index - 1]):
+            lines[index - 1] = f"{lines[index - 1].rstrip()} {heading_id_mark(found.group(1))}"
+            lines[index] = ""
     for index in range(len(lines) - 1):
         if not (prose[index] and prose[index + 1]):
             continue
@@ -351,6 +391,8 @@ def _mkdocs(source: str) -> str:
     def line_change(line: str) -> str | None:
         if _ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line):
             return None
+        if _HEADING_ATTRS.match(line):
+            return line  # heading_attributes reads its id (the anchor)
         return _outside_code_spans(line, lambda s: _KEYS.sub(r"\1", _INLINE_ATTRS.sub("", s)))
 
     return _map_prose_lines(source, line_change)

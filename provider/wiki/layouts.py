@@ -55,6 +55,12 @@ class Layout:
             (Docusaurus), so the documentId is ``folder/id``.
         number_prefixes: ordering prefixes (``01-intro``) are dropped from readable names.
         params_key: a front matter key whose mapping also holds page keys (Hugo ``params``).
+        url_rules: how the tool makes a page's URL path from its file (``hugo``,
+            ``docusaurus``, ``starlight``, ``mkdocs``, ``jekyll``, or ``""`` for the path as
+            it is; :func:`provider.wiki.citations.url_inputs`).
+        url_pattern: the citation path pattern matching the tool's default URLs.
+        locale_prefix_default: the default locale's pages are under a locale folder in
+            URLs too (Starlight without a ``root`` locale).
         site_cascade: the site configuration's ``cascade`` applies (Hugo,
             :mod:`provider.wiki.hugo_site`).
         text: what the tool does to text plain Markdown leaves alone
@@ -76,6 +82,9 @@ class Layout:
     id_relative_to_folder: bool = False
     number_prefixes: bool = False
     params_key: str = ""
+    url_rules: str = ""
+    url_pattern: str = "/{path}"
+    locale_prefix_default: bool = False
     site_cascade: bool = False
     text: TextOptions = PLAIN_TEXT
 
@@ -102,6 +111,8 @@ HUGO = Layout(
     ),
     date_is_publish_date=True,
     params_key="params",
+    url_rules="hugo",
+    url_pattern="/{locale_prefix}{path}/",
     site_cascade=True,
     text=TextOptions(code_templates="hugo"),
 )
@@ -129,6 +140,8 @@ DOCUSAURUS = Layout(
     dated_names=True,
     id_relative_to_folder=True,
     number_prefixes=True,
+    url_rules="docusaurus",
+    url_pattern="/{locale_prefix}{path}",
 )
 
 JEKYLL = Layout(
@@ -143,6 +156,7 @@ JEKYLL = Layout(
     draft_folders=("_drafts",),
     dated_names=True,
     posts_folder="_posts",
+    url_rules="jekyll",
     text=TextOptions(code_templates="liquid"),
 )
 
@@ -157,6 +171,8 @@ MKDOCS = Layout(
         ("overrides/**", "theme overrides, not pages (overrides/)"),
     ),
     number_prefixes=True,
+    url_rules="mkdocs",
+    url_pattern="/{path}/",
 )
 
 DOCFX = Layout(
@@ -172,7 +188,29 @@ DOCFX = Layout(
     text=TextOptions(unknown_tags_as_text=True),
 )
 
-LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX)}
+STARLIGHT = Layout(
+    name="starlight",
+    # Point content at the site root (src/content/docs/<locale>/…) or at src/content/docs.
+    locale_patterns=_patterns("src/content/docs/{locale}/**", "{locale}/**"),
+    extensions=(".md", ".mdx", ".markdown"),
+    # Starlight asides (:::tip[Title]) are Docusaurus admonitions; MDX throughout. No
+    # heading attributes: Astro makes every heading id from its text.
+    dialects=("docusaurus",),
+    index_names=("index",),
+    ignore=(
+        ("dist/**", "Astro build output (dist/)"),
+        ("public/**", "static files, not pages (public/)"),
+        ("src/components/**", "Astro components, not pages (src/components/)"),
+        ("src/content/i18n/**", "UI strings, not pages (src/content/i18n/)"),
+    ),
+    url_rules="starlight",
+    url_pattern="/{locale_prefix}{path}/",
+    locale_prefix_default=True,
+)
+
+LAYOUTS: dict[str, Layout] = {
+    layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX, STARLIGHT)
+}
 DEFAULT_LAYOUT = "plain"
 
 

@@ -71,7 +71,8 @@ def test_x5_the_site_cascade_withholds_partials_and_publishes_the_rest(tmp_path:
     fragment = files["content/en/docs/_includes/fragment.md"]
     assert fragment.status == "withheld" and "the site configuration" in (fragment.resolved.withheld or "")  # type: ignore[attr-defined]
     install = files["content/en/docs/install.md"].resolved  # type: ignore[attr-defined]
-    assert install.served and install.audience == PUBLIC and install.audience_source == "cascade from the site configuration"
+    assert install.served and install.audience == PUBLIC
+    assert install.audience_source == "cascade from the site configuration"
     # The page's own front matter wins over the site's cascade.
     assert files["content/en/docs/secret.md"].resolved.audience == INTERNAL  # type: ignore[attr-defined]
 
@@ -95,7 +96,8 @@ def test_x5_an_unreadable_site_configuration_withholds_everything(tmp_path: Path
 
 
 def test_x5_a_target_that_cannot_be_evaluated_only_withholds(tmp_path: Path) -> None:
-    config = {"hugo.yaml": "cascade:\n  - target: {path: '/docs/**', sites: {matrix: x}}\n    params: {audience: public}\n"
+    config = {"hugo.yaml": "cascade:\n  - target: {path: '/docs/**', sites: {matrix: x}}\n"
+                           "    params: {audience: public}\n"
                            "  - target: {path: '/docs/**', sites: x}\n    draft: true\n"}
     files = report(site(tmp_path, config))
     install = files["content/en/docs/install.md"]
