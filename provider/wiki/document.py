@@ -378,6 +378,9 @@ def parse_document(
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
+    if front.error is not None:
+        # Its draft, build or dates may say "not published": they cannot be read (X5).
+        publication.setdefault("draft", f"{front.error}: its publication keys cannot be read (withheld)")
     by_operator = operator_withholding(meta, [relpath, *([real_relpath] if real_relpath else [])],
                                        settings.audience_rules, withhold_noindex=settings.withhold_noindex)
     if by_operator is not None and not publication.get("path"):
@@ -435,7 +438,8 @@ def parse_document(
     section = _is_section(relpath, layout)
     cascade: dict[str, str] | None = None
     if section and unreadable is not None:
-        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read"}
+        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read",
+                   "build": f"the front matter of section {relpath} cannot be read (withheld, fail closed)"}
     elif section:
         cascade, more_errors, more = read_cascade(meta, layout)
         errors += more_errors
