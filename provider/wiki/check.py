@@ -9,12 +9,13 @@ why.
 what it serves may differ from what the file's author meant, and an operator must fix
 the file. Exactly these:
 
-* front matter that cannot be read (syntax, duplicate keys, anchors, too large, not a
-  mapping) or bytes that are not UTF-8 → internal;
+* front matter that cannot be read (syntax, duplicate keys, an alias bomb, too large,
+  not a mapping) → withheld from everyone (its publication keys cannot be read); bytes
+  that are not UTF-8 → internal;
 * an ``audience`` that is not exactly ``public`` or ``internal`` (also a misspelled key
   such as ``Audience``), in front matter or in a section's ``cascade`` → internal;
 * a page under a section whose front matter or ``cascade`` cannot be read → internal
-  where it does not set ``audience`` itself;
+  where it does not set ``audience`` itself, and withheld;
 * a ``publishDate``/``expiryDate`` (Hugo: ``date``) that is not a date, or a Hugo
   ``build`` value that is not recognised → withheld;
 * a closing ``<!-- /internal -->`` with no opening marker → the text before it hidden;
