@@ -153,7 +153,7 @@ _MDX_COMMENT_WINDOW = 20_000
 def _strip_mdx_comments(source: str) -> str:
     """Remove ``{/* … */}`` outside fenced code, in one pass from the start: in code a
     comment is text the reader sees, and a fence inside a comment is no fence (MDX reads
-    the comment first). Line breaks a comment spanned are kept."""
+    the comment first)."""
     out: list[str] = []
     pos, size = 0, len(source)
     fence: str | None = None
@@ -183,7 +183,7 @@ def _strip_mdx_comments(source: str) -> str:
             pos, line_start = eol, True
             continue
         out.append(source[pos:opener])
-        out.append(" " + "\n" * source.count("\n", opener, closer))
+        out.append(" ")
         pos, line_start = closer + 3, False
     return "".join(out)
 

@@ -33,7 +33,7 @@ from .classify import (
     readable_name,
     site_path,
 )
-from .dates import DATED_NAME, parse_date
+from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import parse_front_matter
@@ -396,6 +396,8 @@ def parse_document(
         index_names=layout.index_names,
     )
     warnings += more
+    if group.source.startswith("path") and (post := post_group(group.value, layout.posts_folder)) is not None:
+        group = Decision(post, f"{group.source} (post slug and year)")  # translations posted days later
     doc_id, more = decide_doc_id(
         meta, relpath, index_names=layout.index_names, id_relative_to_folder=layout.id_relative_to_folder,
         posts_folder=layout.posts_folder,

@@ -84,8 +84,10 @@ EXPECTED: dict[str, dict[str, tuple[str, str, str] | None]] = {
     "jekyll": {
         "_drafts/new-feature.md": ("en", "_drafts/new-feature", W),
         "_includes/": None,
-        "_posts/2024-01-31-hello-world.md": ("en", "_posts/2024-01-31-hello-world", P),
-        "_posts/2999-12-31-future-post.md": ("en", "_posts/2999-12-31-future-post", W),
+        "_posts/2024-01-31-hello-world.md": ("en", "_posts/2024/hello-world", P),
+        # Translated a day later (same slug): grouped with its original; a one-digit hour.
+        "es/_posts/2024-02-01-hello-world.md": ("es", "_posts/2024/hello-world", P),
+        "_posts/2999-12-31-future-post.md": ("en", "_posts/2999/future-post", W),
         "docs/getting-started.md": ("en", "docs/getting-started", P),
         "docs/unpublished.md": ("en", "docs/unpublished", W),
         "es/docs/getting-started.md": ("es", "docs/getting-started", P),
