@@ -17,7 +17,8 @@ Pattern placeholders (each value percent-encoded, ``/`` kept in paths):
                     standing for its folder (``de/account/reset.md`` → ``account/reset``);
                     Hugo: without ``content/``, lower case; Docusaurus: ``docs/`` replaced by
                     ``route_base_path``, ``01-`` prefixes dropped, a front matter ``id`` as the
-                    last segment, blog posts ``blog/2024/01/31/slug``; Starlight: without
+                    last segment, a file named like its folder the folder, blog posts
+                    ``blog/2024/01/31/slug``; Starlight: without
                     ``src/content/docs/``, lower case; MkDocs: without ``docs/``; Jekyll:
                     ``.html`` pages, posts ``2024/01/31/slug.html``, an ``index`` its folder
 ``{locale}``        the document's locale: ``de``, ``pt-BR``
@@ -256,6 +257,8 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
         if dated is not None:  # blog/2024-01-31-hello → blog/2024/01/31/hello
             return "/".join(["blog", *dated["date"].split("-"), dated["slug"]])
         parts = [_NUMBER_PREFIX.sub("", part) for part in parts]
+        if len(parts) > 1 and parts[-1].lower() == parts[-2].lower():
+            parts.pop()  # guides/guides.md is the category's index page, as README.md is
         if parts and parts[0] == "docs":
             parts = [*([settings.citation.route_base_path.strip("/")] if settings.citation.route_base_path.strip("/")
                        else []), *parts[1:]]

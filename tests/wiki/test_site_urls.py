@@ -31,6 +31,7 @@ CASES: dict[str, tuple[tuple[str, ...], list[tuple[str, str, str]]]] = {
         ("docs/guide/01-intro.md", "Text.", "/docs/guide/intro"),
         ("docs/guide/other.md", "---\nid: part-one\n---\nText.", "/docs/guide/part-one"),
         ("docs/guide/README.md", "Text.", "/docs/guide"),
+        ("docs/get-started/get-started.mdx", "Text.", "/docs/get-started"),  # a category index
         ("i18n/zh-CN/docusaurus-plugin-content-docs/current/guide/01-intro.md", "Text.", "/zh-CN/docs/guide/intro"),
         ("blog/2024-01-31-hello.md", "Text.", "/blog/2024/01/31/hello"),
     ]),
