@@ -5,7 +5,7 @@ Layouts may add Hugo's other formats (:mod:`provider.wiki.hugo_front_matter`): T
 between ``+++`` lines and a JSON object starting at a ``{`` first line.
 
 Guarded parsing. Any of these makes the header *unreadable*, which the classifier turns
-into "internal" (CONTRACT X5) with a warning naming the reason:
+into "internal" and withheld from everyone (CONTRACT X5) with a warning naming the reason:
 
 * a header over :data:`MAX_HEADER_BYTES` (64 KiB), or no closing fence;
 * YAML aliases that stand for more than 10,000 nodes in all, or are used more than 100
@@ -64,7 +64,7 @@ class _GuardedLoader(yaml.SafeLoader):
     document an alias stands for is counted in full each time it is used: once the
     aliases of one header stand for more than :data:`MAX_ALIAS_NODES` nodes, or are used
     more than :data:`MAX_ALIASES` times, the header is refused ("billion laughs" and
-    other alias bombs stay unreadable, hence internal). Counting is linear in the
+    other alias bombs stay unreadable, hence withheld). Counting is linear in the
     header's size: each node's expanded size is computed once.
     """
 
