@@ -727,15 +727,20 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
 @_content_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (see README for the shape).")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
+@click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
+@click.option("--fail-on", "fail_on", multiple=True, metavar="KIND",
+              help="With --strict: fail on warnings of this kind (repeatable; see README), e.g. orphan-translation.")
 @click.pass_context
 def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool,
-          problems_only: bool) -> None:
+          problems_only: bool, strict: bool, fail_on: tuple[str, ...]) -> None:
     """Lint the wiki as the index would see it, without serving or writing anything.
 
     \b
-    Exit status: 0 nothing quarantined; 1 something quarantined (see README);
-    2 the check could not run (bad configuration, no content folder).
+    Exit status: 0 nothing quarantined; 1 something quarantined (see README), or with
+    --strict an unused rule or a --fail-on warning; 2 the check could not run (bad
+    configuration, no content folder, unknown --fail-on kind).
     """
+    kinds = tuple(k.strip() for value in fail_on for k in value.split(",") if k.strip())
     try:
         config = load_config(config_path)
         if content is not None:
@@ -749,14 +754,18 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         # Every setting `serve` would refuse is refused here too (exit 2), not only the wiki's.
         config.declared_capabilities(WhooshBackend.implemented_capabilities)
         report = check_wiki(config.wiki_settings())
-    except ConfigurationError as exc:
+        failures = report.strict_failures(kinds) if strict or kinds else []
+    except (ConfigurationError, ValueError) as exc:
         click.echo(f"Error: {exc}", err=True)
         ctx.exit(2)
     if as_json:
-        click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {})},
+                              ensure_ascii=False, indent=2))
     else:
         click.echo(format_check(report, problems_only=problems_only))
-    ctx.exit(report.exit_code)
+        if failures:
+            click.echo(f"STRICT: {len(failures)} failure(s) (exit 1):\n" + "\n".join(f"  {f}" for f in failures))
+    ctx.exit(report.exit_code or (1 if failures else 0))
 
 
 #: Where ``query`` sends its request when neither --url nor a running ``serve --dev`` says.

@@ -30,6 +30,7 @@ import yaml
 
 from .contract.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
 from .contract.registrations import ConfigurationError, Exposure, Registration, check_registrations
+from .wiki.audience_map import SKIP, WITHHOLD, AudienceMap
 from .wiki.citations import DEFAULT_PATH_PATTERN, CitationSettings, check_base_url, check_path_pattern
 from .wiki.classify import AUDIENCES, AudienceRule
 from .wiki.document import WikiSettings
@@ -63,15 +64,20 @@ _KNOWN_KEYS = {
     "port": "TCP port (default: 8080)",
     "default_locale": "BCP 47 tag of files that name no locale (default: en)",
     "locales": "BCP 47 tags recognised in paths, e.g. [en, de]",
-    "audience_rules": "list of {pattern: audience} glob rules, first match wins",
+    "audience_rules": "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match "
+                      "wins, every withhold/skip match applies",
+    "audience_key": "front matter key that carries the audience, or none (default: audience)",
+    "audience_values": "exact map of that key's values to public|internal, e.g. {ITPro: public}; others internal",
+    "withhold_noindex": "true to serve nobody pages whose front matter ROBOTS says NOINDEX (default: false)",
     "layout": f"docs tool preset: {' | '.join(LAYOUTS)} (default: {DEFAULT_LAYOUT})",
     "locale_patterns": "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
     "capabilities": "minimum | all | list of capability names",
     "fallback_locales": "BCP 47 tags tried in order with localeFallback; the default locale is always last "
                         "(default: [default_locale])",
     "citation_base_url": "https base URL of the public site, for citation URLs (citationUrl)",
-    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_prefix} {id} {slug} "
-                             "(default: /{path})",
+    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} "
+                             "{slug} (default: the layout's, e.g. /{locale_prefix}{path}/ for hugo)",
+    "route_base_path": "Docusaurus: the docs plugin's routeBasePath, for {path} (default: docs; / for none)",
     "internal_citation_base_url": "https base URL where agents read internal documents (agent_only only)",
     "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
     "log_level": "debug | info | warning | error (default: info)",
@@ -102,7 +108,10 @@ class ProviderConfig:
         index: the index folder.
         host, port: where ``serve`` listens.
         default_locale, locales: see :class:`~provider.wiki.document.WikiSettings`.
-        audience_rules: operator rules, first match wins.
+        audience_rules: operator rules: the first ``public``/``internal`` match wins; every
+            ``withhold``/``skip`` match applies.
+        audience_key, audience_values, withhold_noindex: what the repository's front
+            matter means (:mod:`provider.wiki.audience_map`).
         layout: a :mod:`~provider.wiki.layouts` preset name.
         locale_patterns: explicit locale patterns (replace the layout's), or ``None``.
         capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
@@ -137,6 +146,9 @@ class ProviderConfig:
     default_locale: str = "en"
     locales: tuple[str, ...] = ("en",)
     audience_rules: tuple[AudienceRule, ...] = ()
+    audience_key: str | None = "audience"
+    audience_values: tuple[tuple[str, str], ...] = ()
+    withhold_noindex: bool = False
     layout: str = DEFAULT_LAYOUT
     locale_patterns: tuple[LocalePattern, ...] | None = None
     capabilities: str | tuple[str, ...] = "minimum"
@@ -175,6 +187,8 @@ class ProviderConfig:
             locale_patterns=self.locale_patterns,
             chunking=self.chunking,
             citation=self.citation,
+            audience_map=AudienceMap(key=self.audience_key, values=self.audience_values),
+            withhold_noindex=self.withhold_noindex,
         )
 
     @property
@@ -284,10 +298,31 @@ def _rules(value: Any, where: str) -> tuple[AudienceRule, ...]:
     for pattern, audience in items:
         if not isinstance(pattern, str) or not pattern.strip():
             raise ConfigurationError(f"{where}: a rule's pattern must be a non-empty glob string")
-        if audience not in AUDIENCES:
-            raise ConfigurationError(f"{where}: rule {pattern!r} must say public or internal, not {audience!r}")
+        if audience not in (*AUDIENCES, WITHHOLD, SKIP):
+            raise ConfigurationError(
+                f"{where}: rule {pattern!r} must say public, internal, withhold or skip, not {audience!r}")
         rules.append(AudienceRule(pattern=pattern.strip().lstrip("/"), audience=audience))
     return tuple(rules)
+
+
+def _audience_key(value: Any, where: str) -> str | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none") or value is False:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigurationError(f"{where}: must be a front matter key such as audience, or none")
+    return value.strip()
+
+
+def _audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, Mapping) or not value:
+        raise ConfigurationError(f"{where}: must be a map of front matter values to public or internal, "
+                                 "e.g. {ITPro: public, Admin: internal}")
+    out: dict[str, str] = {}
+    for key, audience in value.items():
+        if not isinstance(key, str) or audience not in AUDIENCES:
+            raise ConfigurationError(f"{where}: {key!r} must map to public or internal, not {audience!r}")
+        out[key] = audience
+    return tuple(out.items())
 
 
 def _layout(value: Any, where: str) -> str:
@@ -399,6 +434,12 @@ def _base_url(value: Any, where: str) -> str:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
+def _route_base_path(value: Any, where: str) -> str:
+    if not isinstance(value, str) or any(c in value for c in "{}?#\\ "):
+        raise ConfigurationError(f"{where}: must be a path such as docs, or / for the site root")
+    return value.strip().strip("/")
+
+
 def _path_pattern(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise ConfigurationError(f"{where}: must be a path such as {DEFAULT_PATH_PATTERN}")
@@ -421,12 +462,16 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "locales": ("locales", _tags("[en, de]")),
     "fallback_locales": ("fallback_locales", _tags("[de, en]")),
     "audience_rules": ("audience_rules", _rules),
+    "audience_key": ("audience_key", _audience_key),
+    "audience_values": ("audience_values", _audience_values),
+    "withhold_noindex": ("withhold_noindex", _flag),
     "layout": ("layout", _layout),
     "locale_patterns": ("locale_patterns", _locale_patterns),
     "capabilities": ("capabilities", _capabilities),
     "citation_base_url": ("base_url", _base_url),
     "internal_citation_base_url": ("internal_base_url", _base_url),
     "citation_path_pattern": ("path_pattern", _path_pattern),
+    "route_base_path": ("route_base_path", _route_base_path),
     "max_file_bytes": ("max_file_bytes", _whole(1024, 1 << 30)),
     "log_level": ("log_level", _one_of("debug", "info", "warning", "error")),
     "log_format": ("log_format", _one_of("plain", "json")),
@@ -444,7 +489,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
 }
 _PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
-_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern")
+_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern", "route_base_path")
 
 
 def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | None = None) -> ProviderConfig:

@@ -97,3 +97,20 @@ def test_the_readme_ci_command_runs_as_a_process() -> None:
     )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "OK: nothing quarantined" in completed.stdout
+
+
+def test_strict_fails_on_an_unused_rule_and_on_chosen_warnings(tmp_path: Path) -> None:
+    """``contnet/**`` (a typo) leaves the site internal: plain check passes, --strict fails."""
+    (tmp_path / "content" / "de").mkdir(parents=True)
+    (tmp_path / "content" / "de" / "nur.md").write_text("# Nur Deutsch\n\nText.\n", "utf-8")
+    config = tmp_path / "knowledge-provider.yaml"
+    config.write_text('content: content\nlocales: [en, de]\naudience_rules:\n  - "contnet/**": public\n', "utf-8")
+    assert run("--config", str(config))[0] == 0
+    code, out, _ = run("--config", str(config), "--strict")
+    assert code == 1 and "audience rule 'contnet/**' matches no file" in out
+    config.write_text('content: content\nlocales: [en, de]\naudience_rules:\n  - "**": public\n', "utf-8")
+    assert run("--config", str(config), "--strict")[0] == 0  # an orphan is only a warning...
+    code, out, _ = run("--config", str(config), "--strict", "--fail-on", "orphan-translation")
+    assert code == 1 and "de/nur.md: orphan-translation" in out  # ...unless the operator says so
+    code, out, _ = run("--config", str(config), "--strict", "--fail-on", "orphan", "--json")
+    assert code == 2

@@ -28,7 +28,7 @@ from whoosh.writing import IndexWriter
 
 from ..contract.locales import language_of
 from ..wiki.chunks import split_chunks
-from ..wiki.citations import UrlInputs, document_url, with_anchor
+from ..wiki.citations import document_url, url_inputs, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
 from ..wiki.corpus import Resolved, public_part, resolve
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
@@ -160,8 +160,7 @@ def index_entries(
     meta = resolved.meta
     passages = document.public_passages if public_view else document.passages
     language = analysis_language(meta.locale, languages)
-    inputs = UrlInputs(front_matter_url=meta.url, site_path=meta.site_path, locale=meta.locale,
-                       default_locale=settings.default_locale, doc_id=meta.doc_id)
+    inputs = url_inputs(meta, settings)
     url, warning = document_url(inputs, public=resolved.audience == PUBLIC_AUDIENCE, settings=settings.citation,
                                 agent_view=not public_view)
     doc: dict[str, object] = {

@@ -4,8 +4,9 @@ The rule is GitHub's (``github-slugger``, also what Hugo's default ``goldmark`` 
 Docusaurus and many MkDocs themes produce for plain headings): lowercase the heading's
 text; remove every character that is not a letter, a digit, ``_``, ``-`` or a space
 (letters and digits of any script are kept); turn each space into ``-``. A heading whose
-slug already occurred on the page gets ``-1``, ``-2`` … in order. Explicit heading ids
-(``## Title {#id}``) are not honoured: the dialects remove them before the text is seen.
+slug already occurred on the page gets ``-1``, ``-2`` … in order. An explicit heading id
+(``## Title {#id}``, in the layouts whose tool honours it: Hugo, Docusaurus, Jekyll's
+kramdown, MkDocs attr_list) is the anchor instead (:attr:`provider.wiki.plaintext.Block.anchor`).
 """
 
 from __future__ import annotations

@@ -91,7 +91,9 @@ def read_cascade(data: Mapping[str, Any], layout: Layout) -> tuple[dict[str, str
     entries = [raw] if isinstance(raw, Mapping) else raw if isinstance(raw, list) else None
     if entries is None or not all(isinstance(entry, Mapping) for entry in entries):
         reason = "front matter cascade is not a mapping or a list of mappings"
-        return {CASCADE_ERROR: reason}, [f"{reason}; pages below are internal unless they say otherwise"], []
+        # It may have said build: {render: never} as well as internal: both, until fixed.
+        return ({CASCADE_ERROR: reason, "build": f"{reason} (withheld, fail closed)"},
+                [f"{reason}; pages below are withheld"], [])
     cascade: dict[str, str] = {}
     errors: list[str] = []
     warnings: list[str] = []

@@ -9,12 +9,13 @@ why.
 what it serves may differ from what the file's author meant, and an operator must fix
 the file. Exactly these:
 
-* front matter that cannot be read (syntax, duplicate keys, anchors, too large, not a
-  mapping) or bytes that are not UTF-8 → internal;
+* front matter that cannot be read (syntax, duplicate keys, an alias bomb, too large,
+  not a mapping) → withheld from everyone (its publication keys cannot be read); bytes
+  that are not UTF-8 → internal;
 * an ``audience`` that is not exactly ``public`` or ``internal`` (also a misspelled key
   such as ``Audience``), in front matter or in a section's ``cascade`` → internal;
 * a page under a section whose front matter or ``cascade`` cannot be read → internal
-  where it does not set ``audience`` itself;
+  where it does not set ``audience`` itself, and withheld;
 * a ``publishDate``/``expiryDate`` (Hugo: ``date``) that is not a date, or a Hugo
   ``build`` value that is not recognised → withheld;
 * a closing ``<!-- /internal -->`` with no opening marker → the text before it hidden;
@@ -31,6 +32,11 @@ invalid locale, title, ``url``, ``review_due``, ``date``, ``source_revision`` or
 output, partials, files with no text) are listed, not quarantined.
 
 Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, else 0.
+
+**Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
+(exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
+internal and nothing else would say so — and on the kinds of warning the operator
+names (``--fail-on``, codes in :data:`WARNING_CODES`).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .citations import UrlInputs, document_url
+from .citations import document_url, url_inputs
 from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
 from .document import WikiDocument, WikiSettings
@@ -49,10 +55,37 @@ from .files import Skipped, discover
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
 
-__all__ = ["CHECK_FORMAT", "CheckReport", "FileCheck", "check_wiki"]
+__all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
 #: Version of the ``--json`` shape; bumped when a field changes meaning or goes away.
 CHECK_FORMAT = 1
+
+
+#: Kinds of warning ``check --strict --fail-on`` can fail on.
+WARNING_CODES = (
+    "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, "stale-translation", "sync-unknown", "citation-url",
+    "unclosed-internal-section", "front-matter", "any",
+)
+_MESSAGE_CODES = (
+    ("stale translation:", "stale-translation"),
+    ("translation freshness unknown", "sync-unknown"),
+    ("citation URL", "citation-url"),
+    ("internal section opened at line", "unclosed-internal-section"),
+)
+
+
+def warning_codes(entry: FileCheck) -> set[str]:
+    """The kinds (:data:`WARNING_CODES`) of an entry's warnings; a warning of no other
+    kind (an invalid ``locale``, ``title``, ``url``, ``date``…) is ``front-matter``."""
+    codes: set[str] = set(entry.resolved.drift) if entry.resolved is not None else set()
+    for warning in entry.warnings:
+        code = next((c for prefix, c in _MESSAGE_CODES if warning.startswith(prefix)), None)
+        if code is None and not any(w in warning for w in ("the same page as", "orphan translation",
+                                                           "untranslated copy", "translation group")):
+            code = "front-matter"
+        if code is not None:
+            codes.add(code)
+    return codes
 
 
 @dataclass(frozen=True)
@@ -155,6 +188,25 @@ class CheckReport:
             "drift": {code: drift.get(code, 0) for code in (ORPHAN, COPY, TWIN, SAME_LOCALE)},
         }
 
+    def strict_failures(self, fail_on: Iterable[str] = ()) -> list[str]:
+        """What ``check --strict`` fails on: every unused rule, and every file with a
+        warning of a kind in ``fail_on`` (:data:`WARNING_CODES`; ``any`` = every kind).
+
+        Raises:
+            ValueError: an unknown code.
+        """
+        wanted = set(fail_on)
+        unknown = wanted - set(WARNING_CODES)
+        if unknown:
+            raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
+        failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
+        for entry in self.files:
+            codes = warning_codes(entry)
+            hit = sorted(codes if "any" in wanted else codes & wanted)
+            if hit:
+                failures.append(f"{entry.path}: {', '.join(hit)}")
+        return failures
+
     def to_json(self) -> dict[str, Any]:
         """The whole ``check --json`` document."""
         return {
@@ -173,8 +225,7 @@ def _url_warnings(item: Resolved, settings: WikiSettings) -> list[str]:
     if not item.served:
         return []
     meta = item.meta
-    inputs = UrlInputs(front_matter_url=meta.url, site_path=meta.site_path, locale=meta.locale,
-                       default_locale=settings.default_locale, doc_id=meta.doc_id)
+    inputs = url_inputs(meta, settings)
     _, warning = document_url(inputs, public=item.audience == PUBLIC, settings=settings.citation, agent_view=True)
     return [warning] if warning else []
 
@@ -221,7 +272,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     """
     now = now or dt.datetime.now(dt.UTC)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                     ignore=settings.preset.ignore)
+                     ignore=settings.ignore_rules)
     metas = {}
     skipped = list(found.skipped)
     # The same reader as the indexer: worker processes, each file within a time limit.

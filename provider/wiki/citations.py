@@ -12,14 +12,31 @@ A document's URL comes from, in order:
 Pattern placeholders (each value percent-encoded, ``/`` kept in paths):
 
 ==================  ===========================================================================
-``{path}``          the file's path without extension and locale marker, a bundle's ``index``
-                    standing for its folder: ``de/account/reset.md`` → ``account/reset``
+``{path}``          the page's path on its site by the layout's URL rules (:func:`url_inputs`):
+                    the file's path without extension and locale marker, a bundle's ``index``
+                    standing for its folder (``de/account/reset.md`` → ``account/reset``);
+                    Hugo: without ``content/``, lower case; Docusaurus: ``docs/`` replaced by
+                    ``route_base_path``, ``01-`` prefixes dropped, a front matter ``id`` as the
+                    last segment, a file named like its folder the folder, blog posts
+                    ``blog/2024/01/31/slug``; Starlight: without
+                    ``src/content/docs/``, lower case; MkDocs: without ``docs/``; Jekyll:
+                    ``.html`` pages, posts ``2024/01/31/slug.html``, an ``index`` its folder
 ``{locale}``        the document's locale: ``de``, ``pt-BR``
-``{locale_prefix}`` ``""`` for the default locale, else the locale and ``/`` (``de/``): sites
-                    that serve the default language without a prefix (Hugo, Docusaurus)
+``{locale_key}``    the locale as the site writes it: the path's own folder or suffix
+                    (``zh-cn`` for ``zh-CN``), else the tag
+``{locale_prefix}`` ``""`` for the default locale, else ``{locale_key}`` and ``/`` (``zh-cn/``):
+                    sites that serve the default language without a prefix (Hugo,
+                    Docusaurus); Starlight: ``{locale_key}/`` whenever the path has a locale
+                    folder (only a ``root`` locale has no prefix)
 ``{id}``            the ``documentId``
 ``{slug}``          the last segment of ``{path}``
 ==================  ===========================================================================
+
+Each layout has a default pattern matching its tool's default URLs
+(:attr:`~provider.wiki.layouts.Layout.url_pattern`), used when
+``citation_path_pattern`` is not set: Hugo ``/{locale_prefix}{path}/``, Docusaurus
+``/{locale_prefix}{path}``, Starlight ``/{locale_prefix}{path}/``, MkDocs ``/{path}/``,
+Jekyll, DocFX and plain ``/{path}``.
 
 A chunk's URL carries its heading's anchor (:mod:`provider.wiki.anchors`) unless the URL
 already has a fragment. Every URL is checked against R7 — ``https``, absolute, a host, no
@@ -33,8 +50,15 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
+
+from .dates import DATED_NAME
+from .locale_patterns import match_locale
+from .locales import strip_extension
+
+if TYPE_CHECKING:
+    from .document import DocumentMeta, WikiSettings
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -45,11 +69,12 @@ __all__ = [
     "check_path_pattern",
     "document_url",
     "is_citable",
+    "url_inputs",
     "with_anchor",
 ]
 
 DEFAULT_PATH_PATTERN = "/{path}"
-PLACEHOLDERS = ("path", "locale", "locale_prefix", "id", "slug")
+PLACEHOLDERS = ("path", "locale", "locale_key", "locale_prefix", "id", "slug")
 MAX_URL_CHARS = 2000
 _CONTROL_OR_SPACE = re.compile(r"[\s\x00-\x1f\x7f]")
 
@@ -114,17 +139,21 @@ class CitationSettings:
     Attributes:
         base_url: the public site, e.g. ``https://help.example.com`` (validated, no
             trailing ``/``).
-        path_pattern: appended to a base URL, with placeholders (module docstring).
+        path_pattern: appended to a base URL, with placeholders (module docstring);
+            ``None`` means the layout's.
         internal_base_url: where agents read internal documents, if anywhere.
+        route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``docs`` by
+            default; ``""`` for ``'/'``).
     """
 
     base_url: str | None = None
-    path_pattern: str = DEFAULT_PATH_PATTERN
+    path_pattern: str | None = None
     internal_base_url: str | None = None
+    route_base_path: str = "docs"
 
     def describe(self) -> dict[str, Any]:
         return {"base_url": self.base_url, "path_pattern": self.path_pattern,
-                "internal_base_url": self.internal_base_url}
+                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path}
 
 
 @dataclass(frozen=True)
@@ -137,6 +166,10 @@ class UrlInputs:
         locale: ``{locale}``.
         default_locale: the operator's default locale (for ``{locale_prefix}``).
         doc_id: ``{id}``.
+        locale_key: the locale as the path writes it (``zh-cn``), or ``""``.
+        prefix_default: the default locale has a prefix too when its path names it
+            (Starlight).
+        default_pattern: the layout's pattern, used when none is configured.
     """
 
     front_matter_url: str | None
@@ -144,14 +177,21 @@ class UrlInputs:
     locale: str
     default_locale: str
     doc_id: str
+    locale_key: str = ""
+    prefix_default: bool = False
+    default_pattern: str = DEFAULT_PATH_PATTERN
 
 
-def _expand(base: str, pattern: str, inputs: UrlInputs) -> str:
+def _expand(base: str, pattern: str | None, inputs: UrlInputs) -> str:
+    pattern = pattern or inputs.default_pattern
     path = inputs.site_path.strip("/")
+    key = quote(inputs.locale_key or inputs.locale, safe="")
+    default = inputs.locale == inputs.default_locale and not (inputs.prefix_default and inputs.locale_key)
     values = {
-        "path": quote(path, safe="/"),
+        "path": quote(path, safe="/") + ("/" if inputs.site_path.endswith("/") and path else ""),
         "locale": quote(inputs.locale, safe=""),
-        "locale_prefix": "" if inputs.locale == inputs.default_locale else quote(inputs.locale, safe="") + "/",
+        "locale_key": key,
+        "locale_prefix": "" if default else key + "/",
         "id": quote(inputs.doc_id, safe="/"),
         "slug": quote(path.rsplit("/", 1)[-1], safe=""),
     }
@@ -196,3 +236,54 @@ def with_anchor(url: str | None, anchor: str) -> str | None:
         return url
     anchored = f"{url}#{quote(anchor, safe='-_')}"
     return anchored if is_citable(anchored) else url
+
+
+_NUMBER_PREFIX = re.compile(r"^\d+[-_.](?=.)")
+
+
+def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
+    """``{path}`` by the layout's URL rules (module docstring)."""
+    layout = settings.preset
+    path = meta.site_path.strip("/")
+    rules = layout.url_rules
+    if rules == "hugo":
+        path = ("" if path == "content" else path.removeprefix("content/")).lower()
+    elif rules == "starlight":
+        path = ("" if path == "src/content/docs" else path.removeprefix("src/content/docs/")).lower()
+    elif rules == "mkdocs":
+        path = "" if path == "docs" else path.removeprefix("docs/")
+    elif rules == "docusaurus":
+        parts = path.split("/")
+        if meta.sources.get("doc_id", "").startswith("front matter id") and parts:
+            parts[-1] = meta.doc_id.rsplit("/", 1)[-1]
+        dated = DATED_NAME.fullmatch(parts[-1]) if parts[0] == "blog" else None
+        if dated is not None:  # blog/2024-01-31-hello → blog/2024/01/31/hello
+            return "/".join(["blog", *dated["date"].split("-"), dated["slug"]])
+        parts = [_NUMBER_PREFIX.sub("", part) for part in parts]
+        if len(parts) > 1 and parts[-1].lower() == parts[-2].lower():
+            parts.pop()  # guides/guides.md is the category's index page, as README.md is
+        if parts and parts[0] == "docs":
+            parts = [*([settings.citation.route_base_path.strip("/")] if settings.citation.route_base_path.strip("/")
+                       else []), *parts[1:]]
+        elif len(parts) > 2 and parts[:2] == ["src", "pages"]:
+            parts = parts[2:]
+        path = "/".join(parts)
+    elif rules == "jekyll":
+        stem = meta.relpath.rsplit(".", 1)[0].rsplit("/", 1)[-1].lower()
+        if meta.sources.get("doc_id") == "post date and name":
+            path = meta.doc_id.removeprefix("posts/") + ".html"
+        elif stem in layout.index_names:
+            path = f"{path}/" if path else ""
+        else:
+            path = f"{path}.html"
+    return path
+
+
+def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
+    """What a document contributes to its citation URL, by its layout's URL rules."""
+    found = match_locale(strip_extension(meta.relpath), settings.patterns, settings.known_locales)
+    return UrlInputs(front_matter_url=meta.url, site_path=_layout_path(meta, settings), locale=meta.locale,
+                     default_locale=settings.default_locale, doc_id=meta.doc_id,
+                     locale_key=found.key if found is not None and found.locale == meta.locale else "",
+                     prefix_default=settings.preset.locale_prefix_default,
+                     default_pattern=settings.preset.url_pattern)

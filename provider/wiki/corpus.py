@@ -214,12 +214,16 @@ def _cascaded(
                 if key not in values:
                     values[key], origin[key] = value, section.relpath
         folder = _parent(folder) if folder else None
+    for key, value in (meta.site_cascade or {}).items():  # the site configuration: below every section
+        key = "audience" if key == CASCADE_ERROR else key
+        if key not in values:
+            values[key], origin[key] = value, "the site configuration"
     return values, origin
 
 
 def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, str], DocumentMeta],
                 now: dt.datetime) -> _Draft:
-    values, origin = _cascaded(relpath, meta, sections) if sections else ({}, {})
+    values, origin = _cascaded(relpath, meta, sections) if sections or meta.site_cascade else ({}, {})
     draft = _Draft(meta, meta.audience, meta.sources.get("audience", ""), None)
     cascaded_audience = values.pop("audience", None)
     if not meta.audience_own and cascaded_audience is not None:

@@ -11,10 +11,19 @@ import datetime as dt
 import re
 from typing import Any
 
-__all__ = ["DATED_NAME", "parse_date"]
+__all__ = ["DATED_NAME", "parse_date", "post_group"]
 
 #: ``2024-01-31-my-title`` (Jekyll posts, Docusaurus blog posts).
 DATED_NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)")
+
+
+_ONE_DIGIT = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:([ T])(\d{1,2}):(\d{2}))?")
+
+
+def _padded(match: re.Match[str]) -> str:
+    year, month, day, sep, hour, minute = match.groups()
+    date = f"{year}-{int(month):02d}-{int(day):02d}"
+    return date if sep is None else f"{date}{sep}{int(hour):02d}:{minute}"
 
 
 def parse_date(raw: Any) -> dt.datetime | None:
@@ -33,6 +42,9 @@ def parse_date(raw: Any) -> dt.datetime | None:
         text = raw.strip().replace("Z", "+00:00")
         # Jekyll and Hugo write "2024-01-31 10:00:00 +0100": drop the space before the offset.
         text = re.sub(r"\s+([+-]\d{2}:?\d{2})$", r"\1", text)
+        # Jekyll (Ruby's Time.parse) also takes one-digit months, days and hours:
+        # "2013-11-22 5:00:00 +0000".
+        text = _ONE_DIGIT.sub(_padded, text, count=1)
         try:
             value = dt.datetime.fromisoformat(text)
         except ValueError:
@@ -45,3 +57,17 @@ def parse_date(raw: Any) -> dt.datetime | None:
         return value.astimezone(dt.UTC)
     except OverflowError:  # e.g. 0001-01-01T00:00+05:00 is before year 1 in UTC
         return None
+
+
+def post_group(path: str, posts_folder: str) -> str | None:
+    """The translation-group key of a dated post without its month and day:
+    ``news/_posts/2013-11-22-ruby-2-0-0-p353-released`` → ``news/_posts/2013/ruby-2-0-0-p353-released``,
+    so a translation posted a day later (same slug, same year) is in the original's group;
+    ``None`` for a path that is not a dated post in ``posts_folder``."""
+    folder, _, name = path.rpartition("/")
+    if not posts_folder or posts_folder not in folder.split("/"):
+        return None
+    dated = DATED_NAME.fullmatch(name)
+    if dated is None:
+        return None
+    return f"{folder}/{dated['date'][:4]}/{dated['slug']}"

@@ -43,30 +43,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from .plaintext import remove_spans
+from .plaintext import closes_fence, fence_opener, heading_id_mark, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)[^`\n]{0,2000}?\1")
 
 
 def _lines_outside_fences(lines: list[str]) -> Iterator[tuple[int, bool]]:
-    """``(index, in_fence)`` for every line; fence lines themselves count as in a fence."""
+    """``(index, in_fence)`` for every line; fence lines themselves count as in a fence.
+    Fences are recognised as :func:`~provider.wiki.plaintext.fence_opener` says."""
     fence: str | None = None
     for index, line in enumerate(lines):
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-                yield index, True
-                continue
-            if marker.startswith(fence) and not line.strip()[len(marker):].strip():
-                fence = None
-                yield index, True
-                continue
-        yield index, fence is not None
+        if fence is None:
+            fence = fence_opener(line)
+            yield index, fence is not None
+            continue
+        if closes_fence(line, fence):
+            fence = None
+        yield index, True
 
 
 def _map_prose_lines(source: str, change: Callable[[str], str | None]) -> str:
@@ -98,11 +93,19 @@ def _outside_code_spans(line: str, change: Callable[[str], str]) -> str:
 
 # --------------------------------------------------------------------------- heading attributes
 
-_HEADING_ATTRS = re.compile(r"^(\s{0,3}#{1,6}\s.{0,2000}?)\s*\{\s{0,20}:?\s{0,20}[#.][^{}\n]{0,500}\}\s*#*\s*$")
+_HEADING_ATTRS = re.compile(r"^(\s{0,3}#{1,6}\s.{0,2000}?)\s*\{\s{0,20}:?\s{0,20}([#.][^{}\n]{0,500})\}\s*#*\s*$")
+_ID_ATTR = re.compile(r"(?:^|\s)#([^\s{}#.]{1,200})")
+
+
+def _heading_attribute(match: re.Match[str]) -> str:
+    # The id becomes the heading's anchor (Hugo, Docusaurus, kramdown and attr_list all
+    # use it as the element id); classes and other attributes are dropped.
+    found = _ID_ATTR.search(match.group(2))
+    return match.group(1) + (" " + heading_id_mark(found.group(1)) if found is not None else "")
 
 
 def _heading_attributes(source: str) -> str:
-    return _map_prose_lines(source, lambda line: _HEADING_ATTRS.sub(r"\1", line))
+    return _map_prose_lines(source, lambda line: _HEADING_ATTRS.sub(_heading_attribute, line))
 
 
 # --------------------------------------------------------------------------- hugo
@@ -116,10 +119,9 @@ def _hugo(source: str) -> str:
 
 # --------------------------------------------------------------------------- docusaurus
 
-_COLON_OPEN = re.compile(r"^(\s*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
-_COLON_CLOSE = re.compile(r"^\s*:{3,}\s*$")
-_MDX_COMMENT_OPEN = re.compile(r"\{/\*")
-_MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
+# An admonition may stand in a blockquote (``> :::note``): the quote markers are kept.
+_COLON_OPEN = re.compile(r"^((?:[ \t]*>)*[ \t]*):{3,}\s{0,10}([A-Za-z][\w-]{0,50})(.{0,1000})$")
+_COLON_CLOSE = re.compile(r"^((?:[ \t]*>)*)[ \t]*:{3,}\s*$")
 _MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
 
 
@@ -133,18 +135,91 @@ def _admonition_title(rest: str) -> str:
 
 
 def _docusaurus_line(line: str) -> str | None:
-    if _COLON_CLOSE.match(line):
-        return ""
+    closer = _COLON_CLOSE.match(line)
+    if closer:
+        return closer.group(1)
     opener = _COLON_OPEN.match(line)
     if opener:
         title = _admonition_title(opener.group(3))
         # A blank line after the title keeps it a paragraph of its own.
-        return f"{opener.group(1)}{title}\n" if title else ""
+        quote = opener.group(1).rstrip()
+        return f"{opener.group(1)}{title}\n{quote}" if title else quote
     return line
 
 
+_MDX_COMMENT_WINDOW = 20_000
+
+
+def _strip_mdx_comments(source: str) -> str:
+    """Remove ``{/* … */}`` outside fenced code, in one pass from the start: in code a
+    comment is text the reader sees, and a fence inside a comment is no fence (MDX reads
+    the comment first)."""
+    out: list[str] = []
+    pos, size = 0, len(source)
+    fence: str | None = None
+    line_start = True
+    while pos < size:
+        newline = source.find("\n", pos)
+        eol = size if newline == -1 else newline + 1
+        line = source[pos:eol]
+        if fence is not None:
+            out.append(line)
+            fence = None if closes_fence(line.rstrip("\n"), fence) else fence
+            pos, line_start = eol, True
+            continue
+        if line_start and (marker := fence_opener(line.rstrip("\n"))) is not None:
+            out.append(line)
+            fence, pos = marker, eol
+            continue
+        opener = source.find("{/*", pos, eol)
+        closer = -1
+        while opener != -1:
+            closer = source.find("*/}", opener + 3, opener + 3 + _MDX_COMMENT_WINDOW)
+            if closer != -1:
+                break
+            opener = source.find("{/*", opener + 3, eol)
+        if opener == -1:
+            out.append(line)
+            pos, line_start = eol, True
+            continue
+        out.append(source[pos:opener])
+        out.append(" ")
+        pos, line_start = closer + 3, False
+    return "".join(out)
+
+
+# A line of JSX/HTML tags only (``<Steps>``, ``  <Fragment slot="npm">``, ``</TabItem>``).
+_TAG_LINE = re.compile(r"^[ \t]*(?:</?[A-Za-z][\w.:-]{0,100}(?:\s[^<>\n]{0,1000})?/?>[ \t]*){1,20}$")
+
+
+def _mdx_blocks(source: str) -> str:
+    """MDX reads what is inside JSX as Markdown, and has no indented code blocks, so a
+    fence indented inside a component is a fence. A line of tags only becomes a blank
+    line (CommonMark would start an HTML block there and swallow the Markdown after
+    it), and a fence indented four or more columns is de-indented. Line count kept."""
+    lines = source.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    indent = 0
+    for line in lines:
+        if fence is not None:
+            if closes_fence(line, fence):
+                out.append(line.strip())  # however indented, as MDX closes it
+                fence = None
+            else:
+                out.append(_dedent(line, indent))
+            continue
+        marker = fence_opener(line)
+        if marker is not None:
+            fence, indent = marker, _indent_width(line)
+            out.append(_dedent(line, indent))
+            continue
+        out.append("" if _TAG_LINE.match(line) else line)
+    return "\n".join(out)
+
+
 def _docusaurus(source: str) -> str:
-    source = remove_spans(source, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE, window=20_000)
+    source = _mdx_blocks(_strip_mdx_comments(source))
     source = _map_prose_lines(source, _docusaurus_line)
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
 
@@ -162,7 +237,73 @@ _TOC_ITEM = re.compile(r"^\s*(?:[*+-]|\d+\.)\s+TOC\s*$", re.IGNORECASE)
 _ABBREVIATION = re.compile(r"^\s{0,3}\*\[[^\]\n]{1,200}\]:\s")
 
 
+_HIGHLIGHT_OPEN = re.compile(r"^([ \t]*)\{%-?[ \t]*highlight[ \t]+([\w+#.-]{1,50})[^%\n]{0,200}-?%\}[ \t]*$")
+_HIGHLIGHT_CLOSE = re.compile(r"^[ \t]*\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*$")
+_HIGHLIGHT_FENCE = "~" * 12  # longer than any tilde run a highlighted example holds
+
+
+def _highlight_blocks(source: str) -> str:
+    """Jekyll's ``{% highlight lang %}`` … ``{% endhighlight %}`` → a fenced code block,
+    so its content is code (a ``# comment`` in it is not a heading)."""
+    lines = source.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    opened: int | None = None
+    for line in lines:
+        if opened is not None:
+            if _HIGHLIGHT_CLOSE.match(line):
+                out.append(_HIGHLIGHT_FENCE)
+                opened = None
+            else:
+                out.append(line)
+            continue
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+            out.append(line)
+            continue
+        if (highlight := _HIGHLIGHT_OPEN.match(line)) is not None:
+            opened = len(out)
+            out.append(f"{highlight.group(1)}{_HIGHLIGHT_FENCE}{highlight.group(2)}")
+            continue
+        fence = fence_opener(line)
+        out.append(line)
+    if opened is not None:  # never closed: Jekyll fails the build; read it as it stands
+        return source
+    return "\n".join(out)
+
+
+_BLOCK_IAL = re.compile(r"^\s{0,3}\{:([^{}\n]{0,500})\}\s*$")
+_ATX_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_IAL_START = re.compile(r"\{:[^{}\n]{0,500}$")
+_IAL_END = re.compile(r"^[^{}\n]{0,500}\}")
+
+
+def _split_attribute_lists(source: str) -> str:
+    """A kramdown attribute list broken over two lines (``{: .table`` / ``.striped}``) →
+    removed from both lines; a block attribute list under a heading (``{: #id}``) gives
+    the heading its id."""
+    lines = source.split("\n")
+    prose = [not in_fence for _, in_fence in _lines_outside_fences(lines)]
+    for index in range(1, len(lines)):
+        # ``## Title`` then ``{: #id}``: kramdown's block IAL gives the heading its id.
+        block = _BLOCK_IAL.match(lines[index]) if prose[index] and prose[index - 1] else None
+        found = _ID_ATTR.search(block.group(1)) if block is not None else None
+        if found is not None and _ATX_HEADING.match(lines[index - 1]):
+            lines[index - 1] = f"{lines[index - 1].rstrip()} {heading_id_mark(found.group(1))}"
+            lines[index] = ""
+    for index in range(len(lines) - 1):
+        if not (prose[index] and prose[index + 1]):
+            continue
+        start = _IAL_START.search(lines[index])
+        end = _IAL_END.match(lines[index + 1]) if start is not None else None
+        if start is not None and end is not None:
+            lines[index] = lines[index][: start.start()].rstrip()
+            lines[index + 1] = lines[index + 1][end.end() :]
+    return "\n".join(lines)
+
+
 def _kramdown(source: str) -> str:
+    source = _split_attribute_lists(_highlight_blocks(source))
     source = remove_spans(source, _KRAMDOWN_COMMENT_OPEN, _KRAMDOWN_COMMENT_CLOSE, window=100_000)
     # Raw output goes to the page as it is — backticks are not code there, an HTML
     # comment is a comment — so it cannot be read as Markdown: dropped with its content
@@ -250,6 +391,8 @@ def _mkdocs(source: str) -> str:
     def line_change(line: str) -> str | None:
         if _ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line):
             return None
+        if _HEADING_ATTRS.match(line):
+            return line  # heading_attributes reads its id (the anchor)
         return _outside_code_spans(line, lambda s: _KEYS.sub(r"\1", _INLINE_ATTRS.sub("", s)))
 
     return _map_prose_lines(source, line_change)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
@@ -34,10 +35,11 @@ from .classify import (
     site_path,
 )
 from .copies import sketch
-from .dates import DATED_NAME, parse_date
+from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import parse_front_matter
+from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
@@ -67,6 +69,9 @@ class WikiSettings:
         chunking: index passages (chunks) rather than whole documents (the ``chunking``
             capability is declared).
         citation: how citation URLs are built (:mod:`provider.wiki.citations`).
+        audience_map: which front matter key carries the audience and what its values
+            mean (:mod:`provider.wiki.audience_map`).
+        withhold_noindex: withhold pages whose front matter ``ROBOTS`` says ``NOINDEX``.
     """
 
     root: Path
@@ -79,6 +84,19 @@ class WikiSettings:
     locale_patterns: tuple[LocalePattern, ...] | None = None
     chunking: bool = False
     citation: CitationSettings = field(default_factory=CitationSettings)
+    audience_map: AudienceMap = field(default_factory=AudienceMap)
+    withhold_noindex: bool = False
+
+    @property
+    def audience_only_rules(self) -> tuple[AudienceRule, ...]:
+        """The rules that give an audience (``public``/``internal``), in order."""
+        return tuple(r for r in self.audience_rules if r.audience not in (WITHHOLD, SKIP))
+
+    @property
+    def ignore_rules(self) -> tuple[tuple[str, str], ...]:
+        """The layout's ignore rules and the operator's ``skip`` rules, as ``(glob, reason)``."""
+        skips = tuple((r.pattern, f"skipped by rule {r.pattern!r}") for r in self.audience_rules if r.audience == SKIP)
+        return (*self.preset.ignore, *skips)
 
     @property
     def known_locales(self) -> frozenset[str]:
@@ -112,6 +130,8 @@ class WikiSettings:
             "extensions": sorted(self.file_extensions),
             "chunking": self.chunking,
             "citation": self.citation.describe(),
+            **self.audience_map.describe(),
+            "withhold_noindex": self.withhold_noindex,
         }
 
 
@@ -169,6 +189,8 @@ class DocumentMeta:
         public_revision: what ``customer_safe`` sees as ``revision``: a SHA-1 of the title
             and the text outside internal sections, so it changes exactly when that
             changes, and internal text cannot be confirmed by hashing a guess.
+        site_cascade: what the site configuration cascades to this page (Hugo,
+            :mod:`provider.wiki.hugo_site`), applied below every section's cascade.
     """
 
     relpath: str
@@ -204,6 +226,7 @@ class DocumentMeta:
     internal_sketch: str = ""
     public_revision: str = ""
     has_front_matter: bool = True
+    site_cascade: dict[str, str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -264,7 +287,7 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     ref = stat_file(settings.root, relpath, max_file_bytes=settings.max_file_bytes)
     if not isinstance(ref, FileRef):
         return ref
-    ignored = ignore_reason(relpath, settings.preset.ignore)
+    ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
         return Skipped(relpath, ignored, expected=True)
     try:
@@ -351,19 +374,26 @@ def parse_document(
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
-    meta = with_params(front.data, layout.params_key)
+    meta, more_errors = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+    errors += more_errors
     lowercase_keys = bool(layout.params_key)  # Hugo reads front matter keys case-insensitively
+    skip = ("cascade",) if _is_section(relpath, layout) else ()
     audience, more_errors = decide_own_audience(
-        front.data, relpath, settings.audience_rules, unreadable=unreadable, real_relpath=real_relpath,
-        lowercase_keys=lowercase_keys, skip=("cascade",) if _is_section(relpath, layout) else (),
+        meta, relpath, settings.audience_only_rules, unreadable=unreadable, real_relpath=real_relpath,
+        lowercase_keys=lowercase_keys, skip=skip,
     )
     errors += more_errors
-    audience_own = unreadable is not None or bool(
-        audience_signals(front.data, lowercase_keys=lowercase_keys,
-                         skip=("cascade",) if _is_section(relpath, layout) else ()))
+    audience_own = unreadable is not None or bool(audience_signals(meta, lowercase_keys=lowercase_keys, skip=skip))
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
+    if front.error is not None:
+        # Its draft, build or dates may say "not published": they cannot be read (X5).
+        publication.setdefault("draft", f"{front.error}: its publication keys cannot be read (withheld)")
+    by_operator = operator_withholding(meta, [relpath, *([real_relpath] if real_relpath else [])],
+                                       settings.audience_rules, withhold_noindex=settings.withhold_noindex)
+    if by_operator is not None and not publication.get("path"):
+        publication["path"] = by_operator
     draft = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
     locale, more = decide_locale(
         meta, relpath, known_locales=settings.known_locales, default_locale=settings.default_locale,
@@ -375,6 +405,8 @@ def parse_document(
         index_names=layout.index_names,
     )
     warnings += more
+    if group.source.startswith("path") and (post := post_group(group.value, layout.posts_folder)) is not None:
+        group = Decision(post, f"{group.source} (post slug and year)")  # translations posted days later
     doc_id, more = decide_doc_id(
         meta, relpath, index_names=layout.index_names, id_relative_to_folder=layout.id_relative_to_folder,
         posts_folder=layout.posts_folder,
@@ -388,9 +420,9 @@ def parse_document(
         errors += more_errors
     if split.near_miss_lines:
         audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
-    full = markdown_to_text(apply_dialects(split.full, layout.dialects))
+    full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, layout.dialects))
+        public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
         passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
         public_passages = split_passages(public.blocks)
         if not public_passages:
@@ -417,7 +449,8 @@ def parse_document(
     section = _is_section(relpath, layout)
     cascade: dict[str, str] | None = None
     if section and unreadable is not None:
-        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read"}
+        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read",
+                   "build": f"the front matter of section {relpath} cannot be read (withheld, fail closed)"}
     elif section:
         cascade, more_errors, more = read_cascade(meta, layout)
         errors += more_errors
@@ -473,6 +506,7 @@ def parse_document(
         internal_sketch=sketch(_texts("", internal_only)) if internal_only else "",
         public_revision=hashlib.sha1(
             f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
+        site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

@@ -5,10 +5,12 @@ Layouts may add Hugo's other formats (:mod:`provider.wiki.hugo_front_matter`): T
 between ``+++`` lines and a JSON object starting at a ``{`` first line.
 
 Guarded parsing. Any of these makes the header *unreadable*, which the classifier turns
-into "internal" (CONTRACT X5) with a warning naming the reason:
+into "internal" and withheld from everyone (CONTRACT X5) with a warning naming the reason:
 
 * a header over :data:`MAX_HEADER_BYTES` (64 KiB), or no closing fence;
-* YAML anchors or aliases (the "billion laughs" family), duplicate keys (any format);
+* YAML aliases that stand for more than 10,000 nodes in all, or are used more than 100
+  times (the "billion laughs" family; ordinary anchors and aliases are read),
+  duplicate keys (any format);
 * anything but a mapping at the top level; any syntax error.
 
 Only ``yaml.SafeLoader`` semantics are used: no Python object tags.
@@ -32,6 +34,9 @@ __all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "
 FORMATS = ("yaml", "toml", "json")
 
 MAX_HEADER_BYTES = 64 * 1024
+#: Aliases in one header, and the nodes they may stand for in all (each use counted in full).
+MAX_ALIASES = 100
+MAX_ALIAS_NODES = 10_000
 
 
 @dataclass(frozen=True)
@@ -57,19 +62,62 @@ class _Refused(Exception):
 
 
 class _GuardedLoader(yaml.SafeLoader):
-    """``SafeLoader`` that refuses anchors, aliases and duplicate keys."""
+    """``SafeLoader`` that refuses duplicate keys and bounds what aliases expand to.
+
+    Anchors and aliases are read (Hugo sites share ``&defaults`` between keys), but the
+    document an alias stands for is counted in full each time it is used: once the
+    aliases of one header stand for more than :data:`MAX_ALIAS_NODES` nodes, or are used
+    more than :data:`MAX_ALIASES` times, the header is refused ("billion laughs" and
+    other alias bombs stay unreadable, hence withheld). Counting is linear in the
+    header's size: each node's expanded size is computed once.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._aliases = 0
+        self._expanded = 0
+        self._sizes: dict[int, int] = {}
+
+    def _expanded_size(self, root: Any) -> int:
+        stack = [(root, False)]
+        while stack:
+            node, ready = stack.pop()
+            if id(node) in self._sizes:
+                continue
+            children: list[Any] = []
+            if isinstance(node, yaml.SequenceNode):
+                children = list(node.value)
+            elif isinstance(node, yaml.MappingNode):
+                children = [part for pair in node.value for part in pair]
+            if ready:
+                self._sizes[id(node)] = 1 + sum(self._sizes[id(child)] for child in children)
+                continue
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in self._sizes)
+        return self._sizes[id(root)]
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            raise _Refused("uses YAML aliases")
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if getattr(event, "anchor", None) is not None:
-            raise _Refused("uses YAML anchors")
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            anchored = self.anchors.get(event.anchor)
+            self._aliases += 1
+            if anchored is not None:
+                self._expanded += self._expanded_size(anchored)
+            if self._aliases > MAX_ALIASES or self._expanded > MAX_ALIAS_NODES:
+                raise _Refused("uses YAML aliases that expand too far (an alias bomb)")
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         seen: set[Any] = set()
+        merges = 0
         for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                # ``<<: *defaults``: merged keys may be overridden, as YAML says; two
+                # ``<<`` keys are a duplicate key like any other.
+                merges += 1
+                if merges > 1:
+                    raise _Refused("has the key '<<' twice")
+                continue
             key = self.construct_object(key_node, deep=True)
             try:
                 duplicate = key in seen

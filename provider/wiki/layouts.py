@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, parse_locale_pattern
+from .plaintext import PLAIN_TEXT, TextOptions
 
 __all__ = ["DEFAULT_LAYOUT", "LAYOUTS", "Layout", "get_layout"]
 
@@ -61,6 +62,17 @@ class Layout:
             ``index.md``) other than the index are page resources, not pages (Hugo).
         needs_front_matter: a file without front matter is not rendered as a page (Jekyll
             copies it as a static file).
+        url_rules: how the tool makes a page's URL path from its file (``hugo``,
+            ``docusaurus``, ``starlight``, ``mkdocs``, ``jekyll``, or ``""`` for the path as
+            it is; :func:`provider.wiki.citations.url_inputs`).
+        url_pattern: the citation path pattern matching the tool's default URLs.
+        locale_prefix_default: the default locale's pages are under a locale folder in
+            URLs too (Starlight without a ``root`` locale).
+        site_cascade: the site configuration's ``cascade`` applies (Hugo,
+            :mod:`provider.wiki.hugo_site`).
+        text: what the tool does to text plain Markdown leaves alone
+            (:class:`~provider.wiki.plaintext.TextOptions`: templates inside code, tags that
+            are not HTML).
     """
 
     name: str
@@ -80,6 +92,11 @@ class Layout:
     translations_need_source: tuple[str, ...] = ()
     bundle_resources: bool = False
     needs_front_matter: bool = False
+    url_rules: str = ""
+    url_pattern: str = "/{path}"
+    locale_prefix_default: bool = False
+    site_cascade: bool = False
+    text: TextOptions = PLAIN_TEXT
 
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
@@ -105,6 +122,10 @@ HUGO = Layout(
     date_is_publish_date=True,
     params_key="params",
     bundle_resources=True,
+    url_rules="hugo",
+    url_pattern="/{locale_prefix}{path}/",
+    site_cascade=True,
+    text=TextOptions(code_templates="hugo"),
 )
 
 _OLD_VERSION = "an older docs version (only the current version is served)"
@@ -131,6 +152,8 @@ DOCUSAURUS = Layout(
     dated_names=True,
     id_relative_to_folder=True,
     number_prefixes=True,
+    url_rules="docusaurus",
+    url_pattern="/{locale_prefix}{path}",
 )
 
 JEKYLL = Layout(
@@ -146,6 +169,8 @@ JEKYLL = Layout(
     dated_names=True,
     posts_folder="_posts",
     needs_front_matter=True,
+    url_rules="jekyll",
+    text=TextOptions(code_templates="liquid"),
 )
 
 MKDOCS = Layout(
@@ -159,6 +184,8 @@ MKDOCS = Layout(
         ("overrides/**", "theme overrides, not pages (overrides/)"),
     ),
     number_prefixes=True,
+    url_rules="mkdocs",
+    url_pattern="/{path}/",
 )
 
 DOCFX = Layout(
@@ -171,9 +198,32 @@ DOCFX = Layout(
         ("obj/**", "DocFX intermediate files (obj/)"),
         ("**/includes/**", "include files are fragments of other pages ([!INCLUDE])"),
     ),
+    text=TextOptions(unknown_tags_as_text=True),
 )
 
-LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX)}
+STARLIGHT = Layout(
+    name="starlight",
+    # Point content at the site root (src/content/docs/<locale>/…) or at src/content/docs.
+    locale_patterns=_patterns("src/content/docs/{locale}/**", "{locale}/**"),
+    extensions=(".md", ".mdx", ".markdown"),
+    # Starlight asides (:::tip[Title]) are Docusaurus admonitions; MDX throughout. No
+    # heading attributes: Astro makes every heading id from its text.
+    dialects=("docusaurus",),
+    index_names=("index",),
+    ignore=(
+        ("dist/**", "Astro build output (dist/)"),
+        ("public/**", "static files, not pages (public/)"),
+        ("src/components/**", "Astro components, not pages (src/components/)"),
+        ("src/content/i18n/**", "UI strings, not pages (src/content/i18n/)"),
+    ),
+    url_rules="starlight",
+    url_pattern="/{locale_prefix}{path}/",
+    locale_prefix_default=True,
+)
+
+LAYOUTS: dict[str, Layout] = {
+    layout.name: layout for layout in (PLAIN, HUGO, DOCUSAURUS, JEKYLL, MKDOCS, DOCFX, STARLIGHT)
+}
 DEFAULT_LAYOUT = "plain"
 
 

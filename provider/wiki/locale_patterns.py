@@ -55,6 +55,8 @@ class LocaleMatch:
         label: how an operator sees where the locale came from (``path suffix``,
             ``path folder`` or ``path pattern '…'``).
         where: ``"folder"`` or ``"suffix"``.
+        key: the locale as the path writes it (``zh-cn`` for ``zh-CN``): the site's own
+            key, which its URLs use.
     """
 
     locale: str
@@ -62,6 +64,7 @@ class LocaleMatch:
     stem: str
     label: str
     where: str
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,8 @@ class LocalePattern:
         if not rest.rsplit("/", 1)[-1].strip("."):
             return None  # ``x/.de`` and ``x/..de`` name no page
         group = f"{self._group_prefix}{rest}"
-        return LocaleMatch(locale=tag, group=group, stem=rest, label=self.label, where=self._where)
+        return LocaleMatch(locale=tag, group=group, stem=rest, label=self.label, where=self._where,
+                           key=found["locale"])
 
     def to_config(self) -> str | dict[str, str]:
         """The configuration form (for messages and ``check --json``)."""

@@ -99,7 +99,9 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
             flush()
             heading, heading_internal = block.text, block.internal
             headings.append(block)
-            slug = slugger.slug(block.text)
+            # An explicit id is the anchor as written; the tools do not count it among
+            # the slugs they make unique.
+            slug = block.anchor or slugger.slug(block.text)
             if 1 <= block.level <= SECTION_MAX_LEVEL:
                 section, section_heading, anchor = section + 1, block.text, slug
             continue

@@ -17,17 +17,42 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 __all__ = [
-    "Block", "PlainText", "clean_inline", "markdown_to_text", "parse_markdown", "remove_spans", "strip_templates",
+    "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",
+    "closes_fence", "fence_opener", "heading_id_mark", "markdown_to_text", "outside_fences", "parse_markdown",
+    "remove_spans", "strip_templates",
 ]
 
-_md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+# ``text_join`` off: an entity or a backslash escape stays its own ``text_special`` token,
+# so text the author escaped (``&lt;Enter&gt;``, ``\<b\>``) is known to be text, not a tag.
+_md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).disable("text_join")
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    """What a layout's tool does to text that plain Markdown leaves alone.
+
+    Attributes:
+        code_templates: what the tool does to templates inside code: ``"literal"``
+            (nothing: MDX, DocFX, MkDocs, plain Markdown — the code is shown as written),
+            ``"hugo"`` (shortcodes run inside code; the escaped form ``{{</* x */>}}``
+            shows as ``{{< x >}}``), ``"liquid"`` (Jekyll: Liquid runs inside code,
+            except between ``{% raw %}`` and ``{% endraw %}``).
+        unknown_tags_as_text: a tag-like ``<ServerName>`` in prose whose name is not an
+            HTML element is shown as text (Microsoft Learn encodes such tags).
+    """
+
+    code_templates: str = "literal"
+    unknown_tags_as_text: bool = False
+
+
+PLAIN_TEXT = TextOptions()
 
 # Delimited spans (templates, comments) are found by pairing the positions of their
 # openers and closers in one pass (:func:`remove_spans`), not by lazy regular
@@ -38,7 +63,7 @@ _MDX_IMPORT_FROM = re.compile(r"""\sfrom\s{1,20}['"][^'"\n]{1,500}['"];?\s*$""")
 _MDX_IMPORT_BARE = re.compile(r"""import\s{1,20}['"][^'"\n]{1,500}['"];?\s*$""")
 _MAX_MDX_LINE = 1000
 _MDX_EXPORT = re.compile(r"^\s*export\s+(?:default\b|const\b|let\b|var\b|function\b|async\b|class\b|\{)")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE_LINE = re.compile(r"^((?:[ \t]*>)*[ \t]*)(`{3,}|~{3,})(.*)$")
 _TAG_LIKE = re.compile(r"</?[A-Za-z][A-Za-z0-9:._-]*(?:\s[^<>]{0,1000})?/?>")
 _COMMENT_OPEN = re.compile(r"<!--")
 _COMMENT_CLOSE = re.compile(r"-->")
@@ -46,11 +71,20 @@ _COMMENT_CLOSE = re.compile(r"-->")
 # without a semicolon and corrupt text such as ``?a=1&region=eu`` (→ ``?a=1®ion=eu``).
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 _TEMPLATE_DELIMITER = re.compile(r"\{\{|\}\}|\{%|%\}")
-_OPEN_SPLIT = re.compile(r"\{(?=[{%])")
-_CLOSE_SPLIT = re.compile(r"(?<=[}%])\}")
 _MAX_PASSES = 8
 _SPACES = re.compile(r"\s+")
 _SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript"})
+#: HTML element names (WHATWG, plus common obsolete ones and SVG/MathML roots): a tag
+#: of another name is not HTML, and Learn shows it as text (``<ServerName>``).
+HTML_ELEMENTS = frozenset("""
+a abbr acronym address area article aside audio b base basefont bdi bdo big blink blockquote body br button
+canvas caption center cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em embed
+fieldset figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i
+iframe img input ins kbd label legend li link main map mark marquee math menu meta meter nav nobr noframes
+noscript object ol optgroup option output p param picture pre progress q rp rt ruby s samp script search
+section select slot small source span strike strong style sub summary sup svg table tbody td template
+textarea tfoot th thead time title tr track tt u ul var video wbr
+""".split())
 _BREAK_TAGS = frozenset(
     {"br", "p", "div", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "summary", "dt", "dd", "section"}
 )
@@ -66,12 +100,18 @@ class Block:
         level: heading level 1–6 for headings, else 0.
         internal: the text is not visible outside internal sections
             (:mod:`provider.wiki.sections`); only ever set on the full view.
+        anchor: a heading's explicit id (``## Title {#id}`` in the layouts whose tool
+            honours it), else ``""``.
+        verbatim: the pieces of a text block kept exactly as written (inline code,
+            escaped characters, Learn placeholders), for checking the rest for markup.
     """
 
     kind: str
     text: str
     level: int = 0
     internal: bool = False
+    anchor: str = field(default="", compare=False)
+    verbatim: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -95,10 +135,22 @@ class PlainText:
 
 
 class _HTMLText(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+    def __init__(self, held: list[str]) -> None:
+        super().__init__(convert_charrefs=False)
         self.parts: list[str] = []
         self._skip_depth = 0
+        self._held = held
+
+    def _reference(self, decoded: str) -> None:
+        # ``&lt;Enter&gt;`` in HTML is text a reader sees, not a tag.
+        if not self._skip_depth:
+            self.parts.append(_hold(self._held, decoded) if decoded in "<>" else decoded)
+
+    def handle_entityref(self, name: str) -> None:
+        self._reference(html.unescape(f"&{name};"))
+
+    def handle_charref(self, name: str) -> None:
+        self._reference(html.unescape(f"&#{name};"))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP_CONTENT_TAGS:
@@ -127,8 +179,8 @@ class _HTMLText(HTMLParser):
 _UNBOUNDED_OPEN = re.compile(r"<(?!/?[A-Za-z][^<>]{0,1000}>|![^<>]{0,1000}>)")
 
 
-def _html_to_text(fragment: str) -> str:
-    parser = _HTMLText()
+def _html_to_text(fragment: str, held: list[str]) -> str:
+    parser = _HTMLText(held)
     try:
         # html.parser is quadratic on unclosed comments and unclosed tags; comments carry
         # no visible text, and a "<" that opens no tag is text.
@@ -162,7 +214,6 @@ _SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\[([^\]\n]{0,500})\]\((?:[^()\n]|\([^()\n]{0,500}\)){0,2000}\)"), r"\1"),
     (re.compile(r"!\["), "["),
     (re.compile(r"\*\*([^*\n]{1,500})\*\*"), r"\1"),
-    (re.compile(r"__([^_\n]{1,500})__"), r"\1"),
     (re.compile(r"`([^`\n]{1,500})`"), r"\1"),
     (re.compile(r"`{3,}|~{3,}"), " "),
     (re.compile(r"\|\s{0,20}:?-{3,}:?\s{0,20}\|"), " "),
@@ -214,25 +265,62 @@ def _strip_comments(text: str) -> str:
     return remove_spans(text, _COMMENT_OPEN, _COMMENT_CLOSE, to_end=True)
 
 
-def _clean_prose(text: str) -> str:
+# Text that must reach the reader as written — inline code, escaped characters — is
+# held out of the clean-up passes: each piece is replaced by a placeholder (a private-use
+# character and an index from plane 15) that no pattern touches, then put back.
+_HELD = "\ue020"
+_HELD_PIECE = re.compile(_HELD + "([\U000f0000-\U000fffff])")
+_MAX_HELD = 0xFFFF
+
+
+def _hold(held: list[str], text: str) -> str:
+    if len(held) >= _MAX_HELD:
+        return text
+    held.append(text)
+    return _HELD + chr(0xF0000 + len(held) - 1)
+
+
+def _release(text: str, held: list[str]) -> str:
+    return _HELD_PIECE.sub(lambda m: held[ord(m.group(1)) - 0xF0000], text)
+
+
+def _clean_prose(text: str, held: list[str] | None = None) -> str:
     text = _strip_comments(_decode_entities(text))
     text = _strip_tags(text, keep_words=False)
     # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
     # still reads as a template tag: drop it.
-    return _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), _PROSE_SCRUB)
-
-
-def _code_text(text: str) -> str:
-    # Code is kept as the reader sees it, but nothing in it may look like markup: an
-    # entity is decoded, a tag keeps its words without its brackets, a stray template
-    # delimiter keeps its characters with a space between them.
-    text = _strip_comments(_decode_entities(text))
-    text = _strip_tags(text, keep_words=True)
-    return _CLOSE_SPLIT.sub(" }", _OPEN_SPLIT.sub("{ ", text))
+    text = _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), _PROSE_SCRUB)
+    return _squash(_release(text, held)) if held else text
 
 
 def _clean_code(text: str) -> str:
-    return _scrub(_squash(_code_text(text)))
+    # Code is shown exactly as written (``__init__.py``, ``<div class="x">``, ``&lt;``):
+    # only its line breaks and runs of spaces become one space.
+    return _squash(text)
+
+
+def fence_opener(line: str) -> str | None:
+    """The fence (``"```"``, ``"~~~~"``) that ``line`` opens, or ``None``.
+
+    Any indentation is allowed (fences nest in list items, JSX and blockquotes), but a
+    backtick fence's info string may not contain a backtick (CommonMark): a one-line
+    ```` ```adb shell``` ```` is inline code, not the start of a code block.
+    """
+    match = _FENCE_LINE.match(line)
+    if match is None:
+        return None
+    marker, info = match.group(2), match.group(3)
+    if marker[0] == "`" and "`" in info:
+        return None
+    return marker
+
+
+def closes_fence(line: str, fence: str) -> bool:
+    """Whether ``line`` closes a block opened by ``fence``: the same character, at least
+    as many of them, and nothing else on the line."""
+    match = _FENCE_LINE.match(line)
+    return (match is not None and match.group(2)[0] == fence[0] and len(match.group(2)) >= len(fence)
+            and not match.group(3).strip())
 
 
 def _blank(removed: str) -> str:
@@ -298,40 +386,125 @@ _MDX_COMMENT_OPEN = re.compile(r"\{/\*")
 _MDX_COMMENT_CLOSE = re.compile(r"\*/\}")
 
 
-def strip_templates(source: str, *, keep_lines: bool = False) -> str:
+def strip_templates(source: str, *, keep_lines: bool = False, options: TextOptions = PLAIN_TEXT) -> str:
     """Remove shortcodes, Liquid and MDX import/export lines from markdown source.
+
+    In prose a template disappears; in fenced code what the reader sees is kept
+    (:attr:`TextOptions.code_templates`).
 
     Args:
         source: markdown text.
         keep_lines: keep every line where it was (a removed multi-line template leaves
             its line breaks, a removed line stays as an empty line), so line numbers of
             the result are those of ``source`` — for finding which lines are code.
+        options: what the layout's tool does to text (:class:`TextOptions`).
     """
+    return _prepare(source, keep_lines=keep_lines, options=options, math=False)
+
+
+def _prepare(source: str, *, keep_lines: bool, options: TextOptions, math: bool) -> str:
     removed: Callable[[str], str] = _blank if keep_lines else (lambda _: " ")
     # Liquid runs before Markdown: what a {% comment %} hides is gone before any fence
     # inside it could start a code block.
     source = remove_spans(source, _LIQUID_COMMENT_OPEN, _LIQUID_COMMENT_CLOSE, window=100_000, replace=removed)
     out: list[str] = []
     for is_code, segment in _fenced_segments(source):
-        # In prose a template disappears; in fenced code the reader sees its words
-        # (``api_token: "{{ hcloud_token }}"`` → ``api_token: " hcloud_token "``).
-        out.append(_remove_templates(segment, _template_words if is_code else removed))
+        if is_code:
+            out.append(_code_templates(segment, options.code_templates))
+            continue
+        segment = _AUTOLINK_TEMPLATE.sub(" ", segment)
+        if math:
+            segment = _math_as_code(segment)
+        if options.code_templates == "literal":
+            # Inline code is code: a template in it is shown as written.
+            segment = _CODE_SPAN.sub(lambda m: m.group(0).replace("{", _HOLD), segment)
+        out.append(_remove_templates(segment, removed).replace(_HOLD, "{"))
     lines = []
     fence: str | None = None
     for line in "".join(out).split("\n"):
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker[0] * len(marker)
-            elif marker.startswith(fence):
-                fence = None
+        if fence is None and (marker := fence_opener(line)) is not None:
+            fence = marker
+        elif fence is not None and closes_fence(line, fence):
+            fence = None
         elif fence is None and (_is_mdx_import(line) or _MDX_EXPORT.match(line)):
             if keep_lines:
                 lines.append("")
             continue
         lines.append(line)
     return "\n".join(lines)
+
+
+# ``<{{ release.url }}>``: an autolink whose address a template fills in. Its text is
+# unknown here, so the whole link goes, not just the template (which left ``< >``).
+_AUTOLINK_TEMPLATE = re.compile(r"<[^\s<>{}]{0,500}(?:\{\{[^{}\n]{0,500}\}\}|\{%[^{}\n]{0,500}%\})[^\s<>]{0,500}>")
+
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^`\n]{1,2000}?(?<!`)\1(?!`)")
+_RAW_OPEN = re.compile(r"\{%-?[ \t]*raw[ \t]*-?%\}")
+_RAW_CLOSE = re.compile(r"\{%-?[ \t]*endraw[ \t]*-?%\}")
+_HUGO_ESCAPED = re.compile(r"\{\{([<%])/\*(.{0,4000}?)\*/([>%])\}\}", re.DOTALL)
+_HOLD = "\ue010"  # stands for a "{" of text that must survive template removal
+
+
+def _code_templates(segment: str, mode: str) -> str:
+    """A fenced code segment as its tool shows it (:attr:`TextOptions.code_templates`)."""
+    if mode == "hugo":
+        # ``{{</* x */>}}`` is Hugo's way of showing a shortcode in code: it renders as
+        # ``{{< x >}}``. Real shortcodes run; what they output is not known here.
+        segment = segment.replace(_HOLD, "")
+        segment = _HUGO_ESCAPED.sub(lambda m: f"{_HOLD}{{{m.group(1)}{m.group(2)}{m.group(3)}}}}}", segment)
+        segment = remove_spans(segment, _SHORTCODE_OPEN, _SHORTCODE_CLOSE, window=4000, replace=_template_words)
+        return segment.replace(_HOLD, "{")
+    if mode == "liquid":
+        segment = segment.replace(_HOLD, "")
+        # Between {% raw %} and {% endraw %} Liquid is not run: the text is shown as written.
+        segment = remove_spans(segment, _RAW_OPEN, _RAW_CLOSE, window=100_000,
+                               replace=lambda span: _RAW_OPEN.sub("", _RAW_CLOSE.sub("", span)).replace("{", _HOLD))
+        segment = remove_spans(segment, _LIQUID_TAG_OPEN, _LIQUID_TAG_CLOSE, window=4000, replace=lambda _: "")
+        segment = remove_spans(segment, _LIQUID_OUTPUT_OPEN, _LIQUID_OUTPUT_CLOSE, window=4000,
+                               replace=_template_words)
+        return segment.replace(_HOLD, "{")
+    return segment
+
+
+# LaTeX in prose (MathJax/KaTeX delimiters): kept as its source, as inline code, so
+# Markdown does not eat its backslashes (``\( \frac{1}{2} \)`` → ``\frac{1}{2}``).
+_INLINE_MATH = re.compile(
+    r"(?<!\\)\\\((.{1,2000}?)(?<!\\)\\\)"
+    r"|(?<!\\)\\\[((?=[^\n]{0,2000}?(?:\\[A-Za-z]|[\^_=]))[^\n]{1,2000}?)(?<!\\)\\\]"
+    r"|(?<![\\$])\$\$([^$\n]{1,2000}?)\$\$"
+)
+_DISPLAY_MATH = re.compile(r"^([ \t]*)(\$\$|\\\[)[ \t]*$")
+_DISPLAY_CLOSE = {"$$": re.compile(r"^[ \t]*\$\$[ \t]*$"), "\\[": re.compile(r"^[ \t]*\\\][ \t]*$")}
+_BACKTICKS = re.compile(r"`+")
+
+
+def _as_code_span(text: str) -> str:
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    ticks = "`" * (longest + 1)
+    return f"{ticks} {text.strip()} {ticks}"
+
+
+def _math_as_code(segment: str) -> str:
+    lines = segment.split("\n")
+    out: list[str] = []
+    closing: re.Pattern[str] | None = None
+    for line in lines:
+        if closing is not None:
+            if closing.match(line):
+                out.append("~~~~")
+                closing = None
+            else:
+                out.append(line)
+            continue
+        display = _DISPLAY_MATH.match(line)
+        if display is not None:
+            closing = _DISPLAY_CLOSE[display.group(2)]
+            out.append("~~~~math")
+            continue
+        out.append(_INLINE_MATH.sub(lambda m: _as_code_span(next(g for g in m.groups() if g is not None)), line))
+    if closing is not None:  # never closed: not math after all
+        return segment
+    return "\n".join(out)
 
 
 def _template_words(span: str) -> str:
@@ -347,27 +520,40 @@ def _remove_templates(text: str, replace: Callable[[str], str]) -> str:
                         replace=_blank if replace is _blank else (lambda _: " "))
 
 
+def outside_fences(source: str, change: Callable[[str], str]) -> str:
+    """``source`` with ``change`` applied to each run of lines outside fenced code
+    (fences as :func:`fence_opener` finds them)."""
+    return "".join(segment if is_code else change(segment) for is_code, segment in _fenced_segments(source))
+
+
 def _fenced_segments(source: str) -> list[tuple[bool, str]]:
     """Split markdown source into (is fenced code, text) runs, line breaks kept."""
     segments: list[tuple[bool, str]] = []
     current: list[str] = []
     fence: str | None = None
     for line in source.splitlines(keepends=True):
-        match = _FENCE.match(line)
-        if match and fence is None:
-            segments.append((False, "".join(current)))
-            current = [line]
-            fence = match.group(1)[0] * len(match.group(1))
-            continue
+        if fence is None:
+            marker = fence_opener(line)
+            if marker is not None:
+                segments.append((False, "".join(current)))
+                current = [line]
+                fence = marker
+                continue
         current.append(line)
-        if match and fence is not None and match.group(1).startswith(fence):
+        if fence is not None and closes_fence(line, fence):
             segments.append((True, "".join(current)))
             current, fence = [], None
     segments.append((fence is not None, "".join(current)))
     return segments
 
 
-def _inline_text(children: list[Token]) -> str:
+# Characters a Markdown escape or entity gives whose meaning as markup is removed anyway:
+# a template delimiter stays dropped (R3), and "&" may start a further escaped entity.
+_UNHELD_SPECIALS = frozenset("&{}%")
+_SIMPLE_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9_.-]{0,100})>")
+
+
+def _inline_text(children: list[Token], held: list[str], options: TextOptions = PLAIN_TEXT) -> str:
     parts: list[str] = []
     skip = 0
     for child in children:
@@ -379,20 +565,31 @@ def _inline_text(children: list[Token]) -> str:
                 skip = max(skip, 0)
             elif tag == "br":
                 parts.append(" ")
+            elif (options.unknown_tags_as_text and not skip and tag not in HTML_ELEMENTS
+                  and _SIMPLE_TAG.fullmatch(child.content)):
+                parts.append(_hold(held, child.content))  # a placeholder: <ServerName>
             continue
         if skip:
             continue
         if kind == "text":
             parts.append(child.content)
+        elif kind == "text_special":
+            # ``&lt;Enter&gt;``, ``\*``: the author escaped it so that readers see it.
+            content = child.content
+            parts.append(content if content in _UNHELD_SPECIALS else _hold(held, content))
         elif kind == "code_inline":
-            # Same rule as code blocks: `<your-ip>` keeps its words, `&lt;-` is decoded.
-            parts.append(_code_text(child.content))
+            parts.append(_hold(held, child.content))
         elif kind == "image":
             # The alt text as a reader sees it: parsed, not its Markdown source.
-            parts.append(_inline_text(child.children or []))
+            parts.append(_inline_text(child.children or [], held, options))
         elif kind in ("softbreak", "hardbreak"):
             parts.append(" ")
     return "".join(parts)
+
+
+def _unheld(source: str) -> str:
+    """``source`` without the characters placeholders are made of."""
+    return source.replace(_HELD, "").replace(_HOLD, "")
 
 
 def parse_markdown(source: str) -> list[Token]:
@@ -401,26 +598,50 @@ def parse_markdown(source: str) -> list[Token]:
     return _md.parse(source)
 
 
-def clean_inline(source: str) -> str:
+def clean_inline(source: str, options: TextOptions = PLAIN_TEXT) -> str:
     """Plain text of one line of inline Markdown (titles): ``Using `curl` &amp; **jq**``
     → ``Using curl & jq``."""
-    source = strip_templates(source.replace("\n", " "))
+    source = strip_templates(_unheld(source).replace("\n", " "), options=options)
     tokens = _md.parseInline(source)
-    text = "".join(_inline_text(t.children or []) for t in tokens)
-    return _clean_prose(text)
+    held: list[str] = []
+    text = "".join(_inline_text(t.children or [], held, options) for t in tokens)
+    return _clean_prose(text, held)
 
 
-def markdown_to_text(source: str) -> PlainText:
+#: How a dialect passes a heading's explicit id on (``## Title {#id}`` →
+#: ``## Title \ue030id\ue031``): private-use characters no Markdown rule touches.
+HEADING_ID = re.compile("\ue030([^\ue030\ue031\\s]{1,200})\ue031")
+
+
+def heading_id_mark(anchor: str) -> str:
+    """The mark :func:`markdown_to_text` reads as a heading's explicit id."""
+    return f"\ue030{anchor}\ue031"
+
+
+#: Fenced code in these languages is a diagram's or chart's source, not text a reader
+#: sees on the page.
+DIAGRAM_LANGUAGES = frozenset({"mermaid", "plantuml", "puml", "graphviz", "dot", "d2"})
+
+
+def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainText:
     """Convert a markdown body (front matter already removed) to plain-text blocks.
+
+    Prose loses its markup; code (fenced, indented, inline) is kept exactly as written,
+    its whitespace collapsed; diagram source (``mermaid`` fences) is dropped.
+
+    Args:
+        source: the body.
+        options: what the layout's tool does to text (:class:`TextOptions`).
 
     Never raises on any input text.
     """
-    tokens = _md.parse(strip_templates(source))
+    tokens = _md.parse(_prepare(_unheld(source), keep_lines=False, options=options, math=True))
     blocks: list[Block] = []
     first_h1: str | None = None
     first_heading: str | None = None
     heading_level = 0
     row: list[str] = []
+    row_verbatim: list[str] = []
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -428,10 +649,16 @@ def markdown_to_text(source: str) -> PlainText:
         if kind == "heading_open":
             heading_level = int(token.tag[1:]) if token.tag[1:].isdigit() else 1
         elif kind == "inline":
-            text = _clean_prose(_inline_text(token.children or []))
+            held: list[str] = []
+            text = _clean_prose(_inline_text(token.children or [], held, options), held)
+            verbatim = tuple(held)
             if heading_level:
+                explicit = HEADING_ID.search(text)
+                if explicit is not None:
+                    text = _squash(HEADING_ID.sub(" ", text))
                 if text:
-                    blocks.append(Block("heading", text, heading_level))
+                    blocks.append(Block("heading", text, heading_level,
+                                        anchor=explicit.group(1) if explicit is not None else "", verbatim=verbatim))
                     if first_heading is None:
                         first_heading = text
                     if heading_level == 1 and first_h1 is None:
@@ -439,23 +666,26 @@ def markdown_to_text(source: str) -> PlainText:
             elif row is not None and i > 0 and tokens[i - 1].type in ("th_open", "td_open"):
                 if text:
                     row.append(text)
+                    row_verbatim.extend(verbatim)
             elif text:
-                blocks.append(Block("text", text))
+                blocks.append(Block("text", text, verbatim=verbatim))
         elif kind == "heading_close":
             heading_level = 0
         elif kind == "tr_open":
-            row = []
+            row, row_verbatim = [], []
         elif kind == "tr_close":
             if row:
-                blocks.append(Block("text", " · ".join(row)))
-            row = []
+                blocks.append(Block("text", " · ".join(row), verbatim=tuple(row_verbatim)))
+            row, row_verbatim = [], []
         elif kind in ("fence", "code_block"):
-            text = _clean_code(token.content)
+            language = token.info.split(None, 1)[0].lower() if kind == "fence" and token.info.strip() else ""
+            text = "" if language in DIAGRAM_LANGUAGES else _clean_code(token.content)
             if text:
                 blocks.append(Block("code", text))
         elif kind == "html_block":
-            text = _clean_prose(_html_to_text(token.content))
+            held = []
+            text = _clean_prose(_html_to_text(token.content, held), held)
             if text:
-                blocks.append(Block("text", text))
+                blocks.append(Block("text", text, verbatim=tuple(held)))
         i += 1
     return PlainText(blocks=tuple(blocks), first_h1=first_h1, first_heading=first_heading)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 
+from .audience_map import apply_audience_map, operator_withholding
 from .cascade import read_cascade, with_params
 from .classify import PUBLIC, decide_own_audience
 from .document import DocumentMeta, WikiSettings
@@ -51,11 +52,16 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
         return True
     lowercase_keys = bool(layout.params_key)
     section = bool(layout.section_names) and relpath.rsplit("/", 1)[-1].split(".", 1)[0].lower() in layout.section_names
-    audience, errors = decide_own_audience(front.data, relpath, settings.audience_rules, unreadable=None,
+    # Read as parse_document reads it: the operator's audience key and values first.
+    meta, errors = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+    if errors:
+        return True
+    audience, errors = decide_own_audience(meta, relpath, settings.audience_only_rules, unreadable=None,
                                            lowercase_keys=lowercase_keys, skip=("cascade",) if section else ())
     if errors or (audience.source == "front matter" and audience.value != PUBLIC):
         return True
-    meta = with_params(front.data, layout.params_key)
+    if operator_withholding(meta, [relpath], settings.audience_rules, withhold_noindex=settings.withhold_noindex):
+        return True
     facts, errors, _ = read_publication(meta, relpath, layout)
     if errors or withholding(facts, now) is not None:
         return True

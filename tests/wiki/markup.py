@@ -9,13 +9,17 @@ shortcodes and Liquid/Jinja template tags.
 comments starting with ``#``, heredocs ``<<EOF``, ``a[0](b)``, a ``` inside a longer
 fence): then only what is markup in any context is refused — a complete HTML tag, an
 HTML comment, an entity, a template tag.
+
+Code reaches a snippet exactly as written (``<div class="x">``, ``__init__.py``), so text
+that mixes prose and code is checked with :func:`assert_no_prose_markup`, which leaves
+out the words of the document's code first.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["assert_no_markup", "markup_problems"]
+__all__ = ["assert_no_markup", "assert_no_prose_markup", "code_words", "markup_problems"]
 
 # (label, pattern, also checked in code mode)
 _CHECKS: list[tuple[str, re.Pattern[str], bool]] = [
@@ -43,3 +47,17 @@ def assert_no_markup(text: str, *, code: bool = False) -> None:
     """Fail if ``text`` contains markup (see the module docstring)."""
     problems = markup_problems(text, code=code)
     assert not problems, f"markup {problems} in {text!r}"
+
+
+def code_words(code_texts: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """Every whitespace-separated word of the given code texts."""
+    return frozenset(word for text in code_texts for word in text.split())
+
+
+def assert_no_prose_markup(text: str, code: frozenset[str]) -> None:
+    """Fail if ``text``, with every word of the document's code (:func:`code_words`) cut
+    out of it, contains markup."""
+    prose = text
+    for word in sorted(code, key=len, reverse=True):
+        prose = prose.replace(word, " ")
+    assert_no_markup(prose)

@@ -42,7 +42,9 @@ def test_read_cascade_shapes() -> None:
     assert read_cascade({"cascade": [{"draft": True}, {"audience": "internal"}]}, HUGO)[0] == {
         "draft": "front matter draft", "audience": "internal"}
     broken, errors, _ = read_cascade({"cascade": "public"}, HUGO)
-    assert broken == {"error": "front matter cascade is not a mapping or a list of mappings"} and errors
+    assert broken == {"error": "front matter cascade is not a mapping or a list of mappings",
+                      "build": "front matter cascade is not a mapping or a list of mappings (withheld, fail closed)"}
+    assert errors
     invalid, errors, _ = read_cascade({"cascade": {"audience": "Public"}}, HUGO)
     assert invalid == {"audience": "invalid"} and errors
 
@@ -134,13 +136,19 @@ def test_cascade_applies_per_locale() -> None:
 
 
 def test_unreadable_or_invalid_section_makes_pages_below_internal_and_quarantined() -> None:
+    """A cascade that cannot be read may have said ``internal`` or ``build: {render:
+    never}``: the pages below are internal and withheld from everyone (X5); an invalid
+    cascaded audience (readable) makes them internal only."""
     rule = AudienceRule("content/**", "public")
-    for section in ("---\ncascade: [\n---\nText.", page("cascade: nope"), page("cascade:\n  audience: yes")):
+    for section, readable in (("---\ncascade: [\n---\nText.", False), (page("cascade: nope"), False),
+                              (page("cascade:\n  audience: yes"), True)):
         out = wiki({"content/docs/_index.md": section, "content/docs/a.md": page(),
                     "content/docs/own.md": page("audience: public")}, rule)
         below = out["content/docs/a.md"]
         assert below.audience == "internal" and below.quarantined, section
-        assert out["content/docs/own.md"].public  # a page that says so itself is unaffected
+        assert below.served is readable, section
+        # A page that says public itself keeps its audience, but not what the cascade withholds.
+        assert out["content/docs/own.md"].public is readable, section
 
 
 def test_cascaded_withholding_and_own_override() -> None:

@@ -169,7 +169,8 @@ def test_x5_unreadable_even_if_data_says_public() -> None:
     "header",
     [
         "audience: public\naudience: public",  # duplicate
-        "a: &x public\naudience: *x",  # alias
+        # an alias bomb
+        "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [" + ",".join(["*a"] * 100) + "]\nc: [" + ",".join(["*b"] * 50) + "]",
         "- audience: public",  # not a mapping
         "audience: !!python/str public",  # python tag
     ],

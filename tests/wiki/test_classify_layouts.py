@@ -4,6 +4,7 @@ locale patterns of each preset."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -123,3 +124,21 @@ def test_layouts_are_consistent() -> None:
     for layout in LAYOUTS.values():
         assert layout.extensions and all(e.startswith(".") and e == e.lower() for e in layout.extensions)
         assert all(n == n.lower() for n in (*layout.index_names, *layout.section_names))
+
+
+def test_jekyll_one_digit_hours_and_translated_posts_posted_later() -> None:
+    """Jekyll reads ``2013-11-22 5:00:00 +0000``; a news post's translation with the same
+    slug posted a day later is in the original's translation group (ruby-lang.org)."""
+    from provider.wiki.dates import parse_date, post_group
+
+    assert parse_date("2013-11-22 5:00:00 +0000") == dt.datetime(2013, 11, 22, 5, tzinfo=dt.UTC)
+    assert post_group("news/_posts/2013-11-22-ruby-released", "_posts") == "news/_posts/2013/ruby-released"
+    assert post_group("news/other/2013-11-22-ruby-released", "_posts") is None
+    settings = WikiSettings(root=Path("/nonexistent"), layout="jekyll", locales=("en", "ja"))
+    groups = {}
+    for relpath in ("en/news/_posts/2013-11-22-ruby-released.md", "ja/news/_posts/2013-11-23-ruby-released.md"):
+        data = b"---\ndate: 2013-11-22 5:00:00 +0000\n---\nText.\n"
+        result = parse_document(settings, relpath, data, size=len(data), mtime_ns=0)
+        assert isinstance(result, WikiDocument) and not result.meta.errors, result
+        groups[relpath] = result.meta.translation_group
+    assert len(set(groups.values())) == 1

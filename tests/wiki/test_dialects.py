@@ -133,3 +133,37 @@ def test_cleaners_are_linear_on_hostile_input(name: str) -> None:
     started = time.monotonic()
     apply_dialects(hostile, [name])
     assert time.monotonic() - started < 5
+
+
+def test_docusaurus_admonition_inside_a_blockquote() -> None:
+    assert text("> :::note\n> Quoted note.\n> :::\n\nAfter.", "docusaurus") == ["Quoted note.", "After."]
+    assert text("> :::tip[Heads up]\n> Body.\n> :::", "docusaurus") == ["Heads up", "Body."]
+
+
+def test_mdx_comments_are_text_in_code_and_hide_fences_in_prose() -> None:
+    blocks = markdown_to_text(apply_dialects("```jsx\n{/* Status */}\n<Badge />\n```", ("docusaurus",))).blocks
+    assert [b.text for b in blocks] == ["{/* Status */} <Badge />"]  # code, as written
+    assert text("A {/*\n```\n*/} B", "docusaurus") == ["A B"]
+
+
+def test_mdx_components_do_not_swallow_markdown_and_indented_fences_are_fences() -> None:
+    source = (
+        "Run it:\n\n<PackageManagerTabs>\n  <Fragment slot=\"npm\">\n  ```sh\n  npx astro add mdx\n    ```\n"
+        "  </Fragment>\n</PackageManagerTabs>\n\n<Steps>\n1. First **step**.\n</Steps>\n"
+    )
+    blocks = markdown_to_text(apply_dialects(source, ("docusaurus",))).blocks
+    assert [(b.kind, b.text) for b in blocks] == [("text", "Run it:"), ("code", "npx astro add mdx"),
+                                                  ("text", "First step.")]
+
+
+def test_jekyll_highlight_blocks_are_code() -> None:
+    """A translated `# comment` inside {% highlight %} is code, not a heading."""
+    source = "Intro.\n\n{% highlight ruby %}\n# Kommentar\nputs 'hi'\n{% endhighlight %}\n\nAfter."
+    blocks = markdown_to_text(apply_dialects(source, ("kramdown",))).blocks
+    assert [(b.kind, b.text) for b in blocks] == [("text", "Intro."), ("code", "# Kommentar puts 'hi'"),
+                                                  ("text", "After.")]
+
+
+def test_kramdown_attribute_list_over_two_lines() -> None:
+    source = "| a | b |\n|---|---|\n| 1 | 2 |\n{: .table\n   .table-striped}\n\nNext."
+    assert text(source, "kramdown") == ["a · b", "1 · 2", "Next."]

@@ -6,8 +6,16 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from provider.wiki.frontmatter import MAX_HEADER_BYTES, parse_front_matter, split_front_matter
+from provider.wiki.frontmatter import (
+    MAX_ALIAS_NODES,
+    MAX_ALIASES,
+    MAX_HEADER_BYTES,
+    parse_front_matter,
+    split_front_matter,
+)
 
 
 def ok(text: str) -> dict:
@@ -197,9 +205,34 @@ def test_header_just_under_the_limit_is_fine() -> None:
     assert ok(f"---\naudience: public\nt: {value}\n---\nBody")["audience"] == "public"
 
 
-def test_anchor_and_alias_refused() -> None:
-    error = refused("---\nbase: &b public\naudience: *b\n---\nBody")
-    assert "anchor" in error or "alias" in error
+def test_anchors_and_aliases_are_read() -> None:
+    """Hugo sites share values with anchors: their draft and expiryDate must be read."""
+    data = ok("---\nbase: &b {draft: true, expiryDate: 2020-01-01}\npage:\n  <<: *b\n  title: x\n"
+              "again: *b\n---\nBody")
+    assert data["page"]["draft"] is True and data["again"]["draft"] is True
+    assert ok("---\nbase: &b public\naudience: *b\n---\nBody")["audience"] == "public"
+
+
+@settings(max_examples=40, deadline=None)
+@given(width=st.integers(min_value=1, max_value=12), depth=st.integers(min_value=1, max_value=8))
+def test_x7_alias_expansion_is_bounded(width: int, depth: int) -> None:
+    """Every nesting of aliases is read while it stands for at most MAX_ALIAS_NODES nodes
+    (and MAX_ALIASES uses), and refused beyond: the class of alias bombs, not one bomb."""
+    lines = ["l0: &l0 [" + ",".join(["x"] * width) + "]"]
+    for level in range(1, depth):
+        lines.append(f"l{level}: &l{level} [" + ",".join([f"*l{level - 1}"] * width) + "]")
+    front = parse_front_matter("---\n" + "\n".join(lines) + "\naudience: public\n---\nBody")
+    # What the aliases stand for: level k (k >= 1) is used `width` times, each use
+    # standing for the whole of level k-1.
+    sizes = [1 + width]
+    for _ in range(1, depth):
+        sizes.append(1 + width * sizes[-1])
+    expanded = sum(width * sizes[k - 1] for k in range(1, depth))
+    uses = width * (depth - 1)
+    if expanded > MAX_ALIAS_NODES or uses > MAX_ALIASES:
+        assert front.error is not None and "alias" in front.error and front.data == {}
+    else:
+        assert front.error is None and front.data["audience"] == "public"
 
 
 def test_billion_laughs_refused_quickly() -> None:
@@ -211,8 +244,9 @@ def test_billion_laughs_refused_quickly() -> None:
     assert "anchor" in error or "alias" in error
 
 
-def test_merge_key_with_alias_refused() -> None:
-    refused("---\nbase: &base {audience: public}\npage:\n  <<: *base\n---\nBody")
+def test_merge_keys_are_read_and_two_of_them_refused() -> None:
+    assert ok("---\nbase: &base {audience: public}\npage:\n  <<: *base\n---\nBody")["page"] == {"audience": "public"}
+    assert "twice" in refused("---\n<<: {audience: public}\n<<: {audience: internal}\n---\nBody")
 
 
 def test_duplicate_keys_refused() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.wiki.plaintext import Block, clean_inline, markdown_to_text
+from provider.wiki.plaintext import Block, TextOptions, clean_inline, markdown_to_text
 from tests.wiki.markup import assert_no_markup, markup_problems
 
 
@@ -217,10 +217,13 @@ def test_entities_decoded(source: str, expected: str) -> None:
     assert plain(source) == expected
 
 
-def test_entity_written_as_a_tag_is_not_a_tag() -> None:
-    # The reader sees "<div>" as text; a snippet must not carry it as a tag.
-    text = plain("Use &lt;div&gt; for blocks.")
-    assert "Use" in text and "for blocks." in text
+def test_escaped_text_reaches_the_reader_as_text() -> None:
+    """An entity or a backslash escape is how an author writes angle brackets for
+    readers to see: they are text, not a tag (``Ctrl + <Enter>``), and are kept."""
+    assert blocks_of("Press Ctrl + &lt;Enter&gt; to send.") == [("text", "Press Ctrl + <Enter> to send.")]
+    assert blocks_of("Use &lt;div&gt; for blocks.") == [("text", "Use <div> for blocks.")]
+    assert blocks_of(r"Type \<name\> and \*\*stars\*\*.") == [("text", "Type <name> and **stars**.")]
+    assert blocks_of("<p>Press &lt;Tab&gt;</p>\n") == [("text", "Press <Tab>")]
 
 
 def test_hugo_shortcodes_removed_paired_text_kept() -> None:
@@ -274,23 +277,71 @@ def test_import_in_prose_sentence_is_prose() -> None:
     assert plain("import duties apply to some orders.") == "import duties apply to some orders."
 
 
-def test_code_block_markup_is_neutralised() -> None:
+def test_code_block_is_kept_exactly_as_written() -> None:
+    """Code reaches a snippet as written: tags, entities, comments, dunder names."""
     source = '```html\n<div class="box">Hi &amp; bye</div>\n<!-- note -->\n<br/>\n```\n'
-    result = markdown_to_text(source)
-    assert len(result.blocks) == 1
-    code = result.blocks[0]
-    assert code.kind == "code"
-    assert_no_markup(code.text)
-    assert "div" in code.text and "Hi & bye" in code.text
-    assert "note" not in code.text
+    assert blocks_of(source) == [("code", '<div class="box">Hi &amp; bye</div> <!-- note --> <br/>')]
+    source = "```python\nif __name__ == '__main__':\n    import pkg.__init__\n```\n"
+    assert blocks_of(source) == [("code", "if __name__ == '__main__': import pkg.__init__")]
+    assert blocks_of("```sh\n# Reset defaults\nufw reset\n```") == [("code", "# Reset defaults ufw reset")]
+    assert blocks_of('```xml\n<port protocol="tcp" port="<new-ssh-port>"/>\n```\n') == [
+        ("code", '<port protocol="tcp" port="<new-ssh-port>"/>')
+    ]
 
 
-def test_code_block_nested_tag_attribute_is_neutralised() -> None:
-    # A real corpus line: a placeholder tag inside an attribute of another tag.
-    source = '```xml\n<port protocol="tcp" port="<new-ssh-port>"/>\n```\n'
-    code = markdown_to_text(source).blocks[0].text
-    assert_no_markup(code)
-    assert "new-ssh-port" in code and "port" in code
+def test_a_one_line_triple_backtick_span_is_not_a_fence() -> None:
+    """CommonMark: a backtick fence's info string has no backtick, so ```` ```adb shell``` ````
+    is inline code and the dialect and template rules go on after it."""
+    source = "Run ```adb shell``` first.\n\n```adb shell```\n\nThen {{< note >}}read **this**{{< /note >}}.\n"
+    assert blocks_of(source) == [("text", "Run adb shell first."), ("text", "adb shell"), ("text", "Then read this .")]
+
+
+def test_diagram_source_is_not_text() -> None:
+    assert blocks_of("Flow:\n\n```mermaid\ngraph TD; A-->B\n```\n\nDone.") == [("text", "Flow:"), ("text", "Done.")]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"Half is \( \frac{1}{2} \) here.", r"Half is \frac{1}{2} here."),
+        (r"Inline $$e^{i\pi} + 1 = 0$$ too.", r"Inline e^{i\pi} + 1 = 0 too."),
+        (r"Escaped \[1\] brackets stay text.", "Escaped [1] brackets stay text."),
+    ],
+)
+def test_prose_latex_is_kept_as_its_source(source: str, expected: str) -> None:
+    assert blocks_of(source) == [("text", expected)]
+
+
+def test_display_math_is_kept_as_code() -> None:
+    assert blocks_of("$$\n\\sum_{i=1}^n i\n$$\n\nAfter.") == [("code", "\\sum_{i=1}^n i"), ("text", "After.")]
+
+
+def test_liquid_inside_an_autolink_goes_with_the_link() -> None:
+    assert blocks_of("Download it from <{{ release.url }}> today.") == [("text", "Download it from today.")]
+
+
+def test_learn_placeholders_in_prose_are_text() -> None:
+    """Microsoft Learn encodes a tag that is not HTML: readers see ``<ServerName>``."""
+    learn = TextOptions(unknown_tags_as_text=True)
+    text = markdown_to_text("Connect to <ServerName> as <b>admin</b>.", learn).text
+    assert text == "Connect to <ServerName> as admin."
+    assert markdown_to_text("Connect to <ServerName> now.").text == "Connect to now."
+
+
+@pytest.mark.parametrize(
+    ("mode", "source", "expected"),
+    [
+        ("literal", '```yml\napi_token: "{{ hcloud_token }}"\n```', 'api_token: "{{ hcloud_token }}"'),
+        ("literal", "```jsx\n{/* note */}\n```", "{/* note */}"),
+        ("hugo", '```go-html-template\n{{</* callout type="x" */>}}\n```', '{{< callout type="x" >}}'),
+        ("hugo", "```\n{{%/* tab */%}}\n```", "{{% tab %}}"),
+        ("hugo", "```\n{{< real >}} x\n```", "real x"),
+        ("liquid", "```\n{% raw %}{{ page.title }}{% endraw %}\n```", "{{ page.title }}"),
+        ("liquid", "```\n{% if x %}{{ site.url }}{% endif %}\n```", "site.url"),
+    ],
+)
+def test_templates_in_code_as_the_tool_shows_them(mode: str, source: str, expected: str) -> None:
+    assert [b.text for b in markdown_to_text(source, TextOptions(code_templates=mode)).blocks] == [expected]
 
 
 def test_code_keeps_ampersands_that_are_not_entities() -> None:
@@ -303,33 +354,32 @@ def test_code_keeps_ampersands_that_are_not_entities() -> None:
 
 def test_double_escaped_entities_leave_no_entity_text() -> None:
     assert plain("Fish &amp;amp; chips") == "Fish & chips"
-    assert_no_markup(markdown_to_text("```\n&amp;lt;b&amp;gt;bold&amp;lt;/b&amp;gt;\n```").text)
     assert_no_markup(markdown_to_text("Write &amp;lt;br&amp;gt; here").text)
+    # In code an entity is text: CommonMark shows `&amp;lt;` in a code block as written.
+    assert blocks_of("```\n&amp;lt;b&amp;gt;\n```") == [("code", "&amp;lt;b&amp;gt;")]
 
 
-def test_inline_code_entities_decoded() -> None:
-    # A real corpus sentence: `&lt;-` in a code span.
-    text = plain("The arrow syntax `&lt;-` sends on a channel: `ch &lt;- v`.")
-    assert text == "The arrow syntax <- sends on a channel: ch <- v."
+def test_inline_code_is_kept_as_written() -> None:
+    # CommonMark does not decode entities in a code span: readers see `&lt;-`.
+    assert blocks_of("The arrow `&lt;-` and `__init__.py`.") == [("text", "The arrow &lt;- and __init__.py.")]
 
 
-def test_inline_code_placeholders_keep_their_words() -> None:
-    text = plain("Replace `<MONITORING_SERVER_IP>` and `<your-domain>` with your values.")
-    assert "MONITORING_SERVER_IP" in text
-    assert "your-domain" in text
-    assert text.endswith("with your values.")
+def test_inline_code_placeholders_are_kept() -> None:
+    text = markdown_to_text("Replace `<MONITORING_SERVER_IP>` and `<your-domain>` with your values.").text
+    assert text == "Replace <MONITORING_SERVER_IP> and <your-domain> with your values."
 
 
-def test_inline_code_nested_tag_is_neutralised() -> None:
-    text = plain('Use `<port protocol="tcp" port="<new-ssh-port>"/>` here.')
-    assert "new-ssh-port" in text
+def test_inline_code_nested_tag_is_kept() -> None:
+    text = markdown_to_text('Use `<port protocol="tcp" port="<new-ssh-port>"/>` here.').text
+    assert text == 'Use <port protocol="tcp" port="<new-ssh-port>"/> here.'
 
 
-def test_deeply_nested_tags_never_survive() -> None:
+def test_deeply_nested_tags_never_survive_in_prose() -> None:
     nested = "".join(f'<a{i} x="' for i in range(30)) + "<b>" + '">' * 30
-    for source in (f"```\n{nested}\n```\n", f"`{nested}`", f"x {nested} y"):
-        for block in markdown_to_text(source).blocks:
-            assert_no_markup(block.text, code=True)
+    for block in markdown_to_text(f"x {nested} y").blocks:
+        assert_no_markup(block.text, code=True)
+    # In code the same text is what the reader sees.
+    assert blocks_of(f"```\n{nested}\n```\n") == [("code", nested)]
 
 
 def test_raw_html_block_entities_and_tags() -> None:
@@ -428,18 +478,26 @@ _MARKUP_PIECES = st.sampled_from(
 @settings(max_examples=300, deadline=None, database=None)
 @given(pieces=st.lists(st.one_of(_MARKUP_PIECES, st.text(max_size=8)), max_size=30))
 def test_property_never_raises_and_prose_blocks_are_plain(pieces: list[str]) -> None:
-    result = markdown_to_text("".join(pieces))
+    source = "".join(pieces)
+    result = markdown_to_text(source)
+    # Escapes and inline code are text the author meant readers to see, markup or not.
+    escaped = any(mark in source for mark in ("&lt;", "&gt;", "&#", "\\", "`", "$$"))
     for block in result.blocks:
         assert block.text and block.text == block.text.strip()
         assert "\n" not in block.text
-        # Nothing that is markup in any context, in any block.
-        assert_no_markup(block.text, code=True)
+        if block.kind == "code":
+            # Code is kept as written: each of its words is in the source (a NUL becomes
+            # U+FFFD, as CommonMark requires).
+            written = source.replace("\x00", "")
+            assert all(word.replace("\ufffd", "") in written for word in block.text.split()), block.text
+        elif not escaped:
+            assert_no_markup(block.text, code=True)
 
 
 def test_stray_template_delimiters_do_not_survive() -> None:
     """A ``{{`` without its pair (or decoded from entities) still reads as a template tag
-    (CONTRACT R3): prose drops it, code keeps its characters apart."""
+    in prose (CONTRACT R3) and is dropped; code keeps it as written."""
     assert [b.text for b in markdown_to_text("Use {{ or &#123;&#123; here, and %} too.").blocks] == [
         "Use or here, and too."
     ]
-    assert [b.text for b in markdown_to_text("```\nx = {{{ y\n```").blocks] == ["x = { { { y"]
+    assert [b.text for b in markdown_to_text("```\nx = {{{ y\n```").blocks] == ["x = {{{ y"]
