@@ -36,7 +36,7 @@ from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, i
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
-from .analysis import analysis_language, schema_languages, terms
+from .analysis import analysis_language, cjk_mode, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
 from .schema import SCHEMA_VERSION, body_field, build_schema, title_field
@@ -105,7 +105,8 @@ def settings_key(settings: WikiSettings) -> str:
     """A digest of every setting that changes how files are classified or indexed (the
     analysis languages, chunking and citation URLs included) and of the schema version.
     A build made with another key is rebuilt aside."""
-    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales)}
+    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales),
+            "cjk": cjk_mode()}
     data.pop("root", None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -17,7 +17,7 @@ from .analysis import ANY, analyzer_for
 __all__ = ["BODY_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "languages_of",
            "title_field"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 #: BM25F field weight of the body.
@@ -60,6 +60,7 @@ def build_schema(languages: Iterable[str]) -> Schema:
       empty in the public index, which never receives those passages at all).
 
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
+    Version 5: script-aware tokenizer; ja, zh and ko segmented into words.
     """
     fields: dict[str, object] = {
         "key": ID(unique=True, stored=True),
