@@ -14,7 +14,9 @@ a query is analysed once per language searched. For language ``L`` the chain is:
    cut into CJK bigrams; a word joined by a ZWNJ (Persian ``می‌خواهم``) gives its parts
    and the joined word, so it is found typed with a space, a ZWNJ or neither;
 2. ``LowercaseFilter``;
-3. ``StopFilter`` with ``L``'s stop list, when Whoosh has one (also drops one-letter tokens);
+3. :class:`QueryStopFilter` with ``L``'s stop list, when Whoosh has one (also drops one-letter
+   tokens) — at query time only: stop words are indexed, so a query of stop words only
+   (``Wenn Sie``) can fall back to searching them;
    for English also the fragments the tokenizer leaves of contractions (``we're`` →
    ``we`` ``re``; ``don't`` → ``don``), :data:`EXTRA_STOP_WORDS`;
 4. accent folding (``é`` → ``e``), **only** where accents are not letters of their own:
@@ -62,6 +64,7 @@ __all__ = [
     "FOLDING_LANGUAGES",
     "CachedStemFilter",
     "FoldAccents",
+    "QueryStopFilter",
     "ScriptTokenizer",
     "analysis_language",
     "analyzer_for",
@@ -257,6 +260,21 @@ class ScriptTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh is untyped
             yield token
 
 
+class QueryStopFilter(StopFilter):  # type: ignore[misc]  # Whoosh is untyped
+    """Whoosh's ``StopFilter`` that removes stop words from queries (and from
+    :func:`terms`) but not while indexing (``mode="index"``)."""
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        stops, minsize = self.stops, self.min
+        for token in tokens:
+            if token.mode == "index" or (len(token.text) >= minsize and token.text not in stops):
+                token.stopped = False
+                yield token
+            elif not token.removestops:
+                token.stopped = True
+                yield token
+
+
 def analysis_language(locale: str, languages: Iterable[str]) -> str:
     """The analysis language of a document in ``locale``: its language subtag when that
     is one of the index's ``languages``, else :data:`ANY`."""
@@ -288,7 +306,7 @@ def _analyzer(language: str, mode: str) -> Analyzer:
     chain = ScriptTokenizer(language, mode) | LowercaseFilter()
     if language != ANY and has_stopwords(language):
         stop_words = frozenset(stopwords_for_language(language)) | EXTRA_STOP_WORDS.get(language, frozenset())
-        chain = chain | StopFilter(stoplist=stop_words)
+        chain = chain | QueryStopFilter(stoplist=stop_words)
     if language in FOLDING_LANGUAGES:
         chain = chain | FoldAccents()
     if language != ANY and has_stemmer(language):

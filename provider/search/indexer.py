@@ -186,6 +186,8 @@ def index_entries(
             "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
             "path": meta.relpath,
             "lang": language_of(meta.locale),
+            "locale": meta.locale.lower(),
+            "group": doc["group"] or "",
             title_field(language): meta.title,
             body_field(language): "\n".join(display),
             "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),

@@ -45,8 +45,11 @@ def build_schema(languages: Iterable[str]) -> Schema:
     * ``key`` — unique: the file's path relative to the content root, and ``#`` and the
       chunk id when the index holds chunks;
     * ``path`` — the file's path (every chunk of a file shares it: deleting by ``path``
-      removes a document with all its chunks);
-    * ``lang`` — the language subtag of the document's locale (the coarse locale filter);
+      removes a document with all its chunks), also a column;
+    * ``lang`` — the language subtag of the document's locale (documents per language);
+    * ``locale`` — the document's locale, lowercased (the locale filter), also a column;
+    * ``group`` — a column: the translation group key, ``""`` for a document in none
+      (locale ranking and one answer per group read columns, not stored fields);
     * ``title_<L>``, ``body_<L>`` — searched (BM25F), not stored, one pair per analysis
       language ``L`` (:mod:`provider.search.analysis`); a document fills only the pair of
       its language;
@@ -60,12 +63,15 @@ def build_schema(languages: Iterable[str]) -> Schema:
       empty in the public index, which never receives those passages at all).
 
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
-    Version 5: script-aware tokenizer; ja, zh and ko segmented into words.
+    Version 5: script-aware tokenizer; ja, zh and ko segmented into words; ``locale`` and
+    ``group`` columns.
     """
     fields: dict[str, object] = {
         "key": ID(unique=True, stored=True),
-        "path": ID(stored=True),
+        "path": ID(stored=True, sortable=True),
         "lang": ID(),
+        "locale": ID(sortable=True),
+        "group": ID(sortable=True),
         "doc": STORED(),
         "passages": STORED(),
         "passage_terms": STORED(),
