@@ -291,15 +291,11 @@ class WhooshBackend:
             dict.fromkeys(analysis_language(lang, languages) for lang in sorted(pref.accepted_languages)))
         words = {}
         for language in searched:
-            found = _analysed(searcher, language, query.text)
+            # A query of stop words only (in this language) searches its words rather than nothing.
+            found = (_analysed(searcher, language, query.text)
+                     or _analysed(searcher, language, query.text, keep_stop_words=True))
             if found:
                 words[language] = found
-        if not words:
-            # Only stop words: search their words rather than nothing.
-            for language in searched:
-                found = _analysed(searcher, language, query.text, keep_stop_words=True)
-                if found:
-                    words[language] = found
         if not words:
             return []
         key = (query.reach, build.name, which, searcher.ixreader.generation(), tuple(sorted(words.items())),
