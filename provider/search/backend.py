@@ -78,7 +78,7 @@ from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from .analysis import ANY, analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
 from .querylang import candidate_languages, stop_words_of, writing_key, written_in
-from .schema import body_field, languages_of, title_field
+from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span
@@ -115,6 +115,7 @@ SPELLING_TWO_EDITS_CHARS = 10
 SPELLING_PREFIX = 2
 SPELLING_MAX_WORDS = 4
 _CJK_CHAR = re.compile(f"[{CJK}]")
+_FIELDS = (title_field, body_field, code_field)
 #: The raw BM25F score that normalises to 0.5 (``scoring``): ``s / (s + SCORE_HALF)``.
 SCORE_HALF = 10.0
 
@@ -359,7 +360,7 @@ class WhooshBackend:
                 # Query terms analysed like the document's passages were.
                 mine = words.get(language) or _analysed(searcher, language, query.text)
                 weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
-            start = best_passage(stored["passage_terms"], weights[language])
+            start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
             snippet, shown = snippet_span(stored["passages"], start)
             # A public article's internal section is shown to agents only, and labelled
             # internal when the snippet includes it, so it is not passed on to a customer.
@@ -398,7 +399,8 @@ class WhooshBackend:
         better, so the plain AND stayed.)"""
 
         def clause(language: str, word: str) -> Query:
-            return Or([Term(title_field(language), word), Term(body_field(language), word)])
+            return Or([Term(title_field(language), word), Term(body_field(language), word),
+                       Term(code_field(language), word)])
 
         columns = _columns(searcher)
 
@@ -490,8 +492,7 @@ def _stop_hits(searcher: Searcher, language: str, text: str) -> int:
 
 
 def _frequency(searcher: Searcher, language: str, word: str) -> int:
-    return int(max(searcher.doc_frequency(body_field(language), word),
-                   searcher.doc_frequency(title_field(language), word)))
+    return int(max(searcher.doc_frequency(field(language), word) for field in _FIELDS))
 
 
 @dataclass(frozen=True)
@@ -526,8 +527,7 @@ def _columns(searcher: Searcher) -> tuple[Any, Any, Any]:
 
 
 def _indexed(searcher: Searcher, language: str, word: str) -> bool:
-    return bool(searcher.doc_frequency(body_field(language), word)
-                or searcher.doc_frequency(title_field(language), word))
+    return any(searcher.doc_frequency(field(language), word) for field in _FIELDS)
 
 
 def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]], allowed: set[str]
@@ -568,8 +568,8 @@ def _closest(searcher: Searcher, language: str, word: str) -> str | None:
     title, body = title_field(language), body_field(language)
     reader = searcher.reader()
     for edits in range(1, (2 if len(word) >= SPELLING_TWO_EDITS_CHARS else 1) + 1):
-        found = {term for field in (title, body) for term in reader.terms_within(field, word, edits,
-                                                                                  prefix=SPELLING_PREFIX)
+        found = {term for field in (title, body, code_field(language))
+                 for term in reader.terms_within(field, word, edits, prefix=SPELLING_PREFIX)
                  if abs(len(term) - len(word)) <= 1}
         if found:
             return str(min(found, key=lambda term: (-searcher.doc_frequency(body, term), term)))

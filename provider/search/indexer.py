@@ -39,7 +39,7 @@ from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader
 from .analysis import analysis_language, cjk_mode, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
-from .schema import SCHEMA_VERSION, body_field, build_schema, title_field
+from .schema import SCHEMA_VERSION, body_field, build_schema, code_field, title_field
 from .snippets import passage_terms
 
 __all__ = ["Indexer", "SyncReport", "index_entries", "settings_key"]
@@ -128,6 +128,18 @@ def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
+def _prose(passage: Passage) -> Passage:
+    """The passage without the text of its code blocks."""
+    text = passage.text
+    for piece in passage.code:
+        text = text.replace(piece, " ", 1)
+    return replace(passage, text=" ".join(text.split()))
+
+
+def _mostly_code(passage: Passage) -> bool:
+    return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
+
+
 @lru_cache(maxsize=4096)
 def _passage_terms(language: str, heading: str, text: str) -> str:
     """A passage's stored terms; remembered, because the public and the agent index of a
@@ -181,6 +193,7 @@ def index_entries(
     entries: list[dict[str, Any]] = []
     for unit in units:
         display = _display_texts(unit.passages, meta.title)
+        prose = _display_texts([_prose(p) for p in unit.passages], meta.title)
         stored_terms = tuple(_passage_terms(language, p.heading, p.text) for p in unit.passages)
         entries.append({
             "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
@@ -189,11 +202,13 @@ def index_entries(
             "locale": meta.locale.lower(),
             "group": doc["group"] or "",
             title_field(language): meta.title,
-            body_field(language): "\n".join(display),
+            body_field(language): "\n".join(prose),
+            code_field(language): "\n".join(" ".join(p.code) for p in unit.passages if p.code),
             "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),
             "passages": display,
             "passage_terms": stored_terms,
             "passage_internal": tuple(i for i, p in enumerate(unit.passages) if p.internal),
+            "passage_code": tuple(i for i, p in enumerate(unit.passages) if _mostly_code(p)),
         })
     return entries, [warning] if warning else []
 

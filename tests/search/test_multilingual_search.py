@@ -142,3 +142,20 @@ def test_at_most_two_passages_of_one_document(tmp_path: Path) -> None:
 
     assert docs(5).count("long") == 2 and set(docs(5)) == {"long", "one", "two", "three"}
     assert docs(20).count("long") >= 5  # the limit exceeds the documents found: the rest fill up
+
+
+def test_code_blocks_weigh_less_than_prose(tmp_path: Path) -> None:
+    """Issue 12: a page that explains ``nginx reload`` in prose outranks one that only
+    shows it in a code sample, whatever the order of files."""
+    root = tmp_path / "wiki"
+    root.mkdir()
+    sample = "```\nsudo nginx reload\nsudo nginx reload --force\nnginx reload\n```"
+    (root / "a-sample.md").write_text(_page("Sample", f"## Commands\n\nRun these.\n\n{sample}\n"), "utf-8")
+    (root / "b-prose.md").write_text(_page("Prose", "## Applying changes\n\nUse nginx reload to apply a changed "
+                                           "configuration without dropping connections.\n"), "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en",))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    query = SearchQuery(text="nginx reload", limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
+    assert [r.document_id for r in backend.search(query)] == ["b-prose", "a-sample"]
