@@ -290,6 +290,9 @@ class WhooshBackend:
         # locale those of the query's script (the cost does not grow with the locales).
         searched = candidate_languages(query.text, languages) if pref is None else tuple(
             dict.fromkeys(analysis_language(lang, languages) for lang in sorted(pref.accepted_languages)))
+        # A language without documents in this index cannot match (nor tell a query's language).
+        counts = _index_info(searcher, languages).counts
+        searched = tuple(lang for lang in searched if counts.get(lang, 0) > 0)
         words = {}
         for language in searched:
             # A query of stop words only (in this language) searches its words rather than nothing.

@@ -135,7 +135,9 @@ def written_in(
     scores: dict[str, float] = {}
     size = 0
     for language in set(words) | set(stop_hits):
-        total = counts.get(language, 0) + 1
+        if not counts.get(language):
+            continue  # no documents: no evidence either way
+        total = counts[language] + 1
         logs = [math.log((frequency(language, term) + 0.5) / total) for term in words.get(language, ())]
         logs += [math.log(STOP_WORD_P)] * stop_hits.get(language, 0)
         if logs:
