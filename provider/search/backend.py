@@ -106,12 +106,13 @@ FETCH_MIN = 10
 FETCH_MAX = 400
 #: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
 #: is replaced by the closest indexed term within one edit (Damerau-Levenshtein), two from
-#: SPELLING_TWO_EDITS_CHARS characters on, of a length within one character of it (a close
-#: word of similar length, not "basename" → "basecamp"), sharing its first SPELLING_PREFIX characters (a
-#: shared prefix of two cuts the terms compared by about ten, at the same relevance);
+#: SPELLING_TWO_EDITS_CHARS characters on (counted on the analysed term: ``basename`` is
+#: ``basenam``, so not "basecamp"), no longer or shorter than those edits allow, sharing its
+#: first SPELLING_PREFIX characters (a shared prefix of two cuts the terms compared by
+#: about ten, at the same relevance);
 #: at most SPELLING_MAX_WORDS terms per language and query are corrected.
 SPELLING_MIN_CHARS = 4
-SPELLING_TWO_EDITS_CHARS = 10
+SPELLING_TWO_EDITS_CHARS = 9
 SPELLING_PREFIX = 2
 SPELLING_MAX_WORDS = 4
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -563,7 +564,7 @@ def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]], allowed:
 def _closest(searcher: Searcher, language: str, word: str) -> str | None:
     """The indexed term of ``language`` closest to ``word``: within one edit
     (Damerau-Levenshtein), or two from :data:`SPELLING_TWO_EDITS_CHARS` characters on,
-    at most one character longer or shorter, sharing the first :data:`SPELLING_PREFIX`
+    longer or shorter by at most the edits allowed, sharing the first :data:`SPELLING_PREFIX`
     characters; the most frequent among the closest. ``None`` when there is none (and
     for CJK terms)."""
     if _CJK_CHAR.search(word):
@@ -573,7 +574,7 @@ def _closest(searcher: Searcher, language: str, word: str) -> str | None:
     for edits in range(1, (2 if len(word) >= SPELLING_TWO_EDITS_CHARS else 1) + 1):
         found = {term for field in (title, body, code_field(language))
                  for term in reader.terms_within(field, word, edits, prefix=SPELLING_PREFIX)
-                 if abs(len(term) - len(word)) <= 1}
+                 if abs(len(term) - len(word)) <= edits}
         if found:
             return str(min(found, key=lambda term: (-searcher.doc_frequency(body, term), term)))
     return None
