@@ -47,6 +47,8 @@ from provider.search.layout import IndexLayout  # noqa: E402
 
 MODES = {"minimum": "minimum", "all": "all", "all-whole": "all-but-chunking"}
 DEPTH = 5
+#: Languages in the order the table shows them (the query's ``language``).
+LANGUAGES = ("en", "de", "ja", "ko", "zh-Hans", "zh-Hant", "ar")
 FETCH = 20
 
 
@@ -61,10 +63,33 @@ class Query:
     kind: str
 
 
-def load_queries(path: Path) -> list[Query]:
-    entries = yaml.safe_load(path.read_text("utf-8"))
-    return [Query(e["query"], e["language"], e["profile"], e.get("locale"), bool(e.get("fallback")),
-                  tuple(e["expect"]), e.get("kind", "")) for e in entries]
+@dataclass(frozen=True)
+class QuerySet:
+    """A relevance set: its queries, and for a set on a real corpus the configuration it is
+    served with (``None``: the shipped ``knowledge-provider.yaml`` over ``--content``)."""
+
+    queries: list[Query]
+    config: Path | None = None
+
+
+def _expected_id(template: dict[str, str], path: str, locale: str) -> str:
+    pattern = template.get(locale, template["*"])
+    return pattern.format(path=path, locale=locale, folder=locale.lower())
+
+
+def load_queries(path: Path) -> QuerySet:
+    """Read a set: a list of entries (the sample wiki's sets), or a mapping with ``config``,
+    ``ids`` (document id templates per locale, ``*`` for the others) and ``queries`` whose
+    ``expect`` lists translation-group paths (a real corpus's sets)."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    if isinstance(data, list):
+        return QuerySet([Query(e["query"], e["language"], e["profile"], e.get("locale"), bool(e.get("fallback")),
+                               tuple(e["expect"]), e.get("kind", "")) for e in data])
+    ids = data["ids"]
+    queries = [Query(e["query"], e["language"], e["profile"], e.get("locale"), bool(e.get("fallback")),
+                     tuple(_expected_id(ids, p, e["locale"]) for p in e["expect"]), e.get("kind", ""))
+               for e in data["queries"]]
+    return QuerySet(queries, (path.parent / data["config"]).resolve())
 
 
 def _capabilities(mode: str) -> str | tuple[str, ...]:
@@ -74,17 +99,25 @@ def _capabilities(mode: str) -> str | tuple[str, ...]:
     return "all" if mode == "all" else tuple(c for c in every if c != "chunking")
 
 
-def run_mode(mode: str, queries: list[Query], content: Path) -> list[tuple[Query, list[str]]]:
-    """Each query with the distinct documentIds answered, best first."""
-    config = load_config(ROOT / "knowledge-provider.yaml")
-    config = replace(config, content=content, capabilities=_capabilities(mode))
+def run_mode(mode: str, queries: QuerySet, content: Path, index_dir: Path | None = None
+             ) -> list[tuple[Query, list[str]]]:
+    """Each query with the distinct documentIds answered, best first. With ``index_dir``
+    the index is kept there and brought up to date instead of built afresh (a changed
+    schema or analysis still rebuilds it)."""
+    if queries.config is None:
+        config = replace(load_config(ROOT / "knowledge-provider.yaml"), content=content)
+    else:
+        config = load_config(queries.config)
+    config = replace(config, capabilities=_capabilities(mode))
     declared = config.declared_capabilities(WhooshBackend.implemented_capabilities)
     with tempfile.TemporaryDirectory() as tmp:
-        with Indexer(config.wiki_settings(), IndexLayout(Path(tmp))) as indexer:
+        where = Path(tmp) if index_dir is None else index_dir / mode
+        where.mkdir(parents=True, exist_ok=True)
+        with Indexer(config.wiki_settings(), IndexLayout(where)) as indexer:
             indexer.sync()
-        backend = WhooshBackend(Path(tmp), cache_entries=0, fallback_locales=config.fallback_chain)
+        backend = WhooshBackend(where, cache_entries=0, fallback_locales=config.fallback_chain)
         answers = []
-        for q in queries:
+        for q in queries.queries:
             locale = canonical_tag(q.locale) if q.locale and "locale" in declared else None
             search = SearchQuery(text=q.query, limit=FETCH, reach=Exposure(q.profile), capabilities=declared,
                                  locale=locale, locale_fallback=q.fallback and "localeFallback" in declared)
@@ -113,23 +146,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="minimum,all", help="comma-separated: " + ", ".join(MODES))
     parser.add_argument("--by-kind", action="store_true", help="also break the figures down by query kind")
     parser.add_argument("--misses", action="store_true", help="list queries whose best answer is not first")
+    parser.add_argument("--corpus", help="a set on a real corpus: bench/relevance/NAME.yaml (kaia-docs, astro-docs)")
+    parser.add_argument("--index-dir", type=Path, help="keep the indexes here and reuse them (faster re-runs)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    queries = load_queries(args.queries)
+    path = ROOT / "bench" / "relevance" / f"{args.corpus}.yaml" if args.corpus else args.queries
+    queries = load_queries(path)
     report: dict[str, Any] = {}
     for mode in args.modes.split(","):
-        answers = run_mode(mode, queries, args.content.resolve())
+        answers = run_mode(mode, queries, args.content.resolve(), args.index_dir)
         report[mode] = {"figures": judge(answers),
                         "misses": [{"query": q.query, "expect": list(q.expect), "got": ids[:DEPTH]}
                                    for q, ids in answers if not ids or ids[0] not in q.expect]}
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
-    print(f"{len(queries)} queries; recall@{DEPTH} and MRR over distinct documents\n")
+    print(f"{len(queries.queries)} queries; recall@{DEPTH} and MRR over distinct documents\n")
     print(f"{'mode':<11}{'group':<16}{'n':>4}{'recall@5':>10}{'MRR':>8}")
     for mode, data in report.items():
         figures = data["figures"]
-        groups = [g for g in ("en", "de", "all") if g in figures]
+        groups = [g for g in (*LANGUAGES, "all") if g in figures]
         if args.by_kind:
             groups += sorted(g for g in figures if g.startswith("kind:"))
         for group in groups:

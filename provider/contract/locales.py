@@ -3,12 +3,23 @@
 Tags are validated and canonicalised with ``langcodes`` (``zh_cn`` → ``zh-CN``,
 ``EN`` → ``en``); nothing here parses tags by hand.
 
-Matching follows BCP 47 *lookup* (RFC 4647 §3.4): the requested tag is tried as it is,
-then with its last subtag removed, and so on (``de-AT-x-foo`` → ``de-AT`` → ``de``). After
-those exact steps a document in the same language with another region or script
-(``de-DE`` for ``de-AT``) is accepted, ranked below them. With fallback requested, the
-operator's fallback chain follows, each entry matched the same way, the default locale
-last. A lower rank is a better match; ``None`` means the document does not match.
+Matching is script-aware. Every tag is compared after adding its likely subtags (CLDR,
+via ``langcodes``: ``zh-TW`` → ``zh-Hant-TW``, ``zh`` → ``zh-Hans-CN``, ``sr`` →
+``sr-Cyrl-RS``, ``pt`` → ``pt-Latn-BR``), and a document in another script than the
+request's is never accepted by the request's own step — Traditional and Simplified Chinese
+are different writing, not dialects. Within the request's language and script, in order:
+
+1. the exact tag (case-insensitively);
+2. each truncation of it (RFC 4647 §3.4 lookup: ``sr-Latn-RS`` → ``sr-Latn`` → ``sr``),
+   skipping a truncation whose own likely script differs (``zh`` for ``zh-TW`` is
+   Simplified; ``sr`` for ``sr-Latn`` is Cyrillic);
+3. the request's likely region (``zh-Hant`` → ``zh-TW``; ``pt`` → ``pt-BR``);
+4. any other region (``zh-HK`` for ``zh-TW``; ``pt-PT`` for ``pt-BR``).
+
+With fallback requested, the operator's fallback chain follows, each entry matched the
+same way (an entry whose language and script an earlier step already covers is skipped),
+the default locale last: only there may another script come in. A lower rank is a better
+match; ``None`` means the document does not match.
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from functools import lru_cache
 
 import langcodes
 
-__all__ = ["LocalePreference", "canonical_tag", "language_of", "preference"]
+__all__ = ["LocalePreference", "canonical_tag", "language_of", "likely_subtags", "preference", "writing_of"]
 
 MAX_TAG_CHARS = 64
 
@@ -47,6 +58,25 @@ def language_of(tag: str) -> str:
     return str(language) if language else tag.split("-", 1)[0]
 
 
+@lru_cache(maxsize=4096)
+def likely_subtags(tag: str) -> tuple[str, str, str]:
+    """``(language, script, region)`` of a tag after adding likely subtags (CLDR):
+    ``zh-TW`` → ``("zh", "Hant", "TW")``, ``pt`` → ``("pt", "Latn", "BR")``. A part CLDR
+    cannot tell is ``""``."""
+    try:
+        full = langcodes.Language.get(tag).maximize()
+    except ValueError:
+        return (tag.split("-", 1)[0].lower(), "", "")
+    return (str(full.language or language_of(tag)), str(full.script or ""), str(full.territory or ""))
+
+
+def writing_of(tag: str) -> tuple[str, str]:
+    """``(language, script)`` of a tag after likely subtags: what a reader of it reads
+    (``zh-TW`` and ``zh-Hant`` → ``("zh", "Hant")``)."""
+    language, script, _ = likely_subtags(tag)
+    return (language, script)
+
+
 def _truncations(tag: str) -> list[str]:
     parts = tag.split("-")
     out = []
@@ -59,37 +89,52 @@ def _truncations(tag: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class _Step:
+    """One language and script accepted: its exact tags (best first), then its likely
+    region, then any region."""
+
+    exact: tuple[str, ...]
+    language: str
+    script: str
+    region: str
+
+
+@dataclass(frozen=True)
 class LocalePreference:
-    """Which document locales a request accepts, and in what order.
+    """Which document locales a request accepts, and in what order (module docstring).
 
     Attributes:
-        steps: best first; each step is (tags accepted as they are — the lookup
-            truncations of one tag —, the language whose other regions and scripts are
-            accepted just after them). The first step is the requested tag; with
-            fallback, one step per fallback language follows.
+        steps: best first; the first is the requested tag, then (with fallback) one per
+            fallback-chain entry of a language and script not yet covered.
     """
 
-    steps: tuple[tuple[tuple[str, ...], str], ...]
+    steps: tuple[_Step, ...]
 
     def rank(self, document_locale: str) -> int | None:
         """The rank of a document's locale (0 best), or ``None`` when not accepted."""
         lowered = document_locale.lower()
-        language = language_of(document_locale)
+        language, script, region = likely_subtags(document_locale)
         rank = 0
-        for exact, step_language in self.steps:
-            for tag in exact:
+        for step in self.steps:
+            for tag in step.exact:
                 if lowered == tag.lower():
                     return rank
                 rank += 1
-            if language == step_language:
-                return rank
-            rank += 1
+            if language == step.language and script == step.script:
+                return rank if region == step.region else rank + 1
+            rank += 2
         return None
 
     @property
     def accepted_languages(self) -> frozenset[str]:
         """Every language some step accepts (for a coarse pre-filter)."""
-        return frozenset(language for _, language in self.steps)
+        return frozenset(step.language for step in self.steps)
+
+
+def _step(tag: str) -> _Step:
+    language, script, region = likely_subtags(tag)
+    exact = tuple(t for t in _truncations(tag) if likely_subtags(t)[:2] == (language, script))
+    return _Step(exact=exact, language=language, script=script, region=region)
 
 
 def preference(requested: str, *, fallback: bool, chain: Sequence[str] = ()) -> LocalePreference:
@@ -101,13 +146,13 @@ def preference(requested: str, *, fallback: bool, chain: Sequence[str] = ()) -> 
         chain: the operator's fallback chain of canonical tags, default locale last;
             used only with ``fallback``.
     """
-    steps: list[tuple[tuple[str, ...], str]] = [(tuple(_truncations(requested)), language_of(requested))]
+    steps = [_step(requested)]
     if fallback:
-        seen = {language_of(requested)}
+        seen = {(steps[0].language, steps[0].script)}
         for tag in chain:
-            language = language_of(tag)
-            if language in seen:
+            step = _step(tag)
+            if (step.language, step.script) in seen:
                 continue
-            seen.add(language)
-            steps.append((tuple(_truncations(tag)), language))
+            seen.add((step.language, step.script))
+            steps.append(step)
     return LocalePreference(steps=tuple(steps))

@@ -4,9 +4,19 @@ The same analyzer must run at index time and at query time, or terms will not me
 document is analysed with the analyzer of its language (:func:`analysis_language`), and
 a query is analysed once per language searched. For language ``L`` the chain is:
 
-1. ``RegexTokenizer`` — runs of word characters (Unicode-aware);
+1. :class:`ScriptTokenizer` — words chosen by script. Before anything, full-width forms are
+   folded (NFKC: ``ＥＮ`` → ``EN``, half-width katakana → katakana) and Arabic-script text
+   is normalised (harakat and tatweel removed; alef, yeh, kaf, heh and teh marbuta variants
+   folded, so Arabic and Persian spellings meet). Then runs of word characters (combining
+   marks included, so Devanagari vowel signs and Arabic marks do not split a word), and:
+   a run of CJK characters is segmented into words by the segmenter of ``L`` when its
+   script is ``L``'s (:mod:`provider.search.segment`: Japanese, Chinese, Korean), else
+   cut into CJK bigrams; a word joined by a ZWNJ (Persian ``می‌خواهم``) gives its parts
+   and the joined word, so it is found typed with a space, a ZWNJ or neither;
 2. ``LowercaseFilter``;
-3. ``StopFilter`` with ``L``'s stop list, when Whoosh has one (also drops one-letter tokens);
+3. :class:`QueryStopFilter` with ``L``'s stop list, when Whoosh has one (also drops one-letter
+   tokens) — at query time only: stop words are indexed, so a query of stop words only
+   (``Wenn Sie``) can fall back to searching them;
    for English also the fragments the tokenizer leaves of contractions (``we're`` →
    ``we`` ``re``; ``don't`` → ``don``), :data:`EXTRA_STOP_WORDS`;
 4. accent folding (``é`` → ``e``), **only** where accents are not letters of their own:
@@ -26,21 +36,27 @@ as its language name, because the schema — analyzers included — is pickled i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import os
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
+from typing import Any
 
 from whoosh.analysis import (
     Analyzer,
     CharsetFilter,
     LowercaseFilter,
-    RegexTokenizer,
     StemFilter,
     StopFilter,
+    Token,
+    Tokenizer,
 )
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
 from ..contract.locales import language_of
+from .segment import CJK, HAN, HANGUL, KANA, cjk_bigrams, segmenter
 
 __all__ = [
     "ANY",
@@ -48,8 +64,11 @@ __all__ = [
     "FOLDING_LANGUAGES",
     "CachedStemFilter",
     "FoldAccents",
+    "QueryStopFilter",
+    "ScriptTokenizer",
     "analysis_language",
     "analyzer_for",
+    "cjk_mode",
     "schema_languages",
     "terms",
 ]
@@ -65,6 +84,11 @@ EXTRA_STOP_WORDS: dict[str, frozenset[str]] = {
     "en": frozenset({"re", "ve", "ll", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "wouldn",
                      "couldn", "shouldn", "hasn", "haven", "hadn", "ain"}),
 }
+#: Languages whose CJK text is segmented into words (:mod:`provider.search.segment`).
+SEGMENTED_LANGUAGES = frozenset({"ja", "zh", "ko"})
+#: ``words`` (the segmenters, the default) or ``bigrams`` (the Lucene baseline), from
+#: ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS``: only for measuring one against the other.
+CJK_MODES = ("words", "bigrams")
 #: Distinct words whose stem is remembered, per language (query words come from callers).
 STEM_CACHE_WORDS = 200_000
 
@@ -114,6 +138,143 @@ class FoldAccents(CharsetFilter):  # type: ignore[misc]  # Whoosh is untyped
         return hash("fold")
 
 
+def cjk_mode() -> str:
+    """How CJK text is analysed in indexes built now: ``words`` unless
+    ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS=bigrams`` (the benchmark's baseline)."""
+    mode = os.environ.get("KNOWLEDGE_PROVIDER_CJK_ANALYSIS", "words").strip().lower()
+    return mode if mode in CJK_MODES else "words"
+
+
+def _mark_class() -> str:
+    """A character-class body of every combining mark (categories Mn, Mc, Me) below
+    U+20000: Python's ``\\w`` leaves them out, which cut Devanagari, Thai or vowelled
+    Arabic words apart at every vowel sign."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x300, 0x20000):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+_MARKS = _mark_class()
+_WORD = f"(?:(?![{CJK}])[\\w{_MARKS}])+"
+#: A CJK run, or a word (``3.5``, ``example.com`` and ZWNJ-joined Persian words stay whole).
+_TOKEN = re.compile(f"(?P<cjk>[{CJK}]+)|(?P<word>{_WORD}(?:[.\u200c]{_WORD})*)")
+_HAN_OR_KANA = re.compile(f"[{HAN}{KANA}]")
+_KANA_OR_HANGUL = re.compile(f"[{KANA}{HANGUL}]")
+_HANGUL_CHAR = re.compile(f"[{HANGUL}]")
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]")
+_WIDE = re.compile("[\uff00-\uffef]")
+#: Arabic-script normalisation (as Lucene's Arabic and Persian normalisers do): marks and
+#: tatweel removed; letter variants folded to one letter.
+_ARABIC_FOLD = {
+    **{code: None for code in range(0x064B, 0x0660)},  # harakat (fatha, damma, kasra, shadda, sukun …)
+    0x0670: None,  # superscript alef
+    0x0640: None,  # tatweel
+    0x0622: "\u0627", 0x0623: "\u0627", 0x0625: "\u0627", 0x0671: "\u0627",  # alef variants → alef
+    0x0649: "\u064a", 0x06CC: "\u064a", 0x06D2: "\u064a",  # alef maksura, Farsi yeh → yeh
+    0x06A9: "\u0643", 0x06AA: "\u0643",  # keheh (Persian kaf) → kaf
+    0x0629: "\u0647", 0x06C0: "\u0647", 0x06C1: "\u0647", 0x06D5: "\u0647",  # teh marbuta, heh forms → heh
+}
+
+
+def normalise(text: str) -> str:
+    """Full-width forms folded (NFKC) and Arabic script normalised, only where present."""
+    if _WIDE.search(text):
+        text = unicodedata.normalize("NFKC", text)
+    if _ARABIC.search(text):
+        text = text.translate(_ARABIC_FOLD)
+    return text
+
+
+def _segmentable(language: str, run: str) -> bool:
+    if language == "ja":
+        return _HAN_OR_KANA.search(run) is not None
+    if language == "zh":
+        return _KANA_OR_HANGUL.search(run) is None
+    if language == "ko":
+        return _HANGUL_CHAR.search(run) is not None
+    return False
+
+
+def words(text: str, language: str, mode: str = "words") -> Iterator[str]:
+    """The words of ``text`` before lowercasing, stop words and stemming (step 1 of the
+    module docstring): what :class:`ScriptTokenizer` yields."""
+    segment = segmenter(language) if mode == "words" else None
+    for match in _TOKEN.finditer(normalise(text)):
+        run = match.group("cjk")
+        if run is not None:
+            if segment is not None and _segmentable(language, run):
+                yield from segment(run)
+            else:
+                yield from cjk_bigrams(run)
+            continue
+        word = match.group("word")
+        if "\u200c" in word:
+            yield from (part for part in word.split("\u200c") if part)
+            yield word.replace("\u200c", "")
+        else:
+            yield word
+
+
+class ScriptTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh is untyped
+    """Whoosh tokenizer of step 1 (module docstring) for one language; pickled as its
+    language and CJK mode, so an index keeps the analysis it was built with.
+
+    Args:
+        language: an analysis language (``ja``, ``zh``, ``ko`` segment their CJK runs).
+        mode: ``words`` or ``bigrams`` (:func:`cjk_mode`).
+    """
+
+    def __init__(self, language: str, mode: str = "words") -> None:
+        self.language = language
+        self.mode = mode
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return (ScriptTokenizer, (self.language, self.mode))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScriptTokenizer) and (other.language, other.mode) == (self.language, self.mode)
+
+    def __hash__(self) -> int:
+        return hash(("script", self.language, self.mode))
+
+    def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
+                 removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
+                 mode: str = "", **kwargs: Any) -> Iterator[Any]:
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pieces: Iterable[str] = words(value, self.language, self.mode) if tokenize else (value,)
+        for pos, text in enumerate(pieces, start=start_pos):
+            token.text = text
+            token.boost = 1.0
+            token.stopped = False
+            if keeporiginal:
+                token.original = text
+            if positions:
+                token.pos = pos
+            if chars:  # offsets are not kept (snippets come from stored passages)
+                token.startchar = token.endchar = start_char
+            yield token
+
+
+class QueryStopFilter(StopFilter):  # type: ignore[misc]  # Whoosh is untyped
+    """Whoosh's ``StopFilter`` that removes stop words from queries (and from
+    :func:`terms`) but not while indexing (``mode="index"``)."""
+
+    def __call__(self, tokens: Iterable[Any]) -> Iterator[Any]:
+        stops, minsize = self.stops, self.min
+        for token in tokens:
+            if token.mode == "index" or (len(token.text) >= minsize and token.text not in stops):
+                token.stopped = False
+                yield token
+            elif not token.removestops:
+                token.stopped = True
+                yield token
+
+
 def analysis_language(locale: str, languages: Iterable[str]) -> str:
     """The analysis language of a document in ``locale``: its language subtag when that
     is one of the index's ``languages``, else :data:`ANY`."""
@@ -122,7 +283,8 @@ def analysis_language(locale: str, languages: Iterable[str]) -> str:
 
 
 def _own_analysis(language: str) -> bool:
-    return language != ANY and (has_stemmer(language) or has_stopwords(language) or language in FOLDING_LANGUAGES)
+    return language != ANY and (has_stemmer(language) or has_stopwords(language) or language in FOLDING_LANGUAGES
+                                or language in SEGMENTED_LANGUAGES)
 
 
 def schema_languages(locales: Iterable[str]) -> tuple[str, ...]:
@@ -133,13 +295,18 @@ def schema_languages(locales: Iterable[str]) -> tuple[str, ...]:
     return (*sorted(lang for lang in languages if _own_analysis(lang)), ANY)
 
 
-@cache
 def analyzer_for(language: str) -> Analyzer:
-    """The analyzer of ``language``'s title and body fields (see the module docstring)."""
-    chain = RegexTokenizer() | LowercaseFilter()
+    """The analyzer of ``language``'s title and body fields (see the module docstring),
+    with CJK text analysed as :func:`cjk_mode` says."""
+    return _analyzer(language, cjk_mode())
+
+
+@cache
+def _analyzer(language: str, mode: str) -> Analyzer:
+    chain = ScriptTokenizer(language, mode) | LowercaseFilter()
     if language != ANY and has_stopwords(language):
         stop_words = frozenset(stopwords_for_language(language)) | EXTRA_STOP_WORDS.get(language, frozenset())
-        chain = chain | StopFilter(stoplist=stop_words)
+        chain = chain | QueryStopFilter(stoplist=stop_words)
     if language in FOLDING_LANGUAGES:
         chain = chain | FoldAccents()
     if language != ANY and has_stemmer(language):

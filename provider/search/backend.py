@@ -54,6 +54,7 @@ import datetime as dt
 import logging
 import math
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -64,6 +65,7 @@ from typing import Any, Protocol
 from whoosh import index as whoosh_index
 from whoosh.index import Index
 from whoosh.query import And, Or, Query, Term
+from whoosh.query.compound import DefaultOr
 from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
@@ -74,13 +76,16 @@ from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
 from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
-from .analysis import analysis_language
+from .analysis import ANY, analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
-from .schema import body_field, languages_of, title_field
+from .querylang import candidate_languages, stop_words_of, writing_key, written_in
+from .schema import body_field, code_field, languages_of, title_field
+from .segment import CJK
+from .selection import Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span
 
 __all__ = [
-    "LOCALE_FETCH_FACTOR",
+    "FETCH_FACTOR",
     "MAX_QUERY_TERMS",
     "SCORE_HALF",
     "ReadyGate",
@@ -94,21 +99,25 @@ log = logging.getLogger(__name__)
 
 #: Distinct query terms searched per language; the rest of a very long query is ignored.
 MAX_QUERY_TERMS = 32
-#: With a request locale, this many times ``limit`` hits are fetched (at least
-#: :data:`LOCALE_FETCH_MIN`, at most :data:`LOCALE_FETCH_MAX`) before locale ranking and
-#: de-duplication by translation group.
-LOCALE_FETCH_FACTOR = 4
-LOCALE_FETCH_MIN = 20
-LOCALE_FETCH_MAX = 200
+#: ``limit`` hits (at least :data:`FETCH_MIN`) are fetched first, FETCH_FACTOR times it, before
+#: locale ranking, one answer per translation group and the passage cap; four times more
+#: (up to :data:`FETCH_MAX`) only when those left too few and more exist.
+FETCH_FACTOR = 1
+FETCH_MIN = 10
+FETCH_MAX = 400
 #: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
 #: is replaced by the closest indexed term within one edit (Damerau-Levenshtein), two from
-#: SPELLING_TWO_EDITS_CHARS characters on, sharing its first SPELLING_PREFIX characters (a
-#: shared prefix of two cuts the terms compared by about ten, at the same relevance);
+#: SPELLING_TWO_EDITS_CHARS characters on (counted on the analysed term: ``basename`` is
+#: ``basenam``, so not "basecamp"), no longer or shorter than those edits allow, sharing its
+#: first SPELLING_PREFIX characters (a shared prefix of two cuts the terms compared by
+#: about ten, at the same relevance);
 #: at most SPELLING_MAX_WORDS terms per language and query are corrected.
 SPELLING_MIN_CHARS = 4
-SPELLING_TWO_EDITS_CHARS = 8
+SPELLING_TWO_EDITS_CHARS = 9
 SPELLING_PREFIX = 2
 SPELLING_MAX_WORDS = 4
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_FIELDS = (title_field, body_field, code_field)
 #: The raw BM25F score that normalises to 0.5 (``scoring``): ``s / (s + SCORE_HALF)``.
 SCORE_HALF = 10.0
 
@@ -216,17 +225,6 @@ class _Found:
     sync: str | None
 
 
-@dataclass
-class _Hit:
-    docnum: int
-    raw_score: float
-    stored: dict[str, Any]
-
-    @property
-    def doc(self) -> dict[str, Any]:
-        return self.stored["doc"]  # type: ignore[no-any-return]
-
-
 class WhooshBackend:
     """Searches the current build of an index folder.
 
@@ -238,6 +236,8 @@ class WhooshBackend:
         cache_entries: size of the per-process result cache; 0 disables it.
         fallback_locales: the operator's fallback chain of canonical tags, the default
             locale last (used with ``localeFallback``).
+        default_locale: the wiki's default locale (without a request locale, the
+            translation a query in no evident language gets); default: the chain's last.
         clock: the current time, aware (freshness is judged with it).
     """
 
@@ -251,12 +251,15 @@ class WhooshBackend:
         cache_entries: int = 2048,
         *,
         fallback_locales: Sequence[str] = (),
+        default_locale: str | None = None,
         clock: Clock = utc_now,
     ) -> None:
         self.layout = IndexLayout(Path(index_root))
         self._ready = ready
         self.cache = ResultCache(cache_entries)
         self.fallback_locales = tuple(fallback_locales)
+        # The configuration's fallback chain ends with the default locale.
+        self.default_locale = default_locale or (self.fallback_locales[-1] if self.fallback_locales else "en")
         self._clock = clock
         self._build: _Build | None = None
         self._lock = threading.Lock()
@@ -285,17 +288,24 @@ class WhooshBackend:
         languages = build.languages[which]
         pref = (preference(query.locale, fallback=query.locale_fallback, chain=self.fallback_locales)
                 if query.locale else None)
-        searched = languages if pref is None else tuple(
+        # Only the languages the query can be in: those the locale accepts, or without a
+        # locale those of the query's script (the cost does not grow with the locales).
+        searched = candidate_languages(query.text, languages) if pref is None else tuple(
             dict.fromkeys(analysis_language(lang, languages) for lang in sorted(pref.accepted_languages)))
+        # A language without documents in this index cannot match (nor tell a query's language).
+        counts = _index_info(searcher, languages).counts
+        searched = tuple(lang for lang in searched if counts.get(lang, 0) > 0)
         words = {}
         for language in searched:
-            found = _analysed(searcher, language, query.text)
+            # A query of stop words only (in this language) searches its words rather than nothing.
+            found = (_analysed(searcher, language, query.text)
+                     or _analysed(searcher, language, query.text, keep_stop_words=True))
             if found:
                 words[language] = found
         if not words:
             return []
         key = (query.reach, build.name, which, searcher.ixreader.generation(), tuple(sorted(words.items())),
-               query.limit, pref)
+               query.limit, pref, query.text if pref is None else "")
         cached = self.cache.get(key)
         if cached is None:
             cached = tuple(self._run(searcher, languages, words, query, pref))
@@ -308,26 +318,54 @@ class WhooshBackend:
         pref: LocalePreference | None,
     ) -> list[_Found]:
         limit = query.limit
-        words = _spelling(searcher, words)
-        fetch = limit if pref is None else min(max(limit * LOCALE_FETCH_FACTOR, LOCALE_FETCH_MIN), LOCALE_FETCH_MAX)
-        accepted = None if pref is None else Or([Term("lang", lang) for lang in sorted(pref.accepted_languages)])
-        hits = self._match(searcher, words, fetch, accepted)
-        if pref is not None:
-            hits = _by_locale(hits, pref)
-        hits = hits[:limit]
+        info = _index_info(searcher, languages)
+        default_language = analysis_language(self.default_locale, languages)
+        if pref is None:
+            stops = {lang: _stop_hits(searcher, lang, query.text) for lang in words}
+            written = written_in(words, stops, lambda lang, term: _frequency(searcher, lang, term), info.counts,
+                                 default_language, query.text)
+            allowed = {key.split("-", 1)[0] for key in written}
+            locale_filter = None
+        else:
+            allowed = set(words)
+            wanted = [locale for locale in info.locales if pref.rank(locale) is not None]
+            if not wanted:
+                return []
+            # Only the locales the preference accepts, and no filter when that is all of them.
+            locale_filter = None if len(wanted) == len(info.locales) else Or([Term("locale", loc) for loc in wanted])
+        words = _spelling(searcher, words, allowed)
+        keys: dict[str, str] = {}
+
+        def key_of(locale: str) -> str:
+            if locale not in keys:
+                keys[locale] = writing_key(analysis_language(locale, languages), locale)
+            return keys[locale]
+
+        default_key = key_of(self.default_locale.lower())
+        fetch = min(max(limit * FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
+        while True:
+            found = self._match(searcher, words, fetch, locale_filter)
+            chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
+            hits, short = cap_passages(chosen, limit)
+            # More hits may exist and were needed: fetch more (rarely: a locale filter
+            # keeps only what it accepts, so only translation groups can thin them).
+            if not short or len(found) < fetch or fetch >= FETCH_MAX:
+                break
+            fetch = min(fetch * 4, FETCH_MAX)
         if not hits:
             return []
         weights: dict[str, dict[str, float]] = {}
         results = []
         ceiling = 1.0
         for hit in hits:
-            stored, doc = hit.stored, hit.doc
+            stored = searcher.stored_fields(hit.docnum)
+            doc = stored["doc"]
             language = analysis_language(doc["locale"], languages)
             if language not in weights:
                 # Query terms analysed like the document's passages were.
                 mine = words.get(language) or _analysed(searcher, language, query.text)
                 weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
-            start = best_passage(stored["passage_terms"], weights[language])
+            start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
             snippet, shown = snippet_span(stored["passages"], start)
             # A public article's internal section is shown to agents only, and labelled
             # internal when the snippet includes it, so it is not passed on to a customer.
@@ -353,37 +391,48 @@ class WhooshBackend:
     @staticmethod
     def _match(
         searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: Query | None
-    ) -> list[_Hit]:
+    ) -> list[Hit]:
         """First an AND of the query's terms per language — for each language whose
         documents know every term (another language's AND could only be empty) — the
-        languages ORed. Then, if that found fewer than ``fetch``, an OR of every term of
-        every language fills up after them.
+        languages ORed. Then, if that found fewer than ``fetch``, an OR of the terms of
+        every language that knows any of them fills up after them. Hits carry their
+        locale, group and path from the index's columns; stored fields are not loaded.
 
         (Requiring only the terms a language knows was tried: it helped German questions
         with English product words, but let a word the wiki lacks drop out of an English
         AND, which then favoured the wrong documents; on the relevance sets it was no
         better, so the plain AND stayed.)"""
 
-        def clause(language: str, word: str) -> Query:
-            return Or([Term(title_field(language), word), Term(body_field(language), word)])
+        def terms_of(language: str, word: str) -> list[Query]:
+            # Only the fields that hold the word: no matcher is built for an absent term.
+            return [Term(field(language), word) for field in _FIELDS if searcher.doc_frequency(field(language), word)]
 
-        required = {}
-        for language, ws in words.items():
-            if all(_indexed(searcher, language, w) for w in ws):
-                required[language] = ws
-        hits: list[_Hit] = []
+        def clause(language: str, word: str) -> Query:
+            found = terms_of(language, word)
+            # A binary tree of unions: Whoosh's automatic choice for three or more
+            # clauses on a small index preloads every posting into an array, 5x slower here.
+            return found[0] if len(found) == 1 else DefaultOr(found)
+
+        columns = _columns(searcher)
+
+        def hit_of(docnum: int, score: float) -> Hit:
+            return Hit(docnum, score, columns[0][docnum], columns[1][docnum], columns[2][docnum])
+
+        known = {language: [w for w in ws if _indexed(searcher, language, w)] for language, ws in words.items()}
+        required = {language: ws for language, ws in words.items() if len(known[language]) == len(ws)}
+        hits: list[Hit] = []
         if required:
             every = Or([And([clause(lang, w) for w in ws]) if len(ws) > 1 else clause(lang, ws[0])
                         for lang, ws in required.items()])
-            hits = [_Hit(hit.docnum, hit.score, hit.fields()) for hit in searcher.search(every, limit=fetch,
-                                                                                         filter=accepted)]
-        if len(hits) < fetch and (not required or any(len(ws) > 1 for ws in words.values())):
+            hits = [hit_of(hit.docnum, hit.score) for hit in searcher.search(every, limit=fetch, filter=accepted)]
+        some_words = [(lang, w) for lang, ws in known.items() for w in ws]
+        if len(hits) < fetch and some_words and (not required or any(len(ws) > 1 for ws in words.values())):
             # Too few documents have every word: fill up with those having some of them.
             seen = {hit.docnum for hit in hits}
-            some = Or([clause(lang, w) for lang, ws in words.items() for w in ws])
+            some = Or([term for lang, w in some_words for term in terms_of(lang, w)])
             for hit in searcher.search(some, limit=fetch, filter=accepted):
                 if hit.docnum not in seen and len(hits) < fetch:
-                    hits.append(_Hit(hit.docnum, hit.score, hit.fields()))
+                    hits.append(hit_of(hit.docnum, hit.score))
         return hits
 
     # -- internals -----------------------------------------------------------------------
@@ -412,6 +461,10 @@ class WhooshBackend:
                 log.error("cannot open index build %s: %s", name, exc)
                 return self._build
             languages = {sub: languages_of(index.schema) for sub, index in indexes.items()}
+            for sub, index in indexes.items():
+                for language in languages[sub]:
+                    # Load the segmenters now, not during someone's first CJK search.
+                    list(index.schema[body_field(language)].analyzer("warm 準備 준비 准备"))
             self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages)
             log.info("serving index build %s", name)
             return self._build
@@ -429,31 +482,79 @@ class WhooshBackend:
         return searcher
 
 
-def _analysed(searcher: Searcher, language: str, text: str) -> tuple[str, ...]:
+def _analysed(searcher: Searcher, language: str, text: str, *, keep_stop_words: bool = False) -> tuple[str, ...]:
     """The distinct terms of ``text`` as the index analysed ``language`` — with the
     analyzer stored in the index's schema, so a query meets the documents even if the
-    code's analyzers changed since the index was built."""
+    code's analyzers changed since the index was built. Stop words are dropped unless
+    ``keep_stop_words`` (they are indexed: :class:`~provider.search.analysis.QueryStopFilter`)."""
     analyzer = searcher.schema[body_field(language)].analyzer
-    return tuple(dict.fromkeys(token.text for token in analyzer(text)))[:MAX_QUERY_TERMS]
+    tokens = analyzer(text, removestops=not keep_stop_words)
+    return tuple(dict.fromkeys(token.text for token in tokens))[:MAX_QUERY_TERMS]
+
+
+def _stop_hits(searcher: Searcher, language: str, text: str) -> int:
+    """How many of the query's words are stop words of ``language`` (a sign of the
+    language it is written in)."""
+    analyzer = searcher.schema[body_field(language)].analyzer
+    stops = stop_words_of(analyzer)
+    if not stops:
+        return 0
+    return sum(1 for token in analyzer(text, removestops=False) if token.stopped)
+
+
+def _frequency(searcher: Searcher, language: str, word: str) -> int:
+    return int(max(searcher.doc_frequency(field(language), word) for field in _FIELDS))
+
+
+@dataclass(frozen=True)
+class _IndexInfo:
+    """What a searcher's index holds, read once per searcher: documents (or chunks) per
+    analysis language, and the locales present (lowercased)."""
+
+    counts: dict[str, int]
+    locales: tuple[str, ...]
+
+
+def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
+    info: _IndexInfo | None = getattr(searcher, "_kp_info", None)
+    if info is None:
+        counts = {lang: int(searcher.doc_frequency("lang", lang)) for lang in languages if lang != ANY}
+        counts[ANY] = max(int(searcher.doc_count()) - sum(counts.values()), 0)
+        locales = tuple(term.decode("utf-8") if isinstance(term, bytes) else str(term)
+                        for term in searcher.reader().lexicon("locale"))
+        info = _IndexInfo(counts, locales)
+        searcher._kp_info = info
+    return info
+
+
+def _columns(searcher: Searcher) -> tuple[Any, Any, Any]:
+    """The searcher's column readers of locale, group and path (made once per searcher)."""
+    columns: tuple[Any, Any, Any] | None = getattr(searcher, "_kp_columns", None)
+    if columns is None:
+        reader = searcher.reader()
+        columns = (reader.column_reader("locale"), reader.column_reader("group"), reader.column_reader("path"))
+        searcher._kp_columns = columns
+    return columns
 
 
 def _indexed(searcher: Searcher, language: str, word: str) -> bool:
-    return bool(searcher.doc_frequency(body_field(language), word)
-                or searcher.doc_frequency(title_field(language), word))
+    return any(searcher.doc_frequency(field(language), word) for field in _FIELDS)
 
 
-def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    """Correct typos: in each language where the query looks written in that language (at
-    least half of its terms occur in that language's documents) — or in every language
-    when no term occurs anywhere — each term that occurs nowhere is replaced by its closest
-    indexed term (:func:`_closest`). So ``pasword reset`` finds ``password``, while a German
+def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]], allowed: set[str]
+              ) -> dict[str, tuple[str, ...]]:
+    """Correct typos, only in the ``allowed`` languages (the one the query is written in,
+    or the request's): where the query looks written in that language (at least half of
+    its terms occur in that language's documents, or no term occurs anywhere), each term
+    that occurs nowhere is replaced by its closest indexed term (:func:`_closest`), if
+    there is one close enough. So ``pasword reset`` finds ``password``, while a German
     query is not "corrected" into English words."""
     known = {language: [_indexed(searcher, language, w) for w in ws] for language, ws in words.items()}
     anywhere = any(any(flags) for flags in known.values())
     out = {}
     for language, ws in words.items():
         flags = known[language]
-        if anywhere and 2 * sum(flags) < len(ws):
+        if language not in allowed or (anywhere and 2 * sum(flags) < len(ws)):
             out[language] = ws
             continue
         fixed = []
@@ -470,38 +571,20 @@ def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]]) -> dict[
 def _closest(searcher: Searcher, language: str, word: str) -> str | None:
     """The indexed term of ``language`` closest to ``word``: within one edit
     (Damerau-Levenshtein), or two from :data:`SPELLING_TWO_EDITS_CHARS` characters on,
-    sharing the first :data:`SPELLING_PREFIX` characters; the most frequent among the
-    closest. ``None`` when there is none."""
+    longer or shorter by at most the edits allowed, sharing the first :data:`SPELLING_PREFIX`
+    characters; the most frequent among the closest. ``None`` when there is none (and
+    for CJK terms)."""
+    if _CJK_CHAR.search(word):
+        return None  # a CJK term is a segmenter's word or a bigram: an edit makes another word
     title, body = title_field(language), body_field(language)
     reader = searcher.reader()
     for edits in range(1, (2 if len(word) >= SPELLING_TWO_EDITS_CHARS else 1) + 1):
-        found = {term for field in (title, body) for term in reader.terms_within(field, word, edits,
-                                                                                  prefix=SPELLING_PREFIX)}
+        found = {term for field in (title, body, code_field(language))
+                 for term in reader.terms_within(field, word, edits, prefix=SPELLING_PREFIX)
+                 if abs(len(term) - len(word)) <= edits}
         if found:
             return str(min(found, key=lambda term: (-searcher.doc_frequency(body, term), term)))
     return None
-
-
-def _by_locale(hits: list[_Hit], pref: LocalePreference) -> list[_Hit]:
-    """Drop hits in locales the preference does not accept; of each translation group keep
-    the document in the best-ranked locale (ties: the more relevant); order the groups by
-    their most relevant hit. With chunks, a kept document keeps all its chunks."""
-    ranked = [(hit, rank) for hit in hits if (rank := pref.rank(hit.doc["locale"])) is not None]
-    best: dict[tuple[str, str], tuple[int, str]] = {}
-    place: dict[tuple[str, str], int] = {}
-    for index, (hit, rank) in enumerate(ranked):
-        group = _group_key(hit.doc)
-        place.setdefault(group, index)
-        if group not in best or rank < best[group][0]:
-            best[group] = (rank, hit.doc["id"])
-    kept = [(place[_group_key(hit.doc)], index, hit) for index, (hit, _) in enumerate(ranked)
-            if hit.doc["id"] == best[_group_key(hit.doc)][1]]
-    return [hit for _, _, hit in sorted(kept, key=lambda item: (item[0], item[1]))]
-
-
-def _group_key(doc: Mapping[str, Any]) -> tuple[str, str]:
-    group = doc.get("group")
-    return ("group", group) if group else ("document", doc["id"])
 
 
 def _term_weights(searcher: Searcher, words: Sequence[str], language: str) -> dict[str, float]:

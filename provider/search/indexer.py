@@ -37,10 +37,10 @@ from ..wiki.gitblobs import GitBlobs
 from ..wiki.passages import Passage
 from ..wiki.quickcheck import may_have_left_public
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
-from .analysis import analysis_language, schema_languages, terms
+from .analysis import analysis_language, cjk_mode, schema_languages, terms
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
-from .schema import SCHEMA_VERSION, body_field, build_schema, title_field
+from .schema import SCHEMA_VERSION, body_field, build_schema, code_field, title_field
 from .snippets import passage_terms
 
 __all__ = ["Indexer", "PendingBuild", "SyncReport", "index_entries", "settings_key"]
@@ -106,7 +106,8 @@ def settings_key(settings: WikiSettings) -> str:
     """A digest of every setting that changes how files are classified or indexed (the
     analysis languages, chunking and citation URLs included) and of the schema version.
     A build made with another key is rebuilt aside."""
-    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales)}
+    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales),
+            "cjk": cjk_mode()}
     data.pop("root", None)
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -126,6 +127,18 @@ def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
             texts.append(passage.text)
         previous = passage.heading
     return tuple(texts)
+
+
+def _prose(passage: Passage) -> Passage:
+    """The passage without the text of its code blocks."""
+    text = passage.text
+    for piece in passage.code:
+        text = text.replace(piece, " ", 1)
+    return replace(passage, text=" ".join(text.split()))
+
+
+def _mostly_code(passage: Passage) -> bool:
+    return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
 
 
 @lru_cache(maxsize=4096)
@@ -183,17 +196,22 @@ def index_entries(
     entries: list[dict[str, Any]] = []
     for unit in units:
         display = _display_texts(unit.passages, meta.title)
+        prose = _display_texts([_prose(p) for p in unit.passages], meta.title)
         stored_terms = tuple(_passage_terms(language, p.heading, p.text) for p in unit.passages)
         entries.append({
             "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
             "path": meta.relpath,
             "lang": language_of(meta.locale),
+            "locale": meta.locale.lower(),
+            "group": doc["group"] or "",
             title_field(language): meta.title,
-            body_field(language): "\n".join(display),
+            body_field(language): "\n".join(prose),
+            code_field(language): "\n".join(" ".join(p.code) for p in unit.passages if p.code),
             "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),
             "passages": display,
             "passage_terms": stored_terms,
             "passage_internal": tuple(i for i, p in enumerate(unit.passages) if p.internal),
+            "passage_code": tuple(i for i, p in enumerate(unit.passages) if _mostly_code(p)),
         })
     return entries, [warning] if warning else []
 

@@ -14,14 +14,17 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 
 from .analysis import ANY, analyzer_for
 
-__all__ = ["BODY_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "languages_of",
-           "title_field"]
+__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "code_field",
+           "languages_of", "title_field"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
-#: BM25F field weight of the body.
+#: BM25F field weight of the body (prose).
 BODY_BOOST = 1.0
+#: BM25F field weight of the text of code blocks: below prose, so the prose explaining a
+#: command outranks a code sample that merely contains it.
+CODE_BOOST = 0.3
 
 
 def title_field(language: str) -> str:
@@ -30,6 +33,10 @@ def title_field(language: str) -> str:
 
 def body_field(language: str) -> str:
     return f"body_{language}"
+
+
+def code_field(language: str) -> str:
+    return f"code_{language}"
 
 
 def languages_of(schema: Schema) -> tuple[str, ...]:
@@ -45,11 +52,15 @@ def build_schema(languages: Iterable[str]) -> Schema:
     * ``key`` — unique: the file's path relative to the content root, and ``#`` and the
       chunk id when the index holds chunks;
     * ``path`` — the file's path (every chunk of a file shares it: deleting by ``path``
-      removes a document with all its chunks);
-    * ``lang`` — the language subtag of the document's locale (the coarse locale filter);
-    * ``title_<L>``, ``body_<L>`` — searched (BM25F), not stored, one pair per analysis
-      language ``L`` (:mod:`provider.search.analysis`); a document fills only the pair of
-      its language;
+      removes a document with all its chunks), also a column;
+    * ``lang`` — the language subtag of the document's locale (documents per language);
+    * ``locale`` — the document's locale, lowercased (the locale filter), also a column;
+    * ``group`` — a column: the translation group key, ``""`` for a document in none
+      (locale ranking and one answer per group read columns, not stored fields);
+    * ``title_<L>``, ``body_<L>``, ``code_<L>`` — searched (BM25F), not stored, one set per
+      analysis language ``L`` (:mod:`provider.search.analysis`); a document fills only the
+      set of its language; ``body`` holds the prose, ``code`` the text of code blocks
+      (weighed less);
     * ``doc`` — stored: the result's fixed fields (id, title, audience, revision, locale,
       group, review date, translation sync state, URL, chunk id);
     * ``passages`` — stored: the passage texts snippets are cut from (a section's first
@@ -57,21 +68,28 @@ def build_schema(languages: Iterable[str]) -> Schema:
     * ``passage_terms`` — stored: each passage's analysed terms and pairs of adjacent terms
       (with its heading's), so picking the best passage needs no analysis at query time;
     * ``passage_internal`` — stored: indexes of passages from internal sections (always
-      empty in the public index, which never receives those passages at all).
+      empty in the public index, which never receives those passages at all);
+    * ``passage_code`` — stored: indexes of passages mostly made of code.
 
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
+    Version 5: script-aware tokenizer; ja, zh and ko segmented into words; ``locale`` and
+    ``group`` columns; ``code_<L>`` fields.
     """
     fields: dict[str, object] = {
         "key": ID(unique=True, stored=True),
-        "path": ID(stored=True),
+        "path": ID(stored=True, sortable=True),
         "lang": ID(),
+        "locale": ID(sortable=True),
+        "group": ID(sortable=True),
         "doc": STORED(),
         "passages": STORED(),
         "passage_terms": STORED(),
         "passage_internal": STORED(),
+        "passage_code": STORED(),
     }
     for language in languages:
         analyzer = analyzer_for(language)
         fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST)
         fields[body_field(language)] = TEXT(analyzer=analyzer, field_boost=BODY_BOOST)
+        fields[code_field(language)] = TEXT(analyzer=analyzer, field_boost=CODE_BOOST)
     return Schema(**fields)

@@ -6,12 +6,13 @@ only: no analysis, no highlighting, no markup.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import pairwise
 
 from ..contract.results import SNIPPET_MAX_CHARS
 
-__all__ = ["PAIR", "best_passage", "make_snippet", "pair_weights", "passage_terms", "snippet_span"]
+__all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "make_snippet", "pair_weights", "passage_terms",
+           "snippet_span"]
 
 #: Joins two adjacent terms into a *pair* term (``refund+exception``): no analysed term
 #: contains it. A passage where the query's words stand next to each other — as a phrase,
@@ -39,18 +40,27 @@ def pair_weights(words: Sequence[str], weights: Mapping[str, float]) -> dict[str
     return out
 
 
-def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float]) -> int:
+#: A passage mostly of code counts this share of its matching weight: the prose that
+#: explains a command is the better snippet.
+CODE_PASSAGE_WEIGHT = 0.5
+
+
+def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float], code: Collection[int] = ()) -> int:
     """Index of the passage whose terms carry the most query weight (the earliest on a
     tie; the first passage when none matches, e.g. a title-only match).
 
     Args:
         passage_terms: per passage, its terms separated by single spaces.
         weights: query term → weight (e.g. its inverse document frequency).
+        code: indexes of passages mostly of code (their weight counts
+            :data:`CODE_PASSAGE_WEIGHT`).
     """
     best, best_score = 0, 0.0
     for index, line in enumerate(passage_terms):
         padded = f" {line} "
         score = sum(weight for term, weight in weights.items() if f" {term} " in padded)
+        if index in code:
+            score *= CODE_PASSAGE_WEIGHT
         if score > best_score:
             best, best_score = index, score
     return best

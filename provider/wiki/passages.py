@@ -41,6 +41,8 @@ class Passage:
         section_heading: the heading that opened its section (``""`` for section 0).
         anchor: that heading's anchor on the rendered page, without ``#`` (``""`` for
             section 0).
+        code: the pieces of ``text`` that come from code blocks, in order (search weighs
+            them less than prose).
 
     Equality compares ``heading``, ``text`` and ``internal`` only.
     """
@@ -51,6 +53,7 @@ class Passage:
     section: int = field(default=0, compare=False)
     section_heading: str = field(default="", compare=False)
     anchor: str = field(default="", compare=False)
+    code: tuple[str, ...] = field(default=(), compare=False)
 
 
 def _pieces(text: str, max_chars: int) -> Iterable[str]:
@@ -83,6 +86,7 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
     heading = ""
     heading_internal = False
     current = ""
+    current_code: list[str] = []
     internal = False
     slugger = Slugger()
     section, section_heading, anchor = 0, "", ""
@@ -91,8 +95,10 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
         nonlocal current
         if current:
             # A passage is shown with its heading, so an internal heading makes it internal.
-            passages.append(Passage(heading, current, internal or heading_internal, section, section_heading, anchor))
+            passages.append(Passage(heading, current, internal or heading_internal, section, section_heading, anchor,
+                                    code=tuple(current_code)))
             current = ""
+            current_code.clear()
 
     for block in blocks:
         if block.kind == "heading":
@@ -114,6 +120,8 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
             if current and len(current) + 1 + len(piece) > max_chars:
                 flush()
             current = f"{current} {piece}" if current else piece
+            if block.kind == "code":
+                current_code.append(piece)
     flush()
     if not passages and headings:
         # A document of headings only still has words a reader sees.

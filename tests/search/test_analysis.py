@@ -11,6 +11,7 @@ from provider.search.analysis import (
     ANY,
     FOLDING_LANGUAGES,
     CachedStemFilter,
+    ScriptTokenizer,
     analysis_language,
     analyzer_for,
     schema_languages,
@@ -64,10 +65,12 @@ def test_stop_words_per_language() -> None:
 
 
 def test_plain_analyzer_for_languages_without_stemmer() -> None:
-    # Turkish has a stop list, Catalan accent folding: fields of their own; Chinese neither.
-    assert schema_languages(["en", "de", "zh-Hant-TW", "tr", "pt-BR", "ca"]) == ("ca", "de", "en", "pt", "tr", ANY)
+    # Turkish has a stop list, Catalan accent folding, Chinese a segmenter: fields of their own.
+    assert schema_languages(["en", "de", "zh-Hant-TW", "tr", "pt-BR", "ca"]) == ("ca", "de", "en", "pt", "tr", "zh",
+                                                                                  ANY)
+    assert schema_languages(["en", "hi", "vi"]) == ("en", ANY)
     assert analysis_language("tr", ("de", "en", ANY)) == ANY
-    assert analysis_language("zh-Hant-TW", schema_languages(["zh-Hant-TW", "en"])) == ANY
+    assert analysis_language("zh-Hant-TW", schema_languages(["zh-Hant-TW", "en"])) == "zh"
     assert terms("Cafè", "ca") == ["cafe"] and terms("Cafè", ANY) == ["cafè"]
     assert analysis_language("de-AT", ("de", "en", ANY)) == "de"
     assert terms("Büyük Şehirler", ANY) == ["büyük", "şehirler"]
@@ -85,3 +88,66 @@ def test_analyzers_pickle_by_name_and_stem_the_same_after_unpickling() -> None:
     stem = CachedStemFilter("de")
     assert pickle.loads(pickle.dumps(stem)) == stem  # noqa: S301 - our own bytes
     assert len(pickle.dumps(stem)) < 200
+
+
+# -- issue 12: words by script ------------------------------------------------------------
+
+
+def test_japanese_word_inside_a_sentence_is_a_term_at_both_ends() -> None:
+    """ダークモード inside a sentence is found: the page's sentence and the query are cut
+    by the same segmenter, particles and auxiliaries dropped."""
+    page = terms("設定画面でダークモードを有効にすると、背景が暗くなります。", "ja")
+    assert set(terms("ダークモード", "ja")) <= set(page)
+    assert set(terms("ダークモードを有効にするには", "ja")) <= set(page)
+    assert "を" not in page and "に" not in page
+
+
+def test_japanese_okurigana_and_inflection_meet() -> None:
+    assert terms("申込み", "ja") == terms("申し込み", "ja") == terms("申込", "ja")
+    assert set(terms("使えない", "ja")) == set(terms("使う", "ja"))
+
+
+def test_korean_particles_do_not_stop_a_match() -> None:
+    for attached in ("비밀번호를", "비밀번호가", "비밀번호는", "비밀번호에", "비밀번호로"):
+        assert terms(attached, "ko") == terms("비밀번호", "ko")
+    assert terms("키가", "ko") == terms("키를", "ko") == terms("키", "ko")
+    assert terms("노드에서", "ko") == terms("노드를", "ko") == ["노드"]
+
+
+def test_chinese_simplified_and_traditional_words() -> None:
+    assert set(terms("节点", "zh")) <= set(terms("如何在本地运行节点", "zh"))
+    assert set(terms("節點", "zh")) <= set(terms("如何在本地運行節點", "zh"))
+    assert "如何" not in terms("如何在本地运行节点", "zh")  # a question word, not a topic
+
+
+def test_cjk_in_another_language_is_cut_into_bigrams() -> None:
+    """Chosen by script: Japanese in an English page (or a page of an unconfigured
+    language) still gives terms — the Lucene CJK bigrams."""
+    assert terms("ダークモード", "en") == ["ダー", "ーク", "クモ", "モー", "ード"]
+    assert terms("設", ANY) == ["設"]
+
+
+def test_latin_words_keep_their_analysis_next_to_cjk() -> None:
+    assert terms("DockerでENを実行", "ja") == ["docker", "en", "実行"]
+    assert terms("ＥＮ", "ja") == ["en"]  # full-width letters fold
+
+
+def test_arabic_and_persian_normalisation() -> None:
+    """Harakat and tatweel do not split or change a word; Persian yeh and kaf meet the
+    Arabic letters; a ZWNJ-joined word is found with a space, a ZWNJ or neither."""
+    assert terms("كَتَبَ", ANY) == terms("كتب", ANY) == terms("كـتـب", ANY)
+    assert terms("کی", ANY) == terms("كي", ANY)
+    joined = set(terms("می\u200cخواهم", ANY))
+    assert set(terms("میخواهم", ANY)) <= joined and set(terms("می خواهم", ANY)) <= joined
+
+
+def test_combining_marks_stay_inside_words() -> None:
+    assert terms("हिन्दी में", ANY) == ["हिन्दी", "में"]
+
+
+def test_segmenting_analyzers_pickle_by_name() -> None:
+    schema = build_schema(("ja", "ko", "zh", ANY))
+    again = pickle.loads(pickle.dumps(schema))  # noqa: S301 - our own bytes
+    for language, text in (("ja", "申込みの方法"), ("ko", "비밀번호를 재설정"), ("zh", "智能合约部署")):
+        assert [t.text for t in again[f"body_{language}"].analyzer(text)] == terms(text, language)
+    assert len(pickle.dumps(ScriptTokenizer("ja"))) < 200

@@ -35,6 +35,8 @@ FILES = {
     # group "c": English and a German (Germany) translation
     "en/c.md": _page("Gamma", f"Gamma {WORD} page."),
     "c-de.md": _page("Gamma DE", f"Gamma {WORD} Seite.", locale="de-DE", translation_group="c"),
+    # German only
+    "de/only.md": _page("Nur Deutsch", "Die quuxbar Einstellung gibt es nur auf Deutsch."),
 }
 
 
@@ -113,14 +115,36 @@ def test_results_carry_the_documents_true_locale(backend: WhooshBackend) -> None
             assert found == expected[doc_id]
 
 
-def test_without_a_request_locale_nothing_is_filtered_or_merged(backend: WhooshBackend) -> None:
-    assert {doc_id for doc_id, _ in _search(backend, None)} == {
-        "en/a", "de/a", "de-AT/a", "fr/a", "en/b", "en/c", "c-de"}
+def test_without_a_request_locale_one_answer_per_group_in_the_default_locale(backend: WhooshBackend) -> None:
+    """Issue 12: without a request locale (the minimum configuration) one document per
+    translation group; a made-up word says nothing of its language, so the default
+    locale's translation."""
+    assert {doc_id for doc_id, _ in _search(backend, None)} == {"en/a", "en/b", "en/c"}
+
+
+def _ids(backend: WhooshBackend, text: str) -> list[str]:
+    query = SearchQuery(text=text, limit=50, reach=Exposure.CUSTOMER_SAFE, capabilities=frozenset({"retrieve"}))
+    return [r.document_id for r in backend.search(query)]
+
+
+def test_without_a_request_locale_the_querys_language_picks_the_translation(backend: WhooshBackend) -> None:
+    """A German question gets the German translation of each group (de or de-AT, the
+    more relevant; de-DE for c), and the English-only article in English."""
+    found = set(_ids(backend, f"Die {WORD} Anleitung"))
+    assert found & {"de/a", "de-AT/a"} and not found & {"en/a", "fr/a", "en/c"}
+    assert "c-de" in found
+
+
+def test_a_one_word_query_still_finds_a_page_in_another_language(backend: WhooshBackend) -> None:
+    """Never guessed from nothing: one word found only on a German page finds it."""
+    assert _ids(backend, "quuxbar") == ["de/only"]
 
 
 def test_translation_group_ids_are_shared_by_a_groups_documents(backend: WhooshBackend) -> None:
-    query = SearchQuery(text=WORD, limit=50, reach=Exposure.CUSTOMER_SAFE, capabilities=ALL)
-    groups = {r.document_id: r.translation_group_id for r in backend.search(query)}
+    groups = {}
+    for locale in ("en", "de", "fr"):
+        query = SearchQuery(text=WORD, limit=50, reach=Exposure.CUSTOMER_SAFE, capabilities=ALL, locale=locale)
+        groups.update({r.document_id: r.translation_group_id for r in backend.search(query)})
     assert groups["en/a"] == groups["de/a"] == groups["fr/a"] == "a"
     assert groups["en/c"] == groups["c-de"] == "c"
     assert groups["en/b"] is None  # a group of one is no group

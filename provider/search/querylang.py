@@ -1,0 +1,172 @@
+"""Which languages a query can be in, and which one it is written in.
+
+Nothing here guesses from nothing: the *script* of the query's letters limits the analysis
+languages worth analysing and searching (a Hangul query is not searched in the German
+fields), and the index's own *vocabulary* tells the languages apart within one script —
+the language whose documents use the query's words (and whose stop words the query uses)
+most, and clearly more than the default locale's language, is the language the query is
+written in. A query without such evidence (a product name, a number) is taken to be in the
+default locale's language.
+
+Chinese is further told apart by characters: a text whose Han characters all exist in
+GB 2312 (Simplified) but not all in Big5 (Traditional) is Simplified, and the other way
+round; characters both sets share say nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+
+from ..contract.locales import likely_subtags
+from .analysis import ANY
+from .segment import HAN, HANGUL, KANA
+
+__all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "query_scripts",
+           "stop_words_of", "writing_key", "written_in"]
+
+#: How much likelier the whole query must be in another language than in the default
+#: locale's language before it counts as written in it (a likelihood ratio over the
+#: index's own word frequencies).
+EVIDENCE_RATIO = 4.0
+#: The probability a stop word of a language is taken to have in that language's documents.
+STOP_WORD_P = 0.5
+
+#: Unicode script name (first word of a character's name) → ISO 15924 code.
+_SCRIPT_NAMES = {
+    "LATIN": "Latn", "CYRILLIC": "Cyrl", "ARABIC": "Arab", "GREEK": "Grek", "HEBREW": "Hebr",
+    "DEVANAGARI": "Deva", "THAI": "Thai", "ARMENIAN": "Armn", "GEORGIAN": "Geor", "BENGALI": "Beng",
+    "TAMIL": "Taml", "HANGUL": "Hang", "HIRAGANA": "Kana", "KATAKANA": "Kana", "CJK": "Hani",
+}
+#: The scripts a query in an analysis language may be written in, beyond its CLDR script.
+_LANGUAGE_SCRIPTS = {"ja": frozenset({"Hani", "Kana"}), "zh": frozenset({"Hani"}), "ko": frozenset({"Hang"})}
+
+
+_HAN_CHAR = re.compile(f"[{HAN}]")
+_KANA_CHAR = re.compile(f"[{KANA}]")
+_HANGUL_CHAR = re.compile(f"[{HANGUL}]")
+
+
+@lru_cache(maxsize=8192)
+def _char_script(char: str) -> str:
+    if _HAN_CHAR.match(char):
+        return "Hani"
+    if _KANA_CHAR.match(char):
+        return "Kana"
+    if _HANGUL_CHAR.match(char):
+        return "Hang"
+    name = unicodedata.name(char, "")
+    return _SCRIPT_NAMES.get(name.split(" ", 1)[0], "") if name else ""
+
+
+def query_scripts(text: str) -> frozenset[str]:
+    """ISO 15924 codes of the scripts of the letters in ``text`` (``Hani`` for Han,
+    ``Kana`` for either kana, ``Hang`` for Hangul); digits and punctuation have none."""
+    return frozenset(script for char in set(text) if char.isalpha() and (script := _char_script(char)))
+
+
+@lru_cache(maxsize=256)
+def _scripts_of_language(language: str) -> frozenset[str]:
+    if language in _LANGUAGE_SCRIPTS:
+        return _LANGUAGE_SCRIPTS[language]
+    script = likely_subtags(language)[1]
+    return frozenset({script}) if script else frozenset()
+
+
+def candidate_languages(text: str, languages: Sequence[str]) -> tuple[str, ...]:
+    """The analysis languages of an index a query can be in, by script: each language
+    whose script the query's letters use, and :data:`~provider.search.analysis.ANY`
+    (documents of unconfigured languages, in any script). A query without letters, or
+    one whose scripts no language uses, can be in any of them."""
+    scripts = query_scripts(text)
+    if not scripts:
+        return tuple(languages)
+    return tuple(lang for lang in languages
+                 if lang == ANY or not _scripts_of_language(lang) or _scripts_of_language(lang) & scripts)
+
+
+def chinese_scripts(text: str) -> frozenset[str]:
+    """``{"Hans"}``, ``{"Hant"}`` or both: the Chinese scripts ``text``'s Han characters
+    fit (GB 2312 holds Simplified characters, Big5 Traditional ones)."""
+    han = "".join(char for char in text if _char_script(char) == "Hani")
+    out = set()
+    for script, codec in (("Hans", "gb2312"), ("Hant", "big5")):
+        try:
+            han.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        out.add(script)
+    return frozenset(out or {"Hans", "Hant"})
+
+
+def writing_key(analysis_language: str, locale: str) -> str:
+    """What a document's translation is compared on: its analysis language, for Chinese
+    with its script (``zh-Hans``, ``zh-Hant``)."""
+    if analysis_language == "zh":
+        return f"zh-{likely_subtags(locale)[1] or 'Hans'}"
+    return analysis_language
+
+
+def written_in(
+    words: Mapping[str, Sequence[str]],
+    stop_hits: Mapping[str, int],
+    frequency: Callable[[str, str], int],
+    counts: Mapping[str, int],
+    default_language: str,
+    text: str,
+) -> frozenset[str]:
+    """The writing keys (:func:`writing_key`) of the language a query is written in.
+
+    Args:
+        words: per candidate analysis language, the query's analysed terms.
+        stop_hits: per candidate language, how many of the query's words are its stop words.
+        frequency: ``(language, term)`` → documents of that language containing the term.
+        counts: documents per analysis language.
+        default_language: the default locale's analysis language.
+        text: the query (Chinese scripts are read from its characters).
+
+    Returns:
+        One language's keys (both Chinese scripts when the characters do not tell), or
+        the default language's when no language is clearly likelier.
+    """
+    scores: dict[str, float] = {}
+    size = 0
+    for language in set(words) | set(stop_hits):
+        if not counts.get(language):
+            continue  # no documents: no evidence either way
+        total = counts[language] + 1
+        logs = [math.log((frequency(language, term) + 0.5) / total) for term in words.get(language, ())]
+        logs += [math.log(STOP_WORD_P)] * stop_hits.get(language, 0)
+        if logs:
+            scores[language] = sum(logs) / len(logs)
+            size = max(size, len(logs))
+    if not scores:
+        return _keys(default_language, text)
+    best = max(sorted(scores), key=lambda language: scores[language])
+    # The mean log-likelihood per word (segmenters cut one text into different numbers of
+    # words), times the query's length: the evidence a whole query gives.
+    if default_language in scores and (scores[best] - scores[default_language]) * size < math.log(EVIDENCE_RATIO):
+        best = default_language
+    return _keys(best, text)
+
+
+def _keys(language: str, text: str) -> frozenset[str]:
+    if language == "zh":
+        return frozenset(f"zh-{script}" for script in chinese_scripts(text))
+    return frozenset({language})
+
+
+def stop_words_of(analyzer: object) -> frozenset[str]:
+    """The stop list in an analyzer chain (empty when it has none)."""
+    for item in getattr(analyzer, "items", ()):
+        stops = getattr(item, "stops", None)
+        if stops is not None:
+            return frozenset(stops)
+    return frozenset()
+
+
+def count_stop_words(tokens: Iterable[str], stops: frozenset[str]) -> int:
+    return sum(1 for token in tokens if token in stops)
