@@ -39,6 +39,16 @@ def _worker_pids(server: ProviderProcess) -> set[str]:
 @pytest.fixture(scope="module")
 def two_workers(tmp_path_factory: pytest.TempPathFactory) -> ProviderProcess:
     server = start_provider(tmp_path_factory.mktemp("workers"), config={"workers": 2})
+    # /healthz answered by one worker says nothing of the other: wait until fresh
+    # connections (spread over both) all get answers, so no test meets a worker that is
+    # still opening the index (503 index_unavailable) on a loaded machine.
+    deadline = time.monotonic() + 60
+    streak = 0
+    while streak < 12 and time.monotonic() < deadline:
+        ok = _fresh_client_post(server, BODY, signed_headers(BODY, CUSTOMER_SECRET)).status_code == 200
+        streak = streak + 1 if ok else 0
+        if not ok:
+            time.sleep(0.2)
     yield server  # type: ignore[misc]
     server.stop()
 
