@@ -60,6 +60,7 @@ from .segment import CJK, HAN, HANGUL, KANA, cjk_bigrams, segmenter
 
 __all__ = [
     "ANY",
+    "DEFAULT_CJK_MODES",
     "EXTRA_STOP_WORDS",
     "FOLDING_LANGUAGES",
     "CachedStemFilter",
@@ -86,8 +87,9 @@ EXTRA_STOP_WORDS: dict[str, frozenset[str]] = {
 }
 #: Languages whose CJK text is segmented into words (:mod:`provider.search.segment`).
 SEGMENTED_LANGUAGES = frozenset({"ja", "zh", "ko"})
-#: ``words`` (the segmenters, the default) or ``bigrams`` (the Lucene baseline), from
-#: ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS``: only for measuring one against the other.
+#: How each segmented language's CJK text is analysed by default: ``words`` (its segmenter)
+#: or ``bigrams`` (the Lucene baseline), as measured (README, Relevance).
+DEFAULT_CJK_MODES: dict[str, str] = {"ja": "words", "ko": "words", "zh": "words"}
 CJK_MODES = ("words", "bigrams")
 #: Distinct words whose stem is remembered, per language (query words come from callers).
 STEM_CACHE_WORDS = 200_000
@@ -138,11 +140,20 @@ class FoldAccents(CharsetFilter):  # type: ignore[misc]  # Whoosh is untyped
         return hash("fold")
 
 
-def cjk_mode() -> str:
-    """How CJK text is analysed in indexes built now: ``words`` unless
-    ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS=bigrams`` (the benchmark's baseline)."""
-    mode = os.environ.get("KNOWLEDGE_PROVIDER_CJK_ANALYSIS", "words").strip().lower()
-    return mode if mode in CJK_MODES else "words"
+def cjk_mode(language: str | None = None) -> str:
+    """How CJK text of ``language`` is analysed in indexes built now (:data:`DEFAULT_CJK_MODES`),
+    unless ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS`` says otherwise: ``bigrams`` or ``words`` for
+    every language, or per language (``zh=bigrams,ja=words``) — for measuring one against the
+    other. Without ``language``: a description of all of them (part of the index settings)."""
+    modes = dict(DEFAULT_CJK_MODES)
+    setting = os.environ.get("KNOWLEDGE_PROVIDER_CJK_ANALYSIS", "").strip().lower()
+    for part in filter(None, (p.strip() for p in setting.split(","))):
+        lang, _, mode = part.rpartition("=")
+        if mode in CJK_MODES:
+            modes.update({lang: mode} if lang else dict.fromkeys(modes, mode))
+    if language is None:
+        return ",".join(f"{lang}={mode}" for lang, mode in sorted(modes.items()))
+    return modes.get(language, "words")
 
 
 def _mark_class() -> str:
@@ -298,7 +309,7 @@ def schema_languages(locales: Iterable[str]) -> tuple[str, ...]:
 def analyzer_for(language: str) -> Analyzer:
     """The analyzer of ``language``'s title and body fields (see the module docstring),
     with CJK text analysed as :func:`cjk_mode` says."""
-    return _analyzer(language, cjk_mode())
+    return _analyzer(language, cjk_mode(language))
 
 
 @cache

@@ -103,6 +103,8 @@ MAX_QUERY_TERMS = 32
 #: locale ranking, one answer per translation group and the passage cap; four times more
 #: (up to :data:`FETCH_MAX`) only when those left too few and more exist.
 FETCH_FACTOR = 1
+#: ... times this with chunks.
+CHUNK_FETCH_FACTOR = 3
 FETCH_MIN = 10
 FETCH_MAX = 400
 #: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
@@ -342,7 +344,9 @@ class WhooshBackend:
             return keys[locale]
 
         default_key = key_of(self.default_locale.lower())
-        fetch = min(max(limit * FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
+        # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
+        factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked else 1)
+        fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
         while True:
             found = self._match(searcher, words, fetch, locale_filter)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
@@ -405,7 +409,8 @@ class WhooshBackend:
 
         def terms_of(language: str, word: str) -> list[Query]:
             # Only the fields that hold the word: no matcher is built for an absent term.
-            return [Term(field(language), word) for field in _FIELDS if searcher.doc_frequency(field(language), word)]
+            dfs = _dfs(searcher, language, word)
+            return [Term(field(language), word) for field, df in zip(_FIELDS, dfs, strict=True) if df]
 
         def clause(language: str, word: str) -> Query:
             found = terms_of(language, word)
@@ -503,7 +508,7 @@ def _stop_hits(searcher: Searcher, language: str, text: str) -> int:
 
 
 def _frequency(searcher: Searcher, language: str, word: str) -> int:
-    return int(max(searcher.doc_frequency(field(language), word) for field in _FIELDS))
+    return max(_dfs(searcher, language, word))
 
 
 @dataclass(frozen=True)
@@ -513,6 +518,8 @@ class _IndexInfo:
 
     counts: dict[str, int]
     locales: tuple[str, ...]
+    #: whether the index holds chunks (more entries than files)
+    chunked: bool = False
 
 
 def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
@@ -522,7 +529,8 @@ def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
         counts[ANY] = max(int(searcher.doc_count()) - sum(counts.values()), 0)
         locales = tuple(term.decode("utf-8") if isinstance(term, bytes) else str(term)
                         for term in searcher.reader().lexicon("locale"))
-        info = _IndexInfo(counts, locales)
+        files = sum(1 for _ in searcher.reader().lexicon("path"))
+        info = _IndexInfo(counts, locales, chunked=int(searcher.doc_count()) > files)
         searcher._kp_info = info
     return info
 
@@ -538,7 +546,26 @@ def _columns(searcher: Searcher) -> tuple[Any, Any, Any]:
 
 
 def _indexed(searcher: Searcher, language: str, word: str) -> bool:
-    return any(searcher.doc_frequency(field(language), word) for field in _FIELDS)
+    return any(_dfs(searcher, language, word))
+
+
+#: (language, term) document frequencies remembered per searcher (a searcher sees one
+#: unchanging index generation, so they cannot go stale).
+DF_CACHE_TERMS = 50_000
+
+
+def _dfs(searcher: Searcher, language: str, word: str) -> tuple[int, int, int]:
+    """Documents containing ``word`` in the title, body and code fields of ``language``;
+    one query asks this several times per word (matching, spelling, its language)."""
+    cache: dict[tuple[str, str], tuple[int, int, int]] | None = getattr(searcher, "_kp_dfs", None)
+    if cache is None or len(cache) > DF_CACHE_TERMS:
+        cache = {}
+        searcher._kp_dfs = cache
+    found = cache.get((language, word))
+    if found is None:
+        title, body, code = (int(searcher.doc_frequency(field(language), word)) for field in _FIELDS)
+        found = cache[(language, word)] = (title, body, code)
+    return found
 
 
 def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]], allowed: set[str]
