@@ -22,7 +22,7 @@ from wcmatch import glob
 from .dates import DATED_NAME, parse_date
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
 from .locales import normalize_tag, strip_extension
-from .lookalike import resembles
+from .lookalike import mentions, near, resembles, squash
 from .plaintext import clean_inline
 
 __all__ = [
@@ -71,7 +71,11 @@ class AudienceRule:
     audience: str
 
     def matches(self, relpath: str) -> bool:
-        return bool(glob.globmatch(relpath, self.pattern, flags=_GLOB_FLAGS))
+        # A rule that can only serve less (anything but public) also matches other case
+        # (``staff/**`` covers ``Staff/``): a case slip must not leave pages to a later
+        # public rule. A public rule matches exactly.
+        flags = _GLOB_FLAGS if self.audience == PUBLIC else _GLOB_FLAGS | glob.IGNORECASE
+        return bool(glob.globmatch(relpath, self.pattern, flags=flags))
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,8 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
                     exact = exact_key(name, "audience") and (
                         not path or (len(path) == 1 and exact_key(path[0], "params")))
                     found.append(AudienceSignal(here, value, exact))
+                elif _intent_key(name) or _hiding_tags(name, value):
+                    found.append(AudienceSignal(here, value, False))
                 walk(value, here, depth + 1)
         elif isinstance(node, list):
             for item in node[:200]:
@@ -138,6 +144,35 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
 
     walk(data, (), 0)
     return found
+
+
+#: Keys that, spelled near enough, say who may read the page (``visibility: internal``,
+#: ``private: true``, ``public: false``): not ``audience``, so never a public signal, but
+#: a signal that the author meant something — the page fails closed and is quarantined.
+INTENT_KEYS = ("visibility", "classification", "internal", "private", "confidential", "public", "exposure",
+               "restricted")
+#: List-valued keys whose items may say "internal" (``tags: [internal]``).
+_TAG_KEYS = ("tags", "tag", "categories", "category", "keywords", "labels", "label")
+_HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly")
+
+
+def _intent_key(name: str) -> bool:
+    """A key misspelling ``audience`` (``audiance``, ``audiences``), containing it
+    (``target_audience``, ``ms.audience``), or naming an intent of :data:`INTENT_KEYS`."""
+    squashed = squash(name)
+    if len(squashed) > 40:
+        return False
+    if mentions(name, ("audience",)) or (len(squashed) >= 5 and near(squashed, "audience", 2)):
+        return True
+    return any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS)
+
+
+def _hiding_tags(name: str, value: Any) -> bool:
+    if not any(resembles(name, key) for key in _TAG_KEYS):
+        return False
+    items = value if isinstance(value, list) else [value]
+    return any(isinstance(item, str) and len(item) <= 60 and any(resembles(squash(item), w) for w in _HIDE_TAGS)
+               for item in items[:200])
 
 
 def decide_audience(

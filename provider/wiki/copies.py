@@ -9,12 +9,13 @@ code) is folded (:func:`provider.wiki.lookalike.fold`), cut into words — lette
 in a run; each Han, kana, Hangul or Thai character counts as a word, as those scripts do
 not put spaces between words — and every run of :data:`SHINGLE_WORDS` consecutive words is
 one shingle. Two texts are near-copies when the Jaccard similarity of their shingle sets
-(shared shingles / all shingles) is at least :data:`NEAR_COPY_JACCARD`.
+(shared shingles / all shingles) is at least :data:`NEAR_COPY_JACCARD` (0.35: a copy with
+every eighth word changed still counts).
 
 It is estimated from a **bottom-k sketch** (the :data:`SKETCH_SIZE` smallest 32-bit BLAKE2b
 hashes of a text's shingles), stored with each document's metadata so that a sync compares
 documents without reading them again. With k = 64 the estimate's standard error is about
-0.06 at J = 0.5; texts shorter than :data:`MIN_SHINGLES` shingles get no sketch (stubs and
+0.06 at J = 0.35; texts shorter than :data:`MIN_SHINGLES` shingles get no sketch (stubs and
 one-line pages would all look alike).
 """
 
@@ -34,10 +35,10 @@ SHINGLE_WORDS = 3
 SKETCH_SIZE = 64
 MIN_SHINGLES = 8
 #: Estimated Jaccard similarity from which a text counts as a copy of another.
-NEAR_COPY_JACCARD = 0.5
+NEAR_COPY_JACCARD = 0.35
 #: Sketch values two texts must share before their similarity is estimated (a copy at the
-#: threshold shares about 42 of 64).
-_CANDIDATE_SHARED = 12
+#: threshold shares about 33 of 64).
+_CANDIDATE_SHARED = 8
 
 _WORD = re.compile(r"[^\W_]+")
 _SPLIT_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI")

@@ -315,7 +315,7 @@ def _not_pages(drafts: Mapping[str, _Draft], layout: Layout) -> None:
 
 
 def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...]) -> None:
-    """Rule 5: translations the tool would not build."""
+    """Rule 5: translations the tool would not build; translations of internal text."""
     sources: dict[str, list[_Draft]] = defaultdict(list)
     for draft in drafts.values():
         if draft.meta.locale == default_locale:
@@ -326,6 +326,13 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             continue
         found = sources.get(meta.translation_group, [])
         if not (need_source and relpath.startswith(need_source)):
+            # A translation made public only by an operator's path rule, of a source its
+            # author marked internal in its own front matter: the rule did not mean that.
+            explicit = [d.meta.relpath for d in found if d.meta.audience_own and d.audience != PUBLIC]
+            if explicit and draft.audience == PUBLIC and draft.audience_source.startswith("rule "):
+                draft.audience = INTERNAL
+                draft.audience_source = f"fail-closed: a translation of the internal {explicit[0]}"
+                draft.problems.append(f"translation of {explicit[0]}, which says it is internal; served as internal")
             continue
         if not found and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
@@ -345,6 +352,11 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
 
+#: Audience sources that say no one asked for the page to be internal (a duplicate id
+#: makes both claimants internal; neither is a secret the other copies).
+_NOT_MEANT = ("fail-closed: duplicate documentId",)
+
+
 def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
     """Rule 6: a public document that nearly copies internal or withheld text inherits
     the strictest status among what it copies."""
@@ -355,7 +367,8 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
     sources: dict[str, str] = {}
     for relpath, draft in drafts.items():
         own_withheld = draft.withheld is not None and not draft.withheld_as_duplicate
-        if draft.meta.sketch and (draft.audience != PUBLIC or own_withheld):
+        meant = not draft.audience_source.startswith(_NOT_MEANT)
+        if draft.meta.sketch and ((draft.audience != PUBLIC and meant) or own_withheld):
             sources[relpath] = draft.meta.sketch
         if draft.meta.internal_sketch:
             sources[relpath + "#internal"] = draft.meta.internal_sketch
@@ -367,9 +380,12 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
         internal = []
         for key, score in pairs:
             source_path, _, part = key.partition("#")
-            if source_path == relpath:
-                continue
             source = drafts[source_path]
+            if (source_path == relpath or source.withheld_as_duplicate
+                    or source.meta.translation_group == draft.meta.translation_group):
+                # Copies inside one translation group are the untranslated-copy rule's: an
+                # untranslated copy must not demote the page it copies.
+                continue
             if not part and source.withheld is not None and not source.withheld_as_duplicate:
                 withheld.append((source_path, score, source.withheld))
             else:
@@ -521,6 +537,13 @@ def resolve(
             others = ", ".join(sorted(p for p in claimants if p != relpath))
             draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal")
             draft.audience, draft.audience_source = INTERNAL, "fail-closed: duplicate documentId"
+
+    for draft in drafts.values():
+        # One rule for every reason to quarantine, present and future: the provider failed
+        # closed on this file, so it is never public (a stray closer, an unmapped value…).
+        if draft.audience == PUBLIC and (draft.meta.errors or draft.quarantine):
+            draft.audience = INTERNAL
+            draft.audience_source = "fail-closed: quarantined (" + (draft.meta.errors or draft.quarantine)[0][:80] + ")"
 
     sync = _translation_sync(drafts, default_locale, blobs) if default_locale is not None else {}
 

@@ -20,6 +20,7 @@ from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
     INTERNAL,
+    TITLE_KEYS,
     AudienceRule,
     Decision,
     audience_signals,
@@ -46,7 +47,7 @@ from .locales import normalize_tag, strip_extension
 from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
-from .sections import SectionSplit, mark_internal_blocks, split_sections
+from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
 
@@ -436,6 +437,12 @@ def parse_document(
     # The title is shown to customers: take heading candidates from the public view only.
     title, more = decide_title(meta, relpath, first_h1=public.first_h1, file_name=name)
     warnings += more
+    for key in TITLE_KEYS:
+        raw_title = meta.get(key)
+        if isinstance(raw_title, str) and (MARKER.search(raw_title) or hiding_spans(raw_title)):
+            errors.append(f"front matter {key} holds an internal-section marker (titles cannot hide text); "
+                          "treated as internal")
+            break
     review_due, more = decide_review_due(meta)
     warnings += more
     url, more = decide_url(meta)

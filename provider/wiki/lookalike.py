@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["fold", "mentions", "resembles", "squash"]
+__all__ = ["fold", "mentions", "near", "resembles", "squash"]
 
 #: Default-ignorable code points outside category Cf (UAX #44 Default_Ignorable_Code_Point).
 _IGNORABLE_EXTRA = frozenset(
@@ -118,3 +118,26 @@ def mentions(text: str, words: Iterable[str]) -> str | None:
             ):
                 return word
     return None
+
+
+def near(text: str, word: str, max_edits: int) -> bool:
+    """Whether :func:`squash`-ed ``text`` is within ``max_edits`` insertions, deletions,
+    substitutions or transpositions of adjacent letters of ``word`` (a misspelling:
+    ``audiance``, ``intrenal``, ``confidental``). Letters are compared through the
+    confusables table, as in :func:`resembles`."""
+    a = squash(text)
+    if abs(len(a) - len(word)) > max_edits:
+        return False
+    previous2: list[int] = []
+    previous = list(range(len(word) + 1))
+    for i, char in enumerate(a, start=1):
+        current = [i] + [0] * len(word)
+        for j, wanted in enumerate(word, start=1):
+            cost = 0 if _matches(char, wanted) else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and _matches(char, word[j - 2]) and _matches(a[i - 2], wanted):
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > max_edits:
+            return False
+        previous2, previous = previous, current
+    return previous[-1] <= max_edits

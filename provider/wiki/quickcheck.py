@@ -23,7 +23,7 @@ from .classify import PUBLIC, decide_own_audience
 from .document import DocumentMeta, WikiSettings
 from .frontmatter import parse_front_matter
 from .publication import read_publication, withholding
-from .sections import MARKER, _hiding_spans
+from .sections import MARKER, hiding_spans
 
 __all__ = ["may_have_left_public"]
 
@@ -72,4 +72,4 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
     openers = sum(1 for marker in MARKER.finditer(front.body) if not marker.group(1))
     if openers != (before.internal_sections if before is not None else 0):
         return True
-    return bool(_hiding_spans(front.body))
+    return bool(hiding_spans(front.body))

@@ -56,17 +56,22 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .lookalike import mentions, resembles, squash
+from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block, parse_markdown, strip_templates
 
-__all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "mark_internal_blocks", "split_sections"]
+__all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "hiding_spans", "mark_internal_blocks", "split_sections"]
 
 MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
 
 #: Words that, after Unicode folding and with separators removed
 #: (:func:`provider.wiki.lookalike.mentions`), say "hide this from customers".
-HIDE_WORDS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "employeesonly",
-              "notpublic", "nonpublic", "donotpublish")
+HIDE_WORDS = ("internal", "confidential", "private", "restricted", "agentonly", "agentsonly", "staffonly",
+              "employeesonly", "teamonly", "supportonly", "notpublic", "nonpublic", "donotpublish", "donotshare",
+              "notforcustomers", "notforthepublic", "foragents", "forstaff", "supportstaff", "forsupportteam")
+#: Single words that, as a word of a comment, say the same — with the misspellings
+#: allowed for each (``intrenal``, ``confidental``; short words exactly).
+HIDE_COMMENT_WORDS = {"internal": 2, "confidential": 2, "restricted": 2, "private": 1, "secret": 0, "hidden": 0,
+                      "intern": 0, "interne": 0, "staff": 0, "agents": 0, "hide": 0}
 #: Names of a shortcode, Liquid tag, JSX/HTML element, container type or class that say
 #: the same when they are the whole name.
 HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden"}
@@ -78,7 +83,15 @@ _COMMENTS = re.compile(
     r"|\{\{?/\*(?:(?!\*/).){0,2000}?\*/\}?\}"                # MDX {/* */}, Hugo {{/* */}}
     r"|\{%-?\s*comment\s*-?%\}(?:(?!\{%).){0,2000}"           # Liquid {% comment %}
     r"|\{::comment\}(?:(?!\{:/).){0,2000}"                     # kramdown {::comment}
-    r"|\{#(?:(?!#\}).){0,2000}?#\}",                           # Jinja / MkDocs macros {# #}
+    r"|\{#(?:(?!#\}).){0,2000}?#\}"                            # Jinja / MkDocs macros {# #}
+    r"|<!\[CDATA\[(?:(?!\]\]>).){0,2000}"                           # CDATA
+    r"|<\?(?:(?!\?>).){0,2000}\?>"                                 # processing instruction
+    r"|<![A-Za-z][^<>]{0,300}>"                                 # declaration <!X>
+    r"|\{%-?(?:(?!%\}).){0,300}%\}"                                # a Liquid/Jinja tag: {% if internal %}
+    r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
+    r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
+    r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
+    r"|<[A-Za-z][^<>]{0,500}?(?:\shidden[\s>=/]|display\s*:\s*none)",  # hidden elements
     re.DOTALL,
 )
 _NAMES = re.compile(
@@ -95,13 +108,17 @@ _CONTAINER = re.compile(
 )
 
 
-def _hiding_spans(body: str) -> list[re.Match[str]]:
+def hiding_spans(body: str) -> list[re.Match[str]]:
     """Candidate would-be markers: a comment (any syntax) mentioning a hide word, an
     element, shortcode, tag, class or container whose name is one, a container titled
     with one. Exact markers are not candidates."""
     found: list[re.Match[str]] = []
     for match in _COMMENTS.finditer(body):
-        if MARKER.fullmatch(match.group(0)) is None and mentions(match.group(0)[:600], HIDE_WORDS):
+        text = match.group(0)
+        if MARKER.fullmatch(text) is not None:
+            continue
+        if (mentions(text, HIDE_WORDS) or _hide_word_in(text)
+                or re.search(r"\shidden[\s>=/]|display\s*:\s*none", text, re.IGNORECASE)):
             found.append(match)
     for match in _NAMES.finditer(body):
         names = re.split(r"[\s.#/:]+", next(g for g in match.groups() if g is not None))
@@ -110,10 +127,28 @@ def _hiding_spans(body: str) -> list[re.Match[str]]:
     for match in _CONTAINER.finditer(body):
         kind, title, alert = match.group(1), match.group(2), match.group(3)
         words = [w for w in re.split(r"[\s\"'\[\]()]+", f"{kind or ''} {alert or ''}") if w]
-        if (any(squash(w) in HIDE_NAMES or _resembles_any(w) for w in words)
-                or ("=" not in (title or "") and mentions((title or "")[:300], HIDE_WORDS))):
+        # Attribute values a tool reads as a page or a file (an image's source) are not intent.
+        # Only attributes that select an audience count (``pivot``, ``range``…); text a
+        # reader sees (``alt-text``) and files (``source``) do not.
+        title = _OTHER_ATTRIBUTES.sub("", title or "")
+        if any(squash(w) in HIDE_NAMES or _resembles_any(w) for w in words) or mentions(title[:300], HIDE_WORDS):
             found.append(match)
     return found
+
+
+_COMMENT_WORD = re.compile(r"[^\W_]+")
+_OTHER_ATTRIBUTES = re.compile(
+    r"""\b(?!(?:pivot|range|audience|visibility|target|class)\b)[\w-]+\s*=\s*("[^"]*"|'[^']*'|\S+)""")
+
+
+def _hide_word_in(text: str) -> bool:
+    """Whether a word of ``text`` is one of :data:`HIDE_COMMENT_WORDS`, misspelled by up
+    to the edits :data:`HIDE_COMMENT_WORDS` allows it."""
+    for word in _COMMENT_WORD.findall(fold(text[:2000])):
+        for hide, edits in HIDE_COMMENT_WORDS.items():
+            if abs(len(word) - len(hide)) <= edits and (resembles(word, hide) or (edits and near(word, hide, edits))):
+                return True
+    return False
 
 
 def _resembles_any(name: str) -> bool:
@@ -193,7 +228,7 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None) -> Se
             layout's dialect rules); used to tell which markers are shown as code.
     """
     markers = list(MARKER.finditer(body))
-    candidates = _hiding_spans(body)
+    candidates = hiding_spans(body)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
     code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))

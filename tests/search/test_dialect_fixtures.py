@@ -116,7 +116,7 @@ EXPECTED: dict[str, dict[str, tuple[str, str, str] | None]] = {
         "en/code-sample.md": ("en", "code-sample", P),
         "en/only-internal.md": ("en", "only-internal", N),
         "en/refunds.md": ("en", "refunds", P),
-        "en/stray.md": ("en", "stray", P),
+        "en/stray.md": ("en", "stray", INT),  # quarantined (a stray closer): never public
         "en/unclosed.md": ("en", "unclosed", P),
     },
 }
