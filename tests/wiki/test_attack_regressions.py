@@ -24,7 +24,8 @@ def _public_canary(files: dict[str, str], rules: tuple[AudienceRule, ...], layou
         if isinstance(result, WikiDocument):
             docs[relpath] = result
     out = resolve({p: d.meta for p, d in docs.items()}, default_locale="en", now=NOW, layout=settings.preset)
-    return [p for p, item in out.items() if item.public and (CANARY in docs[p].public_body or CANARY in item.meta.title)]
+    return [p for p, item in out.items()
+            if item.public and (CANARY in docs[p].public_body or CANARY in item.meta.title)]
 
 
 PUBLIC_ALL = (AudienceRule("**", "public"),)
