@@ -20,28 +20,25 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.writing import IndexWriter
 
-from ..contract.locales import language_of
-from ..wiki.chunks import split_chunks
 from ..wiki.citations import document_url, url_inputs, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
 from ..wiki.corpus import Resolved, public_part, resolve
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
-from ..wiki.passages import Passage
 from ..wiki.quickcheck import may_have_left_public
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
-from .analysis import analysis_language, cjk_mode, schema_languages, terms
+from .analysis import cjk_mode, schema_languages
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
-from .schema import SCHEMA_VERSION, body_field, build_schema, code_field, title_field
-from .snippets import passage_terms
+from .prepared import AnalysedOnce, Unit, prepare, text_units
+from .prepared import load as load_prepared
+from .schema import SCHEMA_VERSION, build_schema
 
 __all__ = ["Indexer", "PendingBuild", "SyncReport", "index_entries", "settings_key"]
 
@@ -55,6 +52,15 @@ Clock = Callable[[], dt.datetime]
 
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+#: Memory of each Whoosh writer's posting pool before it spills a sorted run to disk
+#: (megabytes): a 10,000-document build fits in one run per index.
+_WRITER_MB = 256
+
+
+def _took(report: SyncReport, step: str, started: float) -> None:
+    report.timings[step] = report.timings.get(step, 0.0) + time.monotonic() - started
 
 
 @dataclass
@@ -79,6 +85,8 @@ class SyncReport:
             them or in what they depend on (see ``knowledge-provider check``).
         generation: the build's commit counter after the sync.
         last_scan: Unix time of the last completed full scan.
+        timings: wall time of each step of the pass, in seconds (printed by
+            ``bench/build.py``).
     """
 
     build: str = ""
@@ -96,6 +104,7 @@ class SyncReport:
     quarantined: list[str] = field(default_factory=list)
     generation: int = 0
     last_scan: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -112,54 +121,9 @@ def settings_key(settings: WikiSettings) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
-    """Passage texts as a snippet shows them: the first passage of a section starts with
-    its heading (unless the heading merely repeats the title), so a match in a heading
-    is visible in the snippet."""
-    texts = []
-    previous = None
-    folded = title.casefold()
-    for passage in passages:
-        starts_section = passage.heading and passage.heading != previous
-        if starts_section and passage.heading.casefold() != folded:
-            texts.append(f"{passage.heading} — {passage.text}")
-        else:
-            texts.append(passage.text)
-        previous = passage.heading
-    return tuple(texts)
-
-
-def _prose(passage: Passage) -> Passage:
-    """The passage without the text of its code blocks."""
-    text = passage.text
-    for piece in passage.code:
-        text = text.replace(piece, " ", 1)
-    return replace(passage, text=" ".join(text.split()))
-
-
-def _mostly_code(passage: Passage) -> bool:
-    return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
-
-
-@lru_cache(maxsize=4096)
-def _passage_terms(language: str, heading: str, text: str) -> str:
-    """A passage's stored terms; remembered, because the public and the agent index of a
-    document without internal sections hold the same passages."""
-    return passage_terms(terms(heading, language), terms(text, language))
-
-
-@dataclass(frozen=True)
-class _Unit:
-    """What one Whoosh document holds: a whole document, or one chunk of it."""
-
-    chunk_id: str | None
-    anchor: str
-    passages: tuple[Passage, ...]
-
-
 def index_entries(
     settings: WikiSettings, languages: tuple[str, ...], resolved: Resolved, document: WikiDocument, *,
-    public_view: bool,
+    public_view: bool, units: tuple[Unit, ...] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The Whoosh documents of one wiki document in one index, and warnings (a citation
     URL that fails R7).
@@ -168,11 +132,11 @@ def index_entries(
     passages and their terms — so an internal block's words are not in the public index
     at all; translation groups and translation sync are judged as if internal documents
     did not exist. With ``settings.chunking`` there is one entry per chunk
-    (:mod:`provider.wiki.chunks`), else one for the whole document.
+    (:mod:`provider.wiki.chunks`), else one for the whole document. ``units``: the
+    view's :func:`~provider.search.prepared.text_units` when already made (in a reader
+    process).
     """
     meta = resolved.meta
-    passages = document.public_passages if public_view else document.passages
-    language = analysis_language(meta.locale, languages)
     inputs = url_inputs(meta, settings)
     url, warning = document_url(inputs, public=resolved.audience == PUBLIC_AUDIENCE, settings=settings.citation,
                                 agent_view=not public_view)
@@ -189,30 +153,12 @@ def index_entries(
         "review_due": meta.review_due,
         "sync": resolved.public_sync if public_view else resolved.sync,
     }
-    if settings.chunking:
-        units = [_Unit(chunk.id, chunk.anchor, chunk.passages) for chunk in split_chunks(passages)]
-    else:
-        units = [_Unit(None, "", passages)]
+    if units is None:
+        units = text_units(settings, languages, document, public_view=public_view)
     entries: list[dict[str, Any]] = []
     for unit in units:
-        display = _display_texts(unit.passages, meta.title)
-        prose = _display_texts([_prose(p) for p in unit.passages], meta.title)
-        stored_terms = tuple(_passage_terms(language, p.heading, p.text) for p in unit.passages)
-        entries.append({
-            "key": meta.relpath if unit.chunk_id is None else f"{meta.relpath}#{unit.chunk_id}",
-            "path": meta.relpath,
-            "lang": language_of(meta.locale),
-            "locale": meta.locale.lower(),
-            "group": doc["group"] or "",
-            title_field(language): meta.title,
-            body_field(language): "\n".join(prose),
-            code_field(language): "\n".join(" ".join(p.code) for p in unit.passages if p.code),
-            "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),
-            "passages": display,
-            "passage_terms": stored_terms,
-            "passage_internal": tuple(i for i, p in enumerate(unit.passages) if p.internal),
-            "passage_code": tuple(i for i, p in enumerate(unit.passages) if _mostly_code(p)),
-        })
+        entries.append({**unit.fields, "group": doc["group"] or "",
+                        "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor))})
     return entries, [warning] if warning else []
 
 
@@ -252,7 +198,7 @@ class Indexer:
         self._clock = clock
         # Files are read in worker processes, each within a time limit: one pathological
         # file cannot hold up the batch that reclassifies another (X7).
-        self.reader = DocumentReader(settings, timeout_s=parse_timeout_s)
+        self.reader = DocumentReader(settings, timeout_s=parse_timeout_s, prepare=prepare)
         self._key = settings_key(settings)
         self._languages = schema_languages(settings.known_locales)
         self._blobs = GitBlobs(settings.root)
@@ -325,14 +271,19 @@ class Indexer:
 
     def _read(
         self, relpaths: Iterable[str], report: SyncReport, progress: Progress | None, total: int,
-        reader: DocumentReader | None = None,
+        reader: DocumentReader | None = None, prepared: dict[str, bytes] | None = None,
     ) -> tuple[dict[str, WikiDocument], dict[str, str], list[str]]:
+        """Read files in the reader processes: ``(documents, skipped with the reason,
+        gone)``; what the readers prepared for the index goes into ``prepared``."""
+        started = time.monotonic()
         loaded: dict[str, WikiDocument] = {}
         skipped: dict[str, str] = {}
         gone: list[str] = []
-        for done, (relpath, result) in enumerate((reader or self.reader).read(relpaths), start=1):
+        for done, (relpath, result, made) in enumerate((reader or self.reader).read_prepared(relpaths), start=1):
             if isinstance(result, WikiDocument):
                 loaded[relpath] = result
+                if made is not None and prepared is not None:
+                    prepared[relpath] = made
                 if result.meta.warnings:
                     report.warnings[relpath] = list(result.meta.warnings)
             elif isinstance(result, Skipped):
@@ -342,6 +293,7 @@ class Indexer:
             report.read += 1
             if progress is not None:
                 progress(done, total)
+        _took(report, "read and prepare (reader processes)", started)
         return loaded, skipped, gone
 
     def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
@@ -362,7 +314,7 @@ class Indexer:
         """
         if self._closed:
             raise ReaderClosed("the indexer is closed (shutting down)")
-        reader = DocumentReader(self.settings, timeout_s=self.reader.timeout_s)
+        reader = DocumentReader(self.settings, timeout_s=self.reader.timeout_s, prepare=prepare)
         self._aside_readers.append(reader)
         try:
             report = SyncReport()
@@ -403,16 +355,22 @@ class Indexer:
         return max(self._manifest.generation if self._manifest else 0, self._generation)
 
     def _build_aside(self, report: SyncReport, progress: Progress | None, reader: DocumentReader) -> PendingBuild:
+        started = time.monotonic()
         found = self._discover()
-        loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files), reader)
+        _took(report, "discover", started)
+        prepared: dict[str, bytes] = {}
+        loaded, skipped, _ = self._read(sorted(found.files), report, progress, len(found.files), reader, prepared)
         skipped.update({s.relpath: s.reason for s in found.skipped})
         manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
         # The counter carries on across builds, so it only ever grows.
         manifest.generation = self._generation_now() + 1
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
+        started = time.monotonic()
         resolved = self._resolve(manifest)
+        _took(report, "corpus rules", started)
 
+        started = time.monotonic()
         name, path = self.layout.new_build()
         schema = build_schema(self._languages)
         for sub in (PUBLIC, ALL):
@@ -420,20 +378,30 @@ class Indexer:
             whoosh_index.create_in(str(path / sub), schema)
         public_ix = whoosh_index.open_dir(str(path / PUBLIC))
         all_ix = whoosh_index.open_dir(str(path / ALL))
-        public_writer = public_ix.writer(limitmb=128)
-        all_writer = all_ix.writer(limitmb=128)
+        public_writer = public_ix.writer(limitmb=_WRITER_MB)
+        all_writer = all_ix.writer(limitmb=_WRITER_MB)
+        once = AnalysedOnce()
+        once.attach(public_writer)
+        once.attach(all_writer)
         try:
             for relpath, item in resolved.items():
                 if item.served:
-                    for entry in self._entries(item, loaded[relpath], report, public_view=False):
+                    units = self._use(once, prepared.pop(relpath, None))
+                    for entry in self._entries(item, loaded[relpath], report, public_view=False, units=units):
                         all_writer.add_document(**entry)
                     report.written += 1
                     if item.public:
-                        for entry in self._entries(item, loaded[relpath], report, public_view=True):
+                        for entry in self._entries(item, loaded[relpath], report, public_view=True, units=units):
                             public_writer.add_document(**entry)
+                    once.clear()
                 manifest.fingerprints[relpath] = item.fingerprint()
+            _took(report, "add documents (Whoosh pools)", started)
+            started = time.monotonic()
+            once.detach(public_writer)
+            once.detach(all_writer)
             public_writer.commit()
             all_writer.commit()
+            _took(report, "commit (Whoosh)", started)
         except BaseException:
             public_writer.cancel()
             all_writer.cancel()
@@ -471,7 +439,8 @@ class Indexer:
         else:
             to_read = self._expand(paths, manifest)
         withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
-        loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read))
+        prepared: dict[str, bytes] = {}
+        loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read), prepared=prepared)
 
         for relpath in vanished | set(gone):
             manifest.docs.pop(relpath, None)
@@ -484,7 +453,9 @@ class Indexer:
             manifest.docs[relpath] = doc.meta
         manifest.settings_key = self._key
 
+        started = time.monotonic()
         resolved = self._resolve(manifest)
+        _took(report, "corpus rules", started)
         fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
         changes = {
             relpath: resolved.get(relpath)
@@ -498,13 +469,17 @@ class Indexer:
             if relpath not in changes:
                 changes[relpath] = resolved.get(relpath)
             public_changes.add(relpath)
-        self._write(build, changes, loaded, report, public_changes)
+        started = time.monotonic()
+        self._write(build, changes, loaded, report, public_changes, prepared)
+        _took(report, "write and commit (Whoosh)", started)
         if changes:
             manifest.generation += 1
         manifest.fingerprints = fingerprints
         if paths is None:
             manifest.last_scan = time.time()
+        started = time.monotonic()
         manifest.save(self.layout.build_dir(build) / "manifest.json")
+        _took(report, "save the manifest", started)
         report.build = build
         self._summarize(report, resolved)
 
@@ -575,12 +550,24 @@ class Indexer:
 
     def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
         return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                       blobs=self._blobs, layout=self.settings.preset)
+                       blobs=self._blobs, layout=self.settings.preset, copies=manifest.copies)
+
+    def _use(self, once: AnalysedOnce, made: bytes | None) -> dict[bool, tuple[Unit, ...]] | None:
+        """Hand what a reader process prepared to the writers: its postings to ``once``;
+        returns its units by view (``None``: nothing usable, analyse here)."""
+        found = load_prepared(made, self._languages)
+        if found is None:
+            return None
+        units, postings = found
+        once.postings.update(postings)
+        return units
 
     def _entries(
-        self, item: Resolved, document: WikiDocument, report: SyncReport, *, public_view: bool
+        self, item: Resolved, document: WikiDocument, report: SyncReport, *, public_view: bool,
+        units: dict[bool, tuple[Unit, ...]] | None = None,
     ) -> list[dict[str, Any]]:
-        entries, warnings = index_entries(self.settings, self._languages, item, document, public_view=public_view)
+        entries, warnings = index_entries(self.settings, self._languages, item, document, public_view=public_view,
+                                          units=(units or {}).get(public_view))
         if warnings:
             known = report.warnings.setdefault(item.meta.relpath, [])
             known.extend(w for w in warnings if w not in known)
@@ -613,7 +600,7 @@ class Indexer:
 
     def _write(
         self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport,
-        public_changes: set[str] | None = None,
+        public_changes: set[str] | None = None, prepared: dict[str, bytes] | None = None,
     ) -> None:
         """Write ``changes`` to the agent index, and those in ``public_changes`` (default:
         all) to the public index."""
@@ -623,12 +610,15 @@ class Indexer:
             return
         path = self.layout.build_dir(build)
         texts = dict(loaded)
+        prepared = dict(prepared or {})
         # Reclassified by a corpus rule without changing itself: read its text again.
         unread = [p for p, item in changes.items() if item is not None and item.served and p not in texts]
-        for relpath, again in self.reader.read(unread):
+        for relpath, again, made in self.reader.read_prepared(unread):
             item = changes[relpath]
             if isinstance(again, WikiDocument) and item is not None and again.meta.revision == item.meta.revision:
                 texts[relpath] = again
+                if made is not None:
+                    prepared[relpath] = made
         writable = {
             relpath: item for relpath, item in changes.items()
             if item is not None and item.served and relpath in texts
@@ -643,16 +633,22 @@ class Indexer:
                 # to internal text is invisible to customer_safe, latency included.
                 continue
             writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
+            once = AnalysedOnce()
+            once.attach(writer)
             try:
                 for relpath, item in sorted(subset.items()):
                     # A document is its entries (one, or one per chunk): replace them all.
                     writer.delete_by_term("path", relpath)
                     if item is not None and relpath in writable and (sub == ALL or item.public):
-                        for entry in self._entries(item, texts[relpath], report, public_view=sub == PUBLIC):
+                        units = self._use(once, prepared.get(relpath))
+                        for entry in self._entries(item, texts[relpath], report, public_view=sub == PUBLIC,
+                                                   units=units):
                             writer.add_document(**entry)
+                        once.clear()
                         report.written += sub == ALL
                     else:
                         report.removed += sub == ALL
+                once.detach(writer)
                 writer.commit()
             except BaseException:
                 writer.cancel()

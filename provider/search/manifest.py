@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..wiki.copies import CopyGraph
 from ..wiki.document import DocumentMeta
 from ..wiki.files import Skipped
 
@@ -53,6 +54,9 @@ class Manifest:
     last_scan: float = 0.0
     generation: int = 0
     _encoded: dict[str, tuple[DocumentMeta, str]] = field(default_factory=dict, repr=False, compare=False)
+    #: The near-copy pairs of ``docs``' sketches (not saved: found again on the first sync
+    #: after a start), so a batch compares only the sketches it changed.
+    copies: CopyGraph = field(default_factory=CopyGraph, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: Path) -> Manifest | None:

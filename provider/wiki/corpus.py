@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
-from .copies import near_copies
+from .copies import CopyGraph, near_copies
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
@@ -357,9 +357,19 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
 _NOT_MEANT = ("fail-closed: duplicate documentId",)
 
 
-def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
+def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:
+    """Every sketch of the corpus by :class:`~provider.wiki.copies.CopyGraph` key."""
+    found = {relpath: meta.sketch for relpath, meta in docs.items() if meta.sketch}
+    found.update((relpath + "#internal", meta.internal_sketch) for relpath, meta in docs.items()
+                 if meta.internal_sketch)
+    return found
+
+
+def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None = None) -> None:
     """Rule 6: a public document that nearly copies internal or withheld text inherits
-    the strictest status among what it copies."""
+    the strictest status among what it copies. With ``graph`` (kept in step with the
+    drafts' sketches by :func:`resolve`), the pairs come from it instead of comparing
+    every target with every source again."""
     targets = {relpath: d.meta.sketch for relpath, d in drafts.items()
                if d.withheld is None and d.audience == PUBLIC and d.meta.sketch}
     if not targets:
@@ -374,7 +384,8 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft]) -> None:
             sources[relpath + "#internal"] = draft.meta.internal_sketch
     if not sources:
         return
-    for relpath, pairs in near_copies(targets, sources).items():
+    found = graph.near_copies(targets, sources) if graph is not None else near_copies(targets, sources)
+    for relpath, pairs in found.items():
         draft = drafts[relpath]
         withheld = []
         internal = []
@@ -502,6 +513,7 @@ def resolve(
     now: dt.datetime | None = None,
     blobs: BlobLookup | None = None,
     layout: Layout | None = None,
+    copies: CopyGraph | None = None,
 ) -> dict[str, Resolved]:
     """Apply the corpus-wide rules to every document (keyed by relative path).
 
@@ -513,6 +525,10 @@ def resolve(
         blobs: answers ``default_lang_commit`` questions (:class:`provider.wiki.gitblobs.GitBlobs`);
             without it, such translations are ``unknown``.
         layout: the layout whose tool's page rules apply (rule 5); ``None``: none.
+        copies: a :class:`~provider.wiki.copies.CopyGraph` kept from the previous call
+            (the indexer's): it is brought in step with ``docs``' sketches, so only the
+            sketches that changed are compared again (rule 6). The result is the same
+            with or without it.
     """
     now = now or dt.datetime.now(dt.UTC)
     sections = _cascades(docs)
@@ -523,7 +539,9 @@ def resolve(
     if default_locale is not None:
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
-    _inherit_from_copies(drafts)
+    if copies is not None:
+        copies.sync(_sketches(docs))
+    _inherit_from_copies(drafts, copies)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

@@ -20,7 +20,7 @@ import os
 import queue
 import signal
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import Any
@@ -37,17 +37,20 @@ DEFAULT_PARSE_TIMEOUT_S = 30.0
 #: How often an idle reader process checks that the process that started it still runs (seconds).
 _PARENT_CHECK_S = 1.0
 Loaded = WikiDocument | Skipped | None
+#: ``prepare(settings, document) -> bytes``: more work on a document read, done in the
+#: reader process too (a module-level function: it is sent to the workers by name).
+Prepare = Callable[[WikiSettings, WikiDocument], bytes]
 
 
-def _context() -> BaseContext:
+def _context(prepare: Prepare | None) -> BaseContext:
     # forkserver: safe to start from a threaded server process, and cheap per worker
     # once the server process has imported the parsing modules.
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["provider.wiki.document"])
+    ctx.set_forkserver_preload(["provider.wiki.document"] + ([prepare.__module__] if prepare is not None else []))
     return ctx
 
 
-def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
+def _work(settings: WikiSettings, tasks: Any, results: Any, prepare: Prepare | None = None) -> None:
     # The process that started us decides when we stop (a stop message, or kill): Ctrl-C
     # reaches the whole process group and printed a KeyboardInterrupt traceback per
     # worker, and systemd's SIGTERM to the whole group would kill a worker mid-batch.
@@ -76,7 +79,13 @@ def _work(settings: WikiSettings, tasks: Any, results: Any) -> None:
             outcome: Loaded = load_document(settings, relpath)
         except Exception as exc:  # a parser bug must not take the worker down
             outcome = Skipped(relpath, f"could not be read ({type(exc).__name__})")
-        results.put(("done", relpath, outcome))
+        extra = None
+        if prepare is not None and isinstance(outcome, WikiDocument):
+            try:
+                extra = prepare(settings, outcome)
+            except Exception:  # the main process does the same work itself
+                log.exception("%s: preparing the index entries failed", relpath)
+        results.put(("done", relpath, (outcome, extra)))
 
 
 class ReaderClosed(RuntimeError):
@@ -101,11 +110,14 @@ class DocumentReader:
         timeout_s: seconds one file may take before its worker is killed and the file
             is skipped with a reason.
         processes: worker processes (default: the CPUs, at most 4).
+        prepare: run on every document read, in the worker; its result comes with the
+            document from :meth:`read_prepared` (``None`` when it failed).
     """
 
     def __init__(self, settings: WikiSettings, *, timeout_s: float = DEFAULT_PARSE_TIMEOUT_S,
-                 processes: int | None = None) -> None:
+                 processes: int | None = None, prepare: Prepare | None = None) -> None:
         self.settings = settings
+        self.prepare = prepare
         self.timeout_s = timeout_s
         self.processes = processes or max(1, min(4, os.cpu_count() or 1))
         self._ctx: BaseContext | None = None
@@ -119,13 +131,13 @@ class DocumentReader:
     def _start_worker(self) -> _Worker:
         assert self._ctx is not None
         tasks = self._ctx.Queue()
-        process = self._ctx.Process(target=_work, args=(self.settings, tasks, self._results), daemon=True)  # type: ignore[attr-defined]
+        process = self._ctx.Process(target=_work, args=(self.settings, tasks, self._results, self.prepare), daemon=True)  # type: ignore[attr-defined]
         process.start()
         return _Worker(process=process, tasks=tasks)
 
     def _ensure_started(self, wanted: int) -> None:
         if self._ctx is None:
-            self._ctx = _context()
+            self._ctx = _context(self.prepare)
             self._results = self._ctx.Queue()
         while len(self._workers) < min(self.processes, max(1, wanted)):
             self._workers.append(self._start_worker())
@@ -148,6 +160,21 @@ class DocumentReader:
 
     def read(self, relpaths: Iterable[str]) -> Iterator[tuple[str, Loaded]]:
         """Yield ``(relpath, outcome)`` for every path, in completion order.
+
+        ``outcome`` is what :func:`~provider.wiki.document.load_document` returns; a file
+        over the time limit yields a :class:`Skipped` saying so.
+
+        Raises:
+            ReaderClosed: :meth:`close` was called (from another thread) before every
+                file was read.
+        """
+        for relpath, outcome, _ in self.read_prepared(relpaths):
+            yield relpath, outcome
+
+    def read_prepared(self, relpaths: Iterable[str]) -> Iterator[tuple[str, Loaded, bytes | None]]:
+        """Yield ``(relpath, outcome, prepared)`` for every path, in completion order:
+        ``prepared`` is what the ``prepare`` function made of the document (``None``
+        without one, or when it failed or the file was not a document).
 
         ``outcome`` is what :func:`~provider.wiki.document.load_document` returns; a file
         over the time limit yields a :class:`Skipped` saying so.
@@ -184,11 +211,11 @@ class DocumentReader:
                         self._assign(worker, waiting)
                 if relpath in remaining:  # a killed worker's late answer is not counted twice
                     remaining.discard(relpath)
-                    yield relpath, payload
+                    yield relpath, payload[0], payload[1]
             for relpath, outcome in self._reap(waiting):
                 if relpath in remaining:
                     remaining.discard(relpath)
-                    yield relpath, outcome
+                    yield relpath, outcome, None
         if remaining:
             # Closed mid-batch: the batch must not be committed as if these files were gone.
             raise ReaderClosed(f"the document reader was closed with {len(remaining)} files unread (shutting down)")

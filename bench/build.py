@@ -1,0 +1,160 @@
+"""Index build and update benchmark: prints figures, asserts nothing.
+
+    nice python bench/build.py                      # 10,000 synthetic documents
+    nice python bench/build.py --docs 10000,50000   # and 50,000 (slow)
+    python bench/build.py --docs 2000 --no-floor    # quick
+
+For each size, on a synthetic wiki of ~300-word documents (one in five internal):
+  * cold build: documents per second, each step's share of the time (reading and
+    parsing in the reader processes, the corpus-wide rules, preparing the entries, the
+    Whoosh writers' add_document and commit) and the size of the index on disk;
+  * Whoosh's floor: the same entries written again by bare Whoosh writers (nothing of
+    ours runs), and a minimal one-field writer (StandardAnalyzer) over the same bodies —
+    what Whoosh costs per document whatever the provider does;
+  * one-file update in process (one batch, both indexes committed): p50 / p95 of 20;
+  * a bulk change of 500 files (a ``git checkout``: 450 edits, 50 public → internal)
+    applied in one batch, in process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import percentile  # noqa: E402
+from reindex import generate  # noqa: E402
+from whoosh import index as whoosh_index  # noqa: E402
+from whoosh.analysis import StandardAnalyzer  # noqa: E402
+from whoosh.fields import ID, TEXT, Schema  # noqa: E402
+
+from provider.search.indexer import Indexer, index_entries  # noqa: E402
+from provider.search.layout import IndexLayout  # noqa: E402
+from provider.search.schema import build_schema  # noqa: E402
+from provider.wiki.document import WikiSettings, load_document  # noqa: E402
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _steps(report: Any) -> str:
+    steps: dict[str, float] = getattr(report, "timings", {}) or {}
+    total = sum(steps.values())
+    if not total:
+        return "(no per-step timings in this version)"
+    return ", ".join(f"{name} {seconds:.1f} s ({100 * seconds / total:.0f} %)" for name, seconds in steps.items())
+
+
+def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[str]) -> tuple[float, float]:
+    """(docs/s of bare Whoosh writers on our entries, docs/s of a one-field writer)."""
+    languages = indexer._languages
+    assert indexer.manifest is not None
+    from provider.wiki.corpus import resolve
+    resolved = resolve(indexer.manifest.docs, default_locale=settings.default_locale)
+    docs = {relpath: load_document(settings, relpath) for relpath in sample}
+    entries: list[tuple[bool, dict[str, Any]]] = []
+    bodies: list[tuple[str, str]] = []
+    for relpath, doc in docs.items():
+        item = resolved[relpath]
+        if doc is None or not hasattr(doc, "passages") or not item.served:
+            continue
+        for entry in index_entries(settings, languages, item, doc, public_view=False)[0]:  # type: ignore[arg-type]
+            entries.append((False, entry))
+        if item.public:
+            for entry in index_entries(settings, languages, item, doc, public_view=True)[0]:  # type: ignore[arg-type]
+                entries.append((True, entry))
+        bodies.append((relpath, "\n".join(p.text for p in doc.passages)))  # type: ignore[union-attr]
+    schema = build_schema(languages)
+    folders = [work / "floor-public", work / "floor-all"]
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+    writers = [whoosh_index.create_in(str(folder), schema).writer(limitmb=128) for folder in folders]
+    t0 = time.perf_counter()
+    for public, entry in entries:
+        writers[0 if public else 1].add_document(**entry)
+    for writer in writers:
+        writer.commit()
+    ours = len(bodies) / (time.perf_counter() - t0)
+    minimal = work / "floor-minimal"
+    shutil.rmtree(minimal, ignore_errors=True)
+    minimal.mkdir()
+    writer = whoosh_index.create_in(str(minimal), Schema(path=ID(stored=True), body=TEXT(analyzer=StandardAnalyzer())))
+    writer = writer.writer(limitmb=128)
+    t0 = time.perf_counter()
+    for relpath, body in bodies:
+        writer.add_document(path=relpath, body=body)
+    writer.commit()
+    bare = len(bodies) / (time.perf_counter() - t0)
+    return ours, bare
+
+
+def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
+    content, index = work / f"wiki-{count}", work / f"index-{count}"
+    generate(content, count)
+    settings = WikiSettings(root=content)
+    label = f"[{count:>6} docs]"
+    started = time.perf_counter()
+    with Indexer(settings, IndexLayout(index)) as indexer:
+        report = indexer.sync()
+        build_s = time.perf_counter() - started
+        print(f"{label} cold build: {build_s:6.1f} s = {count / build_s:5.0f} docs/s, "
+              f"index {_size(index) / 1e6:.0f} MB (load {os.getloadavg()[0]:.2f})")
+        print(f"{label}   steps: {_steps(report)}")
+        if floor:
+            sample = sorted(indexer.manifest.docs)[: min(count, 2000)] if indexer.manifest else []
+            ours, bare = _floor(settings, indexer, work, sample)
+            print(f"{label}   Whoosh's floor on {len(sample)} of these documents: our entries into bare writers "
+                  f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
+        timings = []
+        relpath = "section-01/article-00001.md"
+        path = content / relpath
+        original = path.read_text("utf-8")
+        for trial in range(trials):
+            path.write_text(original + f"\nEdit {trial} wombat{trial}.\n", "utf-8")
+            t0 = time.perf_counter()
+            indexer.sync([relpath])
+            timings.append(time.perf_counter() - t0)
+        print(f"{label} one-file update (one batch, both commits): p50 {statistics.median(timings) * 1000:5.0f} ms, "
+              f"p95 {percentile(timings, 0.95) * 1000:5.0f} ms ({trials} trials, load {os.getloadavg()[0]:.2f})")
+        changed = []
+        for i in range(1, 501):
+            number = (i * 19) % count
+            rel = f"section-{number % 50:02d}/article-{number:05d}.md"
+            target = content / rel
+            text = target.read_text("utf-8")
+            if i % 10 == 0:
+                text = text.replace("audience: public", "audience: internal", 1)
+            target.write_text(text + f"\nBulk change {i}.\n", "utf-8")
+            changed.append(rel)
+        t0 = time.perf_counter()
+        bulk = indexer.sync(changed)
+        print(f"{label} bulk change of {len(changed)} files in one batch: {time.perf_counter() - t0:5.2f} s "
+              f"({bulk.written} written, {bulk.read} read; load {os.getloadavg()[0]:.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--docs", default="10000", help="comma-separated document counts")
+    parser.add_argument("--trials", type=int, default=20, help="one-file updates per size")
+    parser.add_argument("--no-floor", action="store_true", help="skip the bare-Whoosh measurement")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="kp-build-") as tmp:
+        for size in (int(s) for s in args.docs.split(",") if s):
+            bench(size, Path(tmp), floor=not args.no_floor, trials=args.trials)
+
+
+if __name__ == "__main__":
+    main()

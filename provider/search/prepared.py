@@ -1,0 +1,212 @@
+"""The part of a document's index entries that no corpus rule can change, made once.
+
+Analysing text (tokenizing, folding, stemming) is most of what writing a document to
+Whoosh costs, and it was done up to three times per text: for the stored passage terms,
+for the agent (``all``) index and again for the public index. The entries' text fields,
+passage terms and the analysed postings of every searched field depend only on the file
+itself, not on its audience or translation group, so they are made in the reader
+processes, beside the parsing and in parallel (:func:`prepare`), and the writers of both
+indexes take the postings as they are (:class:`AnalysedOnce`) instead of analysing the
+same text again. The entries themselves are identical to analysing in the writer: the
+same schema's analyzers run on the same values, only elsewhere.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
+from typing import Any
+
+from whoosh.fields import Schema
+from whoosh.writing import IndexWriter
+
+from ..contract.locales import language_of
+from ..wiki.chunks import split_chunks
+from ..wiki.document import WikiDocument, WikiSettings
+from ..wiki.passages import Passage
+from .analysis import analysis_language, schema_languages, terms
+from .schema import body_field, build_schema, code_field, title_field
+from .snippets import passage_terms
+
+__all__ = ["AnalysedOnce", "Unit", "prepare", "text_units"]
+
+#: One posting of one field value as Whoosh's ``FieldType.index`` yields it:
+#: ``(term bytes, frequency, weight, encoded value)``.
+Posting = tuple[bytes, int, float, bytes]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What one Whoosh document holds apart from the corpus-wide decisions: a whole
+    document or one chunk of it.
+
+    Attributes:
+        chunk_id: the chunk's id, ``None`` for a whole document.
+        anchor: the chunk's URL fragment (``""`` for a whole document).
+        fields: the entry's fields except ``doc`` and ``group``.
+    """
+
+    chunk_id: str | None
+    anchor: str
+    fields: dict[str, Any]
+
+
+def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
+    """Passage texts as a snippet shows them: the first passage of a section starts with
+    its heading (unless the heading merely repeats the title), so a match in a heading
+    is visible in the snippet."""
+    texts = []
+    previous = None
+    folded = title.casefold()
+    for passage in passages:
+        starts_section = passage.heading and passage.heading != previous
+        if starts_section and passage.heading.casefold() != folded:
+            texts.append(f"{passage.heading} — {passage.text}")
+        else:
+            texts.append(passage.text)
+        previous = passage.heading
+    return tuple(texts)
+
+
+def _prose(passage: Passage) -> Passage:
+    """The passage without the text of its code blocks."""
+    text = passage.text
+    for piece in passage.code:
+        text = text.replace(piece, " ", 1)
+    return replace(passage, text=" ".join(text.split()))
+
+
+def _mostly_code(passage: Passage) -> bool:
+    return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
+
+
+@lru_cache(maxsize=4096)
+def _passage_terms(language: str, heading: str, text: str) -> str:
+    """A passage's stored terms; remembered, because the public and the agent index of a
+    document without internal sections hold the same passages."""
+    return passage_terms(terms(heading, language), terms(text, language))
+
+
+def text_units(settings: WikiSettings, languages: tuple[str, ...], document: WikiDocument, *,
+               public_view: bool) -> tuple[Unit, ...]:
+    """The units of one document in one index: one per chunk with ``settings.chunking``,
+    else one. The public view holds the text outside internal sections only."""
+    meta = document.meta
+    passages = document.public_passages if public_view else document.passages
+    language = analysis_language(meta.locale, languages)
+    pieces: list[tuple[str | None, str, tuple[Passage, ...]]]
+    if settings.chunking:
+        pieces = [(chunk.id, chunk.anchor, tuple(chunk.passages)) for chunk in split_chunks(passages)]
+    else:
+        pieces = [(None, "", tuple(passages))]
+    units = []
+    for chunk_id, anchor, unit_passages in pieces:
+        display = _display_texts(unit_passages, meta.title)
+        prose = _display_texts([_prose(p) for p in unit_passages], meta.title)
+        units.append(Unit(chunk_id, anchor, {
+            "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
+            "path": meta.relpath,
+            "lang": language_of(meta.locale),
+            "locale": meta.locale.lower(),
+            title_field(language): meta.title,
+            body_field(language): "\n".join(prose),
+            code_field(language): "\n".join(" ".join(p.code) for p in unit_passages if p.code),
+            "passages": display,
+            "passage_terms": tuple(_passage_terms(language, p.heading, p.text) for p in unit_passages),
+            "passage_internal": tuple(i for i, p in enumerate(unit_passages) if p.internal),
+            "passage_code": tuple(i for i, p in enumerate(unit_passages) if _mostly_code(p)),
+        }))
+    return tuple(units)
+
+
+@cache
+def _schema(languages: tuple[str, ...]) -> Schema:
+    return build_schema(languages)
+
+
+def _searched(name: str) -> bool:
+    return name.startswith(("title_", "body_", "code_"))
+
+
+def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
+    """Run in a reader process: the document's units for the agent index and (when it
+    has text outside internal sections) the public one, and the postings of every
+    searched field value in them, pickled (the main process keeps them until the corpus
+    rules have run; pickled, they take a fraction of the memory).
+
+    The result is read by :func:`load`: ``(units by public_view, postings by
+    (field name, value))``.
+    """
+    languages = schema_languages(settings.known_locales)
+    schema = _schema(languages)
+    views = {False: text_units(settings, languages, document, public_view=False)}
+    if document.meta.public_text:
+        views[True] = text_units(settings, languages, document, public_view=True)
+    postings: dict[tuple[str, str], list[Posting]] = {}
+    for units in views.values():
+        for unit in units:
+            for name, value in unit.fields.items():
+                if _searched(name) and value and (name, value) not in postings:
+                    postings[(name, value)] = list(schema[name].index(value))
+    return pickle.dumps((languages, views, postings), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load(data: bytes | None, languages: tuple[str, ...]) -> tuple[dict[bool, tuple[Unit, ...]],
+                                                                  dict[tuple[str, str], list[Posting]]] | None:
+    """What :func:`prepare` made, or ``None`` when there is none or it was made for other
+    analysis languages (the caller then analyses in process)."""
+    if data is None:
+        return None
+    # Made by our own reader processes (the queue that brought it is pickle too).
+    made_for, views, postings = pickle.loads(data)  # noqa: S301
+    if made_for != languages:
+        return None
+    return views, postings
+
+
+class AnalysedOnce:
+    """Lets Whoosh writers take analysed postings instead of analysing field values.
+
+    :meth:`attach` replaces, on one writer's own schema object, the ``index`` method of
+    each searched field with one that answers from :attr:`postings` when the value is
+    there — filled from :func:`prepare`, or by the first writer that analysed it — and
+    analyses as before otherwise. Call :meth:`clear` between documents and
+    :meth:`detach` before committing.
+    """
+
+    def __init__(self) -> None:
+        self.postings: dict[tuple[str, str], list[Posting]] = {}
+
+    def attach(self, writer: IndexWriter) -> None:
+        schema = writer.schema
+        for name in schema.names():
+            if _searched(name):
+                field = schema[name]
+                field.index = self._indexer(name, field.index)
+
+    def detach(self, writer: IndexWriter) -> None:
+        """Give the writer's fields their own ``index`` back: call before the commit, which
+        pickles the schema (a closure cannot be pickled)."""
+        schema = writer.schema
+        for name in schema.names():
+            field = schema[name]
+            if "index" in vars(field):
+                del field.index
+
+    def _indexer(self, name: str, analyse: Any) -> Any:
+        postings = self.postings
+
+        def index(value: Any, **kwargs: Any) -> Iterator[Posting]:
+            if kwargs or not isinstance(value, str):
+                return iter(analyse(value, **kwargs))
+            known = postings.get((name, value))
+            if known is None:
+                known = postings[(name, value)] = list(analyse(value))
+            return iter(known)
+
+        return index
+
+    def clear(self) -> None:
+        self.postings.clear()
