@@ -56,6 +56,15 @@ def _steps(report: Any) -> str:
     return ", ".join(f"{name} {seconds:.1f} s ({100 * seconds / total:.0f} %)" for name, seconds in steps.items())
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process (from /proc; 0.0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[str]) -> tuple[float, float]:
     """(docs/s of bare Whoosh writers on our entries, docs/s of a one-field writer)."""
     languages = indexer._languages
@@ -106,12 +115,19 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
     settings = WikiSettings(root=content)
     label = f"[{count:>6} docs]"
     started = time.perf_counter()
+    cpu = time.process_time()
     with Indexer(settings, IndexLayout(index)) as indexer:
         report = indexer.sync()
         build_s = time.perf_counter() - started
+        main_cpu = time.process_time() - cpu
+        readers_cpu = sum(_cpu_s(worker.process.pid) for worker in indexer.reader._workers)
         print(f"{label} cold build: {build_s:6.1f} s = {count / build_s:5.0f} docs/s, "
               f"index {_size(index) / 1e6:.0f} MB (load {os.getloadavg()[0]:.2f})")
         print(f"{label}   steps: {_steps(report)}")
+        # The reading phase runs on both CPUs, the rest on one: what an idle machine takes.
+        idle_s = readers_cpu / 2 + main_cpu
+        print(f"{label}   CPU: this process {main_cpu:.1f} s, {len(indexer.reader._workers)} reader processes "
+              f"{readers_cpu:.1f} s -> on two idle CPUs about {idle_s:.1f} s = {count / idle_s:5.0f} docs/s")
         if floor:
             sample = sorted(indexer.manifest.docs)[: min(count, 2000)] if indexer.manifest else []
             ours, bare = _floor(settings, indexer, work, sample)
@@ -124,8 +140,9 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         for trial in range(trials):
             path.write_text(original + f"\nEdit {trial} wombat{trial}.\n", "utf-8")
             t0 = time.perf_counter()
-            indexer.sync([relpath])
+            last = indexer.sync([relpath])
             timings.append(time.perf_counter() - t0)
+        print(f"{label}   last update's steps: {_steps(last)}")
         print(f"{label} one-file update (one batch, both commits): p50 {statistics.median(timings) * 1000:5.0f} ms, "
               f"p95 {percentile(timings, 0.95) * 1000:5.0f} ms ({trials} trials, load {os.getloadavg()[0]:.2f})")
         changed = []
@@ -142,6 +159,7 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         bulk = indexer.sync(changed)
         print(f"{label} bulk change of {len(changed)} files in one batch: {time.perf_counter() - t0:5.2f} s "
               f"({bulk.written} written, {bulk.read} read; load {os.getloadavg()[0]:.2f})")
+        print(f"{label}   steps: {_steps(bulk)}")
 
 
 def main() -> None:

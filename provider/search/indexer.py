@@ -11,6 +11,7 @@ build of the folder.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import gc
 import hashlib
@@ -57,6 +58,15 @@ def utc_now() -> dt.datetime:
 #: Memory of each Whoosh writer's posting pool before it spills a sorted run to disk
 #: (megabytes): a 10,000-document build fits in one run per index.
 _WRITER_MB = 256
+
+
+def _below(ordered: list[str], prefix: str) -> list[str]:
+    """The paths of the sorted list ``ordered`` that start with ``prefix``."""
+    start = bisect.bisect_left(ordered, prefix)
+    end = start
+    while end < len(ordered) and ordered[end].startswith(prefix):
+        end += 1
+    return ordered[start:end]
 
 
 def _took(report: SyncReport, step: str, started: float) -> None:
@@ -523,16 +533,21 @@ class Indexer:
         brings its files, a folder that vanished takes its known files with it."""
         wanted: set[str] = set()
         known = set(manifest.docs) | set(manifest.skipped)
+        # Looked up per path by bisection: a 500-file batch scanned every known path 1,000
+        # times.
+        ordered = sorted(known)
+        linked = sorted((meta.real_relpath, p) for p, meta in manifest.docs.items() if meta.real_relpath is not None)
         for relpath in paths:
             relpath = relpath.strip("/")
             if not relpath or relpath.startswith("../"):
                 continue
             prefix = relpath + "/"
-            wanted.update(p for p in known if p.startswith(prefix))
+            if relpath not in known:  # a known file is no folder: nothing is below it
+                wanted.update(_below(ordered, prefix))
             # Files reached through a symlink change when their target does, but the
             # event names only the target.
-            wanted.update(p for p, meta in manifest.docs.items() if meta.real_relpath is not None
-                          and (meta.real_relpath == relpath or meta.real_relpath.startswith(prefix)))
+            if linked:
+                wanted.update(p for real, p in linked if real == relpath or real.startswith(prefix))
             folder = self.settings.root / relpath
             ignore = self.settings.preset.ignore
             if folder.is_dir():
