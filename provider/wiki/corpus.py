@@ -59,6 +59,7 @@ would at that time.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -530,7 +531,23 @@ def resolve(
             sketches that changed are compared again (rule 6). The result is the same
             with or without it.
     """
-    now = now or dt.datetime.now(dt.UTC)
+    # The rules allocate a few objects per document and make no reference cycles; the
+    # collector's passes over the whole heap that so many allocations trigger were half
+    # of the time at 10,000 documents. Collected as usual afterwards.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve(docs, default_locale=default_locale, now=now or dt.datetime.now(dt.UTC), blobs=blobs,
+                        layout=layout, copies=copies)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _resolve(
+    docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime, blobs: BlobLookup | None,
+    layout: Layout | None, copies: CopyGraph | None,
+) -> dict[str, Resolved]:
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
     _twins(drafts)
