@@ -9,7 +9,7 @@ duration and gives it back; when all are out, the next search waits for one.
 
 A searcher sees the index generation it was opened on. One that is no longer up to date
 (a commit landed) or belongs to another build is closed when it would be handed out, and
-a fresh one opened in its place — never ``Searcher.refresh()``, which in whoosh-reloaded
+a fresh one opened in its place, and the other idle ones closed with it — never ``Searcher.refresh()``, which in whoosh-reloaded
 2.7.5 keeps a segment's old deletion set (see :mod:`provider.search.backend`).
 """
 
@@ -85,6 +85,9 @@ class SearcherPool:
             if name == build and searcher.up_to_date():
                 return searcher
             searcher.close()  # its slot is reused for the fresh one
+            # A commit landed or the build changed: the other idle searchers are as old or
+            # older; close them now, so none keeps a merged-away segment's files open.
+            self.clear()
         try:
             return opener()
         except BaseException:
