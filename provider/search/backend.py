@@ -455,6 +455,17 @@ class WhooshBackend:
 
     # -- internals -----------------------------------------------------------------------
 
+    def _warm_spelling(self, build: _Build) -> None:
+        for which, index in build.indexes.items():
+            try:
+                with index.reader() as reader:
+                    for language in build.languages[which]:
+                        VOCABULARY.of(str(self.layout.build_dir(build.name) / which), reader,
+                                      [field(language) for field in _FIELDS], language)
+            except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
+                log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
+                return
+
     def _open_searcher(self, build: _Build, which: str) -> Searcher:
         searcher = build.indexes[which].searcher()
         # Names the index for the vocabulary's deletion indexes (kept per segment).
@@ -491,6 +502,9 @@ class WhooshBackend:
                     list(index.schema[body_field(language)].analyzer("warm 準備 준비 准备"))
             self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages)
             log.info("serving index build %s", name)
+            # The vocabulary's deletion indexes, built aside rather than in a first search.
+            threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
+                             name="kp-spelling-warm").start()
             return self._build
 
 

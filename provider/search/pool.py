@@ -8,9 +8,10 @@ most ``size`` searchers (the worker's ``search_threads``): a search checks one o
 duration and gives it back; when all are out, the next search waits for one.
 
 A searcher sees the index generation it was opened on. One that is no longer up to date
-(a commit landed) or belongs to another build is closed when it would be handed out, and
-a fresh one opened in its place, and the other idle ones closed with it — never ``Searcher.refresh()``, which in whoosh-reloaded
-2.7.5 keeps a segment's old deletion set (see :mod:`provider.search.backend`).
+(a commit landed) or belongs to another build is closed when it would be handed out, with
+every other idle one, and a fresh one opened in its place — never ``Searcher.refresh()``,
+which in whoosh-reloaded 2.7.5 keeps a segment's old deletion set (see
+:mod:`provider.search.backend`).
 """
 
 from __future__ import annotations

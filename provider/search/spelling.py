@@ -27,7 +27,6 @@ import threading
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from itertools import combinations
 from typing import Any
 
 from whoosh.support.levenshtein import distance
@@ -43,6 +42,10 @@ TWO_EDITS_CHARS = 9
 PREFIX = 2
 
 
+_NUMBER_BITS = 32
+_NUMBER_MASK = (1 << _NUMBER_BITS) - 1
+
+
 def max_edits(word: str) -> int:
     """The edits a correction of ``word`` may be away: 1, or 2 from :data:`TWO_EDITS_CHARS`."""
     return 2 if len(word) >= TWO_EDITS_CHARS else 1
@@ -51,11 +54,11 @@ def max_edits(word: str) -> int:
 def _deletions(word: str, edits: int) -> set[str]:
     """``word`` and every string made by deleting up to ``edits`` of its characters after
     the first :data:`PREFIX`."""
-    tail = range(PREFIX, len(word))
     out = {word}
-    for k in range(1, edits + 1):
-        for cut in combinations(tail, k):
-            out.add("".join(char for i, char in enumerate(word) if i not in cut))
+    frontier = out
+    for _ in range(edits):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(PREFIX, len(w))}
+        out = out | frontier
     return out
 
 
@@ -68,15 +71,16 @@ class DeletionIndex:
 
     def __init__(self, terms: Iterable[str]) -> None:
         self.terms: list[str] = sorted({t for t in terms if len(t) >= MIN_CHARS - 1})
-        pairs: list[tuple[int, int]] = []
+        # (hash, term number) packed into one int: sorting ints is much faster than tuples.
+        packed: list[int] = []
         for number, term in enumerate(self.terms):
             # A term can be the correction of a word one edit away, or two when that word
             # is long enough (at least TWO_EDITS_CHARS, so the term at least two less).
             edits = 2 if len(term) >= TWO_EDITS_CHARS - 2 else 1
-            pairs.extend((hash(variant), number) for variant in _deletions(term, edits))
-        pairs.sort()
-        self._hashes = array("q", (h for h, _ in pairs))
-        self._numbers = array("i", (n for _, n in pairs))
+            packed.extend(hash(variant) << _NUMBER_BITS | number for variant in _deletions(term, edits))
+        packed.sort()
+        self._hashes = array("q", (p >> _NUMBER_BITS for p in packed))
+        self._numbers = array("I", (p & _NUMBER_MASK for p in packed))
 
     @property
     def entries(self) -> int:
