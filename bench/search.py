@@ -80,9 +80,9 @@ def make_queries(vocabulary: list[str], count: int) -> list[str]:
     return [" ".join(rng.sample(vocabulary, rng.randint(2, 4))) for _ in range(count)]
 
 
-def prepare(where: Path, docs: int) -> dict[str, Any]:
-    """Build (or reuse) the wiki and both indexes of ``docs`` documents under ``where``;
-    return ``{"minimum": index, "all": index, "queries": [...]}``."""
+def prepare(where: Path, docs: int, modes: tuple[str, ...] = ("minimum", "all")) -> dict[str, Any]:
+    """Build (or reuse) the wiki and the indexes of ``modes`` of ``docs`` documents under
+    ``where``; return ``{"minimum": index, "all": index, "queries": [...]}``."""
     sys.path.insert(0, str(ROOT))
     from provider.search.indexer import Indexer
     from provider.search.layout import IndexLayout
@@ -96,6 +96,8 @@ def prepare(where: Path, docs: int) -> dict[str, Any]:
     vocabulary = json.loads(vocab_file.read_text())
     out: dict[str, Any] = {"queries": make_queries(vocabulary, QUERIES)}
     for mode, chunking in (("minimum", False), ("all", True)):
+        if mode not in modes:
+            continue
         index = where / f"index-{mode}"
         if not (index / "CURRENT").exists():
             started = time.perf_counter()
@@ -211,7 +213,7 @@ def main() -> None:
         table: dict[tuple[int, str, str], dict[str, float]] = {}
         answers: dict[tuple[int, str, str], list[list[str]]] = {}
         for size in sizes:
-            prepared = prepare(base / f"docs-{size}", size)
+            prepared = prepare(base / f"docs-{size}", size, ("minimum", "all") if size == args.docs else ("minimum",))
             for mode in ("minimum", "all") if size == args.docs else ("minimum",):
                 rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
                 for _ in range(args.rounds):
