@@ -81,7 +81,7 @@ def build_app(
         ValueError: an unusable replay store setting.
     """
     backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries,
-                            fallback_locales=config.fallback_chain)
+                            fallback_locales=config.fallback_chain, searchers=config.search_threads)
     store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),

@@ -8,8 +8,10 @@ a passage from an internal section is labelled ``internal`` (CONTRACT X6), so an
 does not pass it on to a customer.
 
 Threads: Litestar runs searches on worker threads and a Whoosh searcher must not be
-shared between threads, so each thread keeps its own searchers. A searcher is replaced
-by a fresh one when a commit lands or ``CURRENT`` names a new build.
+shared between threads, so a search checks a searcher out of a fixed pool per index
+(:class:`~provider.search.pool.SearcherPool`, ``search_threads`` of them, whatever the
+size of the thread pool) and gives it back. A searcher is replaced by a fresh one when a
+commit lands or ``CURRENT`` names a new build.
 
 One search, step by step:
 
@@ -63,6 +65,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from whoosh import index as whoosh_index
+from whoosh.idsets import BitSet, DocIdSet
 from whoosh.index import Index
 from whoosh.query import And, Or, Query, Term
 from whoosh.query.compound import DefaultOr
@@ -76,13 +79,16 @@ from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
 from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
+from . import spelling
 from .analysis import ANY, analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
+from .pool import SearcherPool
 from .querylang import candidate_languages, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span
+from .spelling import VocabularyIndexes, closest_in
 
 __all__ = [
     "FETCH_FACTOR",
@@ -114,9 +120,9 @@ FETCH_MAX = 400
 #: first SPELLING_PREFIX characters (a shared prefix of two cuts the terms compared by
 #: about ten, at the same relevance);
 #: at most SPELLING_MAX_WORDS terms per language and query are corrected.
-SPELLING_MIN_CHARS = 4
-SPELLING_TWO_EDITS_CHARS = 9
-SPELLING_PREFIX = 2
+SPELLING_MIN_CHARS = spelling.MIN_CHARS
+SPELLING_TWO_EDITS_CHARS = spelling.TWO_EDITS_CHARS
+SPELLING_PREFIX = spelling.PREFIX
 SPELLING_MAX_WORDS = 4
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _FIELDS = (title_field, body_field, code_field)
@@ -241,6 +247,8 @@ class WhooshBackend:
         default_locale: the wiki's default locale (without a request locale, the
             translation a query in no evident language gets); default: the chain's last.
         clock: the current time, aware (freshness is judged with it).
+        searchers: the most Whoosh searchers open per index (the worker's
+            ``search_threads``); a search beyond that many at once waits for one.
     """
 
     #: Every optional capability but ``semanticSearch`` (this is lexical BM25F search).
@@ -255,6 +263,7 @@ class WhooshBackend:
         fallback_locales: Sequence[str] = (),
         default_locale: str | None = None,
         clock: Clock = utc_now,
+        searchers: int = 4,
     ) -> None:
         self.layout = IndexLayout(Path(index_root))
         self._ready = ready
@@ -265,7 +274,7 @@ class WhooshBackend:
         self._clock = clock
         self._build: _Build | None = None
         self._lock = threading.Lock()
-        self._local = threading.local()
+        self.pools = {PUBLIC: SearcherPool(searchers), ALL: SearcherPool(searchers)}
 
     # -- Backend interface ---------------------------------------------------------------
 
@@ -278,7 +287,8 @@ class WhooshBackend:
         except (OSError, whoosh_index.EmptyIndexError, ReaderClosed):
             # A rebuild was swapped in between finding the served build and reading it:
             # once more, on fresh searchers of the build served now.
-            self._local.searchers = {}
+            for pool in self.pools.values():
+                pool.clear()
             return self._search(query)
 
     def _search(self, query: SearchQuery) -> Sequence[Result]:
@@ -286,7 +296,10 @@ class WhooshBackend:
         if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
-        searcher = self._searcher(build, which)
+        with self.pools[which].checkout(build.name, lambda: self._open_searcher(build, which)) as searcher:
+            return self._search_with(searcher, build, which, query)
+
+    def _search_with(self, searcher: Searcher, build: _Build, which: str, query: SearchQuery) -> Sequence[Result]:
         languages = build.languages[which]
         pref = (preference(query.locale, fallback=query.locale_fallback, chain=self.fallback_locales)
                 if query.locale else None)
@@ -334,7 +347,7 @@ class WhooshBackend:
             if not wanted:
                 return []
             # Only the locales the preference accepts, and no filter when that is all of them.
-            locale_filter = None if len(wanted) == len(info.locales) else Or([Term("locale", loc) for loc in wanted])
+            locale_filter = None if len(wanted) == len(info.locales) else _accepted_docs(searcher, tuple(wanted))
         words = _spelling(searcher, words, allowed)
         keys: dict[str, str] = {}
 
@@ -394,7 +407,7 @@ class WhooshBackend:
 
     @staticmethod
     def _match(
-        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: Query | None
+        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: DocIdSet | None
     ) -> list[Hit]:
         """First an AND of the query's terms per language — for each language whose
         documents know every term (another language's AND could only be empty) — the
@@ -442,6 +455,23 @@ class WhooshBackend:
 
     # -- internals -----------------------------------------------------------------------
 
+    def _warm_spelling(self, build: _Build) -> None:
+        for which, index in build.indexes.items():
+            try:
+                with index.reader() as reader:
+                    for language in build.languages[which]:
+                        VOCABULARY.of(str(self.layout.build_dir(build.name) / which), reader,
+                                      [field(language) for field in _FIELDS], language)
+            except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
+                log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
+                return
+
+    def _open_searcher(self, build: _Build, which: str) -> Searcher:
+        searcher = build.indexes[which].searcher()
+        # Names the index for the vocabulary's deletion indexes (kept per segment).
+        searcher._kp_scope = str(self.layout.build_dir(build.name) / which)
+        return searcher
+
     def _current(self) -> _Build | None:
         """The build named by ``CURRENT``, opened once per process and reopened on change."""
         try:
@@ -472,19 +502,10 @@ class WhooshBackend:
                     list(index.schema[body_field(language)].analyzer("warm 準備 준비 准备"))
             self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages)
             log.info("serving index build %s", name)
+            # The vocabulary's deletion indexes, built aside rather than in a first search.
+            threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
+                             name="kp-spelling-warm").start()
             return self._build
-
-    def _searcher(self, build: _Build, which: str) -> Searcher:
-        cache: dict[str, tuple[str, Searcher]] = getattr(self._local, "searchers", None) or {}
-        self._local.searchers = cache
-        held = cache.get(which)
-        if held is not None and held[0] == build.name and held[1].up_to_date():
-            return held[1]
-        if held is not None:
-            held[1].close()
-        searcher = build.indexes[which].searcher()
-        cache[which] = (build.name, searcher)
-        return searcher
 
 
 def _analysed(searcher: Searcher, language: str, text: str, *, keep_stop_words: bool = False) -> tuple[str, ...]:
@@ -533,6 +554,24 @@ def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
         info = _IndexInfo(counts, locales, chunked=int(searcher.doc_count()) > files)
         searcher._kp_info = info
     return info
+
+
+#: Locale filters remembered per searcher (each a different set of accepted locales).
+FILTER_CACHE_ENTRIES = 64
+
+
+def _accepted_docs(searcher: Searcher, locales: tuple[str, ...]) -> DocIdSet:
+    """The documents in ``locales``, as the set Whoosh filters with. Built once per
+    searcher (one index generation) and set of locales: Whoosh would otherwise rebuild it
+    from the postings on every search that passes the filter as a query."""
+    cache: dict[tuple[str, ...], DocIdSet] | None = getattr(searcher, "_kp_filters", None)
+    if cache is None or len(cache) >= FILTER_CACHE_ENTRIES:
+        cache = searcher._kp_filters = {}
+    found = cache.get(locales)
+    if found is None:
+        query = Or([Term("locale", locale) for locale in locales])
+        found = cache[locales] = BitSet(searcher.docs_for_query(query), size=searcher.doc_count_all())
+    return found
 
 
 def _columns(searcher: Searcher) -> tuple[Any, Any, Any]:
@@ -595,23 +634,24 @@ def _spelling(searcher: Searcher, words: Mapping[str, tuple[str, ...]], allowed:
     return out
 
 
+#: The deletion indexes of every index's vocabulary (per segment and language), per process.
+VOCABULARY = VocabularyIndexes()
+
+
 def _closest(searcher: Searcher, language: str, word: str) -> str | None:
     """The indexed term of ``language`` closest to ``word``: within one edit
     (Damerau-Levenshtein), or two from :data:`SPELLING_TWO_EDITS_CHARS` characters on,
     longer or shorter by at most the edits allowed, sharing the first :data:`SPELLING_PREFIX`
     characters; the most frequent among the closest. ``None`` when there is none (and
-    for CJK terms)."""
+    for CJK terms). Found through the vocabulary's deletion index
+    (:mod:`provider.search.spelling`), not a scan."""
     if _CJK_CHAR.search(word):
         return None  # a CJK term is a segmenter's word or a bigram: an edit makes another word
-    title, body = title_field(language), body_field(language)
-    reader = searcher.reader()
-    for edits in range(1, (2 if len(word) >= SPELLING_TWO_EDITS_CHARS else 1) + 1):
-        found = {term for field in (title, body, code_field(language))
-                 for term in reader.terms_within(field, word, edits, prefix=SPELLING_PREFIX)
-                 if abs(len(term) - len(word)) <= edits}
-        if found:
-            return str(min(found, key=lambda term: (-searcher.doc_frequency(body, term), term)))
-    return None
+    fields = [field(language) for field in _FIELDS]
+    scope = getattr(searcher, "_kp_scope", None) or f"searcher-{id(searcher)}"
+    indexes = VOCABULARY.of(scope, searcher.reader(), fields, language)
+    body = body_field(language)
+    return closest_in(indexes, word, lambda term: searcher.doc_frequency(body, term))
 
 
 def _term_weights(searcher: Searcher, words: Sequence[str], language: str) -> dict[str, float]:

@@ -1,0 +1,183 @@
+"""Server memory under sustained distinct-query load: prints figures, asserts nothing.
+
+    python bench/memory.py                                  # 10,000 documents, 3 minutes
+    python bench/memory.py --minutes 10 --index-dir /tmp/kp-search
+    python bench/memory.py --baseline /tmp/kp-main          # then the same with another tree's server
+
+Uses bench/search.py's wiki and minimum-configuration index (``--index-dir`` shares them
+with it), starts the real server (``knowledge-provider serve``, one worker, default
+``search_threads``) and sends signed ``/retrieve`` requests from ``--connections``
+concurrent clients, every query new (so the answer cache never answers), for
+``--minutes``. The server's RSS (all its processes) is sampled every ``--every``
+seconds; printed: idle RSS, the samples, the peak, and the slope of a least-squares
+line through the samples after the first minute (MiB per minute: about 0 when memory
+is bounded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import free_port  # noqa: E402
+from load import rss_mib  # noqa: E402
+from search import prepare  # noqa: E402
+
+from provider.contract.testing import signed_headers  # noqa: E402
+
+SECRET = "memory-bench-secret-" + "m" * 32
+
+
+def start(tree: Path, config: dict[str, object], workdir: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """``serve`` from ``tree``'s code; returns (base URL, process) once ``/readyz`` is 200."""
+    port = free_port()
+    path = workdir / f"memory-{port}.yaml"
+    path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
+    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
+    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tree)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return base, proc
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"serve exited with {proc.returncode}")
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("the server did not become ready")
+
+
+def distinct_queries(vocabulary: list[str], seed: int) -> list[str]:
+    """Queries of 2–4 title words, every one different."""
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out = []
+    while len(out) < 400_000:
+        text = " ".join(rng.sample(vocabulary, rng.randint(2, 4)))
+        if text not in seen:
+            seen.add(text)
+            out.append(text)
+    return out
+
+
+async def drive(base: str, texts: list[str], connections: int, seconds: float) -> tuple[int, int]:
+    """Send one query after another from ``connections`` clients for ``seconds``;
+    returns (answers, errors)."""
+    done = errors = 0
+    stop = time.monotonic() + seconds
+    queue = iter(texts)
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        async def client_loop() -> None:
+            nonlocal done, errors
+            while time.monotonic() < stop:
+                body = json.dumps({"query": next(queue), "limit": 10}).encode()
+                try:
+                    reply = await client.post("/retrieve", content=body, headers=signed_headers(body, SECRET))
+                except httpx.TransportError:
+                    errors += 1  # a connection the server closed: counted, the client goes on
+                    continue
+                done += 1
+                errors += reply.status_code != 200
+
+        await asyncio.gather(*(client_loop() for _ in range(connections)))
+    return done, errors
+
+
+def slope(samples: list[tuple[float, float]]) -> float:
+    """Least-squares MiB per minute of (seconds, MiB) samples."""
+    if len(samples) < 2:
+        return 0.0
+    xs, ys = [s for s, _ in samples], [m for _, m in samples]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    return 0.0 if var == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var * 60
+
+
+def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], args: argparse.Namespace,
+        workdir: Path) -> dict[str, float]:
+    wiki = Path(prepared["minimum"]).parent / "wiki"
+    config = {"content": str(wiki), "index": prepared["minimum"], "locales": ["en", "de"], "workers": 1,
+              "max_in_flight": 256, "log_level": "warning"}
+    base, proc = start(tree, config, workdir)
+    try:
+        time.sleep(2)
+        idle = rss_mib(proc.pid)
+        samples: list[tuple[float, float]] = []
+        started = time.monotonic()
+        stop = threading.Event()
+
+        def sample() -> None:
+            while not stop.wait(args.every):
+                samples.append((time.monotonic() - started, rss_mib(proc.pid)))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        done, errors = asyncio.run(drive(base, distinct_queries(vocabulary, seed=hash(name) & 0xFFFF),
+                                         args.connections, args.minutes * 60))
+        stop.set()
+        sampler.join()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    print(f"\n{name}: {tree}")
+    print(f"  idle RSS {idle:.0f} MiB; {done} answers ({errors} errors) in {args.minutes:g} min, "
+          f"{done / (args.minutes * 60):.0f} req/s")
+    print("  RSS MiB every ~{:g} s: {}".format(args.every, " ".join(f"{m:.0f}" for _, m in samples)))
+    late = [s for s in samples if s[0] >= 60] or samples
+    peak = max((m for _, m in samples), default=idle)
+    rate = slope(late)
+    print(f"  peak {peak:.0f} MiB, last {samples[-1][1] if samples else idle:.0f} MiB, "
+          f"slope after the first minute {rate:+.1f} MiB/min")
+    return {"idle": idle, "peak": peak, "slope": rate}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--docs", type=int, default=10_000)
+    parser.add_argument("--minutes", type=float, default=3)
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--every", type=float, default=5, help="seconds between RSS samples")
+    parser.add_argument("--index-dir", type=Path, help="bench/search.py's --index-dir (reused)")
+    parser.add_argument("--baseline", type=Path, help="another source tree whose server is measured after this one")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="kp-memory-") as tmp:
+        base = args.index_dir or Path(tmp)
+        prepared = prepare(base / f"docs-{args.docs}", args.docs, ("minimum",))
+        vocabulary = json.loads((base / f"docs-{args.docs}" / "vocabulary.json").read_text())
+        load = os.getloadavg()
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.docs} documents, "
+              f"{args.connections} connections, load average {load[0]:.2f} {load[1]:.2f}")
+        # This tree first: its figure is the one wanted if the run is cut short.
+        trees = [("after", ROOT)] + ([("before", args.baseline.resolve())] if args.baseline else [])
+        rows = {name: run(name, tree, prepared, vocabulary, args, Path(tmp)) for name, tree in trees}
+        load = os.getloadavg()
+        print(f"\nload average after: {load[0]:.2f} {load[1]:.2f}")
+        print(f"{'code':<7} {'idle MiB':>8} {'peak MiB':>8} {'MiB/min':>8}")
+        for name, row in rows.items():
+            print(f"{name:<7} {row['idle']:8.0f} {row['peak']:8.0f} {row['slope']:+8.1f}")
+
+
+if __name__ == "__main__":
+    main()

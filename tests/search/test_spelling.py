@@ -1,0 +1,140 @@
+"""Typo correction through the vocabulary's deletion index: the same corrections as the
+scan it replaced (Whoosh's ``terms_within``), and none for a correctly spelled word."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from whoosh.reading import IndexReader
+from whoosh.support.levenshtein import distance
+
+from provider.contract.backend import SearchQuery
+from provider.contract.capabilities import MINIMUM
+from provider.contract.registrations import Exposure
+from provider.search import backend as backend_module
+from provider.search.backend import WhooshBackend
+from provider.search.indexer import Indexer
+from provider.search.layout import IndexLayout
+from provider.search.schema import body_field, code_field, title_field
+from provider.search.spelling import MIN_CHARS, PREFIX, DeletionIndex, closest_in, max_edits
+from provider.wiki.document import WikiSettings
+from tests.support import REPO_ROOT
+
+# A small alphabet, so random words have many neighbours within one or two edits.
+WORDS = st.text(alphabet="abcde", min_size=3, max_size=12)
+
+
+def _scan(vocabulary: set[str], word: str, edits: int) -> set[str]:
+    """The scan: every term with the word's prefix within the edits, length bound too."""
+    return {t for t in vocabulary if t.startswith(word[:PREFIX]) and abs(len(t) - len(word)) <= edits
+            and distance(t, word, limit=edits) <= edits and len(t) >= 3}
+
+
+@settings(max_examples=300, deadline=None)
+@given(vocabulary=st.sets(WORDS, min_size=1, max_size=60), word=WORDS, edits=st.sampled_from([1, 2]))
+def test_deletion_index_finds_exactly_what_the_scan_finds(vocabulary: set[str], word: str, edits: int) -> None:
+    """As a class over vocabularies and words: ``within`` equals the scan (for two edits
+    the index covers terms of at least seven characters, the only ones a word of nine or
+    more can be corrected to)."""
+    if edits == 2 and len(word) < 9:
+        word = (word * 3)[:9]
+    assert DeletionIndex(vocabulary).within(word, edits) == _scan(vocabulary, word, edits)
+
+
+@settings(max_examples=200, deadline=None)
+@given(vocabulary=st.sets(WORDS, min_size=1, max_size=60), word=WORDS)
+def test_closest_is_the_nearest_then_most_frequent(vocabulary: set[str], word: str) -> None:
+    frequency = {t: len(t) % 3 for t in vocabulary}
+    found = closest_in([DeletionIndex(vocabulary)], word, frequency.__getitem__)
+    expected = None
+    for edits in range(1, max_edits(word) + 1):
+        near = _scan(vocabulary, word, edits)
+        if near:
+            expected = min(near, key=lambda t: (-frequency[t], t))
+            break
+    assert found == expected
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("spelling")
+    content = root / "content"
+    shutil.copytree(REPO_ROOT / "content", content)
+    with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(root / "index")) as indexer:
+        indexer.sync()
+    return root / "index"
+
+
+def _old_closest(searcher, language: str, word: str) -> str | None:  # type: ignore[no-untyped-def]
+    """The scan as it was: Whoosh's pure-Python ``terms_within`` over every field."""
+    reader = searcher.reader()
+    fields = (title_field(language), body_field(language), code_field(language))
+    for edits in range(1, max_edits(word) + 1):
+        found = {t for f in fields if f in searcher.schema
+                 for t in IndexReader.terms_within(reader, f, word, edits, prefix=PREFIX)
+                 if abs(len(t) - len(word)) <= edits}
+        if found:
+            return str(min(found, key=lambda t: (-searcher.doc_frequency(body_field(language), t), t)))
+    return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_on_a_real_index_the_same_suggestions_as_the_scan(index: Path, data: st.DataObject) -> None:
+    """A term of the sample wiki's vocabulary with a random edit (or two, when long) is
+    corrected to exactly what the scan corrected it to."""
+    backend = WhooshBackend(index, cache_entries=0)
+    build = backend._current()
+    assert build is not None
+    with backend.pools["all"].checkout(build.name, lambda: backend._open_searcher(build, "all")) as searcher:
+        language = data.draw(st.sampled_from(["en", "de"]))
+        terms = sorted(t.decode() for t in searcher.reader().lexicon(body_field(language))
+                       if len(t) >= 4 and t.isalpha())
+        term = data.draw(st.sampled_from(terms))
+        for _ in range(data.draw(st.integers(1, max_edits(term)))):
+            at = data.draw(st.integers(PREFIX, len(term)))
+            kind = data.draw(st.sampled_from(["insert", "delete", "replace", "swap"]))
+            char = data.draw(st.sampled_from("aeinrst"))
+            if kind == "insert" or at >= len(term):
+                term = term[:at] + char + term[at:]
+            elif kind == "delete":
+                term = term[:at] + term[at + 1:]
+            elif kind == "replace":
+                term = term[:at] + char + term[at + 1:]
+            elif at + 1 < len(term):
+                term = term[:at] + term[at + 1] + term[at] + term[at + 2:]
+        assume(len(term) >= MIN_CHARS)  # shorter words are never corrected
+        assert backend_module._closest(searcher, language, term) == _old_closest(searcher, language, term)
+
+
+def test_a_correctly_spelled_word_of_the_querys_language_is_not_corrected(index: Path) -> None:
+    """Every word here occurs in the sample wiki's documents of the query's language:
+    no look-up runs at all (the query is not "corrected" in another language either)."""
+    backend = WhooshBackend(index, cache_entries=0)
+    calls: list[str] = []
+    original = backend_module._closest
+
+    def counted(searcher, language: str, word: str) -> str | None:  # type: ignore[no-untyped-def]
+        calls.append(f"{language}:{word}")
+        return original(searcher, language, word)
+
+    backend_module._closest = counted  # type: ignore[assignment]
+    try:
+        for text, locale in [("reset password", None), ("refund invoice", None), ("Rechnung Passwort", None),
+                             ("reset password", "en"), ("Passwort zurücksetzen", "de")]:
+            backend.search(SearchQuery(text=text, limit=10, reach=Exposure.AGENT_ONLY, capabilities=MINIMUM,
+                                       locale=locale))
+    finally:
+        backend_module._closest = original  # type: ignore[assignment]
+    assert calls == []
+
+
+def test_a_misspelled_word_is_still_corrected(index: Path) -> None:
+    backend = WhooshBackend(index, cache_entries=0)
+    found = backend.search(SearchQuery(text="pasword reset", limit=5, reach=Exposure.AGENT_ONLY,
+                                       capabilities=MINIMUM))
+    assert found and any("password" in r.document_id or "Password" in r.title for r in found)
