@@ -2,12 +2,15 @@
 
     python bench/locales.py                    # 1, 5 and 31 locales, 40 articles each
     python bench/locales.py --articles 80 --queries 300
+    python bench/locales.py --shared 0        # every word translated (no sharing)
 
 Builds one wiki per locale count from the Hetzner tutorials corpus: the same ``--articles``
 English tutorials in every locale (a translation group each), the words of each locale
 made its own by a fixed letter substitution in that locale's script (Latin, Cyrillic,
 Greek, Arabic, Hebrew, Devanagari, Thai, kana, Hangul, Han), so every language has a
-vocabulary of its own with English's statistics, as real translations do. Then, in
+vocabulary of its own with English's statistics — except what real translations share
+across languages: code blocks stay as they are, and a share of the words (``--shared``,
+the same words in every locale, as product names and terms are) stays English. Then, in
 process, through the real backend with the result cache off, it times English queries
 (two or three words of a tutorial's title) without a request locale (the minimum
 configuration) and with ``locale: en``, and prints p50 and p99 in milliseconds.
@@ -21,6 +24,7 @@ import re
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -46,6 +50,7 @@ _SCRIPT_START = {"Cyrl": 0x0430, "Grek": 0x03B1, "Arab": 0x0628, "Hebr": 0x05D0,
 _LOCALE_SCRIPT = {"ru": "Cyrl", "uk": "Cyrl", "bg": "Cyrl", "el": "Grek", "ar": "Arab", "he": "Hebr", "hi": "Deva",
                   "th": "Thai", "ja": "Kana", "ko": "Hang", "zh-CN": "Hani", "zh-TW": "Hani"}
 _WORD = re.compile(r"[A-Za-z]+")
+_FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.M | re.S)
 
 
 def _cipher(locale: str, index: int) -> dict[int, str]:
@@ -61,17 +66,39 @@ def _cipher(locale: str, index: int) -> dict[int, str]:
     return out
 
 
-def _translate(text: str, table: dict[int, str]) -> str:
-    return _WORD.sub(lambda m: m.group(0).lower().translate(table), text)
+def _kept(word: str, shared: float) -> bool:
+    """Whether ``word`` stays untranslated: the same words in every locale (a stable
+    digest of the word, not of the locale), about ``shared`` of the distinct words."""
+    digest = zlib.crc32(word.lower().encode("utf-8"))
+    return digest % 1000 < shared * 1000
 
 
-def build_wiki(root: Path, locales: tuple[str, ...], articles: list[tuple[str, str]]) -> None:
+def _translate(text: str, table: dict[int, str], shared: float) -> str:
+    def word(m: re.Match[str]) -> str:
+        w = m.group(0)
+        return w if _kept(w, shared) else w.lower().translate(table)
+
+    def prose(part: str) -> str:
+        return _WORD.sub(word, part)
+
+    # Code blocks are never translated; front matter keys must stay readable.
+    head, sep, body = text.partition("\n---\n\n")
+    out, last = [], 0
+    for fence in _FENCE.finditer(body):
+        out += [prose(body[last:fence.start()]), fence.group(0)]
+        last = fence.end()
+    out.append(prose(body[last:]))
+    title = re.sub(r"^(title: )(.+)$", lambda m: m.group(1) + prose(m.group(2)), head, flags=re.M)
+    return title + sep + "".join(out)
+
+
+def build_wiki(root: Path, locales: tuple[str, ...], articles: list[tuple[str, str]], shared: float) -> None:
     for index, locale in enumerate(locales):
         table = _cipher(locale, index)
         for slug, text in articles:
             path = root / locale / f"{slug}.md"
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text if locale == "en" else _translate(text, table), "utf-8")
+            path.write_text(text if locale == "en" else _translate(text, table, shared), "utf-8")
 
 
 def _articles(count: int) -> list[tuple[str, str]]:
@@ -94,12 +121,13 @@ def _queries(articles: list[tuple[str, str]], n: int, rng: random.Random) -> lis
             (rng.choice(titles) for _ in range(n))]
 
 
-def measure(count: int, articles: list[tuple[str, str]], queries: list[str]) -> dict[str, tuple[float, float]]:
+def measure(count: int, articles: list[tuple[str, str]], queries: list[str], shared: float
+            ) -> dict[str, tuple[float, float]]:
     locales = LOCALES[:count]
     config = load_config(ROOT / "knowledge-provider.yaml")
     with tempfile.TemporaryDirectory() as tmp:
         wiki, index = Path(tmp) / "wiki", Path(tmp) / "index"
-        build_wiki(wiki, locales, articles)
+        build_wiki(wiki, locales, articles, shared)
         config = replace(config, content=wiki, locales=locales, default_locale="en", capabilities="all",
                          locale_patterns=None)
         started = time.monotonic()
@@ -128,15 +156,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--articles", type=int, default=40)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--counts", default="1,5,31")
+    parser.add_argument("--shared", type=float, default=0.3,
+                        help="share of the distinct words left untranslated in every locale (0-1)")
     args = parser.parse_args(argv)
     rng = random.Random(12)
     articles = _articles(args.articles)
     queries = _queries(articles, args.queries, rng)
     rows = []
     for count in (int(c) for c in args.counts.split(",")):
-        figures = measure(count, articles, queries)
+        figures = measure(count, articles, queries, args.shared)
         rows.append((count, figures))
-    print(f"\n{len(queries)} English queries, limit 10, cache off; in-process search time (ms)")
+    print(f"\n{len(queries)} English queries, limit 10, cache off, {args.shared:.0%} of the words shared; "
+          "in-process search time (ms)")
     print(f"{'locales':>8}  {'no locale p50':>14}{'p99':>8}  {'locale en p50':>14}{'p99':>8}")
     for count, figures in rows:
         (a50, a99), (b50, b99) = figures["no locale"], figures["locale en"]

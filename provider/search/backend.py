@@ -32,8 +32,9 @@ One search, step by step:
    before OR fill-ups, and locale ranking can move a result).
 5. **Snippet**: the best passage, chosen by set lookups over terms stored at index time
    (analysed in the document's language; adjacent query terms standing together count
-   extra, :func:`~provider.search.snippets.pair_weights`); with ``chunking`` each hit is
-   one chunk and its snippet comes from that chunk only.
+   extra, :func:`~provider.search.snippets.pair_weights`); each hit is one chunk and its
+   snippet comes from that chunk only (without ``chunking`` a document's best-scored
+   chunk stands for the whole document, once).
 6. **Freshness** (``freshness``), at query time with the clock: a past ``review_due`` →
    ``stale``, a future one → ``current``, none → ``unknown``; a stale translation is stale
    whatever its date, and a translation whose sync state git cannot tell is never
@@ -70,7 +71,7 @@ from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
-from ..contract.capabilities import OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
+from ..contract.capabilities import CHUNKING, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from ..contract.errors import IndexUnavailable
 from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
@@ -350,7 +351,7 @@ class WhooshBackend:
         while True:
             found = self._match(searcher, words, fetch, locale_filter)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
-            hits, short = cap_passages(chosen, limit)
+            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities)
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:

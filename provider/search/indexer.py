@@ -167,8 +167,11 @@ def index_entries(
     The ``public`` view is built from the text outside internal sections only — body,
     passages and their terms — so an internal block's words are not in the public index
     at all; translation groups and translation sync are judged as if internal documents
-    did not exist. With ``settings.chunking`` there is one entry per chunk
-    (:mod:`provider.wiki.chunks`), else one for the whole document.
+    did not exist. There is one entry per chunk (:mod:`provider.wiki.chunks`); with
+    ``settings.chunking`` each is a result of its own (its chunk id and anchor stored),
+    else each stands for the whole document (no chunk id, the document's URL), so a long
+    document is scored by its best-matching section rather than diluted by the rest of
+    it, and the search keeps one entry per document.
     """
     meta = resolved.meta
     passages = document.public_passages if public_view else document.passages
@@ -189,10 +192,9 @@ def index_entries(
         "review_due": meta.review_due,
         "sync": resolved.public_sync if public_view else resolved.sync,
     }
-    if settings.chunking:
-        units = [_Unit(chunk.id, chunk.anchor, chunk.passages) for chunk in split_chunks(passages)]
-    else:
-        units = [_Unit(None, "", passages)]
+    units = [_Unit(chunk.id, chunk.anchor, chunk.passages) for chunk in split_chunks(passages)]
+    if not units and not settings.chunking:
+        units = [_Unit(None, "", passages)]  # a document without passages is still found by its title
     entries: list[dict[str, Any]] = []
     for unit in units:
         display = _display_texts(unit.passages, meta.title)
@@ -207,7 +209,8 @@ def index_entries(
             title_field(language): meta.title,
             body_field(language): "\n".join(prose),
             code_field(language): "\n".join(" ".join(p.code) for p in unit.passages if p.code),
-            "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)),
+            "doc": (dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)) if settings.chunking
+                    else dict(doc, chunk=None, url=url)),
             "passages": display,
             "passage_terms": stored_terms,
             "passage_internal": tuple(i for i, p in enumerate(unit.passages) if p.internal),

@@ -144,6 +144,34 @@ def test_at_most_two_passages_of_one_document(tmp_path: Path) -> None:
     assert docs(20).count("long") >= 5  # the limit exceeds the documents found: the rest fill up
 
 
+def test_without_chunking_a_document_is_scored_by_its_best_section_and_answered_once(tmp_path: Path) -> None:
+    """Issue 12: without ``chunking`` a long document whose one section is about the query
+    is not diluted by its other sections (it outranks a short page that only mentions the
+    words), and each document is one result — never a passage's chunk id or anchor —
+    whatever the limit."""
+    root = tmp_path / "wiki"
+    root.mkdir()
+    filler = "Unrelated text about billing, invoices and other matters of the account. " * 6
+    others = "\n\n".join(f"## Topic {i}\n\n{filler}" for i in range(12))
+    focused = ("## Rotate the signing key\n\nTo rotate the signing key, create a new signing key, "
+               "deploy the signing key to every node, then revoke the old signing key.")
+    (root / "handbook.md").write_text(_page("Operations handbook", f"{others}\n\n{focused}\n\n{others}"), "utf-8")
+    (root / "glossary.md").write_text(_page("Glossary", "## Terms\n\nSigning key: a key. Rotate: to turn. "
+                                            + "Other terms of the trade are listed here as well. " * 20), "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en",))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    for limit in (1, 5, 50):
+        query = SearchQuery(text="rotate signing key", limit=limit, reach=Exposure.CUSTOMER_SAFE,
+                            capabilities=MINIMUM)
+        results = backend.search(query)
+        assert [r.document_id for r in results] == ["handbook", "glossary"][:limit]
+        assert all(r.chunk_id is None and "#" not in (r.url or "") for r in results)
+    assert "signing key" in backend.search(SearchQuery(text="rotate signing key", limit=1,
+                                                       reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM))[0].snippet
+
+
 def test_code_blocks_weigh_less_than_prose(tmp_path: Path) -> None:
     """Issue 12: a page that explains ``nginx reload`` in prose outranks one that only
     shows it in a code sample, whatever the order of files."""
