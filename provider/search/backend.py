@@ -14,10 +14,14 @@ by a fresh one when a commit lands or ``CURRENT`` names a new build.
 One search, step by step:
 
 1. **Analysis.** The query is analysed once per analysis language searched, with that
-   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — every language of the index,
+   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — the
+   languages of the query's script (:func:`~provider.search.querylang.candidate_languages`),
    or with a request locale only those the locale preference accepts.
 2. **Matching.** Per language, an AND of its terms (each in title or body); the languages
    are ORed. Only if that finds too few, an OR of all terms fills up (after every AND hit).
+   Without a request locale, first only in the language the query is written in and the
+   default locale's; the other languages of its script only when those find too few
+   (:func:`~provider.search.querylang.searched_first`).
    A term no document contains is first replaced by the closest indexed term, in the
    languages the query looks written in (typos).
 3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
@@ -79,7 +83,7 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from .analysis import ANY, analysis_language
 from .layout import ALL, PUBLIC, IndexLayout
-from .querylang import candidate_languages, stop_words_of, writing_key, written_in
+from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
@@ -348,8 +352,14 @@ class WhooshBackend:
         # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
         factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked else 1)
         fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
+        # Without a locale: the query's own language and the default first, the rest of its
+        # script only to fill up (the cost does not grow with the locales sharing its words).
+        first, later = searched_first(words, written, default_language) if pref is None else (dict(words), {})
         while True:
-            found = self._match(searcher, words, fetch, locale_filter)
+            found = self._match(searcher, first, fetch, locale_filter)
+            if later and len(found) < fetch:
+                # Another language's fields hold other documents: no hit can repeat.
+                found += self._match(searcher, later, fetch - len(found), None)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
             hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities)
             # More hits may exist and were needed: fetch more (rarely: a locale filter

@@ -26,7 +26,7 @@ from .analysis import ANY
 from .segment import HAN, HANGUL, KANA
 
 __all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "query_scripts",
-           "stop_words_of", "writing_key", "written_in"]
+           "searched_first", "stop_words_of", "writing_key", "written_in"]
 
 #: How much likelier the whole query must be in another language than in the default
 #: locale's language before it counts as written in it (a likelihood ratio over the
@@ -86,6 +86,21 @@ def candidate_languages(text: str, languages: Sequence[str]) -> tuple[str, ...]:
         return tuple(languages)
     return tuple(lang for lang in languages
                  if lang == ANY or not _scripts_of_language(lang) or _scripts_of_language(lang) & scripts)
+
+
+def searched_first(words: Mapping[str, tuple[str, ...]], written: Iterable[str], default_language: str
+                   ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Without a request locale, the query's terms split into the languages searched first
+    — the one it is written in (its writing keys, :func:`written_in`) and the default
+    locale's — and the other languages of its script, searched only to fill up when those
+    find too few. Real translations share words (product names, code, untranslated
+    sentences): searching every language of a script with them made a query's cost grow
+    with the number of locales, for translations one answer per group then drops."""
+    languages = {key.split("-", 1)[0] for key in written} | {default_language}
+    first = {lang: ws for lang, ws in words.items() if lang in languages}
+    if not first:
+        return dict(words), {}
+    return first, {lang: ws for lang, ws in words.items() if lang not in languages}
 
 
 def chinese_scripts(text: str) -> frozenset[str]:
