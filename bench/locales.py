@@ -13,7 +13,10 @@ across languages: code blocks stay as they are, and a share of the words (``--sh
 the same words in every locale, as product names and terms are) stays English. Then, in
 process, through the real backend with the result cache off, it times English queries
 (two or three words of a tutorial's title) without a request locale (the minimum
-configuration) and with ``locale: en``, and prints p50 and p99 in milliseconds.
+configuration) and with ``locale: en``, and prints p50 and p99 in milliseconds — also
+without a locale with every language of the query's script searched at once (the query
+path before :func:`~provider.search.querylang.searched_first`), interleaved query by query
+with the others so the comparison holds on a loaded machine.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ from common import percentile  # noqa: E402 - after the path set-up above
 from provider.config import load_config  # noqa: E402
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
+from provider.search import backend as backend_module  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
+from provider.search.querylang import searched_first  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpora" / "hetzner-tutorials" / "tutorials"
 #: 31 locales: the first 1 and 5 are the smaller runs.
@@ -137,18 +142,21 @@ def measure(count: int, articles: list[tuple[str, str]], queries: list[str], sha
               f"{time.monotonic() - started:.0f} s", flush=True)
         backend = WhooshBackend(index, cache_entries=0, fallback_locales=("en",))
         declared = config.declared_capabilities(WhooshBackend.implemented_capabilities)
-        out = {}
-        for label, locale in (("no locale", None), ("locale en", "en")):
-            times = []
-            for text in [*queries[:20], *queries]:  # the first 20 warm up
+        every_language = (lambda words, written, default: (dict(words), {}))  # noqa: E731
+        variants = {"no locale": (None, searched_first), "locale en": ("en", searched_first),
+                    "no locale, every language": (None, every_language)}
+        times: dict[str, list[float]] = {label: [] for label in variants}
+        # Interleaved, query by query, so the machine's load falls on every variant alike.
+        for text in [*queries[:20], *queries]:  # the first 20 warm up
+            for label, (locale, split) in variants.items():
+                backend_module.searched_first = split
                 query = SearchQuery(text=text, limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=declared,
                                     locale=locale)
                 t0 = time.perf_counter()
                 backend.search(query)
-                times.append((time.perf_counter() - t0) * 1000)
-            times = times[20:]
-            out[label] = (percentile(times, 0.5), percentile(times, 0.99))
-        return out
+                times[label].append((time.perf_counter() - t0) * 1000)
+        backend_module.searched_first = searched_first
+        return {label: (percentile(t[20:], 0.5), percentile(t[20:], 0.99)) for label, t in times.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,10 +176,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((count, figures))
     print(f"\n{len(queries)} English queries, limit 10, cache off, {args.shared:.0%} of the words shared; "
           "in-process search time (ms)")
-    print(f"{'locales':>8}  {'no locale p50':>14}{'p99':>8}  {'locale en p50':>14}{'p99':>8}")
+    print("(every language: without a locale, all languages of the query's script searched at once, "
+          "as before issue 12's second round)")
+    print(f"{'locales':>8}  {'no locale p50':>14}{'p99':>8}  {'locale en p50':>14}{'p99':>8}"
+          f"  {'every language p50':>19}{'p99':>8}")
     for count, figures in rows:
         (a50, a99), (b50, b99) = figures["no locale"], figures["locale en"]
-        print(f"{count:>8}  {a50:>14.1f}{a99:>8.1f}  {b50:>14.1f}{b99:>8.1f}")
+        c50, c99 = figures["no locale, every language"]
+        print(f"{count:>8}  {a50:>14.1f}{a99:>8.1f}  {b50:>14.1f}{b99:>8.1f}  {c50:>19.1f}{c99:>8.1f}")
     return 0
 
 
