@@ -82,6 +82,7 @@ from ..contract.registrations import Exposure
 from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from .analysis import ANY, analysis_language
+from .grouping import languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
@@ -355,6 +356,11 @@ class WhooshBackend:
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
         first, later = searched_first(words, written, default_language) if pref is None else (dict(words), {})
+        if later:
+            # Only languages holding an article the first ones lack can add an answer.
+            open_languages = languages_with_unmatched_groups(
+                searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
+            later = {lang: ws for lang, ws in later.items() if lang in open_languages}
         while True:
             found = self._match(searcher, first, fetch, locale_filter)
             if later and len(found) < fetch:
