@@ -187,3 +187,23 @@ def test_code_blocks_weigh_less_than_prose(tmp_path: Path) -> None:
     backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
     query = SearchQuery(text="nginx reload", limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
     assert [r.document_id for r in backend.search(query)] == ["b-prose", "a-sample"]
+
+
+def test_without_a_locale_other_languages_still_add_the_articles_the_querys_language_lacks(tmp_path: Path) -> None:
+    """Issue 12: an English query is searched first in English (and the default locale);
+    German fills up only with articles English lacks — a German-only page sharing the
+    English product word is found, the German translation of an English page is not."""
+    root = tmp_path / "wiki"
+    for relpath, text in {
+        "en/ingress.md": _page("Ingress", "Configure the Kubernetes ingress controller for your cluster."),
+        "de/ingress.md": _page("Ingress", "Konfigurieren Sie den Kubernetes Ingress-Controller für Ihren Cluster."),
+        "de/only.md": _page("Nur deutsch", "Kubernetes Knoten werden hier beschrieben, nur auf Deutsch."),
+    }.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(text, "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en", "de"))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    query = SearchQuery(text="kubernetes", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
+    assert sorted(r.document_id for r in backend.search(query)) == ["de/only", "en/ingress"]
