@@ -82,7 +82,7 @@ from ..contract.registrations import Exposure
 from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from .analysis import ANY, analysis_language
-from .grouping import languages_with_unmatched_groups
+from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
@@ -367,7 +367,8 @@ class WhooshBackend:
                 # Another language's fields hold other documents: no hit can repeat.
                 found += self._match(searcher, later, fetch - len(found), None)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
-            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities)
+            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities
+                                       or entries_are_documents(searcher))
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:

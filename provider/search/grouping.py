@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-__all__ = ["languages_with_unmatched_groups"]
+__all__ = ["entries_are_documents", "languages_with_unmatched_groups"]
 
 
 def languages_with_unmatched_groups(
@@ -45,3 +45,18 @@ def languages_with_unmatched_groups(
             members.setdefault(group, set()).add(language_of(locales[docnum]))
         found = memo[key] = frozenset(lang for langs in members.values() if not langs & key for lang in langs)
     return found
+
+
+def entries_are_documents(searcher: Any) -> bool:
+    """Whether the index's entries stand for whole documents (built without ``chunking``:
+    no stored chunk id), so a document must be answered once whatever the query declares.
+    Read from one stored entry, once per searcher; an empty index says ``True``."""
+    known: bool | None = getattr(searcher, "_kp_documents", None)
+    if known is None:
+        reader = searcher.reader()
+        known = True
+        for docnum in reader.all_doc_ids():
+            known = reader.stored_fields(docnum)["doc"].get("chunk") is None
+            break
+        searcher._kp_documents = known
+    return known
