@@ -3,6 +3,7 @@
 Nothing here guesses from nothing: the *script* of the query's letters limits the analysis
 languages worth analysing and searching (a Hangul query is not searched in the German
 fields), and the index's own *vocabulary* tells the languages apart within one script —
+a script only one language of the index writes in (kana, Hangul) decides it; otherwise
 the language whose documents use the query's words (and whose stop words the query uses)
 most, and clearly more than the default locale's language, is the language the query is
 written in. A query without such evidence (a product name, a number) is taken to be in the
@@ -147,6 +148,9 @@ def written_in(
         One language's keys (both Chinese scripts when the characters do not tell), or
         the default language's when no language is clearly likelier.
     """
+    exclusive = _exclusive_language(text, [lang for lang in words if counts.get(lang)])
+    if exclusive is not None:
+        return _keys(exclusive, text)
     scores: dict[str, float] = {}
     size = 0
     for language in set(words) | set(stop_hits):
@@ -166,6 +170,17 @@ def written_in(
     if default_language in scores and (scores[best] - scores[default_language]) * size < math.log(EVIDENCE_RATIO):
         best = default_language
     return _keys(best, text)
+
+
+def _exclusive_language(text: str, languages: Sequence[str]) -> str | None:
+    """The one language of ``languages`` that writes in a non-Latin script of the query,
+    when exactly one does (kana: Japanese; Hangul: Korean): letters of that script are
+    evidence enough, whatever Latin product names the query also holds (``なぜAstroを選ぶ``)."""
+    for script in sorted(query_scripts(text) - {"Latn"}):
+        owners = [lang for lang in languages if lang != ANY and script in _scripts_of_language(lang)]
+        if len(owners) == 1:
+            return owners[0]
+    return None
 
 
 def _keys(language: str, text: str) -> frozenset[str]:

@@ -15,6 +15,7 @@ from provider.contract.registrations import Exposure
 from provider.search.backend import WhooshBackend
 from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
+from provider.search.querylang import written_in
 from provider.wiki.document import WikiSettings
 
 ALL = frozenset(ALL_CAPABILITIES)
@@ -207,3 +208,19 @@ def test_without_a_locale_other_languages_still_add_the_articles_the_querys_lang
     backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
     query = SearchQuery(text="kubernetes", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
     assert sorted(r.document_id for r in backend.search(query)) == ["de/only", "en/ingress"]
+
+
+
+def test_a_script_only_one_language_writes_in_decides_the_querys_language() -> None:
+    """Kana is Japanese and Hangul Korean, whatever Latin product names the query holds and
+    however often the default language's pages use them."""
+    words = {"en": ("astro",), "ja": ("なぜ", "astro", "選ぶ"), "zh": ("astro",)}
+    counts = {"en": 100, "ja": 10, "zh": 10}
+
+    def frequency(language: str, term: str) -> int:
+        return 100 if term == "astro" else 0
+
+    assert written_in(words, {}, frequency, counts, "en", "なぜAstroを選ぶのか") == {"ja"}
+    assert written_in({"en": ("astro",), "ko": ("astro", "설치")}, {}, frequency, {"en": 100, "ko": 5}, "en",
+                      "Astro 설치") == {"ko"}
+    assert written_in({"en": ("astro",)}, {}, frequency, {"en": 100}, "en", "Astro") == {"en"}
