@@ -88,9 +88,10 @@ EXTRA_STOP_WORDS: dict[str, frozenset[str]] = {
 #: Languages whose CJK text is segmented into words (:mod:`provider.search.segment`).
 SEGMENTED_LANGUAGES = frozenset({"ja", "zh", "ko"})
 #: How each segmented language's CJK text is analysed by default: ``words`` (its segmenter)
-#: or ``bigrams`` (the Lucene baseline), as measured (README, Relevance).
+#: or ``bigrams`` (the Lucene baseline), as measured (README, Relevance); ``both`` indexes
+#: and searches a segmented run's words and its bigrams together (measured, not chosen).
 DEFAULT_CJK_MODES: dict[str, str] = {"ja": "words", "ko": "words", "zh": "words"}
-CJK_MODES = ("words", "bigrams")
+CJK_MODES = ("words", "bigrams", "both")
 #: Distinct words whose stem is remembered, per language (query words come from callers).
 STEM_CACHE_WORDS = 200_000
 
@@ -214,12 +215,15 @@ def _segmentable(language: str, run: str) -> bool:
 def words(text: str, language: str, mode: str = "words") -> Iterator[str]:
     """The words of ``text`` before lowercasing, stop words and stemming (step 1 of the
     module docstring): what :class:`ScriptTokenizer` yields."""
-    segment = segmenter(language) if mode == "words" else None
+    segment = segmenter(language) if mode in ("words", "both") else None
     for match in _TOKEN.finditer(normalise(text)):
         run = match.group("cjk")
         if run is not None:
             if segment is not None and _segmentable(language, run):
-                yield from segment(run)
+                found = list(segment(run))
+                yield from found
+                if mode == "both":
+                    yield from (pair for pair in cjk_bigrams(run) if pair not in found)
             else:
                 yield from cjk_bigrams(run)
             continue
@@ -237,7 +241,7 @@ class ScriptTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh is untyped
 
     Args:
         language: an analysis language (``ja``, ``zh``, ``ko`` segment their CJK runs).
-        mode: ``words`` or ``bigrams`` (:func:`cjk_mode`).
+        mode: ``words``, ``bigrams`` or ``both`` (:func:`cjk_mode`).
     """
 
     def __init__(self, language: str, mode: str = "words") -> None:

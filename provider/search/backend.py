@@ -16,10 +16,14 @@ commit lands or ``CURRENT`` names a new build.
 One search, step by step:
 
 1. **Analysis.** The query is analysed once per analysis language searched, with that
-   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — every language of the index,
+   language's analyzer as stored in the index (:mod:`provider.search.analysis`) — the
+   languages of the query's script (:func:`~provider.search.querylang.candidate_languages`),
    or with a request locale only those the locale preference accepts.
 2. **Matching.** Per language, an AND of its terms (each in title or body); the languages
    are ORed. Only if that finds too few, an OR of all terms fills up (after every AND hit).
+   Without a request locale, first only in the language the query is written in and the
+   default locale's; the other languages of its script only when those find too few
+   (:func:`~provider.search.querylang.searched_first`).
    A term no document contains is first replaced by the closest indexed term, in the
    languages the query looks written in (typos).
 3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
@@ -34,8 +38,9 @@ One search, step by step:
    before OR fill-ups, and locale ranking can move a result).
 5. **Snippet**: the best passage, chosen by set lookups over terms stored at index time
    (analysed in the document's language; adjacent query terms standing together count
-   extra, :func:`~provider.search.snippets.pair_weights`); with ``chunking`` each hit is
-   one chunk and its snippet comes from that chunk only.
+   extra, :func:`~provider.search.snippets.pair_weights`); each hit is one chunk and its
+   snippet comes from that chunk only (without ``chunking`` a document's best-scored
+   chunk stands for the whole document, once).
 6. **Freshness** (``freshness``), at query time with the clock: a past ``review_due`` →
    ``stale``, a future one → ``current``, none → ``unknown``; a stale translation is stale
    whatever its date, and a translation whose sync state git cannot tell is never
@@ -73,7 +78,7 @@ from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
-from ..contract.capabilities import OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
+from ..contract.capabilities import CHUNKING, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from ..contract.errors import IndexUnavailable
 from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
@@ -81,9 +86,10 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
+from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .pool import SearcherPool
-from .querylang import candidate_languages, stop_words_of, writing_key, written_in
+from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
@@ -360,10 +366,22 @@ class WhooshBackend:
         # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
         factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked else 1)
         fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
+        # Without a locale: the query's own language and the default first, the rest of its
+        # script only to fill up (the cost does not grow with the locales sharing its words).
+        first, later = searched_first(words, written, default_language) if pref is None else (dict(words), {})
+        if later:
+            # Only languages holding an article the first ones lack can add an answer.
+            open_languages = languages_with_unmatched_groups(
+                searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
+            later = {lang: ws for lang, ws in later.items() if lang in open_languages}
         while True:
-            found = self._match(searcher, words, fetch, locale_filter)
+            found = self._match(searcher, first, fetch, locale_filter)
+            if later and len(found) < fetch:
+                # Another language's fields hold other documents: no hit can repeat.
+                found += self._match(searcher, later, fetch - len(found), None)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
-            hits, short = cap_passages(chosen, limit)
+            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities
+                                       or entries_are_documents(searcher))
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:

@@ -145,10 +145,12 @@ def index_entries(
     The ``public`` view is built from the text outside internal sections only — body,
     passages and their terms — so an internal block's words are not in the public index
     at all; translation groups and translation sync are judged as if internal documents
-    did not exist. With ``settings.chunking`` there is one entry per chunk
-    (:mod:`provider.wiki.chunks`), else one for the whole document. ``units``: the
-    view's :func:`~provider.search.prepared.text_units` when already made (in a reader
-    process).
+    did not exist. There is one entry per chunk (:mod:`provider.wiki.chunks`); with
+    ``settings.chunking`` each is a result of its own (its chunk id and anchor stored),
+    else each stands for the whole document (no chunk id, the document's URL), so a long
+    document is scored by its best-matching section rather than diluted by the rest of
+    it, and the search keeps one entry per document. ``units``: the view's
+    :func:`~provider.search.prepared.text_units` when already made (in a reader process).
     """
     meta = resolved.meta
     inputs = url_inputs(meta, settings)
@@ -172,7 +174,8 @@ def index_entries(
     entries: list[dict[str, Any]] = []
     for unit in units:
         entries.append({**unit.fields, "group": doc["group"] or "",
-                        "doc": dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor))})
+                        "doc": (dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)) if settings.chunking
+                                else dict(doc, chunk=None, url=url))})
     return entries, [warning] if warning else []
 
 

@@ -91,15 +91,17 @@ def _passage_terms(language: str, heading: str, text: str) -> str:
 
 def text_units(settings: WikiSettings, languages: tuple[str, ...], document: WikiDocument, *,
                public_view: bool) -> tuple[Unit, ...]:
-    """The units of one document in one index: one per chunk with ``settings.chunking``,
-    else one. The public view holds the text outside internal sections only."""
+    """The units of one document in one index: one per chunk (:mod:`provider.wiki.chunks`),
+    with or without ``settings.chunking`` — without it each chunk stands for the whole
+    document, so a long document is scored by its best-matching section; a document
+    without passages gets one unit (still found by its title). The public view holds the
+    text outside internal sections only."""
     meta = document.meta
     passages = document.public_passages if public_view else document.passages
     language = analysis_language(meta.locale, languages)
     pieces: list[tuple[str | None, str, tuple[Passage, ...]]]
-    if settings.chunking:
-        pieces = [(chunk.id, chunk.anchor, tuple(chunk.passages)) for chunk in split_chunks(passages)]
-    else:
+    pieces = [(chunk.id, chunk.anchor, tuple(chunk.passages)) for chunk in split_chunks(passages)]
+    if not pieces and not settings.chunking:
         pieces = [(None, "", tuple(passages))]
     units = []
     for chunk_id, anchor, unit_passages in pieces:

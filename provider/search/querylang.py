@@ -3,6 +3,7 @@
 Nothing here guesses from nothing: the *script* of the query's letters limits the analysis
 languages worth analysing and searching (a Hangul query is not searched in the German
 fields), and the index's own *vocabulary* tells the languages apart within one script —
+a script only one language of the index writes in (kana, Hangul) decides it; otherwise
 the language whose documents use the query's words (and whose stop words the query uses)
 most, and clearly more than the default locale's language, is the language the query is
 written in. A query without such evidence (a product name, a number) is taken to be in the
@@ -26,7 +27,7 @@ from .analysis import ANY
 from .segment import HAN, HANGUL, KANA
 
 __all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "query_scripts",
-           "stop_words_of", "writing_key", "written_in"]
+           "searched_first", "stop_words_of", "writing_key", "written_in"]
 
 #: How much likelier the whole query must be in another language than in the default
 #: locale's language before it counts as written in it (a likelihood ratio over the
@@ -88,6 +89,21 @@ def candidate_languages(text: str, languages: Sequence[str]) -> tuple[str, ...]:
                  if lang == ANY or not _scripts_of_language(lang) or _scripts_of_language(lang) & scripts)
 
 
+def searched_first(words: Mapping[str, tuple[str, ...]], written: Iterable[str], default_language: str
+                   ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Without a request locale, the query's terms split into the languages searched first
+    — the one it is written in (its writing keys, :func:`written_in`) and the default
+    locale's — and the other languages of its script, searched only to fill up when those
+    find too few. Real translations share words (product names, code, untranslated
+    sentences): searching every language of a script with them made a query's cost grow
+    with the number of locales, for translations one answer per group then drops."""
+    languages = {key.split("-", 1)[0] for key in written} | {default_language}
+    first = {lang: ws for lang, ws in words.items() if lang in languages}
+    if not first:
+        return dict(words), {}
+    return first, {lang: ws for lang, ws in words.items() if lang not in languages}
+
+
 def chinese_scripts(text: str) -> frozenset[str]:
     """``{"Hans"}``, ``{"Hant"}`` or both: the Chinese scripts ``text``'s Han characters
     fit (GB 2312 holds Simplified characters, Big5 Traditional ones)."""
@@ -132,6 +148,9 @@ def written_in(
         One language's keys (both Chinese scripts when the characters do not tell), or
         the default language's when no language is clearly likelier.
     """
+    exclusive = _exclusive_language(text, [lang for lang in words if counts.get(lang)])
+    if exclusive is not None:
+        return _keys(exclusive, text)
     scores: dict[str, float] = {}
     size = 0
     for language in set(words) | set(stop_hits):
@@ -151,6 +170,17 @@ def written_in(
     if default_language in scores and (scores[best] - scores[default_language]) * size < math.log(EVIDENCE_RATIO):
         best = default_language
     return _keys(best, text)
+
+
+def _exclusive_language(text: str, languages: Sequence[str]) -> str | None:
+    """The one language of ``languages`` that writes in a non-Latin script of the query,
+    when exactly one does (kana: Japanese; Hangul: Korean): letters of that script are
+    evidence enough, whatever Latin product names the query also holds (``なぜAstroを選ぶ``)."""
+    for script in sorted(query_scripts(text) - {"Latn"}):
+        owners = [lang for lang in languages if lang != ANY and script in _scripts_of_language(lang)]
+        if len(owners) == 1:
+            return owners[0]
+    return None
 
 
 def _keys(language: str, text: str) -> frozenset[str]:

@@ -17,7 +17,7 @@ from .analysis import ANY, analyzer_for
 __all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "code_field",
            "languages_of", "title_field"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 #: BM25F field weight of the body (prose).
@@ -74,6 +74,8 @@ def build_schema(languages: Iterable[str]) -> Schema:
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
     Version 5: script-aware tokenizer; ja, zh and ko segmented into words; ``locale`` and
     ``group`` columns; ``code_<L>`` fields.
+    Version 6: without chunking too, one entry per chunk (a whole document is scored by its
+    best-matching section).
     """
     fields: dict[str, object] = {
         "key": ID(unique=True, stored=True),

@@ -78,15 +78,20 @@ def by_writing(hits: Sequence[Hit], key: Callable[[str], str], written: Collecti
     return _keep_best(hits, rank)
 
 
-def cap_passages(hits: Sequence[Hit], limit: int) -> tuple[list[Hit], bool]:
+def cap_passages(hits: Sequence[Hit], limit: int, *, whole_documents: bool = False) -> tuple[list[Hit], bool]:
     """At most :data:`MAX_PASSAGES_PER_DOCUMENT` hits of one document among the first
     ``limit``; when that leaves fewer than ``limit``, the held-back hits fill up in order.
+    With ``whole_documents`` (no ``chunking``: every entry of a document stands for all of
+    it), only a document's first — best-scored — entry, and nothing fills up.
     Also whether the first ``limit`` are short of that (held-back hits filled in, or fewer
     than ``limit`` hits): more hits, if there are any, would make a better list."""
+    most = 1 if whole_documents else MAX_PASSAGES_PER_DOCUMENT
     seen: dict[str, int] = {}
     first: list[Hit] = []
     rest: list[Hit] = []
     for hit in hits:
         seen[hit.path] = seen.get(hit.path, 0) + 1
-        (first if seen[hit.path] <= MAX_PASSAGES_PER_DOCUMENT else rest).append(hit)
+        (first if seen[hit.path] <= most else rest).append(hit)
+    if whole_documents:
+        rest = []
     return (first + rest)[:limit], len(first) < limit

@@ -15,6 +15,7 @@ from provider.contract.registrations import Exposure
 from provider.search.backend import WhooshBackend
 from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
+from provider.search.querylang import written_in
 from provider.wiki.document import WikiSettings
 
 ALL = frozenset(ALL_CAPABILITIES)
@@ -144,6 +145,34 @@ def test_at_most_two_passages_of_one_document(tmp_path: Path) -> None:
     assert docs(20).count("long") >= 5  # the limit exceeds the documents found: the rest fill up
 
 
+def test_without_chunking_a_document_is_scored_by_its_best_section_and_answered_once(tmp_path: Path) -> None:
+    """Issue 12: without ``chunking`` a long document whose one section is about the query
+    is not diluted by its other sections (it outranks a short page that only mentions the
+    words), and each document is one result — never a passage's chunk id or anchor —
+    whatever the limit."""
+    root = tmp_path / "wiki"
+    root.mkdir()
+    filler = "Unrelated text about billing, invoices and other matters of the account. " * 6
+    others = "\n\n".join(f"## Topic {i}\n\n{filler}" for i in range(12))
+    focused = ("## Rotate the signing key\n\nTo rotate the signing key, create a new signing key, "
+               "deploy the signing key to every node, then revoke the old signing key.")
+    (root / "handbook.md").write_text(_page("Operations handbook", f"{others}\n\n{focused}\n\n{others}"), "utf-8")
+    (root / "glossary.md").write_text(_page("Glossary", "## Terms\n\nSigning key: a key. Rotate: to turn. "
+                                            + "Other terms of the trade are listed here as well. " * 20), "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en",))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    for limit in (1, 5, 50):
+        query = SearchQuery(text="rotate signing key", limit=limit, reach=Exposure.CUSTOMER_SAFE,
+                            capabilities=MINIMUM)
+        results = backend.search(query)
+        assert [r.document_id for r in results] == ["handbook", "glossary"][:limit]
+        assert all(r.chunk_id is None and "#" not in (r.url or "") for r in results)
+    assert "signing key" in backend.search(SearchQuery(text="rotate signing key", limit=1,
+                                                       reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM))[0].snippet
+
+
 def test_code_blocks_weigh_less_than_prose(tmp_path: Path) -> None:
     """Issue 12: a page that explains ``nginx reload`` in prose outranks one that only
     shows it in a code sample, whatever the order of files."""
@@ -159,3 +188,39 @@ def test_code_blocks_weigh_less_than_prose(tmp_path: Path) -> None:
     backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
     query = SearchQuery(text="nginx reload", limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
     assert [r.document_id for r in backend.search(query)] == ["b-prose", "a-sample"]
+
+
+def test_without_a_locale_other_languages_still_add_the_articles_the_querys_language_lacks(tmp_path: Path) -> None:
+    """Issue 12: an English query is searched first in English (and the default locale);
+    German fills up only with articles English lacks — a German-only page sharing the
+    English product word is found, the German translation of an English page is not."""
+    root = tmp_path / "wiki"
+    for relpath, text in {
+        "en/ingress.md": _page("Ingress", "Configure the Kubernetes ingress controller for your cluster."),
+        "de/ingress.md": _page("Ingress", "Konfigurieren Sie den Kubernetes Ingress-Controller für Ihren Cluster."),
+        "de/only.md": _page("Nur deutsch", "Kubernetes Knoten werden hier beschrieben, nur auf Deutsch."),
+    }.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(text, "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en", "de"))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    query = SearchQuery(text="kubernetes", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
+    assert sorted(r.document_id for r in backend.search(query)) == ["de/only", "en/ingress"]
+
+
+
+def test_a_script_only_one_language_writes_in_decides_the_querys_language() -> None:
+    """Kana is Japanese and Hangul Korean, whatever Latin product names the query holds and
+    however often the default language's pages use them."""
+    words = {"en": ("astro",), "ja": ("なぜ", "astro", "選ぶ"), "zh": ("astro",)}
+    counts = {"en": 100, "ja": 10, "zh": 10}
+
+    def frequency(language: str, term: str) -> int:
+        return 100 if term == "astro" else 0
+
+    assert written_in(words, {}, frequency, counts, "en", "なぜAstroを選ぶのか") == {"ja"}
+    assert written_in({"en": ("astro",), "ko": ("astro", "설치")}, {}, frequency, {"en": 100, "ko": 5}, "en",
+                      "Astro 설치") == {"ko"}
+    assert written_in({"en": ("astro",)}, {}, frequency, {"en": 100}, "en", "Astro") == {"en"}
