@@ -155,8 +155,10 @@ class MemoryReplayStore:
                 self._floor = max(self._floor, self._drop_bucket())
                 if now - self._floor_logged > 60:
                     self._floor_logged = now
+                    # A count and a Unix second, nothing of any request (CONTRACT A6).
                     log.warning("the in-memory replay store holds %d nonces (max_entries): requests expiring "
-                                "before %d are refused as stale", self.max_entries, self._floor)
+                                "at or before Unix time %d are refused as stale", int(self.max_entries),
+                                int(self._floor))
                 if second <= self._floor:
                     raise StaleTimestamp("signed too long ago for this provider's replay memory under the current "
                                          "load; sign again with the current time")
