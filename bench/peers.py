@@ -38,6 +38,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -273,6 +274,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="in-process rounds (the median is printed)")
     parser.add_argument("--requests", type=int, default=1500, help="requests per HTTP measurement")
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--workdir", type=Path,
+                        help="keep the wiki and the provider's index here and reuse them when present "
+                             "(the cold-build row is then left out)")
     parser.add_argument("--no-workers2", dest="workers2", action="store_false",
                         help="skip the 2-worker connection count")
     parser.add_argument("--noop-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
@@ -294,19 +298,31 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f} at the start", flush=True)
     with tempfile.TemporaryDirectory(prefix="kp-peers-") as tmp:
         work = Path(tmp)
-        wiki, index = work / "wiki", work / "index"
-        vocabulary = build_wiki(wiki, args.docs)
+        kept = args.workdir / f"docs-{args.docs}" if args.workdir else work
+        wiki, index = kept / "wiki", kept / "index"
+        reused = (index / "CURRENT").exists() and (kept / "vocabulary.json").exists()
+        if reused:
+            vocabulary = json.loads((kept / "vocabulary.json").read_text())
+        else:
+            shutil.rmtree(wiki, ignore_errors=True)
+            shutil.rmtree(index, ignore_errors=True)
+            vocabulary = build_wiki(wiki, args.docs)
         texts = queries(vocabulary, args.queries, seed=101)
         (work / "queries.json").write_text(json.dumps(texts))
         (work / "empty.yaml").write_text("{}\n")
 
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "provider", "index", "--config", str(work / "empty.yaml"),
-                        "--content", str(wiki), "--index", str(index)], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        build_s = time.perf_counter() - started
+        build_s = None
+        if not reused:
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "provider", "index", "--config", str(work / "empty.yaml"),
+                            "--content", str(wiki), "--index", str(index)], check=True, cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            build_s = time.perf_counter() - started
+            (kept / "vocabulary.json").write_text(json.dumps(vocabulary))
+            print(f"  provider index built in {build_s:.1f} s", flush=True)
+        else:
+            print(f"  provider index reused from {index}", flush=True)
         size = folder_bytes(index)
-        print(f"  provider index built in {build_s:.1f} s", flush=True)
 
         anchor = json.loads(subprocess.run(
             [sys.executable, __file__, "--tantivy-worker", str(wiki), str(work / "tantivy"),
@@ -355,19 +371,26 @@ def main() -> None:
           f"repeated {warm['errors']}, no-op {noop['errors']})")
 
 
-def table(args: argparse.Namespace, build_s: float, size: int, anchor: Figures, minimum: Figures,
+def table(args: argparse.Namespace, build_s: float | None, size: int, anchor: Figures, minimum: Figures,
           everything: Figures, cold: Figures, warm: Figures, noop: Figures, idle_rss: float, loaded_rss: float,
           spread: list[int]) -> list[list[str]]:
     mb = 1_000_000
-    docs_s, anchor_docs_s = args.docs / build_s, anchor["docs"] / anchor["build_s"]
+    anchor_docs_s = anchor["docs"] / anchor["build_s"]
     p50, p99 = med(minimum["p50s"]), med(minimum["p99s"])
     t50, t99 = med(anchor["p50s"]), med(anchor["p99s"])
     a50, a99 = med(everything["p50s"]), med(everything["p99s"])
     extra_cpu = warm["cpu_ms"] - noop["cpu_ms"]
+    if build_s is None:
+        build = ["cold build", f"not built in this run; index {size / mb:,.1f} MB",
+                 f"tantivy {anchor_docs_s:,.0f} docs/s, {anchor['size'] / mb:,.1f} MB",
+                 f"{size / anchor['size']:.1f}× larger"]
+    else:
+        docs_s = args.docs / build_s
+        build = ["cold build", f"{docs_s:,.0f} docs/s, index {size / mb:,.1f} MB",
+                 f"tantivy {anchor_docs_s:,.0f} docs/s, {anchor['size'] / mb:,.1f} MB",
+                 f"{anchor_docs_s / docs_s:.1f}× slower, {size / anchor['size']:.1f}× larger"]
     rows = [
-        ["cold build", f"{docs_s:,.0f} docs/s, index {size / mb:,.1f} MB",
-         f"tantivy {anchor_docs_s:,.0f} docs/s, {anchor['size'] / mb:,.1f} MB",
-         f"{anchor_docs_s / docs_s:.1f}× slower, {size / anchor['size']:.1f}× larger"],
+        build,
         ["in-process search with snippets, minimum config", f"p50 {p50:.1f} ms, p99 {p99:.1f} ms",
          f"tantivy p50 {t50:.2f} ms, p99 {t99:.2f} ms", f"{p50 / t50:.1f}× / {p99 / t99:.1f}×"],
         ["same, `capabilities: all`", f"p50 {a50:.1f} ms, p99 {a99:.1f} ms", "—",
