@@ -409,7 +409,8 @@ def table(args: argparse.Namespace, build_s: float | None, size: int, anchor: Fi
     ]
     if spread:
         rows.append([f"2 workers: connections of one {args.connections}-connection client per worker",
-                     " / ".join(str(c) for c in spread), "—", "even" if min(spread) > 0 else "uneven"])
+                     " / ".join(str(c) for c in spread), "—",
+                     "every worker holds some" if len(spread) > 1 and min(spread) > 0 else "a worker holds none"])
     return rows
 
 
