@@ -144,8 +144,13 @@ async def load(
                 else:
                     headers = signed_headers(body, SECRET)
                 t0 = time.perf_counter()
-                reply = await client.request(method, "/capabilities" if body is None else "/retrieve",
-                                             content=body, headers=headers)
+                try:
+                    reply = await client.request(method, "/capabilities" if body is None else "/retrieve",
+                                                 content=body, headers=headers)
+                except httpx.TransportError:
+                    # A kept-alive connection closed by the server as it was reused: counted, not fatal.
+                    errors += 1
+                    continue
                 latencies.append(time.perf_counter() - t0)
                 if reply.status_code != 200:
                     errors += 1

@@ -68,11 +68,15 @@ class AccessLog:
         ambiguous framing or headers, encoded bodies, and OPTIONS (which the framework
         would otherwise answer without our envelope)."""
         headers = scope.get("headers", ())
-        if sum(len(name) + len(value) for name, value in headers) > self.max_header_bytes:
+        size = 0
+        names: Counter[bytes] = Counter()
+        for name, value in headers:
+            size += len(name) + len(value)
+            names[name.lower()] += 1
+        if size > self.max_header_bytes:
             error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
             error.status_override = 431  # type: ignore[attr-defined]
             return error
-        names = Counter(name.lower() for name, _ in headers)
         if names[b"transfer-encoding"] and names[b"content-length"]:
             # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
             # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
@@ -82,9 +86,10 @@ class AccessLog:
         for name in _SINGLE_HEADERS:
             if names[name] > 1:
                 return InvalidRequest("headers", f"{name.decode()} appears more than once")
-        for name, value in headers:
-            if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
-                return UnsupportedMediaType("the body must be sent without Content-Encoding")
+        if names[b"content-encoding"]:
+            for name, value in headers:
+                if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
+                    return UnsupportedMediaType("the body must be sent without Content-Encoding")
         if scope.get("method") == "OPTIONS":
             return MethodNotAllowed()
         return None
@@ -133,25 +138,30 @@ class AccessLog:
                 request_digest=_request_digest(request_id),
                 repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
             )
-            log.info(
-                "%s %s %s %.1fms registration=%s results=%s request=%s%s",
-                record.method, record.path, record.status, record.duration_s * 1000,
-                record.registration or "-", "-" if record.result_count is None else record.result_count,
-                record.request_digest, f" repairs={','.join(record.repairs)}" if record.repairs else "",
-                extra={
-                    "http_method": record.method,
-                    "http_path": record.path,
-                    "http_status": record.status,
-                    "duration_ms": round(record.duration_s * 1000, 2),
-                    "registration": record.registration,
-                    "result_count": record.result_count,
-                    "error_code": record.error_code,
-                    "request_digest": record.request_digest,
-                    "repairs": list(record.repairs),
-                },
-            )
+            if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
+                _log_line(record)
             if self.observer is not None:
                 try:
                     self.observer(record)
                 except Exception:  # an observer bug must not break answering
                     errors_log.exception("request observer failed")
+
+
+def _log_line(record: RequestRecord) -> None:
+    log.info(
+        "%s %s %s %.1fms registration=%s results=%s request=%s%s",
+        record.method, record.path, record.status, record.duration_s * 1000,
+        record.registration or "-", "-" if record.result_count is None else record.result_count,
+        record.request_digest, f" repairs={','.join(record.repairs)}" if record.repairs else "",
+        extra={
+            "http_method": record.method,
+            "http_path": record.path,
+            "http_status": record.status,
+            "duration_ms": round(record.duration_s * 1000, 2),
+            "registration": record.registration,
+            "result_count": record.result_count,
+            "error_code": record.error_code,
+            "request_digest": record.request_digest,
+            "repairs": list(record.repairs),
+        },
+    )

@@ -35,7 +35,13 @@ BYTES_PER_ENTRY = 122
 
 @runtime_checkable
 class ReplayStore(Protocol):
-    """The one operation replay protection needs."""
+    """The one operation replay protection needs.
+
+    A store may set ``blocking = False`` on its class when ``add_if_absent`` never waits
+    (no network, no disk, no other process's lock): the contract application then calls
+    it on the event loop instead of in a worker thread, which saves a thread hand-off per
+    request. Without the attribute a store is taken to block.
+    """
 
     def add_if_absent(self, nonce: str, expires_at: float) -> bool:
         """Record ``nonce`` until ``expires_at`` (Unix seconds) unless it is already recorded.
@@ -80,6 +86,8 @@ class MemoryReplayStore:
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
     shared = False
+    #: A dictionary and a heap under a lock held for microseconds: safe on the event loop.
+    blocking = False
 
     def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time) -> None:
         if max_entries < 1:
@@ -147,8 +155,10 @@ class MemoryReplayStore:
                 self._floor = max(self._floor, self._drop_bucket())
                 if now - self._floor_logged > 60:
                     self._floor_logged = now
+                    # A count and a Unix second, nothing of any request (CONTRACT A6).
                     log.warning("the in-memory replay store holds %d nonces (max_entries): requests expiring "
-                                "before %d are refused as stale", self.max_entries, self._floor)
+                                "at or before Unix time %d are refused as stale", int(self.max_entries),
+                                int(self._floor))
                 if second <= self._floor:
                     raise StaleTimestamp("signed too long ago for this provider's replay memory under the current "
                                          "load; sign again with the current time")

@@ -145,8 +145,10 @@ class RedisReplayStore:
         epoch = int(epoch)
         if epoch != self._epoch:
             if self._epoch is not None or created:
-                log.warning("the Redis replay store remembers nonces only from %.3f (it was emptied or restarted "
-                            "without persistence): requests signed before then are refused", epoch / 1000)
+                # The epoch is a Unix time in ms written by the script, nothing of any request (A6).
+                log.warning("the Redis replay store remembers nonces only from Unix time %.3f (it was emptied or "
+                            "restarted without persistence): requests signed before then are refused",
+                            float(epoch) / 1000)
             self._epoch = epoch
         if outcome == -1:
             raise StaleTimestamp("signed before the replay store's memory begins (it was restarted or emptied); "

@@ -19,9 +19,12 @@ worker of a multi-worker :func:`serve`.
 
 from __future__ import annotations
 
+import logging
 import os
+import socket
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsIndex
 
 from .registrations import ConfigurationError
 from .replay import MemoryReplayStore, ReplayStore, open_replay_store
@@ -31,7 +34,9 @@ __all__ = [
     "MAX_HEAD_BYTES",
     "REPLAY_STORE_ENV",
     "WORKERS_ENV",
+    "ReusePortListener",
     "default_replay_store",
+    "reuse_port_supported",
     "serve",
     "serving_workers",
 ]
@@ -143,8 +148,7 @@ def serve(
     if replay_store is not None:
         os.environ[REPLAY_STORE_ENV] = replay_store
     os.environ[WORKERS_ENV] = str(workers)
-    uvicorn.run(
-        app,
+    options: dict[str, Any] = dict(
         factory=isinstance(app, str) if factory is None else factory,
         workers=workers if workers > 1 else None,
         host=host,
@@ -160,3 +164,72 @@ def serve(
         ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
         timeout_graceful_shutdown=graceful_shutdown_s,
     )
+    if workers > 1 and reuse_port_supported():
+        from uvicorn.supervisors import Multiprocess
+
+        # What uvicorn.run does with several workers, but with a listener per worker.
+        config = uvicorn.Config(app, **options)
+        Multiprocess(config, sockets=[ReusePortListener.create(host, port)]).run()
+        return
+    uvicorn.run(app, **options)
+
+
+def reuse_port_supported() -> bool:
+    """Whether the kernel spreads connections over the ``SO_REUSEPORT`` listeners of one
+    port (Linux does, by a hash of each connection's addresses; macOS and the BSDs
+    accept the option but hand every connection to one listener)."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
+class ReusePortListener(socket.socket):
+    """The address every worker of :func:`serve` listens on, each with its own socket.
+
+    uvicorn binds one socket in the parent and every worker accepts from it: one accept
+    queue, whose waiting workers the kernel wakes last-come first-served, so the worker
+    that accepted last accepts again — all 16 keep-alive connections of a client were
+    seen on one worker of two for a whole run, the other idle. This socket is bound in
+    the parent with ``SO_REUSEPORT`` (so the port is taken, and a busy one fails at
+    once) but never listens; passed to a worker process, it arrives as a *new* socket
+    bound to the same address with ``SO_REUSEPORT``, which that worker listens on. The
+    kernel then assigns each new connection to one worker's queue by a hash of its
+    addresses: evenly, whichever worker is awake. (A worker that stops takes the
+    connections still waiting in its queue with it; restarts are rare.)
+    """
+
+    @classmethod
+    def create(cls, host: str, port: int) -> ReusePortListener:
+        """Bind ``host:port`` (port 0: a free port, then kept for every worker).
+
+        Raises:
+            SystemExit: the address cannot be bound (uvicorn's startup failure code).
+        """
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = cls(family, socket.SOCK_STREAM)
+        try:
+            _set_reuse(sock)
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            logging.getLogger("uvicorn.error").error(exc)
+            raise SystemExit(3) from None
+        return sock
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        # multiprocessing duplicates a plain socket (one queue for all); this one is
+        # rebuilt in the worker instead, bound anew to the same address.
+        host, port = self.getsockname()[:2]
+        return _worker_listener, (self.family, host, port)
+
+
+def _set_reuse(sock: socket.socket) -> None:
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+
+
+def _worker_listener(family: int, host: str, port: int) -> socket.socket:
+    """A worker's own socket on the address of a :class:`ReusePortListener` (not yet
+    listening: uvicorn calls ``listen`` with its backlog)."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    _set_reuse(sock)
+    sock.bind((host, port))
+    return sock

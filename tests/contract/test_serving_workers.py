@@ -1,0 +1,141 @@
+"""With several workers, serve() gives each worker its own SO_REUSEPORT listener, so the
+kernel spreads new connections over the workers instead of one worker accepting them
+all from a shared queue (issue 15: all 16 keep-alive connections of a client were seen
+on one worker of two for a whole run)."""
+
+from __future__ import annotations
+
+import io
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from multiprocessing.reduction import ForkingPickler
+from pathlib import Path
+
+import pytest
+
+from provider.contract.serving import ReusePortListener, reuse_port_supported
+from tests.support import REPO_ROOT
+
+pytestmark = pytest.mark.skipif(not reuse_port_supported(), reason="the kernel does not balance SO_REUSEPORT")
+
+
+def _as_a_worker_receives_it(sock: socket.socket) -> socket.socket:
+    """``sock`` pickled as multiprocessing hands it to a spawned worker, and unpickled."""
+    buffer = io.BytesIO()
+    ForkingPickler(buffer).dump(sock)
+    received: socket.socket = ForkingPickler.loads(buffer.getvalue())
+    return received
+
+
+def test_a_worker_receives_its_own_socket_on_the_same_address() -> None:
+    with ReusePortListener.create("127.0.0.1", 0) as parent:
+        first, second = _as_a_worker_receives_it(parent), _as_a_worker_receives_it(parent)
+        with first, second:
+            assert first.getsockname() == second.getsockname() == parent.getsockname()
+            assert len({parent.fileno(), first.fileno(), second.fileno()}) == 3
+            for sock in (first, second):
+                assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
+
+
+def test_connections_are_spread_over_the_workers_sockets() -> None:
+    with ReusePortListener.create("127.0.0.1", 0) as parent:
+        workers = [_as_a_worker_receives_it(parent) for _ in range(2)]
+        for sock in workers:
+            sock.listen(128)
+            sock.setblocking(False)
+        clients = [socket.create_connection(parent.getsockname()[:2]) for _ in range(64)]
+        time.sleep(0.2)
+        accepted = Counter[int]()
+        for index, sock in enumerate(workers):
+            while True:
+                try:
+                    conn, _ = sock.accept()
+                except BlockingIOError:
+                    break
+                conn.close()
+                accepted[index] += 1
+        for sock in (*workers, *clients):
+            sock.close()
+    assert sum(accepted.values()) == 64
+    # A hash of each connection's ports: about 32 each; fewer than 8 of 64 has a
+    # probability below one in a billion for an even split.
+    assert min(accepted[0], accepted[1]) >= 8, accepted
+
+
+def _sockets_by_process(pids: list[int], port: int, state: str = "01") -> Counter[int]:
+    """TCP sockets on local ``port`` in ``state`` (``01`` established, ``0A`` listening)
+    held open by each of ``pids``."""
+    owner: dict[str, int] = {}
+    for pid in pids:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                owner[target[8:-1]] = pid
+    counts = Counter[int]()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
+                counts[owner[fields[9]]] += 1
+    return counts
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_two_workers_each_serve_connections(tmp_path: Path) -> None:
+    from sqlite_adapter import create_database
+
+    example = REPO_ROOT / "examples" / "sqlite_adapter"
+    database = create_database(tmp_path / "help.db", (example / "articles.sql").read_text("utf-8"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    env = {**os.environ, "SQLITE_ADAPTER_DATABASE": str(database), "SQLITE_ADAPTER_PORT": str(port),
+           "SQLITE_ADAPTER_CUSTOMER_SAFE_SECRET": secrets.token_urlsafe(48),
+           "SQLITE_ADAPTER_AGENT_ONLY_SECRET": secrets.token_urlsafe(48), "SQLITE_ADAPTER_WORKERS": "2",
+           "SQLITE_ADAPTER_REPLAY_STORE": f"sqlite://{tmp_path / 'replay.sqlite3'}",
+           "PYTHONPATH": f"{example}{os.pathsep}{REPO_ROOT}"}
+    proc = subprocess.Popen([sys.executable, "-m", "sqlite_adapter"], cwd=example, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    clients: list[socket.socket] = []
+    try:
+        workers: list[int] = []
+        deadline = time.monotonic() + 60
+        while len(workers) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start two workers"
+            time.sleep(0.3)
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    pass
+            except OSError:
+                continue
+            listed = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout
+            # uvicorn's workers are spawned processes (not the resource tracker).
+            workers = [int(pid) for pid in listed.split() if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        while len(_sockets_by_process(workers, port, "0A")) < 2:  # until both workers listen
+            assert time.monotonic() < deadline, "the workers did not both listen"
+            time.sleep(0.2)
+        # A client opening its pool at once, as a load balancer or httpx does: all 32 are
+        # waiting to be accepted together (asyncio accepts up to its backlog per wake-up).
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(32)]
+        for client in clients:
+            client.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        for client in clients:
+            assert client.recv(65536).startswith(b"HTTP/1.1 200")  # answered: a worker holds it
+        counts = _sockets_by_process(workers, port)
+        assert sum(counts.values()) == 32, counts
+        # With one shared accept queue one worker typically took all of them.
+        assert len(counts) == 2 and min(counts.values()) >= 4, counts
+    finally:
+        for client in clients:
+            client.close()
+        proc.terminate()
+        proc.wait(timeout=30)
