@@ -158,10 +158,13 @@ class Load:
 # -- probes --------------------------------------------------------------------------------
 
 
-def found(client: httpx.Client, word: str) -> bool:
-    """Whether a ``customer_safe`` query for ``word`` finds a page titled with it."""
+def found(client: httpx.Client, word: str) -> bool | None:
+    """Whether a ``customer_safe`` query for ``word`` finds a page titled with it
+    (``None``: answered 503, e.g. a worker still opening the index)."""
     body = json.dumps({"query": word, "limit": 5}).encode()
     reply = client.post("/retrieve", content=body, headers=signed_headers(body, SECRET))
+    if reply.status_code == 503:
+        return None
     if reply.status_code != 200:
         raise RuntimeError(f"/retrieve answered {reply.status_code}: {reply.text[:200]}")
     return any(word in result["title"] for result in reply.json()["results"])
@@ -170,7 +173,7 @@ def found(client: httpx.Client, word: str) -> bool:
 def wait_for(client: httpx.Client, word: str, present: bool, timeout_s: float = 120.0) -> float:
     """Seconds until ``found(word)`` is ``present`` (polled back to back)."""
     started = time.monotonic()
-    while found(client, word) != present:
+    while found(client, word) is not present:
         if time.monotonic() - started > timeout_s:
             raise RuntimeError(f"{word} still {'absent' if present else 'found'} after {timeout_s:.0f} s")
         time.sleep(0.005)
@@ -303,6 +306,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=500, help="files of the bulk change")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds of load without edits")
     parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--workdir", type=Path,
+                        help="keep the wiki and index here, reused by the next run (default: a temporary folder)")
     parser.add_argument("--server", action="append", default=[], metavar="LABEL=TREE[:key=value,...]",
                         help="a server to measure (repeatable; default: this tree)")
     args = parser.parse_args()
@@ -310,15 +315,20 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.docs} documents, "
           f"load average {loadavg()}", flush=True)
     with tempfile.TemporaryDirectory(prefix="kp-x7-") as tmp:
-        wiki, index = Path(tmp) / "wiki", Path(tmp) / "index"
-        vocabulary = build_wiki(wiki, args.docs)
-        (wiki / "x7").mkdir()
+        work = args.workdir or Path(tmp)
+        wiki, index = work / "wiki", work / "index"
+        if not (index / "CURRENT").exists():
+            vocabulary = build_wiki(wiki, args.docs)
+        else:  # reused: the same seed gives the same vocabulary
+            with tempfile.TemporaryDirectory() as scratch:
+                vocabulary = build_wiki(Path(scratch), min(args.docs, 200))
+        (wiki / "x7").mkdir(exist_ok=True)
         for k in range(args.trials + args.idle_trials):
             (wiki / "x7" / f"flip-{k:03d}.md").write_text(flip_page(k, "public"), "utf-8")
         started = time.perf_counter()
         with Indexer(WikiSettings(root=wiki), IndexLayout(index)) as indexer:
             indexer.sync()
-        print(f"  index built in {time.perf_counter() - started:.1f} s", flush=True)
+        print(f"  index built (or brought up to date) in {time.perf_counter() - started:.1f} s", flush=True)
         rows = []
         for workers in (int(w) for w in args.workers.split(",")):
             for server in servers:
