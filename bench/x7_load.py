@@ -170,7 +170,7 @@ def found(client: httpx.Client, word: str) -> bool | None:
     return any(word in result["title"] for result in reply.json()["results"])
 
 
-def wait_for(client: httpx.Client, word: str, present: bool, timeout_s: float = 120.0) -> float:
+def wait_for(client: httpx.Client, word: str, present: bool, timeout_s: float = 300.0) -> float:
     """Seconds until ``found(word)`` is ``present`` (polled back to back)."""
     started = time.monotonic()
     while found(client, word) is not present:
