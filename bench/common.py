@@ -32,16 +32,18 @@ def percentile(values: list[float], q: float) -> float:
 
 
 @contextmanager
-def running_server(config: dict[str, Any], workdir: Path, secret: str, *, ready_timeout_s: float = 300) -> Iterator[
-        tuple[str, subprocess.Popen[bytes]]]:
+def running_server(config: dict[str, Any], workdir: Path, secret: str, *, ready_timeout_s: float = 300,
+                   tree: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Start ``knowledge-provider serve`` with ``config`` (a free port and metrics off are
-    added), wait until ``/readyz`` answers 200, yield ``(base URL, process)``, then stop it."""
+    added), wait until ``/readyz`` answers 200, yield ``(base URL, process)``, then stop it.
+    ``tree``: the source tree whose ``provider`` package serves (another checkout, to
+    compare before and after in one run)."""
     port = free_port()
     path = workdir / f"bench-{port}.yaml"
     path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": secret}
     proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tree)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + ready_timeout_s

@@ -7,10 +7,11 @@ Two ways to run it:
 
 * one process (``serve``): :func:`build_app` is called with the live indexer's
   readiness event;
-* several worker processes (``serve --workers N``): uvicorn starts each worker with
+* worker processes (``serve``, one or ``--workers N``): uvicorn starts each worker with
   :func:`worker_app`, which rebuilds the same application from the settings the parent
-  put in the environment. Workers only read the index; the parent process is the one
-  writer and creates a readiness marker file once its startup sync is done.
+  put in the environment and lowers its own CPU priority by ``serving_niceness``.
+  Workers only read the index; the parent process is the one writer and creates a
+  readiness marker file once its startup sync is done.
 """
 
 from __future__ import annotations
@@ -120,12 +121,37 @@ def worker_environment(config_path: Path | None, overrides: Mapping[str, Any]) -
     return json.dumps({"config": str(config_path) if config_path else None, "overrides": plain})
 
 
-def worker_app() -> ASGIApp:
-    """uvicorn factory for one serving worker (``serve --workers N``).
+def _stop_with_parent() -> None:
+    """SIGTERM this worker when the process that started it ends — even by SIGKILL or a
+    crash, when its supervisor cannot stop the workers — so no serving process is left
+    answering from an index nobody writes any more. A thread waiting on the parent's
+    sentinel (readable once the parent is gone)."""
+    import multiprocessing
+    import signal
+    import threading
+    from multiprocessing.connection import wait
 
-    Reads :data:`WORKER_ENV`, the secrets from their variables, and builds the same
-    application as the single-process server, with a shared replay store and a
-    readiness marker instead of an in-process event.
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        log.info("the parent process %s is gone; stopping this worker", parent.pid)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def worker_app() -> ASGIApp:
+    """uvicorn factory for one serving worker process of ``serve``.
+
+    Reads :data:`WORKER_ENV`, the secrets from their variables, and builds the
+    application with the replay store ``serve`` handed down (shared with several
+    workers) and the writer's readiness marker. Before that it lowers this process's
+    CPU priority by ``serving_niceness`` (Unix nice; the threads it starts later
+    inherit it), so the index writer in the parent wins the CPU when both want it
+    (CONTRACT X7 under load).
     """
     from .logsetup import setup_logging
     from .metrics import MULTIPROC_ENV, Metrics
@@ -138,6 +164,13 @@ def worker_app() -> ASGIApp:
     config_path = Path(spec["config"]) if spec["config"] else None
     config = load_config(config_path).with_overrides(**overrides)
     setup_logging(config.log_level, config.log_format)
+    _stop_with_parent()
+    if config.serving_niceness and hasattr(os, "nice"):
+        try:
+            os.nice(config.serving_niceness)
+        except OSError as exc:
+            log.warning("serving_niceness %d not applied (%s): the index writer shares the CPU equally with "
+                        "searches", config.serving_niceness, exc)
     metrics = Metrics() if os.environ.get(MULTIPROC_ENV) else None
     app, _ = build_app(
         config,

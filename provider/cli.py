@@ -447,7 +447,6 @@ def serve(
     from .app import WORKER_ENV, build_app, worker_environment
     from .contract.replay import open_replay_store
     from .contract.serving import serve
-    from .search.backend import WhooshBackend
 
     config = _load(config_path, **overrides)
     if dev:
@@ -496,26 +495,23 @@ def serve(
         metrics_module.prepare(config.state_dir / "metrics")
         metrics = metrics_module.Metrics()
 
+    # This process writes the index (watcher, corpus rules, Whoosh writer, reader
+    # processes); searches are answered by worker processes, one or more, started by
+    # uvicorn's supervisor in this process and run `serving_niceness` steps below it:
+    # an edit is indexed on its own GIL and at a higher CPU priority than the searches
+    # (CONTRACT X7 under load), and the writer is never in a serving process.
+    try:
+        # What a worker would refuse, refused here before anything starts.
+        build_app(config, registrations, replay_store=store)
+    except (ConfigurationError, ValueError) as exc:
+        raise ConfigError(str(exc)) from None
+    # Workers rebuild the application from these settings; secrets stay in their own
+    # variables (set here when --dev generated them).
+    os.environ[WORKER_ENV] = worker_environment(config_path, {**overrides, "index": config.index,
+                                                              "content": config.content})
     with _indexer(config, long_running=True) as indexer:
-        live = _live(indexer, config, poll, metrics=metrics,
-                     ready_marker=config.state_dir / "ready" if config.workers > 1 else None, say=say,
+        live = _live(indexer, config, poll, metrics=metrics, ready_marker=config.state_dir / "ready", say=say,
                      rebuild_first=rebuild)
-        app: Any = None
-        if config.workers == 1:
-            try:
-                app, _ = build_app(config, registrations, ready=live.ready, replay_store=store,
-                                   observer=metrics.observe_request if metrics else None)
-            except (ConfigurationError, ValueError) as exc:
-                raise ConfigError(str(exc)) from None
-        else:
-            # Workers rebuild the application from these settings; secrets stay in their
-            # own variables (set here when --dev generated them).
-            os.environ[WORKER_ENV] = worker_environment(config_path, {**overrides, "index": config.index,
-                                                                      "content": config.content})
-            try:
-                config.declared_capabilities(WhooshBackend.implemented_capabilities)
-            except ConfigurationError as exc:
-                raise ConfigError(str(exc)) from None
         if metrics is not None:
             try:
                 metrics_module.start_server(config.metrics_host, config.metrics_port)
@@ -532,7 +528,8 @@ def serve(
         live.start()
         try:
             serve(
-                app if app is not None else "provider.app:worker_app",
+                "provider.app:worker_app",
+                own_process=True,
                 workers=config.workers,
                 replay_store=_replay_store_setting(config),
                 host=config.host,
@@ -541,7 +538,7 @@ def serve(
                 ssl_certfile=config.ssl_certfile,
                 ssl_keyfile=config.ssl_keyfile,
             )
-            # Here with --workers N: uvicorn's supervisor took the signal and returned.
+            # Here: uvicorn's supervisor took the signal, stopped the workers and returned.
             log.info(STOPPED_MESSAGE, received_signal() or "signal")
         finally:
             live.stop()

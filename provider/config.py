@@ -85,7 +85,9 @@ _KNOWN_KEYS = {
     "poll_delay_ms": "polling period in milliseconds (default: 1000)",
     "reconcile_interval": "seconds between full re-scans of the content folder; 0 = never (default: 300)",
     "parse_timeout": "seconds one file may take to read and parse before it is skipped (default: 30)",
-    "workers": "serving processes (default: 1); the index is still written by one process",
+    "workers": "serving processes (default: 1); the index is written by the parent process, never by them",
+    "serving_niceness": "how many steps (Unix nice, 0-19) the serving processes yield the CPU to the index "
+                        "writer (default: 5)",
     "replay_store": "memory | sqlite | sqlite:///path | redis://host:port/db (default: memory, sqlite if workers > 1)",
     "metrics_host": "address of the Prometheus /metrics listener (default: 127.0.0.1)",
     "metrics_port": "port of the Prometheus /metrics listener; 0 = off (default: 9464)",
@@ -124,7 +126,10 @@ class ProviderConfig:
         poll: poll for changes instead of using OS notifications.
         poll_delay_ms: polling period, in milliseconds.
         reconcile_interval_s: seconds between full scans while watching; 0 disables them.
-        workers: serving processes.
+        workers: serving processes (children of the process that writes the index).
+        serving_niceness: Unix nice increment of the serving processes relative to the
+            index writer (0–19), so a reclassification is indexed promptly under load
+            (CONTRACT X7).
         replay_store: ``memory``, ``sqlite``, ``sqlite:///path`` or ``redis://…``; ``None``
             picks memory for one worker and sqlite for several.
         metrics_host, metrics_port: the Prometheus listener; port 0 turns it off.
@@ -160,6 +165,7 @@ class ProviderConfig:
     poll_delay_ms: int = 1000
     reconcile_interval_s: float = 300.0
     workers: int = 1
+    serving_niceness: int = 5
     replay_store: str | None = None
     metrics_host: str = "127.0.0.1"
     metrics_port: int = 9464
@@ -479,6 +485,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "poll_delay_ms": ("poll_delay_ms", _whole(50, 600_000)),
     "reconcile_interval": ("reconcile_interval_s", _seconds),
     "workers": ("workers", _whole(1, 64)),
+    "serving_niceness": ("serving_niceness", _whole(0, 19)),
     "replay_store": ("replay_store", _replay_store),
     "metrics_host": ("metrics_host", _text("an address such as 127.0.0.1")),
     "metrics_port": ("metrics_port", _whole(0, 65535)),

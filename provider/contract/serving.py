@@ -105,6 +105,7 @@ def serve(
     factory: bool | None = None,
     graceful_shutdown_s: int = 10,
     log_config: dict[str, Any] | None = None,
+    own_process: bool = False,
 ) -> None:
     """Serve ``app`` with uvicorn until stopped (SIGINT/SIGTERM), hardened.
 
@@ -125,6 +126,10 @@ def serve(
         graceful_shutdown_s: seconds open requests get to finish on shutdown.
         log_config: uvicorn's logging configuration; default: leave logging as the
             caller set it up.
+        own_process: serve even one worker in a child process, under uvicorn's
+            supervisor (as several always are), so that the calling process's own
+            threads — an index writer — never compete with searches for one GIL.
+            Needs ``app`` as an import string.
 
     Raises:
         ConfigurationError: several workers without a shared replay store, or with an
@@ -135,22 +140,20 @@ def serve(
 
     from .httpserver import PROTOCOL
 
-    if workers > 1:
-        if not isinstance(app, str):
-            raise ConfigurationError("several workers need the application as an import string "
-                                     "('package.module:factory'): each worker builds its own")
-        if replay_store is None or replay_store == "memory":
-            raise ConfigurationError(
-                f"{workers} workers need a shared replay store: pass replay_store='sqlite:///path' (one machine) or "
-                "'redis://host:port/db' (several); the in-memory store covers one process, and a replay sent on "
-                "another connection would reach another worker and be accepted (CONTRACT A5)"
-            )
+    if (workers > 1 or own_process) and not isinstance(app, str):
+        raise ConfigurationError("worker processes need the application as an import string "
+                                 "('package.module:factory'): each worker builds its own")
+    if workers > 1 and (replay_store is None or replay_store == "memory"):
+        raise ConfigurationError(
+            f"{workers} workers need a shared replay store: pass replay_store='sqlite:///path' (one machine) or "
+            "'redis://host:port/db' (several); the in-memory store covers one process, and a replay sent on "
+            "another connection would reach another worker and be accepted (CONTRACT A5)"
+        )
     if replay_store is not None:
         os.environ[REPLAY_STORE_ENV] = replay_store
     os.environ[WORKERS_ENV] = str(workers)
     options: dict[str, Any] = dict(
         factory=isinstance(app, str) if factory is None else factory,
-        workers=workers if workers > 1 else None,
         host=host,
         port=port,
         log_config=log_config,
@@ -164,12 +167,19 @@ def serve(
         ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
         timeout_graceful_shutdown=graceful_shutdown_s,
     )
-    if workers > 1 and reuse_port_supported():
+    if workers > 1 or own_process:
+        # What uvicorn.run does with several workers — its supervisor: signals, restart of a
+        # dead worker — for one worker too when asked (uvicorn.run would serve it in the
+        # calling process), and with a listener per worker where the kernel spreads them.
         from uvicorn.supervisors import Multiprocess
 
-        # What uvicorn.run does with several workers, but with a listener per worker.
-        config = uvicorn.Config(app, **options)
-        Multiprocess(config, sockets=[ReusePortListener.create(host, port)]).run()
+        config = uvicorn.Config(app, workers=workers, **options)
+        sock = (ReusePortListener.create(host, port) if workers > 1 and reuse_port_supported()
+                else config.bind_socket())
+        try:
+            Multiprocess(config, sockets=[sock]).run()
+        finally:
+            sock.close()
         return
     uvicorn.run(app, **options)
 
