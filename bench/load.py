@@ -59,11 +59,11 @@ SECRET = "load-bench-secret-" + "z" * 32
 _WORD = re.compile(r"[a-z]{4,12}")
 
 
-def build_wiki(target: Path, count: int, seed: int = 11) -> list[str]:
-    """Write ``count`` documents; return a vocabulary of title words for queries."""
-    rng = random.Random(seed)
+def tutorial_sources(locale: str) -> list[tuple[str, list[str]]]:
+    """The Hetzner tutorials of one file-suffix locale (``*.<locale>.md``) with a title and
+    at least four prose paragraphs of eight words or more: ``(title, paragraphs)``."""
     sources = []
-    for path in sorted(CORPUS.rglob("*.en.md")):
+    for path in sorted(CORPUS.rglob(f"*.{locale}.md")):
         text = path.read_text("utf-8", errors="replace").replace("\r\n", "\n")
         parts = text.split("---", 2)
         body = parts[2] if len(parts) == 3 else text
@@ -71,6 +71,13 @@ def build_wiki(target: Path, count: int, seed: int = 11) -> list[str]:
         paragraphs = [p.strip() for p in body.split("\n\n") if len(p.split()) >= 8 and "```" not in p]
         if len(paragraphs) >= 4 and found:
             sources.append((found.group(1), paragraphs))
+    return sources
+
+
+def build_wiki(target: Path, count: int, seed: int = 11) -> list[str]:
+    """Write ``count`` documents; return a vocabulary of title words for queries."""
+    rng = random.Random(seed)
+    sources = tutorial_sources("en")
     vocabulary = sorted({w for title, _ in sources for w in _WORD.findall(title.lower())})
     for i in range(count):
         title, paragraphs = sources[i % len(sources)]

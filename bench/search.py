@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -45,28 +44,16 @@ CORPUS = ROOT.parent / "shared" / "corpora" / "hetzner-tutorials" / "tutorials"
 QUERIES = 500
 
 
-def _german_sources() -> list[tuple[str, list[str]]]:
-    sources = []
-    for path in sorted(CORPUS.rglob("*.de.md")):
-        text = path.read_text("utf-8", errors="replace").replace("\r\n", "\n")
-        parts = text.split("---", 2)
-        body = parts[2] if len(parts) == 3 else text
-        found = re.search(r"^title:\s*\"?(.+?)\"?\s*$", parts[1] if len(parts) == 3 else "", re.MULTILINE)
-        paragraphs = [p.strip() for p in body.split("\n\n") if len(p.split()) >= 8 and "```" not in p]
-        if len(paragraphs) >= 4 and found:
-            sources.append((found.group(1), paragraphs))
-    return sources
-
-
 def build_wiki(target: Path, count: int) -> list[str]:
     """``count`` English documents (bench/load.py's) and ``count // 10`` German ones;
     returns the query vocabulary (English title words)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from load import build_wiki as english
+    from load import tutorial_sources
 
     vocabulary: list[str] = english(target, count)
     rng = random.Random(23)
-    sources = _german_sources()
+    sources = tutorial_sources("de")
     for i in range(count // 10):
         title, paragraphs = sources[i % len(sources)]
         chosen = rng.sample(paragraphs, min(len(paragraphs), rng.randint(3, 6)))

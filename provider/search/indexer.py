@@ -683,7 +683,7 @@ class Indexer:
         # cheap, where a full pass over the heap took 0.3 s at 2,000 documents; every
         # 16th batch collects everything, for any that grew old.
         self._writes += 1
-        gc.collect() if self._writes % _FULL_COLLECTION_EVERY == 0 else gc.collect(1)
+        gc.collect(2 if self._writes % _FULL_COLLECTION_EVERY == 0 else 1)
 
     def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
         if self._manifest is not None:
