@@ -40,6 +40,7 @@ from .manifest import Manifest
 from .prepared import AnalysedOnce, Unit, prepare, text_units
 from .prepared import load as load_prepared
 from .schema import SCHEMA_VERSION, build_schema
+from .writer import writer_for
 
 __all__ = ["Indexer", "PendingBuild", "SyncReport", "index_entries", "settings_key"]
 
@@ -396,8 +397,8 @@ class Indexer:
             whoosh_index.create_in(str(path / sub), schema)
         public_ix = whoosh_index.open_dir(str(path / PUBLIC))
         all_ix = whoosh_index.open_dir(str(path / ALL))
-        public_writer = public_ix.writer(limitmb=_WRITER_MB)
-        all_writer = all_ix.writer(limitmb=_WRITER_MB)
+        public_writer = writer_for(public_ix, limitmb=_WRITER_MB)
+        all_writer = writer_for(all_ix, limitmb=_WRITER_MB)
         once = AnalysedOnce()
         once.attach(public_writer)
         once.attach(all_writer)
@@ -655,7 +656,7 @@ class Indexer:
                 # generation (and the answer cache keyed by it) stays as it was — an edit
                 # to internal text is invisible to customer_safe, latency included.
                 continue
-            writer: IndexWriter = whoosh_index.open_dir(str(path / sub)).writer(timeout=10.0)
+            writer: IndexWriter = writer_for(whoosh_index.open_dir(str(path / sub)), timeout=10.0, limitmb=_WRITER_MB)
             once = AnalysedOnce()
             once.attach(writer)
             try:

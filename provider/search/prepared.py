@@ -14,7 +14,7 @@ same schema's analyzers run on the same values, only elsewhere.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any
@@ -200,13 +200,16 @@ class AnalysedOnce:
     def _indexer(self, name: str, analyse: Any) -> Any:
         postings = self.postings
 
-        def index(value: Any, **kwargs: Any) -> Iterator[Posting]:
+        def index(value: Any, **kwargs: Any) -> Iterable[Posting]:
             if kwargs or not isinstance(value, str):
-                return iter(analyse(value, **kwargs))
-            known = postings.get((name, value))
+                analysed: Iterable[Posting] = analyse(value, **kwargs)
+                return analysed
+            known: list[Posting] | None = postings.get((name, value))
             if known is None:
                 known = postings[(name, value)] = list(analyse(value))
-            return iter(known)
+            # The list itself: Whoosh's writers only iterate it, and TermWriter takes a
+            # list as it is instead of copying it.
+            return known
 
         return index
 
