@@ -43,6 +43,11 @@ from provider.search.layout import IndexLayout  # noqa: E402
 from provider.search.schema import build_schema  # noqa: E402
 from provider.wiki.document import WikiSettings, load_document  # noqa: E402
 
+try:  # absent before the provider had its own writer (a --baseline checkout)
+    from provider.search.writer import TermWriter
+except ImportError:  # pragma: no cover
+    TermWriter = None
+
 
 def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
@@ -85,17 +90,24 @@ def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[st
                 entries.append((True, entry))
         bodies.append((relpath, "\n".join(p.text for p in doc.passages)))  # type: ignore[union-attr]
     schema = build_schema(languages)
-    folders = [work / "floor-public", work / "floor-all"]
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir()
-    writers = [whoosh_index.create_in(str(folder), schema).writer(limitmb=128) for folder in folders]
-    t0 = time.perf_counter()
-    for public, entry in entries:
-        writers[0 if public else 1].add_document(**entry)
-    for writer in writers:
-        writer.commit()
-    ours = len(bodies) / (time.perf_counter() - t0)
+
+    def into(make: Any) -> float:
+        folders = [work / "floor-public", work / "floor-all"]
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+        writers = [make(whoosh_index.create_in(str(folder), schema)) for folder in folders]
+        t0 = time.perf_counter()
+        for public, entry in entries:
+            writers[0 if public else 1].add_document(**entry)
+        for writer in writers:
+            writer.commit()
+        return len(bodies) / (time.perf_counter() - t0)
+
+    ours = into(lambda ix: ix.writer(limitmb=128))
+    if TermWriter is not None:
+        term_writer = into(lambda ix: TermWriter(ix, limitmb=128))
+        print(f"    (the same entries into the provider's TermWriter: {term_writer:5.0f} docs/s)")
     minimal = work / "floor-minimal"
     shutil.rmtree(minimal, ignore_errors=True)
     minimal.mkdir()
@@ -126,8 +138,10 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         print(f"{label}   steps: {_steps(report)}")
         # The reading phase runs on both CPUs, the rest on one: what an idle machine takes.
         idle_s = readers_cpu / 2 + main_cpu
+        side_cpu = getattr(report, "side_writer_cpu_s", 0.0)
         print(f"{label}   CPU: this process {main_cpu:.1f} s, {len(indexer.reader._workers)} reader processes "
-              f"{readers_cpu:.1f} s -> on two idle CPUs about {idle_s:.1f} s = {count / idle_s:5.0f} docs/s")
+              f"{readers_cpu:.1f} s, public index writer process {side_cpu:.1f} s (beside this process's writer) "
+              f"-> on two idle CPUs about {idle_s:.1f} s = {count / idle_s:5.0f} docs/s")
         if floor:
             sample = sorted(indexer.manifest.docs)[: min(count, 2000)] if indexer.manifest else []
             ours, bare = _floor(settings, indexer, work, sample)

@@ -17,6 +17,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -40,6 +41,7 @@ from .manifest import Manifest
 from .prepared import AnalysedOnce, Unit, prepare, text_units
 from .prepared import load as load_prepared
 from .schema import SCHEMA_VERSION, build_schema
+from .sidewriter import SideWriter
 from .writer import writer_for
 
 __all__ = ["Indexer", "PendingBuild", "SyncReport", "index_entries", "settings_key"]
@@ -60,6 +62,10 @@ def utc_now() -> dt.datetime:
 #: (megabytes): a 10,000-document build fits in one run per index.
 _WRITER_MB = 256
 
+
+#: Served documents from which a cold build writes the public index in a second process
+#: (below, starting the process costs more than it saves).
+_SIDE_WRITER_MIN_DOCS = 500
 
 #: Batches written between two full collections (see :meth:`Indexer._write`).
 _FULL_COLLECTION_EVERY = 16
@@ -102,6 +108,8 @@ class SyncReport:
         last_scan: Unix time of the last completed full scan.
         timings: wall time of each step of the pass, in seconds (printed by
             ``bench/build.py``).
+        side_writer_cpu_s: CPU seconds of the process that wrote the public index of a
+            cold build beside this one (0.0: written in this process).
     """
 
     build: str = ""
@@ -120,6 +128,7 @@ class SyncReport:
     generation: int = 0
     last_scan: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    side_writer_cpu_s: float = 0.0
 
     @property
     def changed(self) -> bool:
@@ -153,6 +162,16 @@ def index_entries(
     it, and the search keeps one entry per document. ``units``: the view's
     :func:`~provider.search.prepared.text_units` when already made (in a reader process).
     """
+    doc, url, warnings = entry_header(settings, resolved, public_view=public_view)
+    if units is None:
+        units = text_units(settings, languages, document, public_view=public_view)
+    return unit_entries(units, doc, url, chunking=settings.chunking), warnings
+
+
+def entry_header(settings: WikiSettings, resolved: Resolved, *,
+                 public_view: bool) -> tuple[dict[str, object], str | None, list[str]]:
+    """What every entry of a document in one view shares, decided by the corpus rules:
+    ``(stored doc fields, citation URL or None, warnings)`` (see :func:`index_entries`)."""
     meta = resolved.meta
     inputs = url_inputs(meta, settings)
     url, warning = document_url(inputs, public=resolved.audience == PUBLIC_AUDIENCE, settings=settings.citation,
@@ -170,14 +189,18 @@ def index_entries(
         "review_due": meta.review_due,
         "sync": resolved.public_sync if public_view else resolved.sync,
     }
-    if units is None:
-        units = text_units(settings, languages, document, public_view=public_view)
+    return doc, url, [warning] if warning else []
+
+
+def unit_entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, *,
+                 chunking: bool) -> list[dict[str, Any]]:
+    """The Whoosh documents of one view's units with their :func:`entry_header`."""
     entries: list[dict[str, Any]] = []
     for unit in units:
         entries.append({**unit.fields, "group": doc["group"] or "",
-                        "doc": (dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)) if settings.chunking
+                        "doc": (dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)) if chunking
                                 else dict(doc, chunk=None, url=url))})
-    return entries, [warning] if warning else []
+    return entries
 
 
 @dataclass
@@ -395,34 +418,59 @@ class Indexer:
         for sub in (PUBLIC, ALL):
             (path / sub).mkdir()
             whoosh_index.create_in(str(path / sub), schema)
-        public_ix = whoosh_index.open_dir(str(path / PUBLIC))
-        all_ix = whoosh_index.open_dir(str(path / ALL))
-        public_writer = writer_for(public_ix, limitmb=_WRITER_MB)
-        all_writer = writer_for(all_ix, limitmb=_WRITER_MB)
+        served = [item for item in resolved.values() if item.served]
+        side: SideWriter | None = None
+        if len(served) >= _SIDE_WRITER_MIN_DOCS and (os.cpu_count() or 1) > 1:
+            # The public index is written by a second process meanwhile (two CPUs busy).
+            side = SideWriter(path / PUBLIC, limitmb=_WRITER_MB, languages=self._languages,
+                              chunking=self.settings.chunking)
+            public_writer = None
+        else:
+            public_writer = writer_for(whoosh_index.open_dir(str(path / PUBLIC)), limitmb=_WRITER_MB)
+        all_writer = writer_for(whoosh_index.open_dir(str(path / ALL)), limitmb=_WRITER_MB)
         once = AnalysedOnce()
-        once.attach(public_writer)
+        if public_writer is not None:
+            once.attach(public_writer)
         once.attach(all_writer)
         try:
             for relpath, item in resolved.items():
                 if item.served:
-                    units = self._use(once, prepared.pop(relpath, None))
+                    made = prepared.pop(relpath, None)
+                    units = self._use(once, made)
                     for entry in self._entries(item, loaded[relpath], report, public_view=False, units=units):
                         all_writer.add_document(**entry)
                     report.written += 1
-                    if item.public:
+                    if item.public and side is not None:
+                        doc, url, warnings = entry_header(self.settings, item, public_view=True)
+                        self._warn(report, relpath, warnings)
+                        public_units = (units or {}).get(True)
+                        if public_units is None:
+                            side.add(None, text_units(self.settings, self._languages, loaded[relpath],
+                                                      public_view=True), doc, url)
+                        else:
+                            side.add(made, None, doc, url)
+                    elif item.public and public_writer is not None:
                         for entry in self._entries(item, loaded[relpath], report, public_view=True, units=units):
                             public_writer.add_document(**entry)
                     once.clear()
                 manifest.fingerprints[relpath] = item.fingerprint()
             _took(report, "add documents (Whoosh pools)", started)
             started = time.monotonic()
-            once.detach(public_writer)
             once.detach(all_writer)
-            public_writer.commit()
+            if public_writer is not None:
+                once.detach(public_writer)
+                public_writer.commit()
             all_writer.commit()
             _took(report, "commit (Whoosh)", started)
+            if side is not None:
+                started = time.monotonic()
+                report.side_writer_cpu_s = side.commit()[1]
+                _took(report, "wait for the public index (second process)", started)
         except BaseException:
-            public_writer.cancel()
+            if side is not None:
+                side.cancel()
+            if public_writer is not None:
+                public_writer.cancel()
             all_writer.cancel()
             raise
         manifest.last_scan = time.time()
@@ -592,10 +640,14 @@ class Indexer:
     ) -> list[dict[str, Any]]:
         entries, warnings = index_entries(self.settings, self._languages, item, document, public_view=public_view,
                                           units=(units or {}).get(public_view))
-        if warnings:
-            known = report.warnings.setdefault(item.meta.relpath, [])
-            known.extend(w for w in warnings if w not in known)
+        self._warn(report, item.meta.relpath, warnings)
         return entries
+
+    @staticmethod
+    def _warn(report: SyncReport, relpath: str, warnings: list[str]) -> None:
+        if warnings:
+            known = report.warnings.setdefault(relpath, [])
+            known.extend(w for w in warnings if w not in known)
 
     def _unchanged(self, manifest: Manifest, relpath: str, ref: FileRef) -> bool:
         """Whether a file is what the manifest says, without parsing it.

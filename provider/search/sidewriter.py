@@ -1,0 +1,175 @@
+"""One index of a cold build written in a second process, beside the main one.
+
+A cold build writes two Whoosh indexes, ``public`` and ``all``, after every file has
+been read: on one CPU, one index after the other, while the other CPU waits. The public
+index's writer runs in a child process instead (:class:`SideWriter`): the main process
+sends it, per document, what the reader processes prepared (the pickled units and
+postings, as they came) and the fields the corpus rules decided (:func:`~provider.search.
+indexer.entry_header`), and the child makes the same entries the main process would
+make and adds them in the same order, so the index is the same. The main process
+decides which documents are sent — only public ones (CONTRACT X2) — the child writes
+what it is sent.
+
+The child is started through the reader's ``forkserver`` (safe from a threaded server)
+and stops with its parent. A failure in it is raised in the main process by
+:meth:`SideWriter.commit`; the build then fails as it would in process, and the build
+folder is never published.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from whoosh import index as whoosh_index
+
+from .prepared import AnalysedOnce, Unit
+from .prepared import load as load_prepared
+from .writer import TermWriter
+
+__all__ = ["SideWriter", "SideWriterFailed"]
+
+#: Documents sent to the child per message.
+_BATCH = 64
+#: Seconds between checks that the child still runs while waiting for its commit.
+_POLL_S = 1.0
+
+#: One document for the child: ``(prepared bytes or None, units or None, stored doc
+#: fields, citation URL)``; the units are sent only when the prepared bytes have none
+#: for the public view.
+Item = tuple[bytes | None, tuple[Unit, ...] | None, dict[str, object], str | None]
+
+
+class SideWriterFailed(RuntimeError):
+    """The child process failed to write or commit its index (the message has its
+    traceback), or died."""
+
+
+def _entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, chunking: bool) -> list[dict[str, Any]]:
+    from .indexer import unit_entries  # the indexer imports this module
+
+    return unit_entries(units, doc, url, chunking=chunking)
+
+
+def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool, conn: Any) -> None:
+    writer = TermWriter(whoosh_index.open_dir(folder), limitmb=limitmb)
+    once = AnalysedOnce()
+    once.attach(writer)
+    try:
+        while True:
+            message, payload = conn.recv()
+            if message == "add":
+                for made, units, doc, url in payload:
+                    found = load_prepared(made, languages)
+                    if found is not None:
+                        views, postings = found
+                        once.postings.update(postings)
+                        units = units if units is not None else views[True]
+                    if units is None:
+                        raise ValueError("a document was sent without units for the public view")
+                    for entry in _entries(units, doc, url, chunking):
+                        writer.add_document(**entry)
+                    once.clear()
+            elif message == "commit":
+                once.detach(writer)
+                count = writer.doc_count()
+                writer.commit()
+                conn.send(("ok", (count, time.process_time())))
+                return
+            else:
+                writer.cancel()
+                return
+    except BaseException:
+        with contextlib.suppress(Exception):
+            writer.cancel()
+        with contextlib.suppress(Exception):
+            conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+class SideWriter:
+    """A :class:`~provider.search.writer.TermWriter` on the index at ``folder``, in a
+    child process.
+
+    Args:
+        folder: a Whoosh index folder (just created, in a build not served yet).
+        limitmb: the writer's posting memory, megabytes.
+        languages: the analysis languages the prepared bytes must have been made for.
+        chunking: ``settings.chunking`` (chunk ids and anchors in the stored fields).
+
+    Raises:
+        SideWriterFailed: (from :meth:`add` and :meth:`commit`) the child failed or died.
+    """
+
+    def __init__(self, folder: Path, *, limitmb: int, languages: tuple[str, ...], chunking: bool) -> None:
+        ctx = multiprocessing.get_context("forkserver")
+        self._conn, child = ctx.Pipe()
+        self._process = ctx.Process(target=_serve, args=(str(folder), limitmb, languages, chunking, child),
+                                    daemon=True)
+        self._process.start()
+        child.close()
+        self._batch: list[Item] = []
+        self._done = False
+
+    def add(self, made: bytes | None, units: tuple[Unit, ...] | None, doc: dict[str, object], url: str | None) -> None:
+        """Queue one document: its entries are made from ``units`` if given, else from the
+        public view in ``made`` (what a reader process prepared)."""
+        self._batch.append((made, units, doc, url))
+        if len(self._batch) >= _BATCH:
+            self._send(("add", self._batch))
+            self._batch = []
+
+    def _send(self, message: tuple[str, Any]) -> None:
+        try:
+            self._conn.send(message)
+        except (BrokenPipeError, ConnectionError, EOFError) as exc:
+            raise SideWriterFailed(f"the index writer process stopped: {self._reason()}") from exc
+
+    def _reason(self) -> str:
+        with contextlib.suppress(Exception):
+            if self._conn.poll():
+                status, detail = self._conn.recv()
+                if status == "error":
+                    return str(detail)
+        return f"exit code {self._process.exitcode}"
+
+    def commit(self) -> tuple[int, float]:
+        """Send what is queued, commit in the child, wait for it: ``(entries written, CPU
+        seconds the child used)``."""
+        if self._batch:
+            self._send(("add", self._batch))
+            self._batch = []
+        self._send(("commit", None))
+        try:
+            while not self._conn.poll(_POLL_S):
+                if not self._process.is_alive() and not self._conn.poll():
+                    raise SideWriterFailed(f"the index writer process died (exit code {self._process.exitcode})")
+            status, detail = self._conn.recv()
+        except (EOFError, ConnectionError) as exc:
+            raise SideWriterFailed(f"the index writer process stopped: exit code {self._process.exitcode}") from exc
+        finally:
+            self._close()
+        if status != "ok":
+            raise SideWriterFailed(f"writing the index in a second process failed:\n{detail}")
+        count, cpu_s = detail
+        return int(count), float(cpu_s)
+
+    def cancel(self) -> None:
+        """Drop everything (the child cancels its writer and stops)."""
+        if not self._done:
+            with contextlib.suppress(Exception):
+                self._conn.send(("cancel", None))
+            self._close()
+
+    def _close(self) -> None:
+        self._done = True
+        self._process.join(timeout=10.0)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._conn.close()
