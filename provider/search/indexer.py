@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -66,6 +67,8 @@ _WRITER_MB = 256
 #: Served documents from which a cold build writes the public index in a second process
 #: (below, starting the process costs more than it saves).
 _SIDE_WRITER_MIN_DOCS = 500
+#: Changed documents from which a batch writes the agent index in a second process.
+_SIDE_WRITER_MIN_BATCH = 100
 
 #: Batches written between two full collections (see :meth:`Indexer._write`).
 _FULL_COLLECTION_EVERY = 16
@@ -699,16 +702,27 @@ class Indexer:
             relpath: item for relpath, item in changes.items()
             if item is not None and item.served and relpath in texts
         }
-        # The public index commits first: a document leaving it stops reaching
-        # customer_safe as early as possible (CONTRACT X7).
-        for sub in (PUBLIC, ALL):
+        side = None
+        if len(changes) >= _SIDE_WRITER_MIN_BATCH and (os.cpu_count() or 1) > 1:
+            # A large batch: the agent index is written by a second process while this one
+            # writes the public index.
+            side = self._write_beside(path / ALL, changes, writable, texts, prepared, report)
+        # The public index commits first (or beside the agent index): a document leaving
+        # it stops reaching customer_safe as early as possible (CONTRACT X7).
+        for sub in (PUBLIC,) if side is not None else (PUBLIC, ALL):
             subset = changes if sub == ALL else {p: item for p, item in changes.items() if p in public_changes}
             if not subset:
                 # Nothing public changed: the public index is not committed, so its
                 # generation (and the answer cache keyed by it) stays as it was — an edit
                 # to internal text is invisible to customer_safe, latency included.
                 continue
-            writer: IndexWriter = writer_for(whoosh_index.open_dir(str(path / sub)), timeout=10.0, limitmb=_WRITER_MB)
+            try:
+                writer: IndexWriter = writer_for(whoosh_index.open_dir(str(path / sub)), timeout=10.0,
+                                                 limitmb=_WRITER_MB)
+            except BaseException:
+                if side is not None:
+                    side.cancel()
+                raise
             once = AnalysedOnce()
             once.attach(writer)
             try:
@@ -728,7 +742,11 @@ class Indexer:
                 writer.commit()
             except BaseException:
                 writer.cancel()
+                if side is not None:
+                    side.cancel()
                 raise
+        if side is not None:
+            side.commit()
         # Whoosh leaves the readers it used for deletions and merges in reference cycles
         # that hold memory maps of segment files a merge just deleted; without a
         # collection those descriptors pile up until the collector happens to run. They
@@ -737,6 +755,36 @@ class Indexer:
         # 16th batch collects everything, for any that grew old.
         self._writes += 1
         gc.collect(2 if self._writes % _FULL_COLLECTION_EVERY == 0 else 1)
+
+    def _write_beside(
+        self, folder: Path, changes: dict[str, Resolved | None], writable: dict[str, Resolved],
+        texts: dict[str, WikiDocument], prepared: dict[str, bytes], report: SyncReport,
+    ) -> SideWriter:
+        """Queue a batch's changes to the agent index at ``folder`` for a
+        :class:`SideWriter` (deletions and additions in the order the in-process writer
+        makes them); the caller commits it."""
+        side = SideWriter(folder, limitmb=_WRITER_MB, languages=self._languages, chunking=self.settings.chunking,
+                          public_view=False)
+        try:
+            for relpath, item in sorted(changes.items()):
+                side.delete(relpath)
+                if item is not None and relpath in writable:
+                    made = prepared.get(relpath)
+                    found = load_prepared(made, self._languages)
+                    doc, url, warnings = entry_header(self.settings, item, public_view=False)
+                    self._warn(report, relpath, warnings)
+                    if found is None or False not in found[0]:
+                        side.add(None, text_units(self.settings, self._languages, texts[relpath], public_view=False),
+                                 doc, url)
+                    else:
+                        side.add(made, None, doc, url)
+                    report.written += 1
+                else:
+                    report.removed += 1
+        except BaseException:
+            side.cancel()
+            raise
+        return side
 
     def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
         if self._manifest is not None:

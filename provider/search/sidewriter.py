@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -38,10 +40,13 @@ _BATCH = 64
 #: Seconds between checks that the child still runs while waiting for its commit.
 _POLL_S = 1.0
 
-#: One document for the child: ``(prepared bytes or None, units or None, stored doc
-#: fields, citation URL)``; the units are sent only when the prepared bytes have none
-#: for the public view.
-Item = tuple[bytes | None, tuple[Unit, ...] | None, dict[str, object], str | None]
+#: Seconds the child waits for the index's write lock.
+_LOCK_TIMEOUT_S = 10.0
+
+#: One step for the child: ``(path to delete, None, None, {}, None)``, or ``(None,
+#: prepared bytes or None, units or None, stored doc fields, citation URL)`` to add a
+#: document; the units are sent only when the prepared bytes have none for the view.
+Item = tuple[str | None, bytes | None, tuple[Unit, ...] | None, dict[str, object], str | None]
 
 
 class SideWriterFailed(RuntimeError):
@@ -55,22 +60,26 @@ def _entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, c
     return unit_entries(units, doc, url, chunking=chunking)
 
 
-def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool, conn: Any) -> None:
-    writer = TermWriter(whoosh_index.open_dir(folder), limitmb=limitmb)
+def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool, public_view: bool,
+           conn: Any) -> None:
+    writer = TermWriter(whoosh_index.open_dir(folder), limitmb=limitmb, timeout=_LOCK_TIMEOUT_S)
     once = AnalysedOnce()
     once.attach(writer)
     try:
         while True:
             message, payload = conn.recv()
             if message == "add":
-                for made, units, doc, url in payload:
+                for delete, made, units, doc, url in payload:
+                    if delete is not None:
+                        writer.delete_by_term("path", delete)
+                        continue
                     found = load_prepared(made, languages)
                     if found is not None:
                         views, postings = found
                         once.postings.update(postings)
-                        units = units if units is not None else views[True]
+                        units = units if units is not None else views.get(public_view)
                     if units is None:
-                        raise ValueError("a document was sent without units for the public view")
+                        raise ValueError("a document was sent without units for the view written")
                     for entry in _entries(units, doc, url, chunking):
                         writer.add_document(**entry)
                     once.clear()
@@ -94,41 +103,62 @@ def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool
 
 class SideWriter:
     """A :class:`~provider.search.writer.TermWriter` on the index at ``folder``, in a
-    child process.
+    child process; what :meth:`add` and :meth:`delete` queue is sent by a thread of this
+    process, so the caller never waits for the child until :meth:`commit`.
 
     Args:
-        folder: a Whoosh index folder (just created, in a build not served yet).
+        folder: a Whoosh index folder.
         limitmb: the writer's posting memory, megabytes.
         languages: the analysis languages the prepared bytes must have been made for.
         chunking: ``settings.chunking`` (chunk ids and anchors in the stored fields).
+        public_view: which of the prepared views the entries are made from (``True``
+            for the public index).
 
     Raises:
-        SideWriterFailed: (from :meth:`add` and :meth:`commit`) the child failed or died.
+        SideWriterFailed: (from :meth:`commit`) the child failed or died.
     """
 
-    def __init__(self, folder: Path, *, limitmb: int, languages: tuple[str, ...], chunking: bool) -> None:
+    def __init__(self, folder: Path, *, limitmb: int, languages: tuple[str, ...], chunking: bool,
+                 public_view: bool = True) -> None:
         ctx = multiprocessing.get_context("forkserver")
         self._conn, child = ctx.Pipe()
-        self._process = ctx.Process(target=_serve, args=(str(folder), limitmb, languages, chunking, child),
-                                    daemon=True)
+        self._process = ctx.Process(target=_serve, args=(str(folder), limitmb, languages, chunking, public_view,
+                                                         child), daemon=True)
         self._process.start()
         child.close()
         self._batch: list[Item] = []
+        self._outbox: queue.Queue[list[Item] | None] = queue.Queue()
+        self._send_error: BaseException | None = None
+        self._sender = threading.Thread(target=self._send_all, name="side-writer-sender", daemon=True)
+        self._sender.start()
         self._done = False
 
     def add(self, made: bytes | None, units: tuple[Unit, ...] | None, doc: dict[str, object], url: str | None) -> None:
         """Queue one document: its entries are made from ``units`` if given, else from the
-        public view in ``made`` (what a reader process prepared)."""
-        self._batch.append((made, units, doc, url))
+        view in ``made`` (what a reader process prepared)."""
+        self._queue((None, made, units, doc, url))
+
+    def delete(self, path: str) -> None:
+        """Queue the deletion of every entry of the document at ``path``."""
+        self._queue((path, None, None, {}, None))
+
+    def _queue(self, item: Item) -> None:
+        self._batch.append(item)
         if len(self._batch) >= _BATCH:
-            self._send(("add", self._batch))
+            self._outbox.put(self._batch)
             self._batch = []
 
-    def _send(self, message: tuple[str, Any]) -> None:
-        try:
-            self._conn.send(message)
-        except (BrokenPipeError, ConnectionError, EOFError) as exc:
-            raise SideWriterFailed(f"the index writer process stopped: {self._reason()}") from exc
+    def _send_all(self) -> None:
+        while True:
+            batch = self._outbox.get()
+            if batch is None:
+                return
+            if self._send_error is not None:
+                continue  # drain: commit() reports the error
+            try:
+                self._conn.send(("add", batch))
+            except BaseException as exc:  # the child died: commit() raises
+                self._send_error = exc
 
     def _reason(self) -> str:
         with contextlib.suppress(Exception):
@@ -142,16 +172,24 @@ class SideWriter:
         """Send what is queued, commit in the child, wait for it: ``(entries written, CPU
         seconds the child used)``."""
         if self._batch:
-            self._send(("add", self._batch))
+            self._outbox.put(self._batch)
             self._batch = []
-        self._send(("commit", None))
+        self._outbox.put(None)
+        self._sender.join()
         try:
-            while not self._conn.poll(_POLL_S):
-                if not self._process.is_alive() and not self._conn.poll():
-                    raise SideWriterFailed(f"the index writer process died (exit code {self._process.exitcode})")
-            status, detail = self._conn.recv()
-        except (EOFError, ConnectionError) as exc:
-            raise SideWriterFailed(f"the index writer process stopped: exit code {self._process.exitcode}") from exc
+            if self._send_error is not None:
+                raise SideWriterFailed(f"the index writer process stopped: {self._reason()}") from self._send_error
+            try:
+                self._conn.send(("commit", None))
+            except (BrokenPipeError, ConnectionError, EOFError) as exc:
+                raise SideWriterFailed(f"the index writer process stopped: {self._reason()}") from exc
+            try:
+                while not self._conn.poll(_POLL_S):
+                    if not self._process.is_alive() and not self._conn.poll():
+                        raise SideWriterFailed(f"the index writer process died (exit code {self._process.exitcode})")
+                status, detail = self._conn.recv()
+            except (EOFError, ConnectionError) as exc:
+                raise SideWriterFailed(f"the index writer process stopped: exit code {self._process.exitcode}") from exc
         finally:
             self._close()
         if status != "ok":
@@ -161,10 +199,14 @@ class SideWriter:
 
     def cancel(self) -> None:
         """Drop everything (the child cancels its writer and stops)."""
-        if not self._done:
-            with contextlib.suppress(Exception):
-                self._conn.send(("cancel", None))
-            self._close()
+        if self._done:
+            return
+        self._batch = []
+        self._outbox.put(None)
+        self._sender.join(timeout=10.0)
+        with contextlib.suppress(Exception):
+            self._conn.send(("cancel", None))
+        self._close()
 
     def _close(self) -> None:
         self._done = True

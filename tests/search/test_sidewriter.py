@@ -5,6 +5,7 @@ document or section in it (X2)."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,7 @@ def _contents(index: Path, sub: str) -> tuple[object, ...]:
 
 def _build(content: Path, index: Path, *, side: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_DOCS", 0 if side else 10**9)
+    monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", 10**9)
     with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(index)) as indexer:
         report = indexer.sync()
         assert ("wait for the public index (second process)" in report.timings) is side
@@ -80,6 +82,36 @@ def test_x2_public_index_from_the_second_process_equals_the_one_written_in_proce
         assert stored and all(fields["doc"]["audience"] == "public" for fields in stored)
         assert not any("canary" in text for fields in stored for text in fields["passages"])
         assert not any(term.startswith(b"canary") for term in searcher.lexicon("body_en"))
+
+
+def test_x2_a_batch_with_the_agent_index_written_beside_equals_one_written_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    content = tmp_path / "content"
+    _wiki(content, 30)
+    _build(content, tmp_path / "beside", side=False, monkeypatch=monkeypatch)
+    shutil.copytree(tmp_path / "beside", tmp_path / "here")
+    changed = []
+    for i, path in enumerate(sorted(content.rglob("*.md"))):
+        text = path.read_text("utf-8")
+        if i % 4 == 1:  # public -> internal
+            text = text.replace("audience: public", "audience: internal")
+        elif i % 4 == 0:  # internal -> public
+            text = text.replace("audience: internal", "audience: public")
+        if i % 7 == 3:
+            path.unlink()
+        else:
+            path.write_text(text + f"\nEdited {i} refund.\n", "utf-8")
+        changed.append(path.relative_to(content).as_posix())
+    reports = {}
+    for name, threshold in (("beside", 1), ("here", 10**9)):
+        monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", threshold)
+        with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / name)) as indexer:
+            reports[name] = indexer.sync(changed)
+    assert reports["beside"].written == reports["here"].written > 0
+    assert reports["beside"].removed == reports["here"].removed > 0
+    for sub in (PUBLIC, ALL):
+        assert _contents(tmp_path / "beside", sub) == _contents(tmp_path / "here", sub)
 
 
 def test_a_failing_second_process_fails_the_commit(tmp_path: Path) -> None:
