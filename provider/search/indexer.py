@@ -436,7 +436,9 @@ class Indexer:
             once.attach(public_writer)
         once.attach(all_writer)
         try:
-            for relpath, item in resolved.items():
+            # In path order, not in the order the reader processes finished: two builds of
+            # the same folder number their entries alike, so equal scores rank alike.
+            for relpath, item in sorted(resolved.items()):
                 if item.served:
                     made = prepared.pop(relpath, None)
                     units = self._use(once, made)
