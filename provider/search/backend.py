@@ -63,13 +63,14 @@ import math
 import os
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from whoosh import index as whoosh_index
+from whoosh.collectors import FilterCollector
 from whoosh.idsets import BitSet, DocIdSet
 from whoosh.index import Index
 from whoosh.query import And, Or, Query, Term
@@ -86,13 +87,14 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
+from .collecting import BestPerKey
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .pool import SearcherPool
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
-from .selection import Hit, by_locale, by_writing, cap_passages
+from .selection import MAX_PASSAGES_PER_DOCUMENT, Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span
 from .spelling import VocabularyIndexes, closest_in
 
@@ -363,9 +365,11 @@ class WhooshBackend:
             return keys[locale]
 
         default_key = key_of(self.default_locale.lower())
-        # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
-        factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked else 1)
-        fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
+        whole = CHUNKING not in query.capabilities or entries_are_documents(searcher)
+        # First the best entries with at most as many per document as a list may show
+        # (:class:`~provider.search.collecting.BestPerKey`): usually that list is final.
+        per_document: int | None = 1 if whole else MAX_PASSAGES_PER_DOCUMENT
+        fetch = min(max(limit * FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
         first, later = searched_first(words, written, default_language) if pref is None else (dict(words), {})
@@ -375,13 +379,18 @@ class WhooshBackend:
                 searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
             later = {lang: ws for lang, ws in later.items() if lang in open_languages}
         while True:
-            found = self._match(searcher, first, fetch, locale_filter)
+            found = self._match(searcher, first, fetch, locale_filter, per_document)
             if later and len(found) < fetch:
                 # Another language's fields hold other documents: no hit can repeat.
-                found += self._match(searcher, later, fetch - len(found), None)
+                found += self._match(searcher, later, fetch - len(found), None, per_document)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
-            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities
-                                       or entries_are_documents(searcher))
+            hits, short = cap_passages(chosen, limit, whole_documents=whole)
+            if short and per_document is not None and not whole:
+                # Chunks: a document's third passage may fill up a short list, and only a
+                # search of entries (not documents) finds it, as many as before.
+                per_document = None
+                fetch = min(max(limit * FETCH_FACTOR * CHUNK_FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
+                continue
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:
@@ -425,13 +434,17 @@ class WhooshBackend:
 
     @staticmethod
     def _match(
-        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: DocIdSet | None
+        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: DocIdSet | None,
+        per_document: int | None = None,
     ) -> list[Hit]:
         """First an AND of the query's terms per language — for each language whose
         documents know every term (another language's AND could only be empty) — the
         languages ORed. Then, if that found fewer than ``fetch``, an OR of the terms of
         every language that knows any of them fills up after them. Hits carry their
         locale, group and path from the index's columns; stored fields are not loaded.
+        With ``per_document``, at most that many entries of one document (file) are
+        among the ``fetch`` hits (:class:`~provider.search.collecting.BestPerKey`),
+        else the ``fetch`` best entries.
 
         (Requiring only the terms a language knows was tried: it helped German questions
         with English product words, but let a word the wiki lacks drop out of an English
@@ -454,21 +467,38 @@ class WhooshBackend:
         def hit_of(docnum: int, score: float) -> Hit:
             return Hit(docnum, score, columns[0][docnum], columns[1][docnum], columns[2][docnum])
 
+        def top(query: Query, count: int) -> list[tuple[float, int]]:
+            if per_document is None:
+                return [(hit.score, hit.docnum) for hit in searcher.search(query, limit=count, filter=accepted)]
+            best = BestPerKey(count, columns[2].__getitem__, per_document)
+            searcher.search_with_collector(query, best if accepted is None else FilterCollector(best, allow=accepted))
+            return best.best()
+
         known = {language: [w for w in ws if _indexed(searcher, language, w)] for language, ws in words.items()}
         required = {language: ws for language, ws in words.items() if len(known[language]) == len(ws)}
         hits: list[Hit] = []
         if required:
             every = Or([And([clause(lang, w) for w in ws]) if len(ws) > 1 else clause(lang, ws[0])
                         for lang, ws in required.items()])
-            hits = [hit_of(hit.docnum, hit.score) for hit in searcher.search(every, limit=fetch, filter=accepted)]
+            hits = [hit_of(docnum, score) for score, docnum in top(every, fetch)]
         some_words = [(lang, w) for lang, ws in known.items() for w in ws]
         if len(hits) < fetch and some_words and (not required or any(len(ws) > 1 for ws in words.values())):
             # Too few documents have every word: fill up with those having some of them.
             seen = {hit.docnum for hit in hits}
+            taken = Counter(hit.path for hit in hits)
+            # The AND's documents come back too, with up to ``per_document`` entries each
+            # (dropped here, as the passage cap would drop them): fetch as many more.
+            room = 0 if per_document is None else per_document * len(taken)
             some = Or([term for lang, w in some_words for term in terms_of(lang, w)])
-            for hit in searcher.search(some, limit=fetch, filter=accepted):
-                if hit.docnum not in seen and len(hits) < fetch:
-                    hits.append(hit_of(hit.docnum, hit.score))
+            for score, docnum in top(some, fetch + room):
+                if docnum in seen or len(hits) >= fetch:
+                    continue
+                hit = hit_of(docnum, score)
+                if per_document is not None:
+                    if taken[hit.path] >= per_document:
+                        continue
+                    taken[hit.path] += 1
+                hits.append(hit)
         return hits
 
     # -- internals -----------------------------------------------------------------------
