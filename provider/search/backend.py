@@ -64,7 +64,7 @@ import os
 import re
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -467,10 +467,11 @@ class WhooshBackend:
         def hit_of(docnum: int, score: float) -> Hit:
             return Hit(docnum, score, columns[0][docnum], columns[1][docnum], columns[2][docnum])
 
-        def top(query: Query, count: int) -> list[tuple[float, int]]:
+        def top(query: Query, count: int, taken: Counter[str] | None = None, skip: Collection[int] = ()
+                ) -> list[tuple[float, int]]:
             if per_document is None:
                 return [(hit.score, hit.docnum) for hit in searcher.search(query, limit=count, filter=accepted)]
-            best = BestPerKey(count, columns[2].__getitem__, per_document)
+            best = BestPerKey(count, columns[2].__getitem__, per_document, taken=taken, skip=skip)
             searcher.search_with_collector(query, best if accepted is None else FilterCollector(best, allow=accepted))
             return best.best()
 
@@ -485,20 +486,16 @@ class WhooshBackend:
         if len(hits) < fetch and some_words and (not required or any(len(ws) > 1 for ws in words.values())):
             # Too few documents have every word: fill up with those having some of them.
             seen = {hit.docnum for hit in hits}
-            taken = Counter(hit.path for hit in hits)
-            # The AND's documents come back too, with up to ``per_document`` entries each
-            # (dropped here, as the passage cap would drop them): fetch as many more.
-            room = 0 if per_document is None else per_document * len(taken)
             some = Or([term for lang, w in some_words for term in terms_of(lang, w)])
-            for score, docnum in top(some, fetch + room):
-                if docnum in seen or len(hits) >= fetch:
-                    continue
-                hit = hit_of(docnum, score)
-                if per_document is not None:
-                    if taken[hit.path] >= per_document:
-                        continue
-                    taken[hit.path] += 1
-                hits.append(hit)
+            if per_document is None:
+                found = top(some, fetch)
+            else:
+                # Only the places left, the AND's entries and documents counted already (as
+                # the passage cap would count them): the higher threshold skips more.
+                found = top(some, fetch - len(hits), Counter(hit.path for hit in hits), seen)
+            for score, docnum in found:
+                if docnum not in seen and len(hits) < fetch:
+                    hits.append(hit_of(docnum, score))
         return hits
 
     # -- internals -----------------------------------------------------------------------

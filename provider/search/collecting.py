@@ -19,7 +19,7 @@ entries of a plain search with the surplus entries of each document taken out.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable, Mapping
 from heapq import heappop, heappush
 from typing import Any
 
@@ -36,17 +36,23 @@ class BestPerKey(TopCollector):  # type: ignore[misc]  # Whoosh has no type hint
         key_of: an entry's key from its global document number (e.g. a column reader's
             ``__getitem__``: the document's file path).
         per_key: entries kept per key (at least 1).
+        taken: per key, entries already chosen elsewhere (an earlier search): they count
+            against ``per_key`` and not against ``limit``.
+        skip: document numbers never kept (those chosen elsewhere).
 
     After ``searcher.search_with_collector(query, collector)``, :meth:`best` gives the
     kept entries as ``(score, docnum)``, best first.
     """
 
-    def __init__(self, limit: int, key_of: Callable[[int], Hashable], per_key: int = 1) -> None:
+    def __init__(self, limit: int, key_of: Callable[[int], Hashable], per_key: int = 1, *,
+                 taken: Mapping[Hashable, int] | None = None, skip: Collection[int] = ()) -> None:
         if limit < 1 or per_key < 1:
             raise ValueError("limit and per_key must be at least 1")
         super().__init__(limit=limit)
         self.key_of = key_of
         self.per_key = per_key
+        self.taken = dict(taken or {})
+        self.skip = skip
 
     def prepare(self, top_searcher: Any, q: Any, context: Any) -> None:
         super().prepare(top_searcher, q, context)
@@ -64,11 +70,16 @@ class BestPerKey(TopCollector):  # type: ignore[misc]  # Whoosh has no type hint
         full = self._live >= self.limit
         if full and entry <= self._heap[0]:
             return 0
+        if global_docnum in self.skip:
+            return 0
         key = self.key_of(global_docnum)
+        room = self.per_key - self.taken.get(key, 0)
+        if room <= 0:
+            return 0
         mine = self._kept.get(key)
         if mine is None:
             mine = self._kept[key] = []
-        elif len(mine) >= self.per_key:
+        elif len(mine) >= room:
             if entry <= mine[0]:
                 return 0
             self._drop(mine.pop(0))

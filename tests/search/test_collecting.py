@@ -75,3 +75,29 @@ def test_a_filter_is_applied_before_keeping(docs: list[tuple[int, list[str]]], l
         best = BestPerKey(limit, paths.__getitem__, 1)
         searcher.search_with_collector(query, FilterCollector(best, allow=allowed))
         assert [d for _, d in best.best()] == [d for _, d in _expected(searcher, query, limit, 1, allowed)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(entries, st.integers(1, 20), st.integers(1, 2), st.sets(st.integers(0, 40), max_size=10),
+       st.sets(st.integers(0, 60), max_size=15))
+def test_entries_chosen_elsewhere_count_against_their_document_not_the_limit(
+    docs: list[tuple[int, list[str]]], limit: int, per_key: int, taken_keys: set[int], skip: set[int]
+) -> None:
+    """The OR fill-up after the AND: the AND's entries are skipped, its documents' places
+    counted, and ``limit`` is the places left."""
+    index = _index(docs)
+    query = Or([Term("body", w) for w in WORDS[:3]])
+    taken = {f"doc-{key}": 1 for key in taken_keys}
+    with index.searcher() as searcher:
+        paths = searcher.reader().column_reader("path")
+        best = BestPerKey(limit, paths.__getitem__, per_key, taken=taken, skip=skip)
+        searcher.search_with_collector(query, best)
+        counts = dict(taken)
+        expected = []
+        for _score, docnum in _expected(searcher, query, 10_000, 10_000):
+            path = paths[docnum]
+            if docnum in skip or counts.get(path, 0) >= per_key:
+                continue
+            counts[path] = counts.get(path, 0) + 1
+            expected.append(docnum)
+        assert [d for _, d in best.best()] == expected[:limit]
