@@ -45,7 +45,7 @@ class BestPerKey(TopCollector):  # type: ignore[misc]  # Whoosh has no type hint
     """
 
     def __init__(self, limit: int, key_of: Callable[[int], Hashable], per_key: int = 1, *,
-                 taken: Mapping[Hashable, int] | None = None, skip: Collection[int] = ()) -> None:
+                 taken: Mapping[Any, int] | None = None, skip: Collection[int] = ()) -> None:
         if limit < 1 or per_key < 1:
             raise ValueError("limit and per_key must be at least 1")
         super().__init__(limit=limit)
