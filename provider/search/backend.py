@@ -94,7 +94,7 @@ from .pool import SearcherPool
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import body_field, code_field, languages_of, title_field
 from .segment import CJK
-from .selection import MAX_PASSAGES_PER_DOCUMENT, Hit, by_locale, by_writing, cap_passages
+from .selection import Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span
 from .spelling import VocabularyIndexes, closest_in
 
@@ -366,10 +366,14 @@ class WhooshBackend:
 
         default_key = key_of(self.default_locale.lower())
         whole = CHUNKING not in query.capabilities or entries_are_documents(searcher)
-        # First the best entries with at most as many per document as a list may show
-        # (:class:`~provider.search.collecting.BestPerKey`): usually that list is final.
-        per_document: int | None = 1 if whole else MAX_PASSAGES_PER_DOCUMENT
-        fetch = min(max(limit * FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
+        # A document answered once: the best entry of each document
+        # (:class:`~provider.search.collecting.BestPerKey`), so ``limit`` documents are found at
+        # once. With chunks, the best entries: a document's passages are shown together at
+        # its best one's place, so its second passage counts even if it ranks below others.
+        per_document = 1 if whole else None
+        # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
+        factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked and not whole else 1)
+        fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
         first, later = searched_first(words, written, default_language) if pref is None else (dict(words), {})
@@ -385,12 +389,6 @@ class WhooshBackend:
                 found += self._match(searcher, later, fetch - len(found), None, per_document)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
             hits, short = cap_passages(chosen, limit, whole_documents=whole)
-            if short and per_document is not None and not whole:
-                # Chunks: a document's third passage may fill up a short list, and only a
-                # search of entries (not documents) finds it, as many as before.
-                per_document = None
-                fetch = min(max(limit * FETCH_FACTOR * CHUNK_FETCH_FACTOR, FETCH_MIN), FETCH_MAX)
-                continue
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:
