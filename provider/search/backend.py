@@ -441,7 +441,8 @@ class WhooshBackend:
         every language that knows any of them fills up after them. Hits carry their
         locale, group and path from the index's columns; stored fields are not loaded.
         With ``per_document``, at most that many entries of one document (file) are
-        among the ``fetch`` hits (:class:`~provider.search.collecting.BestPerKey`),
+        among the ``fetch`` hits (:class:`~provider.search.collecting.BestPerKey`; the
+        fill-up then keeps only the places the AND left, counting the AND's documents),
         else the ``fetch`` best entries.
 
         (Requiring only the terms a language knows was tried: it helped German questions

@@ -1,19 +1,22 @@
 """A Whoosh collector that keeps the best entries of each document, not of the index.
 
 An index holds one entry per chunk of a document (also without ``chunking``: a document
-is scored by its best section), and a result list allows one entry per document without
-``chunking`` and :data:`~provider.search.selection.MAX_PASSAGES_PER_DOCUMENT` with it.
-Whoosh's own top-N collector keeps the best N *entries*: the chunks of one document score
-alike when the query's words are in its title (repeated on every chunk), so the best 30
-entries could be six documents, and the search ran again with a larger limit.
-:class:`BestPerKey` keeps the best N entries with at most ``per_key`` of each document
-(its file path, read from a column), so one pass finds the N best documents; and its
-threshold for Whoosh's block-quality skipping is the N-th best *document*'s score, which
-skips more than the N-th best entry's did.
+is scored by its best section), and without ``chunking`` a result list answers each
+document once, by its best entry. Whoosh's own top-N collector keeps the best N
+*entries*: the chunks of one document score alike when the query's words are in its
+title (repeated on every chunk), so three times ``limit`` entries were fetched to find
+``limit`` documents. :class:`BestPerKey` keeps the best N entries with at most
+``per_key`` of each document (its file path, read from a column), so one pass finds the
+N best documents; and its threshold for Whoosh's block-quality skipping is the N-th best
+*document*'s score, which skips more than the 3N-th best entry's did.
 
 The order is Whoosh's: score descending, then the lower document number first; of one
 document's entries the same rule picks the ones kept, so the list equals the top
 entries of a plain search with the surplus entries of each document taken out.
+
+(With ``chunking`` the backend keeps collecting entries: a document's two passages are
+shown together at the place of its best one, so its second passage counts even when
+other documents' entries rank between them.)
 """
 
 from __future__ import annotations
