@@ -63,13 +63,14 @@ import math
 import os
 import re
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from whoosh import index as whoosh_index
+from whoosh.collectors import FilterCollector
 from whoosh.idsets import BitSet, DocIdSet
 from whoosh.index import Index
 from whoosh.query import And, Or, Query, Term
@@ -86,6 +87,7 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
+from .collecting import BestPerKey
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .pool import SearcherPool
@@ -363,8 +365,14 @@ class WhooshBackend:
             return keys[locale]
 
         default_key = key_of(self.default_locale.lower())
+        whole = CHUNKING not in query.capabilities or entries_are_documents(searcher)
+        # A document answered once: the best entry of each document
+        # (:class:`~provider.search.collecting.BestPerKey`), so ``limit`` documents are found at
+        # once. With chunks, the best entries: a document's passages are shown together at
+        # its best one's place, so its second passage counts even if it ranks below others.
+        per_document = 1 if whole else None
         # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
-        factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked else 1)
+        factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked and not whole else 1)
         fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
@@ -375,13 +383,12 @@ class WhooshBackend:
                 searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
             later = {lang: ws for lang, ws in later.items() if lang in open_languages}
         while True:
-            found = self._match(searcher, first, fetch, locale_filter)
+            found = self._match(searcher, first, fetch, locale_filter, per_document)
             if later and len(found) < fetch:
                 # Another language's fields hold other documents: no hit can repeat.
-                found += self._match(searcher, later, fetch - len(found), None)
+                found += self._match(searcher, later, fetch - len(found), None, per_document)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
-            hits, short = cap_passages(chosen, limit, whole_documents=CHUNKING not in query.capabilities
-                                       or entries_are_documents(searcher))
+            hits, short = cap_passages(chosen, limit, whole_documents=whole)
             # More hits may exist and were needed: fetch more (rarely: a locale filter
             # keeps only what it accepts, so only translation groups can thin them).
             if not short or len(found) < fetch or fetch >= FETCH_MAX:
@@ -425,13 +432,18 @@ class WhooshBackend:
 
     @staticmethod
     def _match(
-        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: DocIdSet | None
+        searcher: Searcher, words: Mapping[str, tuple[str, ...]], fetch: int, accepted: DocIdSet | None,
+        per_document: int | None = None,
     ) -> list[Hit]:
         """First an AND of the query's terms per language — for each language whose
         documents know every term (another language's AND could only be empty) — the
         languages ORed. Then, if that found fewer than ``fetch``, an OR of the terms of
         every language that knows any of them fills up after them. Hits carry their
         locale, group and path from the index's columns; stored fields are not loaded.
+        With ``per_document``, at most that many entries of one document (file) are
+        among the ``fetch`` hits (:class:`~provider.search.collecting.BestPerKey`; the
+        fill-up then keeps only the places the AND left, counting the AND's documents),
+        else the ``fetch`` best entries.
 
         (Requiring only the terms a language knows was tried: it helped German questions
         with English product words, but let a word the wiki lacks drop out of an English
@@ -454,21 +466,35 @@ class WhooshBackend:
         def hit_of(docnum: int, score: float) -> Hit:
             return Hit(docnum, score, columns[0][docnum], columns[1][docnum], columns[2][docnum])
 
+        def top(query: Query, count: int, taken: Counter[str] | None = None, skip: Collection[int] = ()
+                ) -> list[tuple[float, int]]:
+            if per_document is None:
+                return [(hit.score, hit.docnum) for hit in searcher.search(query, limit=count, filter=accepted)]
+            best = BestPerKey(count, columns[2].__getitem__, per_document, taken=taken, skip=skip)
+            searcher.search_with_collector(query, best if accepted is None else FilterCollector(best, allow=accepted))
+            return best.best()
+
         known = {language: [w for w in ws if _indexed(searcher, language, w)] for language, ws in words.items()}
         required = {language: ws for language, ws in words.items() if len(known[language]) == len(ws)}
         hits: list[Hit] = []
         if required:
             every = Or([And([clause(lang, w) for w in ws]) if len(ws) > 1 else clause(lang, ws[0])
                         for lang, ws in required.items()])
-            hits = [hit_of(hit.docnum, hit.score) for hit in searcher.search(every, limit=fetch, filter=accepted)]
+            hits = [hit_of(docnum, score) for score, docnum in top(every, fetch)]
         some_words = [(lang, w) for lang, ws in known.items() for w in ws]
         if len(hits) < fetch and some_words and (not required or any(len(ws) > 1 for ws in words.values())):
             # Too few documents have every word: fill up with those having some of them.
             seen = {hit.docnum for hit in hits}
             some = Or([term for lang, w in some_words for term in terms_of(lang, w)])
-            for hit in searcher.search(some, limit=fetch, filter=accepted):
-                if hit.docnum not in seen and len(hits) < fetch:
-                    hits.append(hit_of(hit.docnum, hit.score))
+            if per_document is None:
+                found = top(some, fetch)
+            else:
+                # Only the places left, the AND's entries and documents counted already (as
+                # the passage cap would count them): the higher threshold skips more.
+                found = top(some, fetch - len(hits), Counter(hit.path for hit in hits), seen)
+            for score, docnum in found:
+                if docnum not in seen and len(hits) < fetch:
+                    hits.append(hit_of(docnum, score))
         return hits
 
     # -- internals -----------------------------------------------------------------------
