@@ -28,7 +28,7 @@ from whoosh.writing import IndexWriter
 
 from ..wiki.citations import document_url, url_inputs, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
-from ..wiki.corpus import Resolved, public_part, resolve
+from ..wiki.corpus import Resolved, public_part
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
@@ -317,7 +317,7 @@ class Indexer:
     def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
         pending = self._build_aside(report, progress, self.reader)
         self._publish(pending)
-        self._summarize(report, pending.resolved)
+        self._summarize(report)
 
     def build_aside(self, progress: Progress | None = None) -> PendingBuild:
         """Build the whole index into a new build folder that is **not** served yet.
@@ -385,7 +385,7 @@ class Indexer:
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         started = time.monotonic()
-        resolved = self._resolve(manifest)
+        resolved, _ = self._resolve(manifest)
         _took(report, "corpus rules", started)
 
         started = time.monotonic()
@@ -472,34 +472,50 @@ class Indexer:
         manifest.settings_key = self._key
 
         started = time.monotonic()
-        resolved = self._resolve(manifest)
+        resolved, touched = self._resolve(manifest)
         _took(report, "corpus rules", started)
-        fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
-        changes = {
-            relpath: resolved.get(relpath)
-            for relpath in set(manifest.fingerprints) | set(fingerprints)
-            if manifest.fingerprints.get(relpath) != fingerprints.get(relpath)
-        }
+        started = time.monotonic()
+        # Only the decisions the rules re-derived can differ from what was written (after
+        # a whole derivation: every path, and every path written before).
+        if manifest.rules.last_full:
+            touched |= manifest.fingerprints.keys()
+        fingerprints = {relpath: resolved[relpath].fingerprint() if relpath in resolved else None
+                        for relpath in touched}
+        changes = {relpath: resolved.get(relpath) for relpath, fingerprint in fingerprints.items()
+                   if manifest.fingerprints.get(relpath) != fingerprint}
         public_changes = {relpath for relpath in changes
-                          if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints.get(relpath))}
+                          if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints[relpath])}
         for relpath in withdrawn:
             # Taken out ahead of the batch: written again (or left out) as it now is.
             if relpath not in changes:
                 changes[relpath] = resolved.get(relpath)
             public_changes.add(relpath)
+        _took(report, "fingerprints", started)
         started = time.monotonic()
-        self._write(build, changes, loaded, report, public_changes, prepared)
+        try:
+            self._write(build, changes, loaded, report, public_changes, prepared)
+        except BaseException:
+            # The rules moved on but the index did not: the next batch derives and
+            # compares everything again (fail closed), not only what it changes.
+            manifest.rules.invalidate()
+            raise
         _took(report, "write and commit (Whoosh)", started)
         if changes:
             manifest.generation += 1
-        manifest.fingerprints = fingerprints
+        for relpath, fingerprint in fingerprints.items():
+            if fingerprint is None:
+                manifest.fingerprints.pop(relpath, None)
+            else:
+                manifest.fingerprints[relpath] = fingerprint
         if paths is None:
             manifest.last_scan = time.time()
         started = time.monotonic()
         manifest.save(self.layout.build_dir(build) / "manifest.json")
         _took(report, "save the manifest", started)
         report.build = build
-        self._summarize(report, resolved)
+        started = time.monotonic()
+        self._summarize(report)
+        _took(report, "summary", started)
 
     def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
         """X7: before the batch's slow reading, take out of the public index every file
@@ -571,9 +587,11 @@ class Indexer:
         return discover(self.settings.root, extensions=self.settings.file_extensions,
                         max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
 
-    def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
-        return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                       blobs=self._blobs, layout=self.settings.preset, copies=manifest.copies)
+    def _resolve(self, manifest: Manifest) -> tuple[dict[str, Resolved], set[str]]:
+        """The corpus rules over the manifest's documents, and the paths whose decision
+        may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
+        return manifest.rules.resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
+                                      blobs=self._blobs, layout=self.settings.preset)
 
     def _use(self, once: AnalysedOnce, made: bytes | None) -> dict[bool, tuple[Unit, ...]] | None:
         """Hand what a reader process prepared to the writers: its postings to ``once``;
@@ -685,22 +703,20 @@ class Indexer:
         self._writes += 1
         gc.collect(2 if self._writes % _FULL_COLLECTION_EVERY == 0 else 1)
 
-    def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
-        if self._manifest is not None:
-            report.skipped = self._manifest.skipped_list()
-            report.generation = self._manifest.generation
-            report.last_scan = self._manifest.last_scan
-        for relpath, item in resolved.items():
-            # Every document's warnings, not only those read in this pass: a restart that
-            # reads nothing reports the same problems as the build that found them.
-            if item.meta.warnings:
-                report.warnings[relpath] = list(item.meta.warnings)
-            if item.problems:
-                report.problems[relpath] = list(item.problems)
-            if item.quarantined:
-                report.quarantined.append(relpath)
-            if not item.served:
-                report.drafts += 1
-                continue
-            report.by_audience[item.audience] += 1
-            report.by_locale[item.meta.locale] += 1
+    def _summarize(self, report: SyncReport) -> None:
+        manifest = self._manifest
+        if manifest is None:
+            return
+        report.skipped = manifest.skipped_list()
+        report.generation = manifest.generation
+        report.last_scan = manifest.last_scan
+        # Kept with the decisions (the rules' tally), not counted again over the corpus.
+        tally = manifest.rules.tally
+        # Every document's warnings, not only those read in this pass: a restart that
+        # reads nothing reports the same problems as the build that found them.
+        report.warnings.update((relpath, list(warnings)) for relpath, warnings in tally.warnings.items())
+        report.problems.update((relpath, list(problems)) for relpath, problems in tally.problems.items())
+        report.quarantined = sorted(tally.quarantined)
+        report.drafts = tally.withheld
+        report.by_audience = Counter(tally.by_audience)
+        report.by_locale = Counter(tally.by_locale)

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..wiki.copies import CopyGraph
 from ..wiki.document import DocumentMeta
 from ..wiki.files import Skipped
+from ..wiki.incremental import CorpusRules
 
 __all__ = ["Manifest"]
 
@@ -65,9 +65,10 @@ class Manifest:
     last_scan: float = 0.0
     generation: int = 0
     _encoded: dict[str, tuple[DocumentMeta, str]] = field(default_factory=dict, repr=False, compare=False)
-    #: The near-copy pairs of ``docs``' sketches (not saved: found again on the first sync
-    #: after a start), so a batch compares only the sketches it changed.
-    copies: CopyGraph = field(default_factory=CopyGraph, repr=False, compare=False)
+    #: The corpus rules' decisions for ``docs`` and what they depend on, near-copy pairs
+    #: included (not saved: derived again for the whole corpus on the first sync after a
+    #: start), so a batch derives again only what it can affect.
+    rules: CorpusRules = field(default_factory=CorpusRules, repr=False, compare=False)
     #: The manifest file this object last wrote or read, its ``base`` id, its size, the
     #: journal's size, and the fingerprints and skipped files as saved (to find changes).
     _base: tuple[Path, str, int] | None = field(default=None, repr=False, compare=False)
