@@ -523,18 +523,21 @@ class Indexer:
         (:func:`provider.wiki.quickcheck.may_have_left_public`) — and, for a section page,
         every public page below it. Forgetting their fingerprints makes the batch's
         batch's commit put back those that are still public. Returns what was withdrawn."""
-        public = {p for p, fp in manifest.fingerprints.items() if public_part(fp)}
+        fingerprints = manifest.fingerprints
         now = self._clock()
         withdraw: set[str] = set()
         for relpath in relpaths:
-            if relpath not in public and not self._is_section(relpath):
+            public = bool(public_part(fingerprints.get(relpath)))
+            if not public and not self._is_section(relpath):
                 continue
             if may_have_left_public(self.settings, relpath, now, manifest.docs.get(relpath)):
-                if relpath in public:
+                if public:
                     withdraw.add(relpath)
                 if self._is_section(relpath):
+                    # Only here is every public page looked at (a section's subtree).
                     folder = relpath.rpartition("/")[0]
-                    withdraw.update(p for p in public if not folder or p.startswith(folder + "/"))
+                    withdraw.update(p for p, fp in fingerprints.items()
+                                    if (not folder or p.startswith(folder + "/")) and public_part(fp))
         if not withdraw:
             return withdraw
         writer: IndexWriter = whoosh_index.open_dir(str(self.layout.build_dir(build) / PUBLIC)).writer(timeout=10.0)
@@ -556,17 +559,23 @@ class Indexer:
         """Turn changed paths into the wiki files to look at: a folder that appeared
         brings its files, a folder that vanished takes its known files with it."""
         wanted: set[str] = set()
-        known = set(manifest.docs) | set(manifest.skipped)
+        docs, skipped = manifest.docs, manifest.skipped
         # Looked up per path by bisection: a 500-file batch scanned every known path 1,000
-        # times.
-        ordered = sorted(known)
-        linked = sorted((meta.real_relpath, p) for p, meta in manifest.docs.items() if meta.real_relpath is not None)
+        # times. Sorted only when a path is not a known file (a folder, a new file): a
+        # one-file edit does not sort the corpus.
+        ordered: list[str] | None = None
+        linked = manifest.rules.symlinked()
+        if linked is None:  # the rules have not run over these documents yet
+            linked = sorted((meta.real_relpath, p) for p, meta in docs.items() if meta.real_relpath is not None)
         for relpath in paths:
             relpath = relpath.strip("/")
             if not relpath or relpath.startswith("../"):
                 continue
             prefix = relpath + "/"
-            if relpath not in known:  # a known file is no folder: nothing is below it
+            known = relpath in docs or relpath in skipped
+            if not known:  # a known file is no folder: nothing is below it
+                if ordered is None:
+                    ordered = sorted(docs.keys() | skipped.keys())
                 wanted.update(_below(ordered, prefix))
             # Files reached through a symlink change when their target does, but the
             # event names only the target.
@@ -578,7 +587,7 @@ class Indexer:
                 found = discover(folder, extensions=self.settings.file_extensions,
                                  max_file_bytes=self.settings.max_file_bytes)
                 wanted.update(prefix + p for p in found.files if ignore_reason(prefix + p, ignore) is None)
-            elif relpath in known or not (is_ignored_path(relpath, self.settings.file_extensions)
+            elif known or not (is_ignored_path(relpath, self.settings.file_extensions)
                                           or ignore_reason(relpath, ignore) is not None):
                 wanted.add(relpath)
         return wanted

@@ -41,6 +41,56 @@ __all__ = ["Manifest"]
 FORMAT = 1
 
 
+class _Tracked(dict[str, Any]):
+    """A dict that remembers the keys set or removed through it since :meth:`settle`, so a
+    batch's journal line is found without comparing every entry. ``touched`` is
+    ``None`` (unknown: compare everything) until settled and after any other change
+    (``update``, ``clear``…)."""
+
+    touched: set[str] | None = None
+
+    def settle(self) -> None:
+        self.touched = set()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        if self.touched is not None:
+            self.touched.add(key)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        if self.touched is not None:
+            self.touched.add(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        found = super().pop(key, *default)
+        if self.touched is not None:
+            self.touched.add(key)
+        return found
+
+    # Any other change: what was touched is no longer known.
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.touched = None
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.touched = None
+        return super().setdefault(key, default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self.touched = None
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.touched = None
+        super().clear()
+
+    def __ior__(self, other: Any) -> _Tracked:  # type: ignore[override,misc]
+        self.touched = None
+        super().__ior__(other)
+        return self
+
+
 @dataclass
 class Manifest:
     """Per-file state of one build.
@@ -75,6 +125,11 @@ class Manifest:
     _journal_bytes: int = field(default=0, repr=False, compare=False)
     _saved_fingerprints: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _saved_docs: dict[str, DocumentMeta] = field(default_factory=dict, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("docs", "fingerprints") and not isinstance(value, _Tracked):
+            value = _Tracked(value)
+        super().__setattr__(name, value)
 
     @classmethod
     def load(cls, path: Path) -> Manifest | None:
@@ -126,7 +181,13 @@ class Manifest:
             manifest._journal_bytes = journal_bytes
             manifest._saved_docs = dict(docs)
             manifest._saved_fingerprints = dict(fingerprints)
+            manifest._settle()
         return manifest
+
+    def _settle(self) -> None:
+        for tracked in (self.docs, self.fingerprints):
+            assert isinstance(tracked, _Tracked)
+            tracked.settle()
 
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file, fsync, then rename over the old one.
@@ -169,6 +230,7 @@ class Manifest:
         self._journal_bytes = 0
         self._saved_docs = dict(self.docs)
         self._saved_fingerprints = dict(self.fingerprints)
+        self._settle()
 
     def _append(self, path: Path, head: dict[str, Any]) -> bool:
         """Append this batch's changes to the journal; ``False`` when the manifest should
@@ -176,10 +238,21 @@ class Manifest:
         assert self._base is not None
         _, base, size = self._base
         saved_docs, saved_fps = self._saved_docs, self._saved_fingerprints
-        docs: dict[str, Any] = {k: None for k in saved_docs.keys() - self.docs.keys()}
-        docs.update((k, meta.to_json()) for k, meta in self.docs.items() if saved_docs.get(k) is not meta)
-        fingerprints: dict[str, str | None] = {k: None for k in saved_fps.keys() - self.fingerprints.keys()}
-        fingerprints.update((k, v) for k, v in self.fingerprints.items() if saved_fps.get(k) != v)
+        docs: dict[str, Any]
+        fingerprints: dict[str, str | None]
+        touched_docs = getattr(self.docs, "touched", None)
+        touched_fps = getattr(self.fingerprints, "touched", None)
+        if touched_docs is not None and touched_fps is not None:
+            # Only the keys set or removed since the last save can differ from it.
+            docs = {k: None if meta is None else meta.to_json() for k in sorted(touched_docs)
+                    if (meta := self.docs.get(k)) is not saved_docs.get(k)}
+            fingerprints = {k: fingerprint for k in sorted(touched_fps)
+                            if (fingerprint := self.fingerprints.get(k)) != saved_fps.get(k)}
+        else:
+            docs = {k: None for k in saved_docs.keys() - self.docs.keys()}
+            docs.update((k, meta.to_json()) for k, meta in self.docs.items() if saved_docs.get(k) is not meta)
+            fingerprints = {k: None for k in saved_fps.keys() - self.fingerprints.keys()}
+            fingerprints.update((k, v) for k, v in self.fingerprints.items() if saved_fps.get(k) != v)
         line = _dumps({"base": base, "head": head, "docs": docs, "fingerprints": fingerprints,
                        "skipped": dict(sorted(self.skipped.items()))}) + "\n"
         encoded = line.encode("utf-8")
@@ -200,6 +273,7 @@ class Manifest:
                 saved_fps.pop(relpath, None)
             else:
                 saved_fps[relpath] = fingerprint
+        self._settle()
         return True
 
     def _entry(self, relpath: str, meta: DocumentMeta) -> str:

@@ -523,7 +523,8 @@ def _translation_sync(
         if unsettled is not None and "source_revision" not in keys and "default_lang_commit" in keys:
             commit = keys["default_lang_commit"]
             asked = [(commit, s.relpath) for s in (sources.get(group), public_sources.get(group)) if s is not None]
-            if any(answers.get(pair) is None and not (settled is not None and settled(pair)) for pair in asked):
+            # Without ``settled``: a blob found at a commit stays found; "not found" may change.
+            if any((not settled(pair)) if settled is not None else answers.get(pair) is None for pair in asked):
                 unsettled.add(relpath)
         state, why = _sync_state(draft.meta, sources.get(group), answers)
         public_state, _ = _sync_state(draft.meta, public_sources.get(group), answers)

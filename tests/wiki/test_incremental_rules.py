@@ -133,14 +133,22 @@ LAYOUTS = [None, get_layout("plain"), get_layout("hugo"), get_layout("docusaurus
 
 
 class Blobs:
-    """A git stand-in: fixed answers; ``settled`` false for some, as after a timeout."""
+    """A git stand-in: fixed answers, except for files at the top (``b.md``, ``x.md``…),
+    whose answer is not settled (as after a timeout) and changes from one batch to the
+    next."""
+
+    batch = 0
 
     def __call__(self, pairs: object) -> dict[tuple[str, str], str | None]:
-        return {(commit, path): ("r1" if path.startswith("docs") else "r2" if commit == "c1" else None)
-                for commit, path in pairs}  # type: ignore[attr-defined]
+        return {pair: self._answer(*pair) for pair in pairs}  # type: ignore[attr-defined]
+
+    def _answer(self, commit: str, path: str) -> str | None:
+        if not self.settled((commit, path)):
+            return None if self.batch % 2 else "r1"
+        return "r1" if path.startswith("docs") else "r2" if commit == "c1" else None
 
     def settled(self, pair: tuple[str, str]) -> bool:
-        return not pair[1].startswith("b")
+        return "/" in pair[1]
 
 
 def _locale_and_group(relpath: str) -> tuple[str | None, str]:
@@ -249,6 +257,8 @@ def _apply_history(rules: CorpusRules, batches: list[tuple[dt.datetime, dict[str
                 docs.pop(relpath, None)
             else:
                 docs[relpath] = meta
+        if blobs is not None:
+            blobs.batch = number
         kept, touched = rules.resolve(docs, default_locale="en", now=when, blobs=blobs, layout=layout)  # type: ignore[arg-type]
         fresh = resolve(dict(docs), default_locale="en", now=when, blobs=blobs, layout=layout)  # type: ignore[arg-type]
         assert {p for p, r in kept.items() if r.public} == {p for p, r in fresh.items() if r.public}
