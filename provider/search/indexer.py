@@ -1,12 +1,13 @@
 """Building and updating the two indexes from the wiki (the only Whoosh writer).
 
 One pass (:meth:`Indexer.sync`) works the same for a full scan and for a batch of
-changed paths: look at each path *now* (present → read, absent → removed), re-resolve
-the corpus-wide rules over every document's metadata, and write exactly the documents
-whose indexed form changed. The ``public`` index receives only public, servable
-documents (CONTRACT X2); the ``all`` index every servable document. Because the
-decision is recomputed from the whole corpus each time, the result equals a fresh
-build of the folder.
+changed paths: look at each path *now* (present → read, absent → removed), bring the
+corpus-wide rules up to date (:class:`~provider.wiki.incremental.CorpusRules`, kept with
+the manifest: it derives again every decision the batch can affect, and the whole corpus
+after a start or when unsure), and write exactly the documents whose indexed form
+changed. The ``public`` index receives only public, servable documents (CONTRACT X2); the
+``all`` index every servable document. The decisions equal those of a resolve of the
+whole corpus, so the result equals a fresh build of the folder.
 """
 
 from __future__ import annotations

@@ -51,9 +51,11 @@ how it is served. In order:
    one default-locale document; none, or several, make the state ``unknown``. The
    public index judges with public sources only, as it sees groups.
 
-The result depends only on the metadata, ``now`` and git's (immutable) history, so an
-incremental update that re-resolves the whole corpus gives exactly what a fresh build
-would at that time.
+The result depends only on the metadata, ``now`` and git's (immutable) history, and each
+document's decision only on a few others' (its inputs: see
+:mod:`provider.wiki.incremental`, which keeps the decisions between batches and derives
+again only what a batch can affect), so an incremental update gives exactly what a fresh
+build would at that time.
 """
 
 from __future__ import annotations
