@@ -62,9 +62,10 @@ def corpus(count: int, seed: int = 1) -> dict[str, DocumentMeta]:
                                      doc_id=f"section-{section}", title=f"Section {section}", audience="public",
                                      draft=False, locale="en", translation_group=f"section-{section}", section=True,
                                      cascade=cascade, has_text=False, public_text=False)
+    previous = ""
     for i in range(count - 50):
         text = " ".join(rng.choice(WORDS) for _ in range(80))
-        if i % 50 == 7 and i > 50:  # a near-copy of an earlier article now and then
+        if i % 50 == 7 and previous:  # a near-copy of an earlier article now and then
             text = " ".join(rng.choice(WORDS) if k % 10 == 0 else word for k, word in enumerate(previous.split()))
         previous = text
         translated = i % 5 == 1
