@@ -113,7 +113,8 @@ def bench(count: int, trials: int) -> None:
     rules = CorpusRules()
     started = time.perf_counter()
     rules.resolve(docs, default_locale="en", now=NOW, layout=LAYOUT)
-    print(f"{label} first call of the kept rules (whole corpus, copy graph built from scratch): {(time.perf_counter() - started) * 1000:6.0f} ms")
+    print(f"{label} first call of the kept rules (whole corpus, copy graph built from scratch): "
+          f"{(time.perf_counter() - started) * 1000:6.0f} ms")
     paths = sorted(p for p in docs if "/article-" in p and not p.startswith("de/"))
     rng = random.Random(2)
     timings = []
