@@ -138,12 +138,15 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
             ours, bare = _floor(settings, indexer, work, sample)
             print(f"{label}   Whoosh's floor on {len(sample)} of these documents: our entries into bare writers "
                   f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
+        # A word of this run: a kept wiki's files change again on the next run (new text,
+        # new shingles), as a fresh one's do.
+        run = f"run{time.time_ns() % 10**9}"
         timings, cpu_times = [], []
         relpath = "section-01/article-00001.md"
         path = content / relpath
         original = path.read_text("utf-8")
         for trial in range(trials):
-            path.write_text(original + f"\nEdit {trial} wombat{trial}.\n", "utf-8")
+            path.write_text(original + f"\nEdit {trial} wombat{trial} {run}.\n", "utf-8")
             t0, c0 = time.perf_counter(), time.process_time()
             last = indexer.sync([relpath])
             timings.append(time.perf_counter() - t0)
@@ -162,7 +165,7 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
             text = target.read_text("utf-8")
             if i % 10 == 0:
                 text = text.replace("audience: public", "audience: internal", 1)
-            target.write_text(text + f"\nBulk change {i}.\n", "utf-8")
+            target.write_text(text + f"\nBulk change {i} {run} {run}x.\n", "utf-8")
             changed.append(rel)
         t0 = time.perf_counter()
         bulk = indexer.sync(changed)
