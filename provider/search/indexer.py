@@ -601,7 +601,7 @@ class Indexer:
         """The corpus rules over the manifest's documents, and the paths whose decision
         may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
         return manifest.rules.resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                                      blobs=self._blobs, layout=self.settings.preset)
+                                      blobs=self._blobs, layout=self.settings.preset, changed=manifest.changed_docs())
 
     def _use(self, once: AnalysedOnce, made: bytes | None) -> dict[bool, tuple[Unit, ...]] | None:
         """Hand what a reader process prepared to the writers: its postings to ``once``;

@@ -42,51 +42,65 @@ FORMAT = 1
 
 
 class _Tracked(dict[str, Any]):
-    """A dict that remembers the keys set or removed through it since :meth:`settle`, so a
-    batch's journal line is found without comparing every entry. ``touched`` is
-    ``None`` (unknown: compare everything) until settled and after any other change
-    (``update``, ``clear``…)."""
+    """A dict that remembers the keys set or removed through it, so a batch's journal line
+    (and the corpus rules' changed documents) are found without comparing every entry.
+
+    ``touched``: since :meth:`settle` (the last save); ``recent``: since the last
+    :meth:`take_recent`. Each is ``None`` (unknown: compare everything) until first
+    settled or taken and after any other kind of change (``update``, ``clear``…)."""
 
     touched: set[str] | None = None
+    recent: set[str] | None = None
 
     def settle(self) -> None:
         self.touched = set()
 
-    def __setitem__(self, key: str, value: Any) -> None:
-        super().__setitem__(key, value)
+    def take_recent(self) -> set[str] | None:
+        """The keys set or removed since the last call (``None``: unknown)."""
+        found, self.recent = self.recent, set()
+        return found
+
+    def _mark(self, key: str) -> None:
         if self.touched is not None:
             self.touched.add(key)
+        if self.recent is not None:
+            self.recent.add(key)
+
+    def _forget(self) -> None:
+        self.touched = self.recent = None
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        self._mark(key)
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)
-        if self.touched is not None:
-            self.touched.add(key)
+        self._mark(key)
 
     def pop(self, key: str, *default: Any) -> Any:
         found = super().pop(key, *default)
-        if self.touched is not None:
-            self.touched.add(key)
+        self._mark(key)
         return found
 
     # Any other change: what was touched is no longer known.
     def update(self, *args: Any, **kwargs: Any) -> None:
-        self.touched = None
+        self._forget()
         super().update(*args, **kwargs)
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        self.touched = None
+        self._forget()
         return super().setdefault(key, default)
 
     def popitem(self) -> tuple[str, Any]:
-        self.touched = None
+        self._forget()
         return super().popitem()
 
     def clear(self) -> None:
-        self.touched = None
+        self._forget()
         super().clear()
 
     def __ior__(self, other: Any) -> _Tracked:  # type: ignore[override,misc]
-        self.touched = None
+        self._forget()
         super().__ior__(other)
         return self
 
@@ -183,6 +197,12 @@ class Manifest:
             manifest._saved_fingerprints = dict(fingerprints)
             manifest._settle()
         return manifest
+
+    def changed_docs(self) -> set[str] | None:
+        """The paths of ``docs`` set or removed since the last call (``None``: unknown,
+        e.g. on the first call or after ``docs`` was replaced)."""
+        docs = self.docs
+        return docs.take_recent() if isinstance(docs, _Tracked) else None
 
     def _settle(self) -> None:
         for tracked in (self.docs, self.fingerprints):

@@ -522,7 +522,8 @@ def _translation_sync(
     for relpath, draft in translations.items():
         group = draft.meta.translation_group
         keys = draft.meta.sync
-        if unsettled is not None and "source_revision" not in keys and "default_lang_commit" in keys:
+        if unsettled is not None and blobs is not None and "source_revision" not in keys \
+                and "default_lang_commit" in keys:
             commit = keys["default_lang_commit"]
             asked = [(commit, s.relpath) for s in (sources.get(group), public_sources.get(group)) if s is not None]
             # Without ``settled``: a blob found at a commit stays found; "not found" may change.

@@ -170,7 +170,7 @@ class CorpusRules:
 
     def resolve(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
-        blobs: BlobLookup | None = None, layout: Layout | None = None,
+        blobs: BlobLookup | None = None, layout: Layout | None = None, changed: Iterable[str] | None = None,
     ) -> tuple[dict[str, Resolved], set[str]]:
         """The decisions of :func:`provider.wiki.corpus.resolve` for ``docs`` at ``now``.
 
@@ -178,6 +178,9 @@ class CorpusRules:
             docs: every document's metadata by relative path (a changed document has a
                 new :class:`DocumentMeta` object; objects are compared by identity).
             default_locale, now, blobs, layout: as for :func:`~provider.wiki.corpus.resolve`.
+            changed: every path whose entry in ``docs`` was set or removed since the
+                previous call (more is harmless), so the others are not compared; ``None``:
+                compare every entry.
 
         Returns:
             ``(resolved, touched)``: every document's decision (a new dict), and the paths
@@ -191,7 +194,7 @@ class CorpusRules:
             if self._config == config:
                 try:
                     found = self._incremental(docs, default_locale=default_locale, now=now, blobs=blobs,
-                                              layout=layout)
+                                              layout=layout, hint=changed)
                 except Exception:  # the full derivation is the reference: fail closed to it
                     log.warning("incremental corpus rules failed; deriving the whole corpus", exc_info=True)
                     found = None
@@ -236,11 +239,14 @@ class CorpusRules:
 
     def _incremental(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
-        blobs: BlobLookup | None, layout: Layout | None,
+        blobs: BlobLookup | None, layout: Layout | None, hint: Iterable[str] | None = None,
     ) -> tuple[dict[str, Resolved], set[str]] | None:
         previous = self._docs
-        changed = {relpath for relpath, meta in docs.items() if previous.get(relpath) is not meta}
-        changed.update(previous.keys() - docs.keys())
+        if hint is None:
+            changed = {relpath for relpath, meta in docs.items() if previous.get(relpath) is not meta}
+            changed.update(previous.keys() - docs.keys())
+        else:
+            changed = {relpath for relpath in hint if previous.get(relpath) is not docs.get(relpath)}
         if self._now is not None and now != self._now:
             changed.update(self._dated_between(self._now, now))
         changed |= self._unsettled

@@ -224,15 +224,16 @@ def rich_histories(draw: st.DrawFn) -> tuple[object, list[tuple[dt.datetime, dic
 
 
 @settings(max_examples=250, deadline=None)
-@given(rich_histories(), st.booleans())
+@given(rich_histories(), st.booleans(), st.booleans())
 def test_x2_x5_every_incremental_rule_equals_a_fresh_resolve(
-    history: tuple[object, list[tuple[dt.datetime, dict[str, DocumentMeta | None]]]], git: bool,
+    history: tuple[object, list[tuple[dt.datetime, dict[str, DocumentMeta | None]]]], git: bool, hinted: bool,
 ) -> None:
     """Duplicate ids, twins, untranslated copies, pages not built, translation groups,
     drift, translation sync (git answers that may change included), cascades and
     publication dates at a moving ``now``, near-copies: after every batch the kept
     decisions equal a resolve from scratch, and every decision that changed is reported
-    as touched (so the indexer writes it)."""
+    as touched (so the indexer writes it). ``hinted``: the caller names the paths it
+    changed (as the indexer does), else every entry is compared."""
     layout, batches = history
     blobs = Blobs() if git else None
     rules = CorpusRules(max_share=1e9)  # never fall back to the whole corpus: test the incremental path
@@ -241,14 +242,14 @@ def test_x2_x5_every_incremental_rule_equals_a_fresh_resolve(
     handler.emit = failures.append  # type: ignore[method-assign]
     logging.getLogger("provider.wiki.incremental").addHandler(handler)
     try:
-        _apply_history(rules, batches, blobs, layout)
+        _apply_history(rules, batches, blobs, layout, hinted)
     finally:
         logging.getLogger("provider.wiki.incremental").removeHandler(handler)
     assert not failures, failures[0].exc_info  # the incremental path itself gave the answers
 
 
 def _apply_history(rules: CorpusRules, batches: list[tuple[dt.datetime, dict[str, DocumentMeta | None]]],
-                   blobs: Blobs | None, layout: object) -> None:
+                   blobs: Blobs | None, layout: object, hinted: bool = False) -> None:
     docs: dict[str, DocumentMeta] = {}
     before: dict[str, object] = {}
     for number, (when, batch) in enumerate(batches):
@@ -259,7 +260,8 @@ def _apply_history(rules: CorpusRules, batches: list[tuple[dt.datetime, dict[str
                 docs[relpath] = meta
         if blobs is not None:
             blobs.batch = number
-        kept, touched = rules.resolve(docs, default_locale="en", now=when, blobs=blobs, layout=layout)  # type: ignore[arg-type]
+        kept, touched = rules.resolve(docs, default_locale="en", now=when, blobs=blobs, layout=layout,  # type: ignore[arg-type]
+                                      changed=set(batch) if hinted else None)
         fresh = resolve(dict(docs), default_locale="en", now=when, blobs=blobs, layout=layout)  # type: ignore[arg-type]
         assert {p for p, r in kept.items() if r.public} == {p for p, r in fresh.items() if r.public}
         assert {p: r.withheld for p, r in kept.items()} == {p: r.withheld for p, r in fresh.items()}
