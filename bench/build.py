@@ -3,6 +3,7 @@
     nice python bench/build.py                      # 10,000 synthetic documents
     nice python bench/build.py --docs 10000,50000   # and 50,000 (slow)
     python bench/build.py --docs 2000 --no-floor    # quick
+    nice python bench/build.py --workdir /tmp/kp-bench   # keep the wiki and index, reuse them next time
 
 For each size, on a synthetic wiki of ~300-word documents (one in five internal):
   * cold build: documents per second, each step's share of the time (reading and
@@ -19,6 +20,7 @@ For each size, on a synthetic wiki of ~300-word documents (one in five internal)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -121,9 +123,11 @@ def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[st
     return ours, bare
 
 
-def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
+def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int = 500) -> None:
     content, index = work / f"wiki-{count}", work / f"index-{count}"
-    generate(content, count)
+    reused = content.is_dir() and index.is_dir()
+    if not reused:
+        generate(content, count)
     settings = WikiSettings(root=content)
     label = f"[{count:>6} docs]"
     started = time.perf_counter()
@@ -133,7 +137,8 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         build_s = time.perf_counter() - started
         main_cpu = time.process_time() - cpu
         readers_cpu = sum(_cpu_s(worker.process.pid) for worker in indexer.reader._workers)
-        print(f"{label} cold build: {build_s:6.1f} s = {count / build_s:5.0f} docs/s, "
+        what = "restart over a kept index (not a cold build)" if reused else "cold build"
+        print(f"{label} {what}: {build_s:6.1f} s = {count / build_s:5.0f} docs/s, "
               f"index {_size(index) / 1e6:.0f} MB (load {os.getloadavg()[0]:.2f})")
         print(f"{label}   steps: {_steps(report)}")
         # The reading phase runs on both CPUs, the rest on one: what an idle machine takes.
@@ -142,17 +147,20 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         print(f"{label}   CPU: this process {main_cpu:.1f} s, {len(indexer.reader._workers)} reader processes "
               f"{readers_cpu:.1f} s, public index writer process {side_cpu:.1f} s (beside this process's writer) "
               f"-> on two idle CPUs about {idle_s:.1f} s = {count / idle_s:5.0f} docs/s")
-        if floor:
+        if floor and not reused:
             sample = sorted(indexer.manifest.docs)[: min(count, 2000)] if indexer.manifest else []
             ours, bare = _floor(settings, indexer, work, sample)
             print(f"{label}   Whoosh's floor on {len(sample)} of these documents: our entries into bare writers "
                   f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
+        # A word of this run: a kept wiki's files change again on the next run (new text,
+        # new shingles), as a fresh one's do.
+        run = f"run{time.time_ns() % 10**9}"
         timings, cpu_times = [], []
         relpath = "section-01/article-00001.md"
         path = content / relpath
         original = path.read_text("utf-8")
         for trial in range(trials):
-            path.write_text(original + f"\nEdit {trial} wombat{trial}.\n", "utf-8")
+            path.write_text(original + f"\nEdit {trial} wombat{trial} {run}.\n", "utf-8")
             t0, c0 = time.perf_counter(), time.process_time()
             last = indexer.sync([relpath])
             timings.append(time.perf_counter() - t0)
@@ -161,15 +169,17 @@ def bench(count: int, work: Path, *, floor: bool, trials: int) -> None:
         print(f"{label} one-file update (one batch, both commits): p50 {statistics.median(timings) * 1000:5.0f} ms, "
               f"p95 {percentile(timings, 0.95) * 1000:5.0f} ms; CPU p50 {statistics.median(cpu_times) * 1000:4.0f} ms "
               f"({trials} trials, load {os.getloadavg()[0]:.2f})")
+        if not bulk_files:
+            return
         changed = []
-        for i in range(1, 501):
+        for i in range(1, bulk_files + 1):
             number = (i * 19) % count
             rel = f"section-{number % 50:02d}/article-{number:05d}.md"
             target = content / rel
             text = target.read_text("utf-8")
             if i % 10 == 0:
                 text = text.replace("audience: public", "audience: internal", 1)
-            target.write_text(text + f"\nBulk change {i}.\n", "utf-8")
+            target.write_text(text + f"\nBulk change {i} {run} {run}x.\n", "utf-8")
             changed.append(rel)
         t0 = time.perf_counter()
         bulk = indexer.sync(changed)
@@ -183,11 +193,20 @@ def main() -> None:
     parser.add_argument("--docs", default="10000", help="comma-separated document counts")
     parser.add_argument("--trials", type=int, default=20, help="one-file updates per size")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare-Whoosh measurement")
+    parser.add_argument("--bulk", type=int, default=500, help="files of the bulk change (0: none)")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the wikis and indexes here and reuse them on the next run (a restart "
+                             "over the kept index instead of a cold build; the updates are measured the same)")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}")
-    with tempfile.TemporaryDirectory(prefix="kp-build-") as tmp:
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}; code {ROOT}")
+    with contextlib.ExitStack() as stack:
+        if args.workdir is None:
+            work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kp-build-")))
+        else:
+            work = args.workdir
+            work.mkdir(parents=True, exist_ok=True)
         for size in (int(s) for s in args.docs.split(",") if s):
-            bench(size, Path(tmp), floor=not args.no_floor, trials=args.trials)
+            bench(size, work, floor=not args.no_floor, trials=args.trials, bulk_files=args.bulk)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 """Building and updating the two indexes from the wiki (the only Whoosh writer).
 
 One pass (:meth:`Indexer.sync`) works the same for a full scan and for a batch of
-changed paths: look at each path *now* (present → read, absent → removed), re-resolve
-the corpus-wide rules over every document's metadata, and write exactly the documents
-whose indexed form changed. The ``public`` index receives only public, servable
-documents (CONTRACT X2); the ``all`` index every servable document. Because the
-decision is recomputed from the whole corpus each time, the result equals a fresh
-build of the folder.
+changed paths: look at each path *now* (present → read, absent → removed), bring the
+corpus-wide rules up to date (:class:`~provider.wiki.incremental.CorpusRules`, kept with
+the manifest: it derives again every decision the batch can affect, and the whole corpus
+after a start or when unsure), and write exactly the documents whose indexed form
+changed. The ``public`` index receives only public, servable documents (CONTRACT X2); the
+``all`` index every servable document. The decisions equal those of a resolve of the
+whole corpus, so the result equals a fresh build of the folder.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from whoosh.writing import IndexWriter
 
 from ..wiki.citations import document_url, url_inputs, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
-from ..wiki.corpus import Resolved, public_part, resolve
+from ..wiki.corpus import Resolved, public_part
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, is_ignored_path
 from ..wiki.gitblobs import GitBlobs
@@ -213,13 +214,14 @@ class PendingBuild:
     Attributes:
         name: its folder under ``builds/``.
         manifest: what it holds.
-        resolved: the corpus-wide decisions it was written with.
+        resolved: the corpus-wide decisions it was written with (a view of its
+            manifest's kept rules: it follows them when :meth:`Indexer.adopt` updates it).
         report: what building it did (completed by :meth:`Indexer.adopt`).
     """
 
     name: str
     manifest: Manifest
-    resolved: dict[str, Resolved]
+    resolved: Mapping[str, Resolved]
     report: SyncReport
 
 
@@ -344,7 +346,7 @@ class Indexer:
     def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
         pending = self._build_aside(report, progress, self.reader)
         self._publish(pending)
-        self._summarize(report, pending.resolved)
+        self._summarize(report)
 
     def build_aside(self, progress: Progress | None = None) -> PendingBuild:
         """Build the whole index into a new build folder that is **not** served yet.
@@ -412,7 +414,7 @@ class Indexer:
         manifest.docs = {relpath: doc.meta for relpath, doc in loaded.items()}
         manifest.skipped = skipped
         started = time.monotonic()
-        resolved = self._resolve(manifest)
+        resolved, _ = self._resolve(manifest)
         _took(report, "corpus rules", started)
 
         started = time.monotonic()
@@ -526,34 +528,50 @@ class Indexer:
         manifest.settings_key = self._key
 
         started = time.monotonic()
-        resolved = self._resolve(manifest)
+        resolved, touched = self._resolve(manifest)
         _took(report, "corpus rules", started)
-        fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
-        changes = {
-            relpath: resolved.get(relpath)
-            for relpath in set(manifest.fingerprints) | set(fingerprints)
-            if manifest.fingerprints.get(relpath) != fingerprints.get(relpath)
-        }
+        started = time.monotonic()
+        # Only the decisions the rules re-derived can differ from what was written (after
+        # a whole derivation: every path, and every path written before).
+        if manifest.rules.last_full:
+            touched |= manifest.fingerprints.keys()
+        fingerprints = {relpath: resolved[relpath].fingerprint() if relpath in resolved else None
+                        for relpath in touched}
+        changes = {relpath: resolved.get(relpath) for relpath, fingerprint in fingerprints.items()
+                   if manifest.fingerprints.get(relpath) != fingerprint}
         public_changes = {relpath for relpath in changes
-                          if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints.get(relpath))}
+                          if public_part(manifest.fingerprints.get(relpath)) != public_part(fingerprints[relpath])}
         for relpath in withdrawn:
             # Taken out ahead of the batch: written again (or left out) as it now is.
             if relpath not in changes:
                 changes[relpath] = resolved.get(relpath)
             public_changes.add(relpath)
+        _took(report, "fingerprints", started)
         started = time.monotonic()
-        self._write(build, changes, loaded, report, public_changes, prepared)
+        try:
+            self._write(build, changes, loaded, report, public_changes, prepared)
+        except BaseException:
+            # The rules moved on but the index did not: the next batch derives and
+            # compares everything again (fail closed), not only what it changes.
+            manifest.rules.invalidate()
+            raise
         _took(report, "write and commit (Whoosh)", started)
         if changes:
             manifest.generation += 1
-        manifest.fingerprints = fingerprints
+        for relpath, fingerprint in fingerprints.items():
+            if fingerprint is None:
+                manifest.fingerprints.pop(relpath, None)
+            else:
+                manifest.fingerprints[relpath] = fingerprint
         if paths is None:
             manifest.last_scan = time.time()
         started = time.monotonic()
         manifest.save(self.layout.build_dir(build) / "manifest.json")
         _took(report, "save the manifest", started)
         report.build = build
-        self._summarize(report, resolved)
+        started = time.monotonic()
+        self._summarize(report)
+        _took(report, "summary", started)
 
     def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
         """X7: before the batch's slow reading, take out of the public index every file
@@ -561,18 +579,21 @@ class Indexer:
         (:func:`provider.wiki.quickcheck.may_have_left_public`) — and, for a section page,
         every public page below it. Forgetting their fingerprints makes the batch's
         batch's commit put back those that are still public. Returns what was withdrawn."""
-        public = {p for p, fp in manifest.fingerprints.items() if public_part(fp)}
+        fingerprints = manifest.fingerprints
         now = self._clock()
         withdraw: set[str] = set()
         for relpath in relpaths:
-            if relpath not in public and not self._is_section(relpath):
+            public = bool(public_part(fingerprints.get(relpath)))
+            if not public and not self._is_section(relpath):
                 continue
             if may_have_left_public(self.settings, relpath, now, manifest.docs.get(relpath)):
-                if relpath in public:
+                if public:
                     withdraw.add(relpath)
                 if self._is_section(relpath):
+                    # Only here is every public page looked at (a section's subtree).
                     folder = relpath.rpartition("/")[0]
-                    withdraw.update(p for p in public if not folder or p.startswith(folder + "/"))
+                    withdraw.update(p for p, fp in fingerprints.items()
+                                    if (not folder or p.startswith(folder + "/")) and public_part(fp))
         if not withdraw:
             return withdraw
         writer: IndexWriter = whoosh_index.open_dir(str(self.layout.build_dir(build) / PUBLIC)).writer(timeout=10.0)
@@ -594,17 +615,23 @@ class Indexer:
         """Turn changed paths into the wiki files to look at: a folder that appeared
         brings its files, a folder that vanished takes its known files with it."""
         wanted: set[str] = set()
-        known = set(manifest.docs) | set(manifest.skipped)
+        docs, skipped = manifest.docs, manifest.skipped
         # Looked up per path by bisection: a 500-file batch scanned every known path 1,000
-        # times.
-        ordered = sorted(known)
-        linked = sorted((meta.real_relpath, p) for p, meta in manifest.docs.items() if meta.real_relpath is not None)
+        # times. Sorted only when a path is not a known file (a folder, a new file): a
+        # one-file edit does not sort the corpus.
+        ordered: list[str] | None = None
+        linked = manifest.rules.symlinked()
+        if linked is None:  # the rules have not run over these documents yet
+            linked = sorted((meta.real_relpath, p) for p, meta in docs.items() if meta.real_relpath is not None)
         for relpath in paths:
             relpath = relpath.strip("/")
             if not relpath or relpath.startswith("../"):
                 continue
             prefix = relpath + "/"
-            if relpath not in known:  # a known file is no folder: nothing is below it
+            known = relpath in docs or relpath in skipped
+            if not known:  # a known file is no folder: nothing is below it
+                if ordered is None:
+                    ordered = sorted(docs.keys() | skipped.keys())
                 wanted.update(_below(ordered, prefix))
             # Files reached through a symlink change when their target does, but the
             # event names only the target.
@@ -616,7 +643,7 @@ class Indexer:
                 found = discover(folder, extensions=self.settings.file_extensions,
                                  max_file_bytes=self.settings.max_file_bytes)
                 wanted.update(prefix + p for p in found.files if ignore_reason(prefix + p, ignore) is None)
-            elif relpath in known or not (is_ignored_path(relpath, self.settings.file_extensions)
+            elif known or not (is_ignored_path(relpath, self.settings.file_extensions)
                                           or ignore_reason(relpath, ignore) is not None):
                 wanted.add(relpath)
         return wanted
@@ -625,9 +652,11 @@ class Indexer:
         return discover(self.settings.root, extensions=self.settings.file_extensions,
                         max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
 
-    def _resolve(self, manifest: Manifest) -> dict[str, Resolved]:
-        return resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                       blobs=self._blobs, layout=self.settings.preset, copies=manifest.copies)
+    def _resolve(self, manifest: Manifest) -> tuple[Mapping[str, Resolved], set[str]]:
+        """The corpus rules over the manifest's documents, and the paths whose decision
+        may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
+        return manifest.rules.resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
+                                      blobs=self._blobs, layout=self.settings.preset, changed=manifest.changed_docs())
 
     def _use(self, once: AnalysedOnce, made: bytes | None) -> dict[bool, tuple[Unit, ...]] | None:
         """Hand what a reader process prepared to the writers: its postings to ``once``;
@@ -788,22 +817,20 @@ class Indexer:
             raise
         return side
 
-    def _summarize(self, report: SyncReport, resolved: dict[str, Resolved]) -> None:
-        if self._manifest is not None:
-            report.skipped = self._manifest.skipped_list()
-            report.generation = self._manifest.generation
-            report.last_scan = self._manifest.last_scan
-        for relpath, item in resolved.items():
-            # Every document's warnings, not only those read in this pass: a restart that
-            # reads nothing reports the same problems as the build that found them.
-            if item.meta.warnings:
-                report.warnings[relpath] = list(item.meta.warnings)
-            if item.problems:
-                report.problems[relpath] = list(item.problems)
-            if item.quarantined:
-                report.quarantined.append(relpath)
-            if not item.served:
-                report.drafts += 1
-                continue
-            report.by_audience[item.audience] += 1
-            report.by_locale[item.meta.locale] += 1
+    def _summarize(self, report: SyncReport) -> None:
+        manifest = self._manifest
+        if manifest is None:
+            return
+        report.skipped = manifest.skipped_list()
+        report.generation = manifest.generation
+        report.last_scan = manifest.last_scan
+        # Kept with the decisions (the rules' tally), not counted again over the corpus.
+        tally = manifest.rules.tally
+        # Every document's warnings, not only those read in this pass: a restart that
+        # reads nothing reports the same problems as the build that found them.
+        report.warnings.update((relpath, list(warnings)) for relpath, warnings in tally.warnings.items())
+        report.problems.update((relpath, list(problems)) for relpath, problems in tally.problems.items())
+        report.quarantined = sorted(tally.quarantined)
+        report.drafts = tally.withheld
+        report.by_audience = Counter(tally.by_audience)
+        report.by_locale = Counter(tally.by_locale)

@@ -32,13 +32,77 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..wiki.copies import CopyGraph
 from ..wiki.document import DocumentMeta
 from ..wiki.files import Skipped
+from ..wiki.incremental import CorpusRules
 
 __all__ = ["Manifest"]
 
 FORMAT = 1
+
+
+class _Tracked(dict[str, Any]):
+    """A dict that remembers the keys set or removed through it, so a batch's journal line
+    (and the corpus rules' changed documents) are found without comparing every entry.
+
+    ``touched``: since :meth:`settle` (the last save); ``recent``: since the last
+    :meth:`take_recent`. Each is ``None`` (unknown: compare everything) until first
+    settled or taken and after any other kind of change (``update``, ``clear``…)."""
+
+    touched: set[str] | None = None
+    recent: set[str] | None = None
+
+    def settle(self) -> None:
+        self.touched = set()
+
+    def take_recent(self) -> set[str] | None:
+        """The keys set or removed since the last call (``None``: unknown)."""
+        found, self.recent = self.recent, set()
+        return found
+
+    def _mark(self, key: str) -> None:
+        if self.touched is not None:
+            self.touched.add(key)
+        if self.recent is not None:
+            self.recent.add(key)
+
+    def _forget(self) -> None:
+        self.touched = self.recent = None
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        super().__setitem__(key, value)
+        self._mark(key)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._mark(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        found = super().pop(key, *default)
+        self._mark(key)
+        return found
+
+    # Any other change: what was touched is no longer known.
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self._forget()
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._forget()
+        return super().setdefault(key, default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._forget()
+        return super().popitem()
+
+    def clear(self) -> None:
+        self._forget()
+        super().clear()
+
+    def __ior__(self, other: Any) -> _Tracked:  # type: ignore[override,misc]
+        self._forget()
+        super().__ior__(other)
+        return self
 
 
 @dataclass
@@ -65,15 +129,21 @@ class Manifest:
     last_scan: float = 0.0
     generation: int = 0
     _encoded: dict[str, tuple[DocumentMeta, str]] = field(default_factory=dict, repr=False, compare=False)
-    #: The near-copy pairs of ``docs``' sketches (not saved: found again on the first sync
-    #: after a start), so a batch compares only the sketches it changed.
-    copies: CopyGraph = field(default_factory=CopyGraph, repr=False, compare=False)
+    #: The corpus rules' decisions for ``docs`` and what they depend on, near-copy pairs
+    #: included (not saved: derived again for the whole corpus on the first sync after a
+    #: start), so a batch derives again only what it can affect.
+    rules: CorpusRules = field(default_factory=CorpusRules, repr=False, compare=False)
     #: The manifest file this object last wrote or read, its ``base`` id, its size, the
     #: journal's size, and the fingerprints and skipped files as saved (to find changes).
     _base: tuple[Path, str, int] | None = field(default=None, repr=False, compare=False)
     _journal_bytes: int = field(default=0, repr=False, compare=False)
     _saved_fingerprints: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _saved_docs: dict[str, DocumentMeta] = field(default_factory=dict, repr=False, compare=False)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("docs", "fingerprints") and not isinstance(value, _Tracked):
+            value = _Tracked(value)
+        super().__setattr__(name, value)
 
     @classmethod
     def load(cls, path: Path) -> Manifest | None:
@@ -125,7 +195,19 @@ class Manifest:
             manifest._journal_bytes = journal_bytes
             manifest._saved_docs = dict(docs)
             manifest._saved_fingerprints = dict(fingerprints)
+            manifest._settle()
         return manifest
+
+    def changed_docs(self) -> set[str] | None:
+        """The paths of ``docs`` set or removed since the last call (``None``: unknown,
+        e.g. on the first call or after ``docs`` was replaced)."""
+        docs = self.docs
+        return docs.take_recent() if isinstance(docs, _Tracked) else None
+
+    def _settle(self) -> None:
+        for tracked in (self.docs, self.fingerprints):
+            assert isinstance(tracked, _Tracked)
+            tracked.settle()
 
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file, fsync, then rename over the old one.
@@ -168,6 +250,7 @@ class Manifest:
         self._journal_bytes = 0
         self._saved_docs = dict(self.docs)
         self._saved_fingerprints = dict(self.fingerprints)
+        self._settle()
 
     def _append(self, path: Path, head: dict[str, Any]) -> bool:
         """Append this batch's changes to the journal; ``False`` when the manifest should
@@ -175,10 +258,21 @@ class Manifest:
         assert self._base is not None
         _, base, size = self._base
         saved_docs, saved_fps = self._saved_docs, self._saved_fingerprints
-        docs: dict[str, Any] = {k: None for k in saved_docs.keys() - self.docs.keys()}
-        docs.update((k, meta.to_json()) for k, meta in self.docs.items() if saved_docs.get(k) is not meta)
-        fingerprints: dict[str, str | None] = {k: None for k in saved_fps.keys() - self.fingerprints.keys()}
-        fingerprints.update((k, v) for k, v in self.fingerprints.items() if saved_fps.get(k) != v)
+        docs: dict[str, Any]
+        fingerprints: dict[str, str | None]
+        touched_docs = getattr(self.docs, "touched", None)
+        touched_fps = getattr(self.fingerprints, "touched", None)
+        if touched_docs is not None and touched_fps is not None:
+            # Only the keys set or removed since the last save can differ from it.
+            docs = {k: None if meta is None else meta.to_json() for k in sorted(touched_docs)
+                    if (meta := self.docs.get(k)) is not saved_docs.get(k)}
+            fingerprints = {k: fingerprint for k in sorted(touched_fps)
+                            if (fingerprint := self.fingerprints.get(k)) != saved_fps.get(k)}
+        else:
+            docs = {k: None for k in saved_docs.keys() - self.docs.keys()}
+            docs.update((k, meta.to_json()) for k, meta in self.docs.items() if saved_docs.get(k) is not meta)
+            fingerprints = {k: None for k in saved_fps.keys() - self.fingerprints.keys()}
+            fingerprints.update((k, v) for k, v in self.fingerprints.items() if saved_fps.get(k) != v)
         line = _dumps({"base": base, "head": head, "docs": docs, "fingerprints": fingerprints,
                        "skipped": dict(sorted(self.skipped.items()))}) + "\n"
         encoded = line.encode("utf-8")
@@ -199,6 +293,7 @@ class Manifest:
                 saved_fps.pop(relpath, None)
             else:
                 saved_fps[relpath] = fingerprint
+        self._settle()
         return True
 
     def _entry(self, relpath: str, meta: DocumentMeta) -> str:

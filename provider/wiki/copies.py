@@ -189,6 +189,14 @@ class CopyGraph:
                 changed += 1
         return changed
 
+    def update(self, key: str, encoded: str) -> bool:
+        """Give one key this sketch (``""``: none) unless it has it already; returns
+        whether anything changed."""
+        if self._encoded.get(key, "") == encoded:
+            return False
+        self.set(key, encoded)
+        return True
+
     def set(self, key: str, encoded: str) -> None:
         """Add or replace one key's sketch and find its pairs."""
         if key in self._encoded:
@@ -221,6 +229,10 @@ class CopyGraph:
                     del self._by_value[value]
         for other in self._pairs.pop(key, {}):
             self._pairs[other].pop(key, None)
+
+    def neighbours(self, key: str) -> Iterable[str]:
+        """The keys whose sketch nearly copies ``key``'s (none for an unknown key)."""
+        return self._pairs.get(key, {}).keys()
 
     def near_copies(self, targets: Iterable[str], sources: Container[str]) -> dict[str, list[tuple[str, float]]]:
         """Like :func:`near_copies` for keys already in the graph: ``{target: [(source,

@@ -51,9 +51,11 @@ how it is served. In order:
    one default-locale document; none, or several, make the state ``unknown``. The
    public index judges with public sources only, as it sees groups.
 
-The result depends only on the metadata, ``now`` and git's (immutable) history, so an
-incremental update that re-resolves the whole corpus gives exactly what a fresh build
-would at that time.
+The result depends only on the metadata, ``now`` and git's (immutable) history, and each
+document's decision only on a few others' (its inputs: see
+:mod:`provider.wiki.incremental`, which keeps the decisions between batches and derives
+again only what a batch can affect), so an incremental update gives exactly what a fresh
+build would at that time.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
-from .publication import withholding
+from .publication import DATE_KEYS, INVALID, withholding
 
 __all__ = [
     "COPY",
@@ -82,7 +84,9 @@ __all__ = [
     "SYNC_UNKNOWN",
     "TWIN",
     "TWIN_PREFERENCE",
+    "Derived",
     "Resolved",
+    "derive",
     "public_part",
     "resolve",
 ]
@@ -181,6 +185,9 @@ class _Draft:
     #: withheld for a corpus rule about another copy (twins, untranslated copies): such a
     #: document does not pass its status on to the document it duplicates.
     withheld_as_duplicate: bool = False
+    #: the publication dates compared with ``now`` (POSIX seconds): the first pass gives
+    #: the same answer at any other time on the same side of each of them.
+    dates: tuple[float, ...] = ()
 
 
 def _parent(path: str) -> str:
@@ -242,12 +249,23 @@ def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, s
     elif not meta.has_text:
         draft.withheld = "has no readable text (kept for its cascade)"
     else:
-        found = withholding({**values, **meta.publication}, now)
+        facts = {**values, **meta.publication}
+        draft.dates = _dates(facts)
+        found = withholding(facts, now)
         if found is not None:
             key, reason = found
             from_cascade = key in values and key not in meta.publication
             draft.withheld = f"cascade from {origin[key]}: {reason}" if from_cascade else reason
     return draft
+
+
+def _dates(facts: Mapping[str, str]) -> tuple[float, ...]:
+    found = []
+    for key in DATE_KEYS:
+        value = facts.get(key)
+        if value and value != INVALID:
+            found.append(dt.datetime.fromisoformat(value).timestamp())
+    return tuple(found)
 
 
 def _twins(drafts: Mapping[str, _Draft]) -> None:
@@ -259,7 +277,8 @@ def _twins(drafts: Mapping[str, _Draft]) -> None:
     for paths in by_page.values():
         if len(paths) < 2:
             continue
-        paths.sort(key=lambda p: TWIN_PREFERENCE.index("." + p.rsplit(".", 1)[-1].lower()))
+        # By path among equals (``a.md``, ``a.MD``), not by the order the files were met.
+        paths.sort(key=lambda p: (TWIN_PREFERENCE.index("." + p.rsplit(".", 1)[-1].lower()), p))
         kept, others = paths[0], paths[1:]
         drafts[kept].problems.append(f"the same page as {', '.join(others)}; this one is served")
         drafts[kept].drift.append(TWIN)
@@ -325,7 +344,7 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
         meta = draft.meta
         if meta.locale == default_locale:
             continue
-        found = sources.get(meta.translation_group, [])
+        found = sorted(sources.get(meta.translation_group, []), key=lambda d: d.meta.relpath)
         if not (need_source and relpath.startswith(need_source)):
             # A translation made public only by an operator's path rule, of a source its
             # author marked internal in its own front matter: the rule did not mean that.
@@ -479,9 +498,13 @@ def _sync_state(
 
 
 def _translation_sync(
-    drafts: Mapping[str, _Draft], default_locale: str, blobs: BlobLookup | None
+    drafts: Mapping[str, _Draft], default_locale: str, blobs: BlobLookup | None, unsettled: set[str] | None = None,
 ) -> dict[str, tuple[str, str]]:
-    """``{relpath: (sync, public_sync)}`` for every translation carrying a sync key."""
+    """``{relpath: (sync, public_sync)}`` for every translation carrying a sync key.
+
+    ``unsettled`` receives the translations judged with a git answer that may be
+    different next time (git did not answer; see :meth:`GitBlobs.settled
+    <provider.wiki.gitblobs.GitBlobs.settled>`)."""
     translations = {relpath: d for relpath, d in drafts.items()
                     if d.meta.sync and d.meta.locale != default_locale and d.withheld is None}
     if not translations:
@@ -494,9 +517,18 @@ def _translation_sync(
              for source in (sources.get(d.meta.translation_group), public_sources.get(d.meta.translation_group))
              if source is not None}
     answers = blobs(pairs) if blobs is not None and pairs else {}
+    settled = getattr(blobs, "settled", None)
     states = {}
     for relpath, draft in translations.items():
         group = draft.meta.translation_group
+        keys = draft.meta.sync
+        if unsettled is not None and blobs is not None and "source_revision" not in keys \
+                and "default_lang_commit" in keys:
+            commit = keys["default_lang_commit"]
+            asked = [(commit, s.relpath) for s in (sources.get(group), public_sources.get(group)) if s is not None]
+            # Without ``settled``: a blob found at a commit stays found; "not found" may change.
+            if any((not settled(pair)) if settled is not None else answers.get(pair) is None for pair in asked):
+                unsettled.add(relpath)
         state, why = _sync_state(draft.meta, sources.get(group), answers)
         public_state, _ = _sync_state(draft.meta, public_sources.get(group), answers)
         if state == SYNC_STALE:
@@ -537,17 +569,42 @@ def resolve(
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _resolve(docs, default_locale=default_locale, now=now or dt.datetime.now(dt.UTC), blobs=blobs,
-                        layout=layout, copies=copies)
+        if copies is not None:
+            copies.sync(_sketches(docs))
+        return derive(docs, default_locale=default_locale, now=now or dt.datetime.now(dt.UTC), blobs=blobs,
+                      layout=layout, copies=copies).resolved
     finally:
         if paused:
             gc.enable()
 
 
-def _resolve(
+@dataclass
+class Derived:
+    """What :func:`derive` found: the decisions, and what an incremental caller
+    (:class:`provider.wiki.incremental.CorpusRules`) needs to know when to derive them
+    again.
+
+    Attributes:
+        resolved: the decisions by relative path.
+        dates: per document, the publication dates (POSIX seconds) its decision was
+            compared with ``now`` on (documents with none are left out).
+        unsettled: translations whose sync state rests on a git answer that may differ
+            when asked again.
+    """
+
+    resolved: dict[str, Resolved]
+    dates: dict[str, tuple[float, ...]]
+    unsettled: set[str]
+
+
+def derive(
     docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime, blobs: BlobLookup | None,
     layout: Layout | None, copies: CopyGraph | None,
-) -> dict[str, Resolved]:
+) -> Derived:
+    """The rules of :func:`resolve` over ``docs``, with ``copies`` (if given) already
+    holding exactly the sketches of ``docs`` — or of a larger corpus of which ``docs``
+    holds every document the decisions of ``docs`` depend on (see
+    :mod:`provider.wiki.incremental`). Does not pause the collector."""
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
     _twins(drafts)
@@ -556,8 +613,6 @@ def _resolve(
     if default_locale is not None:
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
-    if copies is not None:
-        copies.sync(_sketches(docs))
     _inherit_from_copies(drafts, copies)
     if default_locale is not None:
         _drift(drafts, default_locale)
@@ -580,7 +635,8 @@ def _resolve(
             draft.audience = INTERNAL
             draft.audience_source = "fail-closed: quarantined (" + (draft.meta.errors or draft.quarantine)[0][:80] + ")"
 
-    sync = _translation_sync(drafts, default_locale, blobs) if default_locale is not None else {}
+    unsettled: set[str] = set()
+    sync = _translation_sync(drafts, default_locale, blobs, unsettled) if default_locale is not None else {}
 
     by_group: dict[str, int] = defaultdict(int)
     public_by_group: dict[str, int] = defaultdict(int)
@@ -610,4 +666,4 @@ def _resolve(
             sync=sync[relpath][0] if relpath in sync else None,
             public_sync=sync[relpath][1] if relpath in sync and in_public else None,
         )
-    return resolved
+    return Derived(resolved, {p: d.dates for p, d in drafts.items() if d.dates}, unsettled)

@@ -61,6 +61,12 @@ class GitBlobs:
             self._known.update(answers)
             return {pair: self._known.get(pair, answers.get(pair)) for pair in wanted}
 
+    def settled(self, pair: tuple[str, str]) -> bool:
+        """Whether asking about ``pair`` again gives the answer last given (git answered
+        it, and the answer is remembered); false after a timeout."""
+        with self._lock:
+            return pair in self._known
+
     def _ask(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], str | None]:
         usable = [(c, p) for c, p in pairs if "\n" not in p and "\r" not in p]
         out: dict[tuple[str, str], str | None] = {pair: None for pair in pairs}

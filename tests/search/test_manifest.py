@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from provider.search.manifest import Manifest
 from provider.wiki.document import DocumentMeta
@@ -49,3 +53,43 @@ def test_a_replaced_entry_is_written_anew_and_a_removed_one_disappears(tmp_path:
     assert loaded is not None
     assert loaded.docs["a.md"].audience == "internal"
     assert set(loaded.docs) == {"a.md"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(["set", "pop", "del", "update", "setdefault", "fingerprint",
+                                                    "unfingerprint", "replace"]),
+                                   st.sampled_from(["a.md", "b.md", "c.md", "d.md"])), max_size=6),
+                min_size=1, max_size=8))
+def test_the_journal_after_any_changes_reads_back_as_the_manifest(batches: list[list[tuple[str, str]]]) -> None:
+    """Whatever a batch does to ``docs`` and ``fingerprints`` (item assignment, ``pop``,
+    ``del``, ``update``, ``setdefault``, a whole new dict), the saved manifest — mostly
+    journal lines of the keys a batch touched — reads back exactly as it is in memory, so
+    a restart never serves an older classification (X7)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "manifest.json"
+        manifest = Manifest(schema_version=4, settings_key="k")
+        manifest.docs = {f"{c}{i}.md": meta(f"{c}{i}.md", "padding " * 20) for c in "xyz" for i in range(30)}
+        manifest.save(path)
+        for number, batch in enumerate(batches):
+            for action, relpath in batch:
+                if action == "set":
+                    manifest.docs[relpath] = meta(relpath, f"T{number}", "internal" if number % 2 else "public")
+                elif action == "pop":
+                    manifest.docs.pop(relpath, None)
+                elif action == "del" and relpath in manifest.docs:
+                    del manifest.docs[relpath]
+                elif action == "update":
+                    manifest.docs.update({relpath: meta(relpath, f"U{number}")})
+                elif action == "setdefault":
+                    manifest.docs.setdefault(relpath, meta(relpath, f"S{number}"))
+                elif action == "fingerprint":
+                    manifest.fingerprints[relpath] = f"f{number}"
+                elif action == "unfingerprint":
+                    manifest.fingerprints.pop(relpath, None)
+                else:
+                    manifest.docs = {**manifest.docs, relpath: meta(relpath, f"R{number}")}
+            manifest.save(path)
+            loaded = Manifest.load(path)
+            assert loaded is not None
+            assert loaded.docs == manifest.docs
+            assert loaded.fingerprints == manifest.fingerprints

@@ -1,0 +1,154 @@
+"""Corpus-rules benchmark: prints figures, asserts nothing.
+
+    nice python bench/rules.py                         # 10,000 and 50,000 documents
+    python bench/rules.py --docs 2000 --trials 5       # quick
+
+The corpus-wide rules alone (no files, no Whoosh), on synthetic metadata shaped like a
+Hugo site: 50 sections with an ``_index.md`` each (a third cascade an audience, one a
+publication date), one document in five internal, one in five with a German
+translation, some with publication dates and shared ``documentId`` values, every text
+with a near-copy sketch. For each size it prints
+
+  * the whole derivation (:func:`provider.wiki.corpus.resolve` with a kept
+    :class:`~provider.wiki.copies.CopyGraph`: what every batch cost before the rules were
+    incremental);
+  * a one-file edit through :class:`provider.wiki.incremental.CorpusRules` (p50 / p95);
+  * a 500-file batch (450 edits, 50 public → internal) through it;
+  * an edit of a section page (its subtree derived again).
+
+Every incremental answer is checked against the whole derivation (the bench stops if
+one differs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import percentile  # noqa: E402
+
+from provider.wiki.copies import CopyGraph, sketch  # noqa: E402
+from provider.wiki.corpus import resolve  # noqa: E402
+from provider.wiki.document import DocumentMeta  # noqa: E402
+from provider.wiki.incremental import CorpusRules  # noqa: E402
+from provider.wiki.layouts import get_layout  # noqa: E402
+
+NOW = dt.datetime(2026, 6, 1, tzinfo=dt.UTC)
+#: A vocabulary large enough that unrelated texts do not look alike (as in a real wiki).
+WORDS = [f"{stem}{n}" for stem in ("invoice", "refund", "account", "export", "report", "plan") for n in range(500)]
+LAYOUT = get_layout("hugo")
+
+
+def corpus(count: int, seed: int = 1) -> dict[str, DocumentMeta]:
+    rng = random.Random(seed)
+    docs: dict[str, DocumentMeta] = {}
+    for section in range(50):
+        relpath = f"section-{section:02d}/_index.md"
+        cascade = {"audience": "internal"} if section % 3 == 0 else {}
+        if section == 7:
+            cascade["publishDate"] = (NOW + dt.timedelta(days=30)).isoformat()
+        docs[relpath] = DocumentMeta(relpath=relpath, size=1, mtime_ns=0, revision=f"s{section}",
+                                     doc_id=f"section-{section}", title=f"Section {section}", audience="public",
+                                     draft=False, locale="en", translation_group=f"section-{section}", section=True,
+                                     cascade=cascade, has_text=False, public_text=False)
+    previous = ""
+    for i in range(count - 50):
+        text = " ".join(rng.choice(WORDS) for _ in range(80))
+        if i % 50 == 7 and previous:  # a near-copy of an earlier article now and then
+            text = " ".join(rng.choice(WORDS) if k % 10 == 0 else word for k, word in enumerate(previous.split()))
+        previous = text
+        translated = i % 5 == 1
+        stem = f"section-{i % 50:02d}/article-{i:05d}"
+        publication = {"publishDate": (NOW + dt.timedelta(days=rng.choice([-300, -30, 30]))).isoformat()} \
+            if i % 10 == 3 else {}
+        common = dict(size=1, mtime_ns=0, title=f"Article {i}", draft=i % 97 == 0,
+                      audience="internal" if i % 5 == 0 else "public", audience_own=i % 2 == 0,
+                      translation_group=stem, doc_id=f"doc-{i}" if i % 211 else "shared", publication=publication,
+                      text_hash=f"h{i}", sketch=sketch(text))
+        docs[stem + ".md"] = DocumentMeta(relpath=stem + ".md", revision=f"r{i}", locale="en",
+                                          **common)  # type: ignore[arg-type]
+        if translated:
+            relpath = f"de/{stem}.md"
+            docs[relpath] = DocumentMeta(relpath=relpath, revision=f"d{i}", locale="de",
+                                         sync={"source_revision": f"r{i}"},
+                                         **{**common, "text_hash": f"g{i}"})  # type: ignore[arg-type]
+        if len(docs) >= count:
+            break
+    return docs
+
+
+def _check(rules: CorpusRules, docs: dict[str, DocumentMeta], now: dt.datetime, changed: set[str]) -> float:
+    """Times one call (told which paths changed, as the indexer tells it) and checks it."""
+    started = time.perf_counter()
+    kept, _ = rules.resolve(docs, default_locale="en", now=now, layout=LAYOUT, changed=changed)
+    took = time.perf_counter() - started
+    fresh = resolve(dict(docs), default_locale="en", now=now, layout=LAYOUT)
+    if kept != fresh:
+        raise SystemExit("the incremental rules differ from a fresh resolve")
+    return took
+
+
+def bench(count: int, trials: int) -> None:
+    label = f"[{count:>6} docs]"
+    docs = corpus(count)
+    graph = CopyGraph()
+    resolve(docs, default_locale="en", now=NOW, layout=LAYOUT, copies=graph)
+    whole = []
+    for _ in range(3):
+        started = time.perf_counter()
+        resolve(docs, default_locale="en", now=NOW, layout=LAYOUT, copies=graph)
+        whole.append(time.perf_counter() - started)
+    print(f"{label} whole derivation (every batch before): median {statistics.median(whole) * 1000:6.0f} ms "
+          f"(load {os.getloadavg()[0]:.2f})")
+    rules = CorpusRules()
+    started = time.perf_counter()
+    rules.resolve(docs, default_locale="en", now=NOW, layout=LAYOUT)
+    print(f"{label} first call of the kept rules (whole corpus, copy graph built from scratch): "
+          f"{(time.perf_counter() - started) * 1000:6.0f} ms")
+    paths = sorted(p for p in docs if "/article-" in p and not p.startswith("de/"))
+    rng = random.Random(2)
+    timings = []
+    for trial in range(trials):
+        relpath = rng.choice(paths)
+        docs[relpath] = dataclasses.replace(docs[relpath], revision=f"edit{trial}", audience="internal")
+        timings.append(_check(rules, docs, NOW + dt.timedelta(seconds=trial), {relpath}))
+    print(f"{label} one-file edit: p50 {statistics.median(timings) * 1000:6.1f} ms, p95 "
+          f"{percentile(timings, 0.95) * 1000:6.1f} ms, {rules.last_derived} documents derived "
+          f"({trials} trials, load {os.getloadavg()[0]:.2f})")
+    bulk = rng.sample(paths, 500)
+    for number, relpath in enumerate(bulk):
+        docs[relpath] = dataclasses.replace(docs[relpath], revision=f"bulk{number}",
+                                            audience="internal" if number % 10 == 0 else docs[relpath].audience)
+    took = _check(rules, docs, NOW + dt.timedelta(seconds=trials), set(bulk))
+    print(f"{label} 500 files in one batch: {took * 1000:6.0f} ms, {rules.last_derived} documents derived, "
+          f"whole corpus: {rules.last_full}")
+    section = "section-04/_index.md"
+    docs[section] = dataclasses.replace(docs[section], cascade={"audience": "internal"}, revision="cascade")
+    took = _check(rules, docs, NOW + dt.timedelta(seconds=trials + 1), {section})
+    print(f"{label} a section's cascade edited: {took * 1000:6.0f} ms, {rules.last_derived} documents derived, "
+          f"whole corpus: {rules.last_full}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--docs", default="10000,50000", help="comma-separated document counts")
+    parser.add_argument("--trials", type=int, default=20, help="one-file edits per size")
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}")
+    for size in (int(s) for s in args.docs.split(",") if s):
+        bench(size, args.trials)
+
+
+if __name__ == "__main__":
+    main()

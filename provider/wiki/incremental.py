@@ -1,0 +1,411 @@
+"""The corpus rules kept between batches: a batch derives again only what it can affect.
+
+:func:`provider.wiki.corpus.resolve` decides every document from the whole corpus. A
+document's decision, though, reads only a few other documents — its **inputs**:
+
+* the section pages in its folder and the folders above it (their cascade);
+* the files with its path but another extension (twins, rule 3);
+* the ``index`` files in its folder and the folders above it (Hugo leaf bundles, rule 5);
+* the members of its translation group (untranslated copies, translations without or
+  of an internal source, drift, translation sync, the group itself: rules 4, 5, 8–10);
+* the documents claiming its ``documentId`` (rule 7);
+* the documents whose text nearly copies its own or its internal sections' (rule 6,
+  from the :class:`~provider.wiki.copies.CopyGraph`).
+
+Every rule reads those inputs' decisions of earlier rules only, so a decision is a
+function of the metadata of its inputs, their inputs, and so on (the *closure*), and of
+``now`` through the publication dates it compared. :class:`CorpusRules` keeps the
+previous decisions and indexes of the relations above. For a batch it finds the
+documents that changed (a new, changed or removed :class:`DocumentMeta`; a publication
+date between the previous ``now`` and this one; a translation whose git answer was not
+final), the documents whose closure holds one of them — before the change and after it —
+and derives exactly those again, with :func:`~provider.wiki.corpus.derive` over them and
+their closure: the result equals a resolve from scratch (tested as a property,
+``tests/wiki/test_incremental_rules.py``). It fails closed: the first call, other
+settings, an affected share above ``max_share`` of the corpus, or any error while
+keeping the state derive the whole corpus again.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import gc
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from .copies import CopyGraph
+from .corpus import Derived, Resolved, _sketches, derive
+from .document import DocumentMeta
+from .gitblobs import BlobLookup
+from .layouts import Layout
+from .locales import strip_extension
+
+__all__ = ["CorpusRules", "Tally"]
+
+log = logging.getLogger(__name__)
+
+#: Slack around a publication date (seconds): a document is derived again when ``now``
+#: moves past one of its dates give or take this much (more often than needed, never
+#: less).
+_DATE_SLACK_S = 1.0
+
+
+@dataclass
+class Tally:
+    """What the decisions add up to, kept with them (a sync report's summary).
+
+    Attributes:
+        by_audience: served documents per effective audience.
+        by_locale: served documents per locale.
+        withheld: documents served to nobody.
+        quarantined: paths of quarantined documents.
+        problems: corpus-level problems by path (documents with any).
+        warnings: each document's own warnings by path (documents with any).
+    """
+
+    by_audience: Counter[str] = field(default_factory=Counter)
+    by_locale: Counter[str] = field(default_factory=Counter)
+    withheld: int = 0
+    quarantined: set[str] = field(default_factory=set)
+    problems: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def count(self, relpath: str, item: Resolved, sign: int) -> None:
+        """Add (``sign`` 1) or take away (-1) one decision."""
+        if sign > 0:
+            if item.meta.warnings:
+                self.warnings[relpath] = item.meta.warnings
+            if item.problems:
+                self.problems[relpath] = item.problems
+            if item.quarantined:
+                self.quarantined.add(relpath)
+        else:
+            self.warnings.pop(relpath, None)
+            self.problems.pop(relpath, None)
+            self.quarantined.discard(relpath)
+        if not item.served:
+            self.withheld += sign
+            return
+        self.by_audience[item.audience] += sign
+        self.by_locale[item.meta.locale] += sign
+        if sign < 0:
+            for counter, key in ((self.by_audience, item.audience), (self.by_locale, item.meta.locale)):
+                if counter[key] <= 0:
+                    del counter[key]
+
+
+def _parent(relpath: str) -> str:
+    return relpath.rpartition("/")[0]
+
+
+def _folders(relpath: str) -> Iterator[str]:
+    """The folders holding ``relpath``, innermost first, the root (``""``) last."""
+    folder = _parent(relpath)
+    while True:
+        yield folder
+        if not folder:
+            return
+        folder = _parent(folder)
+
+
+def _is_index(relpath: str) -> bool:
+    folder, _, name = relpath.rpartition("/")
+    return bool(folder) and name.split(".", 1)[0].lower() == "index"
+
+
+class CorpusRules:
+    """The corpus-wide decisions of the previous batch, and what they depend on.
+
+    Not thread-safe: one indexer calls it. Memory: a few small sets and tuples per
+    document beside the :class:`~provider.wiki.copies.CopyGraph`.
+
+    Args:
+        max_share: when a batch affects more than this share of the corpus, the whole
+            corpus is derived again (cheaper than following so many relations).
+
+    Attributes:
+        copies: the near-copy graph of the corpus's sketches.
+        tally: what the current decisions add up to.
+        last_full: whether the last call derived the whole corpus.
+        last_derived: documents derived in the last call.
+    """
+
+    def __init__(self, *, max_share: float = 0.5) -> None:
+        self.max_share = max_share
+        self.copies = CopyGraph()
+        self.last_full = True
+        self.last_derived = 0
+        self._config: tuple[Any, ...] | None = None
+        self._docs: dict[str, DocumentMeta] = {}
+        self._resolved: dict[str, Resolved] = {}
+        self._dates: dict[str, tuple[float, ...]] = {}
+        self._timeline: list[tuple[float, str]] = []
+        self._unsettled: set[str] = set()
+        self._now: dt.datetime | None = None
+        self._by_stem: dict[str, set[str]] = defaultdict(set)
+        self._by_group: dict[str, set[str]] = defaultdict(set)
+        self._by_id: dict[str, set[str]] = defaultdict(set)
+        self._sections: dict[str, set[str]] = defaultdict(set)
+        self._bundles: dict[str, set[str]] = defaultdict(set)
+        self._ordered: list[str] = []
+        self._bundle_rule = False
+        self._linked: dict[str, set[str]] = defaultdict(set)
+        self.tally = Tally()
+
+    def symlinked(self) -> list[tuple[str, str]] | None:
+        """``(real path, path)`` of every document reached through a symlink, sorted, as
+        of the last call (``None`` when there is no state to tell)."""
+        if self._config is None:
+            return None
+        return sorted((real, relpath) for real, paths in self._linked.items() for relpath in paths)
+
+    def invalidate(self) -> None:
+        """Forget the state: the next call derives the whole corpus (e.g. after a batch
+        whose decisions could not be written)."""
+        self._config = None
+
+    def resolve(
+        self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
+        blobs: BlobLookup | None = None, layout: Layout | None = None, changed: Iterable[str] | None = None,
+    ) -> tuple[Mapping[str, Resolved], set[str]]:
+        """The decisions of :func:`provider.wiki.corpus.resolve` for ``docs`` at ``now``.
+
+        Args:
+            docs: every document's metadata by relative path (a changed document has a
+                new :class:`DocumentMeta` object; objects are compared by identity).
+            default_locale, now, blobs, layout: as for :func:`~provider.wiki.corpus.resolve`.
+            changed: every path whose entry in ``docs`` was set or removed since the
+                previous call (more is harmless), so the others are not compared; ``None``:
+                compare every entry.
+
+        Returns:
+            ``(resolved, touched)``: every document's decision (a read-only view of the
+            kept decisions: it changes with the next call; copying 50,000 entries took
+            12 ms), and the paths
+            whose decision may differ from the previous call's, removed ones included
+            (every path, before and after, when the whole corpus was derived).
+        """
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            config = (default_locale, layout, id(blobs))
+            if self._config == config:
+                try:
+                    found = self._incremental(docs, default_locale=default_locale, now=now, blobs=blobs,
+                                              layout=layout, hint=changed)
+                except Exception:  # the full derivation is the reference: fail closed to it
+                    log.warning("incremental corpus rules failed; deriving the whole corpus", exc_info=True)
+                    found = None
+                if found is not None:
+                    return found
+            return self._full(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout,
+                              config=config)
+        finally:
+            if paused:
+                gc.enable()
+
+    # -- the whole corpus ------------------------------------------------------------------
+
+    def _full(
+        self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
+        blobs: BlobLookup | None, layout: Layout | None, config: tuple[Any, ...],
+    ) -> tuple[Mapping[str, Resolved], set[str]]:
+        self._config = None  # until the state below is complete
+        before = set(self._resolved)
+        self.copies.sync(_sketches(docs))
+        derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies)
+        self._bundle_rule = bool(layout is not None and layout.bundle_resources)
+        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked):
+            index.clear()
+        for relpath, meta in docs.items():
+            self._index(relpath, meta)
+        self._ordered = sorted(docs)
+        self._docs = dict(docs)
+        self._resolved = derived.resolved
+        self.tally = Tally()
+        for relpath, item in self._resolved.items():
+            self.tally.count(relpath, item, 1)
+        self._dates = dict(derived.dates)
+        self._timeline = sorted((when, relpath) for relpath, dates in derived.dates.items() for when in dates)
+        self._unsettled = set(derived.unsettled)
+        self._now = now
+        self._config = config
+        self.last_full, self.last_derived = True, len(docs)
+        return MappingProxyType(self._resolved), before | set(self._resolved)
+
+    # -- one batch ---------------------------------------------------------------------------
+
+    def _incremental(
+        self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
+        blobs: BlobLookup | None, layout: Layout | None, hint: Iterable[str] | None = None,
+    ) -> tuple[Mapping[str, Resolved], set[str]] | None:
+        previous = self._docs
+        if hint is None:
+            changed = {relpath for relpath, meta in docs.items() if previous.get(relpath) is not meta}
+            changed.update(previous.keys() - docs.keys())
+        else:
+            changed = {relpath for relpath in hint if previous.get(relpath) is not docs.get(relpath)}
+        if self._now is not None and now != self._now:
+            changed.update(self._dated_between(self._now, now))
+        changed |= self._unsettled
+        limit = max(int(self.max_share * len(docs)), 1)
+        if not changed:
+            self._now = now
+            self.last_full, self.last_derived = False, 0
+            return MappingProxyType(self._resolved), set()
+        if len(changed) > limit:
+            return None
+        # Whose closure holds a changed document, before the change (its old relations)…
+        affected = self._closure((p for p in changed if p in previous), previous, reverse=True, limit=limit)
+        if affected is None:
+            return None
+        self._config = None  # the relations are half updated until the end
+        self._apply(changed, previous, docs)
+        # … and after it.
+        after = self._closure((p for p in changed if p in docs), docs, reverse=True, limit=limit)
+        if after is None:
+            return None
+        # Membership tests, not set operations with ``docs.keys()``: those walk the corpus.
+        affected = {relpath for relpath in affected | after if relpath in docs}
+        needed = self._closure(affected, docs, reverse=False, limit=limit)
+        if needed is None:
+            return None
+        derived: Derived = derive({p: docs[p] for p in needed}, default_locale=default_locale, now=now, blobs=blobs,
+                                  layout=layout, copies=self.copies)
+        removed = {relpath for relpath in changed if relpath not in docs}
+        touched = set(removed)
+        for relpath in removed:
+            gone = self._resolved.pop(relpath, None)
+            if gone is not None:
+                self.tally.count(relpath, gone, -1)
+            self._set_dates(relpath, ())
+            self._unsettled.discard(relpath)
+        for relpath in needed:
+            item = derived.resolved[relpath]
+            was = self._resolved.get(relpath)
+            if was != item:
+                touched.add(relpath)
+                if was is not None:
+                    self.tally.count(relpath, was, -1)
+                self.tally.count(relpath, item, 1)
+                self._resolved[relpath] = item
+            self._set_dates(relpath, derived.dates.get(relpath, ()))
+            if relpath in derived.unsettled:
+                self._unsettled.add(relpath)
+            else:
+                self._unsettled.discard(relpath)
+        self._now = now
+        self._config = (default_locale, layout, id(blobs))
+        self.last_full, self.last_derived = False, len(needed)
+        return MappingProxyType(self._resolved), touched
+
+    def _dated_between(self, first: dt.datetime, second: dt.datetime) -> list[str]:
+        low, high = sorted((first.timestamp(), second.timestamp()))
+        start = bisect.bisect_left(self._timeline, low - _DATE_SLACK_S, key=lambda entry: entry[0])
+        end = bisect.bisect_right(self._timeline, high + _DATE_SLACK_S, key=lambda entry: entry[0])
+        return [relpath for _, relpath in self._timeline[start:end]]
+
+    def _set_dates(self, relpath: str, dates: tuple[float, ...]) -> None:
+        old = self._dates.get(relpath, ())
+        if old == dates:
+            return
+        for when in old:
+            at = bisect.bisect_left(self._timeline, (when, relpath))
+            if at < len(self._timeline) and self._timeline[at] == (when, relpath):
+                del self._timeline[at]
+        for when in dates:
+            bisect.insort(self._timeline, (when, relpath))
+        if dates:
+            self._dates[relpath] = dates
+        else:
+            self._dates.pop(relpath, None)
+
+    # -- relations ------------------------------------------------------------------------
+
+    def _index(self, relpath: str, meta: DocumentMeta) -> None:
+        self._by_stem[strip_extension(relpath)].add(relpath)
+        self._by_group[meta.translation_group].add(relpath)
+        self._by_id[meta.doc_id].add(relpath)
+        if meta.section:
+            self._sections[_parent(relpath)].add(relpath)
+        if self._bundle_rule and _is_index(relpath):
+            self._bundles[_parent(relpath)].add(relpath)
+        if meta.real_relpath is not None:
+            self._linked[meta.real_relpath].add(relpath)
+
+    def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
+        for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
+                           (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
+                           (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or "")):
+            members = index.get(key)
+            if members is not None:
+                members.discard(relpath)
+                if not members:
+                    del index[key]
+
+    def _apply(self, changed: Iterable[str], previous: dict[str, DocumentMeta],
+               docs: Mapping[str, DocumentMeta]) -> None:
+        """Bring the relations, the copy graph and the kept metadata to ``docs`` for the
+        changed paths."""
+        for relpath in changed:
+            old, new = previous.get(relpath), docs.get(relpath)
+            if old is not None:
+                self._unindex(relpath, old)
+            if new is not None:
+                self._index(relpath, new)
+                previous[relpath] = new
+                if old is None:
+                    bisect.insort(self._ordered, relpath)
+            else:
+                previous.pop(relpath, None)
+                at = bisect.bisect_left(self._ordered, relpath)
+                if at < len(self._ordered) and self._ordered[at] == relpath:
+                    del self._ordered[at]
+            self.copies.update(relpath, new.sketch if new is not None else "")
+            self.copies.update(relpath + "#internal", new.internal_sketch if new is not None else "")
+
+    def _below(self, folder: str) -> list[str]:
+        if not folder:
+            return self._ordered
+        prefix = folder + "/"
+        start = bisect.bisect_left(self._ordered, prefix)
+        end = bisect.bisect_left(self._ordered, folder + "0")  # "0" is the character after "/"
+        return self._ordered[start:end]
+
+    def _related(self, relpath: str, meta: DocumentMeta, *, reverse: bool) -> Iterator[str]:
+        """The inputs of ``relpath``'s decision (``reverse``: the documents it is an input
+        of), in the current state of the relations."""
+        yield from self._by_stem.get(strip_extension(relpath), ())
+        yield from self._by_group.get(meta.translation_group, ())
+        yield from self._by_id.get(meta.doc_id, ())
+        for key in (relpath, relpath + "#internal"):
+            for other in self.copies.neighbours(key):
+                yield other.partition("#")[0]
+        if reverse:
+            if meta.section or (self._bundle_rule and _is_index(relpath)):
+                yield from self._below(_parent(relpath))
+            return
+        for folder in _folders(relpath):
+            yield from self._sections.get(folder, ())
+            yield from self._bundles.get(folder, ())
+
+    def _closure(self, start: Iterable[str], docs: Mapping[str, DocumentMeta], *, reverse: bool,
+                 limit: int) -> set[str] | None:
+        """``start`` and every document reached from it through :meth:`_related`
+        (``None`` past ``limit`` documents)."""
+        seen = set(start)
+        todo = list(seen)
+        while todo:
+            relpath = todo.pop()
+            for other in self._related(relpath, docs[relpath], reverse=reverse):
+                if other not in seen and other in docs:
+                    seen.add(other)
+                    todo.append(other)
+                    if len(seen) > limit:
+                        return None
+        return seen if len(seen) <= limit else None
