@@ -8,7 +8,6 @@ import hashlib
 import json
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -69,24 +68,25 @@ class AccessLog:
         would otherwise answer without our envelope)."""
         headers = scope.get("headers", ())
         size = 0
-        names: Counter[bytes] = Counter()
+        names: dict[bytes, int] = {}
         for name, value in headers:
             size += len(name) + len(value)
-            names[name.lower()] += 1
+            lowered = name.lower()
+            names[lowered] = names.get(lowered, 0) + 1
         if size > self.max_header_bytes:
             error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
             error.status_override = 431  # type: ignore[attr-defined]
             return error
-        if names[b"transfer-encoding"] and names[b"content-length"]:
+        if names.get(b"transfer-encoding") and names.get(b"content-length"):
             # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
             # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
             error = InvalidRequest("headers", "both Content-Length and Transfer-Encoding: the framing is ambiguous")
             error.close_connection = True  # type: ignore[attr-defined]
             return error
         for name in _SINGLE_HEADERS:
-            if names[name] > 1:
+            if names.get(name, 0) > 1:
                 return InvalidRequest("headers", f"{name.decode()} appears more than once")
-        if names[b"content-encoding"]:
+        if names.get(b"content-encoding"):
             for name, value in headers:
                 if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
                     return UnsupportedMediaType("the body must be sent without Content-Encoding")
