@@ -79,21 +79,37 @@ class MemoryReplayStore:
     A digest collision (two nonces with one 64-bit digest, about one in 2**40 at a
     million entries) refuses the second as a replay: it fails closed.
 
+    A new store knows nothing of the nonces an earlier one saw — the process before a
+    restart, a worker the supervisor replaced. So it refuses every request signed
+    before it began (``signed_at`` below ``started_at``, in whole seconds) as a
+    possible replay: the same answer a replay gets (``401 replayed_nonce``); requests
+    signed from then on pass. (A request the earlier store saw that was signed ahead
+    of the provider's clock, by up to the skew window, is not covered.)
+
     Args:
         max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
+        started_at: the Unix second from which this store remembers every nonce;
+            default the clock's current whole second. Earlier signatures are refused.
     """
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
     shared = False
     #: A dictionary and a heap under a lock held for microseconds: safe on the event loop.
     blocking = False
+    #: :class:`~provider.contract.signature.Verifier` passes ``signed_at`` (the start floor).
+    takes_signed_at = True
 
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time, *,
+                 started_at: float | None = None) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._clock = clock
+        # Whole seconds: signatures carry whole seconds, and a store replacing another
+        # starts in a later second than the one the other last saw a request in (a
+        # process takes longer than that to start).
+        self.started_at = float(math.floor(clock())) if started_at is None else started_at
         # A per-process key: digests cannot be predicted from outside, so no one can
         # craft nonces that collide on purpose.
         self._key = secrets.token_bytes(16)
@@ -131,13 +147,16 @@ class MemoryReplayStore:
         while self._seconds and self._seconds[0] <= now:
             self._drop_bucket()
 
-    def add_if_absent(self, nonce: str, expires_at: float) -> bool:
-        """See :meth:`ReplayStore.add_if_absent`.
+    def add_if_absent(self, nonce: str, expires_at: float, signed_at: float | None = None) -> bool:
+        """See :meth:`ReplayStore.add_if_absent`; also ``False`` when ``signed_at`` (the
+        request's signed Unix time, when given) is before :attr:`started_at`.
 
         Raises:
             StaleTimestamp: the store has been full and ``expires_at`` is not after its
                 floor; the caller signs again with the current time.
         """
+        if signed_at is not None and signed_at < self.started_at:
+            return False  # possibly seen by the store before this one: refused like a replay
         now = self._clock()
         second = math.ceil(expires_at)
         key = self._digest(nonce)

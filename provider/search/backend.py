@@ -192,9 +192,11 @@ class ReadyGate(Protocol):
 #: Default byte bound of the answer cache (:class:`ResultCache`), per worker.
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 #: Memory of one cached :class:`~provider.contract.results.Result` beyond its strings, and
-#: of one answer beyond its results (the entry, its key, the tuples), in bytes: measured
-#: with tracemalloc on bench/load.py's answers (``bench/memory.py --answer-sizes``).
-RESULT_OVERHEAD_BYTES = 560
+#: of one answer beyond its results (the entry, its key, the tuples), in bytes: fitted so
+#: that :func:`answer_bytes` matches tracemalloc's count of copies of 300 answers of
+#: bench/search.py's 10,000-document wiki, about 12 KB each (``bench/memory.py`` prints
+#: both figures).
+RESULT_OVERHEAD_BYTES = 260
 ANSWER_OVERHEAD_BYTES = 900
 #: A commit changes the index directory's modification time; a time this recent (in
 #: nanoseconds) may still change within the file system's clock tick without showing,
