@@ -202,6 +202,10 @@ ANSWER_OVERHEAD_BYTES = 900
 #: nanoseconds) may still change within the file system's clock tick without showing,
 #: so the generation is not taken as known from it until it is older.
 SETTLED_NS = 1_000_000_000
+#: Seconds a generation read from the folder is trusted by the event-loop look-up at
+#: most, even when the folder's stamp has not changed: on a file system that does not
+#: update a folder's modification time, a commit is still seen within this long.
+GENERATION_TRUST_S = 1.0
 
 
 def _freshness_of(result: Result, value: str | None) -> Result:
@@ -397,8 +401,9 @@ class WhooshBackend:
         self._ready = ready
         self.cache = ResultCache(cache_entries, cache_bytes)
         self.declared_only = declared_only
-        #: per index: (build name, its folder's stamp, the latest generation read then)
-        self._seen: dict[str, tuple[str, tuple[int, int, int], int]] = {}
+        #: per index: (build name, its folder's stamp, the latest generation read then,
+        #: when — monotonic seconds)
+        self._seen: dict[str, tuple[str, tuple[int, int, int], int, float]] = {}
         self.fallback_locales = tuple(fallback_locales)
         # The configuration's fallback chain ends with the default locale.
         self.default_locale = default_locale or (self.fallback_locales[-1] if self.fallback_locales else "en")
@@ -428,8 +433,10 @@ class WhooshBackend:
 
         Never blocks: a ``stat`` of ``CURRENT`` and of the index folder, a dictionary
         look-up. The generation counts as known while the folder's stamp is the one seen
-        when it was last read (:meth:`_note_generation`, on a search thread): every
-        commit renames a new table of contents into the folder, which changes it.
+        when it was last read (:meth:`_note_generation`, on a search thread) — every
+        commit renames a new table of contents into the folder, which changes it — and
+        for at most :data:`GENERATION_TRUST_S` after that read, so about once a second a
+        repeated request is answered on a search thread, which reads it again.
         """
         if not self.cache.enabled or (self._ready is not None and not self._ready.is_set()):
             return None
@@ -438,7 +445,7 @@ class WhooshBackend:
             return None  # no build open yet, or a rebuild to open: the search thread does it
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
         seen = self._seen.get(which)
-        if seen is None or seen[0] != build.name:
+        if seen is None or seen[0] != build.name or time.monotonic() - seen[3] > GENERATION_TRUST_S:
             return None
         answer = self.cache.get(self._cache_key(query, which))
         if answer is None or answer.build != build.name or answer.generation != seen[2]:
@@ -460,12 +467,14 @@ class WhooshBackend:
         folder = build.folders[which]
         stamp = _folder_stamp(folder)
         seen = self._seen.get(which)
-        if seen is not None and seen[0] == build.name and seen[1] == stamp:
+        read_at = time.monotonic()
+        if (seen is not None and seen[0] == build.name and seen[1] == stamp
+                and read_at - seen[3] < GENERATION_TRUST_S / 2):
             return
         if stamp is None or time.time_ns() - max(stamp[1], stamp[2]) < SETTLED_NS:
             self._seen.pop(which, None)
             return
-        self._seen[which] = (build.name, stamp, build.indexes[which].latest_generation())
+        self._seen[which] = (build.name, stamp, build.indexes[which].latest_generation(), read_at)
 
     def _search(self, query: SearchQuery) -> Sequence[Result]:
         build = self._current()

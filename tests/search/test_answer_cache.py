@@ -118,6 +118,7 @@ def test_x7_no_answer_from_before_an_unpublish_comes_back_from_the_cache(tmp_pat
             assert cached is None or ARTICLE_ID not in [r.document_id for r in cached]
             assert ARTICLE_ID not in [r.document_id for r in backend.search(query)]
             _settle()
+        backend.search(query)  # on a search thread: the new generation is read
         cached = backend.answer_from_cache(query)
         assert cached is not None, "the event-loop look-up answers again once the new generation is read"
         assert ARTICLE_ID not in [r.document_id for r in cached]
@@ -126,9 +127,13 @@ def test_x7_no_answer_from_before_an_unpublish_comes_back_from_the_cache(tmp_pat
         assert agent.get(ARTICLE_ID) == "internal"
 
 
-def test_x7_a_commit_is_seen_by_the_event_loop_look_up_without_any_search(tmp_path: Path) -> None:
+def test_x7_a_commit_is_seen_by_the_event_loop_look_up_without_any_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """X7: with no search in between, the look-up itself notices the commit (the index
-    folder changed) and declines, so the next answer is searched afresh."""
+    folder changed) and declines, so the next answer is searched afresh — by the
+    folder's stamp alone (the periodic re-read is put out of reach here)."""
+    monkeypatch.setattr(backend_module, "GENERATION_TRUST_S", 3600.0)
     content = tmp_path / "content"
     shutil.copytree(REPO_ROOT / "content", content)
     query = _query("reset password", Exposure.CUSTOMER_SAFE)
@@ -138,10 +143,26 @@ def test_x7_a_commit_is_seen_by_the_event_loop_look_up_without_any_search(tmp_pa
         backend = WhooshBackend(tmp_path / "index", declared_only=True)
         backend.search(query)
         assert backend.answer_from_cache(query) is not None
-        _settle()
         _reclassify(content, "internal")
         indexer.sync([ARTICLE])
         assert backend.answer_from_cache(query) is None
+
+
+def test_x7_the_generation_is_read_again_at_least_every_generation_trust_s(
+    index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """X7 on a file system whose folders keep their modification time: the event-loop
+    look-up trusts a generation for at most GENERATION_TRUST_S, then leaves the next
+    request to a search thread, which reads the generation again."""
+    monkeypatch.setattr(backend_module, "GENERATION_TRUST_S", 0.3)
+    backend = WhooshBackend(index, declared_only=True)
+    query = _query("reset password", Exposure.CUSTOMER_SAFE)
+    backend.search(query)
+    assert backend.answer_from_cache(query) is not None
+    time.sleep(0.4)
+    assert backend.answer_from_cache(query) is None
+    backend.search(query)
+    assert backend.answer_from_cache(query) is not None
 
 
 class _Clock:
