@@ -122,29 +122,35 @@ class AccessLog:
                 await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
                 await send_wrapper({"type": "http.response.body", "body": body})
         finally:
-            request_id = None
-            for name, value in scope.get("headers", ()):
-                if name == b"x-helpthread-request":
-                    request_id = value.decode("latin-1")
-            record = RequestRecord(
-                method=str(scope.get("method", "-")),
-                # Paths arrive percent-decoded: a newline in one must not forge a log line.
-                path=printable(str(scope.get("path", "-"))),
-                status=int(noted["status"]),  # type: ignore[call-overload]
-                duration_s=time.perf_counter() - started,
-                registration=noted.get("registration"),  # type: ignore[arg-type]
-                result_count=noted.get("results"),  # type: ignore[arg-type]
-                error_code=noted.get("error"),  # type: ignore[arg-type]
-                request_digest=_request_digest(request_id),
-                repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
-            )
-            if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
-                _log_line(record)
-            if self.observer is not None:
-                try:
-                    self.observer(record)
-                except Exception:  # an observer bug must not break answering
-                    errors_log.exception("request observer failed")
+            if self.observer is not None or log.isEnabledFor(logging.INFO):
+                self._report(scope, noted, started)
+
+    def _report(self, scope: Scope, noted: dict[str, object], started: float) -> None:
+        """The request's record for the observer and its access-log line (only built
+        when one of them is there to take it)."""
+        request_id = None
+        for name, value in scope.get("headers", ()):
+            if name == b"x-helpthread-request":
+                request_id = value.decode("latin-1")
+        record = RequestRecord(
+            method=str(scope.get("method", "-")),
+            # Paths arrive percent-decoded: a newline in one must not forge a log line.
+            path=printable(str(scope.get("path", "-"))),
+            status=int(noted["status"]),  # type: ignore[call-overload]
+            duration_s=time.perf_counter() - started,
+            registration=noted.get("registration"),  # type: ignore[arg-type]
+            result_count=noted.get("results"),  # type: ignore[arg-type]
+            error_code=noted.get("error"),  # type: ignore[arg-type]
+            request_digest=_request_digest(request_id),
+            repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
+        )
+        if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
+            _log_line(record)
+        if self.observer is not None:
+            try:
+                self.observer(record)
+            except Exception:  # an observer bug must not break answering
+                errors_log.exception("request observer failed")
 
 
 def _log_line(record: RequestRecord) -> None:
