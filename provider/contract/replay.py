@@ -14,6 +14,7 @@ import hashlib
 import heapq
 import logging
 import math
+import os
 import secrets
 import threading
 import time
@@ -23,12 +24,22 @@ from typing import Protocol, runtime_checkable
 
 from .errors import StaleTimestamp
 
-__all__ = ["BYTES_PER_ENTRY", "DEFAULT_MAX_ENTRIES", "MemoryReplayStore", "ReplayStore", "open_replay_store"]
+__all__ = [
+    "BYTES_PER_ENTRY",
+    "DEFAULT_MAX_ENTRIES",
+    "REPLACEMENT_ENV",
+    "MemoryReplayStore",
+    "ReplayStore",
+    "open_replay_store",
+]
 
 log = logging.getLogger("provider.errors")
 
 #: Default bound of :class:`MemoryReplayStore`: live nonces held at once.
 DEFAULT_MAX_ENTRIES = 1_000_000
+#: Set by :func:`~provider.contract.serving.serve`'s supervisor for the worker processes
+#: it starts to replace one (not for the first ones).
+REPLACEMENT_ENV = "HELPTHREAD_PROVIDER_REPLACEMENT_WORKER"
 #: Measured memory per live entry of :class:`MemoryReplayStore` (``bench/replay_store.py``).
 BYTES_PER_ENTRY = 122
 
@@ -79,18 +90,23 @@ class MemoryReplayStore:
     A digest collision (two nonces with one 64-bit digest, about one in 2**40 at a
     million entries) refuses the second as a replay: it fails closed.
 
-    A new store knows nothing of the nonces an earlier one saw — the process before a
-    restart, a worker the supervisor replaced. So it refuses every request signed
-    before it began (``signed_at`` below ``started_at``, in whole seconds) as a
-    possible replay: the same answer a replay gets (``401 replayed_nonce``); requests
-    signed from then on pass. (A request the earlier store saw that was signed ahead
-    of the provider's clock, by up to the skew window, is not covered.)
+    A store in a worker that :func:`~provider.contract.serving.serve`'s supervisor
+    started to replace another (after a crash, or on ``SIGHUP``) knows nothing of the
+    nonces the dead worker saw. It therefore refuses every request signed before it
+    began (``signed_at`` below :attr:`started_at`, in whole seconds) as a possible
+    replay, with the answer a replay gets (``401 replayed_nonce``); requests signed
+    from then on pass. (A request the dead worker saw that was signed ahead of the
+    provider's clock, by up to the skew window, is not covered.) The first workers of a
+    server, and stores made outside ``serve``, refuse nothing for their start: a
+    provider that has just started accepts the whole window (A4), as the conformance
+    kit checks — what a *previous* server process saw is known only to a shared store.
 
     Args:
         max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
-        started_at: the Unix second from which this store remembers every nonce;
-            default the clock's current whole second. Earlier signatures are refused.
+        started_at: the Unix time before which signatures are refused; default the
+            clock's current whole second in a replacement worker
+            (:data:`REPLACEMENT_ENV` set), else ``-inf``.
     """
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
@@ -106,10 +122,12 @@ class MemoryReplayStore:
             raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._clock = clock
-        # Whole seconds: signatures carry whole seconds, and a store replacing another
-        # starts in a later second than the one the other last saw a request in (a
-        # process takes longer than that to start).
-        self.started_at = float(math.floor(clock())) if started_at is None else started_at
+        if started_at is None:
+            # Whole seconds: signatures carry whole seconds, and a worker replacing another
+            # starts in a later second than the one the other last saw a request in (a
+            # process takes longer than that to start).
+            started_at = float(math.floor(clock())) if os.environ.get(REPLACEMENT_ENV) else -math.inf
+        self.started_at = started_at
         # A per-process key: digests cannot be predicted from outside, so no one can
         # craft nonces that collide on purpose.
         self._key = secrets.token_bytes(16)

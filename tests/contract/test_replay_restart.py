@@ -1,29 +1,40 @@
-"""A replay store that starts empty — a restarted process, a worker the supervisor
-replaced — refuses what was signed before it began (CONTRACT A5; README "Replay
-protection"): it cannot know which of those nonces the store before it saw.
+"""A worker that ``serve()``'s supervisor starts to replace a dead one begins with an
+empty in-memory replay store: it refuses what was signed before it began, which the
+dead worker may have seen (CONTRACT A5; README "Replay memory"). A provider that has
+just started accepts the whole window (A4).
 
-Real verifiers, real HMAC signatures, the stores as the application opens them; only
-the clock is set by hand."""
+Real verifiers and HMAC signatures; the last test serves a real application with
+``serve()`` in its own process and kills its worker."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import httpx
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provider.contract import ContractSettings, Exposure, Registration, Result, SearchQuery, create_app
+from provider.contract.app import ASGIApp
 from provider.contract.errors import ReplayedNonce
-from provider.contract.replay import MemoryReplayStore, open_replay_store
+from provider.contract.replay import REPLACEMENT_ENV, MemoryReplayStore, open_replay_store
 from provider.contract.signature import Verifier
 from provider.contract.testing import signed_headers
+from tests.support import REPO_ROOT
 
 SECRET = "restart-test-secret-0123456789-abcdefghij"
 REGISTRATION = Registration.from_values("customer", Exposure.CUSTOMER_SAFE, [SECRET])
 T0 = 1_800_000_000
 SKEW = 300
+NONCES = st.from_regex(r"[A-Za-z0-9._~-]{8,40}", fullmatch=True)
 
 
 class Clock:
@@ -39,63 +50,59 @@ def _header(body: bytes, timestamp: int, nonce: str) -> str:
 
 
 @settings(max_examples=200, deadline=None)
-@given(signed=st.integers(min_value=-SKEW, max_value=-1), restart_after=st.floats(min_value=0.0, max_value=SKEW),
-       nonce=st.from_regex(r"[A-Za-z0-9._~-]{8,40}", fullmatch=True))
-def test_a5_a_replay_of_a_request_the_previous_store_saw_is_refused_by_the_new_one(
-    signed: int, restart_after: float, nonce: str
+@given(signed=st.integers(min_value=-SKEW + 2, max_value=-1), down_s=st.floats(min_value=1.0, max_value=SKEW - 2),
+       nonce=NONCES)
+def test_a5_a_replacement_worker_refuses_a_replay_of_what_the_dead_worker_saw(
+    signed: int, down_s: float, nonce: str
 ) -> None:
-    """A5: whenever inside the window a request was signed and accepted by the store
-    before a restart, its replay to the new store is refused with the replay's error."""
+    """A5: whenever inside the window a request was signed and accepted by the dead
+    worker's store, its replay to the replacement's store is refused as a replay."""
     clock = Clock(T0 + signed + 0.5)
     body = json.dumps({"query": "reset password"}).encode()
     header = _header(body, T0 + signed, nonce)
-    before = Verifier([REGISTRATION], MemoryReplayStore(clock=clock), clock=clock)
-    assert before.verify(header, body) is REGISTRATION
-    # The process dies; its successor starts later, still inside the request's window.
-    clock.now = T0 + max(restart_after, 0.0) + 1.0
-    after = Verifier([REGISTRATION], MemoryReplayStore(clock=clock), clock=clock)
-    if abs(clock.now - (T0 + signed)) > SKEW:
-        return  # out of the window: refused as stale anyway (not this test's duty)
-    try:
-        after.verify(header, body)
-    except ReplayedNonce as exc:
-        assert exc.code == "replayed_nonce" and exc.status == 401
-    else:
-        raise AssertionError("a request signed before the store began was accepted by it")
+    dead = Verifier([REGISTRATION], MemoryReplayStore(clock=clock), clock=clock)
+    assert dead.verify(header, body) is REGISTRATION
+    clock.now = T0 + signed + 0.5 + down_s  # the replacement starts, still inside the window
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(REPLACEMENT_ENV, "1")
+        replacement = Verifier([REGISTRATION], MemoryReplayStore(clock=clock), clock=clock)
+    if clock.now - (T0 + signed) > SKEW:
+        return
+    with pytest.raises(ReplayedNonce) as refused:
+        replacement.verify(header, body)
+    assert refused.value.code == "replayed_nonce" and refused.value.status == 401
 
 
 @settings(max_examples=100, deadline=None)
-@given(offset=st.integers(min_value=0, max_value=SKEW),
-       nonce=st.from_regex(r"[A-Za-z0-9._~-]{8,40}", fullmatch=True))
-def test_a5_requests_signed_from_the_stores_start_on_are_accepted_once(offset: int, nonce: str) -> None:
-    """A5: the start floor refuses nothing signed in or after the store's first second;
-    those are refused only when replayed."""
+@given(offset=st.integers(min_value=0, max_value=SKEW), nonce=NONCES)
+def test_a5_a_replacement_accepts_what_is_signed_from_its_first_second_once(offset: int, nonce: str) -> None:
+    """A5: the start floor refuses nothing signed in or after the replacement's first
+    second; those are refused only when replayed."""
     clock = Clock(T0 + 0.75)
-    store = MemoryReplayStore(clock=clock)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(REPLACEMENT_ENV, "1")
+        store = MemoryReplayStore(clock=clock)
     assert store.started_at == T0
     verifier = Verifier([REGISTRATION], store, clock=clock)
     clock.now = T0 + offset + 0.25
     body = b'{"query":"invoice"}'
     header = _header(body, T0 + offset, nonce)
     assert verifier.verify(header, body) is REGISTRATION
-    try:
+    with pytest.raises(ReplayedNonce):
         verifier.verify(header, body)
-    except ReplayedNonce:
-        pass
-    else:
-        raise AssertionError("a replay was accepted")
 
 
-def test_a5_the_store_an_application_opens_by_default_starts_at_its_creation() -> None:
-    """``open_replay_store("memory")`` (what ``serve`` hands a worker) and the default
-    store both refuse a request signed a second before they were made."""
-    import time
-
-    for store in (open_replay_store("memory"), MemoryReplayStore()):
-        assert isinstance(store, MemoryReplayStore)
-        assert store.started_at <= time.time() < store.started_at + 2
-        assert store.add_if_absent("nonce-before-start", time.time() + SKEW, signed_at=store.started_at - 1) is False
-        assert store.add_if_absent("nonce-after-start", time.time() + SKEW, signed_at=store.started_at) is True
+@settings(max_examples=50, deadline=None)
+@given(offset=st.integers(min_value=-SKEW, max_value=SKEW), nonce=NONCES)
+def test_a4_a_store_outside_a_replacement_worker_accepts_the_whole_window(offset: int, nonce: str) -> None:
+    """A4: a provider that has just started (its first workers, or an application made
+    outside ``serve``) accepts every timestamp inside the window."""
+    assert REPLACEMENT_ENV not in os.environ
+    clock = Clock(T0)
+    for store in (MemoryReplayStore(clock=clock), open_replay_store("memory")):
+        body = b'{"query":"refund"}'
+        verifier = Verifier([REGISTRATION], store, clock=clock)
+        assert verifier.verify(_header(body, T0 + offset, nonce), body) is REGISTRATION
 
 
 class _Backend:
@@ -108,28 +115,75 @@ class _Backend:
         return [Result(document_id="d1", title="T", snippet="S", audience="public")]
 
 
-def test_a5_over_http_a_restarted_application_answers_a_replay_401_replayed_nonce() -> None:
-    """The whole application: a request answered 200 by one application is answered
-    ``401 replayed_nonce`` by its successor (a fresh in-memory store), and a request
-    signed now still gets 200."""
-    import time
+def make_app() -> ASGIApp:
+    """The application each worker of the served test builds (an import string for ``serve``)."""
+    return create_app(_Backend(), ContractSettings(registrations=[REGISTRATION]))
 
+
+def _workers(pid: int) -> list[int]:
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    found = []
+    for child in children:
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(int(child))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.timeout(120)
+def test_a5_served_a_killed_worker_s_replacement_refuses_its_replays(tmp_path: Path) -> None:
+    """A5 with a real ``serve(own_process=True)``: a request answered 200 (signed 200 s
+    ago: a fresh provider accepts the window, A4), its worker killed (SIGKILL) and
+    replaced by the supervisor, the same bytes sent again are answered ``401
+    replayed_nonce``; a request signed now is answered 200."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    code = ("from provider.contract.serving import serve; "
+            f"serve('tests.contract.test_replay_restart:make_app', port={port}, own_process=True, "
+            "log_config=None)")
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    env.pop(REPLACEMENT_ENV, None)
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
     body = json.dumps({"query": "reset password"}).encode()
-    old_headers = signed_headers(body, SECRET, timestamp=int(time.time()) - 2)
 
-    async def post(app: object, headers: dict[str, str]) -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-        async with httpx.AsyncClient(transport=transport, base_url="http://provider") as client:
-            return await client.post("/retrieve", content=body, headers=headers)
+    def post(headers: dict[str, str]) -> httpx.Response:
+        return httpx.post(f"{base}/retrieve", content=body, headers=headers, timeout=10)
 
-    def app() -> object:
-        return create_app(_Backend(), ContractSettings(registrations=[REGISTRATION], replay_store=MemoryReplayStore()))
+    def wait_healthy(deadline: float) -> None:
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, "serve() exited"
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("the server did not answer /healthz")
 
-    # The first application started before the request was signed.
-    first = create_app(_Backend(), ContractSettings(
-        registrations=[REGISTRATION], replay_store=MemoryReplayStore(started_at=time.time() - 60)))
-    assert asyncio.run(post(first, old_headers)).status_code == 200
-    successor = app()
-    replay = asyncio.run(post(successor, old_headers))
-    assert replay.status_code == 401 and replay.json()["error"]["code"] == "replayed_nonce"
-    assert asyncio.run(post(successor, signed_headers(body, SECRET))).status_code == 200
+    try:
+        wait_healthy(time.monotonic() + 60)
+        seen = signed_headers(body, SECRET, timestamp=int(time.time()) - 200)
+        assert post(seen).status_code == 200
+        (first,) = _workers(proc.pid)
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while not [pid for pid in _workers(proc.pid) if pid != first]:
+            assert time.monotonic() < deadline, "the worker was not replaced"
+            time.sleep(0.1)
+        wait_healthy(deadline)
+        replay = post(seen)
+        assert replay.status_code == 401, replay.text
+        assert replay.json()["error"]["code"] == "replayed_nonce"
+        assert post(signed_headers(body, SECRET)).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

@@ -63,8 +63,7 @@ def agent(*secrets: str, name: str = "agents") -> Registration:
 def make_verifier(*registrations: Registration, clock: Clock | None = None, **kwargs: int) -> Verifier:
     clock = clock or Clock()
     regs = registrations or (customer(),)
-    # A store running for an hour: signatures from before the clock are not refused for its start.
-    return Verifier(list(regs), MemoryReplayStore(clock=clock, started_at=clock() - 3600), clock=clock, **kwargs)
+    return Verifier(list(regs), MemoryReplayStore(clock=clock), clock=clock, **kwargs)
 
 
 def header(
