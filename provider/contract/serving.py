@@ -180,6 +180,7 @@ def serve(
         try:
             _supervisor(Multiprocess)(config, sockets=[sock]).run()
         finally:
+            os.environ.pop(REPLACEMENT_ENV, None)
             sock.close()
         return
     uvicorn.run(app, **options)
