@@ -36,6 +36,8 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import httpx
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -46,14 +48,31 @@ from memory import worker_pid  # noqa: E402
 from peers import start_noop  # noqa: E402
 from search import prepare  # noqa: E402
 
+from provider.contract.testing import signed_headers  # noqa: E402
+
 
 def measure(base: str, pid: int, requests: list[tuple[str, bytes | None]], connections: int) -> tuple[float, float]:
     """(CPU µs per request of process ``pid`` alone, requests per second)."""
     before = _own_cpu(pid)
     seconds, latencies, errors = asyncio.run(load(base, requests, connections))
     if errors:
-        print(f"    ({errors} errors)", flush=True)
+        method, body = requests[0]
+        headers = signed_headers(body or b"", SECRET, content_type=None if body is None else "application/json")
+        probe = httpx.request(method, base + ("/capabilities" if body is None else "/retrieve"), content=body,
+                              headers=headers, timeout=30)
+        print(f"    ({errors} errors at {base}; a probe now: {probe.status_code} {probe.text[:120]})", flush=True)
     return (_own_cpu(pid) - before) / len(latencies) * 1e6, len(latencies) / seconds
+
+
+def wait_quiet(pid: int, timeout_s: float = 180) -> None:
+    """Wait until process ``pid`` uses under 5 % of a CPU over two seconds (the worker
+    builds its spelling indexes in a thread after opening a build)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        before = _own_cpu(pid)
+        time.sleep(2)
+        if _own_cpu(pid) - before < 0.1:
+            return
 
 
 def _own_cpu(pid: int) -> float:
@@ -105,6 +124,8 @@ def main() -> None:
                 raise RuntimeError(f"no serving worker under {proc.pid}")
             asyncio.run(load(base, retrieve[:200], args.connections))  # connections up, the 20 answers cached
             servers[name] = (base, worker, proc.pid)
+        for _, worker, _ in servers.values():
+            wait_quiet(worker)
         noop_base, noop_proc = start_noop()
         stack.callback(noop_proc.wait, 30)
         stack.callback(noop_proc.terminate)
