@@ -11,7 +11,12 @@ concurrent clients, every query new (so the answer cache never answers), for
 ``--minutes``. The server's RSS (all its processes) is sampled every ``--every``
 seconds; printed: idle RSS, the samples, the peak, and the slope of a least-squares
 line through the samples after the first minute (MiB per minute: about 0 when memory
-is bounded).
+is bounded); then the same for the serving worker alone (the one process answering
+requests), with the slope over the last half of the run.
+
+First, the answer cache's size estimate against a measurement: 300 answers of this
+wiki, their bytes as :func:`~provider.search.backend.answer_bytes` counts them and as
+tracemalloc counts a fresh copy of them (unpickled: new strings and objects).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import pickle
 import random
 import signal
 import statistics
@@ -28,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import httpx
@@ -37,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from common import free_port  # noqa: E402
-from load import rss_mib  # noqa: E402
+from load import family, rss_mib  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
@@ -105,6 +112,49 @@ async def drive(base: str, texts: list[str], connections: int, seconds: float) -
     return done, errors
 
 
+def answer_sizes(index: Path, vocabulary: list[str]) -> tuple[float, float]:
+    """(estimated, measured) bytes per cached answer over 300 distinct queries."""
+    from provider.contract.backend import SearchQuery
+    from provider.contract.capabilities import MINIMUM
+    from provider.contract.registrations import Exposure
+    from provider.search.backend import WhooshBackend
+
+    backend = WhooshBackend(index, cache_entries=1_000, cache_bytes=1 << 40, declared_only=True)
+    for text in distinct_queries(vocabulary, seed=5)[:300]:
+        backend.search(SearchQuery(text=text, limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM))
+    entries = list(backend.cache._entries.items())
+    estimated = sum(answer.size for _, answer in entries) / len(entries)
+    data = pickle.dumps(entries)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    copies = pickle.loads(data)  # noqa: S301 - pickled by this process just above
+    measured = (tracemalloc.get_traced_memory()[0] - before) / len(copies)
+    tracemalloc.stop()
+    return estimated, measured
+
+
+def worker_pid(pid: int) -> int | None:
+    """The serving worker among ``pid``'s children: the one uvicorn's supervisor spawned."""
+    for child in family(pid)[1:]:
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            return child
+    return None
+
+
+def process_rss_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def slope(samples: list[tuple[float, float]]) -> float:
     """Least-squares MiB per minute of (seconds, MiB) samples."""
     if len(samples) < 2:
@@ -125,12 +175,18 @@ def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], 
         time.sleep(2)
         idle = rss_mib(proc.pid)
         samples: list[tuple[float, float]] = []
+        worker_samples: list[tuple[float, float]] = []
+        worker = worker_pid(proc.pid)
+        worker_idle = process_rss_mib(worker) if worker else 0.0
         started = time.monotonic()
         stop = threading.Event()
 
         def sample() -> None:
             while not stop.wait(args.every):
-                samples.append((time.monotonic() - started, rss_mib(proc.pid)))
+                now = time.monotonic() - started
+                samples.append((now, rss_mib(proc.pid)))
+                if worker:
+                    worker_samples.append((now, process_rss_mib(worker)))
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -150,7 +206,15 @@ def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], 
     rate = slope(late)
     print(f"  peak {peak:.0f} MiB, last {samples[-1][1] if samples else idle:.0f} MiB, "
           f"slope after the first minute {rate:+.1f} MiB/min")
-    return {"idle": idle, "peak": peak, "slope": rate}
+    half = [x for x in worker_samples if x[0] >= args.minutes * 30] or worker_samples
+    worker_peak = max((m for _, m in worker_samples), default=worker_idle)
+    worker_rate = slope(half)
+    if worker_samples:
+        print("  worker RSS MiB: " + " ".join(f"{m:.0f}" for _, m in worker_samples))
+    print(f"  worker (pid {worker}): idle {worker_idle:.0f} MiB, peak {worker_peak:.0f} MiB, "
+          f"slope over the last half {worker_rate:+.1f} MiB/min")
+    return {"idle": idle, "peak": peak, "slope": rate, "worker_idle": worker_idle, "worker_peak": worker_peak,
+            "worker_slope": worker_rate}
 
 
 def main() -> None:
@@ -169,14 +233,18 @@ def main() -> None:
         load = os.getloadavg()
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.docs} documents, "
               f"{args.connections} connections, load average {load[0]:.2f} {load[1]:.2f}")
+        estimated, measured = answer_sizes(Path(prepared["minimum"]), vocabulary)
+        print(f"cached answer (10 results): estimated {estimated / 1024:.1f} KiB, measured {measured / 1024:.1f} KiB")
         # This tree first: its figure is the one wanted if the run is cut short.
         trees = [("after", ROOT)] + ([("before", args.baseline.resolve())] if args.baseline else [])
         rows = {name: run(name, tree, prepared, vocabulary, args, Path(tmp)) for name, tree in trees}
         load = os.getloadavg()
         print(f"\nload average after: {load[0]:.2f} {load[1]:.2f}")
-        print(f"{'code':<7} {'idle MiB':>8} {'peak MiB':>8} {'MiB/min':>8}")
+        print(f"{'code':<7} {'idle MiB':>8} {'peak MiB':>8} {'MiB/min':>8}   worker: {'idle':>5} {'peak':>5} "
+              f"{'MiB/min (last half)':>19}")
         for name, row in rows.items():
-            print(f"{name:<7} {row['idle']:8.0f} {row['peak']:8.0f} {row['slope']:+8.1f}")
+            print(f"{name:<7} {row['idle']:8.0f} {row['peak']:8.0f} {row['slope']:+8.1f}           "
+                  f"{row['worker_idle']:5.0f} {row['worker_peak']:5.0f} {row['worker_slope']:+19.1f}")
 
 
 if __name__ == "__main__":

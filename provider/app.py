@@ -25,12 +25,10 @@ from typing import Any
 
 from .config import ProviderConfig, load_config, registrations_from_env
 from .contract.app import ASGIApp, create_app
-from .contract.backend import SearchQuery
 from .contract.capabilities import CITATION_URL
 from .contract.records import RequestRecord
 from .contract.registrations import Registration
 from .contract.replay import ReplayStore, open_replay_store
-from .contract.results import Result
 from .contract.settings import ContractSettings
 from .search.backend import ReadyGate, WhooshBackend
 
@@ -81,8 +79,12 @@ def build_app(
         ConfigurationError: weak or shared secrets, or an unknown/unimplemented capability.
         ValueError: an unusable replay store setting.
     """
+    # declared_only: the Whoosh backend fills every optional field its index has; the
+    # contract layer counts removing undeclared ones as a repair (a backend fault), so
+    # they are removed on the backend's side, where that is a choice (R4).
     backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries,
-                            fallback_locales=config.fallback_chain, searchers=config.search_threads)
+                            cache_bytes=config.cache_mib * 1024 * 1024, fallback_locales=config.fallback_chain,
+                            searchers=config.search_threads, declared_only=True)
     store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),
@@ -95,23 +97,7 @@ def build_app(
     if CITATION_URL in settings.capabilities and config.citation.base_url is None:
         log.warning("citationUrl is declared but citation_base_url is not set: only documents whose front matter "
                     "has an absolute https url carry one")
-    return create_app(_DeclaredFieldsOnly(backend), settings), backend
-
-
-class _DeclaredFieldsOnly:
-    """The Whoosh backend fills every optional field its index has; the contract layer
-    counts removing undeclared ones as a repair (a backend fault), so they are removed
-    here, on the backend's side, where that is a choice (R4)."""
-
-    def __init__(self, backend: WhooshBackend) -> None:
-        self._backend = backend
-        self.implemented_capabilities = backend.implemented_capabilities
-
-    def is_ready(self) -> bool:
-        return self._backend.is_ready()
-
-    def search(self, query: SearchQuery) -> Sequence[Result]:
-        return [result.only_declared(query.capabilities) for result in self._backend.search(query)]
+    return create_app(backend, settings), backend
 
 
 def worker_environment(config_path: Path | None, overrides: Mapping[str, Any]) -> str:

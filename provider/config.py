@@ -96,6 +96,7 @@ _KNOWN_KEYS = {
     "max_connections": "open connections per worker; beyond it new ones get 503 (default: 512)",
     "search_threads": "threads running searches per worker (default: 4)",
     "cache_entries": "answers cached per worker, invalidated by every index commit; 0 = off (default: 2048)",
+    "cache_mib": "MiB those cached answers may hold per worker; 0 = off (default: 32)",
     "ssl_certfile": "PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
     "ssl_keyfile": "PEM private key for ssl_certfile",
 }
@@ -135,6 +136,8 @@ class ProviderConfig:
         metrics_host, metrics_port: the Prometheus listener; port 0 turns it off.
         log_format: ``plain`` or ``json`` (one JSON object per line).
         max_in_flight, search_threads, cache_entries: per-worker serving limits.
+        cache_mib: MiB the cached answers of one worker hold at most (with
+            ``cache_entries``, whichever bound is reached first).
         max_connections: open connections per worker before new ones are answered 503
             (bounds descriptors when clients hold connections open).
         parse_timeout_s: seconds one file may take to be read and parsed; a slower one
@@ -175,6 +178,7 @@ class ProviderConfig:
     parse_timeout_s: float = 30.0
     search_threads: int = 4
     cache_entries: int = 2048
+    cache_mib: int = 32
     ssl_certfile: Path | None = None
     ssl_keyfile: Path | None = None
     source: Path | None = field(default=None, compare=False)
@@ -492,6 +496,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "max_in_flight": ("max_in_flight", _whole(1, 10_000)),
     "search_threads": ("search_threads", _whole(1, 256)),
     "cache_entries": ("cache_entries", _whole(0, 1_000_000)),
+    "cache_mib": ("cache_mib", _whole(0, 65_536)),
     "max_connections": ("max_connections", _whole(8, 100_000)),
     "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
 }

@@ -21,7 +21,7 @@ helper (:mod:`~provider.contract.testing`), the black-box conformance checker
 """
 
 from .app import create_app
-from .backend import Backend, SearchQuery
+from .backend import Backend, CachedAnswers, SearchQuery
 from .capabilities import ALL_CAPABILITIES, MINIMUM, OPTIONAL_CAPABILITIES, parse_capabilities
 from .errors import (
     AuthenticationError,
@@ -60,6 +60,7 @@ __all__ = [
     "AuthenticationError",
     "Backend",
     "BackendFault",
+    "CachedAnswers",
     "ConfigurationError",
     "ContractError",
     "ContractSettings",

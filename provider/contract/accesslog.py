@@ -8,7 +8,6 @@ import hashlib
 import json
 import logging
 import time
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -69,24 +68,25 @@ class AccessLog:
         would otherwise answer without our envelope)."""
         headers = scope.get("headers", ())
         size = 0
-        names: Counter[bytes] = Counter()
+        names: dict[bytes, int] = {}
         for name, value in headers:
             size += len(name) + len(value)
-            names[name.lower()] += 1
+            lowered = name.lower()
+            names[lowered] = names.get(lowered, 0) + 1
         if size > self.max_header_bytes:
             error: ContractError = PayloadTooLarge("request headers are larger than this provider accepts")
             error.status_override = 431  # type: ignore[attr-defined]
             return error
-        if names[b"transfer-encoding"] and names[b"content-length"]:
+        if names.get(b"transfer-encoding") and names.get(b"content-length"):
             # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
             # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
             error = InvalidRequest("headers", "both Content-Length and Transfer-Encoding: the framing is ambiguous")
             error.close_connection = True  # type: ignore[attr-defined]
             return error
         for name in _SINGLE_HEADERS:
-            if names[name] > 1:
+            if names.get(name, 0) > 1:
                 return InvalidRequest("headers", f"{name.decode()} appears more than once")
-        if names[b"content-encoding"]:
+        if names.get(b"content-encoding"):
             for name, value in headers:
                 if name.lower() == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
                     return UnsupportedMediaType("the body must be sent without Content-Encoding")
@@ -122,29 +122,35 @@ class AccessLog:
                 await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
                 await send_wrapper({"type": "http.response.body", "body": body})
         finally:
-            request_id = None
-            for name, value in scope.get("headers", ()):
-                if name == b"x-helpthread-request":
-                    request_id = value.decode("latin-1")
-            record = RequestRecord(
-                method=str(scope.get("method", "-")),
-                # Paths arrive percent-decoded: a newline in one must not forge a log line.
-                path=printable(str(scope.get("path", "-"))),
-                status=int(noted["status"]),  # type: ignore[call-overload]
-                duration_s=time.perf_counter() - started,
-                registration=noted.get("registration"),  # type: ignore[arg-type]
-                result_count=noted.get("results"),  # type: ignore[arg-type]
-                error_code=noted.get("error"),  # type: ignore[arg-type]
-                request_digest=_request_digest(request_id),
-                repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
-            )
-            if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
-                _log_line(record)
-            if self.observer is not None:
-                try:
-                    self.observer(record)
-                except Exception:  # an observer bug must not break answering
-                    errors_log.exception("request observer failed")
+            if self.observer is not None or log.isEnabledFor(logging.INFO):
+                self._report(scope, noted, started)
+
+    def _report(self, scope: Scope, noted: dict[str, object], started: float) -> None:
+        """The request's record for the observer and its access-log line (only built
+        when one of them is there to take it)."""
+        request_id = None
+        for name, value in scope.get("headers", ()):
+            if name == b"x-helpthread-request":
+                request_id = value.decode("latin-1")
+        record = RequestRecord(
+            method=str(scope.get("method", "-")),
+            # Paths arrive percent-decoded: a newline in one must not forge a log line.
+            path=printable(str(scope.get("path", "-"))),
+            status=int(noted["status"]),  # type: ignore[call-overload]
+            duration_s=time.perf_counter() - started,
+            registration=noted.get("registration"),  # type: ignore[arg-type]
+            result_count=noted.get("results"),  # type: ignore[arg-type]
+            error_code=noted.get("error"),  # type: ignore[arg-type]
+            request_digest=_request_digest(request_id),
+            repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
+        )
+        if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
+            _log_line(record)
+        if self.observer is not None:
+            try:
+                self.observer(record)
+            except Exception:  # an observer bug must not break answering
+                errors_log.exception("request observer failed")
 
 
 def _log_line(record: RequestRecord) -> None:

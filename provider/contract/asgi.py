@@ -8,6 +8,7 @@ reading a body within a size and time limit, and sending a JSON answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
@@ -16,7 +17,7 @@ import anyio
 
 from .errors import InvalidRequest, PayloadTooLarge
 
-__all__ = ["ASGIApp", "HTTPRequest", "Message", "Receive", "Scope", "Send", "send_json"]
+__all__ = ["ASGIApp", "HTTPRequest", "Message", "Receive", "Scope", "Send", "encode_json", "send_json"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -25,6 +26,14 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 JSON = b"application/json"
+
+
+def _on_asyncio() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 class ClientGone(Exception):
@@ -45,16 +54,36 @@ class HTTPRequest:
         self.method = str(scope.get("method", "GET"))
         self.path = str(scope.get("path", "/"))
         self._headers: Sequence[tuple[bytes, bytes]] = scope.get("headers", ())
+        self._by_name: dict[bytes, list[bytes]] | None = None
 
     def header_values(self, name: str) -> list[str]:
         """Every value of header ``name`` (lowercase), in order, decoded as Latin-1."""
-        wanted = name.encode("latin-1")
-        return [value.decode("latin-1") for key, value in self._headers if key.lower() == wanted]
+        by_name = self._by_name
+        if by_name is None:  # one pass over the headers, for every look-up of this request
+            by_name = self._by_name = {}
+            for key, value in self._headers:
+                by_name.setdefault(key.lower(), []).append(value)
+        return [value.decode("latin-1") for value in by_name.get(name.encode("latin-1"), ())]
 
     def header(self, name: str) -> str | None:
         """The first value of header ``name``, or ``None``."""
         values = self.header_values(name)
         return values[0] if values else None
+
+    async def _read(self, max_bytes: int) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await self._receive()
+            if message["type"] == "http.disconnect":
+                raise ClientGone()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > max_bytes:
+                raise PayloadTooLarge()
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return chunks[0] if len(chunks) == 1 and isinstance(chunks[0], bytes) else b"".join(chunks)
 
     async def body(self, *, max_bytes: int, timeout_s: float) -> bytes:
         """The whole body, at most ``max_bytes`` bytes, within ``timeout_s`` seconds.
@@ -68,25 +97,23 @@ class HTTPRequest:
         declared = self.header("content-length")
         if declared is not None and declared.strip().isdigit() and int(declared) > max_bytes:
             raise PayloadTooLarge()
-        chunks: list[bytes] = []
-        size = 0
         try:
+            # asyncio's own timeout under asyncio (uvicorn): anyio's cancel scope cost
+            # more CPU than the rest of reading a small body.
+            if _on_asyncio():
+                async with asyncio.timeout(timeout_s):
+                    return await self._read(max_bytes)
             with anyio.fail_after(timeout_s):
-                while True:
-                    message = await self._receive()
-                    if message["type"] == "http.disconnect":
-                        raise ClientGone()
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise PayloadTooLarge()
-                    chunks.append(chunk)
-                    if not message.get("more_body", False):
-                        return b"".join(chunks)
+                return await self._read(max_bytes)
         except TimeoutError:
             raise InvalidRequest("body", f"not received within {timeout_s:g} s") from None
         except ClientGone:
             raise InvalidRequest("body", "the client disconnected before sending the whole body") from None
+
+
+def encode_json(payload: object) -> bytes:
+    """``payload`` as the compact UTF-8 JSON :func:`send_json` sends."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
 async def send_json(
@@ -97,11 +124,12 @@ async def send_json(
     Args:
         send: the ASGI send callable.
         status: the HTTP status.
-        payload: any JSON-serializable value.
+        payload: any JSON-serializable value, or ``bytes`` already encoded so
+            (:func:`encode_json`), sent as they are.
         headers: extra headers (``Retry-After``…).
         close: add ``Connection: close``.
     """
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body = payload if isinstance(payload, bytes) else encode_json(payload)
     raw = [(b"content-type", JSON), (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]
     raw += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (headers or {}).items()]
     if close:

@@ -10,18 +10,23 @@ by querying a separate public-only index, or by using a credential of the upstre
 product that cannot read internal spaces at all — rather than by filtering afterwards.
 The contract layer still drops any non-public result on a ``customer_safe`` request as a
 last line of defence, and logs it as a fault.
+
+Optionally, a backend that keeps answers in memory may also offer
+:meth:`CachedAnswers.answer_from_cache`: the contract layer asks it first, on the event
+loop, and only when it returns ``None`` runs :meth:`Backend.search` on a thread. A
+backend without it is searched on a thread every time; nothing else changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from .registrations import Exposure
 from .results import Result
 
-__all__ = ["Backend", "SearchQuery"]
+__all__ = ["Backend", "CachedAnswers", "SearchQuery", "cached_answers_of"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +77,38 @@ class Backend(Protocol):
             IndexUnavailable: the backend cannot search right now (answered ``503``).
         """
         ...
+
+
+@runtime_checkable
+class CachedAnswers(Protocol):
+    """What a backend with an in-memory answer cache may add to :class:`Backend`.
+
+    Optional: the contract layer looks for the method with :func:`cached_answers_of`
+    and runs :meth:`Backend.search` on a thread when a backend has none.
+    """
+
+    def answer_from_cache(self, query: SearchQuery) -> Sequence[Result] | None:
+        """The answer :meth:`Backend.search` would give ``query`` now, if it is at hand
+        without waiting; else ``None`` (then ``search`` runs on a thread).
+
+        Called on the event loop, so it must never block: no network, no lock held by
+        a search, no reading of files (a ``stat`` is fine) — microseconds. What it
+        returns must be exactly what ``search`` would return at this moment: within
+        ``query.reach`` (CONTRACT X2; an answer made for one exposure is never given to
+        another), and nothing from before a change the backend has already indexed (a
+        document reclassified internal must not come back from a cache, X7). When in
+        doubt, ``None``.
+
+        Returning the *same* sequence object for the same answer lets the contract
+        layer reuse the response it rendered for it.
+
+        Raises:
+            Nothing: an exception is logged as a backend fault and ``search`` runs.
+        """
+        ...
+
+
+def cached_answers_of(backend: Backend) -> Callable[[SearchQuery], Sequence[Result] | None] | None:
+    """``backend.answer_from_cache`` when the backend offers it, else ``None``."""
+    method = getattr(backend, "answer_from_cache", None)
+    return method if callable(method) else None

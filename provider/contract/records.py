@@ -10,6 +10,8 @@ __all__ = ["RequestRecord", "printable"]
 def printable(text: str, max_chars: int = 200) -> str:
     """``text`` with control characters escaped (``\\n``, ``\\x1b``) and bounded in length:
     safe to write to a log line or a terminal whatever a client or server sent."""
+    if text.isprintable():  # the usual case, without a pass per character
+        return text if len(text) <= max_chars else text[: max_chars - 1] + "…"
     out = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
     return out if len(out) <= max_chars else out[: max_chars - 1] + "…"
 

@@ -14,6 +14,7 @@ import hashlib
 import heapq
 import logging
 import math
+import os
 import secrets
 import threading
 import time
@@ -23,12 +24,22 @@ from typing import Protocol, runtime_checkable
 
 from .errors import StaleTimestamp
 
-__all__ = ["BYTES_PER_ENTRY", "DEFAULT_MAX_ENTRIES", "MemoryReplayStore", "ReplayStore", "open_replay_store"]
+__all__ = [
+    "BYTES_PER_ENTRY",
+    "DEFAULT_MAX_ENTRIES",
+    "REPLACEMENT_ENV",
+    "MemoryReplayStore",
+    "ReplayStore",
+    "open_replay_store",
+]
 
 log = logging.getLogger("provider.errors")
 
 #: Default bound of :class:`MemoryReplayStore`: live nonces held at once.
 DEFAULT_MAX_ENTRIES = 1_000_000
+#: Set by :func:`~provider.contract.serving.serve`'s supervisor for the worker processes
+#: it starts to replace one (not for the first ones).
+REPLACEMENT_ENV = "HELPTHREAD_PROVIDER_REPLACEMENT_WORKER"
 #: Measured memory per live entry of :class:`MemoryReplayStore` (``bench/replay_store.py``).
 BYTES_PER_ENTRY = 122
 
@@ -79,21 +90,44 @@ class MemoryReplayStore:
     A digest collision (two nonces with one 64-bit digest, about one in 2**40 at a
     million entries) refuses the second as a replay: it fails closed.
 
+    A store in a worker that :func:`~provider.contract.serving.serve`'s supervisor
+    started to replace another (after a crash, or on ``SIGHUP``) knows nothing of the
+    nonces the dead worker saw. It therefore refuses every request signed before it
+    began (``signed_at`` below :attr:`started_at`, in whole seconds) as a possible
+    replay, with the answer a replay gets (``401 replayed_nonce``); requests signed
+    from then on pass. (A request the dead worker saw that was signed ahead of the
+    provider's clock, by up to the skew window, is not covered.) The first workers of a
+    server, and stores made outside ``serve``, refuse nothing for their start: a
+    provider that has just started accepts the whole window (A4), as the conformance
+    kit checks — what a *previous* server process saw is known only to a shared store.
+
     Args:
         max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
+        started_at: the Unix time before which signatures are refused; default the
+            clock's current whole second in a replacement worker
+            (:data:`REPLACEMENT_ENV` set), else ``-inf``.
     """
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
     shared = False
     #: A dictionary and a heap under a lock held for microseconds: safe on the event loop.
     blocking = False
+    #: :class:`~provider.contract.signature.Verifier` passes ``signed_at`` (the start floor).
+    takes_signed_at = True
 
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time, *,
+                 started_at: float | None = None) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
         self.max_entries = max_entries
         self._clock = clock
+        if started_at is None:
+            # Whole seconds: signatures carry whole seconds, and a worker replacing another
+            # starts in a later second than the one the other last saw a request in (a
+            # process takes longer than that to start).
+            started_at = float(math.floor(clock())) if os.environ.get(REPLACEMENT_ENV) else -math.inf
+        self.started_at = started_at
         # A per-process key: digests cannot be predicted from outside, so no one can
         # craft nonces that collide on purpose.
         self._key = secrets.token_bytes(16)
@@ -131,13 +165,16 @@ class MemoryReplayStore:
         while self._seconds and self._seconds[0] <= now:
             self._drop_bucket()
 
-    def add_if_absent(self, nonce: str, expires_at: float) -> bool:
-        """See :meth:`ReplayStore.add_if_absent`.
+    def add_if_absent(self, nonce: str, expires_at: float, signed_at: float | None = None) -> bool:
+        """See :meth:`ReplayStore.add_if_absent`; also ``False`` when ``signed_at`` (the
+        request's signed Unix time, when given) is before :attr:`started_at`.
 
         Raises:
             StaleTimestamp: the store has been full and ``expires_at`` is not after its
                 floor; the caller signs again with the current time.
         """
+        if signed_at is not None and signed_at < self.started_at:
+            return False  # possibly seen by the store before this one: refused like a replay
         now = self._clock()
         second = math.ceil(expires_at)
         key = self._digest(nonce)

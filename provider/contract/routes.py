@@ -11,7 +11,9 @@ the contract fixes (CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X
 5. strict JSON and field rules (``400 invalid_request`` naming the field, Q1–Q6);
 6. readiness (``503 index_unavailable``) and admission (``503 overloaded`` with
    ``Retry-After`` when too many searches run, W7);
-7. the search, on one of ``search_threads`` threads; then the envelope, filtered by exposure and
+7. the answer: from the backend's cache on the event loop when it offers one
+   (:meth:`~provider.contract.backend.CachedAnswers.answer_from_cache`), else the search
+   on one of ``search_threads`` threads; then the envelope, filtered by exposure and
    capabilities (R1–R4, X6). What the filter had to repair is a backend bug: counted
    (``RequestRecord.repairs``), and in strict mode refused (``BackendFault``).
 """
@@ -20,15 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import anyio.to_thread
 
 from .accesslog import note
-from .asgi import HTTPRequest
-from .backend import Backend, SearchQuery
+from .asgi import HTTPRequest, encode_json
+from .backend import Backend, SearchQuery, cached_answers_of
 from .capabilities import ALL_CAPABILITIES
 from .errors import BackendFault, IndexUnavailable, MalformedSignature, Overloaded
 from .readiness import Readiness
@@ -41,9 +44,12 @@ from .signature import Verifier
 __all__ = ["Answer", "ContractRoutes", "Handler"]
 
 debug_log = logging.getLogger("provider.requests")
+errors_log = logging.getLogger("provider.errors")
 
-#: What a route answers: ``(status, JSON payload, extra headers)``.
-Answer = tuple[int, dict[str, object], dict[str, str]]
+#: What a route answers: ``(status, JSON payload or its encoded bytes, extra headers)``.
+Answer = tuple[int, dict[str, object] | bytes, dict[str, str]]
+#: Rendered answers kept for the backend's cached ones (:meth:`ContractRoutes._rendered`).
+RENDERED_ENTRIES = 512
 Handler = Callable[[HTTPRequest], Awaitable[Answer]]
 
 
@@ -61,6 +67,7 @@ class ContractRoutes:
         self.verifier = Verifier(settings.registrations, settings.replay_store, max_skew_s=settings.max_skew_s,
                                  clock=settings.clock)
         self.declared = [name for name in ALL_CAPABILITIES if name in settings.capabilities]
+        self._capabilities_body = encode_json({"contractVersion": 1, "capabilities": list(self.declared)})
         self.search_limiter = anyio.CapacityLimiter(settings.search_threads)
         self.search_pool = ThreadPoolExecutor(max_workers=settings.search_threads, thread_name_prefix="kp-search")
         # The replay store may be a network round trip (Redis) and is_ready() a call to
@@ -73,6 +80,21 @@ class ContractRoutes:
         # thread hand-off that cost more CPU than the verification itself.
         self.verify_inline = getattr(settings.replay_store, "blocking", True) is False
         self.in_flight = 0
+        self.cached_answer = cached_answers_of(backend)
+        #: (id of a cached answer, exposure, limit, locale, fallback) -> (that answer,
+        #: its encoded envelope, the repairs made, the results sent)
+        self._renders: OrderedDict[Hashable, tuple[Sequence[Result], bytes, tuple[str, ...], int]] = OrderedDict()
+
+    def _from_cache(self, query: SearchQuery) -> Sequence[Result] | None:
+        """The backend's cached answer, on the event loop: no thread hand-off (which cost
+        more CPU than the whole look-up). ``None`` when it has none."""
+        if self.cached_answer is None:
+            return None
+        try:
+            return self.cached_answer(query)
+        except Exception:
+            errors_log.exception("backend fault: answer_from_cache raised; searching instead")
+            return None
 
     async def _search(self, query: SearchQuery) -> Sequence[Result]:
         """``backend.search`` on one of the ``search_threads`` threads of this application.
@@ -140,26 +162,55 @@ class ContractRoutes:
         query = SearchQuery(text=parsed.query, limit=parsed.limit, reach=registration.exposure,
                             capabilities=settings.capabilities, locale=parsed.locale,
                             locale_fallback=parsed.locale_fallback)
-        self.in_flight += 1
-        try:
-            results = await self._search(query)
-        finally:
-            self.in_flight -= 1
-        repairs: list[Repair] = []
-        payload = render_results(results, exposure=registration.exposure, capabilities=settings.capabilities,
-                                 limit=parsed.limit, locale=parsed.locale, locale_fallback=parsed.locale_fallback,
-                                 repairs=repairs)
-        if repairs:
-            note(request.scope, repairs=[r.duty for r in repairs])
+        results = self._from_cache(query)
+        if results is not None:
+            body_out, duties, count = self._rendered(results, registration, parsed.limit, parsed.locale,
+                                                     parsed.locale_fallback)
+        else:
+            self.in_flight += 1
+            try:
+                results = await self._search(query)
+            finally:
+                self.in_flight -= 1
+            body_out, duties, count = self._render(results, registration, parsed.limit, parsed.locale,
+                                                   parsed.locale_fallback)
+        if duties:
+            note(request.scope, repairs=list(duties))
             if settings.strict:
-                raise BackendFault([r.duty for r in repairs])
-        note(request.scope, results=len(payload["results"]))  # type: ignore[arg-type]
-        return 200, payload, {}
+                raise BackendFault(list(duties))
+        note(request.scope, results=count)
+        return 200, body_out, {}
+
+    def _render(self, results: Sequence[Result], registration: Registration, limit: int, locale: str | None,
+                locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
+        """The envelope of ``results`` for this registration and request, encoded; the
+        duties whose repairs it needed; the number of results sent."""
+        repairs: list[Repair] = []
+        payload = render_results(results, exposure=registration.exposure, capabilities=self.settings.capabilities,
+                                 limit=limit, locale=locale, locale_fallback=locale_fallback, repairs=repairs)
+        return encode_json(payload), tuple(r.duty for r in repairs), len(payload["results"])  # type: ignore[arg-type]
+
+    def _rendered(self, results: Sequence[Result], registration: Registration, limit: int, locale: str | None,
+                  locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
+        """:meth:`_render` of an answer from the backend's cache, reused while the backend
+        hands out the same sequence object for it (the key holds the sequence itself,
+        so its ``id`` cannot be reused by another while the entry exists). Everything
+        :func:`render_results` depends on is in the key: the same gate, applied once."""
+        key = (id(results), registration.exposure, limit, locale, locale_fallback)
+        found = self._renders.get(key)
+        if found is not None and found[0] is results:
+            self._renders.move_to_end(key)
+            return found[1], found[2], found[3]
+        rendered = self._render(results, registration, limit, locale, locale_fallback)
+        self._renders[key] = (results, *rendered)
+        if len(self._renders) > RENDERED_ENTRIES:
+            self._renders.popitem(last=False)
+        return rendered
 
     async def capabilities(self, request: HTTPRequest) -> Answer:
         """``GET /capabilities``, signed like ``/retrieve`` (C3)."""
         await self.authenticate(request, await self._body(request))
-        return 200, {"contractVersion": 1, "capabilities": list(self.declared)}, {}
+        return 200, self._capabilities_body, {}
 
     async def healthz(self, request: HTTPRequest) -> Answer:
         """Liveness only: says nothing about the corpus or the registrations."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, SupportsIndex
 
 from .registrations import ConfigurationError
-from .replay import MemoryReplayStore, ReplayStore, open_replay_store
+from .replay import REPLACEMENT_ENV, MemoryReplayStore, ReplayStore, open_replay_store
 
 __all__ = [
     "DEFAULT_MAX_CONNECTIONS",
@@ -176,12 +176,30 @@ def serve(
         config = uvicorn.Config(app, workers=workers, **options)
         sock = (ReusePortListener.create(host, port) if workers > 1 and reuse_port_supported()
                 else config.bind_socket())
+        os.environ.pop(REPLACEMENT_ENV, None)
         try:
-            Multiprocess(config, sockets=[sock]).run()
+            _supervisor(Multiprocess)(config, sockets=[sock]).run()
         finally:
+            os.environ.pop(REPLACEMENT_ENV, None)
             sock.close()
         return
     uvicorn.run(app, **options)
+
+
+def _supervisor(base: Any) -> Any:
+    """uvicorn's supervisor, marking the workers it starts after the first ones as
+    replacements (:data:`~provider.contract.replay.REPLACEMENT_ENV`): their in-memory
+    replay store refuses what was signed before it began, which the dead worker may
+    have seen (CONTRACT A5)."""
+
+    class Supervisor(base):  # type: ignore[misc]
+        def init_processes(self) -> None:
+            super().init_processes()
+            # Spawned processes inherit the environment as it is when they start: every
+            # worker started from now on (a crash's replacement, SIGHUP) is a replacement.
+            os.environ[REPLACEMENT_ENV] = "1"
+
+    return Supervisor
 
 
 def reuse_port_supported() -> bool:

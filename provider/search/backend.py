@@ -46,8 +46,13 @@ One search, step by step:
    whatever its date, and a translation whose sync state git cannot tell is never
    ``current`` (CONTRACT R6).
 
-Answers are cached per process (:class:`ResultCache`), keyed by the index generation;
-freshness is recomputed from the clock on every answer, cached or not.
+Answers are cached per process (:class:`ResultCache`, bounded by entries and by bytes),
+keyed by the exposure, the request and the index generation they were made on; an
+answer's freshness is judged again from the clock whenever a review date it depends on
+has passed. A repeated request is answered from the cache on the event loop
+(:meth:`WhooshBackend.answer_from_cache`) when the index directory shows no commit since
+the generation was last read — one ``stat``; otherwise, and for everything else, on a
+search thread.
 
 Never ``Searcher.refresh()``: in whoosh-reloaded 2.7.5 it reuses segment readers by
 segment id, so a refreshed searcher keeps the *old* deletion set of a segment and still
@@ -62,10 +67,12 @@ import logging
 import math
 import os
 import re
+import sys
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -79,7 +86,7 @@ from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
 from ..contract.backend import SearchQuery
-from ..contract.capabilities import CHUNKING, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
+from ..contract.capabilities import CHUNKING, FRESHNESS, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from ..contract.errors import IndexUnavailable
 from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
@@ -99,6 +106,7 @@ from .snippets import best_passage, pair_weights, snippet_span
 from .spelling import VocabularyIndexes, closest_in
 
 __all__ = [
+    "DEFAULT_CACHE_BYTES",
     "FETCH_FACTOR",
     "MAX_QUERY_TERMS",
     "SCORE_HALF",
@@ -183,27 +191,131 @@ class ReadyGate(Protocol):
     def is_set(self) -> bool: ...
 
 
-class ResultCache:
-    """A bounded LRU of answers, keyed by reach, build, **index generation** and the
-    analysed request.
+#: Default byte bound of the answer cache (:class:`ResultCache`), per worker.
+DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
+#: Memory of one cached :class:`~provider.contract.results.Result` beyond its strings, and
+#: of one answer beyond its results (the entry, its key, the tuples), in bytes: fitted so
+#: that :func:`answer_bytes` matches tracemalloc's count of copies of 300 answers of
+#: bench/search.py's 10,000-document wiki, about 12 KB each (``bench/memory.py`` prints
+#: both figures).
+RESULT_OVERHEAD_BYTES = 260
+ANSWER_OVERHEAD_BYTES = 900
+#: A commit changes the index directory's modification time; a time this recent (in
+#: nanoseconds) may still change within the file system's clock tick without showing,
+#: so the generation is not taken as known from it until it is older.
+SETTLED_NS = 1_000_000_000
+#: Seconds a generation read from the folder is trusted by the event-loop look-up at
+#: most, even when the folder's stamp has not changed: on a file system that does not
+#: update a folder's modification time, a commit is still seen within this long.
+GENERATION_TRUST_S = 1.0
 
-    Correct by construction: every commit to an index changes its generation and every
-    rebuild changes the build name, so an entry can only be found while the index is
-    exactly as it was when the entry was made — a reclassified document can never be
-    served from the cache. Results are immutable, so entries are shared safely.
+
+def _freshness_of(result: Result, value: str | None) -> Result:
+    """``result`` with ``freshness = value`` (the result itself when it already has it).
+    Not ``dataclasses.replace``, which re-runs ``__init__`` through every field: the
+    fields are those of a valid result, so a copy of them is one too."""
+    if result.freshness == value:
+        return result
+    copy = object.__new__(type(result))
+    copy.__dict__.update(result.__dict__)
+    copy.__dict__["freshness"] = value
+    return copy
+
+
+class _Answer:
+    """One cached answer: its results with freshness judged at ``judged[1]``, valid until
+    ``judged[2]`` (the next review date among them, ``None``: for ever).
 
     Args:
-        max_entries: entries kept; the least recently used is dropped first.
+        build, generation: the index build and generation it was searched on.
+        found: the results before the clock, best first.
+        judge: whether freshness is set on the results (``freshness`` declared, or
+            all fields kept).
+        now: the time of the answer.
+        size: the bytes it holds (:func:`answer_bytes`).
     """
 
-    def __init__(self, max_entries: int = 2048) -> None:
+    __slots__ = ("basis", "build", "generation", "judge", "judged", "size")
+
+    def __init__(self, build: str, generation: int, found: Sequence[_Found], judge: bool, now: dt.datetime,
+                 size: int) -> None:
+        self.build = build
+        self.generation = generation
+        self.judge = judge
+        self.basis = tuple((f.due, f.sync) for f in found) if judge else ()
+        self.size = size
+        self.judged = self._judge(tuple(f.result for f in found), now)
+
+    def _judge(self, results: tuple[Result, ...], now: dt.datetime
+               ) -> tuple[tuple[Result, ...], dt.datetime, dt.datetime | None]:
+        if not self.judge:
+            return results, now, None
+        results = tuple(_freshness_of(result, freshness(due, sync, now))
+                        for result, (due, sync) in zip(results, self.basis, strict=True))
+        later = [due for due, _ in self.basis if due is not None and due > now]
+        return results, now, min(later) if later else None
+
+    def at(self, now: dt.datetime) -> tuple[Result, ...]:
+        """The results with freshness as of ``now``: the same tuple until a review date
+        among them passes (or the clock goes back), then judged again."""
+        judged = self.judged  # one read: another thread may replace it
+        results, since, until = judged
+        if since <= now and (until is None or now < until):
+            return results
+        judged = self._judge(results, now)
+        self.judged = judged
+        return judged[0]
+
+
+def answer_bytes(key_text: str, found: Sequence[_Found]) -> int:
+    """An estimate of the memory one cached answer holds, in bytes: its strings as
+    Python stores them plus :data:`RESULT_OVERHEAD_BYTES` per result and
+    :data:`ANSWER_OVERHEAD_BYTES` for the entry and its key."""
+    total = ANSWER_OVERHEAD_BYTES + sys.getsizeof(key_text)
+    for f in found:
+        r = f.result
+        total += RESULT_OVERHEAD_BYTES
+        for value in (r.document_id, r.title, r.snippet, r.revision, r.chunk_id, r.url, r.locale,
+                      r.review_due_at, r.translation_group_id):
+            if value is not None:
+                total += sys.getsizeof(value)
+    return total
+
+
+class ResultCache:
+    """A bounded LRU of answers, keyed by exposure, index and request; each answer
+    records the build and **index generation** it was searched on.
+
+    Correct by construction: an answer is given only while its index is at the
+    generation it was made on (every commit changes it, every rebuild the build name),
+    so a reclassified document can never come back from the cache (CONTRACT X7); and
+    the key starts with the request's exposure and the index searched, so an answer
+    made for ``agent_only`` is never given to ``customer_safe`` (X2). Results are
+    immutable, so answers are shared safely between threads.
+
+    Args:
+        max_entries: answers kept at most; the least recently used goes first.
+        max_bytes: bytes the answers hold at most, by :func:`answer_bytes` (an answer
+            larger than this alone is not kept).
+    """
+
+    def __init__(self, max_entries: int = 2048, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[Hashable, tuple[Any, ...]] = OrderedDict()
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[Hashable, _Answer] = OrderedDict()
         self._lock = threading.Lock()
+        self.bytes = 0
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable) -> tuple[Any, ...] | None:
+    @property
+    def enabled(self) -> bool:
+        return self.max_entries > 0 and self.max_bytes > 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable) -> _Answer | None:
         with self._lock:
             found = self._entries.get(key)
             if found is None:
@@ -213,14 +325,18 @@ class ResultCache:
             self.hits += 1
             return found
 
-    def put(self, key: Hashable, results: tuple[Any, ...]) -> None:
-        if self.max_entries <= 0:
+    def put(self, key: Hashable, answer: _Answer) -> None:
+        if not self.enabled or answer.size > self.max_bytes:
             return
         with self._lock:
-            self._entries[key] = results
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.bytes -= old.size
+            self._entries[key] = answer
+            self.bytes += answer.size
+            while len(self._entries) > self.max_entries or self.bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self.bytes -= dropped.size
 
 
 @dataclass
@@ -230,6 +346,8 @@ class _Build:
     indexes: dict[str, Index]
     #: per index, its analysis languages (read once from the schema, not per request)
     languages: dict[str, tuple[str, ...]]
+    #: per index, its folder (a commit changes its modification time)
+    folders: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -249,7 +367,9 @@ class WhooshBackend:
         ready: when given, searches are refused (``503 index_unavailable``) until it is
             set — the writer sets it once its startup sync has brought the index up to
             date, so nothing stale is served after a restart.
-        cache_entries: size of the per-process result cache; 0 disables it.
+        cache_entries: answers the per-process cache keeps at most; 0 disables it.
+        cache_bytes: bytes those answers hold at most (:func:`answer_bytes`); 0
+            disables the cache.
         fallback_locales: the operator's fallback chain of canonical tags, the default
             locale last (used with ``localeFallback``).
         default_locale: the wiki's default locale (without a request locale, the
@@ -257,6 +377,10 @@ class WhooshBackend:
         clock: the current time, aware (freshness is judged with it).
         searchers: the most Whoosh searchers open per index (the worker's
             ``search_threads``); a search beyond that many at once waits for one.
+        declared_only: return only the fields of ``query.capabilities`` (CONTRACT R4)
+            rather than every field the index has. The contract layer counts removing
+            an undeclared field as a backend fault, so the application asks for this;
+            done once per cached answer, not per request.
     """
 
     #: Every optional capability but ``semanticSearch`` (this is lexical BM25F search).
@@ -268,14 +392,20 @@ class WhooshBackend:
         ready: ReadyGate | None = None,
         cache_entries: int = 2048,
         *,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
         fallback_locales: Sequence[str] = (),
         default_locale: str | None = None,
         clock: Clock = utc_now,
         searchers: int = 4,
+        declared_only: bool = False,
     ) -> None:
         self.layout = IndexLayout(Path(index_root))
         self._ready = ready
-        self.cache = ResultCache(cache_entries)
+        self.cache = ResultCache(cache_entries, cache_bytes)
+        self.declared_only = declared_only
+        #: per index: (build name, its folder's stamp, the latest generation read then,
+        #: when — monotonic seconds)
+        self._seen: dict[str, tuple[str, tuple[int, int, int], int, float]] = {}
         self.fallback_locales = tuple(fallback_locales)
         # The configuration's fallback chain ends with the default locale.
         self.default_locale = default_locale or (self.fallback_locales[-1] if self.fallback_locales else "en")
@@ -299,15 +429,77 @@ class WhooshBackend:
                 pool.clear()
             return self._search(query)
 
+    def answer_from_cache(self, query: SearchQuery) -> Sequence[Result] | None:
+        """The cached answer to ``query`` if the index is provably at the generation it
+        was made on, else ``None`` (:class:`~provider.contract.backend.CachedAnswers`).
+
+        Never blocks: a ``stat`` of ``CURRENT`` and of the index folder, a dictionary
+        look-up. The generation counts as known while the folder's stamp is the one seen
+        when it was last read (:meth:`_note_generation`, on a search thread) — every
+        commit renames a new table of contents into the folder, which changes it — and
+        for at most :data:`GENERATION_TRUST_S` after that read, so about once a second a
+        repeated request is answered on a search thread, which reads it again.
+        """
+        if not self.cache.enabled or (self._ready is not None and not self._ready.is_set()):
+            return None
+        build = self._build
+        if build is None or _file_stamp(self.layout.current_file) != build.stamp:
+            return None  # no build open yet, or a rebuild to open: the search thread does it
+        which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
+        seen = self._seen.get(which)
+        if seen is None or seen[0] != build.name or time.monotonic() - seen[3] > GENERATION_TRUST_S:
+            return None
+        answer = self.cache.get(self._cache_key(query, which))
+        if answer is None or answer.build != build.name or answer.generation != seen[2]:
+            return None
+        if _folder_stamp(build.folders[which]) != seen[1]:
+            return None  # a commit since: the search thread reads the new generation
+        return answer.at(self._clock())
+
+    def _cache_key(self, query: SearchQuery, which: str) -> Hashable:
+        # The exposure first: an answer is only ever found again for the same reach.
+        return (query.reach, which, query.text, query.limit, query.capabilities, query.locale,
+                query.locale_fallback)
+
+    def _note_generation(self, build: _Build, which: str) -> None:
+        """Record the index's latest generation with its folder's stamp, read in this
+        order (so the generation is at least as new as the stamp), for
+        :meth:`answer_from_cache`; forget it while the folder changed too recently for
+        its stamp to prove anything (:data:`SETTLED_NS`)."""
+        folder = build.folders[which]
+        stamp = _folder_stamp(folder)
+        seen = self._seen.get(which)
+        read_at = time.monotonic()
+        if (seen is not None and seen[0] == build.name and seen[1] == stamp
+                and read_at - seen[3] < GENERATION_TRUST_S / 2):
+            return
+        if stamp is None or time.time_ns() - max(stamp[1], stamp[2]) < SETTLED_NS:
+            self._seen.pop(which, None)
+            return
+        self._seen[which] = (build.name, stamp, build.indexes[which].latest_generation(), read_at)
+
     def _search(self, query: SearchQuery) -> Sequence[Result]:
         build = self._current()
         if build is None or (self._ready is not None and not self._ready.is_set()):
             raise IndexUnavailable()
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
+        key = self._cache_key(query, which)
+        if self.cache.enabled:
+            self._note_generation(build, which)
         with self.pools[which].checkout(build.name, lambda: self._open_searcher(build, which)) as searcher:
-            return self._search_with(searcher, build, which, query)
+            generation = searcher.ixreader.generation()
+            answer = self.cache.get(key) if self.cache.enabled else None
+            if answer is not None and answer.build == build.name and answer.generation == generation:
+                return answer.at(self._clock())
+            found = self._search_with(searcher, build, which, query)
+        if self.declared_only:
+            found = [_Found(f.result.only_declared(query.capabilities), f.due, f.sync) for f in found]
+        judge = FRESHNESS in query.capabilities or not self.declared_only
+        answer = _Answer(build.name, generation, found, judge, self._clock(), answer_bytes(query.text, found))
+        self.cache.put(key, answer)
+        return answer.judged[0]
 
-    def _search_with(self, searcher: Searcher, build: _Build, which: str, query: SearchQuery) -> Sequence[Result]:
+    def _search_with(self, searcher: Searcher, build: _Build, which: str, query: SearchQuery) -> list[_Found]:
         languages = build.languages[which]
         pref = (preference(query.locale, fallback=query.locale_fallback, chain=self.fallback_locales)
                 if query.locale else None)
@@ -327,14 +519,7 @@ class WhooshBackend:
                 words[language] = found
         if not words:
             return []
-        key = (query.reach, build.name, which, searcher.ixreader.generation(), tuple(sorted(words.items())),
-               query.limit, pref, query.text if pref is None else "")
-        cached = self.cache.get(key)
-        if cached is None:
-            cached = tuple(self._run(searcher, languages, words, query, pref))
-            self.cache.put(key, cached)
-        now = self._clock()
-        return [replace(found.result, freshness=freshness(found.due, found.sync, now)) for found in cached]
+        return self._run(searcher, languages, words, query, pref)
 
     def _run(
         self, searcher: Searcher, languages: Sequence[str], words: Mapping[str, tuple[str, ...]], query: SearchQuery,
@@ -518,11 +703,9 @@ class WhooshBackend:
 
     def _current(self) -> _Build | None:
         """The build named by ``CURRENT``, opened once per process and reopened on change."""
-        try:
-            st = os.stat(self.layout.current_file)
-        except FileNotFoundError:
+        stamp = _file_stamp(self.layout.current_file)
+        if stamp is None:
             return None
-        stamp = (st.st_ino, st.st_mtime_ns)
         build = self._build
         if build is not None and build.stamp == stamp:
             return build
@@ -544,12 +727,31 @@ class WhooshBackend:
                 for language in languages[sub]:
                     # Load the segmenters now, not during someone's first CJK search.
                     list(index.schema[body_field(language)].analyzer("warm 準備 준비 准备"))
-            self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages)
+            folders = {sub: str(path / sub) for sub in indexes}
+            self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages, folders=folders)
             log.info("serving index build %s", name)
             # The vocabulary's deletion indexes, built aside rather than in a first search.
             threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
                              name="kp-spelling-warm").start()
             return self._build
+
+
+def _file_stamp(path: Path | str) -> tuple[int, int] | None:
+    """``(inode, mtime in ns)`` of a file (``CURRENT`` is replaced by a rename), or ``None``."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def _folder_stamp(path: str) -> tuple[int, int, int] | None:
+    """``(inode, mtime, ctime in ns)`` of a folder, or ``None`` when it is gone."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _analysed(searcher: Searcher, language: str, text: str, *, keep_stop_words: bool = False) -> tuple[str, ...]:

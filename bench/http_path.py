@@ -1,0 +1,155 @@
+"""The HTTP and contract path over the bare signed endpoint (issue 15): prints figures,
+asserts nothing.
+
+    python bench/http_path.py --index-dir /tmp/kp-search              # this tree
+    python bench/http_path.py --index-dir /tmp/kp-search --baseline /tmp/kp-before
+
+The real server (``knowledge-provider serve``, one worker) on bench/search.py's
+minimum-configuration index of ``--docs`` documents (``--index-dir`` reuses it), and
+bench/peers.py's signed no-op endpoint under the same ``serve()`` (same HTTP protocol,
+same signature check and in-memory replay store, a fixed answer). Each round sends
+``--requests`` signed requests over ``--connections`` keep-alive connections to:
+
+* ``/retrieve`` repeating 20 queries (answered from the answer cache once warm),
+* ``GET /capabilities``,
+* the no-op endpoint,
+
+and reads the CPU time of the process that answers (the serving worker; the no-op's
+one process). Printed per tree: CPU µs per request and requests per second, the median
+of ``--rounds`` rounds (trees and endpoints interleaved round by round, so a change in
+the machine's load hits all alike), and each endpoint's CPU above the no-op's. The
+client runs on the same machine: throughput is bounded by it (read the CPU figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import running_server  # noqa: E402
+from load import SECRET, load, queries  # noqa: E402
+from memory import worker_pid  # noqa: E402
+from peers import start_noop  # noqa: E402
+from search import prepare  # noqa: E402
+
+from provider.contract.testing import signed_headers  # noqa: E402
+
+
+def measure(base: str, pid: int, requests: list[tuple[str, bytes | None]], connections: int) -> tuple[float, float]:
+    """(CPU µs per request of process ``pid`` alone, requests per second)."""
+    before = _own_cpu(pid)
+    seconds, latencies, errors = asyncio.run(load(base, requests, connections))
+    if errors:
+        method, body = requests[0]
+        headers = signed_headers(body or b"", SECRET, content_type=None if body is None else "application/json")
+        probe = httpx.request(method, base + ("/capabilities" if body is None else "/retrieve"), content=body,
+                              headers=headers, timeout=30)
+        print(f"    ({errors} errors at {base}; a probe now: {probe.status_code} {probe.text[:120]})", flush=True)
+    return (_own_cpu(pid) - before) / len(latencies) * 1e6, len(latencies) / seconds
+
+
+def wait_quiet(pid: int, timeout_s: float = 180) -> None:
+    """Wait until process ``pid`` uses under 5 % of a CPU over two seconds (the worker
+    builds its spelling indexes in a thread after opening a build)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        before = _own_cpu(pid)
+        time.sleep(2)
+        if _own_cpu(pid) - before < 0.1:
+            return
+
+
+def _own_cpu(pid: int) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--docs", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=3000, help="requests per endpoint and round")
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--index-dir", type=Path, help="bench/search.py's --index-dir (reused)")
+    parser.add_argument("--baseline", type=Path, help="another source tree, measured beside this one")
+    args = parser.parse_args()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="kp-http-") as tmp, ExitStack() as stack:
+        work = Path(tmp)
+        base_dir = args.index_dir or work
+        prepared = prepare(base_dir / f"docs-{args.docs}", args.docs, ("minimum",))
+        vocabulary = json.loads((base_dir / f"docs-{args.docs}" / "vocabulary.json").read_text())
+        wiki = Path(prepared["minimum"]).parent / "wiki"
+        config = {"content": str(wiki), "index": prepared["minimum"], "locales": ["en", "de"], "workers": 1,
+                  "max_in_flight": 256, "log_level": "warning"}
+        repeated_set = queries(vocabulary, 20, seed=7)
+        retrieve: list[tuple[str, bytes | None]] = [
+            ("POST", json.dumps({"query": repeated_set[i % 20]}).encode()) for i in range(args.requests)]
+        capabilities: list[tuple[str, bytes | None]] = [("GET", None)] * args.requests
+        print(f"bench/http_path.py at {commit}: {args.docs} documents, {args.requests} requests × "
+              f"{args.connections} connections × {args.rounds} rounds, load average {os.getloadavg()[0]:.2f}",
+              flush=True)
+        trees = [("after", ROOT)] + ([("before", args.baseline.resolve())] if args.baseline else [])
+        servers = {}
+        for name, tree in trees:
+            # One writer per index: each tree's server gets its own copy of it.
+            index = work / f"index-{name}"
+            shutil.copytree(prepared["minimum"], index, ignore=shutil.ignore_patterns("state"))
+            base, proc = stack.enter_context(running_server({**config, "index": str(index)}, work, SECRET,
+                                                            tree=tree))
+            worker = None
+            deadline = time.monotonic() + 30
+            while worker is None and time.monotonic() < deadline:
+                worker = worker_pid(proc.pid)
+                time.sleep(0.2)
+            if worker is None:
+                raise RuntimeError(f"no serving worker under {proc.pid}")
+            asyncio.run(load(base, retrieve[:200], args.connections))  # connections up, the 20 answers cached
+            servers[name] = (base, worker, proc.pid)
+        for _, worker, _ in servers.values():
+            wait_quiet(worker)
+        noop_base, noop_proc = start_noop()
+        stack.callback(noop_proc.wait, 30)
+        stack.callback(noop_proc.terminate)
+        asyncio.run(load(noop_base, retrieve[:200], args.connections))
+        rows: dict[str, list[tuple[float, float]]] = {}
+        for round_ in range(args.rounds):
+            rows.setdefault("no-op", []).append(measure(noop_base, noop_proc.pid, retrieve, args.connections))
+            for name, (base, worker, _) in servers.items():
+                rows.setdefault(f"{name} /retrieve (cached)", []).append(
+                    measure(base, worker, retrieve, args.connections))
+                rows.setdefault(f"{name} /capabilities", []).append(
+                    measure(base, worker, capabilities, args.connections))
+            print(f"  round {round_ + 1} done, load average {os.getloadavg()[0]:.2f}", flush=True)
+    noop_cpu = statistics.median(c for c, _ in rows["no-op"])
+    noop_rps = statistics.median(r for _, r in rows["no-op"])
+    print("\n| endpoint | CPU µs/request (rounds) | median | above the no-op | req/s | of the no-op's |")
+    print("|---|---|---|---|---|---|")
+    for name, values in rows.items():
+        cpu = statistics.median(c for c, _ in values)
+        rps = statistics.median(r for _, r in values)
+        print(f"| {name} | {' '.join(f'{c:.0f}' for c, _ in values)} | {cpu:.0f} | {cpu - noop_cpu:+.0f} | "
+              f"{rps:.0f} | {rps / noop_rps:.0%} |")
+    print(f"\n(at {commit}; load average {os.getloadavg()[0]:.2f} at the end)")
+
+
+if __name__ == "__main__":
+    main()
