@@ -1,4 +1,5 @@
-"""What the benchmarks share: a real `serve` process on a free port, percentiles."""
+"""What the benchmarks share: a real `serve` process on a free port, percentiles, the
+signed request of a bare endpoint."""
 
 from __future__ import annotations
 
@@ -17,6 +18,19 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+async def signed_request(scope: dict[str, Any], receive: Any) -> tuple[str | None, bytes]:
+    """An ASGI request's ``X-Helpthread-Signature`` header (``None`` if absent) and its
+    whole body, for the benches' bare signed endpoints."""
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    header = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-helpthread-signature"), None)
+    return header, body
 
 
 def free_port() -> int:

@@ -28,6 +28,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.getcwd())
+# bench/common.py of this tree, whichever tree the provider is imported from
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+
+from common import signed_request
 
 from provider.app import build_app
 from provider.config import load_config
@@ -79,13 +83,7 @@ def main() -> None:
     verifier = Verifier(registrations, MemoryReplayStore())
 
     async def bare(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        header = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-helpthread-signature"), None)
+        header, body = await signed_request(scope, receive)
         verifier.verify(header, body)
         answer = b'{"contractVersion":1,"results":[]}'
         await send({"type": "http.response.start", "status": 200,

@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port, percentile, running_server  # noqa: E402
+from common import free_port, percentile, running_server, signed_request  # noqa: E402
 from load import SECRET, build_wiki, cpu_seconds, family, load, queries, rss_mib  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
@@ -121,13 +121,7 @@ async def noop_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
             await send({"type": "lifespan.startup.complete"})
         await send({"type": "lifespan.shutdown.complete"})
         return
-    body = b""
-    while True:
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    header = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-helpthread-signature"), None)
+    header, body = await signed_request(scope, receive)
     try:
         NOOP_VERIFIER.verify(header, body)
         status, answer = 200, b'{"contractVersion":1,"results":[]}'

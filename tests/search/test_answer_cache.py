@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -41,14 +43,23 @@ def _settle() -> None:
     time.sleep(backend_module.SETTLED_NS / 1e9 + 0.1)
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("cache")
+@contextmanager
+def _sample_indexer(root: Path) -> Iterator[tuple[Path, Indexer]]:
+    """A copy of the sample wiki under ``root`` (``root/content``), indexed into
+    ``root/index`` and settled: ``(content, indexer)``, the indexer still open."""
     content = root / "content"
     shutil.copytree(REPO_ROOT / "content", content)
     with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(root / "index")) as indexer:
         indexer.sync()
-    _settle()
+        _settle()
+        yield content, indexer
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cache")
+    with _sample_indexer(root):
+        pass
     return root / "index"
 
 
@@ -100,12 +111,8 @@ def test_x7_no_answer_from_before_an_unpublish_comes_back_from_the_cache(tmp_pat
     """X7: a public article cached for customer_safe (and answered on the event loop),
     then reclassified internal and indexed: from that commit on neither the event-loop
     look-up nor a search returns it — at once, and once the folder has settled."""
-    content = tmp_path / "content"
-    shutil.copytree(REPO_ROOT / "content", content)
     query = _query("reset password", Exposure.CUSTOMER_SAFE)
-    with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / "index")) as indexer:
-        indexer.sync()
-        _settle()
+    with _sample_indexer(tmp_path) as (content, indexer):
         backend = WhooshBackend(tmp_path / "index", declared_only=True)
         assert ARTICLE_ID in [r.document_id for r in backend.search(query)]
         from_loop = backend.answer_from_cache(query)
@@ -134,12 +141,8 @@ def test_x7_a_commit_is_seen_by_the_event_loop_look_up_without_any_search(
     folder changed) and declines, so the next answer is searched afresh — by the
     folder's stamp alone (the periodic re-read is put out of reach here)."""
     monkeypatch.setattr(backend_module, "GENERATION_TRUST_S", 3600.0)
-    content = tmp_path / "content"
-    shutil.copytree(REPO_ROOT / "content", content)
     query = _query("reset password", Exposure.CUSTOMER_SAFE)
-    with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / "index")) as indexer:
-        indexer.sync()
-        _settle()
+    with _sample_indexer(tmp_path) as (content, indexer):
         backend = WhooshBackend(tmp_path / "index", declared_only=True)
         backend.search(query)
         assert backend.answer_from_cache(query) is not None
