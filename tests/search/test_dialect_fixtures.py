@@ -310,8 +310,8 @@ def test_x2_internal_section_words_are_not_in_the_public_index(built: Any) -> No
         assert word not in public_words
         for fields in stored[PUBLIC].values():
             assert word not in " ".join(fields["passages"]) and word not in fields["doc"]["title"]
-        assert backend.search(SearchQuery(text=word, limit=50, reach=Exposure.CUSTOMER_SAFE,
-                                          capabilities=frozenset())) == []
+        assert list(backend.search(SearchQuery(text=word, limit=50, reach=Exposure.CUSTOMER_SAFE,
+                                               capabilities=frozenset()))) == []
         agent = backend.search(SearchQuery(text=word, limit=50, reach=Exposure.AGENT_ONLY, capabilities=frozenset()))
         assert agent and all(word in r.snippet for r in agent)
         assert all(r.audience == INT for r in agent), "a snippet from an internal section is labelled internal"
