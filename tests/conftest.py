@@ -67,7 +67,7 @@ def start_provider(
     )
     server = ProviderProcess(proc=proc, base_url=base_url or f"http://127.0.0.1:{port}", log_path=log_path,
                              log_file=log_file, root=tmp, content=wiki, verify=verify)
-    server.wait_until_healthy(timeout_s=60)
+    server.wait_until_healthy(timeout_s=60, workers=int(settings.get("workers", 1)))  # type: ignore[call-overload]
     return server
 
 

@@ -21,6 +21,9 @@ from provider.contract.schemas import load_schema
 from provider.contract.testing import signed_headers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+#: New connections in a row per worker that must find ``/readyz`` ready (see
+#: :meth:`ProviderProcess.wait_until_healthy`).
+READY_STREAK_PER_WORKER = 8
 
 _VALIDATORS = {
     name: jsonschema.Draft202012Validator(load_schema(name), format_checker=jsonschema.FormatChecker())
@@ -57,24 +60,32 @@ class ProviderProcess:
     content: Path
     verify: ssl.SSLContext | bool = True
 
-    def wait_until_healthy(self, timeout_s: float) -> None:
+    def wait_until_healthy(self, timeout_s: float, workers: int = 1) -> None:
+        """Wait until ``/readyz`` answers 200; with several ``workers``, until it has
+        answered 200 on :data:`READY_STREAK_PER_WORKER` × ``workers`` new connections in a
+        row (the kernel spreads connections over the workers by a hash of their
+        addresses, so one ready worker alone answers all of them with odds of ~2⁻¹⁶)."""
         try:
-            self._wait_until_healthy(timeout_s)
+            self._wait_until_healthy(timeout_s, READY_STREAK_PER_WORKER * workers if workers > 1 else 1)
         except BaseException:
             self.stop()
             raise
 
-    def _wait_until_healthy(self, timeout_s: float) -> None:
+    def _wait_until_healthy(self, timeout_s: float, streak: int) -> None:
         deadline = time.monotonic() + timeout_s
+        ready = 0
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"provider exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(f"{self.base_url}/readyz", timeout=1.0, verify=self.verify).status_code == 200:
-                    return
+                status = httpx.get(f"{self.base_url}/readyz", timeout=1.0, verify=self.verify).status_code
             except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+                status = 0
+            ready = ready + 1 if status == 200 else 0
+            if ready >= streak:
+                return
+            if ready == 0:
+                time.sleep(0.1)
         raise RuntimeError(f"provider did not become ready in {timeout_s}s:\n{self.log()}")
 
     def log(self) -> str:
