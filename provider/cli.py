@@ -23,6 +23,7 @@ from . import __version__
 from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
 from .contract.errors import ContractError
 from .contract.registrations import ConfigurationError, Exposure, Registration
+from .interrupts import interrupt
 from .logsetup import received_signal, setup_logging
 
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
@@ -127,7 +128,7 @@ def _stops_cleanly(*, long_running: bool) -> Iterator[None]:
         nonlocal stopping
         if not stopping:
             stopping = True
-            raise _Stopped(signum)
+            interrupt(_Stopped(signum))
 
     handled = (signal.SIGINT, signal.SIGTERM)
     previous = {sig: signal.signal(sig, stopped) for sig in handled}

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import Any
 
+from ..interrupts import uninterrupted
 from .document import WikiDocument, WikiSettings, load_document, parse_document
 from .files import Skipped
 
@@ -128,19 +129,29 @@ class DocumentReader:
 
     # -- lifecycle -----------------------------------------------------------------------
 
-    def _start_worker(self) -> _Worker:
+    def _start_worker(self, slot: int | None = None) -> _Worker:
+        """Start a reader process and put it in ``self._workers`` (at ``slot``, else last)."""
         assert self._ctx is not None
-        tasks = self._ctx.Queue()
-        process = self._ctx.Process(target=_work, args=(self.settings, tasks, self._results, self.prepare), daemon=True)  # type: ignore[attr-defined]
-        process.start()
-        return _Worker(process=process, tasks=tasks)
+        # A stop between the fork and the append would leave a child that close() never
+        # stops (see provider.interrupts).
+        with uninterrupted():
+            tasks = self._ctx.Queue()
+            args = (self.settings, tasks, self._results, self.prepare)
+            process = self._ctx.Process(target=_work, args=args, daemon=True)  # type: ignore[attr-defined]
+            process.start()
+            worker = _Worker(process=process, tasks=tasks)
+            if slot is None:
+                self._workers.append(worker)
+            else:
+                self._workers[slot] = worker
+        return worker
 
     def _ensure_started(self, wanted: int) -> None:
         if self._ctx is None:
             self._ctx = _context(self.prepare)
             self._results = self._ctx.Queue()
         while len(self._workers) < min(self.processes, max(1, wanted)):
-            self._workers.append(self._start_worker())
+            self._start_worker()
 
     def close(self) -> None:
         """Stop the worker processes. A :meth:`read` still running in another thread (a
@@ -252,7 +263,6 @@ class DocumentReader:
             waiting.extend(p for p in worker.assigned if p != culprit)
             if self._closed:
                 break  # shutting down: a replacement would outlive the process
-            replacement = self._start_worker()
-            self._workers[index] = replacement
+            replacement = self._start_worker(index)
             self._assign(replacement, waiting)
         return timed_out
