@@ -93,9 +93,11 @@ class MemoryReplayStore:
     A store in a worker that :func:`~provider.contract.serving.serve`'s supervisor
     started to replace another (after a crash, or on ``SIGHUP``) knows nothing of the
     nonces the dead worker saw. It therefore refuses every request signed before it
-    began (``signed_at`` below :attr:`started_at`, in whole seconds) as a possible
-    replay, with the answer a replay gets (``401 replayed_nonce``); requests signed
-    from then on pass. (A request the dead worker saw that was signed ahead of the
+    began *or in the second it began* (``signed_at`` at or below :attr:`started_at`,
+    its start in whole seconds) as a possible replay, with the answer a replay gets
+    (``401 replayed_nonce``): the dead worker may have seen a request signed in that
+    same second if the supervisor replaced it within the second. Requests signed from
+    the next second on pass. (A request the dead worker saw that was signed ahead of the
     provider's clock, by up to the skew window, is not covered.) The first workers of a
     server, and stores made outside ``serve``, refuse nothing for their start: a
     provider that has just started accepts the whole window (A4), as the conformance
@@ -104,9 +106,9 @@ class MemoryReplayStore:
     Args:
         max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
-        started_at: the Unix time before which signatures are refused; default the
-            clock's current whole second in a replacement worker
-            (:data:`REPLACEMENT_ENV` set), else ``-inf``.
+        started_at: the Unix second (whole seconds) at or before which signatures are
+            refused; default the clock's current whole second in a replacement worker
+            (:data:`REPLACEMENT_ENV` set), else ``-inf`` (nothing refused).
     """
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
@@ -123,9 +125,9 @@ class MemoryReplayStore:
         self.max_entries = max_entries
         self._clock = clock
         if started_at is None:
-            # Whole seconds: signatures carry whole seconds, and a worker replacing another
-            # starts in a later second than the one the other last saw a request in (a
-            # process takes longer than that to start).
+            # Whole seconds, as signatures carry: the start second itself is refused too,
+            # since the dead worker may have accepted a request signed in it (a supervisor
+            # can replace a worker in well under a second).
             started_at = float(math.floor(clock())) if os.environ.get(REPLACEMENT_ENV) else -math.inf
         self.started_at = started_at
         # A per-process key: digests cannot be predicted from outside, so no one can
@@ -167,13 +169,13 @@ class MemoryReplayStore:
 
     def add_if_absent(self, nonce: str, expires_at: float, signed_at: float | None = None) -> bool:
         """See :meth:`ReplayStore.add_if_absent`; also ``False`` when ``signed_at`` (the
-        request's signed Unix time, when given) is before :attr:`started_at`.
+        request's signed Unix time, when given) is at or before :attr:`started_at`.
 
         Raises:
             StaleTimestamp: the store has been full and ``expires_at`` is not after its
                 floor; the caller signs again with the current time.
         """
-        if signed_at is not None and signed_at < self.started_at:
+        if signed_at is not None and signed_at <= self.started_at:
             return False  # possibly seen by the store before this one: refused like a replay
         now = self._clock()
         second = math.ceil(expires_at)
