@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import inspect
 import logging
 import math
 import os
@@ -30,6 +31,7 @@ __all__ = [
     "REPLACEMENT_ENV",
     "MemoryReplayStore",
     "ReplayStore",
+    "accepts_signed_at",
     "open_replay_store",
 ]
 
@@ -52,10 +54,25 @@ class ReplayStore(Protocol):
     (no network, no disk, no other process's lock): the contract application then calls
     it on the event loop instead of in a worker thread, which saves a thread hand-off per
     request. Without the attribute a store is taken to block.
+
+    The :class:`~provider.contract.signature.Verifier` passes the request's signed time
+    as the keyword ``signed_at`` to a store whose ``add_if_absent`` accepts it (a
+    parameter of that name, or ``**kwargs``), looked up once when the verifier is made.
+    A store written for 0.1.0, without the keyword, is called with the two arguments as
+    before.
     """
 
-    def add_if_absent(self, nonce: str, expires_at: float) -> bool:
+    def add_if_absent(self, nonce: str, expires_at: float, *, signed_at: float | None = None) -> bool:
         """Record ``nonce`` until ``expires_at`` (Unix seconds) unless it is already recorded.
+
+        Args:
+            nonce: the request's nonce (A5), as sent.
+            expires_at: Unix seconds until which a replay of it must be refused.
+            signed_at: the request's signed Unix time (whole seconds; ``None`` when the
+                caller does not know it). A store that can lose its memory — a process
+                restart, a flushed server — uses it to refuse what was signed before its
+                memory began (``False`` or :class:`~provider.contract.errors.StaleTimestamp`);
+                a store that cannot ignores it.
 
         Returns:
             ``True`` if the nonce was new and is now recorded; ``False`` if it was
@@ -63,8 +80,24 @@ class ReplayStore(Protocol):
 
         Raises:
             ReplayStoreUnavailable: the store cannot answer; the caller must refuse.
+            StaleTimestamp: (optional) the store refuses the request's time; the caller
+                signs again with the current time.
         """
         ...
+
+
+def accepts_signed_at(store: object) -> bool:
+    """Whether ``store.add_if_absent`` takes the ``signed_at`` keyword of
+    :meth:`ReplayStore.add_if_absent`: a parameter of that name that can be passed by
+    keyword, or ``**kwargs``. ``False`` for a store written for 0.1.0's two-argument
+    protocol, and for one whose signature cannot be read (it is then called with two
+    arguments, as it always was)."""
+    try:
+        parameters = inspect.signature(store.add_if_absent).parameters.values()  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError):
+        return False
+    by_keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return any(p.kind is p.VAR_KEYWORD or (p.name == "signed_at" and p.kind in by_keyword) for p in parameters)
 
 
 class MemoryReplayStore:
@@ -93,9 +126,11 @@ class MemoryReplayStore:
     A store in a worker that :func:`~provider.contract.serving.serve`'s supervisor
     started to replace another (after a crash, or on ``SIGHUP``) knows nothing of the
     nonces the dead worker saw. It therefore refuses every request signed before it
-    began (``signed_at`` below :attr:`started_at`, in whole seconds) as a possible
-    replay, with the answer a replay gets (``401 replayed_nonce``); requests signed
-    from then on pass. (A request the dead worker saw that was signed ahead of the
+    began *or in the second it began* (``signed_at`` at or below :attr:`started_at`,
+    its start in whole seconds) as a possible replay, with the answer a replay gets
+    (``401 replayed_nonce``): the dead worker may have seen a request signed in that
+    same second if the supervisor replaced it within the second. Requests signed from
+    the next second on pass. (A request the dead worker saw that was signed ahead of the
     provider's clock, by up to the skew window, is not covered.) The first workers of a
     server, and stores made outside ``serve``, refuse nothing for their start: a
     provider that has just started accepts the whole window (A4), as the conformance
@@ -104,18 +139,15 @@ class MemoryReplayStore:
     Args:
         max_entries: the most live nonces held at once (the memory bound).
         clock: returns the current Unix time in seconds.
-        started_at: the Unix time before which signatures are refused; default the
-            clock's current whole second in a replacement worker
-            (:data:`REPLACEMENT_ENV` set), else ``-inf``.
+        started_at: the Unix second (whole seconds) at or before which signatures are
+            refused; default the clock's current whole second in a replacement worker
+            (:data:`REPLACEMENT_ENV` set), else ``-inf`` (nothing refused).
     """
 
     #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
     shared = False
     #: A dictionary and a heap under a lock held for microseconds: safe on the event loop.
     blocking = False
-    #: :class:`~provider.contract.signature.Verifier` passes ``signed_at`` (the start floor).
-    takes_signed_at = True
-
     def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.time, *,
                  started_at: float | None = None) -> None:
         if max_entries < 1:
@@ -123,9 +155,9 @@ class MemoryReplayStore:
         self.max_entries = max_entries
         self._clock = clock
         if started_at is None:
-            # Whole seconds: signatures carry whole seconds, and a worker replacing another
-            # starts in a later second than the one the other last saw a request in (a
-            # process takes longer than that to start).
+            # Whole seconds, as signatures carry: the start second itself is refused too,
+            # since the dead worker may have accepted a request signed in it (a supervisor
+            # can replace a worker in well under a second).
             started_at = float(math.floor(clock())) if os.environ.get(REPLACEMENT_ENV) else -math.inf
         self.started_at = started_at
         # A per-process key: digests cannot be predicted from outside, so no one can
@@ -165,15 +197,15 @@ class MemoryReplayStore:
         while self._seconds and self._seconds[0] <= now:
             self._drop_bucket()
 
-    def add_if_absent(self, nonce: str, expires_at: float, signed_at: float | None = None) -> bool:
+    def add_if_absent(self, nonce: str, expires_at: float, *, signed_at: float | None = None) -> bool:
         """See :meth:`ReplayStore.add_if_absent`; also ``False`` when ``signed_at`` (the
-        request's signed Unix time, when given) is before :attr:`started_at`.
+        request's signed Unix time, when given) is at or before :attr:`started_at`.
 
         Raises:
             StaleTimestamp: the store has been full and ``expires_at`` is not after its
                 floor; the caller signs again with the current time.
         """
-        if signed_at is not None and signed_at < self.started_at:
+        if signed_at is not None and signed_at <= self.started_at:
             return False  # possibly seen by the store before this one: refused like a replay
         now = self._clock()
         second = math.ceil(expires_at)

@@ -73,10 +73,6 @@ class RedisReplayStore:
         ImportError: the ``redis`` package is not installed (``pip install redis``).
     """
 
-    #: :class:`~provider.contract.signature.Verifier` passes ``signed_at`` to stores
-    #: that say they take it.
-    takes_signed_at = True
-
     #: Seen by every process that opens it (see ``serving.check_replay_store_for_workers``).
     shared = True
 
@@ -117,7 +113,7 @@ class RedisReplayStore:
         (``None`` before the first request)."""
         return None if self._epoch is None else self._epoch / 1000
 
-    def add_if_absent(self, nonce: str, expires_at: float, signed_at: float | None = None) -> bool:
+    def add_if_absent(self, nonce: str, expires_at: float, *, signed_at: float | None = None) -> bool:
         """Record ``nonce`` until ``expires_at`` unless it is recorded (see the module).
 
         Args:

@@ -78,7 +78,13 @@ class SQLiteReplayStore:
             self._local.connection = connection
         return connection
 
-    def add_if_absent(self, nonce: str, expires_at: float) -> bool:
+    def add_if_absent(self, nonce: str, expires_at: float, *, signed_at: float | None = None) -> bool:
+        """See :meth:`~provider.contract.replay.ReplayStore.add_if_absent`. ``signed_at``
+        is not needed: the database outlives every process that writes it.
+
+        Raises:
+            ReplayStoreUnavailable: the database cannot be written.
+        """
         now = self._clock()
         try:
             connection = self._connection()

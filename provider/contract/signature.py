@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from .errors import InvalidSignature, MalformedSignature, MissingSignature, ReplayedNonce, StaleTimestamp
 from .registrations import Registration
-from .replay import ReplayStore
+from .replay import ReplayStore, accepts_signed_at
 
 __all__ = [
     "DEFAULT_MAX_SKEW_S",
@@ -148,6 +148,7 @@ class Verifier:
     ) -> None:
         self._keys = [(secret.key, reg) for reg in registrations for secret in reg.secrets]
         self._replay_store = replay_store
+        self._pass_signed_at = accepts_signed_at(replay_store)
         self.max_skew_s = max_skew_s
         self._clock = clock
 
@@ -174,12 +175,12 @@ class Verifier:
         registration = self._match(parsed, body)
         # The nonce must stay refused for as long as its timestamp is acceptable.
         expires_at = parsed.timestamp + self.max_skew_s + 1
-        store = self._replay_store
-        if getattr(store, "takes_signed_at", False):
-            # A store that can lose its memory (Redis) refuses what was signed before it began.
-            added = store.add_if_absent(parsed.nonce, expires_at, signed_at=parsed.timestamp)  # type: ignore[call-arg]
+        if self._pass_signed_at:
+            # A store that can lose its memory (a replacement worker's, a flushed Redis)
+            # refuses what was signed before it began.
+            added = self._replay_store.add_if_absent(parsed.nonce, expires_at, signed_at=parsed.timestamp)
         else:
-            added = store.add_if_absent(parsed.nonce, expires_at)
+            added = self._replay_store.add_if_absent(parsed.nonce, expires_at)
         if not added:
             raise ReplayedNonce()
         return registration

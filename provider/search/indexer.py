@@ -827,8 +827,12 @@ class Indexer:
         # Kept with the decisions (the rules' tally), not counted again over the corpus.
         tally = manifest.rules.tally
         # Every document's warnings, not only those read in this pass: a restart that
-        # reads nothing reports the same problems as the build that found them.
-        report.warnings.update((relpath, list(warnings)) for relpath, warnings in tally.warnings.items())
+        # reads nothing reports the same problems as the build that found them. Merged
+        # with what this pass found (a citation URL failing R7 is not the document's own
+        # warning, so the tally does not hold it).
+        for relpath, warnings in tally.warnings.items():
+            found = report.warnings.get(relpath, ())
+            report.warnings[relpath] = [*warnings, *(w for w in found if w not in warnings)]
         report.problems.update((relpath, list(problems)) for relpath, problems in tally.problems.items())
         report.quarantined = sorted(tally.quarantined)
         report.drafts = tally.withheld

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from provider.contract import ContractSettings, Exposure, Registration, Result, SearchQuery, create_app
@@ -50,13 +50,17 @@ def _header(body: bytes, timestamp: int, nonce: str) -> str:
 
 
 @settings(max_examples=200, deadline=None)
-@given(signed=st.integers(min_value=-SKEW + 2, max_value=-1), down_s=st.floats(min_value=1.0, max_value=SKEW - 2),
+@given(signed=st.integers(min_value=-SKEW + 2, max_value=0), down_s=st.floats(min_value=0.0, max_value=SKEW - 2),
        nonce=NONCES)
+@example(signed=0, down_s=0.0, nonce="same-second-0001")  # replaced within the second it was signed in
+@example(signed=0, down_s=0.49, nonce="same-second-0002")
 def test_a5_a_replacement_worker_refuses_a_replay_of_what_the_dead_worker_saw(
     signed: int, down_s: float, nonce: str
 ) -> None:
     """A5: whenever inside the window a request was signed and accepted by the dead
-    worker's store, its replay to the replacement's store is refused as a replay."""
+    worker's store, its replay to the replacement's store is refused as a replay — also
+    when the supervisor replaced the worker within the very second the request was
+    signed in (the replacement's start second is refused too)."""
     clock = Clock(T0 + signed + 0.5)
     body = json.dumps({"query": "reset password"}).encode()
     header = _header(body, T0 + signed, nonce)
@@ -74,9 +78,9 @@ def test_a5_a_replacement_worker_refuses_a_replay_of_what_the_dead_worker_saw(
 
 
 @settings(max_examples=100, deadline=None)
-@given(offset=st.integers(min_value=0, max_value=SKEW), nonce=NONCES)
-def test_a5_a_replacement_accepts_what_is_signed_from_its_first_second_once(offset: int, nonce: str) -> None:
-    """A5: the start floor refuses nothing signed in or after the replacement's first
+@given(offset=st.integers(min_value=1, max_value=SKEW), nonce=NONCES)
+def test_a5_a_replacement_accepts_what_is_signed_after_its_first_second_once(offset: int, nonce: str) -> None:
+    """A5: the start floor refuses nothing signed after the replacement's first
     second; those are refused only when replayed."""
     clock = Clock(T0 + 0.75)
     with pytest.MonkeyPatch.context() as patch:
@@ -90,6 +94,21 @@ def test_a5_a_replacement_accepts_what_is_signed_from_its_first_second_once(offs
     assert verifier.verify(header, body) is REGISTRATION
     with pytest.raises(ReplayedNonce):
         verifier.verify(header, body)
+
+
+@settings(max_examples=50, deadline=None)
+@given(start=st.floats(min_value=0.0, max_value=0.999), later=st.floats(min_value=0.0, max_value=SKEW), nonce=NONCES)
+def test_a5_a_replacement_refuses_what_is_signed_in_its_start_second(start: float, later: float, nonce: str) -> None:
+    """A5: a request signed in the second the replacement began (which the dead worker
+    may have seen) is refused as a replay whenever it arrives, even never seen."""
+    clock = Clock(T0 + start)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(REPLACEMENT_ENV, "1")
+        verifier = Verifier([REGISTRATION], MemoryReplayStore(clock=clock), clock=clock)
+    clock.now = T0 + start + min(later, SKEW - start)
+    body = b'{"query":"invoice"}'
+    with pytest.raises(ReplayedNonce):
+        verifier.verify(_header(body, T0, nonce), body)
 
 
 @settings(max_examples=50, deadline=None)
@@ -137,7 +156,8 @@ def test_a5_served_a_killed_worker_s_replacement_refuses_its_replays(tmp_path: P
     """A5 with a real ``serve(own_process=True)``: a request answered 200 (signed 200 s
     ago: a fresh provider accepts the window, A4), its worker killed (SIGKILL) and
     replaced by the supervisor, the same bytes sent again are answered ``401
-    replayed_nonce``; a request signed now is answered 200."""
+    replayed_nonce``; a request signed after the replacement's start second is
+    answered 200."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
@@ -179,6 +199,10 @@ def test_a5_served_a_killed_worker_s_replacement_refuses_its_replays(tmp_path: P
         replay = post(seen)
         assert replay.status_code == 401, replay.text
         assert replay.json()["error"]["code"] == "replayed_nonce"
+        # The replacement refuses its start second too (the dead worker may have seen a
+        # request signed in it); it started before it answered /healthz, so a request
+        # signed from the next second on is one it can judge.
+        time.sleep(1.05 - time.time() % 1)
         assert post(signed_headers(body, SECRET)).status_code == 200
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -149,3 +149,21 @@ def test_index_and_check_warn_about_a_dropped_url(tmp_path: Path) -> None:
     checked = {entry.path: entry for entry in check_wiki(settings).files}
     assert any("dropped" in w for w in checked["en/long.md"].warnings)
     assert not checked["en/ok.md"].warnings
+
+
+def test_a_dropped_url_warning_is_kept_beside_the_documents_own_warnings(tmp_path: Path) -> None:
+    """R7: a document with warnings of its own (a title that is not text) and a citation
+    URL that is dropped reports both in the sync report, as ``check`` does."""
+    content = tmp_path / "content"
+    long_url = "/" + "x" * 1990
+    _write(content, "en/both.md", f"---\naudience: public\ntitle: [1, 2]\nurl: {long_url}\n---\n# Both\n\nText.\n")
+    _write(content, "en/own.md", "---\naudience: public\ntitle: [3]\n---\n# Own\n\nText.\n")
+    settings = WikiSettings(root=content, citation=SITE)
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        warnings = indexer.sync().warnings
+    assert any("dropped" in w for w in warnings["en/both.md"]), warnings
+    assert any("title is not text" in w for w in warnings["en/both.md"]), warnings
+    assert len(warnings["en/both.md"]) == len(set(warnings["en/both.md"]))
+    assert not any("dropped" in w for w in warnings["en/own.md"])
+    checked = {entry.path: entry for entry in check_wiki(settings).files}
+    assert set(checked["en/both.md"].warnings) == set(warnings["en/both.md"])
