@@ -187,6 +187,8 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
                   f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
         # A word of this run: a kept wiki's files change again on the next run (new text,
         # new shingles), as a fresh one's do.
+        if not trials:
+            return
         run = f"run{time.time_ns() % 10**9}"
         timings, cpu_times = [], []
         relpath = edited
