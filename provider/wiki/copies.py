@@ -43,6 +43,9 @@ NEAR_COPY_JACCARD = 0.35
 #: threshold shares about 33 of 64).
 _CANDIDATE_SHARED = 8
 
+#: Keys whose neighbours :class:`CopyGraph` keeps (each a set of its near-copies).
+_CACHED_KEYS = 20_000
+
 _WORD = re.compile(r"[^\W_]+")
 _SPLIT_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI")
 
@@ -197,7 +200,9 @@ class CopyGraph:
         self._index: dict[int, set[str]] = {}
         #: How many sketches held each value at the last rebuild (the order's key).
         self._held: dict[int, int] = {}
-        self._cache: dict[str, tuple[str, ...]] = {}
+        #: Neighbours found so far, kept exact through updates (the relation is symmetric:
+        #: a changed key only leaves its old neighbours' sets and joins its new ones').
+        self._cache: dict[str, set[str]] = {}
 
     def __len__(self) -> int:
         return len(self._encoded)
@@ -234,7 +239,6 @@ class CopyGraph:
             self._insert(key, encoded, frozenset(_values(encoded)))
 
     def _insert(self, key: str, encoded: str, values: frozenset[int], *, known: bool = False) -> None:
-        self._cache.clear()
         ordered = tuple(sorted(values))
         prefix = self._prefix_of(ordered, known=known)
         self._encoded[key], self._values[key], self._sorted[key], self._prefix[key] = encoded, values, ordered, prefix
@@ -245,6 +249,13 @@ class CopyGraph:
                 index[value] = {key}
             else:
                 keys.add(key)
+        cache = self._cache
+        if cache:
+            found = cache[key] = {other for other, _ in self._pairs(key, index)}
+            for other in found:
+                kept = cache.get(other)
+                if kept is not None:
+                    kept.add(key)
 
     def _rebuild(self, sketches: Mapping[str, str]) -> None:
         self._encoded, self._values, self._sorted, self._prefix, self._index = {}, {}, {}, {}, {}
@@ -266,7 +277,13 @@ class CopyGraph:
         return tuple(sorted(ordered, key=held.__getitem__ if known else lambda value: held.get(value, 0))[:length])
 
     def _remove(self, key: str) -> None:
-        self._cache.clear()
+        cache = self._cache
+        if cache and key in self._values:
+            for other in self.neighbours(key):
+                kept = cache.get(other)
+                if kept is not None:
+                    kept.discard(key)
+            cache.pop(key, None)
         self._encoded.pop(key, None)
         self._values.pop(key, None)
         self._sorted.pop(key, None)
@@ -296,10 +313,17 @@ class CopyGraph:
                 yield other, score
 
     def neighbours(self, key: str) -> Iterable[str]:
-        """The keys whose sketch nearly copies ``key``'s (none for an unknown key)."""
+        """The keys whose sketch nearly copies ``key``'s (none for an unknown key; a
+        read-only view until the next change). Found once, then kept up to date by each
+        change; past :data:`_CACHED_KEYS` keys the kept ones are dropped (found again when
+        asked)."""
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = tuple(other for other, _ in self._pairs(key, self._index))
+            if key not in self._values:
+                return ()
+            if len(self._cache) >= _CACHED_KEYS:
+                self._cache.clear()
+            found = self._cache[key] = {other for other, _ in self._pairs(key, self._index)}
         return found
 
     def near_copies(self, targets: Iterable[str], sources: Iterable[str]) -> dict[str, list[tuple[str, float]]]:
