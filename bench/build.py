@@ -4,11 +4,16 @@
     nice python bench/build.py --docs 10000,50000   # and 50,000 (slow)
     python bench/build.py --docs 2000 --no-floor    # quick
     nice python bench/build.py --workdir /tmp/kp-bench   # keep the wiki and index, reuse them next time
+    nice python bench/build.py --docs 50000 --wiki tutorials --workdir /tmp/kp-50k
+        # bench/search.py's wiki (paragraphs of the same Hetzner tutorials: many near-copies);
+        # then `bench/search.py --large --index-dir /tmp/kp-50k` reuses the 50,000 index
 
-For each size, on a synthetic wiki of ~300-word documents (one in five internal):
+For each size, on a synthetic wiki of ~300-word documents (one in five internal; random
+words, or ``--wiki tutorials``: bench/search.py's, whose documents share paragraphs):
   * cold build: documents per second, each step's share of the time (reading and
     parsing in the reader processes, the corpus-wide rules, preparing the entries, the
-    Whoosh writers' add_document and commit) and the size of the index on disk;
+    Whoosh writers' add_document and commit), the size of the index on disk and this
+    process's peak RSS;
   * Whoosh's floor: the same entries written again by bare Whoosh writers (nothing of
     ours runs), and a minimal one-field writer (StandardAnalyzer) over the same bodies —
     what Whoosh costs per document whatever the provider does;
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -76,8 +82,9 @@ def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[st
     """(docs/s of bare Whoosh writers on our entries, docs/s of a one-field writer)."""
     languages = indexer._languages
     assert indexer.manifest is not None
+    from provider.wiki.copies import CopyGraph
     from provider.wiki.corpus import resolve
-    resolved = resolve(indexer.manifest.docs, default_locale=settings.default_locale)
+    resolved = resolve(indexer.manifest.docs, default_locale=settings.default_locale, copies=CopyGraph())
     docs = {relpath: load_document(settings, relpath) for relpath in sample}
     entries: list[tuple[bool, dict[str, Any]]] = []
     bodies: list[tuple[str, str]] = []
@@ -123,12 +130,36 @@ def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[st
     return ours, bare
 
 
-def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int = 500) -> None:
-    content, index = work / f"wiki-{count}", work / f"index-{count}"
-    reused = content.is_dir() and index.is_dir()
-    if not reused:
-        generate(content, count)
-    settings = WikiSettings(root=content)
+def _tutorials(where: Path, count: int) -> None:
+    """bench/search.py's wiki and query vocabulary, where its ``--index-dir`` finds them."""
+    import json
+
+    from search import build_wiki
+    (where / "vocabulary.json").write_text(json.dumps(build_wiki(where / "wiki", count)))
+
+
+def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int = 500, wiki: str = "random") -> None:
+    if wiki == "tutorials":  # bench/search.py's layout: docs-N/wiki, docs-N/index-minimum
+        content, index = work / f"docs-{count}" / "wiki", work / f"docs-{count}" / "index-minimum"
+        reused = content.is_dir() and (index / "CURRENT").exists()
+        if not content.is_dir():
+            content.parent.mkdir(parents=True, exist_ok=True)
+            _tutorials(content.parent, count)
+        settings = WikiSettings(root=content, locales=("en", "de"))
+        edited = "t01/doc-00001.md"
+
+        def path_of(number: int) -> str:
+            return f"t{number % 100:02d}/doc-{number:05d}.md"
+    else:
+        content, index = work / f"wiki-{count}", work / f"index-{count}"
+        reused = content.is_dir() and index.is_dir()
+        if not reused:
+            generate(content, count)
+        settings = WikiSettings(root=content)
+        edited = "section-01/article-00001.md"
+
+        def path_of(number: int) -> str:
+            return f"section-{number % 50:02d}/article-{number:05d}.md"
     label = f"[{count:>6} docs]"
     started = time.perf_counter()
     cpu = time.process_time()
@@ -138,8 +169,10 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
         main_cpu = time.process_time() - cpu
         readers_cpu = sum(_cpu_s(worker.process.pid) for worker in indexer.reader._workers)
         what = "restart over a kept index (not a cold build)" if reused else "cold build"
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{label} {what}: {build_s:6.1f} s = {count / build_s:5.0f} docs/s, "
-              f"index {_size(index) / 1e6:.0f} MB (load {os.getloadavg()[0]:.2f})")
+              f"index {_size(index) / 1e6:.0f} MB, this process's peak RSS {peak:.0f} MiB "
+              f"(load {os.getloadavg()[0]:.2f})", flush=True)
         print(f"{label}   steps: {_steps(report)}")
         # The reading phase runs on both CPUs, the rest on one: what an idle machine takes.
         idle_s = readers_cpu / 2 + main_cpu
@@ -154,9 +187,11 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
                   f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
         # A word of this run: a kept wiki's files change again on the next run (new text,
         # new shingles), as a fresh one's do.
+        if not trials:
+            return
         run = f"run{time.time_ns() % 10**9}"
         timings, cpu_times = [], []
-        relpath = "section-01/article-00001.md"
+        relpath = edited
         path = content / relpath
         original = path.read_text("utf-8")
         for trial in range(trials):
@@ -174,7 +209,7 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
         changed = []
         for i in range(1, bulk_files + 1):
             number = (i * 19) % count
-            rel = f"section-{number % 50:02d}/article-{number:05d}.md"
+            rel = path_of(number)
             target = content / rel
             text = target.read_text("utf-8")
             if i % 10 == 0:
@@ -194,6 +229,9 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=20, help="one-file updates per size")
     parser.add_argument("--no-floor", action="store_true", help="skip the bare-Whoosh measurement")
     parser.add_argument("--bulk", type=int, default=500, help="files of the bulk change (0: none)")
+    parser.add_argument("--wiki", choices=("random", "tutorials"), default="random",
+                        help="random words (few near-copies), or bench/search.py's wiki (paragraphs of the same "
+                             "tutorials: many near-copies, as a wiki of much shared boilerplate)")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the wikis and indexes here and reuse them on the next run (a restart "
                              "over the kept index instead of a cold build; the updates are measured the same)")
@@ -206,7 +244,7 @@ def main() -> None:
             work = args.workdir
             work.mkdir(parents=True, exist_ok=True)
         for size in (int(s) for s in args.docs.split(",") if s):
-            bench(size, work, floor=not args.no_floor, trials=args.trials, bulk_files=args.bulk)
+            bench(size, work, floor=not args.no_floor, trials=args.trials, bulk_files=args.bulk, wiki=args.wiki)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from .lookalike import _ignorable
@@ -41,6 +42,9 @@ NEAR_COPY_JACCARD = 0.35
 #: Sketch values two texts must share before their similarity is estimated (a copy at the
 #: threshold shares about 33 of 64).
 _CANDIDATE_SHARED = 8
+
+#: Keys whose neighbours :class:`CopyGraph` keeps (each a set of its near-copies).
+_CACHED_KEYS = 20_000
 
 _WORD = re.compile(r"[^\W_]+")
 _SPLIT_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI")
@@ -151,42 +155,72 @@ def near_copies(targets: Mapping[str, str], sources: Mapping[str, str],
 
 
 class CopyGraph:
-    """Every pair of sketches that are near-copies, kept up to date one document at a time.
+    """The corpus's sketches, indexed so that one key's near-copies are found without
+    comparing it with every sketch that shares a value with it.
 
-    Which documents are *targets* and which are *sources* of rule 6 depends on audiences
-    that every batch may change; whether two texts are near-copies depends only on their
-    sketches. So the pairs are found once for all sketches, whatever their status, and a
-    changed document only has its own pairs found again (against an inverted index of
-    sketch values); :meth:`near_copies` then filters the pairs by the current targets and
-    sources. Its answer equals :func:`near_copies` on the same sketches: the similarity of
-    a pair does not depend on the other documents.
+    Whether two texts are near-copies depends only on their sketches, and a pair counts
+    exactly when :func:`near_copies` would count it: they share at least
+    :data:`_CANDIDATE_SHARED` values and their estimated similarity reaches the
+    threshold. Comparing every pair that shares a value, as :func:`near_copies` does,
+    costs the square of the documents sharing a value: phrases of boilerplate ("in this
+    tutorial you will") sat in the sketches of 1,500 of 5,500 documents of the benchmark
+    wiki and made the graph's first build the bulk of a 50,000-document build.
+
+    So candidates are found by **prefix filtering** (the all-pairs similarity join's
+    exact filter): a pair that counts shares at least *t* values, where *t* depends only
+    on the sizes of the two sketches (:func:`_least_shared`: 23 of 64 at the threshold
+    0.35); order all values by how many sketches hold them, rarest first; then the first
+    value of the pair's shared ones in that order lies within the first ``len − t + 1``
+    values of *each* sketch (at least ``t − 1`` shared values come after it). Only those
+    prefixes are indexed and probed, so a value held by many sketches is looked up only by
+    sketches made mostly of such values. Every candidate is then checked exactly (shared
+    count, bound, similarity), so the answer equals :func:`near_copies`' on the same
+    sketches — tested as a property on corpora of shared paragraphs and boilerplate
+    (``tests/wiki/test_copy_graph.py``). Any fixed order is correct; the frequencies are
+    taken when most of the graph is (re)built and kept until the next such rebuild (values
+    first seen after it count as the rarest), so an update never re-indexes other keys.
+
+    No pair is stored: :meth:`neighbours` finds one key's near-copies among all sketches
+    (whatever their status: the incremental rules follow them when a status changes),
+    and :meth:`near_copies` compares only targets with sources, the pairs rule 6 can act
+    on — at 10,000 documents of the benchmark wiki 110,000 near-copy pairs, mostly
+    between public documents that the rule leaves alone.
 
     Keys are the caller's (the corpus rules use a relative path, and the path and
-    ``#internal`` for an internal section's sketch). Memory: about 64 small integers per
-    sketch, plus the pairs.
+    ``#internal`` for an internal section's sketch). Memory: per key a set of up to 64
+    integers and about 42 index entries.
     """
 
     def __init__(self, threshold: float = NEAR_COPY_JACCARD) -> None:
         self.threshold = threshold
         self._encoded: dict[str, str] = {}
         self._values: dict[str, frozenset[int]] = {}
-        self._by_value: dict[int, set[str]] = defaultdict(set)
-        self._pairs: dict[str, dict[str, float]] = {}
+        self._sorted: dict[str, tuple[int, ...]] = {}
+        self._prefix: dict[str, tuple[int, ...]] = {}
+        self._index: dict[int, set[str]] = {}
+        #: How many sketches held each value at the last rebuild (the order's key).
+        self._held: dict[int, int] = {}
+        #: Neighbours found so far, kept exact through updates (the relation is symmetric:
+        #: a changed key only leaves its old neighbours' sets and joins its new ones').
+        self._cache: dict[str, set[str]] = {}
 
     def __len__(self) -> int:
         return len(self._encoded)
 
     def sync(self, sketches: Mapping[str, str]) -> int:
         """Make the graph hold exactly ``sketches`` (key → hex sketch; empty ones are
-        left out). Returns how many keys were added, changed or removed."""
-        changed = 0
-        for key in [k for k in self._encoded if not sketches.get(k)]:
+        left out). Returns how many keys were added, changed or removed. When they are
+        more than half of the keys, the index is rebuilt with fresh frequencies."""
+        gone = [k for k in self._encoded if not sketches.get(k)]
+        new = [(k, e) for k, e in sketches.items() if e and self._encoded.get(k) != e]
+        changed = len(gone) + len(new)
+        if changed * 2 > len(self._encoded):
+            self._rebuild({k: e for k, e in sketches.items() if e})
+            return changed
+        for key in gone:
             self._remove(key)
-            changed += 1
-        for key, encoded in sketches.items():
-            if encoded and self._encoded.get(key) != encoded:
-                self.set(key, encoded)
-                changed += 1
+        for key, encoded in new:
+            self.set(key, encoded)
         return changed
 
     def update(self, key: str, encoded: str) -> bool:
@@ -198,57 +232,168 @@ class CopyGraph:
         return True
 
     def set(self, key: str, encoded: str) -> None:
-        """Add or replace one key's sketch and find its pairs."""
+        """Add or replace one key's sketch (``""``: remove it)."""
         if key in self._encoded:
             self._remove(key)
-        if not encoded:
-            return
-        values = frozenset(_values(encoded))
-        by_value = self._by_value
-        # Counted in C: at 10,000 documents this loop is most of the first sync.
-        shared = Counter(chain.from_iterable(by_value[value] for value in values if value in by_value))
-        pairs: dict[str, float] = {}
-        for other, count in shared.items():
-            if count >= _CANDIDATE_SHARED:
-                score = _similarity(values, self._values[other])
-                if score >= self.threshold:
-                    pairs[other] = score
-                    self._pairs[other][key] = score
-        self._encoded[key], self._values[key], self._pairs[key] = encoded, values, pairs
-        for value in values:
-            self._by_value[value].add(key)
+        if encoded:
+            self._insert(key, encoded, frozenset(_values(encoded)))
+
+    def _insert(self, key: str, encoded: str, values: frozenset[int], *, known: bool = False) -> None:
+        ordered = tuple(sorted(values))
+        prefix = self._prefix_of(ordered, known=known)
+        self._encoded[key], self._values[key], self._sorted[key], self._prefix[key] = encoded, values, ordered, prefix
+        index = self._index
+        for value in prefix:
+            keys = index.get(value)
+            if keys is None:
+                index[value] = {key}
+            else:
+                keys.add(key)
+        cache = self._cache
+        if cache:
+            found = cache[key] = {other for other, _ in self._pairs(key, index)}
+            for other in found:
+                kept = cache.get(other)
+                if kept is not None:
+                    kept.add(key)
+
+    def _rebuild(self, sketches: Mapping[str, str]) -> None:
+        self._encoded, self._values, self._sorted, self._prefix, self._index = {}, {}, {}, {}, {}
+        self._cache.clear()
+        decoded = {key: frozenset(_values(encoded)) for key, encoded in sketches.items()}
+        self._held = dict(Counter(chain.from_iterable(decoded.values())))
+        for key, encoded in sketches.items():
+            self._insert(key, encoded, decoded[key], known=True)
+
+    def _prefix_of(self, ordered: tuple[int, ...], *, known: bool = False) -> tuple[int, ...]:
+        """The first values of a sketch (ascending) in the order rarest first, ties by
+        value (a stable sort of the ascending values). A value not seen at the rebuild
+        counts 0, and is not added: the frequencies stay as the rebuild took them
+        (``known``: every value was seen)."""
+        length = len(ordered) - _least_shared(len(ordered), self.threshold) + 1
+        if length <= 0:
+            return ()
+        held = self._held
+        return tuple(sorted(ordered, key=held.__getitem__ if known else lambda value: held.get(value, 0))[:length])
 
     def _remove(self, key: str) -> None:
+        cache = self._cache
+        if cache and key in self._values:
+            for other in self.neighbours(key):
+                kept = cache.get(other)
+                if kept is not None:
+                    kept.discard(key)
+            cache.pop(key, None)
         self._encoded.pop(key, None)
-        values = self._values.pop(key, frozenset())
-        for value in values:
-            keys = self._by_value.get(value)
+        self._values.pop(key, None)
+        self._sorted.pop(key, None)
+        for value in self._prefix.pop(key, ()):
+            keys = self._index.get(value)
             if keys is not None:
                 keys.discard(key)
                 if not keys:
-                    del self._by_value[value]
-        for other in self._pairs.pop(key, {}):
-            self._pairs[other].pop(key, None)
+                    del self._index[value]
+
+    def _pairs(self, key: str, index: Mapping[int, Iterable[str]]) -> Iterator[tuple[str, float]]:
+        """``key``'s near-copies among the keys of ``index`` (a prefix index)."""
+        prefix = self._prefix.get(key)
+        if not prefix:
+            return
+        candidates: set[str] = set()
+        for value in prefix:
+            found = index.get(value)
+            if found is not None:
+                candidates.update(found)
+        candidates.discard(key)
+        values, ordered, threshold = self._values[key], self._sorted[key], self.threshold
+        all_values, all_sorted = self._values, self._sorted
+        for other in candidates:
+            score = _pair_score(values, all_values[other], ordered, all_sorted[other], threshold)
+            if score is not None:
+                yield other, score
 
     def neighbours(self, key: str) -> Iterable[str]:
-        """The keys whose sketch nearly copies ``key``'s (none for an unknown key)."""
-        return self._pairs.get(key, {}).keys()
+        """The keys whose sketch nearly copies ``key``'s (none for an unknown key; a
+        read-only view until the next change). Found once, then kept up to date by each
+        change; past :data:`_CACHED_KEYS` keys the kept ones are dropped (found again when
+        asked)."""
+        found = self._cache.get(key)
+        if found is None:
+            if key not in self._values:
+                return ()
+            if len(self._cache) >= _CACHED_KEYS:
+                self._cache.clear()
+            found = self._cache[key] = {other for other, _ in self._pairs(key, self._index)}
+        return found
 
-    def near_copies(self, targets: Iterable[str], sources: Container[str]) -> dict[str, list[tuple[str, float]]]:
+    def near_copies(self, targets: Iterable[str], sources: Iterable[str]) -> dict[str, list[tuple[str, float]]]:
         """Like :func:`near_copies` for keys already in the graph: ``{target: [(source,
         similarity), ...]}``, most similar first, for targets with at least one copy among
-        ``sources`` (a key is never paired with itself)."""
+        ``sources`` (a key is never paired with itself). Only target–source pairs are
+        compared: the sources' prefixes are indexed for the call."""
+        index: dict[int, list[str]] = defaultdict(list)
+        for source in sources:
+            for value in self._prefix.get(source, ()):
+                index[value].append(source)
         found: dict[str, list[tuple[str, float]]] = {}
+        if not index:
+            return found
         for key in targets:
-            pairs = self._pairs.get(key)
-            if not pairs:
-                continue
-            hits = sorted(((o, s) for o, s in pairs.items() if o in sources), key=lambda p: (-p[1], p[0]))
+            hits = sorted(self._pairs(key, index), key=lambda p: (-p[1], p[0]))
             if hits:
                 found[key] = hits
         return found
 
 
-def _similarity(first: frozenset[int], second: frozenset[int]) -> float:
-    union = sorted(first | second)[:SKETCH_SIZE]
-    return sum(1 for value in union if value in first and value in second) / len(union)
+def _least_shared(size: int, threshold: float) -> int:
+    """The fewest values a sketch of ``size`` values shares with any sketch it nearly
+    copies: at least :data:`_CANDIDATE_SHARED`, and ``c`` shared values give at most
+    ``c / min(SKETCH_SIZE, size)`` (see :func:`_pair_score`). ``size + 1`` when none
+    can."""
+    bottom = min(SKETCH_SIZE, size)
+    for shared in range(_CANDIDATE_SHARED, size + 1):
+        if shared / bottom >= threshold:
+            return shared
+    return size + 1
+
+
+def _pair_score(first: frozenset[int], second: frozenset[int], first_sorted: tuple[int, ...],
+                second_sorted: tuple[int, ...], threshold: float) -> float | None:
+    """The similarity of two sketches (as sets and as ascending tuples) when they count as
+    near-copies (as in :func:`near_copies`), else ``None``; the same float as
+    :func:`similarity`.
+
+    With ``c`` shared values, the similarity's numerator (shared values among the
+    :data:`SKETCH_SIZE` smallest of the union) is at most ``c`` and its denominator is
+    ``min(SKETCH_SIZE, |union|)``, so a pair whose ``c`` over that denominator is below
+    the threshold is dropped at once (exact: the same float division, monotonic in the
+    numerator). Otherwise the numerator counts the shared values whose rank in the union
+    — values of each sketch up to it (``bisect``), less the shared ones counted twice —
+    is at most :data:`SKETCH_SIZE`: a binary search over the shared values instead of
+    sorting the union."""
+    shared = first & second
+    count = len(shared)
+    if count < _CANDIDATE_SHARED:
+        return None
+    union = len(first) + len(second) - count
+    bottom = min(SKETCH_SIZE, union)
+    if count / bottom < threshold:
+        return None
+    if union <= SKETCH_SIZE:
+        return count / bottom
+    ordered = sorted(shared)
+    top = ordered[-1]
+    if bisect_right(first_sorted, top) + bisect_right(second_sorted, top) - count <= SKETCH_SIZE:
+        kept = count
+    else:  # the number of shared values of rank <= SKETCH_SIZE (the rank grows with the value)
+        low, high = 0, count - 1
+        while low < high:
+            middle = (low + high) // 2
+            value = ordered[middle]
+            if bisect_right(first_sorted, value) + bisect_right(second_sorted, value) - middle - 1 <= SKETCH_SIZE:
+                low = middle + 1
+            else:
+                high = middle
+        kept = low
+    score = kept / bottom
+    return score if score >= threshold else None

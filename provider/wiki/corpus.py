@@ -27,7 +27,7 @@ how it is served. In order:
    publish translations by their own front matter and cascades — and a word-for-word
    copy is caught by rule 6.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
-   document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.5)
+   document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.35)
    an internal document, an internal section of any document, or a document withheld for
    its own reasons (draft, dates, not built) is served with the strictest audience and
    publication among them, and quarantined with the reason.
