@@ -94,6 +94,7 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
+from .arrays import top_entries
 from .collecting import BestPerKey
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
@@ -653,6 +654,12 @@ class WhooshBackend:
 
         def top(query: Query, count: int, taken: Counter[str] | None = None, skip: Collection[int] = ()
                 ) -> list[tuple[float, int]]:
+            # Whole posting lists scored at once (numpy), the same answer as the collectors
+            # below; they answer what it cannot evaluate.
+            found = top_entries(searcher, query, count, key_of=None if per_document is None else columns[2].__getitem__,
+                                taken=taken, skip=skip, accepted=accepted) if per_document in (None, 1) else None
+            if found is not None:
+                return found
             if per_document is None:
                 return [(hit.score, hit.docnum) for hit in searcher.search(query, limit=count, filter=accepted)]
             best = BestPerKey(count, columns[2].__getitem__, per_document, taken=taken, skip=skip)
