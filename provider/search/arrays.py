@@ -80,6 +80,9 @@ class _Arrays:
         #: per (leaf, field, term) its entries and scores, least recently used first
         self._terms: OrderedDict[tuple[int, str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._term_bytes = 0
+        #: per (leaf, field, term) its document frequency in that leaf (Term.estimate_size)
+        self._dfs: dict[tuple[int, str, str], int] = {}
+        self._doc_counts = [int(reader.doc_count()) for reader, _, _ in self.leaves]
         self.accepted: dict[int, tuple[DocIdSet, np.ndarray]] = {}
 
     def lengths(self, leaf: int, reader: Any, count: int, field: str) -> np.ndarray:
@@ -95,6 +98,22 @@ class _Arrays:
                     raw[:stored] = np.frombuffer(column._dbfile.get(column._basepos, stored), dtype=np.uint8)
             found = self._lengths[key] = _BYTE_TO_LENGTH[raw]
         return found
+
+    def estimate(self, leaf: int, query: Query) -> int:
+        """``query.estimate_size(leaf reader)`` as Whoosh computes it (the weights of its
+        matcher trees), with the terms' frequencies remembered."""
+        if type(query) is Term:
+            key = (leaf, query.fieldname, query.text)
+            found = self._dfs.get(key)
+            if found is None:
+                if len(self._dfs) > 100_000:
+                    self._dfs.clear()
+                found = self._dfs[key] = int(query.estimate_size(self.leaves[leaf][0]))
+            return found
+        sizes = [self.estimate(leaf, sub) for sub in query.subqueries]
+        if type(query) is And:
+            return min(sizes)
+        return min(sum(sizes), self._doc_counts[leaf])
 
     def term(self, key: tuple[int, str, str]) -> tuple[np.ndarray, np.ndarray] | None:
         found = self._terms.get(key)
@@ -227,7 +246,7 @@ def _evaluate(searcher: Searcher, arrays: _Arrays, leaf: int, query: Query) -> _
     if kind not in (And, Or, DefaultOr):
         raise _Unsupported(kind.__name__)
     assert isinstance(query, And | Or)
-    reader, _, count = arrays.leaves[leaf]
+    count = arrays.leaves[leaf][2]
     subs = query.subqueries
     if not subs:
         return np.zeros(count, dtype=np.float64), np.zeros(count, dtype=bool)
@@ -237,7 +256,7 @@ def _evaluate(searcher: Searcher, arrays: _Arrays, leaf: int, query: Query) -> _
         return _evaluate(searcher, arrays, leaf, subs[0])
     nodes = [_evaluate(searcher, arrays, leaf, sub) for sub in subs]
     if kind is And:
-        return _tree([(0 - sub.estimate_size(reader), node) for sub, node in zip(subs, nodes, strict=True)], True)
+        return _tree([(0 - arrays.estimate(leaf, sub), node) for sub, node in zip(subs, nodes, strict=True)], True)
     if kind is Or and ((len(subs) != 2 and count <= _PRELOAD_DOCS) or len(subs) >= Or.TOO_MANY_CLAUSES):
         # Or's automatic choice on a small segment: PreloadedOr, which adds each
         # sub-matcher's scores into an array in query order.
@@ -247,7 +266,7 @@ def _evaluate(searcher: Searcher, arrays: _Arrays, leaf: int, query: Query) -> _
             scores = scores + sub_scores
             mask |= sub_mask
         return scores, mask
-    return _tree([(sub.estimate_size(reader), node) for sub, node in zip(subs, nodes, strict=True)], False)
+    return _tree([(arrays.estimate(leaf, sub), node) for sub, node in zip(subs, nodes, strict=True)], False)
 
 
 def top_entries(
