@@ -29,8 +29,9 @@ the public index).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher
 from whoosh.util.numeric import _length_byte_cache
 
-__all__ = ["TERM_CACHE_BYTES", "top_entries"]
+__all__ = ["POSTINGS", "POSTINGS_CACHE_BYTES", "TERM_CACHE_BYTES", "PostingLists", "segment_key", "top_entries"]
 
 #: Or's automatic matcher choice (``whoosh.query.Or``): a segment of at most this many
 #: entries preloads a query of three or more clauses into an array.
@@ -51,6 +52,11 @@ _PRELOAD_DOCS = 5000
 #: Bytes of scored posting lists kept per searcher (12 bytes a posting): a query's
 #: common words are read and scored once per searcher, not on every search.
 TERM_CACHE_BYTES = 2 * 1024 * 1024
+#: Posting lists kept per process, in bytes (8 bytes a posting).
+POSTINGS_CACHE_BYTES = 16 * 1024 * 1024
+#: Terms of at least this many entries (four blocks of Whoosh's postings) are read
+#: ahead when an index is opened (:meth:`PostingLists.warm`).
+WARM_MIN_FREQUENCY = 512
 #: Field lengths as Whoosh decodes its length byte (``byte_to_length``).
 _BYTE_TO_LENGTH = np.array(_length_byte_cache, dtype=np.float64)
 
@@ -76,6 +82,8 @@ class _Arrays:
                 deleted = np.fromiter(reader.deleted_docs_set, dtype=np.int64)
                 live[deleted + offset] = False
         self.live = live
+        scope = getattr(searcher, "_kp_scope", None) or ("searcher", id(searcher))
+        self.segments = [segment_key(scope, reader) for reader, _, _ in self.leaves]
         self._lengths: dict[tuple[int, str], np.ndarray] = {}
         #: per (leaf, field, term) its entries and scores, least recently used first
         self._terms: OrderedDict[tuple[int, str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
@@ -151,7 +159,8 @@ def _arrays(searcher: Searcher) -> _Arrays:
 
 
 def _leaf_postings(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A leaf matcher's whole posting list: (segment document numbers, weights)."""
+    """A leaf matcher's whole posting list: (segment document numbers as int32, weights
+    as Whoosh's matcher gives them)."""
     if isinstance(matcher, FilterMatcher):
         matcher = matcher.child  # deletions are masked by the caller
     if type(matcher) is not W3LeafMatcher or matcher._byteids:
@@ -162,19 +171,97 @@ def _leaf_postings(matcher: Any) -> tuple[np.ndarray, np.ndarray]:
             matcher._read_data()
         data = matcher._data
         count = matcher._blocklength
-        ids.append(np.cumsum(np.asarray(data[0], dtype=np.int64)))
+        ids.append(np.cumsum(np.asarray(data[0], dtype=np.int64)).astype(np.int32))
         stored = data[1]
         if stored is None:
-            weights.append(np.ones(count, dtype=np.float64))
+            weights.append(np.ones(count, dtype=np.float32))
         elif isinstance(stored, float):
-            weights.append(np.full(count, stored, dtype=np.float64))
+            # Whoosh repeats a block's one weight into an array("f"): float32.
+            weights.append(np.full(count, stored, dtype=np.float32))
         else:
-            # Whoosh reads the weights as float32 and scores them as Python floats.
-            weights.append(np.asarray(stored, dtype=np.float32).astype(np.float64))
+            weights.append(np.asarray(stored))
         matcher._next_block()
     if not ids:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float32)
     return np.concatenate(ids), np.concatenate(weights)
+
+
+class PostingLists:
+    """Posting lists read from segments, kept per process and shared by every searcher
+    (segments never change once written; deletions are applied by each searcher), so a
+    common word's long list is decoded once, not once per searcher and commit.
+
+    Thread-safe; bounded by :data:`POSTINGS_CACHE_BYTES` (least recently used out first).
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._lists: OrderedDict[tuple[Hashable, str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+    @property
+    def bytes(self) -> int:
+        return self._bytes
+
+    def get(self, segment: Hashable, reader: Any, field: str, text: str) -> tuple[np.ndarray, np.ndarray]:
+        """The posting list of ``(field, text)`` in the leaf ``reader`` (which holds it)."""
+        key = (segment, field, text)
+        with self._lock:
+            found = self._lists.get(key)
+            if found is not None:
+                self._lists.move_to_end(key)
+                return found
+        found = _leaf_postings(reader.postings(field, text))
+        size = found[0].nbytes + found[1].nbytes
+        if size <= self.max_bytes:
+            with self._lock:
+                if key not in self._lists:
+                    self._lists[key] = found
+                    self._bytes += size
+                while self._bytes > self.max_bytes:
+                    _, (ids, weights) = self._lists.popitem(last=False)
+                    self._bytes -= ids.nbytes + weights.nbytes
+        return found
+
+    def warm(self, reader: Any, segment: Hashable, fields: Sequence[str], share: float = 0.5,
+             min_frequency: int = WARM_MIN_FREQUENCY) -> int:
+        """Read the longest posting lists of ``fields`` in the leaf ``reader`` ahead (those
+        of at least ``min_frequency`` documents, longest first) until ``share`` of the
+        bound is used; returns how many were read."""
+        terms = []
+        for field in fields:
+            if field not in reader.schema:
+                continue
+            for text, info in reader.iter_field(field):
+                if info.doc_frequency() >= min_frequency:
+                    terms.append((info.doc_frequency(), field, text))
+        terms.sort(reverse=True)
+        done = 0
+        for _, field, text in terms:
+            if self._bytes >= share * self.max_bytes:
+                break
+            try:
+                self.get(segment, reader, field, text if isinstance(text, str) else text.decode("utf-8"))
+            except _Unsupported:
+                return done
+            done += 1
+        return done
+
+
+#: The process's posting lists.
+POSTINGS = PostingLists(POSTINGS_CACHE_BYTES)
+
+
+def segment_key(scope: Hashable, reader: Any) -> Hashable:
+    """A leaf reader's segment, named within ``scope`` (the index folder)."""
+    segment = getattr(reader, "_segment", None)
+    if segment is None or not hasattr(segment, "segment_id"):
+        return ("reader", id(reader))
+    return (scope, segment.segment_id())
 
 
 def _term(searcher: Searcher, arrays: _Arrays, leaf: int, query: Term) -> tuple[np.ndarray, np.ndarray]:
@@ -195,10 +282,11 @@ def _term(searcher: Searcher, arrays: _Arrays, leaf: int, query: Term) -> tuple[
         # Global statistics from the top searcher, as BM25FScorer reads them.
         idf = searcher.idf(field, text)
         avgfl = searcher.avg_field_length(field) or 1
-        ids, tf = _leaf_postings(reader.postings(field, text))
+        ids, weights = POSTINGS.get(arrays.segments[leaf], reader, field, text)
+        tf = weights.astype(np.float64)
         fl = arrays.lengths(leaf, reader, count, field)[ids]
         # bm25() of whoosh.scoring, operation by operation: the same double for each entry.
-        found = (ids.astype(np.int32), idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl))))
+        found = (ids, idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl))))
         arrays.keep_term(key, *found)
     ids, term_scores = found
     scores[ids] = term_scores

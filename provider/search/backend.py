@@ -94,7 +94,7 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
-from .arrays import top_entries
+from .arrays import POSTINGS, segment_key, top_entries
 from .collecting import BestPerKey
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
@@ -700,6 +700,18 @@ class WhooshBackend:
                                       [field(language) for field in _FIELDS], language)
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
+                return
+        # The longest posting lists, read ahead for the first searches (public first: most
+        # requests are customer_safe); each index's segments get an even share.
+        for share, which in ((0.25, PUBLIC), (0.5, ALL)):
+            try:
+                with build.indexes[which].reader() as reader:
+                    scope = str(self.layout.build_dir(build.name) / which)
+                    fields = [field(language) for language in build.languages[which] for field in _FIELDS]
+                    for leaf, _ in reader.leaf_readers():
+                        POSTINGS.warm(leaf, segment_key(scope, leaf), fields, share=share)
+            except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
+                log.debug("posting warm-up of build %s stopped: %s", build.name, exc)
                 return
 
     def _open_searcher(self, build: _Build, which: str) -> Searcher:
