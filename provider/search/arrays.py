@@ -1,30 +1,30 @@
 """Top-N search over whole posting lists with numpy, answering exactly as Whoosh would.
 
 Whoosh walks a query's matchers one posting at a time in pure Python (about 40 µs per
-matching entry with a union of a dozen terms): the OR fill-up of a four-word query
-over 10,000 documents scored ~1,500 entries in 40–75 ms, most of a slow query's time.
-Here each term's posting list is read block by block into arrays, scored with BM25F
-(the same expression, operation by operation, as :class:`whoosh.scoring.BM25FScorer`)
-and summed over the query's tree (``Term``, ``And``, ``Or``) into one score per entry
-of the index at once.
+matching entry with a union of a dozen terms): the OR fill-up of a four-word query over
+10,000 documents scored ~1,500 entries in 40–75 ms, most of a slow query's time. Here
+each term's posting list is read block by block into arrays, scored with BM25F — the same
+expression, operation by operation, as :class:`whoosh.scoring.BM25FScorer`, so each
+entry's term score is the same double — and summed over the query's tree (``Term``,
+``And``, ``Or``, ``DefaultOr``) **in the order of the matcher tree Whoosh would build**
+for that segment: its weighted trees of binary unions and intersections (the two
+lightest joined first, by ``estimate_size``), or, for an ``Or`` of three or more clauses
+on a segment of at most 5,000 entries, the preloaded array that adds clause after clause.
+Floating-point addition is not associative, so the order matters for the last bit; with
+it every score equals the one Whoosh's collector computes, and the answer is Whoosh's:
+score descending, then the lower document number first; with ``key_of``, the best entry
+of each key (one per document), as :class:`~provider.search.collecting.BestPerKey` keeps.
 
-The sums are *estimates*: numpy adds the terms in another order than Whoosh's matcher
-tree, so a score may differ in its last bits. So they only choose **candidates**: the
-entries whose estimate is within :data:`MARGIN` of the N-th best (a margin millions of
-times any rounding error). Those few are scored again by Whoosh's own matchers (the
-same matcher tree a collector builds, moved with ``skip_to``), and the answer is made
-from those exact scores with Whoosh's order: score descending, then the lower document
-number first; with ``per_key``, the best entry of each key (one per document).
+Anything this module does not handle — another weighting than BM25F, a boost, ``minmatch``
+or ``scale``, another query type, a posting format it does not know — makes
+:func:`top_entries` return ``None``, and the caller searches with Whoosh's collectors.
 
-Anything this module does not handle — another weighting than BM25F, a query type
-other than ``Term``/``And``/``Or`` without boosts, a posting format it does not know,
-more candidates than :data:`MAX_CANDIDATES` (many exact ties) — makes :func:`top_entries`
-return ``None``, and the caller searches with Whoosh's collectors as before.
-
-Deleted entries (a document unpublished since the segment was written, CONTRACT X7)
-are masked with the segment's deletion set, as Whoosh's ``FilterMatcher`` does; the
-searcher's index is the only one read (CONTRACT X2: a ``customer_safe`` search reads
-the public index).
+Deleted entries (a document unpublished since its segment was written, CONTRACT X7) are
+masked with each segment's deletion set, as Whoosh's ``FilterMatcher`` does; only the
+searcher's own index is read (CONTRACT X2: a ``customer_safe`` search reads the public
+index). Posting lists are kept per process (:data:`POSTINGS`, shared by searchers:
+segments never change once written) and scored lists per searcher
+(:data:`TERM_CACHE_BYTES`); the longest lists are read ahead when a build is opened.
 """
 
 from __future__ import annotations
@@ -51,14 +51,14 @@ __all__ = ["POSTINGS", "POSTINGS_CACHE_BYTES", "TERM_CACHE_BYTES", "PostingLists
 _PRELOAD_DOCS = 5000
 #: Bytes of scored posting lists kept per searcher (12 bytes a posting): a query's
 #: common words are read and scored once per searcher, not on every search.
-TERM_CACHE_BYTES = 2 * 1024 * 1024
+TERM_CACHE_BYTES = 1024 * 1024
 #: Posting lists kept per process, in bytes (8 bytes a posting).
-POSTINGS_CACHE_BYTES = 16 * 1024 * 1024
+POSTINGS_CACHE_BYTES = 12 * 1024 * 1024
 #: Terms of at least this many entries (four blocks of Whoosh's postings) are read
 #: ahead when an index is opened (:meth:`PostingLists.warm`).
 WARM_MIN_FREQUENCY = 512
 #: Field lengths as Whoosh decodes its length byte (``byte_to_length``).
-_BYTE_TO_LENGTH = np.array(_length_byte_cache, dtype=np.float64)
+_BYTE_TO_LENGTH = np.array(_length_byte_cache, dtype=np.float32)
 
 
 class _Unsupported(Exception):
@@ -104,7 +104,7 @@ class _Arrays:
                 stored = min(column._count, count)
                 if stored:
                     raw[:stored] = np.frombuffer(column._dbfile.get(column._basepos, stored), dtype=np.uint8)
-            found = self._lengths[key] = _BYTE_TO_LENGTH[raw]
+            found = self._lengths[key] = _BYTE_TO_LENGTH[raw]  # float32: whole numbers below 2**24, exact
         return found
 
     def estimate(self, leaf: int, query: Query) -> int:
@@ -284,7 +284,7 @@ def _term(searcher: Searcher, arrays: _Arrays, leaf: int, query: Term) -> tuple[
         avgfl = searcher.avg_field_length(field) or 1
         ids, weights = POSTINGS.get(arrays.segments[leaf], reader, field, text)
         tf = weights.astype(np.float64)
-        fl = arrays.lengths(leaf, reader, count, field)[ids]
+        fl = arrays.lengths(leaf, reader, count, field)[ids].astype(np.float64)
         # bm25() of whoosh.scoring, operation by operation: the same double for each entry.
         found = (ids, idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl))))
         arrays.keep_term(key, *found)
