@@ -128,6 +128,10 @@ MAX_QUERY_TERMS = 32
 FETCH_FACTOR = 1
 #: ... times this with chunks.
 CHUNK_FETCH_FACTOR = 3
+#: ... times this without a request locale in an index of several locales, whole documents:
+#: one translation per group is chosen among the documents fetched, so a translation in
+#: the query's own language ranked a little below the ``limit``-th document is still seen.
+TRANSLATION_FETCH_FACTOR = 3
 FETCH_MIN = 10
 FETCH_MAX = 400
 #: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
@@ -559,6 +563,8 @@ class WhooshBackend:
         per_document = 1 if whole else None
         # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
         factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked and not whole else 1)
+        if pref is None and whole and len(info.locales) > 1:
+            factor = max(factor, TRANSLATION_FETCH_FACTOR)
         fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
