@@ -25,7 +25,9 @@ One search, step by step:
    default locale's; the other languages of its script only when those find too few
    (:func:`~provider.search.querylang.searched_first`).
    A term no document contains is first replaced by the closest indexed term, in the
-   languages the query looks written in (typos).
+   languages the query looks written in (typos). Each pass is scored over whole posting
+   lists at once (:func:`~provider.search.arrays.top_entries`: Whoosh's own scores and
+   order, bit for bit), Whoosh's collectors answering what that does not evaluate.
 3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
    whose language the preference accepts; more hits than ``limit`` are fetched; each is
    ranked with :meth:`~provider.contract.locales.LocalePreference.rank` (BCP 47 lookup,
@@ -707,8 +709,9 @@ class WhooshBackend:
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
                 return
-        # The longest posting lists, read ahead for the first searches (public first: most
-        # requests are customer_safe); each index's segments get an even share.
+        # The longest posting lists, read ahead for the first searches: the public index's
+        # up to a quarter of the bound (most requests are customer_safe), then the agent
+        # index's up to half; later segments (commits) are read as searches need them.
         for share, which in ((0.25, PUBLIC), (0.5, ALL)):
             try:
                 with build.indexes[which].reader() as reader:
