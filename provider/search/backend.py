@@ -25,7 +25,9 @@ One search, step by step:
    default locale's; the other languages of its script only when those find too few
    (:func:`~provider.search.querylang.searched_first`).
    A term no document contains is first replaced by the closest indexed term, in the
-   languages the query looks written in (typos).
+   languages the query looks written in (typos). Each pass is scored over whole posting
+   lists at once (:func:`~provider.search.arrays.top_entries`: Whoosh's own scores and
+   order, bit for bit), Whoosh's collectors answering what that does not evaluate.
 3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
    whose language the preference accepts; more hits than ``limit`` are fetched; each is
    ranked with :meth:`~provider.contract.locales.LocalePreference.rank` (BCP 47 lookup,
@@ -94,6 +96,7 @@ from ..contract.results import Result
 from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
+from .arrays import POSTINGS, segment_key, top_entries
 from .collecting import BestPerKey
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
@@ -127,6 +130,10 @@ MAX_QUERY_TERMS = 32
 FETCH_FACTOR = 1
 #: ... times this with chunks.
 CHUNK_FETCH_FACTOR = 3
+#: ... times this without a request locale in an index of several locales, whole documents:
+#: one translation per group is chosen among the documents fetched, so a translation in
+#: the query's own language ranked a little below the ``limit``-th document is still seen.
+TRANSLATION_FETCH_FACTOR = 3
 FETCH_MIN = 10
 FETCH_MAX = 400
 #: Spelling: a query term no document contains, of at least SPELLING_MIN_CHARS characters,
@@ -558,6 +565,8 @@ class WhooshBackend:
         per_document = 1 if whole else None
         # Chunks: the passage cap holds back a document's third passage, so fetch more at once.
         factor = FETCH_FACTOR * (CHUNK_FETCH_FACTOR if info.chunked and not whole else 1)
+        if pref is None and whole and len(info.locales) > 1:
+            factor = max(factor, TRANSLATION_FETCH_FACTOR)
         fetch = min(max(limit * factor, FETCH_MIN), FETCH_MAX)
         # Without a locale: the query's own language and the default first, the rest of its
         # script only to fill up (the cost does not grow with the locales sharing its words).
@@ -653,6 +662,12 @@ class WhooshBackend:
 
         def top(query: Query, count: int, taken: Counter[str] | None = None, skip: Collection[int] = ()
                 ) -> list[tuple[float, int]]:
+            # Whole posting lists scored at once (numpy), the same answer as the collectors
+            # below; they answer what it cannot evaluate.
+            found = top_entries(searcher, query, count, key_of=None if per_document is None else columns[2].__getitem__,
+                                taken=taken, skip=skip, accepted=accepted) if per_document in (None, 1) else None
+            if found is not None:
+                return found
             if per_document is None:
                 return [(hit.score, hit.docnum) for hit in searcher.search(query, limit=count, filter=accepted)]
             best = BestPerKey(count, columns[2].__getitem__, per_document, taken=taken, skip=skip)
@@ -693,6 +708,19 @@ class WhooshBackend:
                                       [field(language) for field in _FIELDS], language)
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
+                return
+        # The longest posting lists, read ahead for the first searches: the public index's
+        # up to a quarter of the bound (most requests are customer_safe), then the agent
+        # index's up to half; later segments (commits) are read as searches need them.
+        for share, which in ((0.25, PUBLIC), (0.5, ALL)):
+            try:
+                with build.indexes[which].reader() as reader:
+                    scope = str(self.layout.build_dir(build.name) / which)
+                    fields = [field(language) for language in build.languages[which] for field in _FIELDS]
+                    for leaf, _ in reader.leaf_readers():
+                        POSTINGS.warm(leaf, segment_key(scope, leaf), fields, share=share)
+            except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
+                log.debug("posting warm-up of build %s stopped: %s", build.name, exc)
                 return
 
     def _open_searcher(self, build: _Build, which: str) -> Searcher:

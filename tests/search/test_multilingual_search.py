@@ -224,3 +224,32 @@ def test_a_script_only_one_language_writes_in_decides_the_querys_language() -> N
     assert written_in({"en": ("astro",), "ko": ("astro", "설치")}, {}, frequency, {"en": 100, "ko": 5}, "en",
                       "Astro 설치") == {"ko"}
     assert written_in({"en": ("astro",)}, {}, frequency, {"en": 100}, "en", "Astro") == {"en"}
+
+
+def test_without_a_locale_the_querys_translation_is_seen_below_the_tenth_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: one translation per group is chosen among more documents than ``limit``
+    (3 x): a Japanese query finds twelve English pages by a product name; the group whose
+    English page ranks first also has a Japanese translation, which ranks only after all
+    twelve — the Japanese one is answered, at the English one's place."""
+    import provider.search.backend as backend_module
+
+    root = tmp_path / "wiki"
+    files = {"en/upgrade.md": _page("Astro upgrade", "Upgrade Astro to the next major version."),
+             "ja/upgrade.md": _page("アップグレード", "Astro をアップグレードする。")}
+    for i in range(11):
+        files[f"en/page{i}.md"] = _page(f"Guide {i}", f"Astro guide number {i} about pages and routes.")
+    for relpath, text in files.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(text, "utf-8")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en", "ja"))
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    query = SearchQuery(text="なぜAstroを選ぶのか", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
+    ids = [r.document_id for r in WhooshBackend(tmp_path / "index", fallback_locales=("en",)).search(query)]
+    assert ids[0] == "ja/upgrade" and "en/upgrade" not in ids
+    # Among the 10 best documents only, the Japanese translation is not seen.
+    monkeypatch.setattr(backend_module, "TRANSLATION_FETCH_FACTOR", 1)
+    ids = [r.document_id for r in WhooshBackend(tmp_path / "index", fallback_locales=("en",)).search(query)]
+    assert ids[0] == "en/upgrade"
