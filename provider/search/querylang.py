@@ -12,6 +12,15 @@ default locale's language.
 Chinese is further told apart by characters: a text whose Han characters all exist in
 GB 2312 (Simplified) but not all in Big5 (Traditional) is Simplified, and the other way
 round; characters both sets share say nothing.
+
+A query of Han characters without kana or Hangul is ambiguous between Japanese and both
+Chinese scripts, and the index's vocabulary cannot tell them apart (the three write many
+of the same words). Its characters decide where they are evidence — each writing's
+character set (JIS X 0208 for Japanese, GB 2312, Big5) must hold every one of them, so a
+Traditional-only character (說) rules out Japanese and Simplified, a Simplified-only one
+(项) Japanese and Traditional, a Japanese shinjitai form (広, 説) both Chinese scripts;
+otherwise every CJK language of the index that the characters fit is taken as written,
+and each is searched first (:func:`han_writings`).
 """
 
 from __future__ import annotations
@@ -26,8 +35,8 @@ from ..contract.locales import likely_subtags
 from .analysis import ANY
 from .segment import HAN, HANGUL, KANA
 
-__all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "query_scripts",
-           "searched_first", "stop_words_of", "writing_key", "written_in"]
+__all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "han_writings",
+           "query_scripts", "searched_first", "stop_words_of", "writing_key", "written_in"]
 
 #: How much likelier the whole query must be in another language than in the default
 #: locale's language before it counts as written in it (a likelihood ratio over the
@@ -45,6 +54,14 @@ _SCRIPT_NAMES = {
 #: The scripts a query in an analysis language may be written in, beyond its CLDR script.
 _LANGUAGE_SCRIPTS = {"ja": frozenset({"Hani", "Kana"}), "zh": frozenset({"Hani"}), "ko": frozenset({"Hang"})}
 
+
+#: Each writing of Han characters and the character set that holds what it writes: JIS X
+#: 0208 (``shift_jis``: the kanji of Japanese text, shinjitai forms included), GB 2312,
+#: Big5. Character sets, not word lists: a character outside a set is evidence against that
+#: writing, whatever the words.
+_HAN_WRITINGS = (("ja", "shift_jis"), ("zh-Hans", "gb2312"), ("zh-Hant", "big5"))
+#: Scripts only the CJK languages write in.
+_CJK_SCRIPTS = frozenset({"Hani", "Kana", "Hang"})
 
 _HAN_CHAR = re.compile(f"[{HAN}]")
 _KANA_CHAR = re.compile(f"[{KANA}]")
@@ -118,6 +135,21 @@ def chinese_scripts(text: str) -> frozenset[str]:
     return frozenset(out or {"Hans", "Hant"})
 
 
+def han_writings(text: str) -> frozenset[str]:
+    """The writings (:func:`writing_key`: ``ja``, ``zh-Hans``, ``zh-Hant``) whose character
+    set holds every Han character of ``text`` (see :data:`_HAN_WRITINGS`); all three when
+    none holds them all (a mix, rare characters) or ``text`` has no Han character."""
+    han = "".join(char for char in text if _char_script(char) == "Hani")
+    out = set()
+    for writing, codec in _HAN_WRITINGS:
+        try:
+            han.encode(codec)
+        except UnicodeEncodeError:
+            continue
+        out.add(writing)
+    return frozenset(out or (writing for writing, _ in _HAN_WRITINGS))
+
+
 def writing_key(analysis_language: str, locale: str) -> str:
     """What a document's translation is compared on: its analysis language, for Chinese
     with its script (``zh-Hans``, ``zh-Hant``)."""
@@ -146,11 +178,16 @@ def written_in(
 
     Returns:
         One language's keys (both Chinese scripts when the characters do not tell), or
-        the default language's when no language is clearly likelier.
+        the default language's when no language is clearly likelier; for a query whose
+        CJK letters are Han only, in an index with Japanese and Chinese documents, the
+        keys of every writing its characters fit (:func:`han_writings`), not one guess.
     """
-    exclusive = _exclusive_language(text, [lang for lang in words if counts.get(lang)])
+    present = [lang for lang in words if counts.get(lang)]
+    exclusive = _exclusive_language(text, present)
     if exclusive is not None:
         return _keys(exclusive, text)
+    if query_scripts(text) & _CJK_SCRIPTS == {"Hani"} and {"ja", "zh"} <= set(present):
+        return han_writings(text)
     scores: dict[str, float] = {}
     size = 0
     for language in set(words) | set(stop_hits):

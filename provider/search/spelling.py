@@ -17,8 +17,14 @@ work is a few dozen hash lookups. Segments never change once written, so an inde
 built once per segment (a commit adds a small segment; a merge makes a new one) and
 dropped when its segment is gone.
 
-The index stores hashes in sorted ``array`` columns (12 bytes an entry), not a dict of
-strings, so a 10,000-document index's vocabulary takes a few MiB.
+The index stores each entry as one 8-byte integer — a 32-bit hash of the variant and the
+term's number — in one sorted ``array``, not a dict of strings, so a 10,000-document
+index's vocabulary takes a few MiB. Two variants sharing a 32-bit hash only add a
+candidate that the real distance then rejects: the answer does not change. It is built
+without a list of Python integers for the whole vocabulary (about 44 bytes an entry, five
+times the result): entries go into 256 arrays by their hash's top bits, each sorted on
+its own and appended to the result in order, so the build's peak is about twice the
+result's size.
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ PREFIX = 2
 
 _NUMBER_BITS = 32
 _NUMBER_MASK = (1 << _NUMBER_BITS) - 1
+#: The build sorts the entries in 2**8 parts, by the top bits of their hash.
+_PART_BITS = 8
+_EMPTY = array("Q")
 
 
 def max_edits(word: str) -> int:
@@ -69,35 +78,49 @@ class DeletionIndex:
         terms: the vocabulary (any iterable of distinct or repeated terms).
     """
 
+    #: Bits of a variant's hash kept in an entry (at most 32; fewer only in tests, to
+    #: make collisions common).
+    hash_bits = 32
+
     def __init__(self, terms: Iterable[str]) -> None:
         self.terms: list[str] = sorted({t for t in terms if len(t) >= MIN_CHARS - 1})
-        # (hash, term number) packed into one int: sorting ints is much faster than tuples.
-        packed: list[int] = []
+        self._mask = mask = (1 << self.hash_bits) - 1
+        shift = max(self.hash_bits - _PART_BITS, 0)
+        # (hash, term number) packed into one unsigned 64-bit int, grouped by the hash's
+        # top bits: each part is an array (8 bytes an entry), never one list of Python
+        # ints for the whole vocabulary.
+        parts = [array("Q") for _ in range(1 << min(self.hash_bits, _PART_BITS))]
         for number, term in enumerate(self.terms):
             # A term can be the correction of a word one edit away, or two when that word
             # is long enough (at least TWO_EDITS_CHARS, so the term at least two less).
             edits = 2 if len(term) >= TWO_EDITS_CHARS - 2 else 1
-            packed.extend(hash(variant) << _NUMBER_BITS | number for variant in _deletions(term, edits))
-        packed.sort()
-        self._hashes = array("q", (p >> _NUMBER_BITS for p in packed))
-        self._numbers = array("I", (p & _NUMBER_MASK for p in packed))
+            for variant in _deletions(term, edits):
+                key = hash(variant) & mask
+                parts[key >> shift].append(key << _NUMBER_BITS | number)
+        packed = array("Q")
+        for at, part in enumerate(parts):
+            # Parts follow one another in hash order, so sorting each sorts the whole;
+            # each is freed once copied (only one part is a list at a time).
+            packed.extend(sorted(part))
+            parts[at] = _EMPTY
+        self._packed = packed
 
     @property
     def entries(self) -> int:
-        """Deletion variants stored (each 12 bytes)."""
-        return len(self._hashes)
+        """Deletion variants stored (each 8 bytes)."""
+        return len(self._packed)
 
     def within(self, word: str, edits: int) -> set[str]:
         """The terms within ``edits`` edits of ``word`` that share its first :data:`PREFIX`
         characters and differ in length by at most ``edits`` — what Whoosh's
         ``terms_within(field, word, edits, prefix=PREFIX)`` with that length bound yields."""
         found: set[int] = set()
-        hashes, numbers = self._hashes, self._numbers
+        packed, mask, size = self._packed, self._mask, len(self._packed)
         for variant in _deletions(word, edits):
-            key = hash(variant)
-            at = bisect_left(hashes, key)
-            while at < len(hashes) and hashes[at] == key:
-                found.add(numbers[at])
+            key = hash(variant) & mask
+            at = bisect_left(packed, key << _NUMBER_BITS)
+            while at < size and packed[at] >> _NUMBER_BITS == key:
+                found.add(packed[at] & _NUMBER_MASK)
                 at += 1
         head = word[:PREFIX]
         out = set()

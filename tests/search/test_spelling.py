@@ -45,6 +45,33 @@ def test_deletion_index_finds_exactly_what_the_scan_finds(vocabulary: set[str], 
     assert DeletionIndex(vocabulary).within(word, edits) == _scan(vocabulary, word, edits)
 
 
+class _Colliding(DeletionIndex):
+    """Three bits of hash: most variants share one with others (the real index keeps 32)."""
+
+    hash_bits = 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(vocabulary=st.sets(WORDS, min_size=1, max_size=60), word=WORDS, edits=st.sampled_from([1, 2]))
+def test_hash_collisions_add_candidates_never_answers(vocabulary: set[str], word: str, edits: int) -> None:
+    """As a class: when many deletion variants share a hash (the index keeps only part of
+    it, sorted in parts by its top bits), ``within`` still equals the scan and the real
+    index's answer — a colliding entry is a candidate the real distance rejects."""
+    if edits == 2 and len(word) < 9:
+        word = (word * 3)[:9]
+    expected = _scan(vocabulary, word, edits)
+    assert _Colliding(vocabulary).within(word, edits) == expected
+    assert DeletionIndex(vocabulary).within(word, edits) == expected
+
+
+def test_the_index_holds_eight_bytes_an_entry_in_hash_order() -> None:
+    """The build's result: one sorted array of 8-byte entries (the memory the README states)."""
+    index = DeletionIndex(f"{a}{b}{c}word{d}" for a in "abcd" for b in "efgh" for c in "ijkl" for d in "mnop")
+    packed = index._packed
+    assert packed.itemsize == 8 and index.entries == len(packed) > 256
+    assert list(packed) == sorted(packed)
+
+
 @settings(max_examples=200, deadline=None)
 @given(vocabulary=st.sets(WORDS, min_size=1, max_size=60), word=WORDS)
 def test_closest_is_the_nearest_then_most_frequent(vocabulary: set[str], word: str) -> None:
