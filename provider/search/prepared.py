@@ -19,18 +19,19 @@ from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from typing import Any
 
-from whoosh.fields import Schema
+from whoosh.fields import FieldType, Schema
+from whoosh.formats import Positions
 from whoosh.writing import IndexWriter
 
 from ..contract.locales import language_of
 from ..wiki.chunks import split_chunks
 from ..wiki.document import WikiDocument, WikiSettings
 from ..wiki.passages import Passage
-from .analysis import analysis_language, schema_languages, terms
+from .analysis import analysis_language, fast_analysis, index_terms, schema_languages, terms
 from .schema import body_field, build_schema, code_field, title_field
 from .snippets import passage_terms
 
-__all__ = ["AnalysedOnce", "Unit", "prepare", "text_units"]
+__all__ = ["AnalysedOnce", "Unit", "postings_of", "prepare", "text_units"]
 
 #: One posting of one field value as Whoosh's ``FieldType.index`` yields it:
 #: ``(term bytes, frequency, weight, encoded value)``.
@@ -80,6 +81,29 @@ def _prose(passage: Passage) -> Passage:
 
 def _mostly_code(passage: Passage) -> bool:
     return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
+
+
+def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting]:
+    """What ``field.index(value)`` yields — ``(term bytes, frequency, weight, encoded
+    positions)`` per distinct term, in order of first occurrence — as a list. For a
+    text field of our analyzers (:func:`~provider.search.analysis.fast_analysis`) with
+    Whoosh's ``Positions`` format, the terms come from
+    :func:`~provider.search.analysis.index_terms` and only the encoding is Whoosh's: the
+    same postings, without a generator per token and filter. Other fields are analysed by
+    ``index`` (by default ``field.index``)."""
+    fast = fast_analysis(field.analyzer) if isinstance(value, str) and type(field.format) is Positions else None
+    if fast is None:
+        return list((index or field.index)(value))
+    positions: dict[str, list[int]] = {}
+    for position, term in enumerate(index_terms(value, *fast)):
+        found = positions.get(term)
+        if found is None:
+            positions[term] = [position]
+        else:
+            found.append(position)
+    boost, encode = field.format.field_boost, field.format.encode
+    return [(term.encode("utf-8"), len(found), len(found) * boost, encode(found))
+            for term, found in positions.items()]
 
 
 @lru_cache(maxsize=4096)
@@ -151,7 +175,7 @@ def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
         for unit in units:
             for name, value in unit.fields.items():
                 if _searched(name) and value and (name, value) not in postings:
-                    postings[(name, value)] = list(schema[name].index(value))
+                    postings[(name, value)] = postings_of(schema[name], value)
     return pickle.dumps((languages, views, postings), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -186,7 +210,7 @@ class AnalysedOnce:
         for name in schema.names():
             if _searched(name):
                 field = schema[name]
-                field.index = self._indexer(name, field.index)
+                field.index = self._indexer(name, field, field.index)
 
     def detach(self, writer: IndexWriter) -> None:
         """Give the writer's fields their own ``index`` back: call before the commit, which
@@ -197,7 +221,7 @@ class AnalysedOnce:
             if "index" in vars(field):
                 del field.index
 
-    def _indexer(self, name: str, analyse: Any) -> Any:
+    def _indexer(self, name: str, field: FieldType, analyse: Any) -> Any:
         postings = self.postings
 
         def index(value: Any, **kwargs: Any) -> Iterable[Posting]:
@@ -206,7 +230,7 @@ class AnalysedOnce:
                 return analysed
             known: list[Posting] | None = postings.get((name, value))
             if known is None:
-                known = postings[(name, value)] = list(analyse(value))
+                known = postings[(name, value)] = postings_of(field, value, analyse)
             # The list itself: Whoosh's writers only iterate it, and TermWriter takes a
             # list as it is instead of copying it.
             return known

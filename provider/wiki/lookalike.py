@@ -46,6 +46,11 @@ def fold(text: str) -> str:
     """``text`` as a reader sees it, for comparison: NFKC, without default-ignorable
     code points and combining marks, case-folded. Confusable letters are *not* mapped
     here (they are compared by :func:`resembles`)."""
+    if text.isascii():
+        # Normalisation leaves ASCII alone, and it has no ignorable code points (category
+        # Cf) or combining marks: only case folding applies (keys are folded by the
+        # thousand while a document's front matter is read).
+        return text.casefold()
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in unicodedata.normalize("NFD", text)
                    if not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me"))
@@ -128,14 +133,19 @@ def near(text: str, word: str, max_edits: int) -> bool:
     a = squash(text)
     if abs(len(a) - len(word)) > max_edits:
         return False
+    table = _confusable_table()
+
+    def matches(char: str, wanted: str) -> bool:  # _matches, without a cache look-up per call
+        return char == wanted or wanted in table.get(char, ())
+
     previous2: list[int] = []
     previous = list(range(len(word) + 1))
     for i, char in enumerate(a, start=1):
         current = [i] + [0] * len(word)
         for j, wanted in enumerate(word, start=1):
-            cost = 0 if _matches(char, wanted) else 1
+            cost = 0 if matches(char, wanted) else 1
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and _matches(char, word[j - 2]) and _matches(a[i - 2], wanted):
+            if i > 1 and j > 1 and matches(char, word[j - 2]) and matches(a[i - 2], wanted):
                 current[j] = min(current[j], previous2[j - 2] + 1)
         if min(current) > max_edits:
             return False
