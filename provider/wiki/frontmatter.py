@@ -316,13 +316,13 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
 
 
 def head_key(text: str, front: FrontMatter) -> str:
-    """A key to everything :func:`parse_front_matter` read of ``text`` (which gave
-    ``front``) to make its data and error: the header with both fence lines, and the
-    first :data:`HEADER_SCAN_LINES` lines of the body (searched for a stray audience
-    key) — ``"<characters>:<SHA-1>"``, or ``""`` when the file has no ``---`` or ``+++``
-    header, an unreadable one, or one not followed by a line break. A text for which
-    :func:`same_head` answers true has the same ``data`` and ``error`` without parsing
-    YAML again (the body after those lines is never read for them)."""
+    """A key to the header :func:`parse_front_matter` read of ``text`` (which gave
+    ``front``): ``"<characters>:<SHA-1>"`` of the header with both fence lines, or ``""``
+    when the file has no ``---`` or ``+++`` header, an unreadable one, or one not
+    followed by a line break. For a text with the same key, :func:`same_head` tells
+    without parsing YAML again whether it has the same ``data`` and no ``error``: the
+    parse reads nothing else of the body than whether one of its first lines sets an
+    audience key."""
     if not front.present or front.error is not None:
         return ""
     normalised = _normalise(text)
@@ -332,23 +332,24 @@ def head_key(text: str, front: FrontMatter) -> str:
 
 
 def same_head(text: str, key: str) -> str | None:
-    """The body of ``text`` when its header and first body lines are those ``key``
-    (:func:`head_key`) was made of, else ``None``."""
+    """The body of ``text`` when :func:`parse_front_matter` would read from it the same
+    header ``data``, without error, as from the text ``key`` (:func:`head_key`) was made
+    of: the same header, and no audience key in the first body lines. Else ``None``."""
     chars, _, digest = key.partition(":")
     if not digest or not chars.isdigit():
         return None
     normalised = _normalise(text)
     if _head_digest(normalised, int(chars)) != key:
         return None
-    return normalised[int(chars):]
+    body = normalised[int(chars):]
+    return None if _audience_line_anywhere(body) else body
 
 
 def _head_digest(normalised: str, chars: int) -> str:
     head = normalised[:chars]
     if len(head) != chars or not head.endswith("\n"):
         return ""
-    scanned = "\n".join(normalised[chars:].split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES])
-    digest = hashlib.sha1(f"{head}\0{scanned}".encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    digest = hashlib.sha1(head.encode("utf-8", "surrogatepass"), usedforsecurity=False)
     return f"{chars}:{digest.hexdigest()}"
 
 

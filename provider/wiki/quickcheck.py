@@ -79,14 +79,14 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
 
 def _body_if_header_unchanged(text: str, before: DocumentMeta | None,
                               now: dt.datetime) -> tuple[str] | tuple[()] | None:
-    """When the header (and the first body lines, :func:`~provider.wiki.frontmatter.head_key`)
-    are as they were when ``before`` was read, what the header checks of
+    """When the header reads as it did when ``before`` was read
+    (:func:`~provider.wiki.frontmatter.same_head`), what the header checks of
     :func:`may_have_left_public` answer follows from ``before`` without parsing its YAML
     again (a 500-file batch spent most of its early withdrawal there): ``None`` — may
-    have left (withheld at ``now``, a section cascading another audience); ``(body,)`` —
-    the header stays public, look at ``body``. ``()``: not known this way, read the
-    header (also whenever ``before`` says anything but an error-free, public, unwithheld
-    page of its own path that is no section page — only such a page takes this shortcut)."""
+    have left (withheld at ``now``); ``(body,)`` — the header stays public, look at
+    ``body``; ``()`` — not known this way, read the header (also whenever ``before``
+    says anything but an error-free, public, unwithheld page of its own path that is no
+    section page: only such a page takes this shortcut)."""
     if (before is None or not before.head or before.errors or before.audience != PUBLIC or before.draft
             or before.real_relpath is not None or before.section):
         return ()
