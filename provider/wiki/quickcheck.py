@@ -34,7 +34,7 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
     index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
     that is not exactly public, withheld by its own publication facts at ``now``, a
     section page whose cascade is not public, a body with a would-be internal-section
-    marker, or with another number of opening markers than the internal sections
+    marker or a closing marker without an opening one, or with another number of opening markers than the internal sections
     ``before`` had (an edit *inside* an existing internal section withdraws nothing, so
     it stays invisible to ``customer_safe``). Reads at most ``settings.max_file_bytes``
     bytes; never raises."""
@@ -104,7 +104,16 @@ def _body_if_header_unchanged(text: str, before: DocumentMeta | None,
 
 
 def _body_may_withdraw(body: str, before: DocumentMeta | None) -> bool:
-    openers = sum(1 for marker in MARKER.finditer(body) if not marker.group(1))
+    openers, inside = 0, False
+    for marker in MARKER.finditer(body):
+        if not marker.group(1):
+            openers += 1
+            inside = True
+        elif not inside:
+            # A closer without an opener: the full reading quarantines the page.
+            return True
+        else:
+            inside = False
     if openers != (before.internal_sections if before is not None else 0):
         return True
     return bool(hiding_spans(body))
