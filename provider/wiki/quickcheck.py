@@ -34,10 +34,10 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
     index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
     that is not exactly public, withheld by its own publication facts at ``now``, a
     section page whose cascade is not public, a body with a would-be internal-section
-    marker or a closing marker without an opening one, or with another number of opening markers than the internal sections
-    ``before`` had (an edit *inside* an existing internal section withdraws nothing, so
-    it stays invisible to ``customer_safe``). Reads at most ``settings.max_file_bytes``
-    bytes; never raises."""
+    marker or a closing marker without an opening one, or with another number of
+    opening markers than the internal sections ``before`` had (an edit *inside* an
+    existing internal section withdraws nothing, so it stays invisible to
+    ``customer_safe``). Reads at most ``settings.max_file_bytes`` bytes; never raises."""
     layout = settings.preset
     try:
         with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
