@@ -14,8 +14,8 @@ same schema's analyzers run on the same values, only elsewhere.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -54,29 +54,31 @@ class Unit:
     fields: dict[str, Any]
 
 
-def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
+def _display_texts(passages: Iterable[Passage], title: str,
+                   text_of: Callable[[Passage], str] | None = None) -> tuple[str, ...]:
     """Passage texts as a snippet shows them: the first passage of a section starts with
     its heading (unless the heading merely repeats the title), so a match in a heading
-    is visible in the snippet."""
+    is visible in the snippet. ``text_of`` gives a passage's text (default: ``text``)."""
     texts = []
     previous = None
     folded = title.casefold()
     for passage in passages:
+        text = passage.text if text_of is None else text_of(passage)
         starts_section = passage.heading and passage.heading != previous
         if starts_section and passage.heading.casefold() != folded:
-            texts.append(f"{passage.heading} — {passage.text}")
+            texts.append(f"{passage.heading} — {text}")
         else:
-            texts.append(passage.text)
+            texts.append(text)
         previous = passage.heading
     return tuple(texts)
 
 
-def _prose(passage: Passage) -> Passage:
-    """The passage without the text of its code blocks."""
+def _prose(passage: Passage) -> str:
+    """The passage's text without the text of its code blocks."""
     text = passage.text
     for piece in passage.code:
         text = text.replace(piece, " ", 1)
-    return replace(passage, text=" ".join(text.split()))
+    return " ".join(text.split())
 
 
 def _mostly_code(passage: Passage) -> bool:
@@ -130,7 +132,7 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
     units = []
     for chunk_id, anchor, unit_passages in pieces:
         display = _display_texts(unit_passages, meta.title)
-        prose = _display_texts([_prose(p) for p in unit_passages], meta.title)
+        prose = _display_texts(unit_passages, meta.title, _prose)
         units.append(Unit(chunk_id, anchor, {
             "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
             "path": meta.relpath,
