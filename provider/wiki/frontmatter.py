@@ -189,6 +189,8 @@ _KEY_BEFORE_SEPARATOR = re.compile(r"""(?:"([^"\n]{1,60})"|'([^'\n]{1,60})'|([^\
 def _audience_line(line: str) -> bool:
     """Whether the line sets a key resembling ``audience`` anywhere in it (``audience:``,
     ``Audience =``, ``{"meta": {"audience": …}}``)."""
+    if ":" not in line and "=" not in line:  # every match ends at one: skip the scan of prose
+        return False
     return any(resembles(next(k for k in keys if k), "audience")
                for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
 
