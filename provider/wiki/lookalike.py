@@ -23,6 +23,7 @@ package): a character matches a Latin letter or digit it is listed as confusable
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
@@ -113,16 +114,23 @@ def mentions(text: str, words: Iterable[str]) -> str | None:
     for word in words:
         if word in squashed:
             return word
-        if plain:
-            continue
-        first = word[0]
-        size = len(word)
-        for start in range(len(squashed) - size + 1):
-            if _matches(squashed[start], first) and all(
-                _matches(c, w) for c, w in zip(squashed[start : start + size], word, strict=True)
-            ):
-                return word
+        if not plain and _lookalike_pattern(word).search(squashed) is not None:
+            return word
     return None
+
+
+@lru_cache(maxsize=256)
+def _lookalike_pattern(word: str) -> re.Pattern[str]:
+    """A pattern matching a run of characters each :func:`_matches` the letter of
+    ``word`` at its place: one character class per letter (the letter and every
+    character the confusables table reads as it), searched by ``re`` instead of trying
+    every start in Python."""
+    table = _confusable_table()
+    classes = []
+    for letter in word:
+        chars = sorted({letter} | {char for char, found in table.items() if letter in found})
+        classes.append("[" + "".join(re.escape(char) for char in chars) + "]")
+    return re.compile("".join(classes))
 
 
 def near(text: str, word: str, max_edits: int) -> bool:
