@@ -216,11 +216,19 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
                 text = text.replace("audience: public", "audience: internal", 1)
             target.write_text(text + f"\nBulk change {i} {run} {run}x.\n", "utf-8")
             changed.append(rel)
-        t0 = time.perf_counter()
+        readers_cpu = sum(_cpu_s(worker.process.pid) for worker in indexer.reader._workers)
+        t0, c0 = time.perf_counter(), time.process_time()
         bulk = indexer.sync(changed)
         print(f"{label} bulk change of {len(changed)} files in one batch: {time.perf_counter() - t0:5.2f} s "
               f"({bulk.written} written, {bulk.read} read; load {os.getloadavg()[0]:.2f})")
         print(f"{label}   steps: {_steps(bulk)}")
+        # Wall time on a loaded machine says little: the CPU each process spent does.
+        main_cpu = time.process_time() - c0
+        readers_cpu = sum(_cpu_s(worker.process.pid) for worker in indexer.reader._workers) - readers_cpu
+        side_cpu = getattr(bulk, "side_writer_cpu_s", 0.0)
+        print(f"{label}   CPU: this process {main_cpu:.2f} s, reader processes {readers_cpu:.2f} s "
+              f"({1000 * readers_cpu / max(bulk.read, 1):.1f} ms a file), second index writer {side_cpu:.2f} s "
+              f"-> on two idle CPUs at least {max(main_cpu, readers_cpu / 2):.2f} s")
 
 
 def main() -> None:

@@ -70,6 +70,8 @@ __all__ = [
     "analysis_language",
     "analyzer_for",
     "cjk_mode",
+    "fast_analysis",
+    "index_terms",
     "schema_languages",
     "terms",
 ]
@@ -330,5 +332,66 @@ def _analyzer(language: str, mode: str) -> Analyzer:
 
 
 def terms(text: str, language: str = "en") -> list[str]:
-    """The indexed terms of ``text`` in ``language``, in order, duplicates kept."""
-    return [token.text for token in analyzer_for(language)(text)]
+    """The indexed terms of ``text`` in ``language``, in order, duplicates kept, stop
+    words left out (what a query of ``text`` searches for): what the analyzer of
+    :func:`analyzer_for` yields, made by :func:`_word_terms` instead of its chain of
+    generators."""
+    mode = cjk_mode(language)
+    term_of = _word_terms(language, mode)
+    return [term for term, stop in map(term_of, words(text, language, mode)) if not stop]
+
+
+def index_terms(text: str, language: str, mode: str | None = None) -> list[str]:
+    """The terms the analyzer of ``language`` (CJK ``mode``, by default :func:`cjk_mode`'s)
+    yields for ``text`` when indexing (stop words kept): one per word of :func:`words`,
+    so a term's position is its index in the list."""
+    mode = mode or cjk_mode(language)
+    term_of = _word_terms(language, mode)
+    return [term for term, _ in map(term_of, words(text, language, mode))]
+
+
+def fast_analysis(analyzer: Any) -> tuple[str, str] | None:
+    """``(language, CJK mode)`` when ``analyzer`` equals the analyzer this module builds
+    for them (so :func:`index_terms` may stand in for it), else ``None``."""
+    items = getattr(analyzer, "items", None)
+    tokenizer = items[0] if items else None
+    if not isinstance(tokenizer, ScriptTokenizer):
+        return None
+    if analyzer is not _analyzer(tokenizer.language, tokenizer.mode) and analyzer != _analyzer(
+            tokenizer.language, tokenizer.mode):
+        return None
+    return tokenizer.language, tokenizer.mode
+
+
+@cache
+def _word_terms(language: str, mode: str) -> Callable[[str], tuple[str, bool]]:
+    """``word -> (term, stopped)``: what the analyzer of ``language`` makes of one word of
+    :func:`words` — lowercased, accents folded where they are, stemmed — and whether a
+    query drops it as a stop word. Every filter of the chain works on one token alone, so
+    a word's term can be remembered (``lru_cache``, in C): per-token generators were most
+    of the analysis time."""
+    chain = _analyzer(language, mode)
+    stops: frozenset[str] = frozenset()
+    minsize = 0
+    fold: dict[int, str] | None = None
+    stem: Callable[[str], str] | None = None
+    for item in chain.items[1:]:
+        if isinstance(item, QueryStopFilter):
+            stops, minsize = item.stops, item.min
+        elif isinstance(item, FoldAccents):
+            fold = item.charmap
+        elif isinstance(item, CachedStemFilter):
+            stem = item._stem
+        elif not isinstance(item, LowercaseFilter):  # pragma: no cover - a new filter needs its step here
+            raise TypeError(f"no per-word step for {item!r}")
+
+    def term_of(word: str) -> tuple[str, bool]:
+        text = word.lower()
+        stopped = len(text) < minsize or text in stops
+        if fold is not None:
+            text = text.translate(fold)
+        if stem is not None:
+            text = stem(text)
+        return text, stopped
+
+    return lru_cache(maxsize=STEM_CACHE_WORDS)(term_of)

@@ -777,7 +777,7 @@ class Indexer:
                     side.cancel()
                 raise
         if side is not None:
-            side.commit()
+            report.side_writer_cpu_s = side.commit()[1]
         # Whoosh leaves the readers it used for deletions and merges in reference cycles
         # that hold memory maps of segment files a merge just deleted; without a
         # collection those descriptors pile up until the collector happens to run. They

@@ -14,23 +14,24 @@ same schema's analyzers run on the same values, only elsewhere.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from whoosh.fields import Schema
+from whoosh.fields import FieldType, Schema
+from whoosh.formats import Positions
 from whoosh.writing import IndexWriter
 
 from ..contract.locales import language_of
 from ..wiki.chunks import split_chunks
 from ..wiki.document import WikiDocument, WikiSettings
 from ..wiki.passages import Passage
-from .analysis import analysis_language, schema_languages, terms
+from .analysis import analysis_language, fast_analysis, index_terms, schema_languages, terms
 from .schema import body_field, build_schema, code_field, title_field
 from .snippets import passage_terms
 
-__all__ = ["AnalysedOnce", "Unit", "prepare", "text_units"]
+__all__ = ["AnalysedOnce", "Unit", "postings_of", "prepare", "text_units"]
 
 #: One posting of one field value as Whoosh's ``FieldType.index`` yields it:
 #: ``(term bytes, frequency, weight, encoded value)``.
@@ -53,33 +54,58 @@ class Unit:
     fields: dict[str, Any]
 
 
-def _display_texts(passages: Iterable[Passage], title: str) -> tuple[str, ...]:
+def _display_texts(passages: Iterable[Passage], title: str,
+                   text_of: Callable[[Passage], str] | None = None) -> tuple[str, ...]:
     """Passage texts as a snippet shows them: the first passage of a section starts with
     its heading (unless the heading merely repeats the title), so a match in a heading
-    is visible in the snippet."""
+    is visible in the snippet. ``text_of`` gives a passage's text (default: ``text``)."""
     texts = []
     previous = None
     folded = title.casefold()
     for passage in passages:
+        text = passage.text if text_of is None else text_of(passage)
         starts_section = passage.heading and passage.heading != previous
         if starts_section and passage.heading.casefold() != folded:
-            texts.append(f"{passage.heading} — {passage.text}")
+            texts.append(f"{passage.heading} — {text}")
         else:
-            texts.append(passage.text)
+            texts.append(text)
         previous = passage.heading
     return tuple(texts)
 
 
-def _prose(passage: Passage) -> Passage:
-    """The passage without the text of its code blocks."""
+def _prose(passage: Passage) -> str:
+    """The passage's text without the text of its code blocks."""
     text = passage.text
     for piece in passage.code:
         text = text.replace(piece, " ", 1)
-    return replace(passage, text=" ".join(text.split()))
+    return " ".join(text.split())
 
 
 def _mostly_code(passage: Passage) -> bool:
     return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
+
+
+def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting]:
+    """What ``field.index(value)`` yields — ``(term bytes, frequency, weight, encoded
+    positions)`` per distinct term, in order of first occurrence — as a list. For a
+    text field of our analyzers (:func:`~provider.search.analysis.fast_analysis`) with
+    Whoosh's ``Positions`` format, the terms come from
+    :func:`~provider.search.analysis.index_terms` and only the encoding is Whoosh's: the
+    same postings, without a generator per token and filter. Other fields are analysed by
+    ``index`` (by default ``field.index``)."""
+    fast = fast_analysis(field.analyzer) if isinstance(value, str) and type(field.format) is Positions else None
+    if fast is None:
+        return list((index or field.index)(value))
+    positions: dict[str, list[int]] = {}
+    for position, term in enumerate(index_terms(value, *fast)):
+        found = positions.get(term)
+        if found is None:
+            positions[term] = [position]
+        else:
+            found.append(position)
+    boost, encode = field.format.field_boost, field.format.encode
+    return [(term.encode("utf-8"), len(found), len(found) * boost, encode(found))
+            for term, found in positions.items()]
 
 
 @lru_cache(maxsize=4096)
@@ -106,7 +132,7 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
     units = []
     for chunk_id, anchor, unit_passages in pieces:
         display = _display_texts(unit_passages, meta.title)
-        prose = _display_texts([_prose(p) for p in unit_passages], meta.title)
+        prose = _display_texts(unit_passages, meta.title, _prose)
         units.append(Unit(chunk_id, anchor, {
             "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
             "path": meta.relpath,
@@ -151,7 +177,7 @@ def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
         for unit in units:
             for name, value in unit.fields.items():
                 if _searched(name) and value and (name, value) not in postings:
-                    postings[(name, value)] = list(schema[name].index(value))
+                    postings[(name, value)] = postings_of(schema[name], value)
     return pickle.dumps((languages, views, postings), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -186,7 +212,7 @@ class AnalysedOnce:
         for name in schema.names():
             if _searched(name):
                 field = schema[name]
-                field.index = self._indexer(name, field.index)
+                field.index = self._indexer(name, field, field.index)
 
     def detach(self, writer: IndexWriter) -> None:
         """Give the writer's fields their own ``index`` back: call before the commit, which
@@ -197,7 +223,7 @@ class AnalysedOnce:
             if "index" in vars(field):
                 del field.index
 
-    def _indexer(self, name: str, analyse: Any) -> Any:
+    def _indexer(self, name: str, field: FieldType, analyse: Any) -> Any:
         postings = self.postings
 
         def index(value: Any, **kwargs: Any) -> Iterable[Posting]:
@@ -206,7 +232,7 @@ class AnalysedOnce:
                 return analysed
             known: list[Posting] | None = postings.get((name, value))
             if known is None:
-                known = postings[(name, value)] = list(analyse(value))
+                known = postings[(name, value)] = postings_of(field, value, analyse)
             # The list itself: Whoosh's writers only iterate it, and TermWriter takes a
             # list as it is instead of copying it.
             return known

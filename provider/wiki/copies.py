@@ -87,8 +87,11 @@ def _fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The folded words of ``text`` (see the module docstring)."""
+    folded = _fold(text)
+    if folded.isascii():  # no script written without spaces: every word stays whole
+        return _WORD.findall(folded)
     out: list[str] = []
-    for word in _WORD.findall(_fold(text)):
+    for word in _WORD.findall(folded):
         out.extend(_split(word))
     return out
 
@@ -97,13 +100,13 @@ def sketch(text: str) -> str:
     """The bottom-k sketch of ``text`` as hex (8 digits a value, ascending), or ``""``
     when the text has fewer than :data:`MIN_SHINGLES` shingles."""
     found = words(text)
-    shingles = {" ".join(found[i : i + SHINGLE_WORDS]) for i in range(max(len(found) - SHINGLE_WORDS + 1, 0))}
+    shingles = set(map(" ".join, zip(*(found[i:] for i in range(SHINGLE_WORDS)), strict=False)))
     if len(shingles) < MIN_SHINGLES:
         return ""
-    hashes = sorted(
-        int.from_bytes(hashlib.blake2b(s.encode("utf-8"), digest_size=4).digest(), "big") for s in shingles
-    )[:SKETCH_SIZE]
-    return "".join(f"{h:08x}" for h in hashes)
+    # Four big-endian bytes sort as the 32-bit numbers they stand for, and their hex is
+    # the number's eight digits: no conversion to int and back per shingle.
+    digests = sorted(hashlib.blake2b(s.encode("utf-8"), digest_size=4).digest() for s in shingles)
+    return b"".join(digests[:SKETCH_SIZE]).hex()
 
 
 def _values(encoded: str) -> list[int]:

@@ -39,7 +39,7 @@ from .copies import sketch
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
-from .frontmatter import parse_front_matter
+from .frontmatter import head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
@@ -192,6 +192,9 @@ class DocumentMeta:
             changes, and internal text cannot be confirmed by hashing a guess.
         site_cascade: what the site configuration cascades to this page (Hugo,
             :mod:`provider.wiki.hugo_site`), applied below every section's cascade.
+        head: :func:`provider.wiki.frontmatter.head_key` of the file: lets the early
+            withdrawal (:mod:`provider.wiki.quickcheck`) tell a file whose header is as
+            it was without parsing its YAML again (``""``: unknown, parse it).
     """
 
     relpath: str
@@ -228,6 +231,7 @@ class DocumentMeta:
     public_revision: str = ""
     has_front_matter: bool = True
     site_cascade: dict[str, str] | None = None
+    head: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -514,6 +518,7 @@ def parse_document(
         public_revision=hashlib.sha1(
             f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
+        head=head_key(text, front) if unreadable is None else "",
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

@@ -18,6 +18,7 @@ Only ``yaml.SafeLoader`` semantics are used: no Python object tags.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -28,7 +29,8 @@ import yaml
 
 from .lookalike import resembles
 
-__all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "parse_front_matter", "split_front_matter"]
+__all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "head_key", "parse_front_matter", "same_head",
+           "split_front_matter"]
 
 #: Header formats a layout may read, by name.
 FORMATS = ("yaml", "toml", "json")
@@ -174,8 +176,11 @@ _LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
 _CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 
 
+_DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
+
+
 def _visible(line: str) -> str:
-    return "".join(ch for ch in line if ch not in _INVISIBLE).strip()
+    return line.translate(_DROP_INVISIBLE).strip()
 
 
 _KEY_BEFORE_SEPARATOR = re.compile(r"""(?:"([^"\n]{1,60})"|'([^'\n]{1,60})'|([^\s:={}\[\],"']{4,40}))\s*[:=]""")
@@ -184,6 +189,8 @@ _KEY_BEFORE_SEPARATOR = re.compile(r"""(?:"([^"\n]{1,60})"|'([^'\n]{1,60})'|([^\
 def _audience_line(line: str) -> bool:
     """Whether the line sets a key resembling ``audience`` anywhere in it (``audience:``,
     ``Audience =``, ``{"meta": {"audience": …}}``)."""
+    if ":" not in line and "=" not in line:  # every match ends at one: skip the scan of prose
+        return False
     return any(resembles(next(k for k in keys if k), "audience")
                for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
 
@@ -308,6 +315,44 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
     if header is None and (misplaced := _misplaced_header(normalised)) is not None:
         return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
+
+
+def head_key(text: str, front: FrontMatter) -> str:
+    """A key to the header :func:`parse_front_matter` read of ``text`` (which gave
+    ``front``): ``"<characters>:<SHA-1>"`` of the header with both fence lines, or ``""``
+    when the file has no ``---`` or ``+++`` header, an unreadable one, or one not
+    followed by a line break. For a text with the same key, :func:`same_head` tells
+    without parsing YAML again whether it has the same ``data`` and no ``error``: the
+    parse reads nothing else of the body than whether one of its first lines sets an
+    audience key."""
+    if not front.present or front.error is not None:
+        return ""
+    normalised = _normalise(text)
+    if not normalised.startswith(("---", "+++")) or not normalised.endswith(front.body):
+        return ""
+    return _head_digest(normalised, len(normalised) - len(front.body))
+
+
+def same_head(text: str, key: str) -> str | None:
+    """The body of ``text`` when :func:`parse_front_matter` would read from it the same
+    header ``data``, without error, as from the text ``key`` (:func:`head_key`) was made
+    of: the same header, and no audience key in the first body lines. Else ``None``."""
+    chars, _, digest = key.partition(":")
+    if not digest or not chars.isdigit():
+        return None
+    normalised = _normalise(text)
+    if _head_digest(normalised, int(chars)) != key:
+        return None
+    body = normalised[int(chars):]
+    return None if _audience_line_anywhere(body) else body
+
+
+def _head_digest(normalised: str, chars: int) -> str:
+    head = normalised[:chars]
+    if len(head) != chars or not head.endswith("\n"):
+        return ""
+    digest = hashlib.sha1(head.encode("utf-8", "surrogatepass"), usedforsecurity=False)
+    return f"{chars}:{digest.hexdigest()}"
 
 
 def _audience_line_anywhere(body: str) -> bool:

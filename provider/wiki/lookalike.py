@@ -23,6 +23,7 @@ package): a character matches a Latin letter or digit it is listed as confusable
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
@@ -46,6 +47,11 @@ def fold(text: str) -> str:
     """``text`` as a reader sees it, for comparison: NFKC, without default-ignorable
     code points and combining marks, case-folded. Confusable letters are *not* mapped
     here (they are compared by :func:`resembles`)."""
+    if text.isascii():
+        # Normalisation leaves ASCII alone, and it has no ignorable code points (category
+        # Cf) or combining marks: only case folding applies (keys are folded by the
+        # thousand while a document's front matter is read).
+        return text.casefold()
     text = unicodedata.normalize("NFKC", text)
     text = "".join(ch for ch in unicodedata.normalize("NFD", text)
                    if not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me"))
@@ -108,16 +114,23 @@ def mentions(text: str, words: Iterable[str]) -> str | None:
     for word in words:
         if word in squashed:
             return word
-        if plain:
-            continue
-        first = word[0]
-        size = len(word)
-        for start in range(len(squashed) - size + 1):
-            if _matches(squashed[start], first) and all(
-                _matches(c, w) for c, w in zip(squashed[start : start + size], word, strict=True)
-            ):
-                return word
+        if not plain and _lookalike_pattern(word).search(squashed) is not None:
+            return word
     return None
+
+
+@lru_cache(maxsize=256)
+def _lookalike_pattern(word: str) -> re.Pattern[str]:
+    """A pattern matching a run of characters each :func:`_matches` the letter of
+    ``word`` at its place: one character class per letter (the letter and every
+    character the confusables table reads as it), searched by ``re`` instead of trying
+    every start in Python."""
+    table = _confusable_table()
+    classes = []
+    for letter in word:
+        chars = sorted({letter} | {char for char, found in table.items() if letter in found})
+        classes.append("[" + "".join(re.escape(char) for char in chars) + "]")
+    return re.compile("".join(classes))
 
 
 def near(text: str, word: str, max_edits: int) -> bool:
@@ -128,14 +141,19 @@ def near(text: str, word: str, max_edits: int) -> bool:
     a = squash(text)
     if abs(len(a) - len(word)) > max_edits:
         return False
+    table = _confusable_table()
+
+    def matches(char: str, wanted: str) -> bool:  # _matches, without a cache look-up per call
+        return char == wanted or wanted in table.get(char, ())
+
     previous2: list[int] = []
     previous = list(range(len(word) + 1))
     for i, char in enumerate(a, start=1):
         current = [i] + [0] * len(word)
         for j, wanted in enumerate(word, start=1):
-            cost = 0 if _matches(char, wanted) else 1
+            cost = 0 if matches(char, wanted) else 1
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and _matches(char, word[j - 2]) and _matches(a[i - 2], wanted):
+            if i > 1 and j > 1 and matches(char, word[j - 2]) and matches(a[i - 2], wanted):
                 current[j] = min(current[j], previous2[j - 2] + 1)
         if min(current) > max_edits:
             return False

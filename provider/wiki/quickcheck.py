@@ -21,7 +21,7 @@ from .audience_map import apply_audience_map, operator_withholding
 from .cascade import read_cascade, with_params
 from .classify import PUBLIC, decide_own_audience
 from .document import DocumentMeta, WikiSettings
-from .frontmatter import parse_front_matter
+from .frontmatter import parse_front_matter, same_head
 from .publication import read_publication, withholding
 from .sections import MARKER, hiding_spans
 
@@ -34,10 +34,10 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
     index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
     that is not exactly public, withheld by its own publication facts at ``now``, a
     section page whose cascade is not public, a body with a would-be internal-section
-    marker, or with another number of opening markers than the internal sections
-    ``before`` had (an edit *inside* an existing internal section withdraws nothing, so
-    it stays invisible to ``customer_safe``). Reads at most ``settings.max_file_bytes``
-    bytes; never raises."""
+    marker or a closing marker without an opening one, or with another number of
+    opening markers than the internal sections ``before`` had (an edit *inside* an
+    existing internal section withdraws nothing, so it stays invisible to
+    ``customer_safe``). Reads at most ``settings.max_file_bytes`` bytes; never raises."""
     layout = settings.preset
     try:
         with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
@@ -47,6 +47,11 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
         return True
     if len(data) > settings.max_file_bytes:
         return True
+    body = _body_if_header_unchanged(text, before, now)
+    if body is None:
+        return True
+    if body:
+        return _body_may_withdraw(body[0], before)
     front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
     if front.error is not None:
         return True
@@ -69,7 +74,46 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
         cascade, errors, _ = read_cascade(meta, layout)
         if errors or (cascade is not None and cascade.get("audience", PUBLIC) != PUBLIC):
             return True
-    openers = sum(1 for marker in MARKER.finditer(front.body) if not marker.group(1))
+    return _body_may_withdraw(front.body, before)
+
+
+def _body_if_header_unchanged(text: str, before: DocumentMeta | None,
+                              now: dt.datetime) -> tuple[str] | tuple[()] | None:
+    """When the header reads as it did when ``before`` was read
+    (:func:`~provider.wiki.frontmatter.same_head`), what the header checks of
+    :func:`may_have_left_public` answer follows from ``before`` without parsing its YAML
+    again (a 500-file batch spent most of its early withdrawal there): ``None`` — may
+    have left (withheld at ``now``); ``(body,)`` — the header stays public, look at
+    ``body``; ``()`` — not known this way, read the header (also whenever ``before``
+    says anything but an error-free, public, unwithheld page of its own path that is no
+    section page: only such a page takes this shortcut)."""
+    if (before is None or not before.head or before.errors or before.audience != PUBLIC or before.draft
+            or before.real_relpath is not None or before.section):
+        return ()
+    body = same_head(text, before.head)
+    if body is None:
+        return ()
+    # Everything the header checks read is a function of the header's data, the path
+    # and the settings (the same: another settings key rebuilds the index), and was
+    # read into ``before``: its errors (none), own audience (public), operator and
+    # publication withholding (its ``publication`` facts). Section pages (a cascade,
+    # a subtree to withdraw) always read their header.
+    if withholding(before.publication, now) is not None:
+        return None
+    return (body,)
+
+
+def _body_may_withdraw(body: str, before: DocumentMeta | None) -> bool:
+    openers, inside = 0, False
+    for marker in MARKER.finditer(body):
+        if not marker.group(1):
+            openers += 1
+            inside = True
+        elif not inside:
+            # A closer without an opener: the full reading quarantines the page.
+            return True
+        else:
+            inside = False
     if openers != (before.internal_sections if before is not None else 0):
         return True
-    return bool(hiding_spans(front.body))
+    return bool(hiding_spans(body))

@@ -55,6 +55,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block, parse_markdown, strip_templates
@@ -144,13 +145,20 @@ _OTHER_ATTRIBUTES = re.compile(
 def _hide_word_in(text: str) -> bool:
     """Whether a word of ``text`` is one of :data:`HIDE_COMMENT_WORDS`, misspelled by up
     to the edits :data:`HIDE_COMMENT_WORDS` allows it."""
-    for word in _COMMENT_WORD.findall(fold(text[:2000])):
-        for hide, edits in HIDE_COMMENT_WORDS.items():
-            if abs(len(word) - len(hide)) <= edits and (resembles(word, hide) or (edits and near(word, hide, edits))):
-                return True
+    return any(map(_is_hide_word, _COMMENT_WORD.findall(fold(text[:2000]))))
+
+
+@lru_cache(maxsize=65_536)
+def _is_hide_word(word: str) -> bool:
+    # Remembered per word: a page's comments and tags repeat their words, and the
+    # misspelling distance is computed in Python.
+    for hide, edits in HIDE_COMMENT_WORDS.items():
+        if abs(len(word) - len(hide)) <= edits and (resembles(word, hide) or (edits and near(word, hide, edits))):
+            return True
     return False
 
 
+@lru_cache(maxsize=65_536)
 def _resembles_any(name: str) -> bool:
     squashed = squash(name)
     return len(squashed) <= 40 and any(resembles(squashed, word) for word in HIDE_NAMES)
