@@ -137,3 +137,16 @@ def validate_reply(reply: Reply) -> None:
             assert set(result) <= KNOWN_RESULT_FIELDS, set(result) - KNOWN_RESULT_FIELDS
     elif "capabilities" in data:
         _VALIDATORS["capabilities-response"].validate(data)
+
+
+def ram_index(schema: Any) -> Any:
+    """A Whoosh index in memory under a name of its own. Whoosh's writers spill to a
+    folder named after the index in the system's temporary directory (``/tmp/MAIN.tmp``
+    for every index of the default name), so two test runs at once deleted each other's
+    files there."""
+    from uuid import uuid4
+
+    from whoosh.filedb.filestore import RamStorage
+
+    return RamStorage().create_index(schema, indexname=f"test-{uuid4().hex}")
+

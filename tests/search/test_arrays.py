@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh.collectors import FilterCollector
 from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
 from whoosh.idsets import BitSet
 from whoosh.query import And, Or, Query, Term
 from whoosh.query.compound import DefaultOr
@@ -29,6 +28,7 @@ from provider.search.collecting import BestPerKey
 from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
+from tests.support import ram_index
 
 WORDS = ["alpha", "beta", "gamma", "delta", "omega"]
 FIELDS = ("title", "body")
@@ -58,7 +58,7 @@ def _index(docs: list[tuple[int, list[str], list[str]]], segments: int, deleted:
     """``docs`` written in ``segments`` commits (unmerged), then the documents of the
     keys in ``deleted`` deleted (their segments keep the postings)."""
     schema = Schema(path=ID(stored=True, sortable=True), title=TEXT(field_boost=2.5), body=TEXT)
-    index = RamStorage().create_index(schema)
+    index = ram_index(schema)
     step = max(1, len(docs) // segments)
     for start in range(0, len(docs), step):
         writer = index.writer()

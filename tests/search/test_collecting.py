@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from whoosh.collectors import FilterCollector
 from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
 from whoosh.query import Or, Term
 
 from provider.search.collecting import BestPerKey
+from tests.support import ram_index
 
 WORDS = ["alpha", "beta", "gamma", "delta"]
 
@@ -21,7 +21,7 @@ entries = st.lists(
 
 
 def _index(docs: list[tuple[int, list[str]]]):  # type: ignore[no-untyped-def]
-    index = RamStorage().create_index(Schema(path=ID(stored=True, sortable=True), body=TEXT))
+    index = ram_index(Schema(path=ID(stored=True, sortable=True), body=TEXT))
     writer = index.writer()
     for key, words in docs:
         writer.add_document(path=f"doc-{key}", body=" ".join(words))
