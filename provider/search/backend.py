@@ -704,7 +704,7 @@ class WhooshBackend:
             try:
                 with index.reader() as reader:
                     for language in build.languages[which]:
-                        VOCABULARY.of(str(self.layout.build_dir(build.name) / which), reader,
+                        VOCABULARY.of(self._scope(build, which), reader,
                                       [field(language) for field in _FIELDS], language)
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
@@ -715,7 +715,7 @@ class WhooshBackend:
         for share, which in ((0.25, PUBLIC), (0.5, ALL)):
             try:
                 with build.indexes[which].reader() as reader:
-                    scope = str(self.layout.build_dir(build.name) / which)
+                    scope = self._scope(build, which)
                     fields = [field(language) for language in build.languages[which] for field in _FIELDS]
                     for leaf, _ in reader.leaf_readers():
                         POSTINGS.warm(leaf, segment_key(scope, leaf), fields, share=share)
@@ -723,10 +723,16 @@ class WhooshBackend:
                 log.debug("posting warm-up of build %s stopped: %s", build.name, exc)
                 return
 
+    def _scope(self, build: _Build, which: str) -> str:
+        """The name of one index of a build (its folder), under which the per-segment
+        deletion indexes and posting lists are kept: never shared by the public and the
+        agent index."""
+        return str(self.layout.build_dir(build.name) / which)
+
     def _open_searcher(self, build: _Build, which: str) -> Searcher:
         searcher = build.indexes[which].searcher()
-        # Names the index for the vocabulary's deletion indexes (kept per segment).
-        searcher._kp_scope = str(self.layout.build_dir(build.name) / which)
+        # Names the index for the vocabulary's deletion indexes and the posting lists.
+        searcher._kp_scope = self._scope(build, which)
         return searcher
 
     def _current(self) -> _Build | None:
