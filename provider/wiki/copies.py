@@ -26,7 +26,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import chain
 
 from .lookalike import _ignorable
@@ -42,6 +42,11 @@ NEAR_COPY_JACCARD = 0.35
 #: Sketch values two texts must share before their similarity is estimated (a copy at the
 #: threshold shares about 33 of 64).
 _CANDIDATE_SHARED = 8
+
+#: How many values of the pair's shared ones :class:`CopyGraph` finds in both sketches'
+#: indexed prefixes at least (each prefix is this much longer than prefix filtering
+#: needs: see :meth:`CopyGraph._prefix_of`); at most :data:`_CANDIDATE_SHARED`.
+_PREFIX_SHARED = 3
 
 #: Keys whose neighbours :class:`CopyGraph` keeps (each a set of its near-copies).
 _CACHED_KEYS = 20_000
@@ -174,9 +179,11 @@ class CopyGraph:
     on the sizes of the two sketches (:func:`_least_shared`: 23 of 64 at the threshold
     0.35); order all values by how many sketches hold them, rarest first; then the first
     value of the pair's shared ones in that order lies within the first ``len − t + 1``
-    values of *each* sketch (at least ``t − 1`` shared values come after it). Only those
-    prefixes are indexed and probed, so a value held by many sketches is looked up only by
-    sketches made mostly of such values. Every candidate is then checked exactly (shared
+    values of *each* sketch (at least ``t − 1`` shared values come after it), and its
+    first *k* shared values within the first ``len − t + k``. Only those prefixes are
+    indexed and probed (*k* = :data:`_PREFIX_SHARED`), so a value held by many sketches
+    is looked up only by sketches made mostly of such values, and a candidate met fewer
+    than *k* times is no near-copy. Every other candidate is then checked exactly (shared
     count, bound, similarity), so the answer equals :func:`near_copies`' on the same
     sketches — tested as a property on corpora of shared paragraphs and boilerplate
     (``tests/wiki/test_copy_graph.py``). Any fixed order is correct; the frequencies are
@@ -191,7 +198,7 @@ class CopyGraph:
 
     Keys are the caller's (the corpus rules use a relative path, and the path and
     ``#internal`` for an internal section's sketch). Memory: per key a set of up to 64
-    integers and about 42 index entries.
+    integers and about 44 index entries.
     """
 
     def __init__(self, threshold: float = NEAR_COPY_JACCARD) -> None:
@@ -272,10 +279,22 @@ class CopyGraph:
         """The first values of a sketch (ascending) in the order rarest first, ties by
         value (a stable sort of the ascending values). A value not seen at the rebuild
         counts 0, and is not added: the frequencies stay as the rebuild took them
-        (``known``: every value was seen)."""
-        length = len(ordered) - _least_shared(len(ordered), self.threshold) + 1
-        if length <= 0:
+        (``known``: every value was seen).
+
+        A sketch of ``n`` values that shares ``c >= t`` values with a near-copy
+        (:func:`_least_shared`) has at most ``c - k`` of them after its ``k``-th shared
+        value in the order, so the first ``k`` shared values lie within its first
+        ``n - t + k`` values. The prefix is that long for ``k`` =
+        :data:`_PREFIX_SHARED`: a near-copy then turns up at least that often among the
+        keys indexed under a probing sketch's prefix (:meth:`_pairs`), and a key that
+        shares one rare value by chance — most candidates on a wiki of random words,
+        each compared exactly before — is dropped without being compared. Empty when
+        no sketch can share ``t`` values with this one."""
+        size = len(ordered)
+        least = _least_shared(size, self.threshold)
+        if least > size:
             return ()
+        length = min(size, size - least + _PREFIX_SHARED)
         held = self._held
         return tuple(sorted(ordered, key=held.__getitem__ if known else lambda value: held.get(value, 0))[:length])
 
@@ -297,23 +316,66 @@ class CopyGraph:
                 if not keys:
                     del self._index[value]
 
-    def _pairs(self, key: str, index: Mapping[int, Iterable[str]]) -> Iterator[tuple[str, float]]:
-        """``key``'s near-copies among the keys of ``index`` (a prefix index)."""
+    def _candidates(self, key: str, index: Mapping[int, Iterable[str]]) -> list[str]:
+        """The keys of ``index`` (a prefix index) met at least :data:`_PREFIX_SHARED`
+        times under ``key``'s prefix, ``key`` left out: every near-copy of ``key`` among
+        them, and few others (see :meth:`_prefix_of`)."""
         prefix = self._prefix.get(key)
         if not prefix:
+            return []
+        get = index.get
+        counts = Counter(chain.from_iterable([found for value in prefix if (found := get(value)) is not None]))
+        counts.pop(key, None)
+        return [other for other, count in counts.items() if count >= _PREFIX_SHARED]
+
+    def _pairs(self, key: str, index: Mapping[int, Iterable[str]]) -> Iterator[tuple[str, float]]:
+        """``key``'s near-copies among the keys of ``index`` (a prefix index)."""
+        if key not in self._values:
             return
-        candidates: set[str] = set()
-        for value in prefix:
-            found = index.get(value)
-            if found is not None:
-                candidates.update(found)
-        candidates.discard(key)
         values, ordered, threshold = self._values[key], self._sorted[key], self.threshold
         all_values, all_sorted = self._values, self._sorted
-        for other in candidates:
+        for other in self._candidates(key, index):
             score = _pair_score(values, all_values[other], ordered, all_sorted[other], threshold)
             if score is not None:
                 yield other, score
+
+    def _closest(self, key: str, index: Mapping[int, Iterable[str]],
+                 skip: Callable[[str, str], bool] | None) -> tuple[str, float] | None:
+        """The first of ``key``'s near-copies among the keys of ``index`` in the order of
+        :meth:`near_copies` (most similar, then the least key) that ``skip`` does not
+        skip, or ``None``.
+
+        Each candidate's similarity is at most its shared values over the denominator
+        (:func:`_pair_score`'s bound: the same float division, so never below the
+        similarity); candidates are scored in descending order of it, and the search
+        stops at the first whose bound is below the best similarity found — in a cluster
+        of documents that share a large block of boilerplate most candidates are
+        near-copies, and scoring each exactly was most of rule 6 at 50,000 documents."""
+        values, ordered, threshold = self._values.get(key), self._sorted.get(key), self.threshold
+        if values is None or ordered is None:
+            return None
+        all_values, all_sorted = self._values, self._sorted
+        size = len(values)
+        bounds: list[tuple[float, str]] = []
+        for other in self._candidates(key, index):
+            if skip is not None and skip(key, other):
+                continue
+            theirs = all_values[other]
+            count = len(values & theirs)
+            if count < _CANDIDATE_SHARED:
+                continue
+            bound = count / min(SKETCH_SIZE, size + len(theirs) - count)
+            if bound >= threshold:
+                bounds.append((-bound, other))
+        bounds.sort()
+        best: tuple[str, float] | None = None
+        for negative, other in bounds:
+            if best is not None and -negative < best[1]:
+                break
+            score = _pair_score(values, all_values[other], ordered, all_sorted[other], threshold)
+            if score is not None and (best is None or score > best[1] or (score == best[1] and other < best[0])):
+                best = (other, score)
+        return best
 
     def neighbours(self, key: str) -> Iterable[str]:
         """The keys whose sketch nearly copies ``key``'s (none for an unknown key; a
@@ -329,15 +391,35 @@ class CopyGraph:
             found = self._cache[key] = {other for other, _ in self._pairs(key, self._index)}
         return found
 
+    def _source_index(self, sources: Iterable[str]) -> dict[int, list[str]]:
+        index: dict[int, list[str]] = defaultdict(list)
+        for source in sources:
+            for value in self._prefix.get(source, ()):
+                index[value].append(source)
+        return index
+
+    def closest(self, targets: Iterable[str], sources: Iterable[str],
+                skip: Callable[[str, str], bool] | None = None) -> dict[str, tuple[str, float]]:
+        """For each target, the first pair of :meth:`near_copies`' list (most similar
+        source, ties by the least key) for which ``skip(target, source)`` is false:
+        ``{target: (source, similarity)}`` for targets with one. What rule 6 asks (it acts
+        on the closest source only), without scoring every near-copy exactly."""
+        index = self._source_index(sources)
+        found: dict[str, tuple[str, float]] = {}
+        if not index:
+            return found
+        for key in targets:
+            hit = self._closest(key, index, skip)
+            if hit is not None:
+                found[key] = hit
+        return found
+
     def near_copies(self, targets: Iterable[str], sources: Iterable[str]) -> dict[str, list[tuple[str, float]]]:
         """Like :func:`near_copies` for keys already in the graph: ``{target: [(source,
         similarity), ...]}``, most similar first, for targets with at least one copy among
         ``sources`` (a key is never paired with itself). Only target–source pairs are
         compared: the sources' prefixes are indexed for the call."""
-        index: dict[int, list[str]] = defaultdict(list)
-        for source in sources:
-            for value in self._prefix.get(source, ()):
-                index[value].append(source)
+        index = self._source_index(sources)
         found: dict[str, list[tuple[str, float]]] = {}
         if not index:
             return found

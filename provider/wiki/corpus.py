@@ -387,51 +387,65 @@ def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:
 
 def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None = None) -> None:
     """Rule 6: a public document that nearly copies internal or withheld text inherits
-    the strictest status among what it copies. With ``graph`` (kept in step with the
-    drafts' sketches by :func:`resolve`), the pairs come from it instead of comparing
-    every target with every source again."""
+    the strictest status among what it copies: withheld like the most similar withheld
+    document it copies, else internal like the most similar internal one (ties by key).
+    With ``graph`` (kept in step with the drafts' sketches by :func:`resolve`), only
+    that closest source of each kind is looked for (:meth:`CopyGraph.closest`); without
+    it, every pair is compared and listed (:func:`near_copies`), the reference the graph
+    is tested against."""
     targets = {relpath: d.meta.sketch for relpath, d in drafts.items()
                if d.withheld is None and d.audience == PUBLIC and d.meta.sketch}
     if not targets:
         return
-    sources: dict[str, str] = {}
+    # Sources by kind. A document withheld as a duplicate passes nothing on (not even its
+    # internal sections: it duplicates the page it would demote).
+    withheld_sources: dict[str, str] = {}
+    internal_sources: dict[str, str] = {}
     for relpath, draft in drafts.items():
-        own_withheld = draft.withheld is not None and not draft.withheld_as_duplicate
+        if draft.withheld_as_duplicate:
+            continue
         meant = not draft.audience_source.startswith(_NOT_MEANT)
-        if draft.meta.sketch and ((draft.audience != PUBLIC and meant) or own_withheld):
-            sources[relpath] = draft.meta.sketch
+        if draft.meta.sketch and draft.withheld is not None:
+            withheld_sources[relpath] = draft.meta.sketch
+        elif draft.meta.sketch and draft.audience != PUBLIC and meant:
+            internal_sources[relpath] = draft.meta.sketch
         if draft.meta.internal_sketch:
-            sources[relpath + "#internal"] = draft.meta.internal_sketch
-    if not sources:
+            internal_sources[relpath + "#internal"] = draft.meta.internal_sketch
+    if not withheld_sources and not internal_sources:
         return
-    found = graph.near_copies(targets, sources) if graph is not None else near_copies(targets, sources)
-    for relpath, pairs in found.items():
+
+    def same_group(target: str, key: str) -> bool:
+        # Copies inside one translation group are the untranslated-copy rule's: an
+        # untranslated copy must not demote the page it copies (a document's own internal
+        # section is in its group too).
+        return drafts[key.partition("#")[0]].meta.translation_group == drafts[target].meta.translation_group
+
+    if graph is not None:
+        withheld = graph.closest(targets, withheld_sources, same_group)
+        internal = graph.closest([t for t in targets if t not in withheld], internal_sources, same_group)
+    else:
+        withheld, internal = {}, {}
+        for found, kind in ((withheld, withheld_sources), (internal, internal_sources)):
+            for relpath, pairs in near_copies(targets, kind).items():
+                first = next(((key, score) for key, score in pairs if not same_group(relpath, key)), None)
+                if first is not None:
+                    found[relpath] = first
+    for relpath, (path, score) in withheld.items():
         draft = drafts[relpath]
-        withheld = []
-        internal = []
-        for key, score in pairs:
-            source_path, _, part = key.partition("#")
-            source = drafts[source_path]
-            if (source_path == relpath or source.withheld_as_duplicate
-                    or source.meta.translation_group == draft.meta.translation_group):
-                # Copies inside one translation group are the untranslated-copy rule's: an
-                # untranslated copy must not demote the page it copies.
-                continue
-            if not part and source.withheld is not None and not source.withheld_as_duplicate:
-                withheld.append((source_path, score, source.withheld))
-            else:
-                internal.append((source_path + (" (its internal section)" if part else ""), score))
-        if withheld:
-            path, score, why = withheld[0]
-            draft.withheld = f"a copy of {path} (similarity {score:.2f}), which is not served: {why}"
-            draft.quarantine.append(f"nearly the same text as {path} (similarity {score:.2f}), which is not "
-                                    "served; not served either")
-        elif internal:
-            path, score = internal[0]
-            draft.audience = INTERNAL
-            draft.audience_source = f"fail-closed: a copy of the internal {path}"
-            draft.quarantine.append(f"nearly the same text as the internal {path} (similarity {score:.2f}); "
-                                    "served as internal")
+        why = drafts[path].withheld
+        draft.withheld = f"a copy of {path} (similarity {score:.2f}), which is not served: {why}"
+        draft.quarantine.append(f"nearly the same text as {path} (similarity {score:.2f}), which is not "
+                                "served; not served either")
+    for relpath, (key, score) in internal.items():
+        if relpath in withheld:
+            continue
+        draft = drafts[relpath]
+        source_path, _, part = key.partition("#")
+        path = source_path + (" (its internal section)" if part else "")
+        draft.audience = INTERNAL
+        draft.audience_source = f"fail-closed: a copy of the internal {path}"
+        draft.quarantine.append(f"nearly the same text as the internal {path} (similarity {score:.2f}); "
+                                "served as internal")
 
 
 def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
