@@ -26,7 +26,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from .lookalike import _ignorable
@@ -340,10 +340,10 @@ class CopyGraph:
                 yield other, score
 
     def _closest(self, key: str, index: Mapping[int, Iterable[str]],
-                 skip: Callable[[str, str], bool] | None) -> tuple[str, float] | None:
+                 groups: Mapping[str, str] | None) -> tuple[str, float] | None:
         """The first of ``key``'s near-copies among the keys of ``index`` in the order of
-        :meth:`near_copies` (most similar, then the least key) that ``skip`` does not
-        skip, or ``None``.
+        :meth:`near_copies` (most similar, then the least key) outside ``key``'s group,
+        or ``None``.
 
         Each candidate's similarity is at most its shared values over the denominator
         (:func:`_pair_score`'s bound: the same float division, so never below the
@@ -357,8 +357,9 @@ class CopyGraph:
         all_values, all_sorted = self._values, self._sorted
         size = len(values)
         bounds: list[tuple[float, str]] = []
+        group = groups.get(key) if groups is not None else None
         for other in self._candidates(key, index):
-            if skip is not None and skip(key, other):
+            if group is not None and groups[other] == group:  # type: ignore[index]
                 continue
             theirs = all_values[other]
             count = len(values & theirs)
@@ -399,9 +400,10 @@ class CopyGraph:
         return index
 
     def closest(self, targets: Iterable[str], sources: Iterable[str],
-                skip: Callable[[str, str], bool] | None = None) -> dict[str, tuple[str, float]]:
+                groups: Mapping[str, str] | None = None) -> dict[str, tuple[str, float]]:
         """For each target, the first pair of :meth:`near_copies`' list (most similar
-        source, ties by the least key) for which ``skip(target, source)`` is false:
+        source, ties by the least key) whose source is not in the target's group
+        (``groups``: a label for every target and source; none: no group is skipped):
         ``{target: (source, similarity)}`` for targets with one. What rule 6 asks (it acts
         on the closest source only), without scoring every near-copy exactly."""
         index = self._source_index(sources)
@@ -409,7 +411,7 @@ class CopyGraph:
         if not index:
             return found
         for key in targets:
-            hit = self._closest(key, index, skip)
+            hit = self._closest(key, index, groups)
             if hit is not None:
                 found[key] = hit
         return found

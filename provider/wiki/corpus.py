@@ -65,6 +65,7 @@ import gc
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
@@ -414,20 +415,19 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
     if not withheld_sources and not internal_sources:
         return
 
-    def same_group(target: str, key: str) -> bool:
-        # Copies inside one translation group are the untranslated-copy rule's: an
-        # untranslated copy must not demote the page it copies (a document's own internal
-        # section is in its group too).
-        return drafts[key.partition("#")[0]].meta.translation_group == drafts[target].meta.translation_group
-
+    # Copies inside one translation group are the untranslated-copy rule's: an
+    # untranslated copy must not demote the page it copies (a document's own internal
+    # section is in its group too).
+    groups = {key: drafts[key.partition("#")[0]].meta.translation_group
+              for key in chain(targets, withheld_sources, internal_sources)}
     if graph is not None:
-        withheld = graph.closest(targets, withheld_sources, same_group)
-        internal = graph.closest([t for t in targets if t not in withheld], internal_sources, same_group)
+        withheld = graph.closest(targets, withheld_sources, groups)
+        internal = graph.closest([t for t in targets if t not in withheld], internal_sources, groups)
     else:
         withheld, internal = {}, {}
         for found, kind in ((withheld, withheld_sources), (internal, internal_sources)):
             for relpath, pairs in near_copies(targets, kind).items():
-                first = next(((key, score) for key, score in pairs if not same_group(relpath, key)), None)
+                first = next(((key, score) for key, score in pairs if groups[key] != groups[relpath]), None)
                 if first is not None:
                     found[relpath] = first
     for relpath, (path, score) in withheld.items():
