@@ -18,6 +18,15 @@ with a near-copy sketch. For each size it prints
 
 Every incremental answer is checked against the whole derivation (the bench stops if
 one differs).
+
+    nice python bench/rules.py --index-dir /tmp/kp-b/index-10000 --wiki-dir /tmp/kp-b/wiki-10000
+
+replays instead, on the metadata of an index ``bench/build.py --workdir /tmp/kp-b`` kept
+(its random-word wiki), what that bench's restart, one-file updates and 500-file change
+ask of the corpus rules — the same files changed the same way, read again here — and
+prints the CPU the rules alone spent (``bench/build.py`` prints wall times, which a loaded
+machine stretches). Add ``--baseline TREE`` to run another checkout's rules on the same
+metadata first.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(os.environ.get("KP_RULES_TREE") or Path(__file__).resolve().parent.parent)
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -140,12 +149,89 @@ def bench(count: int, trials: int) -> None:
           f"whole corpus: {rules.last_full}")
 
 
+def replay(index_dir: Path, wiki_dir: Path, trials: int) -> None:
+    """bench/build.py's restart, one-file updates and 500-file change, rules only."""
+    import shutil
+    import tempfile
+
+    from provider.search.manifest import Manifest
+    from provider.wiki.document import WikiSettings, load_document
+
+    found = sorted(index_dir.glob("builds/*/manifest.json"))
+    manifest = Manifest.load(found[-1]) if found else None
+    if manifest is None:
+        raise SystemExit(f"no readable manifest under {index_dir}/builds")
+    docs = dict(manifest.docs)
+    count = len(docs)
+    wiki = WikiSettings(root=wiki_dir)
+    options = dict(default_locale=wiki.default_locale, layout=wiki.preset)
+    now = dt.datetime.now(dt.UTC)
+    scratch = Path(tempfile.mkdtemp(prefix="kp-rules-"))
+    settings = WikiSettings(root=scratch)
+
+    def edited(relpath: str, extra: str, *, internal: bool = False) -> DocumentMeta:
+        target = scratch / relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = (wiki_dir / relpath).read_text("utf-8")
+        if internal:
+            text = text.replace("audience: public", "audience: internal", 1)
+        target.write_text(text + extra, "utf-8")
+        return load_document(settings, relpath).meta  # type: ignore[union-attr]
+
+    try:
+        rules = CorpusRules()
+        cpu = time.process_time()
+        rules.resolve(docs, now=now, **options)  # type: ignore[arg-type]
+        print(f"[{count:>6} docs] first call after a start (whole corpus): {time.process_time() - cpu:6.2f} s CPU "
+              f"(load {os.getloadavg()[0]:.2f})", flush=True)
+        timings = []
+        for trial in range(trials):
+            relpath = "section-01/article-00001.md"
+            docs[relpath] = edited(relpath, f"\nEdit {trial} wombat{trial} replay.\n")
+            cpu = time.process_time()
+            rules.resolve(docs, now=now, changed=[relpath], **options)  # type: ignore[arg-type]
+            timings.append(time.process_time() - cpu)
+        if timings:
+            print(f"[{count:>6} docs] one-file update: CPU p50 {statistics.median(timings) * 1000:6.1f} ms")
+        changed = []
+        for i in range(1, 501):  # bench/build.py's bulk change
+            number = (i * 19) % count
+            relpath = f"section-{number % 50:02d}/article-{number:05d}.md"
+            docs[relpath] = edited(relpath, f"\nBulk change {i} replay replayx.\n", internal=i % 10 == 0)
+            changed.append(relpath)
+        cpu = time.process_time()
+        kept, _ = rules.resolve(docs, now=now, changed=changed, **options)  # type: ignore[arg-type]
+        took = time.process_time() - cpu
+        if dict(kept) != resolve(dict(docs), now=now, **options):  # type: ignore[arg-type]
+            raise SystemExit("the incremental rules differ from a fresh resolve")
+        print(f"[{count:>6} docs] 500-file change: {took:6.2f} s CPU, {rules.last_derived} derived, whole corpus: "
+              f"{rules.last_full} (load {os.getloadavg()[0]:.2f}); equal to a fresh resolve")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--docs", default="10000,50000", help="comma-separated document counts")
     parser.add_argument("--trials", type=int, default=20, help="one-file edits per size")
+    parser.add_argument("--index-dir", type=Path, help="replay bench/build.py's changes on this kept index")
+    parser.add_argument("--wiki-dir", type=Path, help="the random-word wiki of --index-dir")
+    parser.add_argument("--baseline", type=Path, help="with --index-dir: run this checkout's rules first")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}")
+    if args.index_dir is not None:
+        if args.wiki_dir is None:
+            parser.error("--index-dir needs --wiki-dir")
+        if args.baseline is not None:
+            import subprocess
+            print(f"baseline {args.baseline}:", flush=True)
+            # This script, importing the baseline's provider package (KP_RULES_TREE).
+            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--index-dir", str(args.index_dir),
+                            "--wiki-dir", str(args.wiki_dir),
+                "--trials", str(args.trials)], check=True, env={**os.environ, "KP_RULES_TREE": str(args.baseline)})
+            print(f"this tree {ROOT}:", flush=True)
+        replay(args.index_dir, args.wiki_dir, args.trials)
+        return
     for size in (int(s) for s in args.docs.split(",") if s):
         bench(size, args.trials)
 
