@@ -171,7 +171,10 @@ def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
     schema = _schema(languages)
     views = {False: text_units(settings, languages, document, public_view=False)}
     if document.meta.public_text:
-        views[True] = text_units(settings, languages, document, public_view=True)
+        # Without internal sections both views hold the same passages, hence the same
+        # units (text_units reads nothing else of the view): made once, pickled once.
+        same = document.public_passages is document.passages
+        views[True] = views[False] if same else text_units(settings, languages, document, public_view=True)
     postings: dict[tuple[str, str], list[Posting]] = {}
     for units in views.values():
         for unit in units:

@@ -220,6 +220,9 @@ _SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\{#\s|\s#\}"), " "),
     (re.compile(r"^\s{0,3}#{1,6}\s+"), ""),
 )
+#: Per pattern of :data:`_SCRUB`, characters of which every match holds at least one: a
+#: text without any of them is left as it is by that pattern, so it is not run.
+_SCRUB_NEEDS = ("[", "[", "[", "*", "`", "`~", "|", "#", "#")
 
 
 # Extensions markdown-it (CommonMark + tables) does not parse, left as text in prose
@@ -233,13 +236,18 @@ _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
     (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
 )
+_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-")
+_SCRUB_STEPS = tuple(zip(_SCRUB, _SCRUB_NEEDS, strict=True))
+_PROSE_SCRUB_STEPS = _SCRUB_STEPS + tuple(zip(_PROSE_SCRUB, _PROSE_SCRUB_NEEDS, strict=True))
 
 
-def _scrub(text: str, extra: tuple[tuple[re.Pattern[str], str], ...] = ()) -> str:
+def _scrub(text: str, prose: bool = False) -> str:
+    steps = _PROSE_SCRUB_STEPS if prose else _SCRUB_STEPS
     for _ in range(3):
         before = text
-        for pattern, replacement in (*_SCRUB, *extra):
-            text = pattern.sub(replacement, text)
+        for (pattern, replacement), needs in steps:
+            if any(char in text for char in needs):
+                text = pattern.sub(replacement, text)
         if text == before:
             break
     return _squash(text)
@@ -289,7 +297,7 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
     text = _strip_tags(text, keep_words=False)
     # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
     # still reads as a template tag: drop it.
-    text = _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), _PROSE_SCRUB)
+    text = _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), prose=True)
     return _squash(_release(text, held)) if held else text
 
 
