@@ -114,10 +114,9 @@ def _encode_positions(found: list[int]) -> bytes:
     """``Positions.encode(found)`` (Whoosh's own ``pack_uint`` and ``dumps`` on the same
     gaps), without a Python loop for a term found once — most terms: its one gap is its
     position."""
-    if len(found) == 1:
-        return _pack_uint(1) + _dumps(found, 2)
-    gaps = [b - a for a, b in zip([0, *found], found)]
-    return _pack_uint(len(gaps)) + _dumps(gaps, 2)
+    gaps = found if len(found) == 1 else [b - a for a, b in zip([0, *found[:-1]], found, strict=True)]
+    encoded: bytes = _pack_uint(len(gaps)) + _dumps(gaps, 2)
+    return encoded
 
 
 @lru_cache(maxsize=4096)
