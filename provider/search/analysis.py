@@ -40,7 +40,8 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
+from operator import is_not
 from typing import Any
 
 from whoosh.analysis import (
@@ -148,15 +149,22 @@ def cjk_mode(language: str | None = None) -> str:
     unless ``KNOWLEDGE_PROVIDER_CJK_ANALYSIS`` says otherwise: ``bigrams`` or ``words`` for
     every language, or per language (``zh=bigrams,ja=words``) — for measuring one against the
     other. Without ``language``: a description of all of them (part of the index settings)."""
-    modes = dict(DEFAULT_CJK_MODES)
-    setting = os.environ.get("KNOWLEDGE_PROVIDER_CJK_ANALYSIS", "").strip().lower()
-    for part in filter(None, (p.strip() for p in setting.split(","))):
-        lang, _, mode = part.rpartition("=")
-        if mode in CJK_MODES:
-            modes.update({lang: mode} if lang else dict.fromkeys(modes, mode))
+    modes = _cjk_modes(os.environ.get("KNOWLEDGE_PROVIDER_CJK_ANALYSIS", ""))
     if language is None:
         return ",".join(f"{lang}={mode}" for lang, mode in sorted(modes.items()))
     return modes.get(language, "words")
+
+
+@lru_cache(maxsize=16)
+def _cjk_modes(setting: str) -> dict[str, str]:
+    """:func:`cjk_mode`'s table for one value of the setting (read on every call: it is
+    asked per text analysed). Callers must not change the dictionary."""
+    modes = dict(DEFAULT_CJK_MODES)
+    for part in filter(None, (p.strip() for p in setting.strip().lower().split(","))):
+        lang, _, mode = part.rpartition("=")
+        if mode in CJK_MODES:
+            modes.update({lang: mode} if lang else dict.fromkeys(modes, mode))
+    return modes
 
 
 def _mark_class() -> str:
@@ -217,24 +225,48 @@ def _segmentable(language: str, run: str) -> bool:
 def words(text: str, language: str, mode: str = "words") -> Iterator[str]:
     """The words of ``text`` before lowercasing, stop words and stemming (step 1 of the
     module docstring): what :class:`ScriptTokenizer` yields."""
+    return iter(_word_list(text, language, mode))
+
+
+#: The word alternative of :data:`_TOKEN` alone: what it matches in a text without CJK
+#: characters, where the CJK alternative never matches.
+_WORD_RUN = re.compile(f"{_WORD}(?:[.\u200c]{_WORD})*")
+#: The same for ASCII text: there ``[\w{_MARKS}]`` is ``\w`` (every mark is above U+02FF)
+#: and no character is CJK, so the per-character look-ahead can go.
+_ASCII_WORD_RUN = re.compile(r"\w+(?:\.\w+)*")
+_CJK_OR_ZWNJ = re.compile(f"[{CJK}\u200c]")
+
+
+def _word_list(text: str, language: str, mode: str) -> list[str]:
+    """:func:`words` as a list. A text without CJK characters or ZWNJ (after
+    :func:`normalise`) is cut by one ``findall`` of the word alternative of
+    :data:`_TOKEN` — the same matches, without a match object and a Python step per
+    word; ASCII text (which :func:`normalise` leaves alone) by the ASCII form of it."""
+    if text.isascii():
+        return _ASCII_WORD_RUN.findall(text)
+    text = normalise(text)
+    if _CJK_OR_ZWNJ.search(text) is None:
+        return _WORD_RUN.findall(text)
     segment = segmenter(language) if mode in ("words", "both") else None
-    for match in _TOKEN.finditer(normalise(text)):
+    out: list[str] = []
+    for match in _TOKEN.finditer(text):
         run = match.group("cjk")
         if run is not None:
             if segment is not None and _segmentable(language, run):
                 found = list(segment(run))
-                yield from found
+                out += found
                 if mode == "both":
-                    yield from (pair for pair in cjk_bigrams(run) if pair not in found)
+                    out += [pair for pair in cjk_bigrams(run) if pair not in found]
             else:
-                yield from cjk_bigrams(run)
+                out += cjk_bigrams(run)
             continue
         word = match.group("word")
         if "\u200c" in word:
-            yield from (part for part in word.split("\u200c") if part)
-            yield word.replace("\u200c", "")
+            out += [part for part in word.split("\u200c") if part]
+            out.append(word.replace("\u200c", ""))
         else:
-            yield word
+            out.append(word)
+    return out
 
 
 class ScriptTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh is untyped
@@ -334,11 +366,11 @@ def _analyzer(language: str, mode: str) -> Analyzer:
 def terms(text: str, language: str = "en") -> list[str]:
     """The indexed terms of ``text`` in ``language``, in order, duplicates kept, stop
     words left out (what a query of ``text`` searches for): what the analyzer of
-    :func:`analyzer_for` yields, made by :func:`_word_terms` instead of its chain of
+    :func:`analyzer_for` yields, made by :func:`_word_step` instead of its chain of
     generators."""
     mode = cjk_mode(language)
-    term_of = _word_terms(language, mode)
-    return [term for term, stop in map(term_of, words(text, language, mode)) if not stop]
+    found = map(_term_functions(language, mode)[1], _word_list(text, language, mode))
+    return list(filter(_not_none, found))  # type: ignore[arg-type]  # drops the Nones
 
 
 def index_terms(text: str, language: str, mode: str | None = None) -> list[str]:
@@ -346,8 +378,27 @@ def index_terms(text: str, language: str, mode: str | None = None) -> list[str]:
     yields for ``text`` when indexing (stop words kept): one per word of :func:`words`,
     so a term's position is its index in the list."""
     mode = mode or cjk_mode(language)
-    term_of = _word_terms(language, mode)
-    return [term for term, _ in map(term_of, words(text, language, mode))]
+    return list(map(_term_functions(language, mode)[0], _word_list(text, language, mode)))
+
+
+_not_none = partial(is_not, None)
+
+
+@cache
+def _term_functions(language: str, mode: str) -> tuple[Callable[[str], str], Callable[[str], str | None]]:
+    """``(word -> term, word -> term or None for a stop word)`` of :func:`_word_step`,
+    each remembered on its own (one look-up per word, in C, where unpacking a pair in
+    Python cost more)."""
+    term_of = _word_step(language, mode)
+
+    def index_term(word: str) -> str:
+        return term_of(word)[0]
+
+    def query_term(word: str) -> str | None:
+        term, stopped = term_of(word)
+        return None if stopped else term
+
+    return lru_cache(maxsize=STEM_CACHE_WORDS)(index_term), lru_cache(maxsize=STEM_CACHE_WORDS)(query_term)
 
 
 def fast_analysis(analyzer: Any) -> tuple[str, str] | None:
@@ -364,12 +415,12 @@ def fast_analysis(analyzer: Any) -> tuple[str, str] | None:
 
 
 @cache
-def _word_terms(language: str, mode: str) -> Callable[[str], tuple[str, bool]]:
+def _word_step(language: str, mode: str) -> Callable[[str], tuple[str, bool]]:
     """``word -> (term, stopped)``: what the analyzer of ``language`` makes of one word of
     :func:`words` — lowercased, accents folded where they are, stemmed — and whether a
     query drops it as a stop word. Every filter of the chain works on one token alone, so
-    a word's term can be remembered (``lru_cache``, in C): per-token generators were most
-    of the analysis time."""
+    a word's term can be remembered (:func:`_term_functions`, in C): per-token generators
+    were most of the analysis time."""
     chain = _analyzer(language, mode)
     stops: frozenset[str] = frozenset()
     minsize = 0
@@ -394,4 +445,4 @@ def _word_terms(language: str, mode: str) -> Callable[[str], tuple[str, bool]]:
             text = stem(text)
         return text, stopped
 
-    return lru_cache(maxsize=STEM_CACHE_WORDS)(term_of)
+    return term_of

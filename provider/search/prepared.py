@@ -21,6 +21,8 @@ from typing import Any
 
 from whoosh.fields import FieldType, Schema
 from whoosh.formats import Positions
+from whoosh.formats import dumps as _dumps
+from whoosh.formats import pack_uint as _pack_uint
 from whoosh.writing import IndexWriter
 
 from ..contract.locales import language_of
@@ -103,9 +105,18 @@ def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting
             positions[term] = [position]
         else:
             found.append(position)
-    boost, encode = field.format.field_boost, field.format.encode
-    return [(term.encode("utf-8"), len(found), len(found) * boost, encode(found))
+    boost = field.format.field_boost
+    return [(term.encode("utf-8"), len(found), len(found) * boost, _encode_positions(found))
             for term, found in positions.items()]
+
+
+def _encode_positions(found: list[int]) -> bytes:
+    """``Positions.encode(found)`` (Whoosh's own ``pack_uint`` and ``dumps`` on the same
+    gaps), without a Python loop for a term found once — most terms: its one gap is its
+    position."""
+    gaps = found if len(found) == 1 else [b - a for a, b in zip([0, *found[:-1]], found, strict=True)]
+    encoded: bytes = _pack_uint(len(gaps)) + _dumps(gaps, 2)
+    return encoded
 
 
 @lru_cache(maxsize=4096)
@@ -171,7 +182,10 @@ def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
     schema = _schema(languages)
     views = {False: text_units(settings, languages, document, public_view=False)}
     if document.meta.public_text:
-        views[True] = text_units(settings, languages, document, public_view=True)
+        # Without internal sections both views hold the same passages, hence the same
+        # units (text_units reads nothing else of the view): made once, pickled once.
+        same = document.public_passages is document.passages
+        views[True] = views[False] if same else text_units(settings, languages, document, public_view=True)
     postings: dict[tuple[str, str], list[Posting]] = {}
     for units in views.values():
         for unit in units:

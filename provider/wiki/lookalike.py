@@ -84,10 +84,22 @@ def _matches(char: str, wanted: str) -> bool:
 _SEPARATORS = frozenset(" \t\n\r-_.·•‐‑‒–—―~*`'\"")
 
 
+#: Texts up to this many characters have their :func:`squash` and comparisons
+#: remembered: front matter keys and tag names, which repeat from page to page.
+_REMEMBERED_CHARS = 64
+
+
 def squash(text: str) -> str:
     """:func:`fold`, then without spaces, hyphens, dots and quotes: ``in ternal``,
     ``agent-only`` and ``Agent_Only`` all become one run of letters."""
+    return _squash_short(text) if len(text) <= _REMEMBERED_CHARS else _squash(text)
+
+
+def _squash(text: str) -> str:
     return "".join(ch for ch in fold(text) if ch not in _SEPARATORS)
+
+
+_squash_short = lru_cache(maxsize=65_536)(_squash)
 
 
 def resembles(text: str, word: str) -> bool:
@@ -98,8 +110,15 @@ def resembles(text: str, word: str) -> bool:
     (Cyrillic а) are true; so is the exact word itself. Callers decide what an inexact
     resemblance means (always: fail closed).
     """
+    return _resembles_short(text, word) if len(text) <= _REMEMBERED_CHARS else _resembles(text, word)
+
+
+def _resembles(text: str, word: str) -> bool:
     folded = fold(text).strip()
     return len(folded) == len(word) and all(_matches(c, w) for c, w in zip(folded, word, strict=True))
+
+
+_resembles_short = lru_cache(maxsize=65_536)(_resembles)
 
 
 def mentions(text: str, words: Iterable[str]) -> str | None:
@@ -138,6 +157,12 @@ def near(text: str, word: str, max_edits: int) -> bool:
     substitutions or transpositions of adjacent letters of ``word`` (a misspelling:
     ``audiance``, ``intrenal``, ``confidental``). Letters are compared through the
     confusables table, as in :func:`resembles`."""
+    if len(text) <= _REMEMBERED_CHARS:
+        return _near_short(text, word, max_edits)
+    return _near(text, word, max_edits)
+
+
+def _near(text: str, word: str, max_edits: int) -> bool:
     a = squash(text)
     if abs(len(a) - len(word)) > max_edits:
         return False
@@ -159,3 +184,6 @@ def near(text: str, word: str, max_edits: int) -> bool:
             return False
         previous2, previous = previous, current
     return previous[-1] <= max_edits
+
+
+_near_short = lru_cache(maxsize=65_536)(_near)

@@ -197,6 +197,8 @@ def _squash(text: str) -> str:
 
 def _decode_entities(text: str) -> str:
     """Decode ``&amp;``-style entities, again while any remain (``&amp;lt;``)."""
+    if "&" not in text:  # every entity starts with one
+        return text
     for _ in range(_MAX_PASSES):
         text, count = _ENTITY.subn(lambda m: html.unescape(m.group(0)), text)
         if not count or not _ENTITY.search(text):
@@ -220,6 +222,9 @@ _SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\{#\s|\s#\}"), " "),
     (re.compile(r"^\s{0,3}#{1,6}\s+"), ""),
 )
+#: Per pattern of :data:`_SCRUB`, characters of which every match holds at least one: a
+#: text without any of them is left as it is by that pattern, so it is not run.
+_SCRUB_NEEDS = ("[", "[", "[", "*", "`", "`~", "|", "#", "#")
 
 
 # Extensions markdown-it (CommonMark + tables) does not parse, left as text in prose
@@ -233,13 +238,18 @@ _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
     (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
 )
+_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-")
+_SCRUB_STEPS = tuple(zip(_SCRUB, _SCRUB_NEEDS, strict=True))
+_PROSE_SCRUB_STEPS = _SCRUB_STEPS + tuple(zip(_PROSE_SCRUB, _PROSE_SCRUB_NEEDS, strict=True))
 
 
-def _scrub(text: str, extra: tuple[tuple[re.Pattern[str], str], ...] = ()) -> str:
+def _scrub(text: str, prose: bool = False) -> str:
+    steps = _PROSE_SCRUB_STEPS if prose else _SCRUB_STEPS
     for _ in range(3):
         before = text
-        for pattern, replacement in (*_SCRUB, *extra):
-            text = pattern.sub(replacement, text)
+        for (pattern, replacement), needs in steps:
+            if any(char in text for char in needs):
+                text = pattern.sub(replacement, text)
         if text == before:
             break
     return _squash(text)
@@ -252,6 +262,8 @@ def _tag_words(match: re.Match[str]) -> str:
 def _strip_tags(text: str, *, keep_words: bool) -> str:
     """Remove tag-like strings, repeatedly: removing ``<b>`` from ``<a x="<b>">`` reveals
     a complete tag that a single pass would leave behind."""
+    if "<" not in text:  # every tag starts with one
+        return text
     for _ in range(_MAX_PASSES):
         text, count = _TAG_LIKE.subn(_tag_words if keep_words else " ", text)
         if not count:
@@ -262,6 +274,8 @@ def _strip_tags(text: str, *, keep_words: bool) -> str:
 
 
 def _strip_comments(text: str) -> str:
+    if "<!--" not in text:  # no opener: remove_spans would give the text back
+        return text
     return remove_spans(text, _COMMENT_OPEN, _COMMENT_CLOSE, to_end=True)
 
 
@@ -289,7 +303,9 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
     text = _strip_tags(text, keep_words=False)
     # A delimiter left without its pair (``{{`` alone, or decoded from ``&#123;&#123;``)
     # still reads as a template tag: drop it.
-    text = _scrub(_squash(_TEMPLATE_DELIMITER.sub(" ", text)), _PROSE_SCRUB)
+    if "{" in text or "}" in text or "%" in text:  # every delimiter holds one
+        text = _TEMPLATE_DELIMITER.sub(" ", text)
+    text = _scrub(_squash(text), prose=True)
     return _squash(_release(text, held)) if held else text
 
 
@@ -419,9 +435,13 @@ def _prepare(source: str, *, keep_lines: bool, options: TextOptions, math: bool)
             # Inline code is code: a template in it is shown as written.
             segment = _CODE_SPAN.sub(lambda m: m.group(0).replace("{", _HOLD), segment)
         out.append(_remove_templates(segment, removed).replace(_HOLD, "{"))
+    joined = "".join(out)
+    if "import" not in joined and "export" not in joined:
+        # No line can be an MDX import or export line: the loop below keeps every line.
+        return joined
     lines = []
     fence: str | None = None
-    for line in "".join(out).split("\n"):
+    for line in joined.split("\n"):
         if fence is None and (marker := fence_opener(line)) is not None:
             fence = marker
         elif fence is not None and closes_fence(line, fence):
@@ -528,6 +548,8 @@ def outside_fences(source: str, change: Callable[[str], str]) -> str:
 
 def _fenced_segments(source: str) -> list[tuple[bool, str]]:
     """Split markdown source into (is fenced code, text) runs, line breaks kept."""
+    if "```" not in source and "~~~" not in source:  # no line can open a fence
+        return [(False, source)]
     segments: list[tuple[bool, str]] = []
     current: list[str] = []
     fence: str | None = None

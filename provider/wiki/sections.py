@@ -116,10 +116,7 @@ def hiding_spans(body: str) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
     for match in _COMMENTS.finditer(body):
         text = match.group(0)
-        if MARKER.fullmatch(text) is not None:
-            continue
-        if (mentions(text, HIDE_WORDS) or _hide_word_in(text)
-                or re.search(r"\shidden[\s>=/]|display\s*:\s*none", text, re.IGNORECASE)):
+        if MARKER.fullmatch(text) is None and _comment_hides(text):
             found.append(match)
     for match in _NAMES.finditer(body):
         names = re.split(r"[\s.#/:]+", next(g for g in match.groups() if g is not None))
@@ -135,6 +132,15 @@ def hiding_spans(body: str) -> list[re.Match[str]]:
         if any(squash(w) in HIDE_NAMES or _resembles_any(w) for w in words) or mentions(title[:300], HIDE_WORDS):
             found.append(match)
     return found
+
+
+@lru_cache(maxsize=2048)
+def _comment_hides(text: str) -> bool:
+    """Whether a comment (any syntax) mentions a hide word or hides an element.
+    Remembered per text (at most ~2,000 characters): pages made from one template repeat
+    their comments, and the look-alike search runs a pattern per hide word."""
+    return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text)
+                or re.search(r"\shidden[\s>=/]|display\s*:\s*none", text, re.IGNORECASE))
 
 
 _COMMENT_WORD = re.compile(r"[^\W_]+")
