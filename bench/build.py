@@ -14,9 +14,11 @@ words, or ``--wiki tutorials``: bench/search.py's, whose documents share paragra
     parsing in the reader processes, the corpus-wide rules, preparing the entries, the
     Whoosh writers' add_document and commit), the size of the index on disk and this
     process's peak RSS;
-  * Whoosh's floor: the same entries written again by bare Whoosh writers (nothing of
-    ours runs), and a minimal one-field writer (StandardAnalyzer) over the same bodies —
-    what Whoosh costs per document whatever the provider does;
+  * Whoosh's floor, CPU milliseconds per document (adding, committing) on 2,000 of the
+    documents: the same entries written again by Whoosh's own writer analysing them, by
+    Whoosh's writer given the analysed postings (Whoosh's floor for our schema: what it
+    costs whatever the provider's analysis costs), by the provider's TermWriter given
+    them, and a minimal one-field writer (StandardAnalyzer) over the same text;
   * one-file update in process (one batch, both indexes committed): p50 / p95 of 20;
   * a bulk change of 500 files (a ``git checkout``: 450 edits, 50 public → internal)
     applied in one batch, in process.
@@ -55,6 +57,10 @@ try:  # absent before the provider had its own writer (a --baseline checkout)
     from provider.search.writer import TermWriter
 except ImportError:  # pragma: no cover
     TermWriter = None
+try:  # absent before the reader processes analysed the text
+    from provider.search.prepared import AnalysedOnce, postings_of
+except ImportError:  # pragma: no cover
+    AnalysedOnce = None
 
 
 def _size(path: Path) -> int:
@@ -78,8 +84,19 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[str]) -> tuple[float, float]:
-    """(docs/s of bare Whoosh writers on our entries, docs/s of a one-field writer)."""
+def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[str]) -> dict[str, tuple[float, float]]:
+    """Whoosh's own cost for our schema, CPU milliseconds per document ``(adding,
+    committing)`` of each writer, on the same entries as the build (both indexes):
+
+    * ``whoosh``: Whoosh's ``SegmentWriter``, analysing every field value itself;
+    * ``whoosh-preanalysed``: the same writer given the postings already analysed (as the
+      build's writers are: :class:`~provider.search.prepared.AnalysedOnce`) — what Whoosh's
+      writer costs for our schema whatever our analysis costs;
+    * ``termwriter``: the provider's ``TermWriter`` given the same postings (the build's
+      own writing);
+    * ``one-field``: a bare index of one ``TEXT`` field (``StandardAnalyzer``) and an ``ID``
+      over the same documents' text: Whoosh's minimum per document.
+    """
     languages = indexer._languages
     assert indexer.manifest is not None
     from provider.wiki.copies import CopyGraph
@@ -99,35 +116,63 @@ def _floor(settings: WikiSettings, indexer: Indexer, work: Path, sample: list[st
                 entries.append((True, entry))
         bodies.append((relpath, "\n".join(p.text for p in doc.passages)))  # type: ignore[union-attr]
     schema = build_schema(languages)
+    analysed: dict[tuple[str, str], Any] = {}
+    if AnalysedOnce is not None:
+        for _, entry in entries:
+            for name, value in entry.items():
+                if name.startswith(("title_", "body_", "code_")) and value and (name, value) not in analysed:
+                    analysed[(name, value)] = postings_of(schema[name], value)
+    count = max(len(bodies), 1)
 
-    def into(make: Any) -> float:
+    def into(make: Any, preanalysed: bool) -> tuple[float, float]:
         folders = [work / "floor-public", work / "floor-all"]
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir()
         writers = [make(whoosh_index.create_in(str(folder), schema)) for folder in folders]
-        t0 = time.perf_counter()
+        once = None
+        if preanalysed:
+            once = AnalysedOnce()
+            once.postings.update(analysed)
+            for writer in writers:
+                once.attach(writer)
+        c0 = time.process_time()
         for public, entry in entries:
             writers[0 if public else 1].add_document(**entry)
+        c1 = time.process_time()
         for writer in writers:
+            if once is not None:
+                once.detach(writer)
             writer.commit()
-        return len(bodies) / (time.perf_counter() - t0)
+        c2 = time.process_time()
+        return 1000 * (c1 - c0) / count, 1000 * (c2 - c1) / count
 
-    ours = into(lambda ix: ix.writer(limitmb=128))
-    if TermWriter is not None:
-        term_writer = into(lambda ix: TermWriter(ix, limitmb=128))
-        print(f"    (the same entries into the provider's TermWriter: {term_writer:5.0f} docs/s)")
+    found = {"whoosh": into(lambda ix: ix.writer(limitmb=128), False)}
+    if AnalysedOnce is not None:
+        found["whoosh-preanalysed"] = into(lambda ix: ix.writer(limitmb=128), True)
+        if TermWriter is not None:
+            found["termwriter"] = into(lambda ix: TermWriter(ix, limitmb=128), True)
     minimal = work / "floor-minimal"
     shutil.rmtree(minimal, ignore_errors=True)
     minimal.mkdir()
     writer = whoosh_index.create_in(str(minimal), Schema(path=ID(stored=True), body=TEXT(analyzer=StandardAnalyzer())))
     writer = writer.writer(limitmb=128)
-    t0 = time.perf_counter()
+    c0 = time.process_time()
     for relpath, body in bodies:
         writer.add_document(path=relpath, body=body)
+    c1 = time.process_time()
     writer.commit()
-    bare = len(bodies) / (time.perf_counter() - t0)
-    return ours, bare
+    found["one-field"] = (1000 * (c1 - c0) / count, 1000 * (time.process_time() - c1) / count)
+    return found
+
+
+#: What each line of the floor measures (see :func:`_floor`).
+_FLOOR_LABELS = {
+    "whoosh": "Whoosh's SegmentWriter, analysing (our schema, both indexes)",
+    "whoosh-preanalysed": "Whoosh's SegmentWriter, postings given (Whoosh's own floor for our schema)",
+    "termwriter": "the provider's TermWriter, postings given (the build's writing)",
+    "one-field": "one TEXT field (StandardAnalyzer) and an ID, bare Whoosh",
+}
 
 
 def _tutorials(where: Path, count: int) -> None:
@@ -182,9 +227,13 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
               f"-> on two idle CPUs about {idle_s:.1f} s = {count / idle_s:5.0f} docs/s")
         if floor and not reused:
             sample = sorted(indexer.manifest.docs)[: min(count, 2000)] if indexer.manifest else []
-            ours, bare = _floor(settings, indexer, work, sample)
-            print(f"{label}   Whoosh's floor on {len(sample)} of these documents: our entries into bare writers "
-                  f"{ours:5.0f} docs/s (both indexes); one TEXT field, StandardAnalyzer {bare:5.0f} docs/s")
+            floor_s = _floor(settings, indexer, work, sample)
+            print(f"{label}   Whoosh's floor on {len(sample)} of these documents, CPU per document (adding + "
+                  f"committing; load {os.getloadavg()[0]:.2f}):")
+            for name, (adding, committing) in floor_s.items():
+                total = adding + committing
+                print(f"{label}     {_FLOOR_LABELS[name]}: {adding:5.2f} + {committing:5.2f} = {total:5.2f} ms "
+                      f"= {1000 / max(total, 1e-9):5.0f} docs/s on one CPU")
         # A word of this run: a kept wiki's files change again on the next run (new text,
         # new shingles), as a fresh one's do.
         if not trials:

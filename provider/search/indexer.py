@@ -469,6 +469,12 @@ class Indexer:
                 public_writer.commit()
             all_writer.commit()
             _took(report, "commit (Whoosh)", started)
+            # Saved while the second process may still be writing (the build folder is
+            # published only after it committed, so a failure there publishes nothing).
+            started = time.monotonic()
+            manifest.last_scan = time.time()
+            manifest.save(path / "manifest.json")
+            _took(report, "save the manifest", started)
             if side is not None:
                 started = time.monotonic()
                 report.side_writer_cpu_s = side.commit()[1]
@@ -480,8 +486,6 @@ class Indexer:
                 public_writer.cancel()
             all_writer.cancel()
             raise
-        manifest.last_scan = time.time()
-        manifest.save(path / "manifest.json")
         return PendingBuild(name=name, manifest=manifest, resolved=resolved, report=report)
 
     def _publish(self, pending: PendingBuild) -> None:

@@ -25,10 +25,11 @@ corrects, as above.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -300,12 +301,36 @@ class Manifest:
         cached = self._encoded.get(relpath)
         if cached is not None and cached[0] is meta:
             return cached[1]
-        encoded = f"{_dumps(relpath)}:{_dumps(meta.to_json())}"
+        encoded = f"{_dumps(relpath)}:{_dumps(_meta_json(meta))}"
         self._encoded[relpath] = (meta, encoded)
         return encoded
 
     def skipped_list(self) -> list[Skipped]:
         return [Skipped(relpath, reason) for relpath, reason in sorted(self.skipped.items())]
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as ``dataclasses.asdict`` turns a field's value into JSON-ready data
+    (dataclasses into dicts, tuples and lists element by element), without its deep
+    copy of every leaf: a manifest of 10,000 documents spent ~0.5 ms per document there."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if kind is tuple or kind is list:
+        return kind(_plain(item) for item in value)
+    if kind is dict:
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return copy.deepcopy(value)  # anything else, as asdict copies it
+
+
+def _meta_json(meta: DocumentMeta) -> dict[str, Any]:
+    """What :meth:`DocumentMeta.to_json` returns (the same JSON), made faster."""
+    data = {f.name: _plain(getattr(meta, f.name)) for f in fields(meta)}
+    data["warnings"] = list(meta.warnings)
+    data["errors"] = list(meta.errors)
+    return data
 
 
 def _journal(path: Path) -> Path:

@@ -27,13 +27,27 @@ Whoosh's own path.
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from typing import Any
 
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3Codec, W3FieldWriter, W3PostingsWriter, _lenfield
+from whoosh.analysis import IDTokenizer
+from whoosh.codec.whoosh3 import (
+    LENGTHS_COLUMN,
+    WHOOSH3_HEADER_MAGIC,
+    W3Codec,
+    W3FieldWriter,
+    W3PostingsWriter,
+    W3TermInfo,
+    _lenfield,
+)
+from whoosh.compat import dumps
 from whoosh.fields import ID
+from whoosh.formats import Existence
 from whoosh.index import Index
-from whoosh.util.numeric import byte_to_length
+from whoosh.system import pack_int, pack_ushort
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.util.numlists import delta_encode
 from whoosh.writing import PostingPool, SegmentWriter
 
 __all__ = ["TermPool", "TermWriter", "writer_for"]
@@ -122,35 +136,82 @@ def _write_term(writer: W3FieldWriter, postwriter: W3PostingsWriter, tbytes: byt
     """Write one term's postings (``flat``: docnum, weight, value, … in document order)
     as :meth:`W3FieldWriter.add` called per posting would: the same blocks of at most
     ``blocklimit`` postings, the same statistics (a zero length and an empty value are
-    left out, as there)."""
+    left out, as there), the same bytes — built here in one pass per block instead of
+    Whoosh's per-posting calls and per-block helper methods (``_write_block``,
+    ``_mini_ids``, ``W3TermInfo.add_block``, …)."""
     docs = flat[0::3]
     if docs != sorted(docs):
         # Out of document order (neither add_document nor a merge adds so): sort first.
         order = sorted(range(len(docs)), key=docs.__getitem__)
         flat = [flat[3 * i + k] for i in order for k in range(3)]
         docs = flat[0::3]
-    docnums = array("I", docs)
     weights = flat[1::3]
     values = flat[2::3]
-    writer.start_term(tbytes)
+    postfile = postwriter._postfile
     limit = postwriter._blocklimit
-    count = len(docnums)
+    comp = postwriter._compression
+    fixed = writer._format.fixed_value_size()
+    info = W3TermInfo()
+    startoffset = postfile.tell()
+    pieces = [WHOOSH3_HEADER_MAGIC]
+    count = len(docs)
+    total_weight = 0.0
+    minlength_all: int | None = None
+    maxlength_all = 0
+    maxweight_all = 0
     for start in range(0, count, limit):
         end = start + limit
-        ids = docnums[start:end]
+        ids = docs[start:end]
         block_weights = weights[start:end]
-        postwriter._ids = ids
-        postwriter._weights = array("f", block_weights)
-        postwriter._values = list(filter(None, values[start:end]))
-        postwriter._maxweight = max(0, max(block_weights))
+        stored = array("f", block_weights)  # the float32 values Whoosh keeps
+        maxweight = max(0, max(block_weights))
         if lengths is None:
-            postwriter._minlength, postwriter._maxlength = None, 0
+            minlength, maxlength = None, 0
         else:
             block_lengths = list(map(lengths.__getitem__, ids))
-            postwriter._minlength = min(filter(None, block_lengths), default=None)
-            postwriter._maxlength = max(block_lengths)
-        postwriter._write_block(last=end >= count)
-    writer.finish_term()
+            minlength = min(filter(None, block_lengths), default=None)
+            maxlength = max(block_lengths)
+        # W3TermInfo.add_block
+        total_weight += sum(stored)
+        # (as there, a block without lengths after one with them raises: never written so)
+        minlength_all = minlength if minlength_all is None else min(minlength_all, minlength)  # type: ignore[type-var]
+        maxlength_all = max(maxlength_all, maxlength)
+        maxweight_all = max(maxweight_all, maxweight)
+        # W3PostingsWriter._mini_ids, _mini_weights, _mini_values
+        first = stored[0]
+        if first == 1.0 and stored.count(1.0) == len(stored):
+            mini_weights: Any = None
+        elif stored.count(first) == len(stored):
+            mini_weights = first
+        else:
+            mini_weights = tuple(stored)
+        block_values = list(filter(None, values[start:end]))
+        if fixed is None or fixed < 0:
+            mini_values: Any = tuple(block_values)
+        elif fixed == 0:
+            mini_values = None
+        else:
+            mini_values = b"".join(block_values)
+        databytes = dumps((tuple(delta_encode(ids)), mini_weights, mini_values), 2)
+        if comp:
+            databytes = zlib.compress(databytes, comp)
+        infobytes = dumps((len(ids), ids[-1], maxweight, comp, length_to_byte(minlength),
+                           length_to_byte(maxlength)), 2)
+        blocklength = len(infobytes) + len(databytes)
+        pieces.append(pack_int(-blocklength if end >= count else blocklength))
+        pieces.append(infobytes)
+        pieces.append(databytes)
+    postfile.write(b"".join(pieces))
+    info._weight = total_weight
+    info._df = count
+    info._minlength = minlength_all
+    info._maxlength = maxlength_all
+    info._maxweight = maxweight_all
+    info._minid = docs[0]
+    info._maxid = docs[-1]
+    info.set_extent(startoffset, postfile.tell() - startoffset)
+    # W3FieldWriter.finish_term
+    writer._tindex.add(pack_ushort(writer._fieldid) + tbytes, info.to_bytes())
 
 
 #: Document field length of each length byte (Whoosh stores lengths as one byte).
@@ -172,6 +233,12 @@ class TermWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyped
         #: ID fields, whose postings depend on the value only: remembered per value (a
         #: document's chunks share its path, all documents a few locales).
         self._ids = {name for name, field in self.schema.items() if type(field) is ID}
+        #: ID fields analysed by a bare IDTokenizer into Existence postings (``key``,
+        #: ``path``, ``lang`` …): their one posting is made here, without the analyzer's
+        #: generators (and ``key``, unique per entry, does not flush the memo above).
+        self._plain_ids = {name: field.format.field_boost for name, field in self.schema.items()
+                           if type(field) is ID and type(field.analyzer) is IDTokenizer
+                           and type(field.format) is Existence}
         self._id_memo: dict[tuple[str, str], list[Any]] = {}
 
     def _id_postings(self, name: str, field: Any, value: str) -> list[Any]:
@@ -212,7 +279,10 @@ class TermWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyped
                     terms = pooled.get(name)
                     if terms is None:
                         terms = pooled[name] = {}
-                    if name in self._ids and isinstance(value, str):
+                    plain = self._plain_ids.get(name)
+                    if plain is not None and isinstance(value, str):
+                        postings = [(value.encode("utf-8"), 1, plain, b"")]
+                    elif name in self._ids and isinstance(value, str):
                         postings = self._id_postings(name, field, value)
                     else:
                         postings = field.index(value)

@@ -93,3 +93,24 @@ def test_the_journal_after_any_changes_reads_back_as_the_manifest(batches: list[
             assert loaded is not None
             assert loaded.docs == manifest.docs
             assert loaded.fingerprints == manifest.fingerprints
+
+
+def test_manifest_encodes_every_sample_document_as_to_json_does() -> None:
+    """The manifest's own encoder (faster than ``dataclasses.asdict``) writes the same
+    JSON as ``DocumentMeta.to_json`` for every file of the sample wiki: sections,
+    cascades, publication facts, warnings, sketches and all."""
+    from provider.search.manifest import _meta_json
+    from provider.wiki.document import WikiSettings, load_document
+    from provider.wiki.files import discover
+
+    root = Path(__file__).resolve().parents[2] / "content"
+    settings = WikiSettings(root=root)
+    metas = []
+    for relpath in sorted(discover(root).files):
+        doc = load_document(settings, relpath)
+        if hasattr(doc, "meta"):
+            metas.append(doc.meta)
+    assert len(metas) > 50
+    for found in metas:
+        assert json.dumps(_meta_json(found)) == json.dumps(found.to_json())
+    assert json.dumps(_meta_json(meta("a.md", "A"))) == json.dumps(meta("a.md", "A").to_json())
