@@ -196,6 +196,19 @@ def entry_header(settings: WikiSettings, resolved: Resolved, *,
     return doc, url, [warning] if warning else []
 
 
+def url_warnings_of(settings: WikiSettings, resolved: Resolved) -> tuple[str, ...]:
+    """The citation-URL warnings :func:`entry_header` gives a document in the views it
+    is written to (the agent index when served, the public index too when public)."""
+    if not resolved.served:
+        return ()
+    found: list[str] = []
+    for public_view in (False, True) if resolved.public else (False,):
+        for warning in entry_header(settings, resolved, public_view=public_view)[2]:
+            if warning not in found:
+                found.append(warning)
+    return tuple(found)
+
+
 def unit_entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, *,
                  chunking: bool) -> list[dict[str, Any]]:
     """The Whoosh documents of one view's units with their :func:`entry_header`."""
@@ -655,8 +668,20 @@ class Indexer:
     def _resolve(self, manifest: Manifest) -> tuple[Mapping[str, Resolved], set[str]]:
         """The corpus rules over the manifest's documents, and the paths whose decision
         may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
-        return manifest.rules.resolve(manifest.docs, default_locale=self.settings.default_locale, now=self._clock(),
-                                      blobs=self._blobs, layout=self.settings.preset, changed=manifest.changed_docs())
+        resolved, touched = manifest.rules.resolve(
+            manifest.docs, default_locale=self.settings.default_locale, now=self._clock(), blobs=self._blobs,
+            layout=self.settings.preset, changed=manifest.changed_docs())
+        # Kept with the decisions, so a sync that writes nothing (a restart over a kept
+        # index) reports a citation URL failing R7 as the sync that wrote it did.
+        url_warnings = manifest.rules.tally.url_warnings
+        for relpath in touched:
+            item = resolved.get(relpath)
+            found = url_warnings_of(self.settings, item) if item is not None else ()
+            if found:
+                url_warnings[relpath] = found
+            else:
+                url_warnings.pop(relpath, None)
+        return resolved, touched
 
     def _use(self, once: AnalysedOnce, made: bytes | None) -> dict[bool, tuple[Unit, ...]] | None:
         """Hand what a reader process prepared to the writers: its postings to ``once``;
@@ -827,12 +852,13 @@ class Indexer:
         # Kept with the decisions (the rules' tally), not counted again over the corpus.
         tally = manifest.rules.tally
         # Every document's warnings, not only those read in this pass: a restart that
-        # reads nothing reports the same problems as the build that found them. Merged
-        # with what this pass found (a citation URL failing R7 is not the document's own
-        # warning, so the tally does not hold it).
-        for relpath, warnings in tally.warnings.items():
+        # reads nothing reports the same problems as the build that found them (its own
+        # warnings, then its citation URL's), merged with what this pass found.
+        for relpath in sorted(tally.warnings.keys() | tally.url_warnings.keys()):
+            own = tally.warnings.get(relpath, ())
+            kept = [*own, *(w for w in tally.url_warnings.get(relpath, ()) if w not in own)]
             found = report.warnings.get(relpath, ())
-            report.warnings[relpath] = [*warnings, *(w for w in found if w not in warnings)]
+            report.warnings[relpath] = [*kept, *(w for w in found if w not in kept)]
         report.problems.update((relpath, list(problems)) for relpath, problems in tally.problems.items())
         report.quarantined = sorted(tally.quarantined)
         report.drafts = tally.withheld
