@@ -197,16 +197,20 @@ def entry_header(settings: WikiSettings, resolved: Resolved, *,
 
 
 def url_warnings_of(settings: WikiSettings, resolved: Resolved) -> tuple[str, ...]:
-    """The citation-URL warnings :func:`entry_header` gives a document in the views it
-    is written to (the agent index when served, the public index too when public)."""
+    """The citation-URL warning :func:`entry_header` gives a document in the views it is
+    written to (one URL for both: the agent view differs only for documents not public),
+    or ``()``. Free when no URL can be built (no base URL for its audience, no absolute
+    front matter ``url``); else one URL built (~40 µs)."""
     if not resolved.served:
         return ()
-    found: list[str] = []
-    for public_view in (False, True) if resolved.public else (False,):
-        for warning in entry_header(settings, resolved, public_view=public_view)[2]:
-            if warning not in found:
-                found.append(warning)
-    return tuple(found)
+    citation = settings.citation
+    public = resolved.audience == PUBLIC_AUDIENCE
+    if public and citation.base_url is None and (resolved.meta.url is None or resolved.meta.url.startswith("/")):
+        return ()
+    if not public and citation.internal_base_url is None:
+        return ()
+    _, warning = document_url(url_inputs(resolved.meta, settings), public=public, settings=citation, agent_view=True)
+    return (warning,) if warning else ()
 
 
 def unit_entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, *,
