@@ -8,11 +8,14 @@ Uses bench/search.py's wiki and minimum-configuration index (``--index-dir`` sha
 with it), starts the real server (``knowledge-provider serve``, one worker, default
 ``search_threads``) and sends signed ``/retrieve`` requests from ``--connections``
 concurrent clients, every query new (so the answer cache never answers), for
-``--minutes``. The server's RSS (all its processes) is sampled every ``--every``
+``--minutes``. The server's RSS (all its processes, the forkserver's readers included) is
+sampled every ``--every``
 seconds; printed: idle RSS, the samples, the peak, and the slope of a least-squares
 line through the samples after the first minute (MiB per minute: about 0 when memory
 is bounded); then the same for the serving worker alone (the one process answering
-requests), with the slope over the last half of the run.
+requests: the one holding the socket listening on the server's port, the largest by
+RSS if several do; printed at idle with the other processes), with the slope over the
+last half of the run.
 
 First, the answer cache's size estimate against a measurement: 300 answers of this
 wiki, their bytes as :func:`~provider.search.backend.answer_bytes` counts them and as
@@ -44,7 +47,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from common import free_port  # noqa: E402
-from load import family, rss_mib  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
@@ -133,16 +135,81 @@ def answer_sizes(index: Path, vocabulary: list[str]) -> tuple[float, float]:
     return estimated, measured
 
 
-def worker_pid(pid: int) -> int | None:
-    """The serving worker among ``pid``'s children: the one uvicorn's supervisor spawned."""
-    for child in family(pid)[1:]:
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children, …), parents first."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        children = [int(c) for c in subprocess.run(["pgrep", "-P", str(todo.pop())], capture_output=True,
+                                                   text=True).stdout.split()]
+        found += children
+        todo += children
+    return found
+
+
+def listening_sockets(port: int) -> set[str]:
+    """Inodes of the TCP sockets listening on local ``port`` (IPv4 and IPv6)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+            lines = Path(table).read_text().splitlines()[1:]
         except OSError:
             continue
-        if b"spawn_main" in cmdline:
-            return child
-    return None
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(fields[9])
+    return inodes
+
+
+def _holds(pid: int, inodes: set[str]) -> bool:
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in inodes:
+                return True
+    except OSError:
+        pass
+    return False
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def worker_pid(pid: int, port: int | None = None) -> int | None:
+    """The serving worker below ``pid`` (the ``serve`` process), or ``None``.
+
+    With ``port``: the descendant holding the socket that listens on it (uvicorn's
+    supervisor binds it and hands it to the workers it spawns; the reader processes and
+    the side writer, forked by the forkserver, hold none), the largest by RSS when
+    several do. Without: the largest ``spawn_main`` child by RSS (a short-lived child
+    — a reader, a side writer — is small beside a worker that holds the index)."""
+    below = descendants(pid)
+    if port is not None:
+        inodes = listening_sockets(port)
+        candidates = [p for p in below if _holds(p, inodes)]
+    else:
+        candidates = [p for p in below if "spawn_main" in _cmdline(p)]
+    if not candidates:
+        return None
+    return max(candidates, key=process_rss_mib)
+
+
+def describe_family(pid: int, chosen: int | None) -> str:
+    """One line per process of ``serve``'s family: pid, RSS, command line (cut), and
+    which one was chosen as the serving worker."""
+    lines = []
+    for member in [pid, *descendants(pid)]:
+        mark = "  <- serving worker" if member == chosen else ""
+        lines.append(f"    pid {member}: {process_rss_mib(member):.0f} MiB  {_cmdline(member)[:90]}{mark}")
+    return "\n".join(lines)
 
 
 def process_rss_mib(pid: int) -> float:
@@ -153,6 +220,12 @@ def process_rss_mib(pid: int) -> float:
     except OSError:
         pass
     return 0.0
+
+
+def family_rss_mib(pid: int) -> float:
+    """Resident memory of ``pid`` and every process below it (the forkserver's readers
+    and side writer included), in MiB."""
+    return sum(process_rss_mib(p) for p in [pid, *descendants(pid)])
 
 
 def slope(samples: list[tuple[float, float]]) -> float:
@@ -173,18 +246,27 @@ def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], 
     base, proc = start(tree, config, workdir)
     try:
         time.sleep(2)
-        idle = rss_mib(proc.pid)
+        idle = family_rss_mib(proc.pid)
         samples: list[tuple[float, float]] = []
         worker_samples: list[tuple[float, float]] = []
-        worker = worker_pid(proc.pid)
+        port = int(base.rsplit(":", 1)[1])
+        worker = worker_pid(proc.pid, port)
+        print(f"\n{name}: serve's processes at idle (the serving worker: the one holding the socket "
+              f"listening on port {port}):\n{describe_family(proc.pid, worker)}", flush=True)
         worker_idle = process_rss_mib(worker) if worker else 0.0
+        changes: list[str] = []
         started = time.monotonic()
         stop = threading.Event()
 
         def sample() -> None:
+            nonlocal worker
             while not stop.wait(args.every):
                 now = time.monotonic() - started
-                samples.append((now, rss_mib(proc.pid)))
+                samples.append((now, family_rss_mib(proc.pid)))
+                if worker and not Path(f"/proc/{worker}").exists():
+                    # A worker replaced (uvicorn restarts one that died): follow the new one.
+                    was, worker = worker, worker_pid(proc.pid, port)
+                    changes.append(f"at {now:.0f} s worker {was} gone, now {worker}")
                 if worker:
                     worker_samples.append((now, process_rss_mib(worker)))
 
@@ -211,6 +293,8 @@ def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], 
     worker_rate = slope(half)
     if worker_samples:
         print("  worker RSS MiB: " + " ".join(f"{m:.0f}" for _, m in worker_samples))
+    for change in changes:
+        print(f"  {change}")
     print(f"  worker (pid {worker}): idle {worker_idle:.0f} MiB, peak {worker_peak:.0f} MiB, "
           f"slope over the last half {worker_rate:+.1f} MiB/min")
     return {"idle": idle, "peak": peak, "slope": rate, "worker_idle": worker_idle, "worker_peak": worker_peak,

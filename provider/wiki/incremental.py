@@ -66,6 +66,10 @@ class Tally:
         quarantined: paths of quarantined documents.
         problems: corpus-level problems by path (documents with any).
         warnings: each document's own warnings by path (documents with any).
+        url_warnings: each document's citation-URL warnings by path (documents with
+            any). Not derived here (the URL needs the operator's citation settings): the
+            indexer sets them for every path a call returns as touched; taking a decision
+            away drops them, so none outlives its decision.
     """
 
     by_audience: Counter[str] = field(default_factory=Counter)
@@ -74,6 +78,7 @@ class Tally:
     quarantined: set[str] = field(default_factory=set)
     problems: dict[str, tuple[str, ...]] = field(default_factory=dict)
     warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    url_warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def count(self, relpath: str, item: Resolved, sign: int) -> None:
         """Add (``sign`` 1) or take away (-1) one decision."""
@@ -86,6 +91,7 @@ class Tally:
                 self.quarantined.add(relpath)
         else:
             self.warnings.pop(relpath, None)
+            self.url_warnings.pop(relpath, None)
             self.problems.pop(relpath, None)
             self.quarantined.discard(relpath)
         if not item.served:

@@ -255,3 +255,35 @@ def test_x7_unpublishing_is_not_held_up_by_slow_files_in_the_same_batch(tmp_path
     stored = _stored(index)
     assert "a.md" not in stored[PUBLIC] and "a.md" in stored[ALL]
     assert "b.md" in stored[PUBLIC] and "Hidden" not in str(stored[PUBLIC]["b.md"][1])
+
+
+def test_restart_over_a_kept_index_reports_the_same_warnings(wiki: Path, tmp_path: Path) -> None:
+    """A citation URL failing R7 is reported by every sync, not only by the one that wrote
+    the document: a restart over the kept index (which reads and writes nothing) and a
+    later sync that reads another file report the same warnings as the first build; the
+    warning goes when the URL is fixed and when the file is removed."""
+    from provider.wiki.citations import CitationSettings
+
+    long_path = "/" + "k" * 1_989  # a valid site path, but with the base URL above 2,000 characters (R7)
+    _write(wiki, "en/long.md", _page("public", "# Long\n\nA page whose URL is too long.", url=long_path))
+    index = tmp_path / "index"
+    citation = CitationSettings(base_url="https://help.example.com")
+    first_report = _indexer(wiki, index, citation=citation).sync()
+    assert any("citation URL" in w for w in first_report.warnings["en/long.md"])
+    assert first_report.warnings["en/odd.md"]  # a document's own warning beside it
+    _OPEN.pop().close()
+
+    second = _indexer(wiki, index, citation=citation)
+    restart = second.sync()
+    assert restart.read == 0 and restart.written == 0
+    assert restart.warnings == first_report.warnings
+    _write(wiki, "en/a.md", _page("public", "# Alpha\n\nEdited once."))
+    edit = second.sync()
+    assert edit.read == 1 and edit.warnings == first_report.warnings
+
+    _write(wiki, "en/long.md", _page("public", "# Long\n\nA page whose URL is fine now.", url="/long/"))
+    assert "en/long.md" not in second.sync().warnings
+    _write(wiki, "en/long.md", _page("public", "# Long\n\nToo long again.", url=long_path))
+    assert any("citation URL" in w for w in second.sync().warnings["en/long.md"])
+    (wiki / "en/long.md").unlink()
+    assert "en/long.md" not in second.sync().warnings
