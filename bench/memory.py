@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port  # noqa: E402
+from common import free_port, socket_inodes  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
@@ -163,17 +163,7 @@ def listening_sockets(port: int) -> set[str]:
 
 
 def _holds(pid: int, inodes: set[str]) -> bool:
-    try:
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:[") and target[8:-1] in inodes:
-                return True
-    except OSError:
-        pass
-    return False
+    return not socket_inodes(pid).isdisjoint(inodes)
 
 
 def _cmdline(pid: int) -> str:

@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port, percentile, running_server, signed_request  # noqa: E402
+from common import free_port, percentile, running_server, signed_request, socket_inodes  # noqa: E402
 from load import SECRET, build_wiki, cpu_seconds, family, load, queries, rss_mib  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
@@ -217,16 +217,7 @@ def _sockets(pids: list[int], port: int, state: str) -> Counter[int]:
     per worker process among ``pids`` (those ``multiprocessing`` spawned)."""
     owner: dict[str, int] = {}
     for pid in pids:
-        try:
-            for fd in Path(f"/proc/{pid}/fd").iterdir():
-                try:
-                    target = os.readlink(fd)
-                except OSError:
-                    continue
-                if target.startswith("socket:["):
-                    owner[target[8:-1]] = pid
-        except OSError:
-            continue
+        owner.update(dict.fromkeys(socket_inodes(pid), pid))
     counts: Counter[int] = Counter()
     if state == "01":
         counts.update({pid: 0 for pid in owner.values() if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()})
