@@ -19,7 +19,11 @@ words, or ``--wiki tutorials``: bench/search.py's, whose documents share paragra
     Whoosh's writer given the analysed postings (Whoosh's floor for our schema: what it
     costs whatever the provider's analysis costs), by the provider's TermWriter given
     them, and a minimal one-field writer (StandardAnalyzer) over the same text;
-  * one-file update in process (one batch, both indexes committed): p50 / p95 of 20;
+  * one-file update in process (one batch, both indexes committed): p50 / p95 of 20, and
+    per trial its wall and CPU time, the documents the corpus rules derived again, the
+    garbage collections by generation, the segments of each index and each step's time
+    (``--profile DIR``: a cProfile of each; ``--heap both``: first with the collector
+    seeing the whole heap, then frozen as the indexer leaves it);
   * a bulk change of 500 files (a ``git checkout``: 450 edits, 50 public → internal)
     applied in one batch, in process.
 """
@@ -28,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import cProfile
+import gc
 import os
 import resource
 import shutil
@@ -53,6 +59,12 @@ from provider.search.layout import IndexLayout  # noqa: E402
 from provider.search.schema import build_schema  # noqa: E402
 from provider.wiki.document import WikiSettings, load_document  # noqa: E402
 
+try:  # absent before the indexer froze the heap after a whole derivation (a --baseline checkout)
+    from provider.search.indexer import settle_heap
+except ImportError:  # pragma: no cover
+    def settle_heap() -> None:
+        gc.collect()
+        gc.freeze()
 try:  # absent before the provider had its own writer (a --baseline checkout)
     from provider.search.writer import TermWriter
 except ImportError:  # pragma: no cover
@@ -73,6 +85,61 @@ def _steps(report: Any) -> str:
     if not total:
         return "(no per-step timings in this version)"
     return ", ".join(f"{name} {seconds:.1f} s ({100 * seconds / total:.0f} %)" for name, seconds in steps.items())
+
+
+def _steps_ms(report: Any) -> str:
+    steps: dict[str, float] = getattr(report, "timings", {}) or {}
+    return ", ".join(f"{name.split(' (')[0]} {1000 * seconds:.0f}" for name, seconds in steps.items())
+
+
+def _segments(indexer: Indexer) -> tuple[int, ...]:
+    """Segments of the served build's public and agent indexes (Whoosh's table of contents)."""
+    build = getattr(indexer, "_build", None)
+    if build is None:
+        return ()
+    found = []
+    for sub in ("public", "all"):
+        try:
+            found.append(len(whoosh_index.open_dir(str(indexer.layout.build_dir(build) / sub))._segments()))
+        except Exception:  # an older layout: say nothing rather than fail the bench
+            found.append(-1)
+    return tuple(found)
+
+
+def _derived(indexer: Indexer) -> str:
+    rules = getattr(indexer.manifest, "rules", None)
+    if rules is None:
+        return "?"
+    return "all" if getattr(rules, "last_full", False) else str(getattr(rules, "last_derived", "?"))
+
+
+class _Collections:
+    """The garbage collections of a stretch of time: count and wall milliseconds per generation."""
+
+    def __init__(self) -> None:
+        self.found: dict[int, list[float]] = {}
+        self._started = 0.0
+
+    def __enter__(self) -> _Collections:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def clear(self) -> None:
+        self.found = {}
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.found.setdefault(info["generation"], []).append(1000 * (time.perf_counter() - self._started))
+
+    def summary(self) -> str:
+        if not self.found:
+            return "none"
+        return " ".join(f"g{gen}: {len(times)}, {sum(times):.0f}" for gen, times in sorted(self.found.items()))
 
 
 def _cpu_s(pid: int) -> float:
@@ -183,7 +250,8 @@ def _tutorials(where: Path, count: int) -> None:
     (where / "vocabulary.json").write_text(json.dumps(build_wiki(where / "wiki", count)))
 
 
-def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int = 500, wiki: str = "random") -> None:
+def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int = 500, wiki: str = "random",
+          profile: Path | None = None, heap: str = "frozen") -> None:
     if wiki == "tutorials":  # bench/search.py's layout: docs-N/wiki, docs-N/index-minimum
         content, index = work / f"docs-{count}" / "wiki", work / f"docs-{count}" / "index-minimum"
         reused = content.is_dir() and (index / "CURRENT").exists()
@@ -239,20 +307,50 @@ def bench(count: int, work: Path, *, floor: bool, trials: int, bulk_files: int =
         if not trials:
             return
         run = f"run{time.time_ns() % 10**9}"
-        timings, cpu_times = [], []
         relpath = edited
         path = content / relpath
         original = path.read_text("utf-8")
-        for trial in range(trials):
-            path.write_text(original + f"\nEdit {trial} wombat{trial} {run}.\n", "utf-8")
-            t0, c0 = time.perf_counter(), time.process_time()
-            last = indexer.sync([relpath])
-            timings.append(time.perf_counter() - t0)
-            cpu_times.append(time.process_time() - c0)
-        print(f"{label}   last update's steps: {_steps(last)}")
-        print(f"{label} one-file update (one batch, both commits): p50 {statistics.median(timings) * 1000:5.0f} ms, "
-              f"p95 {percentile(timings, 0.95) * 1000:5.0f} ms; CPU p50 {statistics.median(cpu_times) * 1000:4.0f} ms "
-              f"({trials} trials, load {os.getloadavg()[0]:.2f})")
+        collections = _Collections()
+        if profile is not None:
+            profile.mkdir(parents=True, exist_ok=True)
+        # ``--heap both``: the same trials first with the collector seeing the whole heap
+        # (gc.unfreeze: as before the indexer froze it), then as the indexer leaves it.
+        modes = ("unfrozen", "frozen") if heap == "both" else (None,)
+        print(f"{label}   per trial: wall / CPU ms, documents the rules derived, garbage collections "
+              f"(generation: count, ms), segments before -> after (public, all), steps in ms", flush=True)
+        trial = 0
+        for mode in modes:
+            if mode == "unfrozen":
+                gc.unfreeze()
+            elif mode == "frozen":
+                settle_heap()
+            timings, cpu_times = [], []
+            with collections:
+                for _ in range(trials):
+                    path.write_text(original + f"\nEdit {trial} wombat{trial} {run}.\n", "utf-8")
+                    segments = _segments(indexer)
+                    collections.clear()
+                    profiler = cProfile.Profile() if profile is not None else None
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    if profiler is not None:
+                        profiler.enable()
+                    last = indexer.sync([relpath])
+                    if profiler is not None:
+                        profiler.disable()
+                    timings.append(time.perf_counter() - t0)
+                    cpu_times.append(time.process_time() - c0)
+                    if profiler is not None and profile is not None:
+                        profiler.dump_stats(str(profile / f"trial-{trial:03d}.prof"))
+                    print(f"{label}     trial {trial:3d}{' ' + mode if mode else ''}: {1000 * timings[-1]:6.0f} / "
+                          f"{1000 * cpu_times[-1]:6.0f} ms, derived {_derived(indexer)}, gc {collections.summary()}, "
+                          f"segments {segments} -> {_segments(indexer)}; {_steps_ms(last)}", flush=True)
+                    trial += 1
+            print(f"{label}   last update's steps: {_steps(last)}")
+            print(f"{label} one-file update (one batch, both commits{', heap ' + mode if mode else ''}): "
+                  f"p50 {statistics.median(timings) * 1000:5.0f} ms, "
+                  f"p95 {percentile(timings, 0.95) * 1000:5.0f} ms; CPU p50 {statistics.median(cpu_times) * 1000:4.0f} "
+                  f"ms, p95 {percentile(cpu_times, 0.95) * 1000:4.0f} ms "
+                  f"({trials} trials, load {os.getloadavg()[0]:.2f})", flush=True)
         if not bulk_files:
             return
         changed = []
@@ -292,6 +390,13 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the wikis and indexes here and reuse them on the next run (a restart "
                              "over the kept index instead of a cold build; the updates are measured the same)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="profile each one-file update with cProfile into DIR/trial-NNN.prof (slower: for "
+                             "where the time goes, not for the figures)")
+    parser.add_argument("--heap", choices=("frozen", "both"), default="frozen",
+                        help="both: the one-file updates first with the collector seeing the whole heap "
+                             "(gc.unfreeze, as before the indexer froze it after the first sync), then as the "
+                             "indexer leaves it: before and after side by side in one run")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}; code {ROOT}")
     with contextlib.ExitStack() as stack:
@@ -301,7 +406,8 @@ def main() -> None:
             work = args.workdir
             work.mkdir(parents=True, exist_ok=True)
         for size in (int(s) for s in args.docs.split(",") if s):
-            bench(size, work, floor=not args.no_floor, trials=args.trials, bulk_files=args.bulk, wiki=args.wiki)
+            bench(size, work, floor=not args.no_floor, trials=args.trials, bulk_files=args.bulk, wiki=args.wiki,
+                  profile=args.profile, heap=args.heap)
 
 
 if __name__ == "__main__":
