@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -73,6 +74,10 @@ _SIDE_WRITER_MIN_DOCS = 500
 #: Changed documents from which a batch writes the agent index in a second process.
 _SIDE_WRITER_MIN_BATCH = 100
 
+#: The step of a batch's timings in which this process waits for the agent index's writer
+#: process after committing the public index.
+_WAIT_FOR_AGENT_INDEX = "wait for the agent index (second process)"
+
 #: Batches written between two full collections (see :meth:`Indexer._write`).
 _FULL_COLLECTION_EVERY = 16
 #: Documents from which a pass that derived the whole corpus freezes the heap
@@ -123,6 +128,29 @@ def _took(report: SyncReport, step: str, started: float) -> None:
     report.timings[step] = report.timings.get(step, 0.0) + time.monotonic() - started
 
 
+class _InThread:
+    """``function(*args)`` run in a thread at once; :meth:`result` waits for it and
+    returns what it returned, or raises what it raised."""
+
+    def __init__(self, function: Callable[..., set[str]], *args: Any) -> None:
+        self._result: set[str] = set()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(function, args), name="withdraw-early", daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[..., set[str]], args: tuple[Any, ...]) -> None:
+        try:
+            self._result = function(*args)
+        except BaseException as exc:  # raised in the caller by result()
+            self._error = exc
+
+    def result(self) -> set[str]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+
 @dataclass
 class SyncReport:
     """What one sync did and what the index now holds.
@@ -148,7 +176,8 @@ class SyncReport:
         timings: wall time of each step of the pass, in seconds (printed by
             ``bench/build.py``).
         side_writer_cpu_s: CPU seconds of the process that wrote the public index of a
-            cold build beside this one (0.0: written in this process).
+            cold build, or the agent index of a large batch, beside this one (0.0:
+            written in this process).
     """
 
     build: str = ""
@@ -575,9 +604,44 @@ class Indexer:
             discovered_skips = {s.relpath: s.reason for s in found.skipped}
         else:
             to_read = self._expand(paths, manifest)
-        withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
+        side = self._early_side_writer(build, len(to_read))
+        try:
+            self._update_with(report, paths, progress, manifest, build, to_read, vanished, discovered_skips, side)
+        finally:
+            if side is not None:
+                side.cancel()  # nothing to write, or a failure: a committed one ignores this
+
+    def _early_side_writer(self, build: str, batch: int) -> SideWriter | None:
+        """For a large batch, the agent index's :class:`SideWriter`, started before the
+        batch is read: its process starts and opens the index (~0.1–0.6 s of CPU) while
+        the reader processes work, not when the agent index's entries are ready. It only
+        ever receives what :meth:`_write` sends it after the corpus rules."""
+        if batch < _SIDE_WRITER_MIN_BATCH or (os.cpu_count() or 1) < 2:
+            return None
+        return SideWriter(self.layout.build_dir(build) / ALL, limitmb=_WRITER_MB, languages=self._languages,
+                          chunking=self.settings.chunking, public_view=False)
+
+    def _update_with(
+        self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None, manifest: Manifest,
+        build: str, to_read: set[str], vanished: set[str], discovered_skips: dict[str, str],
+        side: SideWriter | None,
+    ) -> None:
         prepared: dict[str, bytes] = {}
-        loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read), prepared=prepared)
+        if side is None:
+            started = time.monotonic()
+            withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
+            _took(report, "withdraw early (public index)", started)
+            loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read), prepared=prepared)
+        else:
+            # A large batch: the withdrawal (~0.5 ms a public file, one commit) runs in a
+            # thread while the reader processes start on the batch, instead of before
+            # them; it still commits long before the batch can (after every file is read).
+            withdrawing = _InThread(self._withdraw_early, manifest, build, to_read | vanished)
+            try:
+                loaded, skipped, gone = self._read(sorted(to_read), report, progress, len(to_read),
+                                                   prepared=prepared)
+            finally:
+                withdrawn = withdrawing.result()
 
         for relpath in vanished | set(gone):
             manifest.docs.pop(relpath, None)
@@ -611,14 +675,16 @@ class Indexer:
             public_changes.add(relpath)
         _took(report, "fingerprints", started)
         started = time.monotonic()
+        waited = report.timings.get(_WAIT_FOR_AGENT_INDEX, 0.0)
         try:
-            self._write(build, changes, loaded, report, public_changes, prepared)
+            self._write(build, changes, loaded, report, public_changes, prepared, side)
         except BaseException:
             # The rules moved on but the index did not: the next batch derives and
             # compares everything again (fail closed), not only what it changes.
             manifest.rules.invalidate()
             raise
-        _took(report, "write and commit (Whoosh)", started)
+        # Without the time this process only waited for the agent index's writer (its own step).
+        _took(report, "write and commit (Whoosh)", started + report.timings.get(_WAIT_FOR_AGENT_INDEX, 0.0) - waited)
         if changes:
             manifest.generation += 1
         for relpath, fingerprint in fingerprints.items():
@@ -786,9 +852,12 @@ class Indexer:
     def _write(
         self, build: str, changes: dict[str, Resolved | None], loaded: dict[str, WikiDocument], report: SyncReport,
         public_changes: set[str] | None = None, prepared: dict[str, bytes] | None = None,
+        started_side: SideWriter | None = None,
     ) -> None:
         """Write ``changes`` to the agent index, and those in ``public_changes`` (default:
-        all) to the public index."""
+        all) to the public index. ``started_side``: a :class:`SideWriter` on the agent
+        index started earlier (see :meth:`_early_side_writer`): it writes the agent index
+        whatever the batch's size; the caller cancels it when nothing was written."""
         if public_changes is None:
             public_changes = set(changes)
         if not changes:
@@ -809,10 +878,10 @@ class Indexer:
             if item is not None and item.served and relpath in texts
         }
         side = None
-        if len(changes) >= _SIDE_WRITER_MIN_BATCH and (os.cpu_count() or 1) > 1:
+        if started_side is not None or (len(changes) >= _SIDE_WRITER_MIN_BATCH and (os.cpu_count() or 1) > 1):
             # A large batch: the agent index is written by a second process while this one
             # writes the public index.
-            side = self._write_beside(path / ALL, changes, writable, texts, prepared, report)
+            side = self._write_beside(path / ALL, changes, writable, texts, prepared, report, started_side)
         # The public index commits first (or beside the agent index): a document leaving
         # it stops reaching customer_safe as early as possible (CONTRACT X7).
         for sub in (PUBLIC,) if side is not None else (PUBLIC, ALL):
@@ -852,7 +921,9 @@ class Indexer:
                     side.cancel()
                 raise
         if side is not None:
+            started = time.monotonic()
             report.side_writer_cpu_s = side.commit()[1]
+            _took(report, _WAIT_FOR_AGENT_INDEX, started)
         # Whoosh leaves the readers it used for deletions and merges in reference cycles
         # that hold memory maps of segment files a merge just deleted; without a
         # collection those descriptors pile up until the collector happens to run. They
@@ -865,12 +936,14 @@ class Indexer:
     def _write_beside(
         self, folder: Path, changes: dict[str, Resolved | None], writable: dict[str, Resolved],
         texts: dict[str, WikiDocument], prepared: dict[str, bytes], report: SyncReport,
+        side: SideWriter | None = None,
     ) -> SideWriter:
         """Queue a batch's changes to the agent index at ``folder`` for a
-        :class:`SideWriter` (deletions and additions in the order the in-process writer
-        makes them); the caller commits it."""
-        side = SideWriter(folder, limitmb=_WRITER_MB, languages=self._languages, chunking=self.settings.chunking,
-                          public_view=False)
+        :class:`SideWriter` (``side``, or a new one; deletions and additions in the order
+        the in-process writer makes them); the caller commits it."""
+        if side is None:
+            side = SideWriter(folder, limitmb=_WRITER_MB, languages=self._languages,
+                              chunking=self.settings.chunking, public_view=False)
         try:
             for relpath, item in sorted(changes.items()):
                 side.delete(relpath)

@@ -66,6 +66,9 @@ def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool
     once = AnalysedOnce()
     once.attach(writer)
     try:
+        # Opened now for the deletions, while the first batch may still be on its way (a
+        # writer started before its batch was read waits here).
+        writer.searcher()
         while True:
             message, payload = conn.recv()
             if message == "add":

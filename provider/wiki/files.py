@@ -137,11 +137,18 @@ def stat_file(
     """
     if not name_is_utf8(relpath):
         return Skipped(relpath, "its name is not valid UTF-8: rename it")
-    real_root = os.path.realpath(root)
-    full = os.path.join(root, *relpath.split("/"))
+    parts = relpath.split("/")
+    full = os.path.join(root, *parts)
     try:
         st = os.lstat(full)
         real = os.path.realpath(full)
+        # A fully resolved path holds no symlink: when the file's is its path as written,
+        # neither the root nor a folder below it is one, and the root's real path is its
+        # absolute path (one walk over the root's folders less per file: ~0.1 ms).
+        if ".." not in parts and real == os.path.abspath(full):
+            real_root = os.path.abspath(root)
+        else:
+            real_root = os.path.realpath(root)
         # The file, or a folder above it, may be a symlink leaving the root.
         if not _inside(real, real_root):
             return Skipped(relpath, "symlink leads outside the content root")

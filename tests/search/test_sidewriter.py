@@ -122,3 +122,32 @@ def test_a_failing_second_process_fails_the_commit(tmp_path: Path) -> None:
     with pytest.raises(SideWriterFailed):
         side.add(None, None, {"group": ""}, None)
         side.commit()
+
+
+def test_x2_a_large_batch_that_changes_nothing_leaves_the_agent_index_writable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A large batch starts the agent index's writer process before reading; when the
+    # rules find nothing to write it is cancelled, and the next batch (in process or
+    # beside) still gets the index's write lock and writes as it would have.
+    content = tmp_path / "content"
+    _wiki(content, 30)
+    _build(content, tmp_path / "early", side=False, monkeypatch=monkeypatch)
+    shutil.copytree(tmp_path / "early", tmp_path / "here")
+    paths = sorted(p.relative_to(content).as_posix() for p in content.rglob("*.md"))
+    edited = content / paths[1]
+
+    def sync_both(written: int) -> None:
+        for name, threshold in (("early", 1), ("here", 10**9)):
+            monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", threshold)
+            with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / name)) as indexer:
+                report = indexer.sync(paths)
+            assert (report.read, report.written, report.removed) == (len(paths), written, 0)
+            assert (report.side_writer_cpu_s > 0) is (name == "early" and written > 0)
+
+    sync_both(0)
+    edited.write_text(edited.read_text("utf-8").replace("audience: public", "audience: internal")
+                      + "\nEdited refund.\n", "utf-8")
+    sync_both(1)
+    for sub in (PUBLIC, ALL):
+        assert _contents(tmp_path / "early", sub) == _contents(tmp_path / "here", sub)

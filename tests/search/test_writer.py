@@ -81,3 +81,24 @@ def test_term_pool_spills_to_whoosh_pool_past_its_limit(tmp_path: Path) -> None:
         assert searcher.doc_count() == 400
         assert searcher.document(key="k399") is not None
         assert len(list(searcher.lexicon("body_en"))) == 400 * 50
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), commits=commits,
+       deletes=st.lists(st.integers(0, 45), max_size=20))
+def test_x2_term_writer_deletes_by_term_what_whoosh_deletes(seed: int, commits: list[Commit],
+                                                              deletes: list[int]) -> None:
+    # Its deletion reads posting lists directly instead of a scored Term query: the same
+    # documents (across segments, already deleted ones and absent paths included).
+    with tempfile.TemporaryDirectory() as folder:
+        _write(SegmentWriter, Path(folder), seed, commits, 64)
+        ix = whoosh_index.open_dir(folder)
+        found: dict[str, tuple[list[int], list[tuple[str, tuple[int, ...]]]]] = {}
+        for writer_class in (SegmentWriter, TermWriter):
+            writer = writer_class(ix)
+            counts = [writer.delete_by_term("path", f"p{path}") for path in deletes]
+            counts.append(writer.delete_by_term("no-such-field", "p1"))
+            deleted = [(segment.segment_id(), tuple(sorted(segment.deleted_docs()))) for segment in writer.segments]
+            writer.cancel()
+            found[writer_class.__name__] = (counts, deleted)
+        assert found["TermWriter"] == found["SegmentWriter"]
