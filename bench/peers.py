@@ -54,8 +54,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port, percentile, running_server, signed_request, socket_inodes  # noqa: E402
-from load import SECRET, build_wiki, cpu_seconds, family, load, queries, rss_mib  # noqa: E402
+from common import (  # noqa: E402
+    Call,
+    free_port,
+    percentile,
+    raw_load,
+    running_server,
+    signed_request,
+    socket_inodes,
+)
+from load import SECRET, build_wiki, cpu_seconds, family, queries, rss_mib  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
@@ -181,9 +189,11 @@ def provider_search(index: Path, texts: list[str], rounds: int, capabilities: fr
 
 
 def http_load(base: str, pid: int, bodies: list[bytes], connections: int) -> Figures:
-    """POST ``bodies`` to /retrieve, signed, and return req/s, p50 ms, server CPU ms/request."""
+    """POST ``bodies`` to /retrieve, signed (by the light client, which must not be the limit:
+    bench/common.raw_load), and return req/s, p50 ms, server CPU ms/request."""
+    calls: list[Call] = [("POST", "/retrieve", b) for b in bodies]
     cpu = cpu_seconds(pid)
-    seconds, latencies, errors = asyncio.run(load(base, [("POST", b) for b in bodies], connections))
+    seconds, latencies, errors = asyncio.run(raw_load(base, calls, connections, SECRET))
     return {"rps": len(latencies) / seconds, "p50": statistics.median(latencies) * 1000,
             "cpu_ms": (cpu_seconds(pid) - cpu) / len(latencies) * 1000, "errors": errors}
 
