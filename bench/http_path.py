@@ -7,7 +7,8 @@ asserts nothing.
 The real server (``knowledge-provider serve``, one worker) on bench/search.py's
 minimum-configuration index of ``--docs`` documents (``--index-dir`` reuses it), and
 bench/peers.py's signed no-op endpoint under the same ``serve()`` (same HTTP protocol,
-same signature check and in-memory replay store, a fixed answer). Each round sends
+same signature check and in-memory replay store, a fixed answer; one per tree, served
+by that tree's code). Each round sends
 ``--requests`` signed requests over ``--connections`` keep-alive connections to:
 
 * ``/retrieve`` repeating 20 queries (answered from the answer cache once warm),
@@ -170,14 +171,17 @@ def main() -> None:
             servers[name] = (base, worker, proc.pid)
         for _, worker, _ in servers.values():
             wait_quiet(worker)
-        noop_base, noop_proc = start_noop()
-        stack.callback(noop_proc.wait, 30)
-        stack.callback(noop_proc.terminate)
-        measure(noop_base, noop_proc.pid, retrieve[:200], args.connections)
+        noops = {}
+        for name, tree in trees:  # each tree's no-op under its own serve()
+            noop_base, noop_proc = start_noop(tree)
+            stack.callback(noop_proc.wait, 30)
+            stack.callback(noop_proc.terminate)
+            measure(noop_base, noop_proc.pid, retrieve[:200], args.connections)
+            noops[name] = (noop_base, noop_proc.pid)
         rows: dict[str, list[tuple[float, float]]] = {}
         for round_ in range(args.rounds):
-            rows.setdefault("no-op", []).append(measure(noop_base, noop_proc.pid, retrieve, args.connections))
             for name, (base, worker, _) in servers.items():
+                rows.setdefault(f"{name} no-op", []).append(measure(*noops[name], retrieve, args.connections))
                 rows.setdefault(f"{name} /retrieve (cached)", []).append(
                     measure(base, worker, retrieve, args.connections))
                 rows.setdefault(f"{name} /capabilities", []).append(
@@ -186,11 +190,12 @@ def main() -> None:
         if args.py_spy:
             base, worker, _ = servers["after"]
             py_spy(base, worker, retrieve * 3, args.connections, args.py_spy)
-    noop_cpu = statistics.median(c for c, _ in rows["no-op"])
-    noop_rps = statistics.median(r for _, r in rows["no-op"])
-    print("\n| endpoint | CPU µs/request (rounds) | median | above the no-op | req/s | of the no-op's |")
+    print("\n| endpoint | CPU µs/request (rounds) | median | above its tree's no-op | req/s | of the no-op's |")
     print("|---|---|---|---|---|---|")
     for name, values in rows.items():
+        noop = rows[name.split(" ", 1)[0] + " no-op"]
+        noop_cpu = statistics.median(c for c, _ in noop)
+        noop_rps = statistics.median(r for _, r in noop)
         cpu = statistics.median(c for c, _ in values)
         rps = statistics.median(r for _, r in values)
         print(f"| {name} | {' '.join(f'{c:.0f}' for c, _ in values)} | {cpu:.0f} | {cpu - noop_cpu:+.0f} | "

@@ -239,10 +239,17 @@ def _sockets(pids: list[int], port: int, state: str) -> Counter[int]:
     return counts
 
 
-def start_noop() -> tuple[str, subprocess.Popen[bytes]]:
+def start_noop(tree: Path = ROOT) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start :func:`serve_noop` in a process of its own, served by the ``provider``
+    package of source tree ``tree`` (another checkout: its HTTP protocol and signature
+    check); return its base URL and the process."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, __file__, "--noop-server", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The tree's provider package imported first, so that this module's own imports of
+    # provider.* (its ROOT first on sys.path) find that package already loaded.
+    script = (f"import sys; sys.path.insert(0, {str(tree)!r}); import provider.contract.serving; "
+              f"sys.path.insert(1, {str(Path(__file__).resolve().parent)!r}); import peers; "
+              f"peers.serve_noop({port})")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
