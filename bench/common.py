@@ -35,23 +35,6 @@ async def signed_request(scope: dict[str, Any], receive: Any) -> tuple[str | Non
     return header, body
 
 
-def socket_inodes(pid: int) -> set[str]:
-    """The inode numbers (as ``/proc/net/tcp*`` prints them) of the sockets process ``pid``
-    holds open; empty if it is gone or not ours to read."""
-    inodes: set[str] = set()
-    try:
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:["):
-                inodes.add(target[8:-1])
-    except OSError:
-        pass
-    return inodes
-
-
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -61,7 +61,6 @@ from common import (  # noqa: E402
     raw_load,
     running_server,
     signed_request,
-    socket_inodes,
 )
 from load import SECRET, build_wiki, cpu_seconds, family, queries, rss_mib  # noqa: E402
 
@@ -69,6 +68,7 @@ from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
+from tests.procnet import sockets_by_process  # noqa: E402
 
 _FRONT = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 Figures = dict[str, Any]
@@ -224,18 +224,13 @@ def connections_per_worker(base: str, pid: int, bodies: list[bytes], connections
 
 def _sockets(pids: list[int], port: int, state: str) -> Counter[int]:
     """Sockets on local ``port`` in TCP ``state`` (``01`` established, ``0A`` listening)
-    per worker process among ``pids`` (those ``multiprocessing`` spawned)."""
-    owner: dict[str, int] = {}
-    for pid in pids:
-        owner.update(dict.fromkeys(socket_inodes(pid), pid))
-    counts: Counter[int] = Counter()
+    per process among ``pids``; with ``01``, every worker ``multiprocessing`` spawned is
+    counted, holding none or not."""
+    counts = sockets_by_process(pids, port, state)
     if state == "01":
-        counts.update({pid: 0 for pid in owner.values() if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()})
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
-                counts[owner[fields[9]]] += 1
+        for pid in pids:
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                counts[pid] += 0
     return counts
 
 
