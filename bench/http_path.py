@@ -7,7 +7,8 @@ asserts nothing.
 The real server (``knowledge-provider serve``, one worker) on bench/search.py's
 minimum-configuration index of ``--docs`` documents (``--index-dir`` reuses it), and
 bench/peers.py's signed no-op endpoint under the same ``serve()`` (same HTTP protocol,
-same signature check and in-memory replay store, a fixed answer). Each round sends
+same signature check and in-memory replay store, a fixed answer; one per tree, served
+by that tree's code). Each round sends
 ``--requests`` signed requests over ``--connections`` keep-alive connections to:
 
 * ``/retrieve`` repeating 20 queries (answered from the answer cache once warm),
@@ -18,7 +19,13 @@ and reads the CPU time of the process that answers (the serving worker; the no-o
 one process). Printed per tree: CPU µs per request and requests per second, the median
 of ``--rounds`` rounds (trees and endpoints interleaved round by round, so a change in
 the machine's load hits all alike), and each endpoint's CPU above the no-op's. The
-client runs on the same machine: throughput is bounded by it (read the CPU figures).
+client (bench/common.raw_load: each request signed as it is sent, raw keep-alive
+sockets) runs on the same machine and shares its two CPUs: read the CPU figures first.
+
+``--py-spy FILE`` then records the first tree's serving worker with py-spy (it must be
+on ``PATH`` or beside this Python) while it answers cached ``/retrieve`` requests,
+writes the raw stacks to ``FILE`` and prints the functions with the largest shares of
+the samples in which the worker was not waiting in ``epoll``.
 """
 
 from __future__ import annotations
@@ -27,12 +34,14 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -42,8 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import running_server  # noqa: E402
-from load import SECRET, load, queries  # noqa: E402
+from common import Call, raw_load, running_server  # noqa: E402
+from load import SECRET, queries  # noqa: E402
 from memory import worker_pid  # noqa: E402
 from peers import start_noop  # noqa: E402
 from search import prepare  # noqa: E402
@@ -51,15 +60,15 @@ from search import prepare  # noqa: E402
 from provider.contract.testing import signed_headers  # noqa: E402
 
 
-def measure(base: str, pid: int, requests: list[tuple[str, bytes | None]], connections: int) -> tuple[float, float]:
-    """(CPU µs per request of process ``pid`` alone, requests per second)."""
+def measure(base: str, pid: int, calls: list[Call], connections: int) -> tuple[float, float]:
+    """(CPU µs per request of process ``pid`` alone, requests per second), the requests
+    sent by bench/common.raw_load (the client must not be the limit)."""
     before = _own_cpu(pid)
-    seconds, latencies, errors = asyncio.run(load(base, requests, connections))
+    seconds, latencies, errors = asyncio.run(raw_load(base, calls, connections, SECRET))
     if errors:
-        method, body = requests[0]
+        method, path, body = calls[0]
         headers = signed_headers(body or b"", SECRET, content_type=None if body is None else "application/json")
-        probe = httpx.request(method, base + ("/capabilities" if body is None else "/retrieve"), content=body,
-                              headers=headers, timeout=30)
+        probe = httpx.request(method, base + path, content=body, headers=headers, timeout=30)
         print(f"    ({errors} errors at {base}; a probe now: {probe.status_code} {probe.text[:120]})", flush=True)
     return (_own_cpu(pid) - before) / len(latencies) * 1e6, len(latencies) / seconds
 
@@ -81,6 +90,40 @@ def _own_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def py_spy(base: str, pid: int, calls: list[Call], connections: int, out: Path) -> None:
+    """Record process ``pid`` with py-spy while it answers ``calls``; print its top frames."""
+    spy_bin = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    spy = subprocess.Popen([spy_bin, "record", "--pid", str(pid), "--rate", "400", "--format", "raw",
+                            "--nonblocking", "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)  # py-spy attaches
+    measure(base, pid, calls, connections)
+    spy.send_signal(2)
+    spy.wait(timeout=60)
+    print_profile(out)
+
+
+def print_profile(path: Path, top: int = 25) -> None:
+    """The largest self and inclusive shares (by function) of py-spy's raw stacks in
+    ``path``, leaving out samples waiting for the network (``select``) or a thread."""
+    own: Counter[str] = Counter()
+    inclusive: Counter[str] = Counter()
+    busy = waiting = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = [re.sub(r":\d+\)$", ")", frame) for frame in stack.split(";")]
+        if frames[-1].startswith(("EpollSelector.select", "Condition.wait", "_worker (concurrent")):
+            waiting += int(count)
+            continue
+        busy += int(count)
+        own[frames[-1]] += int(count)
+        inclusive.update(dict.fromkeys(set(frames), int(count)))
+    print(f"\npy-spy: {busy} samples busy, {waiting} waiting (left out); raw stacks in {path}")
+    for title, counter in (("self", own), ("inclusive", inclusive)):
+        print(f"\n| {title} share | function |\n|---|---|")
+        for frame, count in counter.most_common(top):
+            print(f"| {count / max(1, busy):.1%} | {frame} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--docs", type=int, default=10_000)
@@ -89,6 +132,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--index-dir", type=Path, help="bench/search.py's --index-dir (reused)")
     parser.add_argument("--baseline", type=Path, help="another source tree, measured beside this one")
+    parser.add_argument("--py-spy", type=Path, metavar="FILE",
+                        help="afterwards, profile this tree's worker under cached /retrieve (raw stacks to FILE)")
     args = parser.parse_args()
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
@@ -101,9 +146,9 @@ def main() -> None:
         config = {"content": str(wiki), "index": prepared["minimum"], "locales": ["en", "de"], "workers": 1,
                   "max_in_flight": 256, "log_level": "warning"}
         repeated_set = queries(vocabulary, 20, seed=7)
-        retrieve: list[tuple[str, bytes | None]] = [
-            ("POST", json.dumps({"query": repeated_set[i % 20]}).encode()) for i in range(args.requests)]
-        capabilities: list[tuple[str, bytes | None]] = [("GET", None)] * args.requests
+        retrieve: list[Call] = [
+            ("POST", "/retrieve", json.dumps({"query": repeated_set[i % 20]}).encode()) for i in range(args.requests)]
+        capabilities: list[Call] = [("GET", "/capabilities", None)] * args.requests
         print(f"bench/http_path.py at {commit}: {args.docs} documents, {args.requests} requests × "
               f"{args.connections} connections × {args.rounds} rounds, load average {os.getloadavg()[0]:.2f}",
               flush=True)
@@ -122,28 +167,35 @@ def main() -> None:
                 time.sleep(0.2)
             if worker is None:
                 raise RuntimeError(f"no serving worker under {proc.pid}")
-            asyncio.run(load(base, retrieve[:200], args.connections))  # connections up, the 20 answers cached
+            measure(base, worker, retrieve[:200], args.connections)  # the 20 answers cached
             servers[name] = (base, worker, proc.pid)
         for _, worker, _ in servers.values():
             wait_quiet(worker)
-        noop_base, noop_proc = start_noop()
-        stack.callback(noop_proc.wait, 30)
-        stack.callback(noop_proc.terminate)
-        asyncio.run(load(noop_base, retrieve[:200], args.connections))
+        noops = {}
+        for name, tree in trees:  # each tree's no-op under its own serve()
+            noop_base, noop_proc = start_noop(tree)
+            stack.callback(noop_proc.wait, 30)
+            stack.callback(noop_proc.terminate)
+            measure(noop_base, noop_proc.pid, retrieve[:200], args.connections)
+            noops[name] = (noop_base, noop_proc.pid)
         rows: dict[str, list[tuple[float, float]]] = {}
         for round_ in range(args.rounds):
-            rows.setdefault("no-op", []).append(measure(noop_base, noop_proc.pid, retrieve, args.connections))
             for name, (base, worker, _) in servers.items():
+                rows.setdefault(f"{name} no-op", []).append(measure(*noops[name], retrieve, args.connections))
                 rows.setdefault(f"{name} /retrieve (cached)", []).append(
                     measure(base, worker, retrieve, args.connections))
                 rows.setdefault(f"{name} /capabilities", []).append(
                     measure(base, worker, capabilities, args.connections))
             print(f"  round {round_ + 1} done, load average {os.getloadavg()[0]:.2f}", flush=True)
-    noop_cpu = statistics.median(c for c, _ in rows["no-op"])
-    noop_rps = statistics.median(r for _, r in rows["no-op"])
-    print("\n| endpoint | CPU µs/request (rounds) | median | above the no-op | req/s | of the no-op's |")
+        if args.py_spy:
+            base, worker, _ = servers["after"]
+            py_spy(base, worker, retrieve * 3, args.connections, args.py_spy)
+    print("\n| endpoint | CPU µs/request (rounds) | median | above its tree's no-op | req/s | of the no-op's |")
     print("|---|---|---|---|---|---|")
     for name, values in rows.items():
+        noop = rows[name.split(" ", 1)[0] + " no-op"]
+        noop_cpu = statistics.median(c for c, _ in noop)
+        noop_rps = statistics.median(r for _, r in noop)
         cpu = statistics.median(c for c, _ in values)
         rps = statistics.median(r for _, r in values)
         print(f"| {name} | {' '.join(f'{c:.0f}' for c, _ in values)} | {cpu:.0f} | {cpu - noop_cpu:+.0f} | "

@@ -46,10 +46,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port, socket_inodes  # noqa: E402
+from common import free_port  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
+from tests.procnet import socket_inodes  # noqa: E402
 
 SECRET = "memory-bench-secret-" + "m" * 32
 

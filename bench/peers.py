@@ -54,13 +54,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port, percentile, running_server, signed_request, socket_inodes  # noqa: E402
-from load import SECRET, build_wiki, cpu_seconds, family, load, queries, rss_mib  # noqa: E402
+from common import (  # noqa: E402
+    Call,
+    free_port,
+    percentile,
+    raw_load,
+    running_server,
+    signed_request,
+)
+from load import SECRET, build_wiki, cpu_seconds, family, queries, rss_mib  # noqa: E402
 
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
+from tests.procnet import sockets_by_process  # noqa: E402
 
 _FRONT = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 Figures = dict[str, Any]
@@ -181,9 +189,11 @@ def provider_search(index: Path, texts: list[str], rounds: int, capabilities: fr
 
 
 def http_load(base: str, pid: int, bodies: list[bytes], connections: int) -> Figures:
-    """POST ``bodies`` to /retrieve, signed, and return req/s, p50 ms, server CPU ms/request."""
+    """POST ``bodies`` to /retrieve, signed (by the light client, which must not be the limit:
+    bench/common.raw_load), and return req/s, p50 ms, server CPU ms/request."""
+    calls: list[Call] = [("POST", "/retrieve", b) for b in bodies]
     cpu = cpu_seconds(pid)
-    seconds, latencies, errors = asyncio.run(load(base, [("POST", b) for b in bodies], connections))
+    seconds, latencies, errors = asyncio.run(raw_load(base, calls, connections, SECRET))
     return {"rps": len(latencies) / seconds, "p50": statistics.median(latencies) * 1000,
             "cpu_ms": (cpu_seconds(pid) - cpu) / len(latencies) * 1000, "errors": errors}
 
@@ -214,25 +224,27 @@ def connections_per_worker(base: str, pid: int, bodies: list[bytes], connections
 
 def _sockets(pids: list[int], port: int, state: str) -> Counter[int]:
     """Sockets on local ``port`` in TCP ``state`` (``01`` established, ``0A`` listening)
-    per worker process among ``pids`` (those ``multiprocessing`` spawned)."""
-    owner: dict[str, int] = {}
-    for pid in pids:
-        owner.update(dict.fromkeys(socket_inodes(pid), pid))
-    counts: Counter[int] = Counter()
+    per process among ``pids``; with ``01``, every worker ``multiprocessing`` spawned is
+    counted, holding none or not."""
+    counts = sockets_by_process(pids, port, state)
     if state == "01":
-        counts.update({pid: 0 for pid in owner.values() if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()})
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
-                counts[owner[fields[9]]] += 1
+        for pid in pids:
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                counts[pid] += 0
     return counts
 
 
-def start_noop() -> tuple[str, subprocess.Popen[bytes]]:
+def start_noop(tree: Path = ROOT) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start :func:`serve_noop` in a process of its own, served by the ``provider``
+    package of source tree ``tree`` (another checkout: its HTTP protocol and signature
+    check); return its base URL and the process."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, __file__, "--noop-server", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The tree's provider package imported first, so that this module's own imports of
+    # provider.* (its ROOT first on sys.path) find that package already loaded.
+    script = (f"import sys; sys.path.insert(0, {str(tree)!r}); import provider.contract.serving; "
+              f"sys.path.insert(1, {str(Path(__file__).resolve().parent)!r}); import peers; "
+              f"peers.serve_noop({port})")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -8,7 +8,8 @@ the contract fixes (CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X
    the request is looked at before this (A7);
 3. contract version header (``400 unsupported_version``, W2);
 4. media type (``415``, W3);
-5. strict JSON and field rules (``400 invalid_request`` naming the field, Q1–Q6);
+5. strict JSON and field rules (``400 invalid_request`` naming the field, Q1–Q6) — a
+   body seen before with the same exposure is not parsed again (:meth:`ContractRoutes._query_of`);
 6. readiness (``503 index_unavailable``) and admission (``503 overloaded`` with
    ``Retry-After`` when too many searches run, W7);
 7. the answer: from the backend's cache on the event loop when it offers one
@@ -36,7 +37,7 @@ from .capabilities import ALL_CAPABILITIES
 from .errors import BackendFault, IndexUnavailable, MalformedSignature, Overloaded
 from .readiness import Readiness
 from .registrations import Registration
-from .request import check_content_type, check_version, parse_retrieve_request
+from .request import RetrieveRequest, check_content_type, check_version, parse_retrieve_request
 from .results import Repair, Result, render_results
 from .settings import ContractSettings
 from .signature import Verifier
@@ -50,6 +51,10 @@ errors_log = logging.getLogger("provider.errors")
 Answer = tuple[int, dict[str, object] | bytes, dict[str, str]]
 #: Rendered answers kept for the backend's cached ones (:meth:`ContractRoutes._rendered`).
 RENDERED_ENTRIES = 512
+#: Request bodies whose parsed form is kept (:meth:`ContractRoutes._query_of`), and the
+#: largest body kept, in bytes (a retrieval request is a query of a few words).
+PARSED_ENTRIES = 1024
+PARSED_BODY_BYTES = 1024
 Handler = Callable[[HTTPRequest], Awaitable[Answer]]
 
 
@@ -84,6 +89,36 @@ class ContractRoutes:
         #: (id of a cached answer, exposure, limit, locale, fallback) -> (that answer,
         #: its encoded envelope, the repairs made, the results sent)
         self._renders: OrderedDict[Hashable, tuple[Sequence[Result], bytes, tuple[str, ...], int]] = OrderedDict()
+        #: (exposure, body) -> what the body parsed to, and its query
+        self._queries: dict[tuple[object, bytes], tuple[RetrieveRequest, SearchQuery]] = {}
+
+    def _query_of(self, body: bytes, registration: Registration) -> tuple[RetrieveRequest, SearchQuery]:
+        """The request ``body`` makes for this registration's exposure, and its search.
+
+        Parsing is a function of the body's bytes, the exposure and the declared
+        capabilities (fixed for this application) alone, so a body met again — a
+        repeated question, the answer cache's case — is looked up instead (py-spy: the
+        strict parse was a tenth of a cached answer's contract work). Only bodies that
+        parsed are kept, and only small ones (:data:`PARSED_BODY_BYTES`); the oldest
+        goes first beyond :data:`PARSED_ENTRIES`.
+
+        Raises:
+            InvalidRequest: as :func:`~provider.contract.request.parse_retrieve_request`.
+        """
+        key = (registration.exposure, body)
+        found = self._queries.get(key)
+        if found is not None:
+            return found
+        settings = self.settings
+        parsed = parse_retrieve_request(body, exposure=registration.exposure, capabilities=settings.capabilities)
+        query = SearchQuery(text=parsed.query, limit=parsed.limit, reach=registration.exposure,
+                            capabilities=settings.capabilities, locale=parsed.locale,
+                            locale_fallback=parsed.locale_fallback)
+        if len(body) <= PARSED_BODY_BYTES:
+            if len(self._queries) >= PARSED_ENTRIES:
+                del self._queries[next(iter(self._queries))]
+            self._queries[key] = (parsed, query)
+        return parsed, query
 
     def _from_cache(self, query: SearchQuery) -> Sequence[Result] | None:
         """The backend's cached answer, on the event loop: no thread hand-off (which cost
@@ -154,14 +189,11 @@ class ContractRoutes:
         body = await self._body(request)
         registration = await self.authenticate(request, body)
         check_content_type(request.header("content-type"))
-        parsed = parse_retrieve_request(body, exposure=registration.exposure, capabilities=settings.capabilities)
+        parsed, query = self._query_of(body, registration)
         if not await self.readiness.backend_ready():
             raise IndexUnavailable(retry_after_s=settings.retry_after_s)
         if self.in_flight >= settings.max_in_flight:
             raise Overloaded(retry_after_s=settings.retry_after_s)
-        query = SearchQuery(text=parsed.query, limit=parsed.limit, reach=registration.exposure,
-                            capabilities=settings.capabilities, locale=parsed.locale,
-                            locale_fallback=parsed.locale_fallback)
         results = self._from_cache(query)
         if results is not None:
             body_out, duties, count = self._rendered(results, registration, parsed.limit, parsed.locale,

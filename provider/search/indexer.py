@@ -32,7 +32,7 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 from whoosh.writing import IndexWriter
 
-from ..wiki.citations import document_url, url_inputs, with_anchor
+from ..wiki.citations import builds_url, document_url, url_inputs, with_anchor
 from ..wiki.classify import PUBLIC as PUBLIC_AUDIENCE
 from ..wiki.corpus import Resolved, public_part
 from ..wiki.document import WikiDocument, WikiSettings, git_blob_sha1
@@ -269,10 +269,8 @@ def url_warnings_of(settings: WikiSettings, resolved: Resolved) -> tuple[str, ..
         return ()
     citation = settings.citation
     public = resolved.audience == PUBLIC_AUDIENCE
-    if public and citation.base_url is None and (resolved.meta.url is None or resolved.meta.url.startswith("/")):
-        return ()
-    if not public and citation.internal_base_url is None:
-        return ()
+    if not builds_url(resolved.meta.url, public=public, settings=citation, agent_view=True):
+        return ()  # document_url's own test: they cannot drift apart
     _, warning = document_url(url_inputs(resolved.meta, settings), public=public, settings=citation, agent_view=True)
     return (warning,) if warning else ()
 

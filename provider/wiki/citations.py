@@ -65,6 +65,7 @@ __all__ = [
     "PLACEHOLDERS",
     "CitationSettings",
     "UrlInputs",
+    "builds_url",
     "check_base_url",
     "check_path_pattern",
     "document_url",
@@ -198,6 +199,22 @@ def _expand(base: str, pattern: str | None, inputs: UrlInputs) -> str:
     return base + re.sub(r"/{2,}", "/", pattern.format(**values))
 
 
+def builds_url(front_matter_url: str | None, *, public: bool, settings: CitationSettings, agent_view: bool) -> bool:
+    """Whether :func:`document_url` builds a URL (valid or not) for a document: a public
+    one with an absolute front matter ``url`` or a ``base_url`` to put under it; an
+    internal one only in the agent view and with an ``internal_base_url``. Where this
+    is ``False`` there is no URL and so no warning, and nothing needs to be built.
+
+    Args:
+        front_matter_url: the document's validated front matter ``url``, or ``None``.
+        public, settings, agent_view: as :func:`document_url`.
+    """
+    if public:
+        own = front_matter_url
+        return (own is not None and not own.startswith("/")) or settings.base_url is not None
+    return agent_view and settings.internal_base_url is not None
+
+
 def document_url(
     inputs: UrlInputs, *, public: bool, settings: CitationSettings, agent_view: bool
 ) -> tuple[str | None, str | None]:
@@ -210,20 +227,17 @@ def document_url(
         agent_view: building the ``all`` (agent_only) index; internal documents get a URL
             only there.
     """
-    if public:
-        own = inputs.front_matter_url
-        if own is not None and not own.startswith("/"):
-            url: str | None = own
-        elif settings.base_url is None:
-            return None, None
-        elif own is not None:
-            url = settings.base_url + own
-        else:
-            url = _expand(settings.base_url, settings.path_pattern, inputs)
-    elif agent_view and settings.internal_base_url is not None:
-        url = _expand(settings.internal_base_url, settings.path_pattern, inputs)
-    else:
+    if not builds_url(inputs.front_matter_url, public=public, settings=settings, agent_view=agent_view):
         return None, None
+    own = inputs.front_matter_url
+    url: str | None
+    if public and own is not None and not own.startswith("/"):
+        url = own
+    elif public:
+        base = settings.base_url or ""  # set: builds_url says so
+        url = base + own if own is not None else _expand(base, settings.path_pattern, inputs)
+    else:
+        url = _expand(settings.internal_base_url or "", settings.path_pattern, inputs)
     if url is None or not is_citable(url):
         return None, f"citation URL {str(url)[:120]!r} is not an absolute https URL without user information; dropped"
     return url, None

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from provider.contract.serving import ReusePortListener, reuse_port_supported
+from tests.procnet import sockets_by_process
 from tests.support import REPO_ROOT
 
 pytestmark = pytest.mark.skipif(not reuse_port_supported(), reason="the kernel does not balance SO_REUSEPORT")
@@ -67,27 +68,6 @@ def test_connections_are_spread_over_the_workers_sockets() -> None:
     assert min(accepted[0], accepted[1]) >= 8, accepted
 
 
-def _sockets_by_process(pids: list[int], port: int, state: str = "01") -> Counter[int]:
-    """TCP sockets on local ``port`` in ``state`` (``01`` established, ``0A`` listening)
-    held open by each of ``pids``."""
-    owner: dict[str, int] = {}
-    for pid in pids:
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:["):
-                owner[target[8:-1]] = pid
-    counts = Counter[int]()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
-                counts[owner[fields[9]]] += 1
-    return counts
-
-
 @pytest.mark.e2e
 @pytest.mark.timeout(120)
 def test_two_workers_each_serve_connections(tmp_path: Path) -> None:
@@ -120,7 +100,7 @@ def test_two_workers_each_serve_connections(tmp_path: Path) -> None:
             listed = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout
             # uvicorn's workers are spawned processes (not the resource tracker).
             workers = [int(pid) for pid in listed.split() if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-        while len(_sockets_by_process(workers, port, "0A")) < 2:  # until both workers listen
+        while len(sockets_by_process(workers, port, "0A")) < 2:  # until both workers listen
             assert time.monotonic() < deadline, "the workers did not both listen"
             time.sleep(0.2)
         # A client opening its pool at once, as a load balancer or httpx does: all 32 are
@@ -130,7 +110,7 @@ def test_two_workers_each_serve_connections(tmp_path: Path) -> None:
             client.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         for client in clients:
             assert client.recv(65536).startswith(b"HTTP/1.1 200")  # answered: a worker holds it
-        counts = _sockets_by_process(workers, port)
+        counts = sockets_by_process(workers, port)
         assert sum(counts.values()) == 32, counts
         # With one shared accept queue one worker typically took all of them.
         assert len(counts) == 2 and min(counts.values()) >= 4, counts

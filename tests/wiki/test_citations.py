@@ -17,6 +17,7 @@ from provider.wiki.check import check_wiki
 from provider.wiki.citations import (
     CitationSettings,
     UrlInputs,
+    builds_url,
     check_base_url,
     check_path_pattern,
     document_url,
@@ -167,3 +168,53 @@ def test_a_dropped_url_warning_is_kept_beside_the_documents_own_warnings(tmp_pat
     assert not any("dropped" in w for w in warnings["en/own.md"])
     checked = {entry.path: entry for entry in check_wiki(settings).files}
     assert set(checked["en/both.md"].warnings) == set(warnings["en/both.md"])
+
+
+_FRONT_URLS = st.sampled_from([None, "/kb/reset/", "https://elsewhere.example.org/x", "https://user@bad.example/x",
+                               "http://plain.example/x"])
+_CITATIONS = st.builds(
+    CitationSettings,
+    base_url=st.sampled_from([None, "https://help.example.com"]),
+    path_pattern=st.sampled_from([None, "/{locale_prefix}{path}/"]),
+    internal_base_url=st.sampled_from([None, "https://wiki.example.net/kb"]),
+)
+
+
+@given(_FRONT_URLS, st.booleans(), _CITATIONS, st.booleans(), st.sampled_from(["account/reset", "", "a b/ä"]))
+def test_builds_url_is_exactly_when_document_url_gives_a_url_or_a_warning(
+    front_url: str | None, public: bool, citation: CitationSettings, agent_view: bool, site_path: str,
+) -> None:
+    """The one test of "can a URL be built here" that ``document_url`` and the index's
+    warning tally (``indexer.url_warnings_of``) share."""
+    built = document_url(_inputs(front_matter_url=front_url, site_path=site_path), public=public,
+                         settings=citation, agent_view=agent_view)
+    assert builds_url(front_url, public=public, settings=citation, agent_view=agent_view) is (built != (None, None))
+
+
+#: A path too long for a citable URL (R7: at most 2,000 characters): built, then dropped with a warning.
+_LONG_RELPATH = "/".join(["x" * 200] * 11) + ".md"
+
+
+@given(_FRONT_URLS, st.sampled_from(["public", "internal"]), _CITATIONS,
+       st.sampled_from(["account/reset.md", _LONG_RELPATH]))
+def test_the_index_warns_of_a_citation_url_exactly_as_document_url_does(
+    front_url: str | None, audience: str, citation: CitationSettings, relpath: str,
+) -> None:
+    """``url_warnings_of`` (the warnings kept in the rules' tally, reported after a
+    restart that reads nothing) says what building the document's URL says — a warning
+    for a long path under either base among the cases drawn."""
+    from provider.search.indexer import url_warnings_of
+    from provider.wiki.citations import url_inputs
+    from provider.wiki.corpus import Resolved
+    from provider.wiki.document import WikiDocument, parse_document
+
+    settings = WikiSettings(root=Path("/nonexistent"), citation=citation)
+    head = f"audience: {audience}\ntitle: Reset\n" + (f"url: {front_url}\n" if front_url else "")
+    data = f"---\n{head}---\n# Reset\n\nText.\n".encode()
+    document = parse_document(settings, relpath, data, size=len(data), mtime_ns=0)
+    assert isinstance(document, WikiDocument)
+    meta = document.meta
+    resolved = Resolved(meta=meta, audience=meta.audience, served=True, group=None)
+    _, warning = document_url(url_inputs(meta, settings), public=meta.audience == "public", settings=citation,
+                              agent_view=True)
+    assert url_warnings_of(settings, resolved) == ((warning,) if warning else ())
