@@ -170,7 +170,8 @@ def _digest(resolved: object) -> str:
     return digest.hexdigest()[:16]
 
 
-def replay(index_dir: Path, wiki_dir: Path, trials: int, bulk: int = 500, wiki_kind: str | None = None) -> None:
+def replay(index_dir: Path, wiki_dir: Path, trials: int, bulk: int = 500, wiki_kind: str | None = None,
+           flip: int = 0) -> None:
     """bench/build.py's restart, one-file updates and 500-file change, rules only."""
     import shutil
     import tempfile
@@ -231,6 +232,18 @@ def replay(index_dir: Path, wiki_dir: Path, trials: int, bulk: int = 500, wiki_k
         if timings:
             print(f"{label} one-file update: CPU p50 {statistics.median(timings) * 1000:6.1f} ms")
             print(f"{label} digest one-file updates: {_digest(kept)}", flush=True)
+        if flip:
+            # Public documents made internal: their public near-copies follow (rule 6).
+            public = [relpath for relpath, item in sorted(kept.items()) if item.public and item.meta.sketch]
+            changed = public[:: max(1, len(public) // flip)][:flip]
+            for relpath in changed:
+                docs[relpath] = edited(relpath, "\nMade internal.\n", internal=True)
+            cpu = time.process_time()
+            kept, _ = rules.resolve(docs, now=now, changed=changed, **options)  # type: ignore[arg-type]
+            took = time.process_time() - cpu
+            print(f"{label} {len(changed)} public documents made internal: {took:6.2f} s CPU, "
+                  f"{rules.last_derived} derived, {sum(1 for item in kept.values() if item.public)} public after")
+            print(f"{label} digest public made internal: {_digest(kept)}", flush=True)
         if not bulk:
             return
         changed = []
@@ -263,6 +276,8 @@ def main() -> None:
     parser.add_argument("--wiki", choices=("random", "tutorials"),
                         help="with --index-dir: bench/build.py's wiki kind (default: found by its paths)")
     parser.add_argument("--bulk", type=int, default=500, help="with --index-dir: files of the bulk change (0: none)")
+    parser.add_argument("--flip", type=int, default=0,
+                        help="with --index-dir: then make this many public documents internal (one batch)")
     parser.add_argument("--baseline", type=Path, help="with --index-dir: run this checkout's rules first")
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}", flush=True)
@@ -275,7 +290,8 @@ def main() -> None:
             print(f"baseline {args.baseline}:", flush=True)
             # This script, importing the baseline's provider package (KP_RULES_TREE).
             command = [sys.executable, str(Path(__file__).resolve()), "--index-dir", str(args.index_dir),
-                       "--wiki-dir", str(args.wiki_dir), "--trials", str(args.trials), "--bulk", str(args.bulk)]
+                       "--wiki-dir", str(args.wiki_dir), "--trials", str(args.trials), "--bulk", str(args.bulk),
+                       "--flip", str(args.flip)]
             if args.wiki:
                 command += ["--wiki", args.wiki]
             run = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True,
@@ -290,7 +306,7 @@ def main() -> None:
         import io
         captured = io.StringIO()
         with contextlib.redirect_stdout(captured):
-            replay(args.index_dir, args.wiki_dir, args.trials, args.bulk, args.wiki)
+            replay(args.index_dir, args.wiki_dir, args.trials, args.bulk, args.wiki, args.flip)
         for line in captured.getvalue().splitlines():
             print("  " + line if baseline else line)
             step, marker, digest = line.partition(" digest ")[2].rpartition(": ")
