@@ -284,8 +284,52 @@ class CopyGraph:
         self._cache.clear()
         decoded = {key: frozenset(_values(encoded)) for key, encoded in sketches.items()}
         self._held = dict(Counter(chain.from_iterable(decoded.values())))
+        ordered = {key: tuple(sorted(values)) for key, values in decoded.items()}
+        prefixes = self._prefixes(ordered)
+        encoded_of, values_of, sorted_of, prefix_of, index = (self._encoded, self._values, self._sorted,
+                                                              self._prefix, self._index)
         for key, encoded in sketches.items():
-            self._insert(key, encoded, decoded[key], known=True)
+            prefix = prefixes[key]
+            encoded_of[key], values_of[key], sorted_of[key] = encoded, decoded[key], ordered[key]
+            prefix_of[key] = prefix
+            for value in prefix:
+                keys = index.get(value)
+                if keys is None:
+                    index[value] = {key}
+                else:
+                    keys.add(key)
+
+    def _prefixes(self, ordered: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+        """:meth:`_prefix_of` of every sketch (ascending values) at once, with a rebuild's
+        counts (the sketches among these holding each value): each row sorted by
+        (count, value) in one numpy sort — the order of the stable sort by count — instead
+        of a Python sort with a key function per sketch (half of the graph's first build
+        at 50,000 documents)."""
+        keys = list(ordered)
+        width = max((len(values) for values in ordered.values()), default=0)
+        if not keys or not width:
+            return {key: () for key in keys}
+        pad = (-1,) * width
+        flat = np.fromiter(chain.from_iterable((ordered[key] + pad)[:width] for key in keys), dtype=np.int64,
+                           count=len(keys) * width)
+        # How many sketches hold each value: ``held``'s counts (the rows are the same sets).
+        real = flat >= 0
+        _, inverse, held_counts = np.unique(flat[real], return_inverse=True, return_counts=True)
+        counts = np.zeros(flat.size, dtype=np.int64)
+        counts[real] = held_counts[inverse]
+        # (count, value) as one integer: values are 32-bit; padding sorts last.
+        order = np.where(real, (counts << 32) | flat, np.iinfo(np.int64).max)
+        order = np.sort(order.reshape(len(keys), width), axis=1) & 0xFFFFFFFF
+        lengths: dict[int, int] = {}
+        found: dict[str, tuple[int, ...]] = {}
+        for row, key in enumerate(keys):
+            size = len(ordered[key])
+            length = lengths.get(size)
+            if length is None:
+                least = _least_shared(size, self.threshold)
+                length = lengths[size] = 0 if least > size else min(size, size - least + _PREFIX_SHARED)
+            found[key] = tuple(order[row, :length].tolist())
+        return found
 
     def _prefix_of(self, ordered: tuple[int, ...], *, known: bool = False) -> tuple[int, ...]:
         """The first values of a sketch (ascending) in the order rarest first, ties by

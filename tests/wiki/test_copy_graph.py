@@ -215,3 +215,15 @@ def test_x2_one_internal_member_of_a_cluster_withholds_its_public_copies_from_cu
     for relpath, meta in docs.items():
         if meta.audience == PUBLIC and meta.sketch and any(meta.sketch == s for s in sources.values()):
             assert relpath in copied and not kept[relpath].public, relpath
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(corpora, cluster_corpora), thresholds)
+def test_x2_a_rebuilds_prefixes_sorted_at_once_are_each_sketchs_own(texts: dict[str, str], threshold: float) -> None:
+    """A rebuild orders every sketch's values in one numpy sort; each prefix must be the
+    one :meth:`CopyGraph._prefix_of` takes alone (rarest first, ties by value), or a
+    near-copy could go unprobed."""
+    graph = CopyGraph(threshold)
+    graph.sync({key: sketch(text) for key, text in texts.items()})
+    for key, ordered in graph._sorted.items():
+        assert graph._prefix[key] == graph._prefix_of(ordered, known=True), key
