@@ -25,8 +25,16 @@ replays instead, on the metadata of an index ``bench/build.py --workdir /tmp/kp-
 (its random-word wiki), what that bench's restart, one-file updates and 500-file change
 ask of the corpus rules — the same files changed the same way, read again here — and
 prints the CPU the rules alone spent (``bench/build.py`` prints wall times, which a loaded
-machine stretches). Add ``--baseline TREE`` to run another checkout's rules on the same
-metadata first.
+machine stretches). ``--wiki tutorials`` (or a kept ``docs-N`` directory of ``bench/build.py
+--wiki tutorials``, found by its layout) replays that wiki's paths instead. Each step prints
+a digest of every decision; ``--baseline TREE`` runs another checkout's rules on the same
+metadata first and says whether each digest matches. ``--bulk 0`` skips the 500-file
+change, whose check against a fresh resolve compares every pair (slow at 50,000
+near-copies; a fresh :class:`~provider.wiki.copies.CopyGraph` is the reference past
+20,000 documents).
+
+    nice python bench/rules.py --index-dir /tmp/kp/docs-50000/index-minimum \
+        --wiki-dir /tmp/kp/docs-50000/wiki --baseline /tmp/before --trials 3 --bulk 0
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import dataclasses
 import datetime as dt
 import os
 import random
+import resource
 import statistics
 import sys
 import time
@@ -149,7 +158,20 @@ def bench(count: int, trials: int) -> None:
           f"whole corpus: {rules.last_full}")
 
 
-def replay(index_dir: Path, wiki_dir: Path, trials: int) -> None:
+def _digest(resolved: object) -> str:
+    """A digest of every decision (by relative path, in path order): each field of
+    :class:`~provider.wiki.corpus.Resolved` but the file's metadata (whose times and
+    inode differ between two runs' copies of an edited file)."""
+    import hashlib
+    digest = hashlib.sha256()
+    for relpath, item in sorted(dict(resolved).items()):  # type: ignore[call-overload]
+        fields = {name: value for name, value in vars(item).items() if name != "meta"}
+        digest.update(repr((relpath, sorted(fields.items()))).encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+def replay(index_dir: Path, wiki_dir: Path, trials: int, bulk: int = 500, wiki_kind: str | None = None,
+           flip: int = 0) -> None:
     """bench/build.py's restart, one-file updates and 500-file change, rules only."""
     import shutil
     import tempfile
@@ -163,11 +185,25 @@ def replay(index_dir: Path, wiki_dir: Path, trials: int) -> None:
         raise SystemExit(f"no readable manifest under {index_dir}/builds")
     docs = dict(manifest.docs)
     count = len(docs)
-    wiki = WikiSettings(root=wiki_dir)
+    tutorials = wiki_kind == "tutorials" or (wiki_kind is None and "t01/doc-00001.md" in docs)
+    if tutorials:  # bench/build.py --wiki tutorials (bench/search.py's wiki)
+        wiki = WikiSettings(root=wiki_dir, locales=("en", "de"))
+        edited_path = "t01/doc-00001.md"
+
+        def path_of(number: int) -> str:
+            return f"t{number % 100:02d}/doc-{number:05d}.md"
+    else:
+        wiki = WikiSettings(root=wiki_dir)
+        edited_path = "section-01/article-00001.md"
+
+        def path_of(number: int) -> str:
+            return f"section-{number % 50:02d}/article-{number:05d}.md"
     options = dict(default_locale=wiki.default_locale, layout=wiki.preset)
-    now = dt.datetime.now(dt.UTC)
+    # Fixed, so that two trees' runs compare the same decisions.
+    now = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
     scratch = Path(tempfile.mkdtemp(prefix="kp-rules-"))
-    settings = WikiSettings(root=scratch)
+    settings = WikiSettings(root=scratch, locales=wiki.locales)
+    label = f"[{count:>6} docs]"
 
     def edited(relpath: str, extra: str, *, internal: bool = False) -> DocumentMeta:
         target = scratch / relpath
@@ -180,32 +216,53 @@ def replay(index_dir: Path, wiki_dir: Path, trials: int) -> None:
 
     try:
         rules = CorpusRules()
-        cpu = time.process_time()
-        rules.resolve(docs, now=now, **options)  # type: ignore[arg-type]
-        print(f"[{count:>6} docs] first call after a start (whole corpus): {time.process_time() - cpu:6.2f} s CPU "
-              f"(load {os.getloadavg()[0]:.2f})", flush=True)
+        cpu, wall = time.process_time(), time.perf_counter()
+        kept, _ = rules.resolve(docs, now=now, **options)  # type: ignore[arg-type]
+        print(f"{label} first call after a start (whole corpus): {time.process_time() - cpu:6.2f} s CPU, "
+              f"{time.perf_counter() - wall:6.2f} s wall, peak RSS "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB (load {os.getloadavg()[0]:.2f})",
+              flush=True)
+        print(f"{label} digest first call: {_digest(kept)}", flush=True)
         timings = []
         for trial in range(trials):
-            relpath = "section-01/article-00001.md"
-            docs[relpath] = edited(relpath, f"\nEdit {trial} wombat{trial} replay.\n")
+            docs[edited_path] = edited(edited_path, f"\nEdit {trial} wombat{trial} replay.\n")
             cpu = time.process_time()
-            rules.resolve(docs, now=now, changed=[relpath], **options)  # type: ignore[arg-type]
+            kept, _ = rules.resolve(docs, now=now, changed=[edited_path], **options)  # type: ignore[arg-type]
             timings.append(time.process_time() - cpu)
         if timings:
-            print(f"[{count:>6} docs] one-file update: CPU p50 {statistics.median(timings) * 1000:6.1f} ms")
+            print(f"{label} one-file update: CPU p50 {statistics.median(timings) * 1000:6.1f} ms")
+            print(f"{label} digest one-file updates: {_digest(kept)}", flush=True)
+        if flip:
+            # Public documents made internal: their public near-copies follow (rule 6).
+            public = [relpath for relpath, item in sorted(kept.items()) if item.public and item.meta.sketch]
+            changed = public[:: max(1, len(public) // flip)][:flip]
+            for relpath in changed:
+                docs[relpath] = edited(relpath, "\nMade internal.\n", internal=True)
+            cpu = time.process_time()
+            kept, _ = rules.resolve(docs, now=now, changed=changed, **options)  # type: ignore[arg-type]
+            took = time.process_time() - cpu
+            print(f"{label} {len(changed)} public documents made internal: {took:6.2f} s CPU, "
+                  f"{rules.last_derived} derived, {sum(1 for item in kept.values() if item.public)} public after")
+            print(f"{label} digest public made internal: {_digest(kept)}", flush=True)
+        if not bulk:
+            return
         changed = []
-        for i in range(1, 501):  # bench/build.py's bulk change
-            number = (i * 19) % count
-            relpath = f"section-{number % 50:02d}/article-{number:05d}.md"
+        for i in range(1, bulk + 1):  # bench/build.py's bulk change
+            relpath = path_of((i * 19) % count)
+            if not (wiki_dir / relpath).is_file():
+                continue
             docs[relpath] = edited(relpath, f"\nBulk change {i} replay replayx.\n", internal=i % 10 == 0)
             changed.append(relpath)
         cpu = time.process_time()
         kept, _ = rules.resolve(docs, now=now, changed=changed, **options)  # type: ignore[arg-type]
         took = time.process_time() - cpu
-        if dict(kept) != resolve(dict(docs), now=now, **options):  # type: ignore[arg-type]
+        reference = resolve(dict(docs), now=now, copies=CopyGraph() if count > 20_000 else None,
+                            **options)  # type: ignore[arg-type]
+        if dict(kept) != reference:
             raise SystemExit("the incremental rules differ from a fresh resolve")
-        print(f"[{count:>6} docs] 500-file change: {took:6.2f} s CPU, {rules.last_derived} derived, whole corpus: "
+        print(f"{label} {len(changed)}-file change: {took:6.2f} s CPU, {rules.last_derived} derived, whole corpus: "
               f"{rules.last_full} (load {os.getloadavg()[0]:.2f}); equal to a fresh resolve")
+        print(f"{label} digest {len(changed)}-file change: {_digest(kept)}", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -215,22 +272,47 @@ def main() -> None:
     parser.add_argument("--docs", default="10000,50000", help="comma-separated document counts")
     parser.add_argument("--trials", type=int, default=20, help="one-file edits per size")
     parser.add_argument("--index-dir", type=Path, help="replay bench/build.py's changes on this kept index")
-    parser.add_argument("--wiki-dir", type=Path, help="the random-word wiki of --index-dir")
+    parser.add_argument("--wiki-dir", type=Path, help="the wiki of --index-dir")
+    parser.add_argument("--wiki", choices=("random", "tutorials"),
+                        help="with --index-dir: bench/build.py's wiki kind (default: found by its paths)")
+    parser.add_argument("--bulk", type=int, default=500, help="with --index-dir: files of the bulk change (0: none)")
+    parser.add_argument("--flip", type=int, default=0,
+                        help="with --index-dir: then make this many public documents internal (one batch)")
     parser.add_argument("--baseline", type=Path, help="with --index-dir: run this checkout's rules first")
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load {os.getloadavg()}", flush=True)
     if args.index_dir is not None:
         if args.wiki_dir is None:
             parser.error("--index-dir needs --wiki-dir")
+        baseline: dict[str, str] = {}
         if args.baseline is not None:
             import subprocess
             print(f"baseline {args.baseline}:", flush=True)
             # This script, importing the baseline's provider package (KP_RULES_TREE).
-            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--index-dir", str(args.index_dir),
-                            "--wiki-dir", str(args.wiki_dir),
-                "--trials", str(args.trials)], check=True, env={**os.environ, "KP_RULES_TREE": str(args.baseline)})
+            command = [sys.executable, str(Path(__file__).resolve()), "--index-dir", str(args.index_dir),
+                       "--wiki-dir", str(args.wiki_dir), "--trials", str(args.trials), "--bulk", str(args.bulk),
+                       "--flip", str(args.flip)]
+            if args.wiki:
+                command += ["--wiki", args.wiki]
+            run = subprocess.run(command, check=True, stdout=subprocess.PIPE, text=True,
+                                 env={**os.environ, "KP_RULES_TREE": str(args.baseline)})
+            for line in run.stdout.splitlines()[1:]:
+                print("  " + line)
+                step, marker, digest = line.partition(" digest ")[2].rpartition(": ")
+                if marker:
+                    baseline[step] = digest
             print(f"this tree {ROOT}:", flush=True)
-        replay(args.index_dir, args.wiki_dir, args.trials)
+        import contextlib
+        import io
+        captured = io.StringIO()
+        with contextlib.redirect_stdout(captured):
+            replay(args.index_dir, args.wiki_dir, args.trials, args.bulk, args.wiki, args.flip)
+        for line in captured.getvalue().splitlines():
+            print("  " + line if baseline else line)
+            step, marker, digest = line.partition(" digest ")[2].rpartition(": ")
+            if marker and baseline:
+                same = baseline.get(step) == digest
+                print(f"  decisions after {step}: {'IDENTICAL to' if same else 'DIFFERENT from'} the baseline's")
         return
     for size in (int(s) for s in args.docs.split(",") if s):
         bench(size, args.trials)

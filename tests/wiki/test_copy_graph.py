@@ -15,10 +15,12 @@ its last rebuild and goes stale), at several thresholds.
 from __future__ import annotations
 
 import random
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from provider.wiki import copies
 from provider.wiki.classify import INTERNAL, PUBLIC
 from provider.wiki.copies import CopyGraph, near_copies, sketch
 from provider.wiki.corpus import resolve
@@ -148,3 +150,80 @@ def test_x2_no_public_copy_of_internal_text_reaches_customer_safe_through_the_gr
     sources = {p: m.sketch for p, m in docs.items() if m.audience == INTERNAL and m.sketch}
     for relpath in near_copies(targets, sources):
         assert not kept[relpath].public, relpath
+
+
+def _cluster_corpus(seed: int, clusters: int, size: int, changed: int) -> dict[str, str]:
+    """``clusters`` groups of ``size`` documents each: one boilerplate text per cluster,
+    its members identical copies or the same text with up to ``changed`` words changed."""
+    rng = random.Random(seed)
+    texts: dict[str, str] = {}
+    for cluster in range(clusters):
+        words = [rng.choice(VOCABULARY) for _ in range(rng.randint(20, 120))]
+        for member in range(size):
+            copy = list(words)
+            for at in rng.sample(range(len(copy)), rng.randint(0, min(changed, len(copy)))):
+                copy[at] = rng.choice(VOCABULARY)
+            texts[f"c{cluster:02d}-m{member:03d}"] = " ".join(copy)
+    return texts
+
+
+cluster_corpora = st.builds(_cluster_corpus, seed=st.integers(0, 2**32), clusters=st.integers(1, 4),
+                            size=st.integers(2, 40), changed=st.sampled_from([0, 0, 2, 6]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cluster_corpora, st.sampled_from([1, 2, 24]), st.sampled_from([4, 1 << 16]), st.integers(0, 2**32))
+def test_x2_closest_in_clusters_of_identical_sketches_is_the_full_comparisons_first_pair(
+    texts: dict[str, str], first: int, buckets: int, seed: int,
+) -> None:
+    """Clusters of identical and nearly identical sketches: every candidate has the same
+    bound and most the same similarity, so the answer rests on the tie by key, whatever
+    share of the candidates is scored first (``_FIRST``), and whether a target's values
+    are looked up by table (``_BUCKETS`` large) or by ``searchsorted`` (4 buckets: two
+    values always share one)."""
+    rng = random.Random(seed)
+    keys = list(texts)
+    rng.shuffle(keys)  # sources in no key order: the tie must be broken by key, not met first
+    sketches = {key: sketch(texts[key]) for key in keys}
+    graph = CopyGraph()
+    graph.sync(sketches)
+    with patch.object(copies, "_FIRST", first), patch.object(copies, "_BUCKETS", buckets):
+        _check(graph, sketches, rng)
+
+
+@settings(max_examples=60, deadline=None)
+@given(cluster_corpora, st.sampled_from([1, 24]), st.integers(0, 2**32))
+def test_x2_one_internal_member_of_a_cluster_withholds_its_public_copies_from_customer_safe(
+    texts: dict[str, str], first: int, seed: int,
+) -> None:
+    """One member of each cluster of copies is internal: every public member whose text
+    the full comparison finds a near-copy of it is internal too (never in the
+    ``customer_safe`` index), and every decision equals the graph-less resolve's."""
+    rng = random.Random(seed)
+    internal = {key.partition("-")[0]: key for key in rng.sample(sorted(texts), len(texts))}
+    docs = {f"{key}.md": _meta(f"{key}.md", sketch(text), INTERNAL if key in internal.values() else PUBLIC)
+            for key, text in texts.items()}
+    with patch.object(copies, "_FIRST", first):
+        kept = resolve(docs, default_locale="en", copies=CopyGraph())
+    assert kept == resolve(docs, default_locale="en")
+    targets = {p: m.sketch for p, m in docs.items() if m.audience == PUBLIC and m.sketch}
+    sources = {p: m.sketch for p, m in docs.items() if m.audience == INTERNAL and m.sketch}
+    copied = near_copies(targets, sources)
+    for relpath in copied:
+        assert not kept[relpath].public, relpath
+    # Identical copies of an internal text always count (similarity 1.0).
+    for relpath, meta in docs.items():
+        if meta.audience == PUBLIC and meta.sketch and any(meta.sketch == s for s in sources.values()):
+            assert relpath in copied and not kept[relpath].public, relpath
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(corpora, cluster_corpora), thresholds)
+def test_x2_a_rebuilds_prefixes_sorted_at_once_are_each_sketchs_own(texts: dict[str, str], threshold: float) -> None:
+    """A rebuild orders every sketch's values in one numpy sort; each prefix must be the
+    one :meth:`CopyGraph._prefix_of` takes alone (rarest first, ties by value), or a
+    near-copy could go unprobed."""
+    graph = CopyGraph(threshold)
+    graph.sync({key: sketch(text) for key, text in texts.items()})
+    for key, ordered in graph._sorted.items():
+        assert graph._prefix[key] == graph._prefix_of(ordered, known=True), key
