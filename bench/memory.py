@@ -50,7 +50,7 @@ from common import free_port  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
-from tests.procnet import socket_inodes  # noqa: E402
+from tests.procnet import socket_inodes, tcp_sockets  # noqa: E402
 
 SECRET = "memory-bench-secret-" + "m" * 32
 
@@ -150,17 +150,7 @@ def descendants(pid: int) -> list[int]:
 
 def listening_sockets(port: int) -> set[str]:
     """Inodes of the TCP sockets listening on local ``port`` (IPv4 and IPv6)."""
-    inodes: set[str] = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(fields[9])
-    return inodes
+    return tcp_sockets(port, "0A")
 
 
 def _holds(pid: int, inodes: set[str]) -> bool:

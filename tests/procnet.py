@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["socket_inodes", "sockets_by_process"]
+__all__ = ["socket_inodes", "sockets_by_process", "tcp_sockets"]
 
 
 def socket_inodes(pid: int) -> set[str]:
@@ -29,13 +29,10 @@ def socket_inodes(pid: int) -> set[str]:
     return inodes
 
 
-def sockets_by_process(pids: Iterable[int], port: int, state: str = "01") -> Counter[int]:
-    """How many TCP sockets on local ``port`` in ``state`` (``01`` established, ``0A``
-    listening) each of ``pids`` holds open (a process holding none is not counted)."""
-    owner: dict[str, int] = {}
-    for pid in pids:
-        owner.update(dict.fromkeys(socket_inodes(pid), pid))
-    counts: Counter[int] = Counter()
+def tcp_sockets(port: int, state: str = "01") -> set[str]:
+    """Inodes of the TCP sockets on local ``port`` in ``state`` (``01`` established,
+    ``0A`` listening), IPv4 and IPv6."""
+    inodes: set[str] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             lines = Path(table).read_text().splitlines()[1:]
@@ -43,6 +40,15 @@ def sockets_by_process(pids: Iterable[int], port: int, state: str = "01") -> Cou
             continue
         for line in lines:
             fields = line.split()
-            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in owner:
-                counts[owner[fields[9]]] += 1
-    return counts
+            if fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(fields[9])
+    return inodes
+
+
+def sockets_by_process(pids: Iterable[int], port: int, state: str = "01") -> Counter[int]:
+    """How many TCP sockets on local ``port`` in ``state`` (``01`` established, ``0A``
+    listening) each of ``pids`` holds open (a process holding none is not counted)."""
+    owner: dict[str, int] = {}
+    for pid in pids:
+        owner.update(dict.fromkeys(socket_inodes(pid), pid))
+    return Counter(owner[inode] for inode in tcp_sockets(port, state) if inode in owner)

@@ -264,13 +264,8 @@ class CopyGraph:
         ordered = tuple(sorted(values))
         prefix = self._prefix_of(ordered, known=known)
         self._encoded[key], self._values[key], self._sorted[key], self._prefix[key] = encoded, values, ordered, prefix
+        self._index_prefix(key, prefix)
         index = self._index
-        for value in prefix:
-            keys = index.get(value)
-            if keys is None:
-                index[value] = {key}
-            else:
-                keys.add(key)
         cache = self._cache
         if cache:
             found = cache[key] = {other for other, _ in self._pairs(key, index)}
@@ -279,6 +274,16 @@ class CopyGraph:
                 if kept is not None:
                     kept.add(key)
 
+    def _index_prefix(self, key: str, prefix: Iterable[int]) -> None:
+        """Enter ``key`` in the prefix index under each value of its ``prefix``."""
+        index = self._index
+        for value in prefix:
+            keys = index.get(value)
+            if keys is None:
+                index[value] = {key}
+            else:
+                keys.add(key)
+
     def _rebuild(self, sketches: Mapping[str, str]) -> None:
         self._encoded, self._values, self._sorted, self._prefix, self._index = {}, {}, {}, {}, {}
         self._cache.clear()
@@ -286,18 +291,12 @@ class CopyGraph:
         self._held = dict(Counter(chain.from_iterable(decoded.values())))
         ordered = {key: tuple(sorted(values)) for key, values in decoded.items()}
         prefixes = self._prefixes(ordered)
-        encoded_of, values_of, sorted_of, prefix_of, index = (self._encoded, self._values, self._sorted,
-                                                              self._prefix, self._index)
+        encoded_of, values_of, sorted_of, prefix_of = self._encoded, self._values, self._sorted, self._prefix
         for key, encoded in sketches.items():
             prefix = prefixes[key]
             encoded_of[key], values_of[key], sorted_of[key] = encoded, decoded[key], ordered[key]
             prefix_of[key] = prefix
-            for value in prefix:
-                keys = index.get(value)
-                if keys is None:
-                    index[value] = {key}
-                else:
-                    keys.add(key)
+            self._index_prefix(key, prefix)
 
     def _prefixes(self, ordered: Mapping[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
         """:meth:`_prefix_of` of every sketch (ascending values) at once, with a rebuild's
