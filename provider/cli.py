@@ -653,8 +653,9 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
-    """The human form of ``check``: settings, a table of files, problems, a summary."""
+def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool = False) -> str:
+    """The human form of ``check``: settings, a table of files, problems, a summary
+    (``urls``: and each document's citation URL)."""
     settings = report.settings
     patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
                          for p in settings["locale_patterns"])
@@ -704,6 +705,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         lines.append(f"Warnings ({len(flagged)} files):")
         lines += [f"  {e.path}: {'; '.join(e.warnings)}" for e in flagged]
         lines.append("")
+    lines += _format_site(report, urls=urls)
     summary = report.summary()
     lines.append("Summary")
     for key, label in (("files", "files and skipped folders"), ("served", "served"),
@@ -714,22 +716,64 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         lines.append(f"  {label:<28}{summary[key]:>7}")
     lines.append(f"  {'served by locale':<28}" + ", ".join(f"{k} {v}" for k, v in summary["byLocale"].items()))
     lines.append(f"  {'translation drift':<28}" + ", ".join(f"{k} {v}" for k, v in summary["drift"].items()))
+    if "sitemap" in summary:
+        site = summary["sitemap"]
+        lines.append(f"  {'sitemap URLs':<28}{site['urls']:>7}")
+        lines.append(f"  {'public by rules, not on site':<28}{site['publicByRulesNotOnSite']:>7}")
+        for reason, count in site["byReason"].items():
+            if count:
+                lines.append(f"    {count:>5}  {reason}")
+        lines.append(f"  {'site URLs without document':<28}{site['siteUrlsWithoutDocument']:>7}")
     verdict = (f"FAILED: {summary['quarantined']} quarantined (exit 1)" if report.exit_code
                else "OK: nothing quarantined (exit 0)")
     lines.append(verdict)
     return "\n".join(lines)
 
 
+def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
+    """``check``'s citation URLs (``urls``) and sitemap findings."""
+    from .wiki.check import SITE_ONLY_SHOWN
+
+    lines: list[str] = []
+    if urls:
+        lines.append("Citation URLs:")
+        lines += [f"  {e.path}  {e.url or '(none)'}" for e in report.files
+                  if e.resolved is not None and e.resolved.served]
+        lines.append("")
+    if report.sitemap is None:
+        return lines
+    site = report.sitemap
+    if site["error"]:
+        lines.append(f"Sitemap: cannot be read: {site['error']}")
+    else:
+        lines.append(f"Sitemap: {site['urls']} published URLs from {len(site['files'])} file(s) "
+                     f"({', '.join(site['sources'])})")
+    off = [e for e in report.files if e.resolved is not None and e.resolved.off_site]
+    if off:
+        lines.append(f"Withheld from customer_safe by the sitemap ({len(off)}; agents keep them):")
+        lines += [f"  {e.path}: {e.resolved.audience_source}" for e in off if e.resolved is not None]
+    if report.site_only:
+        lines.append(f"Sitemap URLs no document produces ({len(report.site_only)}; many mean the citation URL "
+                     "pattern is wrong):")
+        lines += [f"  {url}" for url in report.site_only[:SITE_ONLY_SHOWN]]
+        if len(report.site_only) > SITE_ONLY_SHOWN:
+            lines.append(f"  … and {len(report.site_only) - SITE_ONLY_SHOWN} more (--json lists the first "
+                         f"{SITE_ONLY_SHOWN})")
+    lines.append("")
+    return lines
+
+
 @main.command()
 @_config_option
 @_content_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (see README for the shape).")
+@click.option("--urls", "show_urls", is_flag=True, help="Also list each served document's citation URL.")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
 @click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="KIND",
               help="With --strict: fail on warnings of this kind (repeatable; see README), e.g. orphan-translation.")
 @click.pass_context
-def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool,
+def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool, show_urls: bool,
           problems_only: bool, strict: bool, fail_on: tuple[str, ...]) -> None:
     """Lint the wiki as the index would see it, without serving or writing anything.
 
@@ -760,7 +804,7 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {})},
                               ensure_ascii=False, indent=2))
     else:
-        click.echo(format_check(report, problems_only=problems_only))
+        click.echo(format_check(report, problems_only=problems_only, urls=show_urls))
         if failures:
             click.echo(f"STRICT: {len(failures)} failure(s) (exit 1):\n" + "\n".join(f"  {f}" for f in failures))
     ctx.exit(report.exit_code or (1 if failures else 0))

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -38,6 +39,7 @@ from .wiki.files import DEFAULT_MAX_FILE_BYTES
 from .wiki.layouts import DEFAULT_LAYOUT, LAYOUTS
 from .wiki.locale_patterns import LocalePattern, parse_locale_pattern
 from .wiki.locales import normalize_tag
+from .wiki.sitemap import is_url_source
 
 __all__ = [
     "CONFIG_ENV",
@@ -99,6 +101,9 @@ _KNOWN_KEYS = {
     "cache_mib": "MiB those cached answers may hold per worker; 0 = off (default: 32)",
     "ssl_certfile": "PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
     "ssl_keyfile": "PEM private key for ssl_certfile",
+    "sitemap": "the site's sitemap: a file of the build output (relative to this file) or an https URL, or a list "
+               "of them; then a page is public only if its citation URL is on the site",
+    "sitemap_refresh_s": "seconds between reads of the sitemap; a changed sitemap file is read at once (default: 600)",
 }
 
 
@@ -144,6 +149,9 @@ class ProviderConfig:
             is skipped and reported. The batch it belongs to — possibly a public →
             internal edit of another file — waits at most this long for it.
         ssl_certfile, ssl_keyfile: TLS in the provider (both or neither).
+        sitemap: the site's sitemap sources (absolute paths, URLs): see
+            :mod:`provider.wiki.site_gate`.
+        sitemap_refresh_s: seconds between reads of the sitemap.
         source: the YAML file read, if any (for messages).
     """
 
@@ -181,6 +189,8 @@ class ProviderConfig:
     cache_mib: int = 32
     ssl_certfile: Path | None = None
     ssl_keyfile: Path | None = None
+    sitemap: tuple[str, ...] = ()
+    sitemap_refresh_s: float = 600.0
     source: Path | None = field(default=None, compare=False)
     overridden: frozenset[str] = field(default=frozenset(), compare=False)
 
@@ -199,6 +209,8 @@ class ProviderConfig:
             citation=self.citation,
             audience_map=AudienceMap(key=self.audience_key, values=self.audience_values),
             withhold_noindex=self.withhold_noindex,
+            sitemap=self.sitemap,
+            sitemap_refresh_s=self.sitemap_refresh_s,
         )
 
     @property
@@ -435,6 +447,34 @@ def _replay_store(value: Any, where: str) -> str:
     return value
 
 
+def _sitemap(value: Any, where: str) -> tuple[str, ...]:
+    """One source or a list of them: a file path, or an https URL (http only for a local
+    test server). Paths are made absolute against the configuration file's folder by
+    :func:`config_from_mapping`."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(v, str) and v.strip() for v in items):
+        raise ConfigurationError(f"{where}: must be a sitemap file (e.g. site/sitemap.xml) or an https URL, or a "
+                                 "list of them")
+    sources = []
+    for item in items:
+        text = item.strip()
+        if is_url_source(text):
+            parts = urlsplit(text)
+            if parts.scheme.lower() != "https" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+                raise ConfigurationError(f"{where}: {text!r} must be an https URL (http only for 127.0.0.1 or "
+                                         "localhost)")
+            if not parts.hostname or "@" in parts.netloc:
+                raise ConfigurationError(f"{where}: {text!r} must have a host and no user information")
+        sources.append(text)
+    return tuple(dict.fromkeys(sources))
+
+
+def _refresh_s(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
+        raise ConfigurationError(f"{where}: must be seconds from 1 to 86400")
+    return float(value)
+
+
 def _base_url(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise ConfigurationError(f"{where}: must be an https URL such as https://help.example.com")
@@ -499,6 +539,8 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "cache_mib": ("cache_mib", _whole(0, 65_536)),
     "max_connections": ("max_connections", _whole(8, 100_000)),
     "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
+    "sitemap": ("sitemap", _sitemap),
+    "sitemap_refresh_s": ("sitemap_refresh_s", _refresh_s),
 }
 _PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
 _CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern", "route_base_path")
@@ -530,6 +572,8 @@ def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | N
         values[field_name] = (base / parsed).resolve() if field_name in _PATH_FIELDS else parsed
     if citation:
         values["citation"] = CitationSettings(**citation)
+    if "sitemap" in values:
+        values["sitemap"] = tuple(s if is_url_source(s) else str((base / s).resolve()) for s in values["sitemap"])
     config = replace(ProviderConfig(source=source), **values)
     if config.default_locale not in config.locales:
         config = replace(config, locales=(config.default_locale, *config.locales))

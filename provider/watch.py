@@ -11,7 +11,11 @@
    arrives as "added", a delete-and-recreate as an unordered pair and a ``git checkout``
    as hundreds of events. One batch is one commit per index;
 3. every ``reconcile_interval_s`` a full scan bounds any drift (missed events,
-   filesystems without inotify).
+   filesystems without inotify);
+4. with a sitemap configured, a second thread reads it again when due (every
+   ``sitemap_refresh_s``, or at once when its file changed) and, when the set of
+   published URLs changed, syncs: every decision is derived again and a page gone from
+   the site leaves the public index in that batch (CONTRACT X7).
 
 ``serve --rebuild`` with a usable current build: the startup sync updates the current
 build and the server is ready at once; a fresh build is made aside in a second thread
@@ -51,6 +55,8 @@ log = logging.getLogger(__name__)
 
 #: Default seconds between full reconcile scans.
 DEFAULT_RECONCILE_INTERVAL_S = 300.0
+#: Seconds between looks at whether the sitemap is due (a stat of its files).
+SITEMAP_CHECK_S = 1.0
 _WATCH_LIMIT_ERRNOS = {errno.ENOSPC, errno.EMFILE, errno.ENFILE}
 
 WatchFn = Callable[..., Iterator[set[tuple[watchfiles.Change, str]]]]
@@ -167,6 +173,8 @@ class LiveIndexer:
             self._rebuilder.start()
         else:
             self.rebuilt.set()
+        if self.indexer.site is not None:
+            threading.Thread(target=self._follow_sitemap, name="sitemap", daemon=True).start()
         while not self._stop.is_set():
             try:
                 self._follow()
@@ -213,6 +221,21 @@ class LiveIndexer:
             log.info("re-indexed a batch of %d paths in %.3fs: %d written, %d removed",
                      len(batch), report.duration_s, report.written, report.removed)
         return report
+
+    def _follow_sitemap(self) -> None:
+        """Read the sitemap again when due; sync when its published URLs changed. The read
+        (an HTTP request, perhaps) happens outside the write lock: batches go on meanwhile."""
+        while not self._stop.wait(SITEMAP_CHECK_S):
+            try:
+                changed = self.indexer.refresh_sitemap()
+            except Exception:  # never expected (refresh logs and keeps the last good one)
+                log.exception("reading the sitemap failed; the last good one holds")
+                continue
+            if changed:
+                report = self._sync([])
+                if report is not None:
+                    log.info("sitemap changed: %d written, %d removed in %.3fs", report.written, report.removed,
+                             report.duration_s)
 
     def _rebuild_aside(self) -> None:
         """Build afresh aside, then catch up and swap in (``serve --rebuild``)."""

@@ -40,6 +40,7 @@ from ..wiki.files import Discovery, FileRef, Skipped, discover, ignore_reason, i
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.quickcheck import may_have_left_public
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
+from ..wiki.site_gate import SiteSource
 from .analysis import cjk_mode, schema_languages
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
@@ -334,11 +335,20 @@ class Indexer:
         self._aside_readers: list[DocumentReader] = []
         self._writes = 0
         self._closed = False
+        #: The site's sitemap when one is configured (:mod:`provider.wiki.site_gate`).
+        self.site: SiteSource | None = None
+        if settings.sitemap:
+            self.site = SiteSource(settings.sitemap, state_file=layout.root / "state" / "sitemap.json",
+                                   refresh_s=settings.sitemap_refresh_s)
 
     def open(self) -> None:
-        """Take the writer lock and load the current build's manifest, if any."""
+        """Take the writer lock, read the sitemap if one is configured (the last good
+        one kept holds if it cannot be read), and load the current build's manifest, if any."""
         self.layout.lock.acquire()
         self._closed = False
+        if self.site is not None:
+            self.site.load_kept()
+            self.site.refresh()
         name = self.layout.current_name()
         if name is None:
             return
@@ -397,6 +407,13 @@ class Indexer:
             _took(report, "settle the heap (gc.freeze)", settled)
         report.duration_s = time.monotonic() - started
         return report
+
+    def refresh_sitemap(self) -> bool:
+        """Read the configured sitemap again if it is due (its refresh time came, or its
+        file changed). Returns whether the set of published URLs changed: the caller then
+        syncs (``sync([])``), which derives every decision again. Never raises; slow for
+        an https sitemap, so call it outside the lock that serialises syncs."""
+        return self.site is not None and self.site.due() and self.site.refresh()
 
     # -- internals -----------------------------------------------------------------------
 
@@ -784,7 +801,8 @@ class Indexer:
         may have changed since the last call (:class:`~provider.wiki.incremental.CorpusRules`)."""
         resolved, touched = manifest.rules.resolve(
             manifest.docs, default_locale=self.settings.default_locale, now=self._clock(), blobs=self._blobs,
-            layout=self.settings.preset, changed=manifest.changed_docs())
+            layout=self.settings.preset, changed=manifest.changed_docs(),
+            gate=self.site.gate(self.settings) if self.site is not None else None)
         # Kept with the decisions, so a sync that writes nothing (a restart over a kept
         # index) reports a citation URL failing R7 as the sync that wrote it did.
         url_warnings = manifest.rules.tally.url_warnings

@@ -36,7 +36,15 @@ Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, els
 **Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
 (exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
 internal and nothing else would say so — and on the kinds of warning the operator
-names (``--fail-on``, codes in :data:`WARNING_CODES`).
+names (``--fail-on``, codes in :data:`WARNING_CODES`; ``not-on-site``: a page its rules
+make public that the sitemap withheld from ``customer_safe``).
+
+**Sitemap** (``sitemap:`` configured, :mod:`provider.wiki.site_gate`): the sitemap is read
+as ``serve`` would (a failure is reported, and then nothing is public); every document it
+withholds from ``customer_safe`` is listed with the reason, and the summary counts them by
+reason and lists sitemap URLs no document produces — many of those mean the citation URL
+pattern is wrong. Every entry carries its citation URL (``url``; ``check --urls`` prints
+them).
 """
 
 from __future__ import annotations
@@ -54,6 +62,8 @@ from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
+from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
+from .sitemap import site_key
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
@@ -64,8 +74,10 @@ CHECK_FORMAT = 1
 #: Kinds of warning ``check --strict --fail-on`` can fail on.
 WARNING_CODES = (
     "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, "stale-translation", "sync-unknown", "citation-url",
-    "unclosed-internal-section", "front-matter", "any",
+    "unclosed-internal-section", "front-matter", "not-on-site", "any",
 )
+#: Sitemap URLs no document produces, listed by ``check`` (the rest are counted).
+SITE_ONLY_SHOWN = 10
 _MESSAGE_CODES = (
     ("stale translation:", "stale-translation"),
     ("translation freshness unknown", "sync-unknown"),
@@ -78,6 +90,8 @@ def warning_codes(entry: FileCheck) -> set[str]:
     """The kinds (:data:`WARNING_CODES`) of an entry's warnings; a warning of no other
     kind (an invalid ``locale``, ``title``, ``url``, ``date``…) is ``front-matter``."""
     codes: set[str] = set(entry.resolved.drift) if entry.resolved is not None else set()
+    if entry.resolved is not None and entry.resolved.off_site is not None:
+        codes.add("not-on-site")
     for warning in entry.warnings:
         code = next((c for prefix, c in _MESSAGE_CODES if warning.startswith(prefix)), None)
         if code is None and not any(w in warning for w in ("the same page as", "orphan translation",
@@ -100,6 +114,8 @@ class FileCheck:
         warnings: other findings.
         resolved: the classification (``None`` for skipped paths).
         skipped: why the path was skipped, or ``None``.
+        url: the citation URL the document is served with (the agent index's, which is
+            the public one for a public document), or ``None``.
     """
 
     path: str
@@ -109,6 +125,7 @@ class FileCheck:
     warnings: tuple[str, ...] = ()
     resolved: Resolved | None = None
     skipped: str | None = None
+    url: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``files[]`` entry of ``check --json``."""
@@ -140,6 +157,8 @@ class FileCheck:
                 internalSections=meta.internal_sections,
                 date=meta.date,
                 translationSync=item.sync,
+                url=self.url,
+                offSite=item.off_site,
             )
         return data
 
@@ -154,12 +173,18 @@ class CheckReport:
         files: one entry per path, sorted by path.
         unused_rules: audience rule patterns that match no file (often a typo that
             leaves a whole folder internal).
+        sitemap: with ``sitemap:`` configured: ``sources``, ``urls`` (published URLs
+            read), ``files`` (sitemap files read), ``error`` (why it could not be read,
+            or ``None``); else ``None``.
+        site_only: sitemap URLs that no document's citation URL matches, sorted.
     """
 
     settings: dict[str, Any]
     now: dt.datetime
     files: list[FileCheck] = field(default_factory=list)
     unused_rules: list[str] = field(default_factory=list)
+    sitemap: dict[str, Any] | None = None
+    site_only: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -186,6 +211,19 @@ class CheckReport:
             "byLocale": dict(sorted(Counter(f.resolved.meta.locale for f in served if f.resolved).items())),
             "byAudience": dict(sorted(Counter(f.resolved.audience for f in served if f.resolved).items())),
             "drift": {code: drift.get(code, 0) for code in (ORPHAN, COPY, TWIN, SAME_LOCALE)},
+            **({"sitemap": self._sitemap_summary(served)} if self.sitemap is not None else {}),
+        }
+
+    def _sitemap_summary(self, served: list[FileCheck]) -> dict[str, Any]:
+        off = Counter(f.resolved.off_site for f in served if f.resolved is not None and f.resolved.off_site)
+        sitemap = self.sitemap or {}
+        return {
+            "urls": sitemap.get("urls", 0),
+            "error": sitemap.get("error"),
+            "publicByRulesNotOnSite": sum(off.values()),
+            "byReason": {OFF_SITE_CODES[code]: off.get(code, 0) for code in OFF_SITE_CODES},
+            "siteUrlsWithoutDocument": len(self.site_only),
+            "siteUrlsWithoutDocumentTop": self.site_only[:SITE_ONLY_SHOWN],
         }
 
     def strict_failures(self, fail_on: Iterable[str] = ()) -> list[str]:
@@ -216,6 +254,7 @@ class CheckReport:
             "settings": self.settings,
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
+            **({"sitemap": self.sitemap} if self.sitemap is not None else {}),
             "files": [entry.to_json() for entry in self.files],
         }
 
@@ -234,6 +273,10 @@ def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
     reasons = tuple(dict.fromkeys([*item.meta.errors, *item.quarantine]))
     found = [*item.meta.warnings, *item.problems, *_url_warnings(item, settings)]
     warnings = tuple(w for w in dict.fromkeys(found) if w not in reasons)
+    url = None
+    if item.served:
+        url, _ = document_url(url_inputs(item.meta, settings), public=item.audience == PUBLIC,
+                              settings=settings.citation, agent_view=True)
     return FileCheck(
         path=relpath,
         status="served" if item.served else "withheld",
@@ -241,7 +284,17 @@ def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
         reasons=reasons,
         warnings=warnings,
         resolved=item,
+        url=url,
     )
+
+
+def _site_only(gate: SiteGate, resolved: dict[str, Resolved]) -> list[str]:
+    """Sitemap URLs that no served document's (public) citation URL matches."""
+    if gate.sitemap is None:
+        return []
+    produced = {site_key(url) for item in resolved.values() if item.served
+                for url in (gate.url(item.meta),) if url is not None}
+    return sorted(url for key, url in gate.sitemap.urls.items() if key not in produced)
 
 
 def _skipped_entry(skipped: Skipped) -> FileCheck:
@@ -285,11 +338,21 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                 skipped.append(result)
     finally:
         reader.close()
+    gate = None
+    if settings.sitemap:
+        source = SiteSource(settings.sitemap, state_file=None)
+        source.refresh()
+        gate = source.gate(settings)
     resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root),
-                       layout=settings.preset)
+                       layout=settings.preset, gate=gate)
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
                          unused_rules=unused_rules(settings.audience_rules, paths))
+    if gate is not None:
+        report.sitemap = {"sources": list(settings.sitemap), "error": gate.error,
+                          "urls": len(gate.sitemap) if gate.sitemap is not None else 0,
+                          "files": list(gate.sitemap.files) if gate.sitemap is not None else []}
+        report.site_only = _site_only(gate, resolved)
     report.files = sorted(
         [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

@@ -51,7 +51,14 @@ how it is served. In order:
    one default-locale document; none, or several, make the state ``unknown``. The
    public index judges with public sources only, as it sees groups.
 
-The result depends only on the metadata, ``now`` and git's (immutable) history, and each
+11. **Proof of publication** (with ``sitemap:`` configured, :mod:`provider.wiki.site_gate`):
+   a document the rules above leave public stays public only if the site's sitemap has its
+   citation URL; otherwise it is internal (agents keep it), with the reason. It runs last
+   among the audience rules and passes nothing on: a page missing from the site demotes no
+   copy of it (the site publishes the copy), and translation groups and sync are judged
+   after it, as the public index sees them.
+
+The result depends only on the metadata, ``now``, the sitemap and git's (immutable) history, and each
 document's decision only on a few others' (its inputs: see
 :mod:`provider.wiki.incremental`, which keeps the decisions between batches and derives
 again only what a batch can affect), so an incremental update gives exactly what a fresh
@@ -63,9 +70,10 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
@@ -75,6 +83,13 @@ from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .publication import DATE_KEYS, INVALID, withholding
+
+if TYPE_CHECKING:
+    from .site_gate import OffSite
+
+#: Asked about every document the rules leave public (rule 11): ``None`` when it is on
+#: the site, else why not (:class:`provider.wiki.site_gate.SiteGate`).
+Gate = Callable[[DocumentMeta], "OffSite | None"]
 
 __all__ = [
     "COPY",
@@ -86,6 +101,7 @@ __all__ = [
     "TWIN",
     "TWIN_PREFERENCE",
     "Derived",
+    "Gate",
     "Resolved",
     "derive",
     "public_part",
@@ -124,6 +140,9 @@ class Resolved:
         sync: for a translation with a sync key, :data:`SYNC_CURRENT`, :data:`SYNC_STALE`
             or :data:`SYNC_UNKNOWN` (rule 8); ``None`` otherwise (used in the agent index).
         public_sync: the same, judged with public sources only (used in the public index).
+        off_site: when the sitemap (rule 11) made a document its rules call public
+            internal, the code of why (:data:`provider.wiki.site_gate.OFF_SITE_CODES`);
+            the sentence is ``audience_source``.
     """
 
     meta: DocumentMeta
@@ -138,6 +157,7 @@ class Resolved:
     drift: tuple[str, ...] = field(default=())
     sync: str | None = None
     public_sync: str | None = None
+    off_site: str | None = None
 
     @property
     def public(self) -> bool:
@@ -189,6 +209,8 @@ class _Draft:
     #: the publication dates compared with ``now`` (POSIX seconds): the first pass gives
     #: the same answer at any other time on the same side of each of them.
     dates: tuple[float, ...] = ()
+    #: rule 11's code, when the sitemap made the document internal.
+    off_site: str | None = None
 
 
 def _parent(path: str) -> str:
@@ -473,6 +495,15 @@ def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
             draft.drift.append(SAME_LOCALE)
 
 
+def _on_site(drafts: Mapping[str, _Draft], gate: Gate) -> None:
+    """Rule 11: a document left public stays public only if its URL is on the site."""
+    for draft in drafts.values():
+        if draft.withheld is None and draft.audience == PUBLIC:
+            found = gate(draft.meta)
+            if found is not None:
+                draft.audience, draft.audience_source, draft.off_site = INTERNAL, found.reason, found.code
+
+
 def _sources(drafts: Mapping[str, _Draft], default_locale: str, *, public_only: bool) -> dict[str, DocumentMeta | None]:
     """Per translation group, its one source-language document (``None`` when several)."""
     found: dict[str, list[DocumentMeta]] = defaultdict(list)
@@ -561,6 +592,7 @@ def resolve(
     blobs: BlobLookup | None = None,
     layout: Layout | None = None,
     copies: CopyGraph | None = None,
+    gate: Gate | None = None,
 ) -> dict[str, Resolved]:
     """Apply the corpus-wide rules to every document (keyed by relative path).
 
@@ -576,6 +608,8 @@ def resolve(
             (the indexer's): it is brought in step with ``docs``' sketches, so only the
             sketches that changed are compared again (rule 6). The result is the same
             with or without it.
+        gate: with a sitemap configured, its :class:`~provider.wiki.site_gate.SiteGate`
+            (rule 11); ``None``: no sitemap, the rule does not apply.
     """
     # The rules allocate a few objects per document and make no reference cycles; the
     # collector's passes over the whole heap that so many allocations trigger were half
@@ -586,7 +620,7 @@ def resolve(
         if copies is not None:
             copies.sync(_sketches(docs))
         return derive(docs, default_locale=default_locale, now=now or dt.datetime.now(dt.UTC), blobs=blobs,
-                      layout=layout, copies=copies).resolved
+                      layout=layout, copies=copies, gate=gate).resolved
     finally:
         if paused:
             gc.enable()
@@ -613,7 +647,7 @@ class Derived:
 
 def derive(
     docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime, blobs: BlobLookup | None,
-    layout: Layout | None, copies: CopyGraph | None,
+    layout: Layout | None, copies: CopyGraph | None, gate: Gate | None = None,
 ) -> Derived:
     """The rules of :func:`resolve` over ``docs``, with ``copies`` (if given) already
     holding exactly the sketches of ``docs`` — or of a larger corpus of which ``docs``
@@ -648,6 +682,8 @@ def derive(
         if draft.audience == PUBLIC and (draft.meta.errors or draft.quarantine):
             draft.audience = INTERNAL
             draft.audience_source = "fail-closed: quarantined (" + (draft.meta.errors or draft.quarantine)[0][:80] + ")"
+    if gate is not None:
+        _on_site(drafts, gate)
 
     unsettled: set[str] = set()
     sync = _translation_sync(drafts, default_locale, blobs, unsettled) if default_locale is not None else {}
@@ -679,5 +715,6 @@ def derive(
             drift=tuple(draft.drift),
             sync=sync[relpath][0] if relpath in sync else None,
             public_sync=sync[relpath][1] if relpath in sync and in_public else None,
+            off_site=draft.off_site,
         )
     return Derived(resolved, {p: d.dates for p, d in drafts.items() if d.dates}, unsettled)

@@ -73,6 +73,11 @@ class WikiSettings:
         audience_map: which front matter key carries the audience and what its values
             mean (:mod:`provider.wiki.audience_map`).
         withhold_noindex: withhold pages whose front matter ``ROBOTS`` says ``NOINDEX``.
+        sitemap: the site's sitemap sources (absolute file paths, ``https`` URLs); when
+            set, a document is public only if its citation URL is on the site
+            (:mod:`provider.wiki.site_gate`).
+        sitemap_refresh_s: seconds between reads of a sitemap (a changed file is read
+            again at once).
     """
 
     root: Path
@@ -87,6 +92,8 @@ class WikiSettings:
     citation: CitationSettings = field(default_factory=CitationSettings)
     audience_map: AudienceMap = field(default_factory=AudienceMap)
     withhold_noindex: bool = False
+    sitemap: tuple[str, ...] = ()
+    sitemap_refresh_s: float = 600.0
 
     @property
     def audience_only_rules(self) -> tuple[AudienceRule, ...]:
@@ -133,6 +140,8 @@ class WikiSettings:
             "citation": self.citation.describe(),
             **self.audience_map.describe(),
             "withhold_noindex": self.withhold_noindex,
+            # Only when set: a key every index lacked would rebuild every index on upgrade.
+            **({"sitemap": list(self.sitemap)} if self.sitemap else {}),
         }
 
 

@@ -22,7 +22,8 @@ final), the documents whose closure holds one of them — before the change and 
 and derives exactly those again, with :func:`~provider.wiki.corpus.derive` over them and
 their closure: the result equals a resolve from scratch (tested as a property,
 ``tests/wiki/test_incremental_rules.py``). It fails closed: the first call, other
-settings, an affected share above ``max_share`` of the corpus, or any error while
+settings, another sitemap (a changed set of published URLs: rule 11 may change any
+document), an affected share above ``max_share`` of the corpus, or any error while
 keeping the state derive the whole corpus again.
 """
 
@@ -39,7 +40,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .copies import CopyGraph
-from .corpus import Derived, Resolved, _sketches, derive
+from .corpus import Derived, Gate, Resolved, _sketches, derive
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
@@ -103,6 +104,12 @@ class Tally:
             for counter, key in ((self.by_audience, item.audience), (self.by_locale, item.meta.locale)):
                 if counter[key] <= 0:
                     del counter[key]
+
+
+def _gate_key(gate: Gate | None) -> str | None:
+    """What of rule 11's gate the kept decisions depend on: its ``key`` (the sitemap's
+    digest), or the gate itself for a plain function."""
+    return None if gate is None else str(getattr(gate, "key", id(gate)))
 
 
 def _parent(relpath: str) -> str:
@@ -178,6 +185,7 @@ class CorpusRules:
     def resolve(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
         blobs: BlobLookup | None = None, layout: Layout | None = None, changed: Iterable[str] | None = None,
+        gate: Gate | None = None,
     ) -> tuple[Mapping[str, Resolved], set[str]]:
         """The decisions of :func:`provider.wiki.corpus.resolve` for ``docs`` at ``now``.
 
@@ -188,6 +196,9 @@ class CorpusRules:
             changed: every path whose entry in ``docs`` was set or removed since the
                 previous call (more is harmless), so the others are not compared; ``None``:
                 compare every entry.
+            gate: rule 11's :class:`~provider.wiki.site_gate.SiteGate` (or ``None``); a
+                gate with another ``key`` (another set of published URLs) derives the
+                whole corpus again.
 
         Returns:
             ``(resolved, touched)``: every document's decision (a read-only view of the
@@ -199,18 +210,18 @@ class CorpusRules:
         paused = gc.isenabled()
         gc.disable()
         try:
-            config = (default_locale, layout, id(blobs))
+            config = (default_locale, layout, id(blobs), _gate_key(gate))
             if self._config == config:
                 try:
                     found = self._incremental(docs, default_locale=default_locale, now=now, blobs=blobs,
-                                              layout=layout, hint=changed)
+                                              layout=layout, hint=changed, gate=gate)
                 except Exception:  # the full derivation is the reference: fail closed to it
                     log.warning("incremental corpus rules failed; deriving the whole corpus", exc_info=True)
                     found = None
                 if found is not None:
                     return found
             return self._full(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout,
-                              config=config)
+                              config=config, gate=gate)
         finally:
             if paused:
                 gc.enable()
@@ -219,12 +230,13 @@ class CorpusRules:
 
     def _full(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
-        blobs: BlobLookup | None, layout: Layout | None, config: tuple[Any, ...],
+        blobs: BlobLookup | None, layout: Layout | None, config: tuple[Any, ...], gate: Gate | None = None,
     ) -> tuple[Mapping[str, Resolved], set[str]]:
         self._config = None  # until the state below is complete
         before = set(self._resolved)
         self.copies.sync(_sketches(docs))
-        derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies)
+        derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies,
+                         gate=gate)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
         for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked):
             index.clear()
@@ -249,6 +261,7 @@ class CorpusRules:
     def _incremental(
         self, docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime,
         blobs: BlobLookup | None, layout: Layout | None, hint: Iterable[str] | None = None,
+        gate: Gate | None = None,
     ) -> tuple[Mapping[str, Resolved], set[str]] | None:
         previous = self._docs
         if hint is None:
@@ -282,7 +295,7 @@ class CorpusRules:
         if needed is None:
             return None
         derived: Derived = derive({p: docs[p] for p in needed}, default_locale=default_locale, now=now, blobs=blobs,
-                                  layout=layout, copies=self.copies)
+                                  layout=layout, copies=self.copies, gate=gate)
         removed = {relpath for relpath in changed if relpath not in docs}
         touched = set(removed)
         for relpath in removed:
@@ -306,7 +319,7 @@ class CorpusRules:
             else:
                 self._unsettled.discard(relpath)
         self._now = now
-        self._config = (default_locale, layout, id(blobs))
+        self._config = (default_locale, layout, id(blobs), _gate_key(gate))
         self.last_full, self.last_derived = False, len(needed)
         return MappingProxyType(self._resolved), touched
 

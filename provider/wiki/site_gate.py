@@ -1,0 +1,219 @@
+"""Proof of publication: a document is public only if the site publishes its URL (CONTRACT X2).
+
+With ``sitemap:`` configured, the corpus rules (:func:`provider.wiki.corpus.derive`, its
+last rule) ask a :class:`SiteGate` about every document its own rules leave public: its
+citation URL — the one :mod:`provider.wiki.citations` builds for a public document — must
+be in the site's sitemap (:mod:`provider.wiki.sitemap`, compared by
+:func:`~provider.wiki.sitemap.site_key`). Otherwise the document becomes internal (agents
+keep it; ``customer_safe`` never sees it), with the reason in its ``audience_source``
+and its code in :attr:`~provider.wiki.corpus.Resolved.off_site`:
+
+==================  ===========================================================================
+``never-read``      no sitemap has ever been read: nothing is public until one is
+``no-url``          no citation URL can be built for the document (no ``citation_base_url``
+                    and no absolute front matter ``url``), so there is nothing to look up
+``url-pattern``     the URL is not on the site but a near one is — "URL pattern produces X,
+                    the site has Y" (letter case, a first segment more or less such as a
+                    locale or ``docs/``, another host): the pattern is probably wrong
+``not-on-site``     the URL is not on the site
+==================  ===========================================================================
+
+:class:`SiteSource` reads the configured sitemap, keeps the last good one (in memory and
+in a state file, so a restart keeps it too), and tells when to read it again: every
+``sitemap_refresh_s`` seconds, and when a sitemap file it read changed on disk. While the
+sitemap cannot be read the last good one holds and a warning is logged each time.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .citations import document_url, url_inputs
+from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .document import DocumentMeta, WikiSettings
+
+__all__ = [
+    "NEVER_READ",
+    "NOT_ON_SITE",
+    "NO_URL",
+    "OFF_SITE_CODES",
+    "URL_PATTERN",
+    "OffSite",
+    "SiteGate",
+    "SiteSource",
+]
+
+log = logging.getLogger(__name__)
+
+NEVER_READ, NO_URL, URL_PATTERN, NOT_ON_SITE = "never-read", "no-url", "url-pattern", "not-on-site"
+#: Each code and the words ``check`` prints for it.
+OFF_SITE_CODES = {
+    NOT_ON_SITE: "not on the site (sitemap)",
+    URL_PATTERN: "not on the site (sitemap), a near URL is: the URL pattern may be wrong",
+    NO_URL: "no citation URL to look up in the sitemap",
+    NEVER_READ: "the sitemap has never been read",
+}
+
+
+@dataclass(frozen=True)
+class OffSite:
+    """Why a document its own rules make public is not: ``code`` (:data:`OFF_SITE_CODES`)
+    and ``reason``, the sentence the operator sees."""
+
+    code: str
+    reason: str
+
+
+class SiteGate:
+    """Decides, for one sitemap, whether a document's citation URL is on the site.
+
+    Args:
+        settings: how citation URLs are built (``citation_base_url``, the layout…).
+        sitemap: the last good sitemap, or ``None`` when none was ever read (then
+            nothing passes).
+        error: why the sitemap could not be read, if it could not (shown with
+            ``never-read``).
+    """
+
+    def __init__(self, settings: WikiSettings, sitemap: Sitemap | None, error: str | None = None) -> None:
+        self.settings = settings
+        self.sitemap = sitemap
+        self.error = error
+        #: Changes exactly when the gate's answers can (the corpus rules derive everything again).
+        self.key = sitemap.digest() if sitemap is not None else "never-read"
+
+    def url(self, meta: DocumentMeta) -> str | None:
+        """The citation URL ``meta`` would have as a public document (what is looked up)."""
+        url, _ = document_url(url_inputs(meta, self.settings), public=True, settings=self.settings.citation,
+                              agent_view=False)
+        return url
+
+    def __call__(self, meta: DocumentMeta) -> OffSite | None:
+        """``None`` when the document's URL is on the site, else why not."""
+        if self.sitemap is None:
+            why = f" ({self.error})" if self.error else ""
+            return OffSite(NEVER_READ, f"not on the site (sitemap): the sitemap has never been read{why}; nothing "
+                                       "is public until it is")
+        url = self.url(meta)
+        if url is None:
+            return OffSite(NO_URL, "not on the site (sitemap): no citation URL to look up (set citation_base_url, "
+                                   "or an absolute front matter url)")
+        if url in self.sitemap:
+            return None
+        near = self.sitemap.near(url)
+        if near is not None:
+            return OffSite(URL_PATTERN, f"not on the site (sitemap): URL pattern produces {url}, the site has {near}")
+        return OffSite(NOT_ON_SITE, f"not on the site (sitemap): {url}")
+
+
+def _stamps(files: tuple[str, ...]) -> dict[str, tuple[int, int] | None]:
+    found: dict[str, tuple[int, int] | None] = {}
+    for name in files:
+        if is_url_source(name):
+            continue
+        try:
+            stat = os.stat(name)
+            found[name] = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            found[name] = None
+    return found
+
+
+class SiteSource:
+    """The configured sitemap, read now and again, with the last good one kept.
+
+    Args:
+        sources: file paths (absolute) and URLs, as configured.
+        state_file: where the last good sitemap is kept across restarts
+            (``index/state/sitemap.json``), or ``None``.
+        refresh_s: seconds between reads (a changed file is read again at once).
+        limits, client: passed to :func:`~provider.wiki.sitemap.load_sitemap`.
+        clock: Unix time; monotonic: a monotonic clock in seconds (tests pass their own).
+
+    Attributes:
+        current: the last good sitemap, or ``None``.
+        last_error: why the last read failed, or ``None`` after a good read.
+    """
+
+    def __init__(self, sources: tuple[str, ...], *, state_file: Path | None, refresh_s: float = 600.0,
+                 limits: SitemapLimits | None = None, client: httpx.Client | None = None,
+                 clock: Callable[[], float] = time.time, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.sources = sources
+        self.state_file = state_file
+        self.refresh_s = refresh_s
+        self.limits = limits
+        self.client = client
+        self._clock = clock
+        self._monotonic = monotonic
+        self.current: Sitemap | None = None
+        self.last_error: str | None = None
+        self._next_due = 0.0
+        self._stamps: dict[str, tuple[int, int] | None] = {}
+
+    def load_kept(self) -> bool:
+        """Take the sitemap kept in the state file, if it was read from these sources.
+        Returns whether one was taken."""
+        if self.state_file is None or not self.state_file.is_file():
+            return False
+        try:
+            kept = Sitemap.from_json(json.loads(self.state_file.read_text("utf-8", errors="surrogateescape")))
+        except (OSError, ValueError) as exc:
+            log.warning("the kept sitemap %s cannot be read (%s); ignored", self.state_file, exc)
+            return False
+        if kept.sources != self.sources:
+            return False  # read from other sources: not this site's
+        self.current = kept
+        return True
+
+    def due(self) -> bool:
+        """Whether to read again: the refresh time came, or a sitemap file changed."""
+        if self._monotonic() >= self._next_due:
+            return True
+        return bool(self._stamps) and _stamps(tuple(self._stamps)) != self._stamps
+
+    def refresh(self) -> bool:
+        """Read the sitemap now. Returns whether the set of published URLs changed (the
+        corpus rules must then run again). A failure keeps the last good sitemap and
+        logs a warning; it is never raised."""
+        self._next_due = self._monotonic() + self.refresh_s
+        local = tuple(s for s in self.sources if not is_url_source(s))
+        try:
+            fresh = load_sitemap(self.sources, limits=self.limits, client=self.client, clock=self._clock)
+        except SitemapError as exc:
+            self.last_error = str(exc)
+            self._stamps = _stamps(tuple(dict.fromkeys(local + tuple(self._stamps))))
+            if self.current is None:
+                log.warning("sitemap: %s; no sitemap was ever read, so nothing is public (customer_safe gets no "
+                            "results) until one is", exc)
+            else:
+                log.warning("sitemap: %s; the last good one (read %s, %d URLs) holds", exc,
+                            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.current.read_at)),
+                            len(self.current))
+            return False
+        self.last_error = None
+        self._stamps = _stamps(tuple(dict.fromkeys(local + fresh.files)))
+        changed = self.current is None or fresh.digest() != self.current.digest()
+        self.current = fresh
+        if self.state_file is not None:
+            try:
+                fresh.save(self.state_file)
+            except OSError as exc:
+                log.warning("sitemap: cannot keep it in %s (%s); a restart reads it again", self.state_file, exc)
+        if changed:
+            log.info("sitemap: %d published URLs from %d file(s)", len(fresh), len(fresh.files))
+        return changed
+
+    def gate(self, settings: WikiSettings) -> SiteGate:
+        """The :class:`SiteGate` of the current sitemap."""
+        return SiteGate(settings, self.current, self.last_error)

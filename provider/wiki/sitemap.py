@@ -1,0 +1,422 @@
+"""A site's sitemap: the URLs a docs site says it publishes (issue 24, CONTRACT X2).
+
+:func:`load_sitemap` reads one or more sitemaps — files from a build output, or ``https``
+URLs — and returns a :class:`Sitemap`: every published URL, keyed by :func:`site_key`,
+with its ``lastmod``. It follows what docs tools write:
+
+* **sitemap index files** (``<sitemapindex>``), to :attr:`SitemapLimits.max_depth` levels
+  and :attr:`SitemapLimits.max_files` files in all. For a file source, a child named by an
+  absolute URL is looked for in the build output beside the index (its URL path, then
+  shorter suffixes of it: ``https://site/de/sitemap.xml`` → ``de/sitemap.xml``);
+* **per-language sitemaps**: give several sources (Docusaurus writes one per locale and
+  no index); their URLs add up;
+* **gzip**: a ``.gz`` name or gzip's magic bytes; decompressed with a bound;
+* **hreflang alternates**: each ``<xhtml:link rel="alternate" hreflang=… href=…>`` of a
+  ``<url>`` is a published URL too.
+
+Safety: XML is parsed by ``defusedxml``, which refuses entity declarations (an XML bomb's
+expansion) and external entities (a file read through the parser); every file is read to
+at most :attr:`SitemapLimits.max_bytes` decompressed bytes, and at most
+:attr:`SitemapLimits.max_urls` URLs in all are kept. ``http://`` is refused except for
+``127.0.0.1``/``localhost``/``::1`` (tests serve one). Any failure raises
+:class:`SitemapError` with a message naming the file and what to do: a sitemap is read
+whole or not at all, so a half-read one never withdraws half a site.
+
+This module is pure (no index, no Whoosh); :mod:`provider.wiki.site_gate` applies it to
+documents and keeps the last good one.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote, urljoin, urlsplit
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml
+import defusedxml.ElementTree as SafeET
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "STATE_FORMAT",
+    "Sitemap",
+    "SitemapError",
+    "SitemapLimits",
+    "SitemapRefused",
+    "is_url_source",
+    "load_sitemap",
+    "site_key",
+]
+
+#: Version of the JSON a :class:`Sitemap` is kept in (:meth:`Sitemap.to_json`).
+STATE_FORMAT = 1
+_GZIP_MAGIC = b"\x1f\x8b"
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: Characters kept as they are in a normalised path; every other byte is percent-encoded
+#: in upper case (RFC 3986 unreserved characters, sub-delimiters, ``:``, ``@``, ``/``).
+_PATH_SAFE = "/-._~!$&'()*+,;=:@"
+_PAGE_SUFFIX = re.compile(r"(?:/index)?\.html?$", re.IGNORECASE)
+
+
+class SitemapError(ValueError):
+    """A sitemap could not be read or used; the message names the file and the fix."""
+
+
+class SitemapRefused(SitemapError):
+    """A sitemap was refused as unsafe: entity declarations (an XML bomb), external
+    entities, or more bytes, files or URLs than :class:`SitemapLimits` allow."""
+
+
+@dataclass(frozen=True)
+class SitemapLimits:
+    """Bounds on what one :func:`load_sitemap` reads.
+
+    Attributes:
+        max_bytes: bytes of one sitemap file after decompression (the protocol's own
+            limit is 50 MB).
+        max_files: sitemap files read in all (index files and their children).
+        max_depth: levels of index files followed below a source.
+        max_urls: URLs kept in all (alternates included).
+        timeout_s: seconds allowed for each HTTP request (connect, read).
+    """
+
+    max_bytes: int = 50 * 1024 * 1024
+    max_files: int = 1000
+    max_depth: int = 3
+    max_urls: int = 2_000_000
+    timeout_s: float = 30.0
+
+
+def is_url_source(source: str) -> bool:
+    """Whether a configured sitemap source is a URL (``https://…``, or ``http://`` for a
+    local test server) rather than a file path."""
+    return source.lower().startswith(("https://", "http://"))
+
+
+def site_key(url: str) -> str:
+    """The form two URLs of one page share, for comparing a citation URL with a sitemap.
+
+    Decisions (each tested in ``tests/wiki/test_sitemap.py``):
+
+    * the scheme is dropped (``http://`` and ``https://`` are one page: a site whose
+      sitemap still says ``http`` publishes the page all the same); the host is lower
+      case, a default port (80, 443) dropped;
+    * the path is percent-decoded and encoded again one way (upper-case escapes, only
+      reserved characters escaped): ``%7e``, ``%7E`` and ``~`` agree, and so do ``é`` and
+      ``%C3%A9``;
+    * the page forms the tools produce for one page agree: ``/a/``, ``/a``,
+      ``/a/index.html``, ``/a.html`` and ``/a.htm`` (directory URLs, "ugly" URLs, Jekyll's
+      ``.html``); the root is ``/``;
+    * the fragment is dropped; the query is kept (a sitemap rarely has one).
+
+    Raises nothing: a string that is not a URL gives a key no sitemap URL has.
+    """
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return "invalid:" + text
+    host = (parts.hostname or "").lower()
+    if port is not None and port not in (80, 443):
+        host = f"{host}:{port}"
+    path = quote(unquote(parts.path, errors="surrogateescape"), safe=_PATH_SAFE, errors="surrogateescape")
+    path = _PAGE_SUFFIX.sub("", path).rstrip("/") or "/"
+    if not path.startswith("/"):
+        path = "/" + path
+    return f"//{host}{path}" + (f"?{parts.query}" if parts.query else "")
+
+
+@dataclass(frozen=True)
+class Sitemap:
+    """The URLs a site publishes.
+
+    Attributes:
+        sources: the configured sources read (paths or URLs).
+        urls: :func:`site_key` → the URL as the sitemap wrote it (the first seen).
+        lastmod: :func:`site_key` → the ``lastmod`` text of its ``<url>``, where given.
+        files: every sitemap file or URL read (indexes and children).
+        read_at: Unix time it was read.
+    """
+
+    sources: tuple[str, ...]
+    urls: Mapping[str, str]
+    lastmod: Mapping[str, str] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+    read_at: float = 0.0
+
+    def __contains__(self, url: object) -> bool:
+        return isinstance(url, str) and site_key(url) in self.urls
+
+    def __len__(self) -> int:
+        return len(self.urls)
+
+    def digest(self) -> str:
+        """Changes exactly when the set of published URLs does (not with ``lastmod``)."""
+        hasher = hashlib.sha256()
+        for key in sorted(self.urls):
+            hasher.update(key.encode("utf-8", "surrogateescape") + b"\n")
+        return hasher.hexdigest()[:16]
+
+    def near(self, url: str) -> str | None:
+        """A sitemap URL that looks like the page ``url`` meant, or ``None``: the same
+        path in another letter case, with one path segment more or less at the start (a
+        locale prefix, ``docs/``), or on another host. It shows a wrong URL pattern."""
+        key = site_key(url)
+        if key in self.urls:
+            return self.urls[key]
+        host, path = _split_key(key)
+        indexes = self._indexes()
+        found = indexes["lower"].get(key.lower())
+        if found is not None:
+            return found
+        found = indexes["prefixed"].get(key)  # the site has a first segment we do not produce
+        if found is not None:
+            return found
+        segments = path.strip("/").split("/", 1)
+        if len(segments) == 2:  # we produce a first segment the site does not have
+            found = self.urls.get(f"//{host}/{segments[1]}")
+            if found is not None:
+                return found
+        return indexes["path"].get(path)
+
+    def _indexes(self) -> dict[str, dict[str, str]]:
+        cached: dict[str, dict[str, str]] | None = self.__dict__.get("_near_indexes")
+        if cached is None:
+            lower: dict[str, str] = {}
+            prefixed: dict[str, str] = {}
+            by_path: dict[str, str] = {}
+            for key, url in sorted(self.urls.items()):
+                lower.setdefault(key.lower(), url)
+                host, path = _split_key(key)
+                segments = path.strip("/").split("/", 1)
+                if len(segments) == 2:
+                    prefixed.setdefault(f"//{host}/{segments[1]}", url)
+                by_path.setdefault(path, url)
+            cached = {"lower": lower, "prefixed": prefixed, "path": by_path}
+            object.__setattr__(self, "_near_indexes", cached)  # frozen: a cache, not state
+        return cached
+
+    def to_json(self) -> dict[str, Any]:
+        """What :meth:`from_json` reads back (kept under the index's state folder)."""
+        return {"format": STATE_FORMAT, "sources": list(self.sources), "readAt": self.read_at,
+                "files": list(self.files),
+                "urls": {key: [url, self.lastmod.get(key)] for key, url in sorted(self.urls.items())}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Sitemap:
+        """The inverse of :meth:`to_json`.
+
+        Raises:
+            SitemapError: not a kept sitemap of this format.
+        """
+        try:
+            if data["format"] != STATE_FORMAT:
+                raise SitemapError(f"kept sitemap has format {data['format']!r}, not {STATE_FORMAT}")
+            urls = {str(k): str(v[0]) for k, v in data["urls"].items()}
+            lastmod = {str(k): str(v[1]) for k, v in data["urls"].items() if v[1] is not None}
+            return cls(tuple(map(str, data["sources"])), urls, lastmod, tuple(map(str, data["files"])),
+                       float(data["readAt"]))
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            raise SitemapError(f"kept sitemap is not readable ({exc!r})") from None
+
+    def save(self, path: Path) -> None:
+        """Write :meth:`to_json` to ``path`` atomically (a crash leaves the old file)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), ensure_ascii=False), "utf-8", errors="surrogateescape")
+        os.replace(tmp, path)
+
+
+def _split_key(key: str) -> tuple[str, str]:
+    rest = key[2:] if key.startswith("//") else key
+    host, slash, path = rest.partition("/")
+    return host, "/" + path if slash else "/"
+
+
+def _local(name: str) -> str:
+    return name.rpartition("}")[2]
+
+
+class _Reader:
+    """One :func:`load_sitemap`: the files read so far and the URLs found."""
+
+    def __init__(self, limits: SitemapLimits, client: httpx.Client | None) -> None:
+        self.limits = limits
+        self.client = client
+        self.urls: dict[str, str] = {}
+        self.lastmod: dict[str, str] = {}
+        self.files: list[str] = []
+
+    def read_source(self, source: str, depth: int) -> None:
+        if len(self.files) >= self.limits.max_files:
+            raise SitemapRefused(f"more than {self.limits.max_files} sitemap files; refused at {source}")
+        self.files.append(source)
+        data = self._fetch(source) if is_url_source(source) else self._read_file(Path(source))
+        root = self._parse(data, source)
+        kind = _local(root.tag)
+        if kind == "urlset":
+            self._urlset(root, source)
+        elif kind == "sitemapindex":
+            if depth >= self.limits.max_depth:
+                raise SitemapRefused(f"{source}: sitemap index files nested deeper than {self.limits.max_depth} "
+                                     "levels; refused")
+            for child in root:
+                if _local(child.tag) != "sitemap":
+                    continue
+                loc = _text(child, "loc")
+                if loc:
+                    self.read_source(self._child(source, loc), depth + 1)
+        else:
+            raise SitemapError(f"{source}: not a sitemap (its root element is <{kind}>, not <urlset> or "
+                               "<sitemapindex>)")
+
+    def _urlset(self, root: Element, source: str) -> None:
+        for entry in root:
+            if _local(entry.tag) != "url":
+                continue
+            loc = _text(entry, "loc")
+            if not loc:
+                continue
+            found = [loc]
+            modified = _text(entry, "lastmod")
+            for link in entry:
+                if _local(link.tag) == "link" and (link.get("rel") or "").lower() == "alternate" \
+                        and link.get("href") and link.get("hreflang"):
+                    found.append(urljoin(loc, link.get("href", "").strip()))
+            for url in found:
+                key = site_key(url)
+                self.urls.setdefault(key, url)
+                if modified and url == loc:
+                    self.lastmod[key] = modified
+            if len(self.urls) > self.limits.max_urls:
+                raise SitemapRefused(f"{source}: more than {self.limits.max_urls} URLs in all; refused")
+
+    def _child(self, parent: str, loc: str) -> str:
+        """Where a child sitemap named by an index is read: its URL, or for an index read
+        from a file, the file at the URL's path below the index's folder."""
+        if is_url_source(parent):
+            return urljoin(parent, loc)
+        folder = Path(parent).parent
+        path = unquote(urlsplit(loc).path if is_url_source(loc) else loc).lstrip("/")
+        segments = [s for s in path.split("/") if s not in ("", ".")]
+        if ".." in segments:
+            raise SitemapError(f"{parent}: child sitemap {loc!r} leaves the folder; refused")
+        for start in range(len(segments)):
+            candidate = folder.joinpath(*segments[start:])
+            if candidate.is_file():
+                return str(candidate)
+        raise SitemapError(f"{parent}: child sitemap {loc!r} is not in {folder} (looked for "
+                           f"{'/'.join(segments) or loc!r} and its shorter suffixes); give its file, or the "
+                           "index's https URL")
+
+    def _read_file(self, path: Path) -> bytes:
+        try:
+            with path.open("rb") as handle:
+                data = handle.read(self.limits.max_bytes + 1)
+        except FileNotFoundError:
+            raise SitemapError(f"sitemap {path} does not exist (build the site, or fix `sitemap:`)") from None
+        except OSError as exc:
+            raise SitemapError(f"sitemap {path} cannot be read: {exc.strerror}") from None
+        return self._bounded(data, str(path))
+
+    def _fetch(self, url: str) -> bytes:
+        parts = urlsplit(url)
+        if parts.scheme.lower() != "https" and (parts.hostname or "") not in _LOCAL_HOSTS:
+            raise SitemapError(f"sitemap {url}: only https URLs are read (http only from 127.0.0.1 or localhost)")
+        import httpx  # here: the configuration imports this module, and most commands fetch nothing
+
+        client = self.client or httpx.Client(timeout=self.limits.timeout_s, follow_redirects=True)
+        try:
+            with client.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
+                final = response.url
+                if final.scheme != "https" and (final.host or "") not in _LOCAL_HOSTS:
+                    raise SitemapError(f"sitemap {url} redirects to {final}, which is not https; refused")
+                if response.status_code != 200:
+                    raise SitemapError(f"sitemap {url} answered HTTP {response.status_code}")
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in response.iter_raw():
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > self.limits.max_bytes:
+                        break
+                return self._bounded(b"".join(chunks), url)
+        except httpx.HTTPError as exc:
+            raise SitemapError(f"sitemap {url} cannot be fetched: {exc.__class__.__name__}: {exc}") from None
+        finally:
+            if self.client is None:
+                client.close()
+
+    def _bounded(self, data: bytes, where: str) -> bytes:
+        limit = self.limits.max_bytes
+        if len(data) > limit:
+            raise SitemapRefused(f"sitemap {where} is larger than {limit} bytes; refused")
+        if not data.startswith(_GZIP_MAGIC):
+            return data
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+                data = unpacked.read(limit + 1)
+        except (OSError, EOFError) as exc:
+            raise SitemapError(f"sitemap {where} is not valid gzip: {exc}") from None
+        if len(data) > limit:
+            raise SitemapRefused(f"sitemap {where} is larger than {limit} bytes once decompressed; refused")
+        return data
+
+    @staticmethod
+    def _parse(data: bytes, where: str) -> Element:
+        try:
+            root: Element = SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        except defusedxml.EntitiesForbidden:
+            raise SitemapRefused(f"sitemap {where} declares XML entities; refused (entity expansion is how an "
+                                 "XML bomb works, and no sitemap needs one)") from None
+        except defusedxml.ExternalReferenceForbidden:
+            raise SitemapRefused(f"sitemap {where} refers to an external entity or DTD; refused") from None
+        except defusedxml.DTDForbidden:  # not asked for; kept so a change of defaults stays closed
+            raise SitemapRefused(f"sitemap {where} has a DTD; refused") from None
+        except ParseError as exc:
+            raise SitemapError(f"sitemap {where} is not well-formed XML: {exc}") from None
+        return root
+
+
+def _text(element: Element, name: str) -> str:
+    for child in element:
+        if _local(child.tag) == name:
+            return (child.text or "").strip()
+    return ""
+
+
+def load_sitemap(sources: str | Iterable[str], *, limits: SitemapLimits | None = None,
+                 client: httpx.Client | None = None, clock: Any = time.time) -> Sitemap:
+    """Read every URL the sitemap ``sources`` publish (module docstring).
+
+    Args:
+        sources: file paths (absolute, or relative to the working directory) and
+            ``https`` URLs; several add up (per-language sitemaps).
+        limits: bounds (:class:`SitemapLimits`).
+        client: an ``httpx.Client`` to fetch with (tests, proxies); default: a new one.
+        clock: returns Unix time (for :attr:`Sitemap.read_at`).
+
+    Raises:
+        SitemapError: a file is missing, unreadable, not a sitemap, or not XML; a child
+            of an index cannot be found. :class:`SitemapRefused` (a subclass): refused as
+            unsafe (module docstring).
+    """
+    listed = (sources,) if isinstance(sources, str) else tuple(sources)
+    if not listed:
+        raise SitemapError("no sitemap source given")
+    reader = _Reader(limits or SitemapLimits(), client)
+    for source in listed:
+        reader.read_source(source, 0)
+    return Sitemap(listed, reader.urls, reader.lastmod, tuple(reader.files), float(clock()))
