@@ -117,7 +117,7 @@ def test_json_shape(tmp_path: Path) -> None:
         "documentId": "de/a", "title": "A", "audience": "public", "audienceSource": "rule '**'",
         "inPublicIndex": True, "locale": "de", "localeSource": "path folder", "translationGroup": "a",
         "translationGroupSource": "path without locale marker", "groupedWith": True, "withheld": None,
-        "drift": [], "internalSections": 0, "date": None, "translationSync": None,
+        "drift": [], "internalSections": 0, "date": None, "translationSync": None, "url": None, "offSite": None,
     }
 
 

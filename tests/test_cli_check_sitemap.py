@@ -1,0 +1,116 @@
+"""``knowledge-provider check`` with a sitemap, and citation URLs (``--urls``, ``--json``):
+a wrong URL pattern shows up before serving (issue 24; CONTRACT X2)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from provider.cli import main
+from provider.config import config_from_mapping
+from provider.contract.registrations import ConfigurationError
+from tests.support import write_config
+from tests.wiki.test_sitemap import BOMB, urlset
+
+BASE = "https://help.example.com"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["check", *args], env={"KNOWLEDGE_PROVIDER_CONFIG": ""})
+    return result.exit_code, result.stdout
+
+
+def site(tmp_path: Path, sitemap: str | None, **more: object) -> Path:
+    docs = tmp_path / "content" / "docs"
+    docs.mkdir(parents=True)
+    for name in ("index", "install", "usage", "draft-notes"):
+        (docs / f"{name}.md").write_text(f"# {name.title()}\n\nText about {name}.\n", "utf-8")
+    (docs / "internal.md").write_text("---\naudience: internal\n---\n# Internal\n\nText.\n", "utf-8")
+    if sitemap is not None:
+        (tmp_path / "site").mkdir()
+        (tmp_path / "site" / "sitemap.xml").write_text(sitemap, "utf-8")
+    return write_config(tmp_path / "kp.yaml", {"layout": "mkdocs", "citation_base_url": BASE,
+                                               "audience_rules": [{"**": "public"}],
+                                               "sitemap": "site/sitemap.xml", **more})
+
+
+def test_check_lists_pages_off_the_site_with_the_reason(tmp_path: Path) -> None:
+    config = site(tmp_path, urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/en/usage/", f"{BASE}/about/"))
+    code, out = run("--config", str(config))
+    assert code == 0, out
+    assert "Sitemap: 4 published URLs from 1 file(s)" in out
+    assert "Withheld from customer_safe by the sitemap (2; agents keep them):" in out
+    assert (f"docs/usage.md: not on the site (sitemap): URL pattern produces {BASE}/usage/, the site has "
+            f"{BASE}/en/usage/") in out
+    assert f"docs/draft-notes.md: not on the site (sitemap): {BASE}/draft-notes/" in out
+    assert "docs/internal.md: not on the site" not in out  # internal by its own rules, not by the sitemap
+    assert "Sitemap URLs no document produces (2;" in out and f"  {BASE}/about/" in out
+    assert re.search(r"public by rules, not on site +2\n", out)
+    assert "1  not on the site (sitemap)\n" in out
+
+
+def test_check_json_has_urls_and_the_sitemap_summary(tmp_path: Path) -> None:
+    config = site(tmp_path, urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/en/usage/"))
+    code, out = run("--config", str(config), "--json")
+    assert code == 0
+    data = json.loads(out)
+    files = {f["path"]: f for f in data["files"]}
+    assert files["docs/install.md"]["url"] == f"{BASE}/install/"
+    assert files["docs/install.md"]["inPublicIndex"] is True and files["docs/install.md"]["offSite"] is None
+    assert files["docs/usage.md"]["offSite"] == "url-pattern" and files["docs/usage.md"]["inPublicIndex"] is False
+    assert files["docs/usage.md"]["audience"] == "internal"
+    summary = data["summary"]["sitemap"]
+    assert summary["publicByRulesNotOnSite"] == 2
+    assert summary["byReason"] == {
+        "not on the site (sitemap)": 1,
+        "not on the site (sitemap), a near URL is: the URL pattern may be wrong": 1,
+        "no citation URL to look up in the sitemap": 0,
+        "the sitemap has never been read": 0,
+    }
+    assert summary["siteUrlsWithoutDocument"] == 1 and summary["siteUrlsWithoutDocumentTop"] == [f"{BASE}/en/usage/"]
+    assert data["sitemap"]["urls"] == 3 and data["sitemap"]["error"] is None
+
+
+def test_check_with_an_unreadable_sitemap_says_so_and_nothing_is_public(tmp_path: Path) -> None:
+    config = site(tmp_path, BOMB)
+    code, out = run("--config", str(config))
+    assert "Sitemap: cannot be read: sitemap" in out and "declares XML entities" in out
+    assert re.search(r"in the public index +0\n", out)
+    code, out = run("--config", str(config), "--strict", "--fail-on", "not-on-site")
+    assert code == 1 and "docs/install.md: not-on-site" in out
+
+
+def test_check_urls_lists_citation_urls(tmp_path: Path) -> None:
+    config = site(tmp_path, urlset(f"{BASE}/install/"))
+    _, out = run("--config", str(config), "--urls")
+    assert "Citation URLs:" in out
+    assert f"  docs/install.md  {BASE}/install/" in out
+    assert "  docs/internal.md  (none)" in out  # no internal_citation_base_url
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"sitemap": 3}, "sitemap: must be a sitemap file"),
+    ({"sitemap": []}, "sitemap: must be a sitemap file"),
+    ({"sitemap": "http://example.com/sitemap.xml"}, "sitemap: 'http://example.com/sitemap.xml' must be an https URL"),
+    ({"sitemap": "https://user@example.com/s.xml"}, "no user information"),
+    ({"sitemap_refresh_s": 0}, "sitemap_refresh_s: must be seconds from 1 to 86400"),
+    ({"sitemap_refresh_s": True}, "sitemap_refresh_s: must be seconds"),
+])
+def test_config_errors_name_the_key(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=r"^/srv/kp\.yaml: ") as caught:
+        config_from_mapping(data, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert message in str(caught.value)
+
+
+def test_config_paths_are_relative_to_the_file_and_urls_kept() -> None:
+    config = config_from_mapping({"sitemap": ["site/sitemap.xml", "https://ex.com/fr/sitemap.xml"],
+                                  "sitemap_refresh_s": 60}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert config.sitemap == ("/srv/site/sitemap.xml", "https://ex.com/fr/sitemap.xml")
+    settings = config.wiki_settings()
+    assert settings.sitemap == config.sitemap and settings.sitemap_refresh_s == 60.0
+    assert settings.describe()["sitemap"] == list(config.sitemap)
+    assert "sitemap" not in config_from_mapping({}, base=Path("/srv")).wiki_settings().describe()
