@@ -30,13 +30,14 @@ import json
 import logging
 import os
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .citations import document_url, url_inputs
-from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap
+from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, site_key
 
 if TYPE_CHECKING:
     import httpx
@@ -52,6 +53,7 @@ __all__ = [
     "OffSite",
     "SiteGate",
     "SiteSource",
+    "UrlCache",
 ]
 
 log = logging.getLogger(__name__)
@@ -86,18 +88,19 @@ class SiteGate:
             ``never-read``).
     """
 
-    def __init__(self, settings: WikiSettings, sitemap: Sitemap | None, error: str | None = None) -> None:
+    def __init__(self, settings: WikiSettings, sitemap: Sitemap | None, error: str | None = None, *,
+                 urls: UrlCache | None = None) -> None:
         self.settings = settings
         self.sitemap = sitemap
         self.error = error
         #: Changes exactly when the gate's answers can (the corpus rules derive everything again).
         self.key = sitemap.digest() if sitemap is not None else "never-read"
+        #: the URL cache, shared with the next gate of the same :class:`SiteSource`.
+        self.urls = urls if urls is not None and urls.settings is settings else UrlCache(settings)
 
     def url(self, meta: DocumentMeta) -> str | None:
         """The citation URL ``meta`` would have as a public document (what is looked up)."""
-        url, _ = document_url(url_inputs(meta, self.settings), public=True, settings=self.settings.citation,
-                              agent_view=False)
-        return url
+        return self.urls.lookup(meta)[0]
 
     def __call__(self, meta: DocumentMeta) -> OffSite | None:
         """``None`` when the document's URL is on the site, else why not."""
@@ -105,16 +108,39 @@ class SiteGate:
             why = f" ({self.error})" if self.error else ""
             return OffSite(NEVER_READ, f"not on the site (sitemap): the sitemap has never been read{why}; nothing "
                                        "is public until it is")
-        url = self.url(meta)
+        url, key = self.urls.lookup(meta)
         if url is None:
             return OffSite(NO_URL, "not on the site (sitemap): no citation URL to look up (set citation_base_url, "
                                    "or an absolute front matter url)")
-        if url in self.sitemap:
+        if key in self.sitemap.urls:
             return None
-        near = self.sitemap.near(url)
+        near = self.sitemap.near(url, key)
         if near is not None:
             return OffSite(URL_PATTERN, f"not on the site (sitemap): URL pattern produces {url}, the site has {near}")
         return OffSite(NOT_ON_SITE, f"not on the site (sitemap): {url}")
+
+
+class UrlCache:
+    """Each document's public citation URL and its :func:`~provider.wiki.sitemap.site_key`,
+    kept while its :class:`DocumentMeta` lives (a changed file has a new one): a new
+    sitemap derives every decision again, and building every URL again was most of that
+    (~0.1 ms a document). Entries go with their document (weak references)."""
+
+    def __init__(self, settings: WikiSettings) -> None:
+        self.settings = settings
+        self._found: dict[int, tuple[weakref.ref[DocumentMeta], str | None, str]] = {}
+
+    def lookup(self, meta: DocumentMeta) -> tuple[str | None, str]:
+        """``(url, key)``; ``key`` is ``""`` when there is no URL."""
+        found = self._found.get(id(meta))
+        if found is not None and found[0]() is meta:
+            return found[1], found[2]
+        url, _ = document_url(url_inputs(meta, self.settings), public=True, settings=self.settings.citation,
+                              agent_view=False)
+        key = site_key(url) if url is not None else ""
+        found_map, ident = self._found, id(meta)
+        self._found[ident] = (weakref.ref(meta, lambda _ref: found_map.pop(ident, None)), url, key)
+        return url, key
 
 
 def _stamps(files: tuple[str, ...]) -> dict[str, tuple[int, int] | None]:
@@ -160,6 +186,7 @@ class SiteSource:
         self.last_error: str | None = None
         self._next_due = 0.0
         self._stamps: dict[str, tuple[int, int] | None] = {}
+        self._urls: UrlCache | None = None
 
     def load_kept(self) -> bool:
         """Take the sitemap kept in the state file, if it was read from these sources.
@@ -215,5 +242,7 @@ class SiteSource:
         return changed
 
     def gate(self, settings: WikiSettings) -> SiteGate:
-        """The :class:`SiteGate` of the current sitemap."""
-        return SiteGate(settings, self.current, self.last_error)
+        """The :class:`SiteGate` of the current sitemap (URLs built once per document)."""
+        gate = SiteGate(settings, self.current, self.last_error, urls=self._urls)
+        self._urls = gate.urls
+        return gate

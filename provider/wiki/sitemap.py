@@ -63,9 +63,9 @@ __all__ = [
 STATE_FORMAT = 1
 _GZIP_MAGIC = b"\x1f\x8b"
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-#: Characters kept as they are in a normalised path; every other byte is percent-encoded
-#: in upper case (RFC 3986 unreserved characters, sub-delimiters, ``:``, ``@``, ``/``).
-_PATH_SAFE = "/-._~!$&'()*+,;=:@"
+#: Characters kept as they are in a normalised path segment; every other byte is
+#: percent-encoded in upper case (RFC 3986 unreserved characters, sub-delimiters, ``:``, ``@``).
+_SEGMENT_SAFE = "-._~!$&'()*+,;=:@"
 _PAGE_SUFFIX = re.compile(r"(?:/index)?\.html?$", re.IGNORECASE)
 
 
@@ -112,9 +112,9 @@ def site_key(url: str) -> str:
     * the scheme is dropped (``http://`` and ``https://`` are one page: a site whose
       sitemap still says ``http`` publishes the page all the same); the host is lower
       case, a default port (80, 443) dropped;
-    * the path is percent-decoded and encoded again one way (upper-case escapes, only
-      reserved characters escaped): ``%7e``, ``%7E`` and ``~`` agree, and so do ``é`` and
-      ``%C3%A9``;
+    * each path segment is percent-decoded and encoded again one way (upper-case
+      escapes, only reserved characters escaped): ``%7e``, ``%7E`` and ``~`` agree, and so
+      do ``é`` and ``%C3%A9``; an encoded ``/`` (``%2F``) stays apart from a real one;
     * the page forms the tools produce for one page agree: ``/a/``, ``/a``,
       ``/a/index.html``, ``/a.html`` and ``/a.htm`` (directory URLs, "ugly" URLs, Jekyll's
       ``.html``); the root is ``/``;
@@ -131,7 +131,9 @@ def site_key(url: str) -> str:
     host = (parts.hostname or "").lower()
     if port is not None and port not in (80, 443):
         host = f"{host}:{port}"
-    path = quote(unquote(parts.path, errors="surrogateescape"), safe=_PATH_SAFE, errors="surrogateescape")
+    # Segment by segment, so an encoded "/" (%2F) stays inside its segment.
+    path = "/".join(quote(unquote(segment, errors="surrogateescape"), safe=_SEGMENT_SAFE, errors="surrogateescape")
+                    for segment in parts.path.split("/"))
     path = _PAGE_SUFFIX.sub("", path).rstrip("/") or "/"
     if not path.startswith("/"):
         path = "/" + path
@@ -169,11 +171,12 @@ class Sitemap:
             hasher.update(key.encode("utf-8", "surrogateescape") + b"\n")
         return hasher.hexdigest()[:16]
 
-    def near(self, url: str) -> str | None:
+    def near(self, url: str, key: str | None = None) -> str | None:
         """A sitemap URL that looks like the page ``url`` meant, or ``None``: the same
         path in another letter case, with one path segment more or less at the start (a
-        locale prefix, ``docs/``), or on another host. It shows a wrong URL pattern."""
-        key = site_key(url)
+        locale prefix, ``docs/``), or on another host. It shows a wrong URL pattern.
+        ``key``: ``site_key(url)`` when the caller has it."""
+        key = key or site_key(url)
         if key in self.urls:
             return self.urls[key]
         host, path = _split_key(key)

@@ -238,3 +238,26 @@ def test_last_good_sitemap_holds_while_unreadable_and_across_restarts(tmp_path: 
     source._stamps = {}  # as if the file were not watched (an https sitemap)
     clock[0] = 61
     assert source.due() and source.refresh() is True and len(source.current or ()) == 1
+
+
+def test_url_cache_follows_each_document_and_forgets_it() -> None:
+    """A new sitemap derives everything again with URLs built once per document: a changed
+    document (a new DocumentMeta) gets its new URL, a gone one leaves the cache."""
+    import gc
+
+    from provider.wiki.site_gate import UrlCache
+
+    cache = UrlCache(SETTINGS)
+    first = meta("a.md")
+    assert cache.lookup(first) == (f"{BASE}/a", site_key(f"{BASE}/a"))
+    moved = dataclasses.replace(first, site_path="b")
+    assert cache.lookup(moved)[0] == f"{BASE}/b"
+    assert cache.lookup(first)[0] == f"{BASE}/a"
+    gate = SiteGate(SETTINGS, sitemap_of(f"{BASE}/b"), urls=cache)
+    assert gate(moved) is None and gate(first) is not None
+    del first, moved
+    gc.collect()
+    assert cache._found == {}
+    # Another settings object never shares a cache (its URLs differ).
+    other = WikiSettings(root=Path("."), citation=CitationSettings(base_url="https://other.example.com"))
+    assert SiteGate(other, None, urls=cache).urls is not cache

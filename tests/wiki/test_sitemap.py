@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import gzip
 import http.server
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given
@@ -80,6 +82,7 @@ def test_site_key_equates_the_forms_of_one_page(first: str, second: str) -> None
     ("https://ex.com:8443/a/", "https://ex.com/a/"),
     ("https://ex.com/de/a/", "https://ex.com/a/"),
     ("https://ex.com/a%2Fb/", "https://ex.com/a%20b/"),
+    ("https://ex.com/a%2Fb/", "https://ex.com/a/b/"),             # an encoded slash is not a separator
     ("https://ex.com/a/?v=1", "https://ex.com/a/"),
 ])
 def test_site_key_keeps_different_pages_apart(first: str, second: str) -> None:
@@ -91,6 +94,35 @@ def test_site_key_is_idempotent_on_paths(segment: str) -> None:
     url = "https://ex.com/" + segment
     key = site_key(url)
     assert site_key("https:" + key) == key
+
+
+#: Path segments as docs tools make them: any letters (accents, CJK), digits, spaces and
+#: punctuation, but no "/" or "%" (those are tested above) and no "." (a ".html" suffix is
+#: one page by design).
+SEGMENTS = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/%.?#\\"),
+                            min_size=1, max_size=8), min_size=1, max_size=4)
+
+
+def _forms(segments: list[str]) -> list[str]:
+    """The ways tools and servers write one page's URL."""
+    raw = "/".join(segments)
+    encoded = "/".join(quote(s, safe="") for s in segments)
+    return [f"https://ex.com/{raw}/", f"https://ex.com/{raw}", f"https://EX.COM/{encoded}/index.html",
+            "http://ex.com/" + re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), encoded) + ".html",
+            f"https://ex.com:443/{encoded}/"]
+
+
+@given(SEGMENTS)
+def test_site_key_one_page_one_key(segments: list[str]) -> None:
+    keys = {site_key(form) for form in _forms(segments)}
+    assert len(keys) == 1, keys
+
+
+@given(SEGMENTS, SEGMENTS)
+def test_site_key_never_merges_two_pages(first: list[str], second: list[str]) -> None:
+    """The safety direction: a page off the site must not match another page's URL."""
+    if first != second:
+        assert site_key("https://ex.com/" + "/".join(first) + "/") != site_key("https://ex.com/" + "/".join(second))
 
 
 # -- what docs tools write -----------------------------------------------------------------
