@@ -165,11 +165,16 @@ class Sitemap:
         return len(self.urls)
 
     def digest(self) -> str:
-        """Changes exactly when the set of published URLs does (not with ``lastmod``)."""
-        hasher = hashlib.sha256()
-        for key in sorted(self.urls):
-            hasher.update(key.encode("utf-8", "surrogateescape") + b"\n")
-        return hasher.hexdigest()[:16]
+        """Changes exactly when the set of published URLs does (not with ``lastmod``).
+        Computed once (every batch's corpus rules ask for it)."""
+        cached: str | None = self.__dict__.get("_digest")
+        if cached is None:
+            hasher = hashlib.sha256()
+            for key in sorted(self.urls):
+                hasher.update(key.encode("utf-8", "surrogateescape") + b"\n")
+            cached = hasher.hexdigest()[:16]
+            object.__setattr__(self, "_digest", cached)  # frozen: a cache, not state
+        return cached
 
     def near(self, url: str, key: str | None = None) -> str | None:
         """A sitemap URL that looks like the page ``url`` meant, or ``None``: the same
