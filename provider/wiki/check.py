@@ -54,6 +54,7 @@ from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
+from .sites import SitePolicy, load_site_policy
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
@@ -154,17 +155,20 @@ class CheckReport:
         files: one entry per path, sorted by path.
         unused_rules: audience rule patterns that match no file (often a typo that
             leaves a whole folder internal).
+        site: the docs tool's publication settings read (:mod:`provider.wiki.sites`).
     """
 
     settings: dict[str, Any]
     now: dt.datetime
     files: list[FileCheck] = field(default_factory=list)
     unused_rules: list[str] = field(default_factory=list)
+    site: SitePolicy = field(default_factory=SitePolicy)
 
     @property
     def exit_code(self) -> int:
-        """1 when any file is quarantined, else 0."""
-        return 1 if any(f.quarantined for f in self.files) else 0
+        """1 when any file is quarantined or a site configuration file cannot be
+        understood, else 0."""
+        return 1 if self.site.findings or any(f.quarantined for f in self.files) else 0
 
     def summary(self) -> dict[str, Any]:
         """Counts for the summary table and ``summary`` in ``--json``."""
@@ -216,6 +220,8 @@ class CheckReport:
             "settings": self.settings,
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
+            "site": {"tool": self.site.tool, "sources": list(self.site.sources),
+                     "findings": [{"source": f.source, "message": f.message} for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],
         }
 
@@ -271,8 +277,9 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
         FileNotFoundError: the content folder does not exist.
     """
     now = now or dt.datetime.now(dt.UTC)
+    policy = load_site_policy(settings.root, settings.layout)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                     ignore=settings.ignore_rules)
+                     ignore=settings.ignore_rules, exclude=policy.excluded_reason)
     metas = {}
     skipped = list(found.skipped)
     # The same reader as the indexer: worker processes, each file within a time limit.
@@ -289,7 +296,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                        layout=settings.preset)
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
-                         unused_rules=unused_rules(settings.audience_rules, paths))
+                         unused_rules=unused_rules(settings.audience_rules, paths), site=policy)
     report.files = sorted(
         [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

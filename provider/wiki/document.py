@@ -48,6 +48,7 @@ from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
+from .sites import site_view
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
 
@@ -195,6 +196,8 @@ class DocumentMeta:
         head: :func:`provider.wiki.frontmatter.head_key` of the file: lets the early
             withdrawal (:mod:`provider.wiki.quickcheck`) tell a file whose header is as
             it was without parsing its YAML again (``""``: unknown, parse it).
+        site_policy: :attr:`provider.wiki.sites.SiteView.digest` when the page was read:
+            a scan re-reads the page when its docs tool's configuration changed.
     """
 
     relpath: str
@@ -232,6 +235,7 @@ class DocumentMeta:
     has_front_matter: bool = True
     site_cascade: dict[str, str] | None = None
     head: str = ""
+    site_policy: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -295,6 +299,10 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
         return Skipped(relpath, ignored, expected=True)
+    # A path the docs tool does not build is no page on the site: served to nobody.
+    excluded = site_view(settings.root, settings.layout, relpath, real_relpath=ref.real_relpath).excluded
+    if excluded is not None:
+        return Skipped(relpath, excluded, expected=True)
     try:
         # Non-blocking, then checked again on the open descriptor: the path may have been
         # swapped for a FIFO or a device since it was looked at, and opening one of those
@@ -379,7 +387,12 @@ def parse_document(
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
-    meta, more_errors = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+    site = site_view(settings.root, settings.layout, relpath, real_relpath=real_relpath)
+    # The tool's defaults (Jekyll defaults, .meta.yml, DocFX fileMetadata) sit under the
+    # page's own keys, exactly as the tool merges them: they count as the page's own.
+    own = {**site.defaults, **front.data} if site.defaults else front.data
+    errors += site.errors
+    meta, more_errors = apply_audience_map(with_params(own, layout.params_key), settings.audience_map)
     errors += more_errors
     lowercase_keys = bool(layout.params_key)  # Hugo reads front matter keys case-insensitively
     skip = ("cascade",) if _is_section(relpath, layout) else ()
@@ -497,6 +510,7 @@ def parse_document(
             "translation_group": group.source,
             "doc_id": doc_id.source,
             "title": title.source,
+            **({"site": ", ".join(site.sources)} if site.sources else {}),
         },
         warnings=tuple(dict.fromkeys([*errors, *warnings])),
         errors=tuple(errors),
@@ -519,6 +533,7 @@ def parse_document(
             f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
         head=head_key(text, front) if unreadable is None else "",
+        site_policy=site.digest,
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

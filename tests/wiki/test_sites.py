@@ -1,0 +1,250 @@
+"""Each docs tool's own publication settings (issue 24, :mod:`provider.wiki.sites`): a page
+the tool does not publish never reaches the public index (CONTRACT X2, X5), and ``check``
+reports it with the reason; a configuration that cannot be understood fails closed."""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from provider.search.indexer import Indexer
+from provider.search.layout import IndexLayout
+from provider.wiki.check import check_wiki
+from provider.wiki.document import WikiDocument, WikiSettings, load_document
+from provider.wiki.files import Skipped
+from provider.wiki.sites import load_site_policy
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+def _page(audience: str | None = "public", extra: str = "") -> str:
+    head = f"audience: {audience}\n" if audience else ""
+    return f"---\ntitle: T\n{head}{extra}---\n# Heading\n\nSome words about the product here.\n"
+
+
+def _public_ids(settings_: WikiSettings, index_root: Path) -> set[str]:
+    from whoosh import index as whoosh_index
+
+    with Indexer(settings_, IndexLayout(index_root)) as indexer:
+        indexer.sync()
+    layout = IndexLayout(index_root)
+    name = layout.current_name()
+    assert name is not None
+    ix = whoosh_index.open_dir(str(layout.build_dir(name) / "public"))
+    with ix.searcher() as searcher:
+        return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
+
+
+def _reasons(report_files: list, path: str) -> str:  # type: ignore[type-arg]
+    entry = next(e for e in report_files if e.path == path)
+    item = entry.resolved
+    return " ".join([entry.skipped or "", *(entry.reasons), (item.withheld or "") if item else "",
+                     item.audience if item else ""])
+
+
+def test_jekyll_exclude_defaults_and_underscore_names(tmp_path: Path) -> None:
+    """X2/X5: _config.yml exclude:, defaults: (published: false, an audience) and names
+    Jekyll does not render keep pages out of the public index; check names the reason."""
+    site = tmp_path / "site"
+    _write(site, {
+        "_config.yml": (
+            "exclude: [private/]\ninclude: [_kept]\n"
+            "defaults:\n"
+            "  - scope: {path: ''}\n    values: {audience: public}\n"
+            "  - scope: {path: team}\n    values: {audience: internal}\n"
+            "  - scope: {path: 'soon/*'}\n    values: {published: false}\n"
+        ),
+        "index.md": _page(None),
+        "private/a.md": _page(),
+        "team/b.md": _page(None),
+        "soon/x/c.md": _page(None),
+        "_notes/d.md": _page(),
+        "guide/_e.md": _page(),
+        "_kept/f.md": _page(None),
+    })
+    wiki = WikiSettings(root=site, layout="jekyll")
+    assert _public_ids(wiki, tmp_path / "index") == {"index", "_kept/f"}
+    files = check_wiki(wiki).files
+    assert "excluded by _config.yml exclude: private/" in _reasons(files, "private/a.md")
+    assert "internal" in _reasons(files, "team/b.md")
+    assert "published" in _reasons(files, "soon/x/c.md")
+    assert "start with _" in _reasons(files, "_notes/d.md")
+    assert "start with _" in _reasons(files, "guide/_e.md")
+
+
+def test_mkdocs_exclude_docs_draft_docs_defaults_and_meta_yml(tmp_path: Path) -> None:
+    """X2/X5: exclude_docs / draft_docs (gitignore), the default templates/ exclusion,
+    files outside docs_dir and a folder's .meta.yml; custom YAML tags are not evaluated."""
+    site = tmp_path / "site"
+    _write(site, {
+        "mkdocs.yml": (
+            "site_name: !ENV [SITE_NAME, 'x']\n"
+            "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+            "plugins:\n  - search\n  - meta\n"
+            "exclude_docs: |\n  secret/\n  *.wip.md\n  !keep.wip.md\n"
+            "draft_docs: |\n  drafts/\n"
+        ),
+        "README.md": _page(),
+        "docs/index.md": _page(),
+        "docs/keep.wip.md": _page(),
+        "docs/a.wip.md": _page(),
+        "docs/secret/s.md": _page(),
+        "docs/drafts/d.md": _page(),
+        "docs/templates/t.md": _page(),
+        "docs/team/.meta.yml": "audience: internal\n",
+        "docs/team/p.md": _page(None),
+        "docs/team/q.md": _page("public"),
+    })
+    wiki = WikiSettings(root=site, layout="mkdocs")
+    public = _public_ids(wiki, tmp_path / "index")
+    assert public == {"docs", "docs/keep.wip", "docs/team/q"}
+    files = check_wiki(wiki).files
+    assert "exclude_docs: 'secret/'" in _reasons(files, "docs/secret/s.md")
+    assert "exclude_docs: '*.wip.md'" in _reasons(files, "docs/a.wip.md")
+    assert "draft_docs: 'drafts/'" in _reasons(files, "docs/drafts/d.md")
+    assert "default exclusion '/templates/'" in _reasons(files, "docs/templates/t.md")
+    assert "outside docs_dir" in _reasons(files, "README.md")
+    assert "internal" in _reasons(files, "docs/team/p.md")
+
+
+def test_an_unreadable_site_configuration_makes_every_page_internal(tmp_path: Path) -> None:
+    """Fail closed: an mkdocs.yml that cannot be parsed may have excluded anything."""
+    site = tmp_path / "site"
+    _write(site, {"mkdocs.yml": "exclude_docs: [unclosed\n", "docs/index.md": _page()})
+    wiki = WikiSettings(root=site, layout="mkdocs")
+    assert _public_ids(wiki, tmp_path / "index") == set()
+    report = check_wiki(wiki)
+    assert report.exit_code == 1 and report.site.findings
+    assert "mkdocs.yml" in _reasons(report.files, "docs/index.md")
+
+
+def test_docfx_content_globs_file_metadata_and_noindex(tmp_path: Path) -> None:
+    """X2/X5: build.content exclude, fileMetadata (an audience, ROBOTS: NOINDEX) and
+    globalMetadata, each as the page's own key."""
+    site = tmp_path / "site"
+    _write(site, {
+        "Teams/docfx.json": (
+            '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["private/**", "README.md"]}],'
+            ' "globalMetadata": {"audience": "public"},'
+            ' "fileMetadata": {"audience": {"team/**": "internal", "odd/**": "Public"},'
+            ' "ROBOTS": {"old/**": "NOINDEX"}}}}'
+        ),
+        "Teams/index.md": _page(None),
+        "Teams/README.md": _page(None),
+        "Teams/private/a.md": _page(None),
+        "Teams/team/b.md": _page(None),
+        "Teams/odd/c.md": _page(None),
+        "Teams/old/d.md": _page(None),
+        "notes.md": _page(),
+    })
+    wiki = WikiSettings(root=site, layout="docfx", withhold_noindex=True)
+    assert _public_ids(wiki, tmp_path / "index") == {"Teams"}
+    files = check_wiki(wiki).files
+    assert "exclude: private/**" in _reasons(files, "Teams/private/a.md")
+    assert "exclude: README.md" in _reasons(files, "Teams/README.md")
+    assert "no DocFX docset" in _reasons(files, "notes.md")
+    assert "NOINDEX" in _reasons(files, "Teams/old/d.md")
+
+
+def test_hugo_ignore_files_and_mount_excludes(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _write(site, {
+        "hugo.toml": ('ignoreFiles = ["\\\\.secret\\\\.md$"]\n'
+                      '[[module.mounts]]\nsource = "content"\ntarget = "content"\nexcludeFiles = ["drafts/**"]\n'),
+        "content/docs/a.md": _page(),
+        "content/docs/b.secret.md": _page(),
+        "content/drafts/c.md": _page(),
+    })
+    wiki = WikiSettings(root=site / "content", layout="hugo")
+    assert _public_ids(wiki, tmp_path / "index") == {"docs/a"}
+    files = check_wiki(wiki).files
+    assert "ignoreFiles" in _reasons(files, "docs/b.secret.md")
+    assert "excludeFiles" in _reasons(files, "drafts/c.md")
+
+
+def test_docusaurus_javascript_exclude_is_reported_and_fails_closed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _write(site, {
+        "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { exclude: ['**/old/**'] } }]] };\n",
+        "docs/intro.md": _page(),
+        "docs/_partial.md": _page(),
+        "docs/old/x.md": _page(),
+    })
+    wiki = WikiSettings(root=site, layout="docusaurus")
+    assert _public_ids(wiki, tmp_path / "index") == set()
+    report = check_wiki(wiki)
+    assert report.exit_code == 1
+    assert any("sets exclude" in f.message and "sitemap" in f.message for f in report.site.findings)
+    assert "starting with _" in _reasons(report.files, "docs/_partial.md")
+
+
+def test_starlight_underscore_files_are_not_pages(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    _write(root, {"src/content/docs/en/a.mdx": _page(), "src/content/docs/en/_b.mdx": _page()})
+    wiki = WikiSettings(root=root, layout="starlight", locales=("en",))
+    assert isinstance(load_document(wiki, "src/content/docs/en/_b.mdx"), Skipped)
+    assert isinstance(load_document(wiki, "src/content/docs/en/a.mdx"), WikiDocument)
+
+
+_NAME = st.text(string.ascii_lowercase + string.digits + "-", min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lead=st.sampled_from(["_", ".", "#", "~"]), name=_NAME, depth=st.integers(0, 2), folder=st.booleans())
+def test_jekyll_special_names_are_never_pages(tmp_path: Path, lead: str, name: str, depth: int, folder: bool) -> None:
+    """The class: any file or folder whose name starts with _ . # ~ (at any depth, not
+    included, not _posts/_drafts) is not rendered by Jekyll, so it is never a page."""
+    root = tmp_path / "jk"
+    _write(root, {"_config.yml": "title: x\n"})
+    special = lead + name
+    if special in ("_posts", "_drafts"):
+        return
+    parts = [f"d{i}" for i in range(depth)] + ([special, "page.md"] if folder else [special + ".md"])
+    policy = load_site_policy(root, "jekyll")
+    assert policy.excluded_reason("/".join(parts)) is not None
+    assert policy.excluded_reason("/".join([*parts[:-1][: depth], "plain.md"])) is None
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=st.one_of(st.text(max_size=12), st.sampled_from(["Public", "public ", "PUBLIC", "'public'", "yes"])),
+       key=st.sampled_from(["audience", "Audience"]))
+def test_docfx_metadata_audience_is_public_only_when_exactly_public(tmp_path: Path, value: str, key: str) -> None:
+    """The class: an audience given by fileMetadata counts like the page's own key —
+    anything but exactly ``audience: public`` is internal (X5)."""
+    import json
+
+    root = tmp_path / "dfx"
+    _write(root, {"docfx.json": json.dumps({"build": {"content": [{"files": ["**/*.md"]}],
+                                                      "fileMetadata": {key: {"**/*.md": value}}}}),
+                  "a.md": "# A\n\nWords here.\n"})
+    doc = load_document(WikiSettings(root=root, layout="docfx"), "a.md")
+    assert isinstance(doc, WikiDocument)
+    if not (key == "audience" and value == "public"):
+        assert doc.meta.audience == "internal"
+    else:
+        assert doc.meta.audience == "public"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_NAME, other=_NAME, name=_NAME, trailing=st.booleans())
+def test_mkdocs_exclude_docs_folder_pattern_excludes_everything_below(
+    tmp_path: Path, folder: str, other: str, name: str, trailing: bool
+) -> None:
+    """The class: a gitignore folder pattern in exclude_docs excludes every file below
+    that folder at any depth, and nothing beside it."""
+    root = tmp_path / "mk"
+    pattern = f"{folder}/" if trailing else folder
+    _write(root, {"mkdocs.yml": f"exclude_docs: |\n  {pattern}\n"})
+    policy = load_site_policy(root, "mkdocs")
+    assert policy.excluded_reason(f"docs/{folder}/{name}.md") is not None
+    assert policy.excluded_reason(f"docs/x/{folder}/{name}.md") is not None
+    if other != folder and other != f"{name}.md":
+        assert policy.excluded_reason(f"docs/{other}/{name}x.md") is None or other.startswith(".")
