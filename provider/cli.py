@@ -664,7 +664,8 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         f"locales {', '.join(settings['locales'])})",
         f"Locale patterns: {patterns}",
         f"Audience rules: {rules}",
-        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"] if report.site.sources else []),
+        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
+          if report.site.sources else []),
         *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
         "",
     ]
@@ -716,7 +717,8 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         lines.append(f"  {label:<28}{summary[key]:>7}")
     lines.append(f"  {'served by locale':<28}" + ", ".join(f"{k} {v}" for k, v in summary["byLocale"].items()))
     lines.append(f"  {'translation drift':<28}" + ", ".join(f"{k} {v}" for k, v in summary["drift"].items()))
-    findings = f", {len(report.site.findings)} site configuration file(s) not understood" if report.site.findings else ""
+    findings = (f", {len(report.site.findings)} site configuration file(s) not understood"
+                if report.site.findings else "")
     verdict = (f"FAILED: {summary['quarantined']} quarantined{findings} (exit 1)" if report.exit_code
                else "OK: nothing quarantined (exit 0)")
     lines.append(verdict)

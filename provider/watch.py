@@ -42,9 +42,9 @@ from typing import Any
 import watchfiles
 
 from .config import POLL_ENV
-from .wiki.sites import is_site_config
 from .search.indexer import Indexer, Progress, SyncReport
 from .wiki.reader import ReaderClosed
+from .wiki.sites import is_site_config
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 

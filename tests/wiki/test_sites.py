@@ -87,7 +87,8 @@ def test_mkdocs_exclude_docs_draft_docs_defaults_and_meta_yml(tmp_path: Path) ->
     _write(site, {
         "mkdocs.yml": (
             "site_name: !ENV [SITE_NAME, 'x']\n"
-            "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+            "markdown_extensions:\n  - pymdownx.emoji:\n"
+            "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
             "plugins:\n  - search\n  - meta\n"
             "exclude_docs: |\n  secret/\n  *.wip.md\n  !keep.wip.md\n"
             "draft_docs: |\n  drafts/\n"
@@ -248,3 +249,29 @@ def test_mkdocs_exclude_docs_folder_pattern_excludes_everything_below(
     assert policy.excluded_reason(f"docs/x/{folder}/{name}.md") is not None
     if other != folder and other != f"{name}.md":
         assert policy.excluded_reason(f"docs/{other}/{name}x.md") is None or other.startswith(".")
+
+
+def test_a_site_configuration_change_is_picked_up_by_the_next_scan(tmp_path: Path) -> None:
+    """X7 for site settings: an exclude: added to _config.yml takes the page out of the
+    public index at the next scan (the watcher scans on a configuration change), without
+    the page file changing."""
+    from whoosh import index as whoosh_index
+
+    site = tmp_path / "site"
+    _write(site, {"_config.yml": "title: x\n", "a.md": _page(), "b.md": _page()})
+    wiki = WikiSettings(root=site, layout="jekyll")
+    layout = IndexLayout(tmp_path / "index")
+
+    def public() -> set[str]:
+        name = layout.current_name()
+        assert name is not None
+        with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
+            return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
+
+    with Indexer(wiki, layout) as indexer:
+        indexer.sync()
+        assert public() == {"a", "b"}
+        (site / "_config.yml").write_text("title: x\nexclude: [b.md]\ndefaults:\n  - scope: {path: a.md}\n"
+                                          "    values: {published: false}\n", "utf-8")
+        indexer.sync()
+        assert public() == set()

@@ -63,6 +63,8 @@ def _scan(path: Path, name: str, keys: tuple[str, ...], what: str) -> Finding | 
 def read_javascript(root: Path, tool: str) -> tuple[list[str], list[Finding]] | None:
     """``(sources, findings)`` for a Docusaurus (``tool="docusaurus"``) or Starlight
     (``"starlight"``) site around ``root``, or ``None`` when no configuration file is found."""
+    candidates: tuple[str, ...]
+    keys: tuple[str, ...]
     if tool == "docusaurus":
         site, candidates, keys, what = root, _DOCUSAURUS, _DOCUSAURUS_KEYS, "options of the docs/blog/pages plugins"
     else:

@@ -30,7 +30,7 @@ from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
 from .jekyll import read_jekyll
 from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
 from .mkdocs import read_mkdocs
-from .policy import Finding, MetaRule, SitePolicy
+from .policy import SitePolicy
 
 __all__ = ["SiteView", "is_site_config", "load_site_policy", "site_digest", "site_view"]
 
@@ -72,7 +72,8 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
         return [root / f"docusaurus.config.{e}" for e in ("js", "cjs", "mjs", "ts", "mts")]
     if tool == "starlight":
         site = root.parents[2] if root.resolve().parts[-3:] == ("src", "content", "docs") else root
-        return [site / "src" / f"{s}.{e}" for s in ("content.config", "content/config") for e in ("ts", "mts", "js", "mjs")]
+        return [site / "src" / f"{stem}.{ext}" for stem in ("content.config", "content/config")
+                for ext in ("ts", "mts", "js", "mjs")]
     return []
 
 
