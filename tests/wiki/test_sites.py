@@ -103,10 +103,12 @@ def test_mkdocs_exclude_docs_draft_docs_defaults_and_meta_yml(tmp_path: Path) ->
         "docs/team/.meta.yml": "audience: internal\n",
         "docs/team/p.md": _page(None),
         "docs/team/q.md": _page("public"),
+        "docs/guide/index.md": _page(),
+        "docs/guide/README.md": _page(),
     })
     wiki = WikiSettings(root=site, layout="mkdocs")
     public = _public_ids(wiki, tmp_path / "index")
-    assert public == {"docs", "docs/keep.wip", "docs/team/q"}
+    assert public == {"docs", "docs/keep.wip", "docs/team/q", "docs/guide"}
     files = check_wiki(wiki).files
     assert "exclude_docs: 'secret/'" in _reasons(files, "docs/secret/s.md")
     assert "exclude_docs: '*.wip.md'" in _reasons(files, "docs/a.wip.md")
@@ -114,6 +116,7 @@ def test_mkdocs_exclude_docs_draft_docs_defaults_and_meta_yml(tmp_path: Path) ->
     assert "default exclusion '/templates/'" in _reasons(files, "docs/templates/t.md")
     assert "outside docs_dir" in _reasons(files, "README.md")
     assert "internal" in _reasons(files, "docs/team/p.md")
+    assert "excludes the README" in _reasons(files, "docs/guide/README.md")
 
 
 def test_an_unreadable_site_configuration_makes_every_page_internal(tmp_path: Path) -> None:
@@ -275,3 +278,43 @@ def test_a_site_configuration_change_is_picked_up_by_the_next_scan(tmp_path: Pat
                                           "    values: {published: false}\n", "utf-8")
         indexer.sync()
         assert public() == set()
+
+
+def test_mkdocs_yml_tags_are_never_evaluated(tmp_path: Path) -> None:
+    """A Python tag in mkdocs.yml is kept as data: reading it runs nothing."""
+    marker = tmp_path / "ran"
+    _write(tmp_path / "mk", {"mkdocs.yml": (
+        f"site_name: x\nhooks: !!python/object/apply:os.system ['touch {marker}']\n"
+        "nav: !!python/name:os.system\nexclude_docs: |\n  old/\n")})
+    policy = load_site_policy(tmp_path / "mk", "mkdocs")
+    assert not marker.exists()
+    assert not policy.findings and policy.excluded_reason("docs/old/a.md") is not None
+
+
+def test_an_env_tag_on_a_publication_setting_fails_closed(tmp_path: Path) -> None:
+    _write(tmp_path / "mk", {"mkdocs.yml": "exclude_docs: !ENV [EXCLUDES, '']\n", "docs/a.md": _page()})
+    wiki = WikiSettings(root=tmp_path / "mk", layout="mkdocs")
+    doc = load_document(wiki, "docs/a.md")
+    assert isinstance(doc, WikiDocument) and doc.meta.errors
+    assert any("!ENV" in error for error in doc.meta.errors)
+
+
+def test_javascript_options_in_comments_are_not_findings(tmp_path: Path) -> None:
+    _write(tmp_path / "ds", {"docusaurus.config.js": (
+        "// exclude: ['x']\n/* include: ['y'] */\nmodule.exports = { url: 'https://x.test' };\n")})
+    assert load_site_policy(tmp_path / "ds", "docusaurus").findings == ()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(page_key=st.sampled_from(["Audience", "audiences", "AUDIENCE", "audience "]),
+       default=st.sampled_from(["public", "internal"]))
+def test_a_look_alike_key_beside_a_default_audience_is_internal(
+    tmp_path: Path, page_key: str, default: str
+) -> None:
+    """The class: a page whose own key only resembles ``audience`` while a Jekyll default
+    gives one is never public (the two signals disagree or one is not exact: X5)."""
+    root = tmp_path / "jk2"
+    _write(root, {"_config.yml": f"defaults:\n  - scope: {{path: ''}}\n    values: {{audience: {default}}}\n",
+                  "a.md": f"---\n'{page_key}': public\n---\n# A\n\nWords here.\n"})
+    doc = load_document(WikiSettings(root=root, layout="jekyll"), "a.md")
+    assert isinstance(doc, WikiDocument) and doc.meta.audience == "internal"

@@ -237,6 +237,18 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
     return data, error, digest
 
 
+def _readme_conflict(root: Path, relpath: str) -> str | None:
+    """MkDocs builds ``README.md`` as its folder's index page only when the folder has no
+    ``index.md``; beside one, it excludes the README ("conflicts with 'index.md'")."""
+    folder, _, name = relpath.rpartition("/")
+    if name.lower() != "readme.md":
+        return None
+    index = f"{folder}/index.md" if folder else "index.md"
+    if (root / index).is_file():
+        return f"README.md beside {index}: MkDocs builds index.md as the folder's page and excludes the README"
+    return None
+
+
 def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,
               max_age_s: float = 0.0) -> SiteView:
     """One page's :class:`SiteView`. A page reached through a symlink is excluded when
@@ -246,6 +258,8 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
         return SiteView()
     paths = [relpath, *([real_relpath] if real_relpath and real_relpath != relpath else [])]
     excluded = next((r for p in paths if (r := policy.excluded_reason(p)) is not None), None)
+    if excluded is None and policy.tool == "mkdocs" and policy.sources:
+        excluded = _readme_conflict(root, relpath)
     defaults, sources = policy.defaults_for(relpath)
     errors = [f"site configuration {f.source}: {f.message}" for p in paths for f in policy.findings_for(p)]
     digest = policy.digest
