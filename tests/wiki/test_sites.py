@@ -318,3 +318,23 @@ def test_a_look_alike_key_beside_a_default_audience_is_internal(
                   "a.md": f"---\n'{page_key}': public\n---\n# A\n\nWords here.\n"})
     doc = load_document(WikiSettings(root=root, layout="jekyll"), "a.md")
     assert isinstance(doc, WikiDocument) and doc.meta.audience == "internal"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stem=st.text("abc", min_size=1, max_size=4), accent=st.sampled_from(["é", "ü", "ñ", "å", "ö"]),
+       tool=st.sampled_from(["jekyll", "mkdocs", "docfx"]))
+def test_an_nfc_pattern_excludes_an_nfd_folder(tmp_path: Path, stem: str, accent: str, tool: str) -> None:
+    """The class: the same folder name in another Unicode normalisation on disk is still
+    excluded by the tool's pattern (no leak through NFD names)."""
+    import unicodedata
+
+    folder = stem + accent
+    nfc, nfd = unicodedata.normalize("NFC", folder), unicodedata.normalize("NFD", folder)
+    root = tmp_path / f"u{tool}"
+    config = {"jekyll": ("_config.yml", f"exclude: ['{nfc}/']\n"),
+              "mkdocs": ("mkdocs.yml", f"exclude_docs: |\n  {nfc}/\n"),
+              "docfx": ("docfx.json", f'{{"build": {{"content": [{{"files": ["**/*.md"], "exclude": ["{nfc}/**"]}}]}}}}')}
+    name, text = config[tool]
+    page = f"docs/{nfd}/p.md" if tool == "mkdocs" else f"{nfd}/p.md"
+    _write(root, {name: text, page: _page()})
+    assert isinstance(load_document(WikiSettings(root=root, layout=tool), page), Skipped)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -72,8 +73,12 @@ class PathRule:
     unless: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _normalize(self, "patterns", "unless", "base", "prefix")
+
     def explain(self, relpath: str) -> str | None:
         """Why this rule excludes ``relpath``, or ``None`` when it does not."""
+        relpath = _nfc(relpath)
         if not self.excludes(relpath):
             return None
         if self.syntax == "docfx-content":
@@ -86,6 +91,7 @@ class PathRule:
 
     def excludes(self, relpath: str) -> bool:
         """Whether this rule says the tool does not build ``relpath``."""
+        relpath = _nfc(relpath)
         if not relpath.startswith(self.base):
             return False
         path = self.prefix + relpath[len(self.base):]
@@ -123,8 +129,12 @@ class MetaRule:
     prefix: str = ""
     types: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        _normalize(self, "patterns", "base", "prefix")
+
     def selects(self, relpath: str, page_type: str) -> bool:
         """Whether the rule applies to the page at ``relpath`` of Jekyll type ``page_type``."""
+        relpath = _nfc(relpath)
         if not relpath.startswith(self.base):
             return False
         if self.types and page_type not in self.types:
@@ -149,7 +159,7 @@ class Finding:
     base: str = ""
 
     def covers(self, relpath: str) -> bool:
-        return relpath.startswith(self.base)
+        return _nfc(relpath).startswith(_nfc(self.base))
 
 
 @dataclass(frozen=True)
@@ -218,6 +228,18 @@ class SitePolicy:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data (``check --json`` shows it)."""
         return asdict(self)
+
+
+def _nfc(text: str) -> str:
+    # A name typed in a configuration file (NFC, usually) and the same name on disk (NFD
+    # on macOS) are one name to a reader: rules meet paths after normalisation.
+    return unicodedata.normalize("NFC", text)
+
+
+def _normalize(rule: Any, *names: str) -> None:
+    for name in names:
+        value = getattr(rule, name)
+        object.__setattr__(rule, name, tuple(_nfc(v) for v in value) if isinstance(value, tuple) else _nfc(value))
 
 
 def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
