@@ -779,7 +779,7 @@ class Indexer:
     def _discover(self) -> Discovery:
         # Once per scan: look at the docs tool's configuration files now (logging what
         # cannot be read); :meth:`_unchanged` then compares each page's view of it.
-        policy = load_site_policy(self.settings.root, self.settings.layout)
+        policy = load_site_policy(self.settings.root, self.settings.layout, log_findings=True)
         return discover(self.settings.root, extensions=self.settings.file_extensions,
                         max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore,
                         exclude=policy.excluded_reason)

@@ -4,9 +4,12 @@ reports it with the reason; a configuration that cannot be understood fails clos
 
 from __future__ import annotations
 
+import json
+import logging
 import string
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -223,8 +226,6 @@ def test_jekyll_special_names_are_never_pages(tmp_path: Path, lead: str, name: s
 def test_docfx_metadata_audience_is_public_only_when_exactly_public(tmp_path: Path, value: str, key: str) -> None:
     """The class: an audience given by fileMetadata counts like the page's own key —
     anything but exactly ``audience: public`` is internal (X5)."""
-    import json
-
     root = tmp_path / "dfx"
     _write(root, {"docfx.json": json.dumps({"build": {"content": [{"files": ["**/*.md"]}],
                                                       "fileMetadata": {key: {"**/*.md": value}}}}),
@@ -333,8 +334,42 @@ def test_an_nfc_pattern_excludes_an_nfd_folder(tmp_path: Path, stem: str, accent
     root = tmp_path / f"u{tool}"
     config = {"jekyll": ("_config.yml", f"exclude: ['{nfc}/']\n"),
               "mkdocs": ("mkdocs.yml", f"exclude_docs: |\n  {nfc}/\n"),
-              "docfx": ("docfx.json", f'{{"build": {{"content": [{{"files": ["**/*.md"], "exclude": ["{nfc}/**"]}}]}}}}')}
+              "docfx": ("docfx.json", json.dumps({"build": {"content": [{"files": ["**/*.md"],
+                                                                         "exclude": [f"{nfc}/**"]}]}}))}
     name, text = config[tool]
     page = f"docs/{nfd}/p.md" if tool == "mkdocs" else f"{nfd}/p.md"
     _write(root, {name: text, page: _page()})
     assert isinstance(load_document(WikiSettings(root=root, layout=tool), page), Skipped)
+
+
+def test_the_watcher_rescans_when_a_site_configuration_file_changes(tmp_path: Path) -> None:
+    """A watcher batch naming a configuration file (here a folder's .meta.yml) re-derives
+    every page it governs, although no page file changed."""
+    from provider.watch import LiveIndexer
+
+    site = tmp_path / "site"
+    _write(site, {"mkdocs.yml": "plugins: [meta]\n", "docs/team/a.md": _page(None), "docs/b.md": _page()})
+    layout = IndexLayout(tmp_path / "index")
+    with Indexer(WikiSettings(root=site, layout="mkdocs", audience_rules=()), layout) as indexer:
+        indexer.sync()
+        docs = indexer.manifest.docs if indexer.manifest else {}
+        assert docs["docs/team/a.md"].audience == "internal"  # no audience anywhere: internal
+        _write(site, {"docs/team/.meta.yml": "audience: public\n"})
+        live = LiveIndexer(indexer, reconcile_interval_s=0)
+        report = live.apply(["docs/team/.meta.yml"])
+        assert report is not None and report.written >= 1
+        docs = indexer.manifest.docs if indexer.manifest else {}
+        assert docs["docs/team/a.md"].audience == "public"
+        assert "docs/team/.meta.yml" in docs["docs/team/a.md"].sources.get("site", "")
+
+
+def test_the_indexer_logs_a_configuration_it_cannot_understand_once(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    site = tmp_path / "site"
+    _write(site, {"_config.yml": "exclude: 3\n", "a.md": _page()})
+    with caplog.at_level(logging.WARNING, logger="provider.wiki.sites.load"), \
+            Indexer(WikiSettings(root=site, layout="jekyll"), IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        indexer.sync()
+    logged = [r.getMessage() for r in caplog.records if "_config.yml exclude" in r.getMessage()]
+    assert len(logged) == 1 and "internal" in logged[0]

@@ -147,14 +147,28 @@ _cache: dict[tuple[str, str], _Cached] = {}
 _lock = threading.Lock()
 
 
-def load_site_policy(root: Path, tool: str, *, max_age_s: float = 0.0) -> SitePolicy:
+def load_site_policy(root: Path, tool: str, *, max_age_s: float = 0.0, log_findings: bool = False) -> SitePolicy:
     """The site policy of the content root ``root`` for layout ``tool``. Never raises: a
     configuration that cannot be understood is in :attr:`SitePolicy.findings`.
 
     Args:
         max_age_s: reuse a policy validated this many seconds ago without looking at the
             files again (``0``: look now — a few ``stat`` calls).
+        log_findings: log each finding as a warning, once per version of the
+            configuration (the indexer does, at each scan; reader processes do not).
     """
+    policy = _load(root, tool, max_age_s)
+    if log_findings and _logged.get((str(root), tool)) != policy.digest:
+        _logged[(str(root), tool)] = policy.digest
+        for finding in policy.findings:
+            log.warning("site configuration %s: %s", finding.source, finding.message)
+    return policy
+
+
+_logged: dict[tuple[str, str], str] = {}
+
+
+def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
     if tool not in TOOLS:
         return SitePolicy()
     key = (str(root), tool)
@@ -177,9 +191,6 @@ def load_site_policy(root: Path, tool: str, *, max_age_s: float = 0.0) -> SitePo
         policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
                             _content_digest(tool, present) if present else "", policy.page_types,
                             policy.folder_meta, policy.folder_meta_base)
-        if cached is None or cached.policy.digest != policy.digest:
-            for finding in policy.findings:
-                log.warning("site configuration %s: %s", finding.source, finding.message)
         if len(_cache) > 16:
             _cache.clear()
         _cache[key] = _Cached(stamp, policy, now, docsets, walked)
