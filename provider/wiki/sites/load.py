@@ -260,6 +260,25 @@ def _readme_conflict(root: Path, relpath: str) -> str | None:
     return None
 
 
+def _folder_metas(root: Path, policy: SitePolicy, relpath: str) -> list[tuple[str, Any, str | None, str]]:
+    """``(name, data, error, digest)`` of each folder metadata file from the base down to
+    the page's folder (nearest last)."""
+    if not policy.folder_meta or not relpath.startswith(policy.folder_meta_base):
+        return []
+    parts = relpath[len(policy.folder_meta_base):].split("/")[:-1]
+    out = []
+    for depth in range(len(parts) + 1):
+        name = policy.folder_meta_base + "".join(f"{part}/" for part in parts[:depth]) + policy.folder_meta
+        out.append((name, *_folder_meta(root / name)))
+    return out
+
+
+def _digest(policy: SitePolicy, metas: list[tuple[str, Any, str | None, str]]) -> str:
+    if not metas:
+        return policy.digest
+    return hashlib.sha256("|".join([policy.digest, *(m[3] for m in metas)]).encode()).hexdigest()[:16]
+
+
 def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,
               max_age_s: float = 0.0) -> SiteView:
     """One page's :class:`SiteView`. A page reached through a symlink is excluded when
@@ -273,29 +292,24 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
         excluded = _readme_conflict(root, relpath)
     defaults, sources = policy.defaults_for(relpath)
     errors = [f"site configuration {f.source}: {f.message}" for p in paths for f in policy.findings_for(p)]
-    digest = policy.digest
-    if policy.folder_meta and relpath.startswith(policy.folder_meta_base):
-        merged: dict[str, Any] = {}
-        parts = relpath[len(policy.folder_meta_base):].split("/")[:-1]
-        digests = [digest]
-        for depth in range(len(parts) + 1):
-            folder = policy.folder_meta_base + "".join(f"{part}/" for part in parts[:depth])
-            name = f"{folder}{policy.folder_meta}"
-            data, error, meta_digest = _folder_meta(root / name)
-            digests.append(meta_digest)
-            if error is not None:
-                errors.append(f"site configuration {name} {error}: the pages below are internal until it is fixed")
-            elif isinstance(data, Mapping):
-                merged.update({str(k): v for k, v in data.items()})
-                sources.append(name)
+    metas = _folder_metas(root, policy, relpath)
+    merged: dict[str, Any] = {}
+    for name, data, error, _ in metas:
+        if error is not None:
+            errors.append(f"site configuration {name} {error}: the pages below are internal until it is fixed")
+        elif isinstance(data, Mapping):
+            merged.update({str(k): v for k, v in data.items()})
+            sources.append(name)
+    if merged:
         defaults = {**defaults, **merged}
-        digest = hashlib.sha256("|".join(digests).encode()).hexdigest()[:16]
-    return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), digest)
+    return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas))
 
 
 def site_digest(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,
                 max_age_s: float = 60.0) -> str:
     """:attr:`SiteView.digest` of a page, from a policy validated up to ``max_age_s``
     seconds ago (the indexer validates it once at the start of each scan)."""
-    return site_view(root, tool, relpath, real_relpath=real_relpath, max_age_s=max_age_s).digest
+    del real_relpath  # the digest covers the whole configuration, whichever path reads it
+    policy = load_site_policy(root, tool, max_age_s=max_age_s)
+    return _digest(policy, _folder_metas(root, policy, relpath)) if policy.tool else ""
 

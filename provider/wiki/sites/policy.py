@@ -262,15 +262,20 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
     if syntax == "gitignore":
         return _gitignore(patterns).match_file(path)
     if syntax == "glob":
+        matcher = _glob(patterns)
         parts = path.split("/")
-        candidates = ["/".join(parts[:depth]) for depth in range(1, len(parts) + 1)]
-        return any(glob.globmatch(candidate, list(patterns), flags=_GLOB_FLAGS) for candidate in candidates)
+        return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
     if syntax == "regex":
         compiled = [_regex(pattern) for pattern in patterns]
         return any(regex is not None and regex.search(path) for regex in compiled)
     raise ValueError(f"unknown rule syntax {syntax!r}")
+
+
+@lru_cache(maxsize=1024)
+def _glob(patterns: tuple[str, ...]) -> Any:
+    return glob.compile(list(patterns), flags=_GLOB_FLAGS)
 
 
 @lru_cache(maxsize=256)
