@@ -373,3 +373,13 @@ def test_the_indexer_logs_a_configuration_it_cannot_understand_once(tmp_path: Pa
         indexer.sync()
     logged = [r.getMessage() for r in caplog.records if "_config.yml exclude" in r.getMessage()]
     assert len(logged) == 1 and "internal" in logged[0]
+
+
+def test_mkdocs_i18n_language_with_build_false_is_not_built(tmp_path: Path) -> None:
+    root = tmp_path / "mk"
+    _write(root, {"mkdocs.yml": ("plugins:\n  - i18n:\n      docs_structure: folder\n      languages:\n"
+                                 "        - {locale: en, default: true, build: true}\n"
+                                 "        - {locale: ja, build: false}\n        - {locale: ko, build: true}\n")})
+    policy = load_site_policy(root, "mkdocs")
+    assert "'ja' has build: false" in (policy.excluded_reason("docs/ja/a.md") or "")
+    assert policy.excluded_reason("docs/ko/a.md") is None and policy.excluded_reason("docs/a.md") is None

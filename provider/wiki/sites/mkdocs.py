@@ -9,6 +9,8 @@
   exclusions, ``.*`` (dot files and folders) and ``/templates/``, to ``exclude_docs`` —
   a ``!`` line may re-include them, exactly as in MkDocs. ``draft_docs`` pages are built
   by ``mkdocs serve`` only: not published.
+* the ``i18n`` plugin (mkdocs-static-i18n): a non-default language with ``build: false``
+  is not built (its ``docs/<locale>/`` folder, or its ``page.<locale>.md`` files).
 * ``.meta.yml`` per folder (the ``meta`` plugin of Material for MkDocs, when ``plugins:``
   lists ``meta`` or ``material/meta``): its keys apply to every page in the folder and
   below, nearer folders first, the page's front matter over all.
@@ -138,5 +140,37 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
         rules.append(PathRule("gitignore", drafts, "a draft by mkdocs.yml draft_docs (not published)", base=base,
                               labels=tuple(f"a draft by {name} draft_docs: {p!r} (built by mkdocs serve only, "
                                            "not published)" for p in drafts)))
+    rules += _unbuilt_languages(data.get("plugins"), name, base)
     folder_meta = ".meta.yml" if _meta_plugin(data.get("plugins")) else ""
     return MkDocsSite([name], rules, [], folder_meta, base)
+
+
+def _plugin(plugins: Any, names: frozenset[str]) -> Mapping[str, Any] | None:
+    items = plugins if isinstance(plugins, list) else [plugins] if isinstance(plugins, Mapping) else []
+    for item in items:
+        if isinstance(item, Mapping):
+            for key, options in item.items():
+                if key in names and isinstance(options, Mapping):
+                    return options
+    return None
+
+
+def _unbuilt_languages(plugins: Any, name: str, base: str) -> list[PathRule]:
+    """mkdocs-static-i18n: a language with ``build: false`` is not built: its folder
+    (``docs_structure: folder``) or its ``page.<locale>.md`` files (``suffix``)."""
+    options = _plugin(plugins, frozenset({"i18n"}))
+    languages = options.get("languages") if options is not None else None
+    if not isinstance(languages, list):
+        return []
+    folder = options.get("docs_structure", "suffix") == "folder" if options is not None else False
+    rules = []
+    for language in languages:
+        if not isinstance(language, Mapping) or language.get("build", True) is not False:
+            continue
+        locale = language.get("locale")
+        if not isinstance(locale, str) or not locale or language.get("default") is True:
+            continue
+        reason = f"{name} i18n plugin: language {locale!r} has build: false (not built)"
+        pattern = f"/{locale}/" if folder else f"*.{locale}.md"
+        rules.append(PathRule("gitignore", (pattern,), reason, base=base))
+    return rules
