@@ -383,3 +383,27 @@ def test_mkdocs_i18n_language_with_build_false_is_not_built(tmp_path: Path) -> N
     policy = load_site_policy(root, "mkdocs")
     assert "'ja' has build: false" in (policy.excluded_reason("docs/ja/a.md") or "")
     assert policy.excluded_reason("docs/ko/a.md") is None and policy.excluded_reason("docs/a.md") is None
+
+
+def test_a_hugo_site_cascade_change_is_picked_up_by_the_next_scan(tmp_path: Path) -> None:
+    """The site configuration's cascade (hugo_site) now also re-derives at the next scan:
+    its files are part of each page's site digest."""
+    from whoosh import index as whoosh_index
+
+    site = tmp_path / "site"
+    _write(site, {"hugo.toml": "title = 'x'\n", "content/docs/a.md": _page()})
+    wiki = WikiSettings(root=site / "content", layout="hugo")
+    layout = IndexLayout(tmp_path / "index")
+
+    def public() -> set[str]:
+        name = layout.current_name()
+        assert name is not None
+        with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
+            return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
+
+    with Indexer(wiki, layout) as indexer:
+        indexer.sync()
+        assert public() == {"docs/a"}
+        _write(site, {"hugo.toml": "title = 'x'\n[[cascade]]\n[cascade.build]\nrender = 'never'\n"})
+        indexer.sync()
+        assert public() == set()

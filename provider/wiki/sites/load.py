@@ -40,7 +40,8 @@ TOOLS = ("jekyll", "mkdocs", "docfx", "hugo", "docusaurus", "starlight")
 #: How long a walk for ``docfx.json`` files is trusted before walking again.
 DOCSET_WALK_TTL_S = 30.0
 _CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, ".meta.yml"})
-_CONFIG_STEMS = frozenset({"hugo", "config", "module", "docusaurus.config", "astro.config", "content.config"})
+_CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "docusaurus.config", "astro.config",
+                           "content.config"})
 
 
 def is_site_config(relpath: str) -> bool:
@@ -65,7 +66,7 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
         site = root.parent if root.name == "content" else root
         out = [site / f"{n}.{f}" for n in ("hugo", "config") for f in ("toml", "yaml", "yml", "json")]
         for folder in ("_default", "production"):
-            out += [site / "config" / folder / f"{n}.{f}" for n in ("hugo", "config", "module")
+            out += [site / "config" / folder / f"{n}.{f}" for n in ("hugo", "config", "module", "cascade")
                     for f in ("toml", "yaml", "yml", "json")]
         return out
     if tool == "docusaurus":
