@@ -407,3 +407,71 @@ def test_a_hugo_site_cascade_change_is_picked_up_by_the_next_scan(tmp_path: Path
         _write(site, {"hugo.toml": "title = 'x'\n[[cascade]]\n[cascade.build]\nrender = 'never'\n"})
         indexer.sync()
         assert public() == set()
+
+
+def _corpora() -> Path | None:
+    repo = Path(__file__).resolve().parents[2]
+    for candidate in (repo / ".." / "shared" / "corpora", repo / ".." / ".." / "shared" / "corpora"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize(("corpus", "layout", "expected"), [
+    ("openai-agents-docs", "mkdocs", {"SOURCE.md"}),
+    ("ms-officedocs-support", "docfx", {"SOURCE.md"}),
+    ("kaia-docs", "docusaurus", set()),
+    ("astro-docs", "starlight", set()),
+])
+def test_what_the_site_rules_withhold_on_real_corpora(corpus: str, layout: str, expected: set[str]) -> None:
+    """False positives, measured: on the real sites the tool rules withhold only what
+    their own tool does not publish (the export's SOURCE.md, outside docs_dir / any
+    docset), and find nothing they cannot read."""
+    from provider.wiki.files import discover
+    from provider.wiki.sites import site_view
+
+    corpora = _corpora()
+    if corpora is None:
+        pytest.skip("the shared corpora are not next to this checkout")
+    root = (corpora / corpus).resolve()
+    wiki = WikiSettings(root=root, layout=layout)
+    files = discover(root, extensions=wiki.file_extensions, ignore=wiki.ignore_rules).files
+    views = {relpath: site_view(root, layout, relpath) for relpath in files}
+    assert {relpath for relpath, view in views.items() if view.excluded} == expected
+    assert not any(view.errors for view in views.values())
+    assert load_site_policy(root, layout).findings == ()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_NAME, below=st.lists(_NAME, max_size=3), name=_NAME,
+       how=st.sampled_from(["exclude", "noindex", "published", "draft", "internal"]))
+def test_a_tool_default_that_withholds_a_folder_withholds_every_page_below(
+    tmp_path: Path, folder: str, below: list[str], name: str, how: str
+) -> None:
+    """The class: whichever way the tool's configuration withholds a folder (DocFX exclude
+    or ROBOTS NOINDEX; Jekyll defaults published: false, draft: true, audience: internal),
+    no page at any depth below it is public."""
+    relpath = "/".join([folder, *below, f"{name}.md"])
+    body = "# A\n\nWords about the product.\n"
+    if how in ("exclude", "noindex"):
+        config = ({"content": [{"files": ["**/*.md"], "exclude": [f"{folder}/**"]}]} if how == "exclude" else
+                  {"content": [{"files": ["**/*.md"]}], "globalMetadata": {"audience": "public"},
+                   "fileMetadata": {"ROBOTS": {f"{folder}/**": "NOINDEX"}}})
+        root = tmp_path / f"d{how}"
+        _write(root, {"docfx.json": json.dumps({"build": config}), relpath: body})
+        wiki = WikiSettings(root=root, layout="docfx", withhold_noindex=True)
+    else:
+        value = {"published": "published: false", "draft": "draft: true", "internal": "audience: internal"}[how]
+        root = tmp_path / f"j{how}"
+        _write(root, {"_config.yml": (f"defaults:\n  - scope: {{path: ''}}\n    values: {{audience: public}}\n"
+                                      f"  - scope: {{path: '{folder}'}}\n    values: {{{value}}}\n"),
+                      relpath: f"---\ntitle: T\n---\n{body}"})
+        wiki = WikiSettings(root=root, layout="jekyll")
+    doc = load_document(wiki, relpath)
+    assert isinstance(doc, Skipped) or doc.meta.draft or doc.meta.audience == "internal"
+    # Not vacuous: a page beside the folder is public (no name of the generator is a
+    # prefix of an upper-case name, so Jekyll's prefix scopes do not reach it).
+    _write(root, {"Sibling.md": f"---\ntitle: T\n---\n{body}" if how not in ("exclude", "noindex") else body})
+    sibling = load_document(wiki, "Sibling.md")
+    assert isinstance(sibling, WikiDocument) and not sibling.meta.draft
+    assert sibling.meta.audience == ("public" if how != "exclude" else "internal")
