@@ -402,6 +402,12 @@ def parse_document(
     )
     errors += more_errors
     audience_own = unreadable is not None or bool(audience_signals(meta, lowercase_keys=lowercase_keys, skip=skip))
+    if site.defaults and audience_own and unreadable is None and audience.source.startswith("front matter"):
+        # Say where the operator will find it: the tool's configuration, not the file.
+        mine, _ = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+        if not audience_signals(mine, lowercase_keys=lowercase_keys, skip=skip):
+            audience = Decision(audience.value, f"site metadata ({', '.join(site.sources)}): "
+                                                f"{audience.source.removeprefix('front matter').strip()}")
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
@@ -410,6 +416,9 @@ def parse_document(
         publication.setdefault("draft", f"{front.error}: its publication keys cannot be read (withheld)")
     by_operator = operator_withholding(meta, [relpath, *([real_relpath] if real_relpath else [])],
                                        settings.audience_rules, withhold_noindex=settings.withhold_noindex)
+    if (by_operator is not None and site.defaults and by_operator.startswith("front matter ")
+            and not any(isinstance(k, str) and k.strip().lower() == "robots" for k in front.data)):
+        by_operator = f"site metadata ({', '.join(site.sources)}) " + by_operator.removeprefix("front matter ")
     if by_operator is not None and not publication.get("path"):
         publication["path"] = by_operator
     draft = any(publication.get(key) for key in (*FLAG_KEYS, "path"))

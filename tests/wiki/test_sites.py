@@ -159,6 +159,9 @@ def test_docfx_content_globs_file_metadata_and_noindex(tmp_path: Path) -> None:
     assert "exclude: README.md" in _reasons(files, "Teams/README.md")
     assert "no DocFX docset" in _reasons(files, "notes.md")
     assert "NOINDEX" in _reasons(files, "Teams/old/d.md")
+    assert "site metadata (Teams/docfx.json" in _reasons(files, "Teams/old/d.md")
+    team = next(e for e in files if e.path == "Teams/team/b.md").resolved
+    assert team is not None and team.audience == "internal" and "docfx.json fileMetadata" in team.audience_source
 
 
 def test_hugo_ignore_files_and_mount_excludes(tmp_path: Path) -> None:
