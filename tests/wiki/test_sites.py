@@ -478,3 +478,13 @@ def test_a_tool_default_that_withholds_a_folder_withholds_every_page_below(
     sibling = load_document(wiki, "Sibling.md")
     assert isinstance(sibling, WikiDocument) and not sibling.meta.draft
     assert sibling.meta.audience == ("public" if how != "exclude" else "internal")
+
+
+def test_jekyll_without_a_config_file_still_applies_its_naming_rule(tmp_path: Path) -> None:
+    root = tmp_path / "bare"
+    _write(root, {"a.md": _page(), "_b.md": _page(), "node_modules_x/c.md": _page(), "Gemfile.md": _page()})
+    wiki = WikiSettings(root=root, layout="jekyll")
+    assert isinstance(load_document(wiki, "a.md"), WikiDocument)
+    assert isinstance(load_document(wiki, "_b.md"), Skipped)
+    # Jekyll's default excludes are prefixes: "Gemfile" also excludes "Gemfile.md".
+    assert "default exclude: Gemfile" in str(load_document(wiki, "Gemfile.md"))

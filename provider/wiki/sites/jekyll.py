@@ -104,15 +104,14 @@ def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
 
 
 def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding],
-                                     list[tuple[str, str]]] | None:
+                                     list[tuple[str, str]]]:
     """``(sources, excluded, defaults, findings, page_types)`` for a Jekyll site at
-    ``root``, or ``None`` when it has no configuration file."""
+    ``root``. Without a configuration file Jekyll's defaults still apply (its default
+    excludes, the naming rule), so they are returned with no sources."""
     path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
-    if path is None:
-        return None
-    name = path.name
+    name = path.name if path is not None else "_config.yml"
     try:
-        data = read_config(path)
+        data = read_config(path) if path is not None else {}
     except (ConfigError, FileNotFoundError) as exc:
         return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], []
     if data is None:
@@ -148,4 +147,4 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     rules.append(PathRule("jekyll-special", (), _SPECIAL_REASON, unless=(*include, *rendered)))
     page_types = [("_posts", "posts"), ("_drafts", "drafts"),
                   *((f"_{label}", label) for label in collections if label != "posts")]
-    return [name], rules, defaults, [], page_types
+    return [name] if path is not None else [], rules, defaults, [], page_types

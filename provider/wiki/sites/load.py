@@ -103,10 +103,7 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
-        jekyll = read_jekyll(root)
-        if jekyll is None:
-            return SitePolicy(tool)
-        sources, excluded, defaults, findings, types = jekyll
+        sources, excluded, defaults, findings, types = read_jekyll(root)
         return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings),
                           page_types=tuple(types))
     if tool == "mkdocs":
