@@ -18,7 +18,7 @@ the provider applies every tool alike:
 Paths are POSIX, relative to the content root. Each rule carries its own matching
 ``syntax`` so the tool's semantics are kept exactly (gitignore for MkDocs via
 ``pathspec``, Ruby ``fnmatch`` plus prefix for Jekyll, Go regexes for Hugo, DocFX globs).
-The value is JSON-able (:meth:`SitePolicy.to_json`) and has a :attr:`SitePolicy.digest`
+The value is plain data (:meth:`SitePolicy.to_json`) and has a :attr:`SitePolicy.digest`
 that changes whenever any configuration file read for it changes.
 """
 
@@ -226,7 +226,8 @@ class SitePolicy:
         return [finding for finding in self.findings if finding.covers(relpath)]
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON data (``check --json`` shows it)."""
+        """Plain data (lists, mappings, strings); metadata values are as the tool's file
+        gave them (a YAML date stays a date)."""
         return asdict(self)
 
 
