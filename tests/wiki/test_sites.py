@@ -193,6 +193,10 @@ def test_docusaurus_javascript_exclude_is_reported_and_fails_closed(tmp_path: Pa
     report = check_wiki(wiki)
     assert report.exit_code == 1
     assert any("sets exclude" in f.message and "sitemap" in f.message for f in report.site.findings)
+    # The hook for the sitemap (pub-sitemap): such a finding is one a sitemap settles.
+    from provider.wiki.sites import site_view
+
+    assert site_view(site, "docusaurus", "docs/intro.md").sitemap_settles
     assert "starting with _" in _reasons(report.files, "docs/_partial.md")
 
 

@@ -57,7 +57,7 @@ def _scan(path: Path, name: str, keys: tuple[str, ...], what: str) -> Finding | 
         return None
     return Finding(name, f"{name} sets {', '.join(found)} ({what}); it is JavaScript, which the provider does not "
                          "evaluate, so which files the site leaves out is unknown: every page is internal until the "
-                         "site's sitemap is given (sitemap:)")
+                         "site's sitemap is given (sitemap:)", sitemap_settles=True)
 
 
 def read_javascript(root: Path, tool: str) -> tuple[list[str], list[Finding]] | None:

@@ -205,6 +205,9 @@ class SiteView:
         sources: where the defaults come from (``_config.yml defaults[0]``…).
         errors: configuration that cannot be understood and governs the page: the page
             is internal and quarantined while any stands.
+        sitemap_settles: every one of ``errors`` is of a kind the site's sitemap settles
+            (JavaScript options, :attr:`~.policy.Finding.sitemap_settles`): with a sitemap
+            configured, the caller may leave them out (the sitemap then decides).
         digest: changes whenever any of the above may have (``""`` for no policy).
     """
 
@@ -213,6 +216,7 @@ class SiteView:
     sources: tuple[str, ...] = ()
     errors: tuple[str, ...] = ()
     digest: str = ""
+    sitemap_settles: bool = False
 
 
 _meta_cache: dict[str, tuple[tuple[int, int], Any, str | None, str]] = {}
@@ -289,18 +293,22 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
     if excluded is None and policy.tool == "mkdocs" and policy.sources:
         excluded = _readme_conflict(root, relpath)
     defaults, sources = policy.defaults_for(relpath)
-    errors = [f"site configuration {f.source}: {f.message}" for p in paths for f in policy.findings_for(p)]
+    findings = [f for p in paths for f in policy.findings_for(p)]
+    errors = [f"site configuration {f.source}: {f.message}" for f in findings]
+    settles = bool(findings) and all(f.sitemap_settles for f in findings)
     metas = _folder_metas(root, policy, relpath)
     merged: dict[str, Any] = {}
     for name, data, error, _ in metas:
         if error is not None:
+            settles = False
             errors.append(f"site configuration {name} {error}: the pages below are internal until it is fixed")
         elif isinstance(data, Mapping):
             merged.update({str(k): v for k, v in data.items()})
             sources.append(name)
     if merged:
         defaults = {**defaults, **merged}
-    return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas))
+    return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas),
+                    settles)
 
 
 def site_digest(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,

@@ -152,11 +152,15 @@ class Finding:
             cannot be read at all, such as JavaScript).
         base: the folder it governs (``""``: the whole content root); every page below is
             internal (fail closed) while the finding stands.
+        sitemap_settles: the file is readable but cannot be understood without running
+            it (JavaScript): the site's sitemap, which proves what was published, settles
+            what it would have said. A broken file is not settled by a sitemap.
     """
 
     source: str
     message: str
     base: str = ""
+    sitemap_settles: bool = False
 
     def covers(self, relpath: str) -> bool:
         return _nfc(relpath).startswith(_nfc(self.base))
