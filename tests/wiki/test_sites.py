@@ -492,3 +492,13 @@ def test_jekyll_without_a_config_file_still_applies_its_naming_rule(tmp_path: Pa
     assert isinstance(load_document(wiki, "_b.md"), Skipped)
     # Jekyll's default excludes are prefixes: "Gemfile" also excludes "Gemfile.md".
     assert "default exclude: Gemfile" in str(load_document(wiki, "Gemfile.md"))
+
+
+def test_a_fifo_in_place_of_a_configuration_file_fails_closed_without_hanging(tmp_path: Path) -> None:
+    import os
+
+    root = tmp_path / "fifo"
+    _write(root, {"docs/a.md": _page()})
+    os.mkfifo(root / "mkdocs.yml")
+    policy = load_site_policy(root, "mkdocs")
+    assert policy.findings and "not a regular file" in policy.findings[0].message

@@ -4,12 +4,15 @@ Nothing in a configuration file is ever executed or evaluated: YAML is read with
 ``SafeLoader`` (the front matter loader, which also refuses alias bombs and duplicate
 keys) that keeps an unknown tag — MkDocs' ``!ENV VAR`` and ``!!python/name:module.attr``
 — as an :class:`Unresolved` value instead of failing or constructing anything; TOML and
-JSON with the standard library. Files over :data:`MAX_CONFIG_BYTES` are refused.
+JSON with the standard library. Files over :data:`MAX_CONFIG_BYTES` are refused, and so
+is anything but a regular file (a FIFO would block).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +22,7 @@ import yaml
 
 from ..frontmatter import _GuardedLoader, _Refused
 
-__all__ = ["MAX_CONFIG_BYTES", "ConfigError", "Unresolved", "read_config"]
+__all__ = ["MAX_CONFIG_BYTES", "ConfigError", "Unresolved", "read_bytes", "read_config"]
 
 MAX_CONFIG_BYTES = 1 << 20
 
@@ -58,6 +61,31 @@ def _unresolved(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Unreso
 _TolerantLoader.add_multi_constructor("", _unresolved)
 
 
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a configuration file, at most :data:`MAX_CONFIG_BYTES` + 1 of them.
+
+    Opened without blocking and checked on the open descriptor: a FIFO or a device put
+    in a configuration file's place must never hang the indexer.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ConfigError: not a regular file, or unreadable.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ConfigError("is not a regular file")
+        try:
+            return handle.read(MAX_CONFIG_BYTES + 1)
+        except OSError as exc:
+            raise ConfigError(f"cannot be read: {exc.strerror or exc}") from None
+
+
 def read_config(path: Path) -> Any:
     """The data of a YAML (``.yml``/``.yaml``), TOML or JSON configuration file.
 
@@ -66,12 +94,7 @@ def read_config(path: Path) -> Any:
             valid in its format (the message names the problem, not the content).
         FileNotFoundError: no such file.
     """
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise ConfigError(f"cannot be read: {exc.strerror or exc}") from None
+    data = read_bytes(path)
     if len(data) > MAX_CONFIG_BYTES:
         raise ConfigError(f"is larger than {MAX_CONFIG_BYTES} bytes")
     try:

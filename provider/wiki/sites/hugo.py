@@ -47,13 +47,13 @@ def _site(root: Path) -> tuple[Path, str]:
 def _files(site: Path) -> list[tuple[Path, bool]]:
     """``(file, is a module.* file)`` in the order Hugo reads them."""
     found: list[tuple[Path, bool]] = []
-    top = next((site / f"{n}.{f}" for n in ("hugo", "config") for f in _FORMATS if (site / f"{n}.{f}").is_file()), None)
+    top = next((site / f"{n}.{f}" for n in ("hugo", "config") for f in _FORMATS if (site / f"{n}.{f}").exists()), None)
     if top is not None:
         found.append((top, False))
     for folder in ("_default", ENVIRONMENT):
         base = site / "config" / folder
         for stem, is_module in (("hugo", False), ("config", False), ("module", True)):
-            found += [(base / f"{stem}.{f}", is_module) for f in _FORMATS if (base / f"{stem}.{f}").is_file()]
+            found += [(base / f"{stem}.{f}", is_module) for f in _FORMATS if (base / f"{stem}.{f}").exists()]
     return found
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .config_files import MAX_CONFIG_BYTES
+from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
 __all__ = ["read_javascript"]
@@ -46,10 +46,9 @@ def _keys(text: str, keys: tuple[str, ...]) -> list[str]:
 
 def _scan(path: Path, name: str, keys: tuple[str, ...], what: str) -> Finding | None:
     try:
-        data = path.read_bytes()[: MAX_CONFIG_BYTES + 1]
-    except OSError as exc:
-        return Finding(name, f"{name} cannot be read ({exc.strerror or exc}): every page is internal until it can be "
-                             "read, or give the site's sitemap (sitemap:)")
+        data = read_bytes(path)
+    except (OSError, ConfigError) as exc:
+        return Finding(name, f"{name} cannot be read ({exc}): every page is internal until it can be read")
     found = _keys(data.decode("utf-8", errors="replace"), keys)
     if len(data) > MAX_CONFIG_BYTES:
         found = found or ["(too large to scan)"]
@@ -71,7 +70,7 @@ def read_javascript(root: Path, tool: str) -> tuple[list[str], list[Finding]] | 
         parts = root.resolve().parts
         site = root.parents[2] if parts[-3:] == ("src", "content", "docs") else root
         candidates, keys, what = _ASTRO_CONTENT, _ASTRO_KEYS, "a content collection loader's files"
-    found = [(site / c, c if site == root else f"{c} (site root)") for c in candidates if (site / c).is_file()]
+    found = [(site / c, c if site == root else f"{c} (site root)") for c in candidates if (site / c).exists()]
     if not found:
         return None
     findings = [f for path, name in found if (f := _scan(path, name, keys, what)) is not None]

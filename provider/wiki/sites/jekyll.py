@@ -108,7 +108,7 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     """``(sources, excluded, defaults, findings, page_types)`` for a Jekyll site at
     ``root``. Without a configuration file Jekyll's defaults still apply (its default
     excludes, the naming rule), so they are returned with no sources."""
-    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
+    path = next((root / name for name in CONFIG_NAMES if (root / name).exists()), None)
     name = path.name if path is not None else "_config.yml"
     try:
         data = read_config(path) if path is not None else {}

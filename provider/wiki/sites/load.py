@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config_files import ConfigError, Unresolved, read_config
+from .config_files import ConfigError, Unresolved, read_bytes, read_config
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
 from .docfx import find_docsets, read_docfx
 from .hugo import read_hugo
@@ -93,9 +93,9 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
     digest = hashlib.sha256(tool.encode())
     for path in paths:
         try:
-            data = path.read_bytes()
-        except OSError:
-            continue
+            data = read_bytes(path)
+        except (OSError, ConfigError):
+            data = b"\0unreadable"
         digest.update(f"\0{path.name}\0".encode())
         digest.update(hashlib.sha256(data).digest())
     return digest.hexdigest()[:16]
@@ -235,7 +235,7 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
     error: str | None = None
     data: Any = None
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path)
         data = read_config(path)
         if data is not None and not isinstance(data, Mapping):
             error, data = "is not a mapping", None

@@ -53,10 +53,10 @@ class MkDocsSite:
 def _locate(root: Path) -> tuple[Path, str] | None:
     """``(config file, content root's path relative to the site root)``."""
     for name in CONFIG_NAMES:
-        if (root / name).is_file():
+        if (root / name).exists():
             return root / name, ""
     for name in CONFIG_NAMES:
-        if (root.parent / name).is_file():
+        if (root.parent / name).exists():
             return root.parent / name, root.name
     return None
 
