@@ -502,3 +502,21 @@ def test_a_fifo_in_place_of_a_configuration_file_fails_closed_without_hanging(tm
     os.mkfifo(root / "mkdocs.yml")
     policy = load_site_policy(root, "mkdocs")
     assert policy.findings and "not a regular file" in policy.findings[0].message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folders=st.lists(_NAME, max_size=3), name=_NAME, marker=st.sampled_from(["draft", "internal", "wip"]),
+       mount_exclude=st.booleans())
+def test_hugo_ignore_files_and_mount_excludes_cover_every_depth(
+    tmp_path: Path, folders: list[str], name: str, marker: str, mount_exclude: bool
+) -> None:
+    """The class: an ignoreFiles regex (or a mount's excludeFiles glob) matching a name
+    excludes it at any depth; a name it does not match stays."""
+    site = tmp_path / f"h{marker}{int(mount_exclude)}"
+    config = (f'[[module.mounts]]\nsource = "content"\ntarget = "content"\nexcludeFiles = ["**/*.{marker}.md"]\n'
+              if mount_exclude else f'ignoreFiles = ["\\\\.{marker}\\\\.md$"]\n')
+    _write(site, {"hugo.toml": config})
+    policy = load_site_policy(site / "content", "hugo")
+    where = "/".join([*folders, ""])
+    assert policy.excluded_reason(f"{where}{name}.{marker}.md") is not None
+    assert policy.excluded_reason(f"{where}{name}.md") is None
