@@ -201,11 +201,16 @@ def test_docusaurus_javascript_exclude_is_reported_and_fails_closed(tmp_path: Pa
 
 
 def test_starlight_underscore_files_are_not_pages(tmp_path: Path) -> None:
+    """X2/X5: Starlight's docs loader skips _-prefixed files; a JS collection pattern is a finding."""
     root = tmp_path / "site"
     _write(root, {"src/content/docs/en/a.mdx": _page(), "src/content/docs/en/_b.mdx": _page()})
     wiki = WikiSettings(root=root, layout="starlight", locales=("en",))
-    assert isinstance(load_document(wiki, "src/content/docs/en/_b.mdx"), Skipped)
-    assert isinstance(load_document(wiki, "src/content/docs/en/a.mdx"), WikiDocument)
+    assert _public_ids(wiki, tmp_path / "index") == {"src/content/docs/en/a"}
+    assert "start with _" in _reasons(check_wiki(wiki).files, "src/content/docs/en/_b.mdx")
+    _write(root, {"src/content.config.ts": "export const collections = { docs: defineCollection({ loader: "
+                                           "glob({ pattern: '**/[^x]*.mdx', base: 'src/content/docs' }) }) };\n"})
+    report = check_wiki(wiki)
+    assert report.exit_code == 1 and "sets pattern" in report.site.findings[0].message
 
 
 _NAME = st.text(string.ascii_lowercase + string.digits + "-", min_size=1, max_size=8)
