@@ -665,6 +665,9 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
         f"locales {', '.join(settings['locales'])})",
         f"Locale patterns: {patterns}",
         f"Audience rules: {rules}",
+        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
+          if report.site.sources else []),
+        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
         "",
     ]
     rows = []
@@ -724,7 +727,9 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
             if count:
                 lines.append(f"    {count:>5}  {reason}")
         lines.append(f"  {'site URLs without document':<28}{site['siteUrlsWithoutDocument']:>7}")
-    verdict = (f"FAILED: {summary['quarantined']} quarantined (exit 1)" if report.exit_code
+    findings = (f", {len(report.site.findings)} site configuration file(s) not understood"
+                if report.site.findings else "")
+    verdict = (f"FAILED: {summary['quarantined']} quarantined{findings} (exit 1)" if report.exit_code
                else "OK: nothing quarantined (exit 0)")
     lines.append(verdict)
     return "\n".join(lines)

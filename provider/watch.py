@@ -48,6 +48,7 @@ import watchfiles
 from .config import POLL_ENV
 from .search.indexer import Indexer, Progress, SyncReport
 from .wiki.reader import ReaderClosed
+from .wiki.sites import is_site_config
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 
@@ -216,6 +217,12 @@ class LiveIndexer:
         batch = sorted(set(paths))
         if not batch:
             return None
+        if any(is_site_config(path) for path in batch):
+            # The docs tool's configuration may exclude or publish any page: re-derive
+            # everything (pages whose view of it changed are read again).
+            log.info("a site configuration file changed (%s); scanning everything again",
+                     next(path for path in batch if is_site_config(path)))
+            return self.scan()
         report = self._sync(batch)
         if report is not None and report.changed:
             log.info("re-indexed a batch of %d paths in %.3fs: %d written, %d removed",

@@ -41,6 +41,7 @@ from ..wiki.gitblobs import GitBlobs
 from ..wiki.quickcheck import may_have_left_public
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
 from ..wiki.site_gate import SiteSource
+from ..wiki.sites import load_site_policy, site_digest
 from .analysis import cjk_mode, schema_languages
 from .layout import ALL, PUBLIC, IndexLayout
 from .manifest import Manifest
@@ -793,8 +794,12 @@ class Indexer:
         return wanted
 
     def _discover(self) -> Discovery:
+        # Once per scan: look at the docs tool's configuration files now (logging what
+        # cannot be read); :meth:`_unchanged` then compares each page's view of it.
+        policy = load_site_policy(self.settings.root, self.settings.layout, log_findings=True)
         return discover(self.settings.root, extensions=self.settings.file_extensions,
-                        max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore)
+                        max_file_bytes=self.settings.max_file_bytes, ignore=self.settings.preset.ignore,
+                        exclude=policy.excluded_reason)
 
     def _resolve(self, manifest: Manifest) -> tuple[Mapping[str, Resolved], set[str]]:
         """The corpus rules over the manifest's documents, and the paths whose decision
@@ -851,6 +856,9 @@ class Indexer:
         meta = manifest.docs.get(relpath)
         if meta is None or meta.real_relpath != ref.real_relpath:
             return False
+        if meta.site_policy != site_digest(self.settings.root, self.settings.layout, relpath,
+                                           real_relpath=ref.real_relpath):
+            return False  # its docs tool's configuration changed: read it again
         stamp = (ref.size, ref.mtime_ns, ref.ctime_ns, ref.inode)
         if (meta.size, meta.mtime_ns, meta.ctime_ns, meta.inode) == stamp:
             return True

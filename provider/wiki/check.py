@@ -64,6 +64,7 @@ from .gitblobs import GitBlobs
 from .reader import DocumentReader
 from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
 from .sitemap import site_key
+from .sites import SitePolicy, load_site_policy
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
@@ -177,6 +178,7 @@ class CheckReport:
             read), ``files`` (sitemap files read), ``error`` (why it could not be read,
             or ``None``); else ``None``.
         site_only: sitemap URLs that no document's citation URL matches, sorted.
+        site: the docs tool's publication settings read (:mod:`provider.wiki.sites`).
     """
 
     settings: dict[str, Any]
@@ -185,11 +187,13 @@ class CheckReport:
     unused_rules: list[str] = field(default_factory=list)
     sitemap: dict[str, Any] | None = None
     site_only: list[str] = field(default_factory=list)
+    site: SitePolicy = field(default_factory=SitePolicy)
 
     @property
     def exit_code(self) -> int:
-        """1 when any file is quarantined, else 0."""
-        return 1 if any(f.quarantined for f in self.files) else 0
+        """1 when any file is quarantined or a site configuration file cannot be
+        understood, else 0."""
+        return 1 if self.site.findings or any(f.quarantined for f in self.files) else 0
 
     def summary(self) -> dict[str, Any]:
         """Counts for the summary table and ``summary`` in ``--json``."""
@@ -255,6 +259,8 @@ class CheckReport:
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
             **({"sitemap": self.sitemap} if self.sitemap is not None else {}),
+            "site": {"tool": self.site.tool, "sources": list(self.site.sources),
+                     "findings": [{"source": f.source, "message": f.message} for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],
         }
 
@@ -324,8 +330,9 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
         FileNotFoundError: the content folder does not exist.
     """
     now = now or dt.datetime.now(dt.UTC)
+    policy = load_site_policy(settings.root, settings.layout)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                     ignore=settings.ignore_rules)
+                     ignore=settings.ignore_rules, exclude=policy.excluded_reason)
     metas = {}
     skipped = list(found.skipped)
     # The same reader as the indexer: worker processes, each file within a time limit.
@@ -347,7 +354,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                        layout=settings.preset, gate=gate)
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
-                         unused_rules=unused_rules(settings.audience_rules, paths))
+                         unused_rules=unused_rules(settings.audience_rules, paths), site=policy)
     if gate is not None:
         report.sitemap = {"sources": list(settings.sitemap), "error": gate.error,
                           "urls": len(gate.sitemap) if gate.sitemap is not None else 0,

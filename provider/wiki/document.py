@@ -48,6 +48,7 @@ from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
+from .sites import site_view
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
 
@@ -204,6 +205,8 @@ class DocumentMeta:
         head: :func:`provider.wiki.frontmatter.head_key` of the file: lets the early
             withdrawal (:mod:`provider.wiki.quickcheck`) tell a file whose header is as
             it was without parsing its YAML again (``""``: unknown, parse it).
+        site_policy: :attr:`provider.wiki.sites.SiteView.digest` when the page was read:
+            a scan re-reads the page when its docs tool's configuration changed.
     """
 
     relpath: str
@@ -241,6 +244,7 @@ class DocumentMeta:
     has_front_matter: bool = True
     site_cascade: dict[str, str] | None = None
     head: str = ""
+    site_policy: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -304,6 +308,10 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
     ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
         return Skipped(relpath, ignored, expected=True)
+    # A path the docs tool does not build is no page on the site: served to nobody.
+    excluded = site_view(settings.root, settings.layout, relpath, real_relpath=ref.real_relpath).excluded
+    if excluded is not None:
+        return Skipped(relpath, excluded, expected=True)
     try:
         # Non-blocking, then checked again on the open descriptor: the path may have been
         # swapped for a FIFO or a device since it was looked at, and opening one of those
@@ -388,7 +396,15 @@ def parse_document(
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
-    meta, more_errors = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+    site = site_view(settings.root, settings.layout, relpath, real_relpath=real_relpath)
+    # The tool's defaults (Jekyll defaults, .meta.yml, DocFX fileMetadata) sit under the
+    # page's own keys, exactly as the tool merges them: they count as the page's own.
+    own = {**site.defaults, **front.data} if site.defaults else front.data
+    if not (settings.sitemap and site.sitemap_settles):
+        # A JavaScript setting we cannot read is settled by the sitemap when one is
+        # given: it proves what the tool published. A broken file never is.
+        errors += site.errors
+    meta, more_errors = apply_audience_map(with_params(own, layout.params_key), settings.audience_map)
     errors += more_errors
     lowercase_keys = bool(layout.params_key)  # Hugo reads front matter keys case-insensitively
     skip = ("cascade",) if _is_section(relpath, layout) else ()
@@ -398,6 +414,12 @@ def parse_document(
     )
     errors += more_errors
     audience_own = unreadable is not None or bool(audience_signals(meta, lowercase_keys=lowercase_keys, skip=skip))
+    if site.defaults and audience_own and unreadable is None and audience.source.startswith("front matter"):
+        # Say where the operator will find it: the tool's configuration, not the file.
+        mine, _ = apply_audience_map(with_params(front.data, layout.params_key), settings.audience_map)
+        if not audience_signals(mine, lowercase_keys=lowercase_keys, skip=skip):
+            audience = Decision(audience.value, f"site metadata ({', '.join(site.sources)}): "
+                                                f"{audience.source.removeprefix('front matter').strip()}")
     publication, more_errors, more = read_publication(meta, relpath, layout)
     errors += more_errors
     warnings += more
@@ -406,6 +428,9 @@ def parse_document(
         publication.setdefault("draft", f"{front.error}: its publication keys cannot be read (withheld)")
     by_operator = operator_withholding(meta, [relpath, *([real_relpath] if real_relpath else [])],
                                        settings.audience_rules, withhold_noindex=settings.withhold_noindex)
+    if (by_operator is not None and site.defaults and by_operator.startswith("front matter ")
+            and not any(isinstance(k, str) and k.strip().lower() == "robots" for k in front.data)):
+        by_operator = f"site metadata ({', '.join(site.sources)}) " + by_operator.removeprefix("front matter ")
     if by_operator is not None and not publication.get("path"):
         publication["path"] = by_operator
     draft = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
@@ -506,6 +531,7 @@ def parse_document(
             "translation_group": group.source,
             "doc_id": doc_id.source,
             "title": title.source,
+            **({"site": ", ".join(site.sources)} if site.sources else {}),
         },
         warnings=tuple(dict.fromkeys([*errors, *warnings])),
         errors=tuple(errors),
@@ -528,6 +554,7 @@ def parse_document(
             f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
         head=head_key(text, front) if unreadable is None else "",
+        site_policy=site.digest,
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

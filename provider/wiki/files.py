@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,6 +183,7 @@ def discover(
     extensions: Iterable[str] = DEFAULT_EXTENSIONS,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     ignore: IgnoreRules = (),
+    exclude: Callable[[str], str | None] | None = None,
 ) -> Discovery:
     """Walk the content root and return every wiki file and every skipped one.
 
@@ -192,6 +193,9 @@ def discover(
     Args:
         ignore: ``(glob, reason)`` rules over paths relative to ``root`` (see
             :func:`ignore_reason`); an ignored folder is reported once, not entered.
+        exclude: why a file path is not built by the site's docs tool, or ``None``
+            (:meth:`provider.wiki.sites.SitePolicy.excluded_reason`); such files are
+            skipped and reported with that reason.
 
     Raises:
         FileNotFoundError: the content root does not exist or is not a folder.
@@ -240,6 +244,8 @@ def discover(
             if is_ignored_path(relpath, exts):
                 continue
             reason = _rule_reason(relpath, ignore, folder=False)
+            if reason is None and exclude is not None:
+                reason = exclude(relpath)
             if reason is not None:
                 result.skipped.append(Skipped(relpath, reason, expected=True))
                 continue

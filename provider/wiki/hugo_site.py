@@ -25,7 +25,9 @@ page internal and quarantined until fixed (it may have said ``internal`` or
 keys above may only withhold.
 
 The configuration is read when a page is read and cached by the files' modification
-times; pages are not re-read when only the configuration changes (rebuild the index).
+times; a scan re-reads every page when the configuration changed (its digest is part of
+each page's :attr:`~provider.wiki.document.DocumentMeta.site_policy`, see
+:mod:`provider.wiki.sites`).
 """
 
 from __future__ import annotations

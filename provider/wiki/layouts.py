@@ -215,6 +215,7 @@ STARLIGHT = Layout(
         ("public/**", "static files, not pages (public/)"),
         ("src/components/**", "Astro components, not pages (src/components/)"),
         ("src/content/i18n/**", "UI strings, not pages (src/content/i18n/)"),
+        ("**/_*", "Starlight's docs loader skips files whose names start with _ (pattern **/[^_]*.md…)"),
     ),
     url_rules="starlight",
     url_pattern="/{locale_prefix}{path}/",

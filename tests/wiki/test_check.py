@@ -105,7 +105,7 @@ def test_json_shape(tmp_path: Path) -> None:
     out = run(tmp_path, {"en/a.md": "---\ntitle: A\n---\nText.", "de/a.md": "Text auf Deutsch.",
                          "de/only.md": "Nur Deutsch.", "en/bad.md": "---\naudience: Public\n---\nX."})
     data = out["__report__"].to_json()  # type: ignore[attr-defined]
-    assert set(data) == {"checkFormat", "ok", "now", "settings", "summary", "unusedRules", "files"}
+    assert set(data) == {"checkFormat", "ok", "now", "settings", "summary", "unusedRules", "site", "files"}
     assert data["unusedRules"] == []
     assert data["checkFormat"] == 1 and data["ok"] is False
     assert data["summary"]["quarantined"] == 1 and data["summary"]["served"] == 4

@@ -1,0 +1,140 @@
+"""DocFX: what each ``docfx.json`` builds, and the metadata it gives pages.
+
+Every ``docfx.json`` found at the content root or in a folder below it (up to
+:data:`MAX_DEPTH` levels; Microsoft's support repositories hold one per product) is a
+docset governing the files in its folder:
+
+* ``build.content[]``: a markdown file is a page only when an entry's ``files`` globs
+  match its path (relative to the entry's ``src``, default the ``docfx.json`` folder)
+  and the same entry's ``exclude`` globs do not. DocFX globs: ``**`` across folders,
+  ``{a,b}``, dot files matched, case-sensitive.
+* ``build.globalMetadata`` (every page of the docset), then ``build.fileMetadata``
+  (``{key: {glob: value}}``, later globs winning) are merged under each page's front
+  matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's own.
+* When any docset exists, a file in no docset's folder is not built.
+
+A ``docfx.json`` that cannot be read, has a ``build`` of another shape, or names
+``globalMetadataFiles``/``fileMetadataFiles`` (not read here) is a
+:class:`~.policy.Finding` over its folder: those pages are internal until it is fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .config_files import ConfigError, read_config
+from .policy import Finding, MetaRule, PathRule
+
+__all__ = ["CONFIG_NAME", "MAX_DEPTH", "read_docfx"]
+
+CONFIG_NAME = "docfx.json"
+MAX_DEPTH = 3
+_SKIP = frozenset({"node_modules", "_site", "obj", "_themes"})
+
+
+def find_docsets(root: Path) -> list[str]:
+    """Folders (``""`` or ending in ``/``, relative to ``root``) holding a ``docfx.json``."""
+    found: list[str] = []
+    base = str(root)
+    for folder, dirs, files in os.walk(base):
+        rel = os.path.relpath(folder, base).replace(os.sep, "/")
+        depth = 0 if rel == "." else rel.count("/") + 1
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP and depth < MAX_DEPTH)
+        if CONFIG_NAME in files:
+            found.append("" if rel == "." else rel + "/")
+    return sorted(found)
+
+
+def _globs(value: Any) -> list[str] | None:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return list(value)
+    return None
+
+
+def _join(src: str, pattern: str) -> str:
+    return f"{src}/{pattern.lstrip('/')}" if src else pattern.lstrip("/")
+
+
+def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list[Finding]]:
+    name = f"{base}{CONFIG_NAME}"
+    try:
+        data = read_config(root / name)
+    except (ConfigError, FileNotFoundError) as exc:
+        return [], [], [Finding(name, f"{name} {exc}: its pages are internal until it is fixed", base)]
+    build = data.get("build") if isinstance(data, Mapping) else None
+    if not isinstance(build, Mapping):
+        return [], [], [Finding(name, f"{name} has no build mapping: its pages are internal until it is fixed", base)]
+    problems: list[str] = []
+    for key in ("globalMetadataFiles", "fileMetadataFiles"):
+        if build.get(key):
+            problems.append(f"{name} build.{key} is not read by the provider (give the site's sitemap: sitemap:, "
+                            "or inline the metadata)")
+    content = build.get("content")
+    entries: list[dict[str, Any]] = []
+    srcs: set[str] = set()
+    if content is not None:
+        if not isinstance(content, list):
+            problems.append(f"{name} build.content is not a list")
+            content = []
+        for number, entry in enumerate(content):
+            files = _globs(entry.get("files")) if isinstance(entry, Mapping) else None
+            exclude = _globs(entry.get("exclude")) if isinstance(entry, Mapping) else None
+            src = entry.get("src", "") if isinstance(entry, Mapping) else None
+            if files is None or exclude is None or not isinstance(src, str):
+                problems.append(f"{name} build.content[{number}] files/exclude/src is not a glob list")
+                continue
+            clean = os.path.normpath(src).replace(os.sep, "/").strip("/") if src.strip(" ./") else ""
+            srcs.add(clean)
+            entries.append({"files": [_join(clean, p) for p in files], "exclude": [_join(clean, p) for p in exclude],
+                            "labels": exclude, "source": name})
+    global_meta = build.get("globalMetadata")
+    file_meta = build.get("fileMetadata")
+    if global_meta is not None and not isinstance(global_meta, Mapping):
+        problems.append(f"{name} build.globalMetadata is not a mapping")
+    if file_meta is not None and (not isinstance(file_meta, Mapping)
+                                  or not all(isinstance(v, Mapping) for v in file_meta.values())):
+        problems.append(f"{name} build.fileMetadata is not a mapping of glob mappings")
+    if problems:
+        return [], [], [Finding(name, f"{p}; its pages are internal until it is fixed", base) for p in problems]
+    rules = [PathRule("docfx-content", tuple(json.dumps(e, sort_keys=True) for e in entries),
+                      f"not matched by build.content files in {name}: DocFX does not build it", base=base,
+                      invert=True)] if content is not None else []
+    metas: list[MetaRule] = []
+    src = next(iter(srcs)) if len(srcs) == 1 else ""
+    prefix_base = f"{base}{src}/" if src else base
+    if global_meta:
+        metas.append(MetaRule("glob", ("**",), dict(global_meta), f"{name} globalMetadata", base=base))
+    for key, by_glob in (file_meta or {}).items():
+        for pattern, value in by_glob.items():
+            metas.append(MetaRule("glob", (str(pattern).lstrip("/"),), {str(key): value},
+                                  f"{name} fileMetadata {key} {pattern}", base=prefix_base))
+    return rules, metas, []
+
+
+def read_docfx(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding]] | None:
+    """``(sources, excluded, defaults, findings)`` for every docset under ``root``, or
+    ``None`` when there is no ``docfx.json``."""
+    docsets = find_docsets(root)
+    if not docsets:
+        return None
+    rules: list[PathRule] = []
+    metas: list[MetaRule] = []
+    findings: list[Finding] = []
+    if "" not in docsets:
+        rules.append(PathRule("glob", ("**",), "in no DocFX docset (no docfx.json in a folder above it)",
+                              unless=tuple(d.rstrip("/") for d in docsets)))
+    # The deepest docset governs its folder: its rules first.
+    for base in sorted(docsets, key=lambda d: -d.count("/")):
+        more_rules, more_metas, more_findings = _docset(root, base)
+        rules += more_rules
+        metas += more_metas
+        findings += more_findings
+    return [f"{d}{CONFIG_NAME}" for d in docsets], rules, metas, findings

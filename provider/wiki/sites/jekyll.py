@@ -1,0 +1,150 @@
+"""Jekyll: what ``_config.yml`` and Jekyll's naming rules keep off the site.
+
+Read with Jekyll 4's semantics (``Jekyll::EntryFilter``, ``Configuration``,
+``FrontmatterDefaults``), from ``_config.yml`` (else ``_config.yaml``, ``_config.toml``)
+at the content root:
+
+* ``exclude:`` — each pattern, and Jekyll's default excludes (added to the site's since
+  Jekyll 4), minus the patterns listed in ``include:``. An entry is excluded when Ruby's
+  ``File.fnmatch`` matches it (``*`` crosses ``/``) or its path starts with the pattern;
+  an excluded folder takes everything below it. ``include:`` keeps an entry (named by its
+  path or its name).
+* names Jekyll does not render: a file or folder whose name starts with ``.``, ``_``,
+  ``#`` or ``~`` or ends with ``~``, at any depth, unless ``include:`` names it — except
+  the ``_posts`` and ``_drafts`` folders and the folders of collections with
+  ``output: true`` (``_drafts`` is withheld as drafts by :mod:`provider.wiki.publication`);
+* ``collections:`` with ``output: false`` (the default for a collection): its documents
+  are not pages;
+* ``defaults:`` — each ``{scope: {path, type}, values}`` merged under the front matter of
+  the pages it selects: ``path`` a prefix of the page's path (a glob when it holds
+  ``*``), ``type`` ``pages``, ``posts``, ``drafts`` or a collection label; a more specific
+  scope (a longer path, then one with a type) wins.
+
+A ``_config.yml`` that cannot be read, or whose ``exclude``/``include``/``collections``/
+``defaults`` is not of the documented shape, is a :class:`~.policy.Finding` over the
+whole site (every page internal until fixed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .config_files import ConfigError, Unresolved, read_config
+from .policy import Finding, MetaRule, PathRule
+
+__all__ = ["CONFIG_NAMES", "DEFAULT_EXCLUDES", "read_jekyll"]
+
+CONFIG_NAMES = ("_config.yml", "_config.yaml", "_config.toml")
+#: ``Jekyll::Configuration::DEFAULTS["exclude"]`` (Jekyll 4.3), always added.
+DEFAULT_EXCLUDES = (".sass-cache", ".jekyll-cache", "gemfiles", "Gemfile", "Gemfile.lock", "node_modules",
+                    "vendor/bundle/", "vendor/cache/", "vendor/gems/", "vendor/ruby/")
+_SPECIAL_REASON = ("Jekyll does not render files or folders whose names start with _ . # ~ or end with ~ "
+                   "(not listed in _config.yml include:)")
+
+
+def _strings(value: Any, key: str, name: str) -> tuple[tuple[str, ...], str | None]:
+    if value is None:
+        return (), None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return (), f"{name} {key}: is not a list of strings (Jekyll patterns)"
+    return tuple(value), None
+
+
+def _collections(raw: Any, name: str) -> tuple[dict[str, bool], str | None]:
+    """``label → output`` (``posts`` is always there, with output)."""
+    out = {"posts": True}
+    if raw is None:
+        return out, None
+    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        out.update({label: False for label in raw})
+        return out, None
+    if not isinstance(raw, Mapping):
+        return out, f"{name} collections: is not a mapping or a list of names"
+    for label, options in raw.items():
+        if not isinstance(label, str):
+            return out, f"{name} collections: has a label that is not a string"
+        output = options.get("output", label == "posts") if isinstance(options, Mapping) else label == "posts"
+        if not isinstance(output, bool):
+            return out, f"{name} collections.{label}.output is not true or false"
+        out[label] = output
+    return out, None
+
+
+def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
+    if raw is None:
+        return [], None
+    if not isinstance(raw, list):
+        return [], f"{name} defaults: is not a list"
+    scored: list[tuple[int, int, int, MetaRule]] = []
+    for number, entry in enumerate(raw):
+        where = f"{name} defaults[{number}]"
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("values"), Mapping):
+            return [], f"{where} has no values: mapping"
+        scope = entry.get("scope") or {}
+        if not isinstance(scope, Mapping):
+            return [], f"{where} scope: is not a mapping"
+        path = scope.get("path", "")
+        kind = scope.get("type")
+        if not isinstance(path, str) or (kind is not None and not isinstance(kind, str)):
+            return [], f"{where} scope path/type is not a string"
+        if any(isinstance(v, Unresolved) for v in entry["values"].values()):
+            return [], f"{where} values hold a YAML tag Jekyll does not read"
+        clean = path.strip().removeprefix("./").lstrip("/")
+        if "*" in clean:
+            rule = MetaRule("glob", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
+        else:
+            rule = MetaRule("prefix", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
+        # FrontmatterDefaults#has_precedence?: a longer path wins, then a scope with a type.
+        scored.append((len(clean), 1 if kind else 0, number, rule))
+    return [rule for *_, rule in sorted(scored, key=lambda item: item[:3])], None
+
+
+def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding],
+                                     list[tuple[str, str]]]:
+    """``(sources, excluded, defaults, findings, page_types)`` for a Jekyll site at
+    ``root``. Without a configuration file Jekyll's defaults still apply (its default
+    excludes, the naming rule), so they are returned with no sources."""
+    path = next((root / name for name in CONFIG_NAMES if (root / name).exists()), None)
+    name = path.name if path is not None else "_config.yml"
+    try:
+        data = read_config(path) if path is not None else {}
+    except (ConfigError, FileNotFoundError) as exc:
+        return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], []
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        return [name], [], [], [Finding(name, f"{name} is not a mapping: every page is internal until it is fixed")], []
+    problems: list[str] = []
+    include, problem = _strings(data.get("include"), "include", name)
+    problems += [problem] if problem else []
+    exclude, problem = _strings(data.get("exclude"), "exclude", name)
+    problems += [problem] if problem else []
+    collections, problem = _collections(data.get("collections"), name)
+    problems += [problem] if problem else []
+    defaults, problem = _defaults(data.get("defaults"), name)
+    problems += [problem] if problem else []
+    if problems:
+        return [name], [], [], [Finding(name, f"{p}: every page is internal until it is fixed") for p in problems], []
+    rules: list[PathRule] = []
+    for pattern in dict.fromkeys(exclude):
+        if pattern not in include:  # ``site.exclude - site.include``
+            rules.append(PathRule("jekyll", (pattern,), f"excluded by {name} exclude: {pattern}", unless=include))
+    for pattern in DEFAULT_EXCLUDES:
+        if pattern not in include and pattern not in exclude:
+            rules.append(PathRule("jekyll", (pattern,), f"excluded by Jekyll's default exclude: {pattern}",
+                                  unless=include))
+    collections_dir = data.get("collections_dir") if isinstance(data.get("collections_dir"), str) else ""
+    base = collections_dir.strip("/") + "/" if collections_dir else ""
+    for label, output in collections.items():
+        if not output:
+            rules.append(PathRule("glob", (f"{base}_{label}",),
+                                  f"in collection '{label}', which has output: false in {name} (not pages)"))
+    rendered = ("_posts", "_drafts", *(f"_{label}" for label, output in collections.items() if output))
+    rules.append(PathRule("jekyll-special", (), _SPECIAL_REASON, unless=(*include, *rendered)))
+    page_types = [("_posts", "posts"), ("_drafts", "drafts"),
+                  *((f"_{label}", label) for label in collections if label != "posts")]
+    return [name] if path is not None else [], rules, defaults, [], page_types

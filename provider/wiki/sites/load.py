@@ -1,0 +1,321 @@
+"""Reading the site policy of a content root, once per change, and each page's view of it.
+
+:func:`load_site_policy` dispatches on the layout (``jekyll``, ``mkdocs``, ``docfx``,
+``hugo``, ``docusaurus``, ``starlight``; other layouts have no policy) and caches the
+result per process, validated against the configuration files' bytes. :func:`site_view`
+is what one page gets: whether the tool builds it, the metadata merged under its front
+matter, the findings that make it internal, and a digest that changes whenever any of
+that may have (stored with the page, so a sync re-reads pages whose site configuration
+changed — :func:`site_digest`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config_files import ConfigError, Unresolved, read_bytes, read_config
+from .docfx import CONFIG_NAME as DOCFX_CONFIG
+from .docfx import find_docsets, read_docfx
+from .hugo import read_hugo
+from .javascript import read_javascript
+from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
+from .jekyll import read_jekyll
+from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
+from .mkdocs import read_mkdocs
+from .policy import SitePolicy
+
+__all__ = ["SiteView", "is_site_config", "load_site_policy", "site_digest", "site_view"]
+
+log = logging.getLogger(__name__)
+
+TOOLS = ("jekyll", "mkdocs", "docfx", "hugo", "docusaurus", "starlight")
+#: How long a walk for ``docfx.json`` files is trusted before walking again.
+DOCSET_WALK_TTL_S = 30.0
+_CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, ".meta.yml"})
+_CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "docusaurus.config", "astro.config",
+                           "content.config"})
+
+
+def is_site_config(relpath: str) -> bool:
+    """Whether a changed path may be a site configuration file (the watcher then scans
+    everything again instead of re-reading one file)."""
+    name = relpath.rsplit("/", 1)[-1]
+    if name in _CONFIG_NAMES:
+        return True
+    stem, _, ext = name.rpartition(".")
+    return stem in _CONFIG_STEMS and ext in ("toml", "yaml", "yml", "json", "js", "cjs", "mjs", "ts", "mts")
+
+
+def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
+    """The files whose change changes the policy (existing or not)."""
+    if tool == "jekyll":
+        return [root / n for n in JEKYLL_CONFIGS]
+    if tool == "mkdocs":
+        return [folder / n for folder in (root, root.parent) for n in MKDOCS_CONFIGS]
+    if tool == "docfx":
+        return [root / d / DOCFX_CONFIG for d in docsets] or [root / DOCFX_CONFIG]
+    if tool == "hugo":
+        site = root.parent if root.name == "content" else root
+        out = [site / f"{n}.{f}" for n in ("hugo", "config") for f in ("toml", "yaml", "yml", "json")]
+        for folder in ("_default", "production"):
+            out += [site / "config" / folder / f"{n}.{f}" for n in ("hugo", "config", "module", "cascade")
+                    for f in ("toml", "yaml", "yml", "json")]
+        return out
+    if tool == "docusaurus":
+        return [root / f"docusaurus.config.{e}" for e in ("js", "cjs", "mjs", "ts", "mts")]
+    if tool == "starlight":
+        site = root.parents[2] if root.resolve().parts[-3:] == ("src", "content", "docs") else root
+        return [site / "src" / f"{stem}.{ext}" for stem in ("content.config", "content/config")
+                for ext in ("ts", "mts", "js", "mjs")]
+    return []
+
+
+def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+            out.append((str(path), st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((str(path), -1, -1))
+    return tuple(out)
+
+
+def _content_digest(tool: str, paths: list[Path]) -> str:
+    digest = hashlib.sha256(tool.encode())
+    for path in paths:
+        try:
+            data = read_bytes(path)
+        except (OSError, ConfigError):
+            data = b"\0unreadable"
+        digest.update(f"\0{path.name}\0".encode())
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()[:16]
+
+
+def _read(root: Path, tool: str) -> SitePolicy:
+    if tool == "jekyll":
+        sources, excluded, defaults, findings, types = read_jekyll(root)
+        return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings),
+                          page_types=tuple(types))
+    if tool == "mkdocs":
+        mkdocs = read_mkdocs(root)
+        if mkdocs is None:
+            return SitePolicy(tool)
+        return SitePolicy(tool, tuple(mkdocs.sources), tuple(mkdocs.excluded), (), tuple(mkdocs.findings),
+                          folder_meta=mkdocs.folder_meta, folder_meta_base=mkdocs.folder_meta_base)
+    if tool == "docfx":
+        docfx = read_docfx(root)
+        if docfx is None:
+            return SitePolicy(tool)
+        sources, excluded, defaults, findings = docfx
+        return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings))
+    if tool == "hugo":
+        hugo = read_hugo(root)
+        if hugo is None:
+            return SitePolicy(tool)
+        sources, excluded, findings = hugo
+        return SitePolicy(tool, tuple(sources), tuple(excluded), (), tuple(findings))
+    if tool in ("docusaurus", "starlight"):
+        found = read_javascript(root, tool)
+        if found is None:
+            return SitePolicy(tool)
+        return SitePolicy(tool, tuple(found[0]), (), (), tuple(found[1]))
+    return SitePolicy()
+
+
+@dataclass
+class _Cached:
+    stamp: tuple[tuple[str, int, int], ...]
+    policy: SitePolicy
+    checked: float
+    docsets: list[str] = field(default_factory=list)
+    walked: float = 0.0
+
+
+_cache: dict[tuple[str, str], _Cached] = {}
+_lock = threading.Lock()
+
+
+def load_site_policy(root: Path, tool: str, *, max_age_s: float = 0.0, log_findings: bool = False) -> SitePolicy:
+    """The site policy of the content root ``root`` for layout ``tool``. Never raises: a
+    configuration that cannot be understood is in :attr:`SitePolicy.findings`.
+
+    Args:
+        max_age_s: reuse a policy validated this many seconds ago without looking at the
+            files again (``0``: look now — a few ``stat`` calls).
+        log_findings: log each finding as a warning, once per version of the
+            configuration (the indexer does, at each scan; reader processes do not).
+    """
+    policy = _load(root, tool, max_age_s)
+    if log_findings and _logged.get((str(root), tool)) != policy.digest:
+        _logged[(str(root), tool)] = policy.digest
+        for finding in policy.findings:
+            log.warning("site configuration %s: %s", finding.source, finding.message)
+    return policy
+
+
+_logged: dict[tuple[str, str], str] = {}
+
+
+def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
+    if tool not in TOOLS:
+        return SitePolicy()
+    key = (str(root), tool)
+    now = time.monotonic()
+    with _lock:
+        cached = _cache.get(key)
+        if cached is not None and max_age_s > 0 and now - cached.checked <= max_age_s:
+            return cached.policy
+        docsets = cached.docsets if cached is not None else []
+        walked = cached.walked if cached is not None else 0.0
+        if tool == "docfx" and (cached is None or now - walked > DOCSET_WALK_TTL_S):
+            docsets, walked = find_docsets(root) if root.is_dir() else [], now
+        candidates = _candidates(root, tool, docsets)
+        stamp = _stamp(candidates)
+        if cached is not None and cached.stamp == stamp and cached.docsets == docsets:
+            cached.checked, cached.walked = now, walked
+            return cached.policy
+        policy = _read(root, tool)
+        present = [p for p, (_, mtime, _) in zip(candidates, stamp, strict=True) if mtime != -1]
+        policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
+                            _content_digest(tool, present) if present else "", policy.page_types,
+                            policy.folder_meta, policy.folder_meta_base)
+        if len(_cache) > 16:
+            _cache.clear()
+        _cache[key] = _Cached(stamp, policy, now, docsets, walked)
+        return policy
+
+
+@dataclass(frozen=True)
+class SiteView:
+    """What the site configuration says about one page.
+
+    Attributes:
+        excluded: why the tool does not build the page, or ``None``.
+        defaults: metadata merged under the page's front matter (the page's keys win).
+        sources: where the defaults come from (``_config.yml defaults[0]``…).
+        errors: configuration that cannot be understood and governs the page: the page
+            is internal and quarantined while any stands.
+        sitemap_settles: every one of ``errors`` is of a kind the site's sitemap settles
+            (JavaScript options, :attr:`~.policy.Finding.sitemap_settles`): with a sitemap
+            configured, the caller may leave them out (the sitemap then decides).
+        digest: changes whenever any of the above may have (``""`` for no policy).
+    """
+
+    excluded: str | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    digest: str = ""
+    sitemap_settles: bool = False
+
+
+_meta_cache: dict[str, tuple[tuple[int, int], Any, str | None, str]] = {}
+
+
+def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
+    """``(data, error, digest)`` of one ``.meta.yml`` (``data`` ``None`` when absent)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, None, ""
+    key = (st.st_mtime_ns, st.st_size)
+    found = _meta_cache.get(str(path))
+    if found is not None and found[0] == key:
+        return found[1], found[2], found[3]
+    error: str | None = None
+    data: Any = None
+    try:
+        raw = read_bytes(path)
+        data = read_config(path)
+        if data is not None and not isinstance(data, Mapping):
+            error, data = "is not a mapping", None
+        elif isinstance(data, Mapping) and any(isinstance(v, Unresolved) for v in data.values()):
+            error, data = "holds a YAML tag that is not evaluated", None
+        digest = hashlib.sha256(raw).hexdigest()[:16]
+    except (ConfigError, OSError) as exc:
+        error, digest = str(exc), f"error:{key}"
+    if len(_meta_cache) > 4096:
+        _meta_cache.clear()
+    _meta_cache[str(path)] = (key, data, error, digest)
+    return data, error, digest
+
+
+def _readme_conflict(root: Path, relpath: str) -> str | None:
+    """MkDocs builds ``README.md`` as its folder's index page only when the folder has no
+    ``index.md``; beside one, it excludes the README ("conflicts with 'index.md'")."""
+    folder, _, name = relpath.rpartition("/")
+    if name.lower() != "readme.md":
+        return None
+    index = f"{folder}/index.md" if folder else "index.md"
+    if (root / index).is_file():
+        return f"README.md beside {index}: MkDocs builds index.md as the folder's page and excludes the README"
+    return None
+
+
+def _folder_metas(root: Path, policy: SitePolicy, relpath: str) -> list[tuple[str, Any, str | None, str]]:
+    """``(name, data, error, digest)`` of each folder metadata file from the base down to
+    the page's folder (nearest last)."""
+    if not policy.folder_meta or not relpath.startswith(policy.folder_meta_base):
+        return []
+    parts = relpath[len(policy.folder_meta_base):].split("/")[:-1]
+    out = []
+    for depth in range(len(parts) + 1):
+        name = policy.folder_meta_base + "".join(f"{part}/" for part in parts[:depth]) + policy.folder_meta
+        out.append((name, *_folder_meta(root / name)))
+    return out
+
+
+def _digest(policy: SitePolicy, metas: list[tuple[str, Any, str | None, str]]) -> str:
+    if not metas:
+        return policy.digest
+    return hashlib.sha256("|".join([policy.digest, *(m[3] for m in metas)]).encode()).hexdigest()[:16]
+
+
+def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,
+              max_age_s: float = 0.0) -> SiteView:
+    """One page's :class:`SiteView`. A page reached through a symlink is excluded when
+    either of its paths is, and takes the findings of both."""
+    policy = load_site_policy(root, tool, max_age_s=max_age_s)
+    if not policy.tool:
+        return SiteView()
+    paths = [relpath, *([real_relpath] if real_relpath and real_relpath != relpath else [])]
+    excluded = next((r for p in paths if (r := policy.excluded_reason(p)) is not None), None)
+    if excluded is None and policy.tool == "mkdocs" and policy.sources:
+        excluded = _readme_conflict(root, relpath)
+    defaults, sources = policy.defaults_for(relpath)
+    findings = [f for p in paths for f in policy.findings_for(p)]
+    errors = [f"site configuration {f.source}: {f.message}" for f in findings]
+    settles = bool(findings) and all(f.sitemap_settles for f in findings)
+    metas = _folder_metas(root, policy, relpath)
+    merged: dict[str, Any] = {}
+    for name, data, error, _ in metas:
+        if error is not None:
+            settles = False
+            errors.append(f"site configuration {name} {error}: the pages below are internal until it is fixed")
+        elif isinstance(data, Mapping):
+            merged.update({str(k): v for k, v in data.items()})
+            sources.append(name)
+    if merged:
+        defaults = {**defaults, **merged}
+    return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas),
+                    settles)
+
+
+def site_digest(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,
+                max_age_s: float = 60.0) -> str:
+    """:attr:`SiteView.digest` of a page, from a policy validated up to ``max_age_s``
+    seconds ago (the indexer validates it once at the start of each scan)."""
+    del real_relpath  # the digest covers the whole configuration, whichever path reads it
+    policy = load_site_policy(root, tool, max_age_s=max_age_s)
+    return _digest(policy, _folder_metas(root, policy, relpath)) if policy.tool else ""
+

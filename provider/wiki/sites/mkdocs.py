@@ -1,0 +1,176 @@
+"""MkDocs: what ``mkdocs.yml`` keeps off the site (MkDocs 1.5+ semantics).
+
+* ``docs_dir`` (default ``docs``): MkDocs builds only the files under it. The
+  configuration is ``mkdocs.yml`` (else ``mkdocs.yaml``) at the content root — then a
+  file outside ``docs_dir`` is not a page — or in the content root's parent when the
+  content root *is* its ``docs_dir``. ``INHERIT:`` is followed (one level of keys).
+* ``exclude_docs`` and ``draft_docs``: gitignore patterns (``pathspec.GitIgnoreSpec``,
+  Git's own rules) over the path below ``docs_dir``. MkDocs prepends its default
+  exclusions, ``.*`` (dot files and folders) and ``/templates/``, to ``exclude_docs`` —
+  a ``!`` line may re-include them, exactly as in MkDocs. ``draft_docs`` pages are built
+  by ``mkdocs serve`` only: not published.
+* the ``i18n`` plugin (mkdocs-static-i18n): a non-default language with ``build: false``
+  is not built (its ``docs/<locale>/`` folder, or its ``page.<locale>.md`` files).
+* ``.meta.yml`` per folder (the ``meta`` plugin of Material for MkDocs, when ``plugins:``
+  lists ``meta`` or ``material/meta``): its keys apply to every page in the folder and
+  below, nearer folders first, the page's front matter over all.
+
+YAML custom tags (``!ENV``, ``!!python/name:…``) are read without evaluating anything; a
+publication setting given through one (``exclude_docs: !ENV X``) cannot be known, which is
+a :class:`~.policy.Finding` (every page internal) like an unreadable file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .config_files import ConfigError, Unresolved, read_config
+from .policy import Finding, PathRule
+
+__all__ = ["CONFIG_NAMES", "DEFAULT_EXCLUDE", "MkDocsSite", "read_mkdocs"]
+
+CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+#: ``mkdocs.structure.files._default_exclude``.
+DEFAULT_EXCLUDE = (".*", "/templates/")
+_META_PLUGINS = frozenset({"meta", "material/meta"})
+
+
+class MkDocsSite:
+    """What :func:`read_mkdocs` found (plain attributes, see there)."""
+
+    def __init__(self, sources: list[str], excluded: list[PathRule], findings: list[Finding],
+                 folder_meta: str, folder_meta_base: str) -> None:
+        self.sources = sources
+        self.excluded = excluded
+        self.findings = findings
+        self.folder_meta = folder_meta
+        self.folder_meta_base = folder_meta_base
+
+
+def _locate(root: Path) -> tuple[Path, str] | None:
+    """``(config file, content root's path relative to the site root)``."""
+    for name in CONFIG_NAMES:
+        if (root / name).exists():
+            return root / name, ""
+    for name in CONFIG_NAMES:
+        if (root.parent / name).exists():
+            return root.parent / name, root.name
+    return None
+
+
+def _load(path: Path) -> Any:
+    data = read_config(path)
+    if isinstance(data, Mapping) and isinstance(data.get("INHERIT"), str):
+        parent = read_config(path.parent / data["INHERIT"])
+        if isinstance(parent, Mapping):
+            return {**parent, **{k: v for k, v in data.items() if k != "INHERIT"}}
+    return data
+
+
+def _lines(value: Any, key: str, name: str) -> tuple[tuple[str, ...], str | None]:
+    if value is None:
+        return (), None
+    if isinstance(value, Unresolved):
+        return (), f"{name} {key}: is given through the YAML tag {value.tag} (not evaluated)"
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        value = "\n".join(value)
+    if not isinstance(value, str):
+        return (), f"{name} {key}: is not gitignore lines (a string)"
+    return tuple(line for line in value.splitlines() if line.strip() and not line.lstrip().startswith("#")), None
+
+
+def _meta_plugin(plugins: Any) -> bool:
+    items = plugins if isinstance(plugins, list) else list(plugins) if isinstance(plugins, Mapping) else []
+    for item in items:
+        names = [item] if isinstance(item, str) else list(item) if isinstance(item, Mapping) else []
+        if any(isinstance(n, str) and n in _META_PLUGINS for n in names):
+            return True
+    return False
+
+
+def read_mkdocs(root: Path) -> MkDocsSite | None:
+    """The publication settings of an MkDocs site around ``root`` (module docstring), or
+    ``None`` when there is no ``mkdocs.yml``."""
+    found = _locate(root)
+    if found is None:
+        return None
+    path, inside = found
+    name = path.name if not inside else f"../{path.name}"
+    try:
+        data = _load(path)
+    except (ConfigError, FileNotFoundError) as exc:
+        return MkDocsSite([name], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")],
+                          "", "")
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        return MkDocsSite([name], [], [Finding(name, f"{name} is not a mapping: every page is internal")], "", "")
+    problems: list[str] = []
+    docs_dir = data.get("docs_dir", "docs")
+    if not isinstance(docs_dir, str) or not docs_dir.strip():
+        problems.append(f"{name} docs_dir: is not a folder name" +
+                        (f" (YAML tag {docs_dir.tag}, not evaluated)" if isinstance(docs_dir, Unresolved) else ""))
+        docs_dir = "docs"
+    exclude, problem = _lines(data.get("exclude_docs"), "exclude_docs", name)
+    problems += [problem] if problem else []
+    drafts, problem = _lines(data.get("draft_docs"), "draft_docs", name)
+    problems += [problem] if problem else []
+    if problems:
+        return MkDocsSite([name], [], [Finding(name, f"{p}; every page is internal until it is fixed (or give the "
+                                                     "site's sitemap: sitemap:)") for p in problems], "", "")
+    rules: list[PathRule] = []
+    docs = os.path.normpath(docs_dir).replace(os.sep, "/").strip("/")
+    if inside:
+        if os.path.normpath(os.path.join(path.parent, docs)) != os.path.normpath(root):
+            # The content root is beside docs_dir, not in it: MkDocs builds none of it.
+            rules.append(PathRule("glob", ("**",), f"outside docs_dir ({docs}/ in {name}): MkDocs does not build it"))
+        base = ""
+    else:
+        rules.append(PathRule("glob", (docs,), f"outside docs_dir ({docs}/ in {name}): MkDocs does not build it",
+                              invert=True))
+        base = docs + "/"
+    labels = (*(f"excluded by MkDocs' default exclusion {p!r} (dot files, the top templates/ folder)"
+                for p in DEFAULT_EXCLUDE),
+              *(f"excluded by {name} exclude_docs: {p!r}" for p in exclude))
+    rules.append(PathRule("gitignore", (*DEFAULT_EXCLUDE, *exclude), "excluded by MkDocs", base=base, labels=labels))
+    if drafts:
+        rules.append(PathRule("gitignore", drafts, "a draft by mkdocs.yml draft_docs (not published)", base=base,
+                              labels=tuple(f"a draft by {name} draft_docs: {p!r} (built by mkdocs serve only, "
+                                           "not published)" for p in drafts)))
+    rules += _unbuilt_languages(data.get("plugins"), name, base)
+    folder_meta = ".meta.yml" if _meta_plugin(data.get("plugins")) else ""
+    return MkDocsSite([name], rules, [], folder_meta, base)
+
+
+def _plugin(plugins: Any, names: frozenset[str]) -> Mapping[str, Any] | None:
+    items = plugins if isinstance(plugins, list) else [plugins] if isinstance(plugins, Mapping) else []
+    for item in items:
+        if isinstance(item, Mapping):
+            for key, options in item.items():
+                if key in names and isinstance(options, Mapping):
+                    return options
+    return None
+
+
+def _unbuilt_languages(plugins: Any, name: str, base: str) -> list[PathRule]:
+    """mkdocs-static-i18n: a language with ``build: false`` is not built: its folder
+    (``docs_structure: folder``) or its ``page.<locale>.md`` files (``suffix``)."""
+    options = _plugin(plugins, frozenset({"i18n"}))
+    languages = options.get("languages") if options is not None else None
+    if not isinstance(languages, list):
+        return []
+    folder = options.get("docs_structure", "suffix") == "folder" if options is not None else False
+    rules = []
+    for language in languages:
+        if not isinstance(language, Mapping) or language.get("build", True) is not False:
+            continue
+        locale = language.get("locale")
+        if not isinstance(locale, str) or not locale or language.get("default") is True:
+            continue
+        reason = f"{name} i18n plugin: language {locale!r} has build: false (not built)"
+        pattern = f"/{locale}/" if folder else f"*.{locale}.md"
+        rules.append(PathRule("gitignore", (pattern,), reason, base=base))
+    return rules
