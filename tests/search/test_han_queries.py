@@ -1,9 +1,9 @@
 """A query of Han characters only (no kana, no Hangul) is ambiguous between Japanese and
 both Chinese scripts (issue 16): its characters decide where they are evidence —
 Traditional-only, Simplified-only or Japanese shinjitai forms — and otherwise every CJK
-language of the index is searched first, not one guess (CONTRACT Q3; README
-"Languages"). Real text: titles and pages of ../shared/corpora/astro-docs and kaia-docs
-(see their SOURCE.md)."""
+language of the index is searched first, not one guess (CONTRACT Q3;
+docs/reference/capabilities.md, "Without a request locale"). Real text: titles and pages
+of ../shared/corpora/astro-docs and kaia-docs (see their SOURCE.md)."""
 
 from __future__ import annotations
 
