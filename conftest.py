@@ -8,9 +8,9 @@
 - **slow** (marker ``slow``): tests over the real shared corpora and tests that build
   virtual environments or run pytest again (:data:`SLOW_FILES`).
 
-``pytest --full`` runs all three, one test at a time (what ``.ci/run`` runs).
-Naming files or folders (``pytest tests/e2e/test_auth.py``) or giving ``-m`` runs exactly
-what was asked for, whatever its tier.
+``pytest --full`` (or ``pytest -m ''``) runs all three, one test at a time (what
+``.ci/run`` runs). Naming files or folders (``pytest tests/e2e/test_auth.py``) or giving
+``-m`` runs exactly what was asked for, whatever its tier.
 """
 
 from __future__ import annotations
@@ -46,9 +46,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _default_run(config: pytest.Config) -> bool:
-    """Whether the run is plain ``pytest``: no paths, no ``-m``, no ``--full``."""
+    """Whether the run is plain ``pytest``: no paths, no ``-m`` (not even ``-m ''``), no ``--full``."""
+    marks_given = any(arg == "-m" or (arg.startswith("-m") and not arg.startswith("--"))
+                      for arg in config.invocation_params.args)
     return (config.args_source is pytest.Config.ArgsSource.TESTPATHS
-            and not config.option.markexpr and not config.getoption("full"))
+            and not marks_given and not config.getoption("full"))
 
 
 @pytest.hookimpl(tryfirst=True)
