@@ -1,6 +1,7 @@
 """The generated reference pages of the docs site are what the code gives now: the CLI
-page (every command's ``--help``) and the configuration page (every key, default and
-bound from provider/config.py). Committed pages that drift from the code fail here."""
+page (every command's ``--help``), the configuration page (every key, default and bound
+from provider/config.py), the metrics page and the wire errors page. Committed pages that
+drift from the code fail here, naming the script to run."""
 
 from __future__ import annotations
 
@@ -43,3 +44,15 @@ def test_every_command_and_setting_is_on_its_page() -> None:
     configuration = GEN.CONFIG_PAGE.read_text("utf-8")
     for key in _KNOWN_KEYS:
         assert f"| `{key}` |" in configuration, key
+
+
+def test_every_wire_error_code_and_metric_is_on_its_page() -> None:
+    from provider.contract import errors
+
+    page = GEN.ERRORS_PAGE.read_text("utf-8")
+    for cls in (errors.ReplayedNonce, errors.PayloadTooLarge, errors.IndexUnavailable, errors.InvalidRequest):
+        assert f"| `{cls.code}` | `{cls.__name__}` |" in page, cls
+    metrics = GEN.METRICS_PAGE.read_text("utf-8")
+    source = (REPO_ROOT / "provider" / "metrics.py").read_text("utf-8")
+    for name in ("knowledge_provider_requests_total", "knowledge_provider_documents"):
+        assert name in source and f"| `{name}` |" in metrics, name
