@@ -1,5 +1,5 @@
 """The provider beside its peers, on the same documents and queries, in one run: prints
-the README's benchmark table (issue 15). Prints figures, asserts nothing.
+the benchmark table of docs/benchmarks.md (issue 15). Prints figures, asserts nothing.
 
     pip install -e '.[bench]'                  # tantivy-py, the anchor of the search rows
     nice python bench/peers.py                 # 10,000 documents

@@ -71,8 +71,8 @@ include = ["provider*"]
 [tool.setuptools.package-data]
 "provider.contract.schemas" = ["*.json"]
 ''', "utf-8")
-    (out / "README.md").write_text(f"# {NAME}\n\nBuilt by scripts/build_contract_dist.py; see the repository "
-                                   "README, section \"Writing an adapter\".\n", "utf-8")
+    (out / "README.md").write_text(f"# {NAME}\n\nBuilt by scripts/build_contract_dist.py; see the repository's "
+                                   "docs/adapter.md (\"Write an adapter\").\n", "utf-8")
     return out
 
 

@@ -18,7 +18,7 @@ virtual environment standing in for the base image's Python:
 * EXPOSE   must include the API port and the metrics port of the image's configuration;
 * ENTRYPOINT must pass no options: they would silently override a mounted configuration;
 * the container, twice, with the customer-safe secret in a ``…_FILE`` variable as the
-  README shows and the configuration's ports remapped to free ones (the container's own
+  docs/how-to/container.md shows and the configuration's ports remapped to free ones (the container's own
   network stands in for by the host's):
 
   1. the image as built: the HEALTHCHECK command (unchanged) must pass, a signed query

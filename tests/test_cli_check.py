@@ -89,7 +89,7 @@ def test_missing_config_file_exits_2(tmp_path: Path) -> None:
 
 
 def test_the_readme_ci_command_runs_as_a_process() -> None:
-    """The command line the README gives for a docs repository's CI."""
+    """The command line docs/how-to/check.md gives for a docs repository's CI."""
     completed = subprocess.run(
         [sys.executable, "-m", "provider", "check",
          "--config", "tests/fixtures/dialects/docusaurus/knowledge-provider.yaml"],

@@ -1,6 +1,6 @@
 """A worker that ``serve()``'s supervisor starts to replace a dead one begins with an
 empty in-memory replay store: it refuses what was signed before it began, which the
-dead worker may have seen (CONTRACT A5; README "Replay memory"). A provider that has
+dead worker may have seen (CONTRACT A5; docs/how-to/scale.md "Replay memory"). A provider that has
 just started accepts the whole window (A4).
 
 Real verifiers and HMAC signatures; the last test serves a real application with

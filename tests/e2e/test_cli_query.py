@@ -1,4 +1,4 @@
-"""`knowledge-provider query` against a real server: what the README's first step shows."""
+"""`knowledge-provider query` against a real server: what the tutorial (docs/tutorial.md) shows."""
 
 from __future__ import annotations
 

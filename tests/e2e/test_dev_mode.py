@@ -1,4 +1,5 @@
-"""`serve --dev` and `query`: the README's first two commands, as a newcomer runs them."""
+"""`serve --dev` and `query`: the README's first command and the tutorial's queries, as a
+newcomer runs them."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
 """A query of Han characters only (no kana, no Hangul) is ambiguous between Japanese and
 both Chinese scripts (issue 16): its characters decide where they are evidence —
 Traditional-only, Simplified-only or Japanese shinjitai forms — and otherwise every CJK
-language of the index is searched first, not one guess (CONTRACT Q3; README
-"Languages"). Real text: titles and pages of ../shared/corpora/astro-docs and kaia-docs
-(see their SOURCE.md)."""
+language of the index is searched first, not one guess (CONTRACT Q3;
+docs/reference/capabilities.md, "Without a request locale"). Real text: titles and pages
+of ../shared/corpora/astro-docs and kaia-docs (see their SOURCE.md)."""
 
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -21,10 +20,10 @@ from provider.search.backend import WhooshBackend
 from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.search.querylang import han_writings, written_in
+from tests.corpora import corpus_path, require_corpus
 from tests.support import REPO_ROOT
 
-CORPORA = next((p for p in (REPO_ROOT.parent / "shared" / "corpora", Path("/work/shared/corpora"))
-                if (p / "astro-docs").is_dir()), None)
+CORPORA = corpus_path()
 
 # Page titles of the corpora, as written (file in the comment).
 TITLES = [
@@ -76,8 +75,7 @@ PAGES = ("editor-setup", "guides/environment-variables", "guides/deploy/index", 
 def astro(tmp_path_factory: pytest.TempPathFactory) -> WhooshBackend:
     """Seven real astro-docs pages in en, ja, ko, zh-cn and zh-tw, served as the corpus is
     (bench/relevance/corpora/astro-docs.yaml)."""
-    if CORPORA is None:
-        pytest.skip("the shared corpora are not beside this checkout")
+    require_corpus("astro-docs")
     tmp = tmp_path_factory.mktemp("astro")
     docs = tmp / "docs"
     for lang in ("en", "ja", "ko", "zh-cn", "zh-tw"):

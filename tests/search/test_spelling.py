@@ -65,7 +65,7 @@ def test_hash_collisions_add_candidates_never_answers(vocabulary: set[str], word
 
 
 def test_the_index_holds_eight_bytes_an_entry_in_hash_order() -> None:
-    """The build's result: one sorted array of 8-byte entries (the memory the README states)."""
+    """The build's result: one sorted array of 8-byte entries (the memory docs/benchmarks.md states)."""
     index = DeletionIndex(f"{a}{b}{c}word{d}" for a in "abcd" for b in "efgh" for c in "ijkl" for d in "mnop")
     packed = index._packed
     assert packed.itemsize == 8 and index.entries == len(packed) > 256

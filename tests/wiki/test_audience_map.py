@@ -20,9 +20,10 @@ from provider.wiki.classify import INTERNAL, PUBLIC, AudienceRule
 from provider.wiki.corpus import resolve
 from provider.wiki.document import WikiDocument, WikiSettings, parse_document
 from provider.wiki.files import Skipped
+from tests.corpora import corpus_path, require_corpus
 
 LEARN = AudienceMap(values=(("ITPro", PUBLIC), ("Admin", INTERNAL)))
-LEARN_CORPUS = Path("/work/shared/corpora/ms-officedocs-support")
+LEARN_CORPUS = corpus_path("ms-officedocs-support")
 NOW = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 
 
@@ -136,10 +137,11 @@ def test_configuration_keys() -> None:
             config_from_mapping(bad, base=Path("."))
 
 
-@pytest.mark.skipif(not LEARN_CORPUS.is_dir(), reason="the Learn corpus is not present")
+@pytest.mark.slow
 def test_real_learn_docset_is_published_as_learn_does() -> None:
     """Microsoft Learn's own ``audience`` values, mapped: the Teams and Viva articles
     (ITPro/Admin) are public; the pipe list stays internal and is reported."""
+    require_corpus("ms-officedocs-support")
     settings_ = WikiSettings(root=LEARN_CORPUS, layout="docfx", default_locale="en-US", locales=("en-US",),
                              audience_map=AudienceMap(values=(("ITPro", PUBLIC), ("Admin", PUBLIC))))
     audiences: dict[str, int] = {}

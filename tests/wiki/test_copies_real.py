@@ -21,12 +21,16 @@ from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import resolve
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
 from provider.wiki.files import discover
-from tests.support import REPO_ROOT
+from tests.corpora import corpus_path, require_corpus
 
-SITE = next((p for p in (REPO_ROOT.parent / "shared" / "corpora" / "kaia-docs",
-                         Path("/work/shared/corpora/kaia-docs")) if p.is_dir()), None)
+SITE = corpus_path("kaia-docs")
 I18N = "i18n/{locale}/docusaurus-plugin-content-docs/current"
-pytestmark = pytest.mark.skipif(SITE is None, reason="the shared corpora are not beside this checkout")
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def _kaia_docs() -> None:
+    require_corpus("kaia-docs")
 
 
 def _edited(text: str, share: float, seed: int) -> str:

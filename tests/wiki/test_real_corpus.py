@@ -1,5 +1,5 @@
 """The wiki reader on real markdown written by others: a deterministic sample of the
-Hetzner community tutorials (/work/shared/corpora/hetzner-tutorials, read-only; see its
+Hetzner community tutorials (../shared/corpora/hetzner-tutorials, read-only; see its
 README). No audience key anywhere: one operator rule makes them public (X5), the locale
 is in the file name (``01.de.md``), and translations share a group."""
 
@@ -19,9 +19,11 @@ from provider.wiki.files import discover
 from provider.wiki.frontmatter import parse_front_matter
 from provider.wiki.locales import normalize_tag
 from provider.wiki.plaintext import markdown_to_text
+from tests.corpora import corpus_path, require_corpus
 from tests.wiki.markup import assert_no_markup, assert_no_prose_markup, code_words
 
-CORPUS = Path("/work/shared/corpora/hetzner-tutorials/tutorials")
+CORPUS = corpus_path("hetzner-tutorials", "tutorials")
+pytestmark = pytest.mark.slow
 LOCALES = ("en", "de", "ru", "it", "bg", "fi", "pt")
 SAMPLE_FILES = 60
 _NAME = re.compile(r"^(?P<page>\d+)\.+(?P<locale>[a-z]{2})\.md$")
@@ -62,8 +64,7 @@ def _choose_sample() -> list[Path]:
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    if not CORPUS.is_dir():
-        pytest.skip(f"real corpus not present at {CORPUS}")
+    require_corpus("hetzner-tutorials", "tutorials")
     root = tmp_path_factory.mktemp("hetzner")
     relpaths = []
     for source in _choose_sample():
