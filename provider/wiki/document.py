@@ -37,6 +37,7 @@ from .classify import (
 )
 from .copies import sketch
 from .dates import DATED_NAME, parse_date, post_group
+from .anchors import AnchorRule, new_slugger
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import head_key, parse_front_matter
@@ -44,6 +45,7 @@ from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
+from .mkdocs_site import project_for
 from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
@@ -318,6 +320,15 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
                           ctime_ns=opened.st_ctime_ns, inode=opened.st_ino, real_relpath=ref.real_relpath)
 
 
+def _anchor_rule(settings: WikiSettings, relpath: str) -> AnchorRule:
+    """How the page's site makes heading anchors (an MkDocs project's toc settings)."""
+    name = settings.preset.anchors
+    project = project_for(settings.root, relpath) if name == "python-markdown" else None
+    if project is None or project.error is not None:
+        return AnchorRule(name)
+    return AnchorRule(name, project.slug_separator, project.slug_unicode)
+
+
 def _is_section(relpath: str, layout: Layout) -> bool:
     name = relpath.rsplit("/", 1)[-1]
     return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
@@ -426,15 +437,16 @@ def parse_document(
     if split.near_miss_lines:
         audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
     full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
+    anchors = _anchor_rule(settings, relpath)
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
-        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
-        public_passages = split_passages(public.blocks)
+        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks), slugger=new_slugger(anchors))
+        public_passages = split_passages(public.blocks, slugger=new_slugger(anchors))
         if not public_passages:
             warnings.append("no text outside internal sections: never in the public index")
     else:
         public = full
-        passages = public_passages = split_passages(full.blocks)
+        passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
 
     name = readable_name(relpath, index_names=layout.index_names, dated_names=layout.dated_names,
                          number_prefixes=layout.number_prefixes)

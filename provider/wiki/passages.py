@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .anchors import Slugger
+from .anchors import Slugger, TocSlugger
 from .plaintext import Block
 
 __all__ = ["PASSAGE_MAX_CHARS", "SECTION_MAX_LEVEL", "Passage", "split_passages"]
@@ -79,8 +79,17 @@ def _pieces(text: str, max_chars: int) -> Iterable[str]:
         yield current
 
 
-def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) -> tuple[Passage, ...]:
-    """Group blocks into passages (see the module docstring)."""
+def split_passages(
+    blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS, slugger: Slugger | TocSlugger | None = None
+) -> tuple[Passage, ...]:
+    """Group blocks into passages (see the module docstring).
+
+    Args:
+        blocks: a document's blocks, in order.
+        max_chars: the longest passage.
+        slugger: makes the headings' anchors by the site's rule
+            (:func:`provider.wiki.anchors.new_slugger`); GitHub's by default.
+    """
     passages: list[Passage] = []
     headings: list[Block] = []
     heading = ""
@@ -88,7 +97,9 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
     current = ""
     current_code: list[str] = []
     internal = False
-    slugger = Slugger()
+    blocks = list(blocks)
+    slugger = slugger if slugger is not None else Slugger()
+    slugger.reserve(block.anchor for block in blocks if block.kind == "heading" and block.anchor)
     section, section_heading, anchor = 0, "", ""
 
     def flush() -> None:

@@ -640,6 +640,19 @@ def heading_id_mark(anchor: str) -> str:
     return f"\ue030{anchor}\ue031"
 
 
+# An image's alt text as the site's CSS reads it: AdGuard's knowledge bases (Docusaurus)
+# style screenshots by a ``*border`` or ``\*mobile_border`` word in the alt text, which
+# no reader sees.
+_IMAGE_ALT = re.compile(r"!\[([^\[\]\n]{0,1000})\]")
+_ALT_MARKER = re.compile(r"(?<!\S)\\?\*[a-z][a-z0-9_-]{0,40}(?!\S)")
+
+
+def _without_alt_markers(segment: str) -> str:
+    if "*" not in segment:
+        return segment
+    return _IMAGE_ALT.sub(lambda m: "![" + _squash(_ALT_MARKER.sub(" ", m.group(1))) + "]", segment)
+
+
 #: Fenced code in these languages is a diagram's or chart's source, not text a reader
 #: sees on the page.
 DIAGRAM_LANGUAGES = frozenset({"mermaid", "plantuml", "puml", "graphviz", "dot", "d2"})
@@ -657,7 +670,8 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
 
     Never raises on any input text.
     """
-    tokens = _md.parse(_prepare(_unheld(source), keep_lines=False, options=options, math=True))
+    prepared = _prepare(_unheld(source), keep_lines=False, options=options, math=True)
+    tokens = _md.parse(outside_fences(prepared, _without_alt_markers) if "![" in prepared else prepared)
     blocks: list[Block] = []
     first_h1: str | None = None
     first_heading: str | None = None
