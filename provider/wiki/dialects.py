@@ -518,6 +518,17 @@ def _mkdocs_inline(text: str) -> str:
     return _INSERT.sub(r"\1", _KEYS.sub(r"\1", text))
 
 
+_TABLE_ROW = re.compile(r"^\s{0,3}\|")
+
+
+def _table_code_pipes(line: str) -> str:
+    """Python-Markdown's tables keep a ``|`` inside inline code in its cell (GFM, which
+    the parser here follows, would split the cell there): escaped, it stays."""
+    if "|" not in line or "`" not in line or not _TABLE_ROW.match(line):
+        return line
+    return _CODE_SPAN.sub(lambda m: m.group(0).replace("\\|", "|").replace("|", "\\|"), line)
+
+
 def _mkdocs(source: str) -> str:
     lines = _preprocessor_includes(source.split("\n"))
     lines = _autodoc(_pymdown_blocks(lines))
@@ -529,7 +540,7 @@ def _mkdocs(source: str) -> str:
             return None
         if _HEADING_ATTRS.match(line):
             return line  # heading_attributes reads its id (the anchor)
-        return _outside_code_spans(_autorefs(line), _mkdocs_inline)
+        return _outside_code_spans(_autorefs(_table_code_pipes(line)), _mkdocs_inline)
 
     return _map_prose_lines(source, line_change)
 
