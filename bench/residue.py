@@ -60,13 +60,16 @@ from provider.contract.registrations import Exposure  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
-from provider.wiki.document import WikiDocument, load_document  # noqa: E402
-from tests.wiki.markup import dialect_residue  # noqa: E402
 from provider.wiki.dialects import apply_dialects  # noqa: E402
-from provider.wiki.document import WikiSettings  # noqa: E402
+from provider.wiki.document import (  # noqa: E402
+    WikiDocument,
+    WikiSettings,
+    load_document,
+)
 from provider.wiki.files import discover  # noqa: E402
 from provider.wiki.frontmatter import parse_front_matter  # noqa: E402
 from provider.wiki.plaintext import DIAGRAM_LANGUAGES, closes_fence, fence_opener, markdown_to_text  # noqa: E402
+from tests.wiki.markup import dialect_residue  # noqa: E402
 
 _SPACES = re.compile(r"\s+")
 _TEMPLATE = re.compile(r"\{\{|\{%")
@@ -78,8 +81,15 @@ def _squash(text: str) -> str:
 
 
 def _without(text: str, pieces: tuple[str, ...]) -> str:
+    """``text`` without the given pieces, also where a snippet shows only the start of
+    one (a code block cut at the snippet's end)."""
     for piece in sorted(pieces, key=len, reverse=True):
-        text = text.replace(_squash(piece), " ")
+        piece = _squash(piece)
+        text = text.replace(piece, " ")
+        head = piece[:30]
+        at = text.find(head) if len(head) >= 12 else -1
+        if at >= 0 and piece.startswith(text[at:].rstrip("…").rstrip()):
+            text = text[:at]
     return text
 
 

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .anchors import AnchorRule, new_slugger
 from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
@@ -37,7 +38,6 @@ from .classify import (
 )
 from .copies import sketch
 from .dates import DATED_NAME, parse_date, post_group
-from .anchors import AnchorRule, new_slugger
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
 from .frontmatter import head_key, parse_front_matter

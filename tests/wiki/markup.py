@@ -71,7 +71,11 @@ DIALECT_RESIDUE: list[tuple[str, re.Pattern[str]]] = [
     ("pymdown block fence", re.compile(r"(?:^|\s)/{3,}(?:[ \t]*[A-Za-z][\w-]*(?:[ \t]*\||\s|$)|\s|$)")),
     ("include line", re.compile(r"\{\*|\*\}|\{!|!\}|-{1,2}8<-{1,2}")),
     ("colon fence", re.compile(r"(?:^|\s):::+[ \t]*[A-Za-z]|(?:^|\s):::+(?:\s|$)")),
-    ("admonition marker", re.compile(r"(?:^|\s)(?:!!!|\?\?\?\+?)[ \t]*[A-Za-z\"]")),
+    # Only with an admonition type: "!!! Take care" is an author's own emphasis.
+    ("admonition marker", re.compile(
+        r"(?:^|\s)(?:!!!|\?\?\?\+?)[ \t]*(?:note|abstract|summary|tldr|info|todo|tip|hint|important|success|check"
+        r"|done|question|help|faq|warning|caution|attention|failure|fail|missing|danger|error|bug|example|quote"
+        r"|cite|seealso)\b")),
     ("content tab", re.compile(r"===[+!]{0,2}[ \t]+\"")),
     ("attribute list", re.compile(r"\{[ \t]*:?[ \t]*[.#][A-Za-z][\w-]*[^{}\n]*\}|\{:[^{}\n]*\}")),
     ("image style marker", re.compile(r"(?<!\S)\\?\*[a-z_]*border\b")),

@@ -1,0 +1,102 @@
+"""provider.wiki.mkdocs_site: an MkDocs project's URLs as the site makes them (CONTRACT
+R7): ``docs_dir`` never in a URL, ``use_directory_urls``, the i18n plugin's language
+prefix, per-language projects with ``INHERIT``, and the real openai-agents-docs corpus."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from provider.wiki.citations import CitationSettings, document_url, url_inputs
+from provider.wiki.document import WikiDocument, WikiSettings, parse_document
+from provider.wiki.mkdocs_site import project_for
+from tests.support import REPO_ROOT
+
+BASE = "https://docs.example.org"
+# The shared corpora beside the checkout (or where $SHARED_CORPORA says, for a worktree elsewhere).
+CORPUS = Path(os.environ.get("SHARED_CORPORA", REPO_ROOT.parent / "shared" / "corpora")) / "openai-agents-docs"
+
+
+def _url(root: Path, relpath: str, locales: tuple[str, ...] = ("en", "ja")) -> str | None:
+    settings = WikiSettings(root=root, layout="mkdocs", locales=locales, citation=CitationSettings(base_url=BASE))
+    path = root / relpath
+    data = path.read_bytes() if path.exists() else b"Text.\n"
+    document = parse_document(settings, relpath, data, size=len(data), mtime_ns=0)
+    assert isinstance(document, WikiDocument), document
+    url, warning = document_url(url_inputs(document.meta, settings), public=True, settings=settings.citation,
+                                agent_view=True)
+    assert warning is None
+    return url
+
+
+def _write(root: Path, relpath: str, text: str = "Text.\n") -> None:
+    (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+    (root / relpath).write_text(text, "utf-8")
+
+
+@pytest.mark.parametrize(("config", "relpath", "expected"), [
+    ("site_name: x\n", "docs/guide/setup.md", "/guide/setup/"),
+    ("site_name: x\n", "docs/index.md", "/"),
+    ("site_name: x\n", "docs/guide/index.md", "/guide/"),
+    ("site_name: x\n", "docs/ja/guide/setup.md", "/ja/guide/setup/"),  # i18n folder structure
+    ("site_name: x\n", "docs/guide/setup.ja.md", "/ja/guide/setup/"),  # i18n suffix structure
+    ("docs_dir: content\n", "content/guide/setup.md", "/guide/setup/"),
+    ("docs_dir: content\n", "content/docs/setup.md", "/docs/setup/"),  # a folder called docs stays
+    ("use_directory_urls: false\n", "docs/guide/setup.md", "/guide/setup.html"),
+    ("use_directory_urls: false\n", "docs/guide/index.md", "/guide/index.html"),
+    ("use_directory_urls: false\n", "docs/index.md", "/index.html"),
+    ("site_name: !ENV [SITE, x]\nmarkdown_extensions:\n  - pymdownx.superfences:\n      custom_fences:\n"
+     "        - format: !!python/name:pymdownx.superfences.fence_code_format\n", "docs/a.md", "/a/"),
+])
+def test_urls_follow_mkdocs_yml_with_content_at_the_repository_root(
+        tmp_path: Path, config: str, relpath: str, expected: str) -> None:
+    _write(tmp_path, "mkdocs.yml", config)
+    _write(tmp_path, relpath)
+    assert _url(tmp_path, relpath) == BASE + expected
+
+
+def test_content_at_the_docs_folder_reads_the_parent_mkdocs_yml(tmp_path: Path) -> None:
+    _write(tmp_path, "mkdocs.yml", "docs_dir: docs\nuse_directory_urls: false\n")
+    _write(tmp_path, "docs/guide/setup.md")
+    assert _url(tmp_path / "docs", "guide/setup.md") == BASE + "/guide/setup.html"
+
+
+def test_one_project_per_language_with_inherit(tmp_path: Path) -> None:
+    """FastAPI's layout: docs/<lang>/mkdocs.yml (INHERIT: ../en/mkdocs.yml), pages in
+    docs/<lang>/docs/; each language site under /<lang>/, English at the root."""
+    _write(tmp_path, "docs/en/mkdocs.yml", "site_name: FastAPI\nuse_directory_urls: true\n")
+    _write(tmp_path, "docs/es/mkdocs.yml", "INHERIT: ../en/mkdocs.yml\n")
+    _write(tmp_path, "docs/en/docs/tutorial/body.md")
+    _write(tmp_path, "docs/es/docs/tutorial/body.md")
+    assert _url(tmp_path, "docs/en/docs/tutorial/body.md", ("en", "es")) == BASE + "/tutorial/body/"
+    assert _url(tmp_path, "docs/es/docs/tutorial/body.md", ("en", "es")) == BASE + "/es/tutorial/body/"
+    project = project_for(tmp_path, "docs/es/docs/tutorial/body.md")
+    assert project is not None and project.docs_dir == "docs/es/docs" and project.config == "docs/es/mkdocs.yml"
+
+
+def test_an_unreadable_mkdocs_yml_keeps_the_layout_defaults(tmp_path: Path) -> None:
+    _write(tmp_path, "mkdocs.yml", "site_name: [unclosed\n")
+    _write(tmp_path, "docs/guide/setup.md")
+    project = project_for(tmp_path, "docs/guide/setup.md")
+    assert project is not None and project.error is not None and "mkdocs.yml cannot be read" in project.error
+    assert _url(tmp_path, "docs/guide/setup.md") == BASE + "/guide/setup/"
+
+
+def test_no_mkdocs_yml_removes_docs_as_before(tmp_path: Path) -> None:
+    _write(tmp_path, "docs/guide/setup.md")
+    assert project_for(tmp_path, "docs/guide/setup.md") is None
+    assert _url(tmp_path, "docs/guide/setup.md") == BASE + "/guide/setup/"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpora are not beside this checkout")
+@pytest.mark.parametrize(("relpath", "expected"), [
+    ("docs/index.md", "/"),
+    ("docs/ja/index.md", "/ja/"),
+    ("docs/sandbox/guide.md", "/sandbox/guide/"),
+    ("docs/ko/models/index.md", "/ko/models/"),
+    ("docs/zh/realtime/quickstart.md", "/zh/realtime/quickstart/"),
+])
+def test_openai_agents_docs_urls(relpath: str, expected: str) -> None:
+    assert _url(CORPUS, relpath, ("en", "ja", "ko", "zh")) == BASE + expected
