@@ -348,7 +348,7 @@ _BANG_INCLUDE = re.compile(r"\{![^\n]{0,2000}?!\}")
 # mkdocstrings: ``::: package.module`` renders API documentation from docstrings.
 _AUTODOC = re.compile(r"^([ \t]*):::[ \t]+[\w.:/-]{1,300}[ \t]*$")
 # autorefs cross-references: ``[text][package.Object]`` and ``[package.Object][]``.
-_AUTOREF = re.compile(r"\[((?:[^\[\]\n]|\[[^\[\]\n]{0,200}\]){1,500})\]\[([^\[\]\n]{0,300})\]")
+_AUTOREF = re.compile(r"(?<![\w\]])\[((?:[^\[\]\n]|\[[^\[\]\n]{0,200}\]){1,500})\]\[([^\[\]\n]{0,300})\]")
 # pymdownx.blocks: ``/// type | title`` … ``///`` (the outer of nested blocks has more slashes).
 _PYMDOWN_OPEN = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*([\w-]{1,50})[ \t]*(?:\|[ \t]*(.{0,500}?))?[ \t]*$")
 _PYMDOWN_CLOSE = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*$")

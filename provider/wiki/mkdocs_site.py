@@ -12,7 +12,8 @@ The ``mkdocs`` layout reads, from the project's ``mkdocs.yml`` (or ``mkdocs.yaml
   letters of every script, any other named function falls back to the default (ASCII)
   rule, which :attr:`MkDocsProject.notes` says;
 * ``INHERIT:`` (a parent configuration the file extends, as FastAPI's per-language
-  sites do), read first and overridden key by key.
+  sites do), read first and overridden key by key (a parent that does not exist is
+  left out); ``markdown_extensions`` as a list or as a mapping.
 
 Which project a page belongs to: the nearest folder holding an ``mkdocs.yml``, from the
 page's own folder up to the content folder and then the content folder's parent (the
@@ -108,7 +109,10 @@ def _load(path: Path, depth: int = 0) -> dict[str, Any]:
         raise ValueError("not a mapping")
     parent = loaded.get("INHERIT")
     if isinstance(parent, str) and depth < _MAX_INHERIT:
-        base = _load((path.parent / parent).resolve(), depth + 1)
+        try:
+            base = _load((path.parent / parent).resolve(), depth + 1)
+        except FileNotFoundError:  # a generated parent not in the checkout: this file still counts
+            base = {}
         base.pop("docs_dir", None)  # relative to the inheriting file, where it defaults anew
         return {**base, **{k: v for k, v in loaded.items() if k != "INHERIT"}}
     return loaded

@@ -237,8 +237,10 @@ _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.IGNORECASE), r"\1:"),  # GitHub alert
     (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
     (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
+    # A reference link whose definition is missing (a translation dropped it): its text.
+    (re.compile(r"(?<![\w\]])\[([^\[\]\n]{1,500})\]\[[^\[\]\s]{1,300}\]"), r"\1"),
 )
-_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-")
+_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-", "[")
 _SCRUB_STEPS = tuple(zip(_SCRUB, _SCRUB_NEEDS, strict=True))
 _PROSE_SCRUB_STEPS = _SCRUB_STEPS + tuple(zip(_PROSE_SCRUB, _PROSE_SCRUB_NEEDS, strict=True))
 

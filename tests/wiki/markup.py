@@ -79,7 +79,7 @@ DIALECT_RESIDUE: list[tuple[str, re.Pattern[str]]] = [
     ("content tab", re.compile(r"===[+!]{0,2}[ \t]+\"")),
     ("attribute list", re.compile(r"\{[ \t]*:?[ \t]*[.#][A-Za-z][\w-]*[^{}\n]*\}|\{:[^{}\n]*\}")),
     ("image style marker", re.compile(r"(?<!\S)\\?\*[a-z_]*border\b")),
-    ("cross-reference", re.compile(r"\]\[[^\]\s]*\]")),
+    ("cross-reference", re.compile(r"(?<![\w\]])\[[^\[\]\n]+\]\[[^\]\s]*\]")),
     ("alert or directive", re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|CAUTION|WARNING|INCLUDE|div|VIDEO)\b", re.I)),
     ("keys", re.compile(r"\+\+[a-z][\w-]*\+[\w+-]*\+\+")),
 ]

@@ -310,3 +310,13 @@ def test_property_mkdocs_constructs_leave_no_syntax(parts: list[str]) -> None:
     for block in markdown_to_text(apply_dialects(source, MKDOCS)).blocks:
         assert not dialect_residue(block.text), (source, block.text)
         assert_no_markup(block.text, code=block.kind == "code")
+
+
+@pytest.mark.parametrize("dialects", [(), ("docusaurus", "heading_attributes"), MKDOCS])
+def test_undefined_reference_link_shows_its_text(dialects: tuple[str, ...]) -> None:
+    """R3: ``[text][ref]`` without a definition (a translation dropped it) is its text;
+    ``[][]byte`` and ``m[0][1]`` are text as written, and so is inline code."""
+    source = "Refer to [Kaia's JSON-RPC API][Kaia-API] now. Go has [][]byte and m[0][1].\n"
+    assert text(source, *dialects) == ["Refer to Kaia's JSON-RPC API now. Go has [][]byte and m[0][1]."]
+    blocks = markdown_to_text(apply_dialects("Write `[a][b]` here.", dialects)).blocks
+    assert [b.text for b in blocks] == ["Write [a][b] here."]

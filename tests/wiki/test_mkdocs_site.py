@@ -100,3 +100,14 @@ def test_no_mkdocs_yml_removes_docs_as_before(tmp_path: Path) -> None:
 ])
 def test_openai_agents_docs_urls(relpath: str, expected: str) -> None:
     assert _url(CORPUS, relpath, ("en", "ja", "ko", "zh")) == BASE + expected
+
+
+def test_fastapi_style_mapping_extensions_and_missing_inherit_parent(tmp_path: Path) -> None:
+    """FastAPI's docs/en/mkdocs.yml: INHERIT of a file the checkout may lack, and
+    markdown_extensions as a mapping (``toc: {permalink: true}``)."""
+    _write(tmp_path, "docs/en/mkdocs.yml",
+           "INHERIT: ../en/mkdocs.maybe-insiders.yml\nsite_name: FastAPI\nmarkdown_extensions:\n"
+           "  toc:\n    permalink: true\n    separator: _\n  admonition: null\n")
+    project = project_for(tmp_path, "docs/en/docs/tutorial/body.md")
+    assert project is not None and project.error is None
+    assert project.docs_dir == "docs/en/docs" and project.slug_separator == "_"
