@@ -23,12 +23,20 @@ Fenced code blocks are left alone. What each does:
     and raw output ``{::nomarkdown}…{:/nomarkdown}`` (with their content), the ``* TOC`` +
     ``{:toc}`` idiom, abbreviation definitions ``*[HTML]: …``. Liquid tags and
     ``{{ site.… }}`` are removed for every layout.
-``mkdocs`` (Material for MkDocs)
-    Admonitions ``!!! note "Title"``, collapsible ``??? note`` / ``???+ note`` and content
-    tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested ones
-    too); attr_list lists (``{ .md-button }``) on their own line or after a link;
-    snippet includes ``--8<-- "file"``; abbreviation definitions; keys ``++ctrl+k++`` →
-    ``ctrl+k``.
+``mkdocs`` (Material for MkDocs, pymdown-extensions)
+    pymdownx.blocks ``/// type | title`` … ``///`` (nested with more slashes) → the title
+    (not for ``html``/``caption`` blocks, whose argument is no text) and the body, the
+    fence lines and the block's indented YAML options dropped; admonitions
+    ``!!! note "Title"`` (also ``!!!note``), collapsible ``??? note`` / ``???+ note`` and
+    content tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested
+    ones too); include lines removed everywhere, fenced code included (they run before
+    Markdown): FastAPI's ``{* file hl[1] *}``, mdx_include ``{!> file !}``, pymdownx.snippets
+    ``--8<-- "file"`` and ``--8<--`` blocks; mkdocstrings ``::: package.module`` lines and
+    their indented options removed; autorefs ``[text][package.Object]`` → ``text``;
+    attr_list lists (``{ .md-button }``, ``{target=_blank}`` after a link) removed; Material
+    icons ``:material-x:`` removed; ``[TOC]`` removed; a ``|`` in inline code in a table
+    row escaped (Python-Markdown keeps the cell whole); abbreviation definitions; keys
+    ``++ctrl+k++`` → ``ctrl+k``; ``^^insert^^`` → ``insert``.
 ``docfx`` (DocFX, Microsoft Learn)
     ``[!INCLUDE [title](path)]``, ``[!VIDEO …]``, ``[!div …]``, ``[!code-… ]`` removed;
     alerts ``> [!NOTE]`` (and TIP, IMPORTANT, CAUTION, WARNING) → the quoted text;
