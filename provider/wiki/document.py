@@ -386,7 +386,8 @@ def parse_document(
         text = data.decode("utf-8", errors="replace")
         unreadable = "file is not valid UTF-8"
         errors.append(unreadable)
-    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
+    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
+                               include_lines=layout.name == "mkdocs")
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)

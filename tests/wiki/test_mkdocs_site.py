@@ -111,3 +111,43 @@ def test_fastapi_style_mapping_extensions_and_missing_inherit_parent(tmp_path: P
     project = project_for(tmp_path, "docs/en/docs/tutorial/body.md")
     assert project is not None and project.error is None
     assert project.docs_dir == "docs/en/docs" and project.slug_separator == "_"
+
+
+FASTAPI_PAGES = [
+    "# Path Parameters\n\nYou declare them:\n\n{* ../../docs_src/path_params/tutorial001.py hl[6:7] *}\n\nText.\n",
+    "{!../../docs/missing-translation.md!}\n\n# Parámetros de path\n\nTexto.\n",
+    "# Body\n\n```Python hl_lines=\"2\"\n{!> ../../../docs_src/body/tutorial001.py!}\n```\n\nText.\n",
+]
+
+
+@pytest.mark.parametrize("page", FASTAPI_PAGES)
+def test_include_lines_are_not_taken_for_broken_front_matter(tmp_path: Path, page: str) -> None:
+    """Issue 24: FastAPI's ``{* … *}`` / ``{!…!}`` lines in the first lines withheld 31 %
+    of its pages as 'front matter must start on the very first line'. In the mkdocs
+    layout they are the tool's include directives: the page is read (and the line is no
+    text, R3)."""
+    settings = WikiSettings(root=tmp_path, layout="mkdocs", locales=("en", "es"))
+    data = page.encode("utf-8")
+    document = parse_document(settings, "docs/en/docs/tutorial/page.md", data, size=len(data), mtime_ns=0)
+    assert isinstance(document, WikiDocument)
+    assert not document.meta.draft and not document.meta.errors, document.meta.errors
+    assert all("{" not in p.text for p in document.passages)
+
+
+@pytest.mark.parametrize("layout", ["mkdocs", "hugo", "plain"])
+def test_an_audience_line_after_an_include_still_fails_closed(tmp_path: Path, layout: str) -> None:
+    """X5: the exemption is for the include line only; an audience key after it is
+    still a misplaced header, in every layout."""
+    settings = WikiSettings(root=tmp_path, layout=layout)
+    data = b"# Notes\n\n{* ../x.py *}\naudience: internal\n\nText.\n"
+    document = parse_document(settings, "docs/page.md", data, size=len(data), mtime_ns=0)
+    assert isinstance(document, WikiDocument)
+    assert document.meta.audience != "public" or document.meta.draft
+
+
+def test_include_lines_keep_their_old_reading_outside_mkdocs(tmp_path: Path) -> None:
+    """Hugo reads a ``{`` first line as JSON front matter: not exempted there."""
+    settings = WikiSettings(root=tmp_path, layout="hugo")
+    data = FASTAPI_PAGES[1].encode("utf-8")
+    document = parse_document(settings, "content/page.md", data, size=len(data), mtime_ns=0)
+    assert isinstance(document, WikiDocument) and document.meta.errors
