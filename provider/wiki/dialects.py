@@ -454,9 +454,12 @@ def _pymdown_blocks(lines: list[str]) -> list[str]:
         open_fences.append(len(opener.group(1)))
         title = (opener.group(3) or "").strip()
         out += ["", title, ""] if title and opener.group(2).lower() not in _UNSHOWN_ARGUMENT else [""]
-        # The block's options: YAML indented under its header (``    type: warning``).
-        index = _indented_tail(lines, index + 1, _indent_width(line)) if index + 1 < len(lines) \
-            and lines[index + 1].strip() else index + 1
+        # The block's options: YAML indented right under its header (``    type: warning``),
+        # up to the first blank or unindented line.
+        base = _indent_width(line)
+        index += 1
+        while index < len(lines) and lines[index].strip() and _indent_width(lines[index]) > base:
+            index += 1
     return out
 
 
