@@ -3,6 +3,11 @@ asserts nothing.
 
     python bench/residue.py bench/corpora/kaia-docs.yaml            # one corpus
     python bench/residue.py bench/corpora/*.yaml --sample 10        # all, 10 findings each
+    python bench/residue.py bench/corpora/*.yaml --snippets 100     # also 100 queries' top-3 snippets
+    python bench/residue.py bench/corpora/*.yaml --corpora /path/to/shared/corpora
+
+``--corpora`` says where the shared corpora are when the configurations' relative
+``content`` does not reach them (a worktree elsewhere than beside ``shared/``).
 
 For every file the layout reads (as ``check`` finds them), the body goes through the
 same pipeline as indexing (dialects, then markdown → blocks) and is checked two ways:
@@ -20,6 +25,15 @@ same pipeline as indexing (dialects, then markdown → blocks) and is checked tw
 
 Figures: files, blocks, prose blocks with residue (by kind of markup), code blocks
 unchanged / changed / rendered by the tool / diagrams, and a sample of findings.
+
+With ``--snippets N``, the corpus is also indexed (a temporary index) and N queries are
+asked with ``agent_only`` reach (everything servable): each query is three to five
+consecutive words (for CJK text, six characters) of a random passage of a random
+document (seeded). Each of the top three snippets is checked for markup — the R3
+detector and the docs tools' own syntax (:data:`tests.wiki.markup.DIALECT_RESIDUE`) —
+after the document's code and verbatim pieces are cut out of it (code is shown as
+written on purpose). The figure is the share of snippets carrying markup; the goal is
+at most 1 % on every corpus.
 """
 
 from __future__ import annotations
@@ -28,7 +42,9 @@ import argparse
 import random
 import re
 import sys
+import tempfile
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -38,12 +54,22 @@ sys.path.insert(0, str(ROOT))
 
 from provider.conformance.plaintext import markup_in  # noqa: E402
 
-from provider.config import load_config  # noqa: E402
+from provider.config import ProviderConfig, load_config  # noqa: E402
+from provider.contract.backend import SearchQuery  # noqa: E402
+from provider.contract.registrations import Exposure  # noqa: E402
+from provider.search.backend import WhooshBackend  # noqa: E402
+from provider.search.indexer import Indexer  # noqa: E402
+from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.dialects import apply_dialects  # noqa: E402
-from provider.wiki.document import WikiSettings  # noqa: E402
+from provider.wiki.document import (  # noqa: E402
+    WikiDocument,
+    WikiSettings,
+    load_document,
+)
 from provider.wiki.files import discover  # noqa: E402
 from provider.wiki.frontmatter import parse_front_matter  # noqa: E402
 from provider.wiki.plaintext import DIAGRAM_LANGUAGES, closes_fence, fence_opener, markdown_to_text  # noqa: E402
+from tests.wiki.markup import dialect_residue  # noqa: E402
 
 _SPACES = re.compile(r"\s+")
 _TEMPLATE = re.compile(r"\{\{|\{%")
@@ -55,8 +81,15 @@ def _squash(text: str) -> str:
 
 
 def _without(text: str, pieces: tuple[str, ...]) -> str:
+    """``text`` without the given pieces, also where a snippet shows only the start of
+    one (a code block cut at the snippet's end)."""
     for piece in sorted(pieces, key=len, reverse=True):
-        text = text.replace(_squash(piece), " ")
+        piece = _squash(piece)
+        text = text.replace(piece, " ")
+        head = piece[:30]
+        at = text.find(head) if len(head) >= 12 else -1
+        if at >= 0 and piece.startswith(text[at:].rstrip("…").rstrip()):
+            text = text[:at]
     return text
 
 
@@ -89,7 +122,7 @@ def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
     """``(figures, findings)`` for one wiki."""
     layout = settings.preset
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                     ignore=layout.ignore)
+                     ignore=settings.ignore_rules)
     figures: Counter[str] = Counter()
     findings: list[str] = []
     for relpath in sorted(found.files):
@@ -106,7 +139,8 @@ def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
             if block.kind == "code":
                 continue
             figures["prose blocks"] += 1
-            kinds = markup_in(_without(block.text, block.verbatim))
+            prose = _without(block.text, block.verbatim)
+            kinds = markup_in(prose) + dialect_residue(prose)
             if kinds:
                 figures["prose blocks with residue"] += 1
                 for kind in kinds:
@@ -132,14 +166,98 @@ def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
     return figures, findings
 
 
+_NO_SPACE_SCRIPT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _query_from(passage: str, rng: random.Random) -> str | None:
+    if _NO_SPACE_SCRIPT.search(passage):
+        runs = [run for run in re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]{6,}", passage)]
+        if not runs:
+            return None
+        run = rng.choice(runs)
+        at = rng.randrange(0, len(run) - 5)
+        return run[at : at + 6]
+    words = [w for w in re.findall(r"\w[\w'-]*", passage) if len(w) > 2]
+    if len(words) < 3:
+        return None
+    size = rng.randint(3, min(5, len(words)))
+    at = rng.randrange(0, len(words) - size + 1)
+    return " ".join(words[at : at + size])
+
+
+def _verbatim(settings: WikiSettings, relpath: str, document: WikiDocument) -> tuple[str, ...]:
+    """A document's code texts and verbatim pieces (shown as written on purpose), also
+    as its passages hold them (a long code block is cut into pieces)."""
+    text = (settings.root / relpath).read_bytes().decode("utf-8", errors="replace")
+    blocks = markdown_to_text(apply_dialects(parse_front_matter(text).body, settings.preset.dialects),
+                              settings.preset.text).blocks
+    pieces = [b.text for b in blocks if b.kind == "code"]
+    pieces += [_squash(v) for b in blocks for v in b.verbatim]
+    pieces += [piece for passage in document.passages for piece in passage.code]
+    return tuple(sorted({p for p in pieces if p.strip()}, key=len, reverse=True))
+
+
+def snippet_residue(config: ProviderConfig, queries: int, seed: int) -> tuple[Counter[str], list[str]]:
+    """``(figures, findings)`` of the top-3 snippets of ``queries`` sampled queries."""
+    settings = config.wiki_settings()
+    found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
+                     ignore=settings.ignore_rules)
+    documents: dict[str, tuple[str, WikiDocument]] = {}
+    for relpath in sorted(found.files):
+        document = load_document(settings, relpath)
+        if isinstance(document, WikiDocument) and document.passages and not document.meta.draft:
+            documents[document.meta.doc_id] = (relpath, document)
+    rng = random.Random(seed)
+    figures: Counter[str] = Counter()
+    findings: list[str] = []
+    verbatim: dict[str, tuple[str, ...]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        with Indexer(settings, IndexLayout(Path(tmp))) as indexer:
+            indexer.sync()
+        backend = WhooshBackend(Path(tmp), cache_entries=0, fallback_locales=config.fallback_chain)
+        ids = sorted(documents)
+        asked = 0
+        while asked < queries and ids:
+            _, document = documents[rng.choice(ids)]
+            text = _query_from(rng.choice(document.passages).text, rng)
+            if text is None:
+                continue
+            asked += 1
+            search = SearchQuery(text=text, limit=3, reach=Exposure.AGENT_ONLY, capabilities=frozenset({"retrieve"}))
+            for result in backend.search(search)[:3]:
+                figures["snippets"] += 1
+                relpath, owner = documents.get(result.document_id, ("", document))
+                if relpath and relpath not in verbatim:
+                    verbatim[relpath] = _verbatim(settings, relpath, owner)
+                prose = _without(result.snippet, verbatim.get(relpath, ()))
+                kinds = markup_in(prose) + dialect_residue(prose)
+                if kinds:
+                    figures["snippets with markup"] += 1
+                    findings.append(f"SNIPPET {relpath} for {text!r}: {kinds} {result.snippet[:200]!r}")
+        figures["queries"] = asked
+    return figures, findings
+
+
+def _config(path: Path, corpora: Path | None) -> ProviderConfig:
+    config = load_config(path)
+    if corpora is not None and not config.content.is_dir() and "corpora" in config.content.parts:
+        parts = config.content.parts
+        config = replace(config, content=corpora.joinpath(*parts[len(parts) - parts[::-1].index("corpora"):]))
+    return config
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("configs", nargs="+", type=Path, help="knowledge-provider.yaml files")
     parser.add_argument("--sample", type=int, default=5, help="findings shown per corpus (default 5)")
     parser.add_argument("--seed", type=int, default=20260901)
+    parser.add_argument("--snippets", type=int, default=0, metavar="N",
+                        help="also ask N sampled queries and check their top-3 snippets")
+    parser.add_argument("--corpora", type=Path, help="where the shared corpora are (see above)")
     args = parser.parse_args()
     for path in args.configs:
-        settings = load_config(path).wiki_settings()
+        config = _config(path, args.corpora)
+        settings = config.wiki_settings()
         figures, findings = scan(settings)
         print(f"== {path} (layout {settings.layout}, {settings.root})")
         order = ["files", "blocks", "prose blocks", "prose blocks with residue"]
@@ -151,6 +269,14 @@ def main() -> None:
         sample = random.Random(args.seed).sample(findings, min(args.sample, len(findings)))
         for line in sample:
             print("   ", line)
+        if args.snippets:
+            shown, found = snippet_residue(config, args.snippets, args.seed)
+            share = shown["snippets with markup"] / shown["snippets"] if shown["snippets"] else 0.0
+            print(f"{'queries':45} {shown['queries']:>8}")
+            print(f"{'top-3 snippets':45} {shown['snippets']:>8}")
+            print(f"{'top-3 snippets with markup':45} {shown['snippets with markup']:>8}  ({share:.1%})")
+            for line in found[: args.sample]:
+                print("   ", line)
 
 
 if __name__ == "__main__":

@@ -26,9 +26,11 @@ its output always passes :func:`markup_in` for HTML.
 from __future__ import annotations
 
 import re
+import unicodedata
 from html.parser import HTMLParser
 
-__all__ = ["HTML_ELEMENTS", "html_to_paragraphs", "html_to_text", "markup_in"]
+__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "clip_text", "html_to_paragraphs", "html_to_text", "markup_in",
+           "safe_cut"]
 
 #: HTML element names (WHATWG, with a few obsolete ones still found in exports).
 HTML_ELEMENTS = frozenset("""
@@ -157,3 +159,46 @@ def html_to_paragraphs(html: str) -> list[str]:
 def html_to_text(html: str) -> str:
     """:func:`html_to_paragraphs` joined with single spaces (for titles)."""
     return " ".join(html_to_paragraphs(html))
+
+
+#: What stands for text left out where a snippet or title is cut (R3).
+ELLIPSIS = "…"
+_JOINERS = frozenset("\u200d\u200c\u034f")  # zero-width joiner, non-joiner, grapheme joiner
+
+
+def _continues(char: str) -> bool:
+    """Whether ``char`` belongs to the character before it (a combining mark, a variation
+    selector, a joiner, an emoji modifier): a cut before it would split what a reader
+    sees as one character."""
+    return (unicodedata.category(char) in ("Mn", "Me", "Mc") or char in _JOINERS
+            or "\ufe00" <= char <= "\ufe0f" or "\U0001f3fb" <= char <= "\U0001f3ff"
+            or "\U000e0100" <= char <= "\U000e01ef")
+
+
+def safe_cut(text: str, index: int) -> int:
+    """The largest position ``<= index`` where ``text`` can be cut without splitting a
+    character from its combining marks, joiners or modifiers (0 at worst)."""
+    index = max(0, min(index, len(text)))
+    while 0 < index < len(text) and (_continues(text[index]) or text[index - 1] in _JOINERS):
+        index -= 1
+    return index
+
+
+def clip_text(text: str, max_chars: int) -> str:
+    """``text`` bounded to ``max_chars`` characters (code points), ellipsis included
+    (CONTRACT R3). A clipped text ends with :data:`ELLIPSIS`, so it never ends mid-word
+    without one; it is cut at the last space when one is in the last 40 % of the room
+    (else anywhere: CJK text has no spaces), never inside a character's marks.
+
+    Raises:
+        ValueError: ``max_chars`` is below 2.
+    """
+    if max_chars < 2:
+        raise ValueError("max_chars must be at least 2 (a character and the ellipsis)")
+    if len(text) <= max_chars:
+        return text
+    room = max_chars - 1
+    space = text.rfind(" ", 0, room + 1)
+    cut = space if space >= room * 0.6 else safe_cut(text, room)
+    head = text[:cut].rstrip() or text[: safe_cut(text, room)] or text[:room]
+    return head + ELLIPSIS

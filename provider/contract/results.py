@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .capabilities import FIELDS_BY_CAPABILITY
+from .plaintext import clip_text
 from .registrations import Exposure
 
 __all__ = [
@@ -116,9 +117,8 @@ class Result:
 
 
 def _clip(text: str, max_chars: int) -> str:
-    if len(text) <= max_chars:
-        return text
-    return text[: max_chars - 1].rstrip() + "…"
+    # At a space where one is near, always with an ellipsis: never mid-word without one.
+    return clip_text(text, max_chars)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import compress, pairwise, starmap
 from operator import ne
 
+from ..contract.plaintext import ELLIPSIS, clip_text
 from ..contract.results import SNIPPET_MAX_CHARS
 
 __all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "make_snippet", "pair_weights", "passage_terms",
@@ -71,19 +72,31 @@ def best_passage(passage_terms: Sequence[str], weights: Mapping[str, float], cod
 def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> tuple[str, range]:
     """The passage at ``start``, followed by the next ones while they fit in ``max_chars``
     characters, and the range of passage indexes it shows (to know whether any of them
-    came from an internal section)."""
+    came from an internal section).
+
+    The snippet never starts or ends inside a word without an ellipsis (CONTRACT R3):
+    passages are cut at sentences and spaces, a passage cut inside a word carries an
+    ellipsis at the cut, and a text still too long is clipped with one
+    (:func:`provider.contract.plaintext.clip_text`)."""
     if not passages:
         return "", range(0)
     text = passages[start]
     end = start + 1
     for following in passages[start + 1 :]:
-        if len(text) + 1 + len(following) > max_chars:
+        joined = _join(text, following)
+        if len(joined) > max_chars:
             break
-        text = f"{text} {following}"
+        text = joined
         end += 1
-    if len(text) > max_chars:
-        text = text[: max_chars - 1].rstrip() + "…"
-    return text, range(start, end)
+    return clip_text(text, max_chars), range(start, end)
+
+
+def _join(text: str, following: str) -> str:
+    """Two consecutive passages as one text: a word cut between them (the ellipses
+    :mod:`provider.wiki.passages` puts at such a cut) is made whole again."""
+    if text.endswith(ELLIPSIS) and following.startswith(ELLIPSIS) and len(text) > 1 and len(following) > 1:
+        return text[:-1] + following[1:]
+    return f"{text} {following}"
 
 
 def make_snippet(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> str:

@@ -1,21 +1,37 @@
-"""Heading anchors: the ``#fragment`` a rendered page gives a heading.
+"""Heading anchors: the ``#fragment`` a rendered page gives a heading, by each tool's rule.
 
-The rule is GitHub's (``github-slugger``, also what Hugo's default ``goldmark`` anchors,
-Docusaurus and many MkDocs themes produce for plain headings): lowercase the heading's
-text; remove every character that is not a letter, a digit, ``_``, ``-`` or a space
-(letters and digits of any script are kept); turn each space into ``-``. A heading whose
-slug already occurred on the page gets ``-1``, ``-2`` … in order. An explicit heading id
-(``## Title {#id}``, in the layouts whose tool honours it: Hugo, Docusaurus, Jekyll's
-kramdown, MkDocs attr_list) is the anchor instead (:attr:`provider.wiki.plaintext.Block.anchor`).
+``github`` (the default; what Hugo's default ``goldmark`` anchors, Docusaurus, Starlight
+and GitHub itself produce for plain headings): lowercase the heading's text; remove every
+character that is not a letter, a digit, ``_``, ``-`` or a space (letters and digits of any
+script are kept); turn each space into ``-``. A heading whose slug already occurred on the
+page gets ``-1``, ``-2`` … in order.
+
+``python-markdown`` (MkDocs): Python-Markdown's ``toc`` extension, by its own functions
+(``markdown.extensions.toc.slugify`` and ``unique``), so the anchors are the site's: by
+default non-ASCII letters are folded to ASCII or dropped (``Übersicht`` → ``ubersicht``,
+a Japanese heading → ``_1``), a repeated slug gets ``_1``, ``_2`` …, and every explicit id
+on the page is taken before any slug is made (:class:`TocSlugger`). The project's ``toc``
+settings (``slugify_unicode``, ``separator``) are read from ``mkdocs.yml``
+(:mod:`provider.wiki.mkdocs_site`).
+
+An explicit heading id (``## Title {#id}``, in the layouts whose tool honours it: Hugo,
+Docusaurus, Jekyll's kramdown, MkDocs attr_list) is the anchor instead
+(:attr:`provider.wiki.plaintext.Block.anchor`).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-__all__ = ["Slugger", "slugify"]
+from markdown.extensions.toc import slugify as toc_slugify
+from markdown.extensions.toc import unique as toc_unique
 
+__all__ = ["ANCHOR_RULES", "AnchorRule", "Slugger", "TocSlugger", "new_slugger", "slugify"]
+
+ANCHOR_RULES = ("github", "python-markdown")
 _NOT_SLUG = re.compile(r"[^\w\- ]")
 
 
@@ -30,8 +46,62 @@ class Slugger:
     def __init__(self) -> None:
         self._seen: Counter[str] = Counter()
 
+    def reserve(self, ids: Iterable[str]) -> None:
+        """Explicit ids do not count among the slugs GitHub's rule makes unique."""
+
     def slug(self, heading: str) -> str:
         base = slugify(heading)
         count = self._seen[base]
         self._seen[base] += 1
         return base if count == 0 else f"{base}-{count}"
+
+
+class TocSlugger:
+    """Slugs for the headings of one page as Python-Markdown's ``toc`` makes them.
+
+    Args:
+        separator: the toc ``separator`` (``-``).
+        unicode: the toc slugify keeps letters of every script (``slugify_unicode``).
+    """
+
+    def __init__(self, separator: str = "-", unicode: bool = False) -> None:
+        self._separator = separator
+        self._unicode = unicode
+        self._used: set[str] = set()
+        self._counters: dict[str, int] = {}
+
+    def reserve(self, ids: Iterable[str]) -> None:
+        """Take the page's explicit ids first, as ``toc`` collects them before slugging."""
+        self._used.update(ids)
+
+    def slug(self, heading: str) -> str:
+        made = toc_slugify(heading, self._separator, self._unicode)
+        return toc_unique(made, self._used, self._counters)
+
+
+@dataclass(frozen=True)
+class AnchorRule:
+    """How a site makes heading anchors.
+
+    Attributes:
+        name: one of :data:`ANCHOR_RULES`.
+        separator: the word separator (``python-markdown`` only).
+        unicode: letters of every script are kept (``python-markdown`` only).
+    """
+
+    name: str = "github"
+    separator: str = "-"
+    unicode: bool = False
+
+
+def new_slugger(rule: AnchorRule = AnchorRule()) -> Slugger | TocSlugger:
+    """A fresh slugger for one page under ``rule``.
+
+    Raises:
+        ValueError: an unknown rule name.
+    """
+    if rule.name == "github":
+        return Slugger()
+    if rule.name == "python-markdown":
+        return TocSlugger(rule.separator, rule.unicode)
+    raise ValueError(f"unknown anchor rule {rule.name!r}; use one of {', '.join(ANCHOR_RULES)}")

@@ -19,7 +19,10 @@ Pattern placeholders (each value percent-encoded, ``/`` kept in paths):
                     ``route_base_path``, ``01-`` prefixes dropped, a front matter ``id`` as the
                     last segment, a file named like its folder the folder, blog posts
                     ``blog/2024/01/31/slug``; Starlight: without
-                    ``src/content/docs/``, lower case; MkDocs: without ``docs/``; Jekyll:
+                    ``src/content/docs/``, lower case; MkDocs: the path inside the
+                    project's ``docs_dir`` (``mkdocs.yml``, :mod:`~provider.wiki.mkdocs_site`;
+                    ``docs/`` without one), ``page.html`` when ``use_directory_urls`` is
+                    ``false``; Jekyll:
                     ``.html`` pages, posts ``2024/01/31/slug.html``, an ``index`` its folder
 ``{locale}``        the document's locale: ``de``, ``pt-BR``
 ``{locale_key}``    the locale as the site writes it: the path's own folder or suffix
@@ -35,8 +38,9 @@ Pattern placeholders (each value percent-encoded, ``/`` kept in paths):
 Each layout has a default pattern matching its tool's default URLs
 (:attr:`~provider.wiki.layouts.Layout.url_pattern`), used when
 ``citation_path_pattern`` is not set: Hugo ``/{locale_prefix}{path}/``, Docusaurus
-``/{locale_prefix}{path}``, Starlight ``/{locale_prefix}{path}/``, MkDocs ``/{path}/``,
-Jekyll, DocFX and plain ``/{path}``.
+``/{locale_prefix}{path}``, Starlight ``/{locale_prefix}{path}/``, MkDocs
+``/{locale_prefix}{path}/`` (``/{locale_prefix}{path}`` without directory URLs), Jekyll, DocFX
+and plain ``/{path}``.
 
 A chunk's URL carries its heading's anchor (:mod:`provider.wiki.anchors`) unless the URL
 already has a fragment. Every URL is checked against R7 — ``https``, absolute, a host, no
@@ -56,6 +60,7 @@ from urllib.parse import quote, urlsplit
 from .dates import DATED_NAME
 from .locale_patterns import match_locale
 from .locales import strip_extension
+from .mkdocs_site import project_for
 
 if TYPE_CHECKING:
     from .document import DocumentMeta, WikiSettings
@@ -265,7 +270,7 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
     elif rules == "starlight":
         path = ("" if path == "src/content/docs" else path.removeprefix("src/content/docs/")).lower()
     elif rules == "mkdocs":
-        path = "" if path == "docs" else path.removeprefix("docs/")
+        path = _mkdocs_path(meta, settings)
     elif rules == "docusaurus":
         parts = path.split("/")
         if meta.sources.get("doc_id", "").startswith("front matter id") and parts:
@@ -293,11 +298,36 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
     return path
 
 
+def _mkdocs_path(meta: DocumentMeta, settings: WikiSettings) -> str:
+    """``{path}`` of an MkDocs page: its path inside its project's ``docs_dir``, without
+    locale marker (the i18n plugin's ``ja/`` folder or ``.ja`` suffix: ``{locale_prefix}``
+    puts it back), an ``index``/``README`` standing for its folder; ``.html`` pages when
+    the project turns ``use_directory_urls`` off."""
+    project = project_for(settings.root, meta.relpath)
+    inner = project.page_path(meta.relpath) if project is not None and project.error is None else None
+    if project is None or inner is None:
+        path = meta.site_path.strip("/")
+        return "" if path == "docs" else path.removeprefix("docs/")
+    stem = strip_extension(inner)
+    found = match_locale(stem, settings.patterns, settings.known_locales)
+    stem = found.stem if found is not None and found.where == "folder" else found.group if found else stem
+    folder, _, name = stem.rpartition("/")
+    is_index = name.lower() in settings.preset.index_names
+    if not project.use_directory_urls:
+        return f"{folder}/index.html".lstrip("/") if is_index else f"{stem}.html"
+    return folder if is_index else stem
+
+
 def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
     """What a document contributes to its citation URL, by its layout's URL rules."""
     found = match_locale(strip_extension(meta.relpath), settings.patterns, settings.known_locales)
+    pattern = settings.preset.url_pattern
+    if settings.preset.url_rules == "mkdocs":
+        project = project_for(settings.root, meta.relpath)
+        if project is not None and project.error is None and not project.use_directory_urls:
+            pattern = pattern.rstrip("/")
     return UrlInputs(front_matter_url=meta.url, site_path=_layout_path(meta, settings), locale=meta.locale,
                      default_locale=settings.default_locale, doc_id=meta.doc_id,
                      locale_key=found.key if found is not None and found.locale == meta.locale else "",
                      prefix_default=settings.preset.locale_prefix_default,
-                     default_pattern=settings.preset.url_pattern)
+                     default_pattern=pattern)

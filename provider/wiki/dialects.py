@@ -23,12 +23,20 @@ Fenced code blocks are left alone. What each does:
     and raw output ``{::nomarkdown}…{:/nomarkdown}`` (with their content), the ``* TOC`` +
     ``{:toc}`` idiom, abbreviation definitions ``*[HTML]: …``. Liquid tags and
     ``{{ site.… }}`` are removed for every layout.
-``mkdocs`` (Material for MkDocs)
-    Admonitions ``!!! note "Title"``, collapsible ``??? note`` / ``???+ note`` and content
-    tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested ones
-    too); attr_list lists (``{ .md-button }``) on their own line or after a link;
-    snippet includes ``--8<-- "file"``; abbreviation definitions; keys ``++ctrl+k++`` →
-    ``ctrl+k``.
+``mkdocs`` (Material for MkDocs, pymdown-extensions)
+    pymdownx.blocks ``/// type | title`` … ``///`` (nested with more slashes) → the title
+    (not for ``html``/``caption`` blocks, whose argument is no text) and the body, the
+    fence lines and the block's indented YAML options dropped; admonitions
+    ``!!! note "Title"`` (also ``!!!note``), collapsible ``??? note`` / ``???+ note`` and
+    content tabs ``=== "Tab"`` → their title and their indented text, de-indented (nested
+    ones too); include lines removed everywhere, fenced code included (they run before
+    Markdown): FastAPI's ``{* file hl[1] *}``, mdx_include ``{!> file !}``, pymdownx.snippets
+    ``--8<-- "file"`` and ``--8<--`` blocks; mkdocstrings ``::: package.module`` lines and
+    their indented options removed; autorefs ``[text][package.Object]`` → ``text``;
+    attr_list lists (``{ .md-button }``, ``{target=_blank}`` after a link) removed; Material
+    icons ``:material-x:`` removed; ``[TOC]`` removed; a ``|`` in inline code in a table
+    row escaped (Python-Markdown keeps the cell whole); abbreviation definitions; keys
+    ``++ctrl+k++`` → ``ctrl+k``; ``^^insert^^`` → ``insert``.
 ``docfx`` (DocFX, Microsoft Learn)
     ``[!INCLUDE [title](path)]``, ``[!VIDEO …]``, ``[!div …]``, ``[!code-… ]`` removed;
     alerts ``> [!NOTE]`` (and TIP, IMPORTANT, CAUTION, WARNING) → the quoted text;
@@ -325,13 +333,35 @@ def _kramdown(source: str) -> str:
 
 # --------------------------------------------------------------------------- mkdocs
 
+# Python-Markdown's admonition allows no space after the marker (``!!!note``), and a type
+# in any script (``!!! 참고``).
 _MKDOCS_BLOCK = re.compile(
-    r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]{1,50}(?:[ \t]+[\w-]{1,50}){0,5}(?:[ \t]+"(.{0,500})")?[ \t]*$"""
+    r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]{1,50}(?:[ \t]+[\w-]{1,50}){0,5}(?:[ \t]+"(.{0,500})")?[ \t]*$"""
 )
 _MKDOCS_TAB = re.compile(r"""^([ \t]*)===!?\+?[ \t]+"(.{0,500})"[ \t]*$""")
-_SNIPPET = re.compile(r"""^\s*-{1,2}8<-{1,2}\s""")
+_SNIPPET = re.compile(r"""^\s*;?-{1,2}8<-{1,2}(?:\s|$)""")
+_SNIPPET_BLOCK = re.compile(r"""^\s*-{1,2}8<-{1,2}\s*$""")
 _INLINE_ATTRS = re.compile(r"\{\s{0,20}:?\s{0,20}[.#][^{}\n]{0,500}\}")
+# ``[text](url){target=_blank}``: attr_list after a link or image may hold only key=value.
+_LINK_ATTRS = re.compile(r"(?<=[)\]])\{:?[ \t]{0,20}[\w-]{1,50}=[^{}\n]{0,500}\}")
 _KEYS = re.compile(r"\+\+([\w+-]{1,60}?)\+\+")
+_INSERT = re.compile(r"\^\^([^^\n]{1,500}?)\^\^")
+# Material's icon and emoji shortcodes (``:material-check:``, ``:octicons-git-branch-16:``).
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[\w-]{1,100}:")
+_TOC_MARKER = re.compile(r"^\s{0,3}\[TOC\]\s*$")
+# Preprocessor includes, resolved before Markdown (so also inside fenced code):
+# FastAPI's ``{* ../../docs_src/x.py hl[6:7] *}``, mdx_include ``{!> ../x.md !}``.
+_STAR_INCLUDE = re.compile(r"^[ \t]*\{\*[^\n]{0,2000}?\*\}[ \t]*$")
+_BANG_INCLUDE = re.compile(r"\{![^\n]{0,2000}?!\}")
+# mkdocstrings: ``::: package.module`` renders API documentation from docstrings.
+_AUTODOC = re.compile(r"^([ \t]*):::[ \t]+[\w.:/-]{1,300}[ \t]*$")
+# autorefs cross-references: ``[text][package.Object]`` and ``[package.Object][]``.
+_AUTOREF = re.compile(r"(?<![\w\]])\[((?:[^\[\]\n]|\[[^\[\]\n]{0,200}\]){1,500})\]\[([^\[\]\n]{0,300})\]")
+# pymdownx.blocks: ``/// type | title`` … ``///`` (the outer of nested blocks has more slashes).
+_PYMDOWN_OPEN = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*([\w-]{1,50})[ \t]*(?:\|[ \t]*(.{0,500}?))?[ \t]*$")
+_PYMDOWN_CLOSE = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*$")
+#: Blocks whose argument is not text a reader sees (a tag selector, a caption's number).
+_UNSHOWN_ARGUMENT = frozenset({"html", "caption", "figure-caption", "table-caption"})
 
 
 def _indent_width(line: str) -> int:
@@ -378,22 +408,150 @@ def _mkdocs_blocks(lines: list[str], depth: int = 0) -> list[str]:
         body = [_dedent(b, base + 4) for b in lines[index + 1 : end]]
         pad = " " * base
         title = (opener.group(2) or "").strip()
-        out += [f"{pad}{title}", ""] if title else [""]
+        out += ["", f"{pad}{title}", ""] if title else [""]
         out += [f"{pad}{b}" if b.strip() else "" for b in _mkdocs_blocks(body, depth + 1)]
         out.append("")
         index = end
     return out
 
 
+def _indented_tail(lines: list[str], start: int, base: int) -> int:
+    """The index after the lines from ``start`` that are blank or indented deeper than
+    ``base`` (an options block), trailing blank lines left out."""
+    end = start
+    while end < len(lines) and (not lines[end].strip() or _indent_width(lines[end]) > base):
+        end += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _pymdown_blocks(lines: list[str]) -> list[str]:
+    """``/// type | title`` … ``///`` → the title as a paragraph of its own, then the
+    body; the fence lines and the block's indented YAML options are dropped."""
+    fenced = dict(_lines_outside_fences(lines))
+    out: list[str] = []
+    open_fences: list[int] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if fenced[index]:
+            out.append(line)
+            index += 1
+            continue
+        closer = _PYMDOWN_CLOSE.match(line)
+        if closer is not None and open_fences and len(closer.group(1)) in open_fences:
+            while open_fences and open_fences.pop() != len(closer.group(1)):
+                pass  # an inner block left open ends with its outer one
+            out.append("")
+            index += 1
+            continue
+        opener = _PYMDOWN_OPEN.match(line)
+        if opener is None:
+            out.append(line)
+            index += 1
+            continue
+        open_fences.append(len(opener.group(1)))
+        title = (opener.group(3) or "").strip()
+        out += ["", title, ""] if title and opener.group(2).lower() not in _UNSHOWN_ARGUMENT else [""]
+        # The block's options: YAML indented right under its header (``    type: warning``),
+        # up to the first blank or unindented line.
+        base = _indent_width(line)
+        index += 1
+        while index < len(lines) and lines[index].strip() and _indent_width(lines[index]) > base:
+            index += 1
+    return out
+
+
+def _preprocessor_includes(lines: list[str]) -> list[str]:
+    """Include lines removed everywhere, code included (they are replaced before Markdown
+    runs): what they include is another file's text, not this page's."""
+    out: list[str] = []
+    in_block = False
+    for line in lines:
+        if _SNIPPET_BLOCK.match(line):
+            in_block = not in_block  # a --8<-- block lists one file per line until the next --8<--
+            continue
+        if in_block:
+            continue
+        if _SNIPPET.match(line) or _STAR_INCLUDE.match(line):
+            continue
+        if "{!" in line:
+            stripped = _BANG_INCLUDE.sub("", line)
+            if not stripped.strip() and line.strip():
+                continue
+            line = stripped
+        out.append(line)
+    if in_block:  # never closed: not a snippet block after all
+        return _preprocessor_includes_lines_only(lines)
+    return out
+
+
+def _preprocessor_includes_lines_only(lines: list[str]) -> list[str]:
+    return [_BANG_INCLUDE.sub("", line) for line in lines
+            if not (_SNIPPET.match(line) or _STAR_INCLUDE.match(line))]
+
+
+def _autodoc(lines: list[str]) -> list[str]:
+    """mkdocstrings ``::: identifier`` lines and their indented options removed."""
+    fenced = dict(_lines_outside_fences(lines))
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        found = None if fenced[index] else _AUTODOC.match(lines[index])
+        if found is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        out.append("")
+        index = _indented_tail(lines, index + 1, _indent_width(lines[index]))
+    return out
+
+
+def _autorefs(line: str) -> str:
+    """``[text][id]`` → ``text`` where the brackets are not inside inline code (the text
+    itself may be code: ``[`Agent`][agents.Agent]``)."""
+    if "][" not in line:
+        return line
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)]
+
+    def replace(match: re.Match[str]) -> str:
+        if any(start < match.start() < end for start, end in spans):
+            return match.group(0)
+        return match.group(1)
+
+    return _AUTOREF.sub(replace, line)
+
+
+def _mkdocs_inline(text: str) -> str:
+    text = _LINK_ATTRS.sub("", _INLINE_ATTRS.sub("", text))
+    text = _ICON.sub("", text) if ":" in text else text
+    return _INSERT.sub(r"\1", _KEYS.sub(r"\1", text))
+
+
+_TABLE_ROW = re.compile(r"^\s{0,3}\|")
+
+
+def _table_code_pipes(line: str) -> str:
+    """Python-Markdown's tables keep a ``|`` inside inline code in its cell (GFM, which
+    the parser here follows, would split the cell there): escaped, it stays."""
+    if "|" not in line or "`" not in line or not _TABLE_ROW.match(line):
+        return line
+    return _CODE_SPAN.sub(lambda m: m.group(0).replace("\\|", "|").replace("|", "\\|"), line)
+
+
 def _mkdocs(source: str) -> str:
-    source = "\n".join(_mkdocs_blocks(source.split("\n")))
+    lines = _preprocessor_includes(source.split("\n"))
+    lines = _autodoc(_pymdown_blocks(lines))
+    source = "\n".join(_mkdocs_blocks(lines))
 
     def line_change(line: str) -> str | None:
-        if _ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line):
+        if (_ATTRIBUTE_LINE.match(line) or _SNIPPET.match(line) or _ABBREVIATION.match(line)
+                or _TOC_MARKER.match(line)):
             return None
         if _HEADING_ATTRS.match(line):
             return line  # heading_attributes reads its id (the anchor)
-        return _outside_code_spans(line, lambda s: _KEYS.sub(r"\1", _INLINE_ATTRS.sub("", s)))
+        return _outside_code_spans(_autorefs(_table_code_pipes(line)), _mkdocs_inline)
 
     return _map_prose_lines(source, line_change)
 

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .anchors import AnchorRule, new_slugger
 from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
@@ -44,6 +45,7 @@ from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
+from .mkdocs_site import project_for
 from .passages import Passage, split_passages
 from .plaintext import markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
@@ -335,6 +337,15 @@ def load_document(settings: WikiSettings, relpath: str) -> WikiDocument | Skippe
                           ctime_ns=opened.st_ctime_ns, inode=opened.st_ino, real_relpath=ref.real_relpath)
 
 
+def _anchor_rule(settings: WikiSettings, relpath: str) -> AnchorRule:
+    """How the page's site makes heading anchors (an MkDocs project's toc settings)."""
+    name = settings.preset.anchors
+    project = project_for(settings.root, relpath) if name == "python-markdown" else None
+    if project is None or project.error is not None:
+        return AnchorRule(name)
+    return AnchorRule(name, project.slug_separator, project.slug_unicode)
+
+
 def _is_section(relpath: str, layout: Layout) -> bool:
     name = relpath.rsplit("/", 1)[-1]
     return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
@@ -392,7 +403,8 @@ def parse_document(
         text = data.decode("utf-8", errors="replace")
         unreadable = "file is not valid UTF-8"
         errors.append(unreadable)
-    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
+    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
+                               include_lines=layout.name == "mkdocs")
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
@@ -460,15 +472,16 @@ def parse_document(
     if split.near_miss_lines:
         audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
     full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
+    anchors = _anchor_rule(settings, relpath)
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
-        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks))
-        public_passages = split_passages(public.blocks)
+        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks), slugger=new_slugger(anchors))
+        public_passages = split_passages(public.blocks, slugger=new_slugger(anchors))
         if not public_passages:
             warnings.append("no text outside internal sections: never in the public index")
     else:
         public = full
-        passages = public_passages = split_passages(full.blocks)
+        passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
 
     name = readable_name(relpath, index_names=layout.index_names, dated_names=layout.dated_names,
                          number_prefixes=layout.number_prefixes)

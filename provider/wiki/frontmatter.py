@@ -195,7 +195,12 @@ def _audience_line(line: str) -> bool:
                for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
 
 
-def _misplaced_header(text: str) -> str | None:
+#: A preprocessor's include directive on a line of its own: ``{* ../src/x.py hl[6:7] *}``,
+#: ``{!> ../x.md !}``. JSON never starts ``{*`` or ``{!``.
+_INCLUDE_LINE = re.compile(r"^\s*\{[*!][^\n]{0,2000}[*!]\}\s*$")
+
+
+def _misplaced_header(text: str, include_lines: bool = False) -> str | None:
     """Why the text looks like it meant to carry front matter somewhere other than
     exactly at its start, or ``None``.
 
@@ -220,6 +225,8 @@ def _misplaced_header(text: str) -> str | None:
             continue
         if _audience_line(line):
             return f"line {number + 1} sets an audience key outside the front matter"
+        if include_lines and _INCLUDE_LINE.match(line):
+            continue  # the tool's include directive: replaced by another file's text
         json_like = line == "{" or (line.startswith("{") and line.endswith("}") and ":" in line)
         if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and line.startswith("{")):
             following = [_visible(other) for other in lines[number + 1 : number + 4]]
@@ -263,7 +270,8 @@ def _no_duplicate_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False) -> FrontMatter:
+def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False,
+                       include_lines: bool = False) -> FrontMatter:
     """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
 
     Every format is recognised in every layout: a TOML or JSON header ignored by a
@@ -283,6 +291,9 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         formats: header formats to recognise (:data:`FORMATS`); YAML is always read.
         yaml_end_marker: a ``...`` line also closes a YAML header (Jekyll's rule); else
             such a line inside the header makes it unreadable, as YAML itself does.
+        include_lines: a whole line ``{* file … *}`` or ``{!file!}`` is an include
+            directive of the tool (MkDocs with FastAPI's or mdx_include's preprocessor),
+            not a JSON header, wherever it stands.
     """
     from .hugo_front_matter import parse_toml_header
 
@@ -291,7 +302,7 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
     if "toml" in formats and first == "+++":
         header, body, error = split_front_matter(normalised, "+++")
         return _finish(header, body, error, parse_toml_header)
-    if "json" in formats and normalised.startswith("{"):
+    if "json" in formats and normalised.startswith("{") and not (include_lines and _INCLUDE_LINE.match(first)):
         header, body, error, data = _json_header(normalised)
         if error is not None:
             return FrontMatter(data={}, error=error, body=body, present=True)
@@ -312,7 +323,7 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         jekyll = split_front_matter(normalised, closing="...")
         if jekyll[0] is not None and jekyll[2] is None and (error is not None or len(jekyll[0]) < len(header)):
             header, body, error = jekyll
-    if header is None and (misplaced := _misplaced_header(normalised)) is not None:
+    if header is None and (misplaced := _misplaced_header(normalised, include_lines)) is not None:
         return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
 

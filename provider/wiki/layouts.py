@@ -73,6 +73,8 @@ class Layout:
         text: what the tool does to text plain Markdown leaves alone
             (:class:`~provider.wiki.plaintext.TextOptions`: templates inside code, tags that
             are not HTML).
+        anchors: how the tool makes heading anchors (:mod:`provider.wiki.anchors`):
+            ``github`` or ``python-markdown``.
     """
 
     name: str
@@ -97,6 +99,7 @@ class Layout:
     locale_prefix_default: bool = False
     site_cascade: bool = False
     text: TextOptions = PLAIN_TEXT
+    anchors: str = "github"
 
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
@@ -185,7 +188,9 @@ MKDOCS = Layout(
     ),
     number_prefixes=True,
     url_rules="mkdocs",
-    url_pattern="/{path}/",
+    # mkdocs-static-i18n serves the default language at the root, the others under /<lang>/.
+    url_pattern="/{locale_prefix}{path}/",
+    anchors="python-markdown",
 )
 
 DOCFX = Layout(

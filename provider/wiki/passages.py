@@ -2,7 +2,9 @@
 
 Done once at index time so a search only has to pick the best passage. A passage is
 consecutive text under one heading, at most :data:`PASSAGE_MAX_CHARS` characters, cut
-at sentence boundaries (or word boundaries for a run-on sentence). Its ``heading`` is
+at sentence boundaries (after ``。！？`` too, where CJK text puts no space), or for a
+run-on sentence at a space or a CJK comma; where a sentence must be cut inside a word
+(a long CJK sentence, a huge token) the two pieces carry an ellipsis at the cut. Its ``heading`` is
 the nearest heading above it, whose words count as matching the passage.
 
 Passages also know their **section**: a section starts at each heading of level 1–3 (the
@@ -16,7 +18,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .anchors import Slugger
+from ..contract.plaintext import ELLIPSIS, safe_cut
+from .anchors import Slugger, TocSlugger
 from .plaintext import Block
 
 __all__ = ["PASSAGE_MAX_CHARS", "SECTION_MAX_LEVEL", "Passage", "split_passages"]
@@ -25,7 +28,10 @@ __all__ = ["PASSAGE_MAX_CHARS", "SECTION_MAX_LEVEL", "Passage", "split_passages"
 PASSAGE_MAX_CHARS = 400
 #: Headings of this level or higher (1 = ``#``) start a section.
 SECTION_MAX_LEVEL = 3
-_SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+")
+# A sentence ends at whitespace after its stop, or right after a CJK full stop (Japanese
+# and Chinese put no space between sentences) unless a closing quote or bracket follows.
+_SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+|(?<=[。！？])(?![。！？」』）】〕”’])\s*")
+_CJK_PAUSES = "、，；："
 
 
 @dataclass(frozen=True)
@@ -56,16 +62,31 @@ class Passage:
     code: tuple[str, ...] = field(default=(), compare=False)
 
 
+def _cut(sentence: str, max_chars: int) -> tuple[str, str]:
+    """Split a sentence longer than ``max_chars`` into a head that fits and the rest: at
+    the last space, else after the last CJK comma, in the second half of the room; else
+    anywhere (never inside a character's marks), and then the head ends and the rest
+    starts with an ellipsis, so no snippet shows a cut word without one."""
+    cut = sentence.rfind(" ", 0, max_chars)
+    if cut > max_chars // 2:
+        return sentence[:cut].rstrip(), sentence[cut:].lstrip()
+    comma = max((sentence.rfind(c, 0, max_chars) for c in _CJK_PAUSES), default=-1)
+    if comma >= max_chars // 2:
+        return sentence[: comma + 1], sentence[comma + 1 :].lstrip()
+    cut = safe_cut(sentence, max_chars - 1) or max_chars - 1
+    return sentence[:cut] + ELLIPSIS, ELLIPSIS + sentence[cut:]
+
+
 def _pieces(text: str, max_chars: int) -> Iterable[str]:
     if len(text) <= max_chars:
         yield text
         return
     current = ""
     for sentence in _SENTENCE_END.split(text):
+        if not sentence:
+            continue
         while len(sentence) > max_chars:
-            cut = sentence.rfind(" ", 0, max_chars)
-            cut = cut if cut > max_chars // 2 else max_chars
-            head, sentence = sentence[:cut].rstrip(), sentence[cut:].lstrip()
+            head, sentence = _cut(sentence, max_chars)
             if current:
                 yield current
                 current = ""
@@ -79,8 +100,17 @@ def _pieces(text: str, max_chars: int) -> Iterable[str]:
         yield current
 
 
-def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) -> tuple[Passage, ...]:
-    """Group blocks into passages (see the module docstring)."""
+def split_passages(
+    blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS, slugger: Slugger | TocSlugger | None = None
+) -> tuple[Passage, ...]:
+    """Group blocks into passages (see the module docstring).
+
+    Args:
+        blocks: a document's blocks, in order.
+        max_chars: the longest passage.
+        slugger: makes the headings' anchors by the site's rule
+            (:func:`provider.wiki.anchors.new_slugger`); GitHub's by default.
+    """
     passages: list[Passage] = []
     headings: list[Block] = []
     heading = ""
@@ -88,7 +118,9 @@ def split_passages(blocks: Iterable[Block], max_chars: int = PASSAGE_MAX_CHARS) 
     current = ""
     current_code: list[str] = []
     internal = False
-    slugger = Slugger()
+    blocks = list(blocks)
+    slugger = slugger if slugger is not None else Slugger()
+    slugger.reserve(block.anchor for block in blocks if block.kind == "heading" and block.anchor)
     section, section_heading, anchor = 0, "", ""
 
     def flush() -> None:

@@ -237,8 +237,10 @@ _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.IGNORECASE), r"\1:"),  # GitHub alert
     (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
     (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
+    # A reference link whose definition is missing (a translation dropped it): its text.
+    (re.compile(r"(?<![\w\]])\[([^\[\]\n]{1,500})\]\[[^\[\]\s]{1,300}\]"), r"\1"),
 )
-_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-")
+_PROSE_SCRUB_NEEDS = ("[", "[", "=", "[", "[", "{", "=-", "[")
 _SCRUB_STEPS = tuple(zip(_SCRUB, _SCRUB_NEEDS, strict=True))
 _PROSE_SCRUB_STEPS = _SCRUB_STEPS + tuple(zip(_PROSE_SCRUB, _PROSE_SCRUB_NEEDS, strict=True))
 
@@ -640,6 +642,19 @@ def heading_id_mark(anchor: str) -> str:
     return f"\ue030{anchor}\ue031"
 
 
+# An image's alt text as the site's CSS reads it: AdGuard's knowledge bases (Docusaurus)
+# style screenshots by a ``*border`` or ``\*mobile_border`` word in the alt text, which
+# no reader sees.
+_IMAGE_ALT = re.compile(r"!\[([^\[\]\n]{0,1000})\]")
+_ALT_MARKER = re.compile(r"(?<!\S)\\?\*[a-z][a-z0-9_-]{0,40}(?!\S)")
+
+
+def _without_alt_markers(segment: str) -> str:
+    if "*" not in segment:
+        return segment
+    return _IMAGE_ALT.sub(lambda m: "![" + _squash(_ALT_MARKER.sub(" ", m.group(1))) + "]", segment)
+
+
 #: Fenced code in these languages is a diagram's or chart's source, not text a reader
 #: sees on the page.
 DIAGRAM_LANGUAGES = frozenset({"mermaid", "plantuml", "puml", "graphviz", "dot", "d2"})
@@ -657,7 +672,8 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
 
     Never raises on any input text.
     """
-    tokens = _md.parse(_prepare(_unheld(source), keep_lines=False, options=options, math=True))
+    prepared = _prepare(_unheld(source), keep_lines=False, options=options, math=True)
+    tokens = _md.parse(outside_fences(prepared, _without_alt_markers) if "![" in prepared else prepared)
     blocks: list[Block] = []
     first_h1: str | None = None
     first_heading: str | None = None

@@ -52,7 +52,8 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
         return True
     if body:
         return _body_may_withdraw(body[0], before)
-    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
+    front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
+                               include_lines=layout.name == "mkdocs")
     if front.error is not None:
         return True
     lowercase_keys = bool(layout.params_key)

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from provider.wiki.dialects import DIALECTS, apply_dialects
 from provider.wiki.layouts import LAYOUTS
 from provider.wiki.plaintext import markdown_to_text
-from tests.wiki.markup import assert_no_markup
+from tests.wiki.markup import assert_no_markup, dialect_residue
 
 
 def text(source: str, *dialects: str) -> list[str]:
@@ -167,3 +169,154 @@ def test_jekyll_highlight_blocks_are_code() -> None:
 def test_kramdown_attribute_list_over_two_lines() -> None:
     source = "| a | b |\n|---|---|\n| 1 | 2 |\n{: .table\n   .table-striped}\n\nNext."
     assert text(source, "kramdown") == ["a · b", "1 · 2", "Next."]
+
+
+# --------------------------------------------------------------------------- MkDocs / pymdown (CONTRACT R3)
+
+MKDOCS = ("mkdocs", "heading_attributes")
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # pymdownx.blocks: the title and the body, never the fence lines.
+        ("/// note | Technical Details\n\nBody text.\n\n///\n", ["Technical Details", "Body text."]),
+        ("/// tip\n\nNo title.\n\n///\n", ["No title."]),
+        ("/// admonition | Careful\n    type: warning\n\nBody.\n///\n", ["Careful", "Body."]),
+        ("/// details | Click to expand\n    open: true\n\nHidden.\n///\n", ["Click to expand", "Hidden."]),
+        ("/// html | div.grid\n\nGrid text.\n\n///\n", ["Grid text."]),  # a selector, not a title
+        ("//// tab | Python 3.10+\n\n/// note\n\nInner.\n\n///\n\n////\n", ["Python 3.10+", "Inner."]),
+        ("Before.\n/// warning | Title\nRight after.\n///\nAfter.\n", ["Before.", "Title", "Right after.", "After."]),
+        ("/// note | Never closed\n\nRest of the page.\n", ["Never closed", "Rest of the page."]),
+        # classic admonitions
+        ('!!! note "Title"\n    Indented body.\n', ["Title", "Indented body."]),
+        ("!!!note\n    No space after the marker.\n", ["No space after the marker."]),
+        ('!!! 참고 "제목"\n    한국어 본문\n', ["제목", "한국어 본문"]),
+        ('??? note "Expand to see output"\n    Output.\n', ["Expand to see output", "Output."]),
+        ('???+ tip\n    Open by default.\n', ["Open by default."]),
+        # content tabs
+        ('=== "Python"\n\n    Use pip.\n\n=== "Node"\n\n    Use npm.\n', ["Python", "Use pip.", "Node", "Use npm."]),
+        # includes: another file's text, gone (in code too: they run before Markdown)
+        ("Intro.\n\n{* ../../docs_src/x.py hl[6:7] *}\n\nAfter.\n", ["Intro.", "After."]),
+        ("{!> ../../docs_src/x.md !}\n\nText.\n", ["Text."]),
+        ("{!../../docs/missing-translation.md!}\n\nText.\n", ["Text."]),
+        ("```Python hl_lines=\"2\"\n{!> ../../../docs_src/body/tutorial001.py!}\n```\n\nText.\n", ["Text."]),
+        ('--8<-- "includes/abbreviations.md"\n\nText.\n', ["Text."]),
+        ("--8<--\nfile-a.md\nfile-b.md\n--8<--\n\nText.\n", ["Text."]),
+        ('```\n--8<-- "snippet.py"\n```\n\nText.\n', ["Text."]),
+        # mkdocstrings and autorefs
+        ("# `Agents`\n\n::: agents.agent\n", ["Agents"]),
+        ("::: agents\n\n    options:\n        members:\n            - Agent\n\nAfter.\n", ["After."]),
+        ("Use [`Agent`][agents.Agent] or [agents.Runner][].\n", ["Use Agent or agents.Runner."]),
+        # attribute lists, icons, keys, TOC marker
+        ("[Go](x.md){ .md-button .md-button--primary }\n", ["Go"]),
+        ("See [x](y.md){.internal-link target=_blank} and [z](w){target=_blank}.\n", ["See x and z."]),
+        ("Done :material-check: and :octicons-git-branch-16: here.\n", ["Done and here."]),
+        ("Press ++ctrl+alt+del++ now.\n", ["Press ctrl+alt+del now."]),
+        ("[TOC]\n\nText.\n", ["Text."]),
+        ("| name | type |\n|---|---|\n| `retries` | `int | None` |\n", ["name · type", "retries · int | None"]),
+    ],
+)
+def test_mkdocs_constructs_leave_their_text(source: str, expected: list[str]) -> None:
+    assert text(source, *MKDOCS) == expected
+
+
+def test_mkdocs_code_keeps_what_looks_like_syntax() -> None:
+    # In fenced code, what the reader sees is kept as written (only include lines go).
+    source = '```text\n/// note | x\n!!! note\n::: agents.agent\n=== "Tab"\n```\n'
+    blocks = markdown_to_text(apply_dialects(source, MKDOCS)).blocks
+    assert [b.text for b in blocks] == ['/// note | x !!! note ::: agents.agent === "Tab"']
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("![Protezione DNS \\*mobile_border](https://cdn.example/a.png)", "Protezione DNS"),
+        ("![Hauptbildschirm und Standorte *mobile_border](https://cdn.example/b.png)", "Hauptbildschirm und Standorte"),
+        ("![WFP driver *border](https://cdn.example/c.png)", "WFP driver"),
+        ("![a *b* c](x.png)", "a b c"),  # emphasis, not a marker
+    ],
+)
+@pytest.mark.parametrize("layout", ["docusaurus", "mkdocs", "plain"])
+def test_image_style_markers_are_not_text(source: str, expected: str, layout: str) -> None:
+    dialects = {"docusaurus": ("docusaurus", "heading_attributes"), "mkdocs": MKDOCS, "plain": ()}[layout]
+    assert text(f"Look: {source} done.", *dialects) == [f"Look: {expected} done."]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (":::image type=\"content\" source=\"media/x.png\" alt-text=\"The sign-in page.\":::", ["The sign-in page."]),
+        ("> [!NOTE]\n> Restart Outlook.", ["Restart Outlook."]),
+        ("> [!WARNING]\n> Back up first.", ["Back up first."]),
+        ("[!INCLUDE [Applies to](../includes/applies.md)]\n\nText.", ["Text."]),
+    ],
+)
+def test_learn_constructs_already_handled(source: str, expected: list[str]) -> None:
+    assert text(source, "docfx", "heading_attributes") == expected
+
+
+# Property tests: every generated construct leaves no syntax of its own in the text.
+
+_WORD = st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzäöü日本語한국어"), min_size=1, max_size=10)
+_PHRASE = st.lists(_WORD, min_size=1, max_size=6).map(" ".join)
+_TYPES = st.sampled_from(["note", "tip", "warning", "info", "details", "tab", "admonition", "html", "danger"])
+
+
+@st.composite
+def _pymdown_block(draw: st.DrawFn, depth: int = 0) -> str:
+    slashes = "/" * draw(st.integers(3, 5))
+    kind = draw(_TYPES)
+    title = draw(st.one_of(st.none(), _PHRASE))
+    header = f"{slashes} {kind}" + (f" | {title}" if title is not None else "")
+    options = draw(st.sampled_from(["", "    type: warning\n", "    open: true\n    attrs: {class: x}\n"]))
+    body = draw(st.lists(_PHRASE, min_size=1, max_size=3))
+    inner = draw(_pymdown_block(depth + 1)) if depth < 1 and draw(st.booleans()) else ""
+    blank = draw(st.sampled_from(["", "\n"]))
+    return f"{header}\n{options}{blank}" + "\n\n".join(body) + f"\n\n{inner}{slashes}\n"
+
+
+@st.composite
+def _admonition(draw: st.DrawFn) -> str:
+    marker = draw(st.sampled_from(["!!!", "!!! ", "??? ", "???+ "]))
+    kind = draw(st.sampled_from(["note", "warning", "tip", "참고"]))
+    title = draw(st.one_of(st.none(), _PHRASE))
+    head = f"{marker}{kind}" + (f' "{title}"' if title is not None else "")
+    body = draw(st.lists(_PHRASE, min_size=1, max_size=3))
+    return head + "\n" + "\n\n".join(f"    {b}" for b in body) + "\n"
+
+
+_INCLUDE = st.sampled_from([
+    "{* ../../docs_src/a/tutorial001.py hl[6:7] *}",
+    "{* ../../docs_src/b.py ln[1:10] hl[2] title[\"app/main.py\"] *}",
+    "{!> ../../docs_src/c.md !}",
+    "{!../../docs/missing-translation.md!}",
+    '--8<-- "includes/x.md"',
+    "--8<-- \"a.md:section\"",
+    "::: package.module",
+    "::: package.module.Object\n    options:\n        show_source: false",
+    '=== "Tab title"\n\n    Tab body.',
+    "{ .annotate }",
+    "[TOC]",
+])
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(parts=st.lists(st.one_of(_pymdown_block(), _admonition(), _INCLUDE, _PHRASE), min_size=1, max_size=6))
+def test_property_mkdocs_constructs_leave_no_syntax(parts: list[str]) -> None:
+    """CONTRACT R3: pymdown blocks, admonitions, tabs, includes and mkdocstrings lines
+    never leave their syntax in the plain text, whatever their mix and nesting."""
+    source = "\n\n".join(parts)
+    for block in markdown_to_text(apply_dialects(source, MKDOCS)).blocks:
+        assert not dialect_residue(block.text), (source, block.text)
+        assert_no_markup(block.text, code=block.kind == "code")
+
+
+@pytest.mark.parametrize("dialects", [(), ("docusaurus", "heading_attributes"), MKDOCS])
+def test_undefined_reference_link_shows_its_text(dialects: tuple[str, ...]) -> None:
+    """R3: ``[text][ref]`` without a definition (a translation dropped it) is its text;
+    ``[][]byte`` and ``m[0][1]`` are text as written, and so is inline code."""
+    source = "Refer to [Kaia's JSON-RPC API][Kaia-API] now. Go has [][]byte and m[0][1].\n"
+    assert text(source, *dialects) == ["Refer to Kaia's JSON-RPC API now. Go has [][]byte and m[0][1]."]
+    blocks = markdown_to_text(apply_dialects("Write `[a][b]` here.", dialects)).blocks
+    assert [b.text for b in blocks] == ["Write [a][b] here."]
