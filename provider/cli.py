@@ -1032,6 +1032,9 @@ EXIT_CANNOT_CHECK = 2
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Certificate or CA bundle to trust for https (e.g. dev-cert/cert.pem).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--application-only", is_flag=True,
+              help="URL serves the application without its reverse proxy (a test): skip the proxy's duties "
+                   "(W4 on requests that never reach the application), saying so.")
 def conformance(
     url: str,
     customer_safe_secret: str,
@@ -1040,6 +1043,7 @@ def conformance(
     probe_queries: tuple[str, ...],
     cacert: Path | None,
     as_json: bool,
+    application_only: bool,
 ) -> None:
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
 
@@ -1061,6 +1065,7 @@ def conformance(
             canary_queries=canary_queries,
             probe_queries=probe_queries,
             cafile=str(cacert) if cacert else None,
+            application_only=application_only,
         )
     except ProviderUnreachable as exc:
         hint = _tls_hint(url, str(exc), "URL") or f"{exc}; is the URL right and the provider running?"
