@@ -323,7 +323,8 @@ class _Supervisor:
     def _on_signal(self, signum: int, frame: object) -> None:
         if self.stop_signal is None:
             self.stop_signal = signum
-            uvicorn_log.info("Received %s, stopping the workers.", signal.Signals(signum).name)
+            # Formatted here: provider.logsetup reads the signal's name from the message.
+            uvicorn_log.info(f"Received {signal.Signals(signum).name}, stopping the workers.")
 
     def run(self) -> None:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
