@@ -256,6 +256,10 @@ def _worker_main(app: str, is_factory: bool, options: dict[str, Any], listener: 
     message)`` if the application cannot be built (then exit 3)."""
     import uvicorn
 
+    # Ctrl-C reaches the whole process group: the supervisor stops the workers (SIGTERM).
+    # Ignored here, a SIGINT can no longer interrupt a build with a traceback, nor be
+    # re-raised as KeyboardInterrupt after uvicorn's graceful shutdown.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         application = _load(app, is_factory)
     except Exception as exc:
