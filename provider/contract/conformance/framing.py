@@ -50,13 +50,14 @@ class RawTarget:
 def _exchange(target: RawTarget, raw: bytes) -> bytes:
     with socket.create_connection((target.host, target.port), timeout=READ_S) as plain:
         sock = target.tls.wrap_socket(plain, server_hostname=target.host) if target.tls else plain
-        sock.sendall(raw)
-        chunks = []
-        try:
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        except (TimeoutError, ConnectionError, ssl.SSLError):
-            pass
+        with sock:  # the TLS socket too: closed however the exchange ends
+            sock.sendall(raw)
+            chunks = []
+            try:
+                while chunk := sock.recv(65536):
+                    chunks.append(chunk)
+            except (TimeoutError, ConnectionError, ssl.SSLError):
+                pass
     return b"".join(chunks)
 
 
