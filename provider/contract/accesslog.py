@@ -38,7 +38,7 @@ _SINGLE_HEADERS = (b"content-length", b"content-type", b"x-helpthread-knowledge-
 NOTE_KEY = "provider.request"
 
 
-def note(scope: Scope, **fields: Any) -> None:
+def note(scope: Any, **fields: Any) -> None:
     """Record ``fields`` for this request's access-log line and record."""
     current = scope.get(NOTE_KEY)
     if isinstance(current, dict):
@@ -139,7 +139,7 @@ class AccessLog:
         _report(scope, noted, started, self.observer)
 
 
-def report_refusal(scope: Scope, status: int, code: str,
+def report_refusal(scope: Any, status: int, code: str,
                    observer: Callable[[RequestRecord], None] | None) -> None:
     """Log and record a request refused before the middleware ran (a path or method
     Litestar's router has no route for): status and error code, no duration."""

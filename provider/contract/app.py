@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 from litestar import Litestar, Request, Response, Router, get, post
 from litestar.config.app import AppConfig
@@ -39,7 +39,7 @@ from litestar.middleware.base import DefineMiddleware
 from litestar.plugins import InitPluginProtocol
 from litestar.response.base import ASGIResponse
 
-from .accesslog import ASGIApp, AccessLog, Message, Receive, Scope, Send, note, report_refusal
+from .accesslog import AccessLog, ASGIApp, Message, Receive, Scope, Send, note, report_refusal
 from .backend import Backend
 from .capabilities import ALL_CAPABILITIES
 from .errors import (
@@ -138,7 +138,7 @@ class ContractPlugin(InitPluginProtocol):
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
         app_config.route_handlers.append(self.router)
-        app_config.middleware.insert(0, DefineMiddleware(AccessLog, observer=self.settings.observer))
+        app_config.middleware.insert(0, DefineMiddleware(cast("Any", AccessLog), observer=self.settings.observer))
         app_config.exception_handlers = {
             **app_config.exception_handlers,
             ContractError: self._contract_error,

@@ -29,7 +29,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -103,7 +103,7 @@ async def _read(request: Request[Any, Any, Any], max_bytes: int) -> bytes:
         message = await request.receive()
         if message["type"] == "http.disconnect":
             raise InvalidRequest("body", "the client disconnected before sending the whole body")
-        chunk = message.get("body", b"")
+        chunk = cast("bytes", message.get("body", b""))
         size += len(chunk)
         if size > max_bytes:
             raise PayloadTooLarge()

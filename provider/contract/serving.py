@@ -312,7 +312,8 @@ class _Supervisor:
                     try:
                         message = ours.recv()
                     except EOFError:
-                        message = ("failed", f"exited with status {process.join(1) or process.exitcode}")
+                        process.join(1)
+                        message = ("failed", f"exited with status {process.exitcode}")
                     if message[0] == "started":
                         return process
                     raise WorkerStartFailed(f"a worker could not start: {message[1]}")
