@@ -36,6 +36,7 @@ from litestar import Litestar, Request, Response, Router, get, post
 from litestar.config.app import AppConfig
 from litestar.exceptions import HTTPException
 from litestar.middleware.base import DefineMiddleware
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.plugins import InitPluginProtocol
 from litestar.response.base import ASGIResponse
 
@@ -53,11 +54,13 @@ from .errors import (
     ReplayStoreUnavailable,
     UnsupportedMediaType,
 )
+from .models import CapabilitiesResponse, ErrorResponse, RetrieveRequestBody, RetrieveResponse, json_schema
 from .routes import ContractRoutes, encode_json
 from .serving import check_replay_store_for_workers
 from .settings import ContractSettings
 
-__all__ = ["ASGIApp", "ContractPlugin", "Message", "Receive", "Scope", "Send", "contract_router", "create_app"]
+__all__ = ["ASGIApp", "ContractPlugin", "Message", "Receive", "Scope", "Send", "contract_router", "create_app",
+           "openapi_document"]
 
 errors_log = logging.getLogger("provider.errors")
 
@@ -95,12 +98,19 @@ def contract_router(backend: Backend, settings: ContractSettings, *, path: str =
     routes = ContractRoutes(backend, settings)
 
     # Each handler takes the raw Request: Litestar parses nothing (no `data` parameter),
-    # the routes read the bytes the signature covers.
-    @post("/retrieve", status_code=200, summary="Retrieve documents (signed)")
+    # the routes read the bytes the signature covers. The models only describe the
+    # answers for the OpenAPI description (openapi_document adds the request body).
+    errors = {status: ResponseSpec(ErrorResponse, description=f"the error envelope ({status})", generate_examples=False)
+              for status in (400, 401, 413, 415, 500, 503)}
+
+    @post("/retrieve", status_code=200, summary="Retrieve documents (signed)", operation_id="retrieve",
+          responses={200: ResponseSpec(RetrieveResponse, description="results", generate_examples=False), **errors})
     async def retrieve(request: Request[Any, Any, Any]) -> ASGIResponse:
         return await routes.retrieve(request)
 
-    @get("/capabilities", summary="Declared capabilities (signed)")
+    @get("/capabilities", summary="Declared capabilities (signed)", operation_id="capabilities",
+         responses={200: ResponseSpec(CapabilitiesResponse, description="declared capabilities",
+                                      generate_examples=False), 401: errors[401]})
     async def capabilities(request: Request[Any, Any, Any]) -> ASGIResponse:
         return await routes.capabilities(request)
 
@@ -206,3 +216,40 @@ def create_app(backend: Backend, settings: ContractSettings, **litestar_options:
     options: dict[str, Any] = {"openapi_config": None, "logging_config": None, **litestar_options}
     plugins = [ContractPlugin(backend, settings), *options.pop("plugins", [])]
     return Litestar(plugins=plugins, **options)
+
+
+def openapi_document(app: Litestar, *, path: str = "/retrieve") -> dict[str, Any]:
+    """The OpenAPI description of ``app`` (Litestar builds it from the routes; the shapes
+    are the JSON Schemas msgspec generates from :mod:`~provider.contract.models`), with
+    the ``/retrieve`` request body added from
+    :class:`~provider.contract.models.RetrieveRequestBody` — which Litestar cannot see:
+    the handler reads raw bytes, never a parsed body (A2, A7). Needs ``openapi_config``
+    on the app (``create_app(..., openapi_config=OpenAPIConfig(...))``).
+
+    Raises:
+        ImproperlyConfiguredException: the app has no ``openapi_config``.
+    """
+    document: dict[str, Any] = app.openapi_schema.to_schema()
+    components = document.setdefault("components", {}).setdefault("schemas", {})
+    # msgspec's own schemas of the models, in place of Litestar's reading of them: the
+    # ones tests/contract/test_models.py checks against the hand-kept files.
+    for model in (RetrieveRequestBody, RetrieveResponse, CapabilitiesResponse, ErrorResponse):
+        schema = json_schema(model)
+        for name, definition in schema.pop("$defs", {}).items():
+            components[name] = _openapi_refs(definition)
+        components[model.__name__] = _openapi_refs(schema)
+    operation = document.get("paths", {}).get(path, {}).get("post")
+    if operation is not None:
+        operation["requestBody"] = {"required": True, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/RetrieveRequestBody"}}}}
+    return document
+
+
+def _openapi_refs(node: Any) -> Any:
+    """msgspec's ``#/$defs/`` references as OpenAPI's ``#/components/schemas/``."""
+    if isinstance(node, dict):
+        return {k: (v.replace("#/$defs/", "#/components/schemas/") if k == "$ref" else _openapi_refs(v))
+                for k, v in node.items()}
+    if isinstance(node, list):
+        return [_openapi_refs(item) for item in node]
+    return node

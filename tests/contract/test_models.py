@@ -100,3 +100,43 @@ def test_valid_answers_decode_into_the_models() -> None:
     assert answer.results[0].score == 0.5
     with pytest.raises(msgspec.ValidationError):
         msgspec.json.decode(body.replace(b"0.5", b"1.5"), type=RetrieveResponse)
+
+
+def test_the_openapi_description_carries_the_same_shapes() -> None:
+    """Litestar's OpenAPI description of the contract routes, with the request body the
+    raw-bytes handler cannot declare added from the model: every schema in it matches
+    the hand-kept file of the same shape."""
+    from litestar.openapi import OpenAPIConfig
+
+    from provider.contract import ContractSettings, Exposure, Registration, create_app
+    from provider.contract.app import openapi_document
+    from tests.conformance.broken.corpus import ArticleBackend
+
+    settings = ContractSettings(registrations=[
+        Registration.from_values("cs", Exposure.CUSTOMER_SAFE, ["openapi-test-secret-0123456789-abcdefgh"])])
+    app = create_app(ArticleBackend(), settings, openapi_config=OpenAPIConfig(title="provider", version="1"))
+    document = openapi_document(app)
+    schemas = document["components"]["schemas"]
+    root = {"$defs": schemas}
+
+    def component(ref: dict[str, str]) -> Any:
+        return _resolve(schemas[ref["$ref"].rsplit("/", 1)[1]], root)
+
+    def refs(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {k: (v.replace("#/components/schemas/", "#/$defs/") if k == "$ref" else refs(v))
+                    for k, v in node.items()}
+        return [refs(n) for n in node] if isinstance(node, list) else node
+
+    root["$defs"] = refs(schemas)
+    retrieve = document["paths"]["/retrieve"]["post"]
+    shapes = {
+        "retrieve-request": retrieve["requestBody"]["content"]["application/json"]["schema"],
+        "retrieve-response": retrieve["responses"]["200"]["content"]["application/json"]["schema"],
+        "error-response": retrieve["responses"]["401"]["content"]["application/json"]["schema"],
+        "capabilities-response":
+            document["paths"]["/capabilities"]["get"]["responses"]["200"]["content"]["application/json"]["schema"],
+    }
+    for name, ref in shapes.items():
+        by_hand = load_schema(name)
+        assert _differences(_resolve(by_hand, by_hand), component(refs(ref))) == [], name
