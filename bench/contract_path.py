@@ -51,8 +51,11 @@ def signed(path: str, bodies: list[bytes]) -> list[Request]:
         headers = signed_headers(body, SECRET, content_type="application/json" if body else None)
         raw = [(b"host", b"provider")] + [(k.lower().encode(), v.encode()) for k, v in headers.items()]
         raw.append((b"content-length", str(len(body)).encode()))
-        out.append(({"type": "http", "method": "POST" if body else "GET", "path": path, "headers": raw,
-                     "query_string": b""}, body))
+        # The whole http scope a server gives (Litestar reads more of it than a bare ASGI app).
+        out.append(({"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "scheme": "http",
+                     "method": "POST" if body else "GET", "path": path, "raw_path": path.encode(), "root_path": "",
+                     "headers": raw, "query_string": b"", "server": ("127.0.0.1", 8080),
+                     "client": ("127.0.0.1", 50000), "state": {}}, body))
     return out
 
 

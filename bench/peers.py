@@ -143,9 +143,32 @@ async def noop_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 NOOP_VERIFIER: Any = None
 
 
+def litestar_noop_app() -> Any:
+    """The same signed no-op as a Litestar route taking the raw request (issue 25: how
+    the contract routes are built), for a tree whose contract layer is a Litestar one."""
+    from litestar import Litestar, Request, post
+    from litestar.response.base import ASGIResponse
+
+    answer = b'{"contractVersion":1,"results":[]}'
+
+    # Annotations are strings here (postponed): Litestar is told what the names mean.
+    @post("/retrieve", status_code=200, signature_namespace={"Request": Request, "ASGIResponse": ASGIResponse})
+    async def retrieve(request: Request[Any, Any, Any]) -> ASGIResponse:
+        body = await request.body()
+        try:
+            NOOP_VERIFIER.verify(request.headers.get("x-helpthread-signature"), body)
+        except Exception:
+            return ASGIResponse(body=b'{"error":"unauthenticated"}', status_code=401)
+        return ASGIResponse(body=answer, media_type="application/json")
+
+    return Litestar(route_handlers=[retrieve], openapi_config=None, logging_config=None)
+
+
 def serve_noop(port: int) -> None:
-    """``--noop-server PORT``: serve :func:`noop_app` as the provider is served."""
+    """``--noop-server PORT``: serve :func:`noop_app` as the provider is served — as a
+    Litestar route where the tree's contract layer is built on Litestar."""
     global NOOP_VERIFIER
+    from provider.contract import app as contract_app
     from provider.contract.registrations import Registration
     from provider.contract.replay import MemoryReplayStore
     from provider.contract.serving import serve
@@ -153,7 +176,7 @@ def serve_noop(port: int) -> None:
 
     NOOP_VERIFIER = Verifier([Registration.from_values("bench", Exposure.CUSTOMER_SAFE, [SECRET])],
                              MemoryReplayStore())
-    serve(noop_app, port=port)
+    serve(litestar_noop_app() if hasattr(contract_app, "ContractPlugin") else noop_app, port=port)
 
 
 # -- measuring -----------------------------------------------------------------------

@@ -447,7 +447,7 @@ def serve(
     }
     from .app import WORKER_ENV, build_app, worker_environment
     from .contract.replay import open_replay_store
-    from .contract.serving import serve
+    from .contract.serving import WorkerStartFailed, serve
 
     config = _load(config_path, **overrides)
     if dev:
@@ -498,9 +498,10 @@ def serve(
 
     # This process writes the index (watcher, corpus rules, Whoosh writer, reader
     # processes); searches are answered by worker processes, one or more, started by
-    # uvicorn's supervisor in this process and run `serving_niceness` steps below it:
-    # an edit is indexed on its own GIL and at a higher CPU priority than the searches
-    # (CONTRACT X7 under load), and the writer is never in a serving process.
+    # the supervisor of provider.contract.serving in this process and run
+    # `serving_niceness` steps below it: an edit is indexed on its own GIL and at a higher
+    # CPU priority than the searches (CONTRACT X7 under load), and the writer is never in a
+    # serving process.
     try:
         # What a worker would refuse, refused here before anything starts.
         build_app(config, registrations, replay_store=store)
@@ -539,8 +540,11 @@ def serve(
                 ssl_certfile=config.ssl_certfile,
                 ssl_keyfile=config.ssl_keyfile,
             )
-            # Here: uvicorn's supervisor took the signal, stopped the workers and returned.
+            # Here: the supervisor took the signal, stopped the workers and returned.
             log.info(STOPPED_MESSAGE, received_signal() or "signal")
+        except WorkerStartFailed as exc:
+            # Logged once by the supervisor, which stopped every worker: exit 1, no traceback.
+            raise click.ClickException(str(exc)) from None
         finally:
             live.stop()
 
@@ -1081,6 +1085,9 @@ EXIT_CANNOT_CHECK = 2
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Certificate or CA bundle to trust for https (e.g. dev-cert/cert.pem).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--application-only", is_flag=True,
+              help="URL serves the application without its reverse proxy (a test): skip the proxy's duties "
+                   "(W4 on requests that never reach the application), saying so.")
 def conformance(
     url: str,
     customer_safe_secret: str,
@@ -1089,6 +1096,7 @@ def conformance(
     probe_queries: tuple[str, ...],
     cacert: Path | None,
     as_json: bool,
+    application_only: bool,
 ) -> None:
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
 
@@ -1110,6 +1118,7 @@ def conformance(
             canary_queries=canary_queries,
             probe_queries=probe_queries,
             cafile=str(cacert) if cacert else None,
+            application_only=application_only,
         )
     except ProviderUnreachable as exc:
         hint = _tls_hint(url, str(exc), "URL") or f"{exc}; is the URL right and the provider running?"

@@ -1,8 +1,9 @@
 """The provider side of Knowledge Provider Interface v1, independent of any backend.
 
-This package imports nothing from Whoosh, markdown-it-py, PyYAML or watchfiles, nor
-from the wiki and search code of this repository, and works in an environment where
-none of them is installed (tests check both), so an adapter author can depend on it —
+This package imports nothing from Whoosh, markdown-it-py or watchfiles, nor from the
+wiki and search code of this repository, and works in an environment where none of them
+is installed (tests check both); it is built on Litestar (which brings PyYAML and
+msgspec). An adapter author can depend on it —
 ``scripts/build_contract_dist.py`` builds it as its own distribution,
 ``helpthread-provider-contract``, whose dependencies are the ``contract`` extra of
 ``pyproject.toml`` (see the README) — and supply only a :class:`Backend`::
@@ -11,16 +12,19 @@ none of them is installed (tests check both), so an adapter author can depend on
     from provider.contract.serving import serve
     serve(create_app(MyBackend(), ContractSettings(registrations=[...])))
 
+or mount :class:`ContractPlugin` in their own Litestar application, beside their own
+routes: ``Litestar(route_handlers=[...], plugins=[ContractPlugin(MyBackend(), settings)])``.
+
 What the package holds: signature verification and replay stores, request parsing,
-result rendering, errors, capabilities, schemas, the ASGI application
-(:func:`create_app`, no web framework), the hardened HTTP server
-(:mod:`~provider.contract.serving`, :mod:`~provider.contract.httpserver`), the signing
+result rendering, errors, capabilities, schemas, the Litestar application and plugin
+(:func:`create_app`, :class:`ContractPlugin`), serving it with stock uvicorn on one or
+several worker processes (:mod:`~provider.contract.serving`), the signing
 helper (:mod:`~provider.contract.testing`), the black-box conformance checker
 (:mod:`~provider.contract.conformance`) and the test kit
 (:mod:`~provider.contract.testkit`).
 """
 
-from .app import create_app
+from .app import ContractPlugin, contract_router, create_app
 from .backend import Backend, CachedAnswers, SearchQuery
 from .capabilities import ALL_CAPABILITIES, MINIMUM, OPTIONAL_CAPABILITIES, parse_capabilities
 from .errors import (
@@ -63,6 +67,7 @@ __all__ = [
     "CachedAnswers",
     "ConfigurationError",
     "ContractError",
+    "ContractPlugin",
     "ContractSettings",
     "Exposure",
     "IndexUnavailable",
@@ -90,6 +95,7 @@ __all__ = [
     "Verifier",
     "check_registrations",
     "compute_signature",
+    "contract_router",
     "create_app",
     "load_schema",
     "parse_capabilities",

@@ -1,6 +1,10 @@
-"""The outermost layer of the contract application: refusals made before any route
-runs (oversized or ambiguous headers, encoded bodies, OPTIONS), and one access-log line
-and one :class:`~provider.contract.records.RequestRecord` per request (CONTRACT A6, O2, W4)."""
+"""The outermost layer of the contract routes, a plain ASGI middleware Litestar runs
+around them: refusals made before a route runs (oversized or ambiguous headers, encoded
+bodies, OPTIONS), and one access-log line and one
+:class:`~provider.contract.records.RequestRecord` per request (CONTRACT A6, O2, W4).
+
+Requests Litestar refuses before any middleware (no such path, no such method) are
+reported by :func:`report_refusal`, called from the contract's exception handler."""
 
 from __future__ import annotations
 
@@ -8,14 +12,20 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from .asgi import ASGIApp, Message, Receive, Scope, Send
 from .errors import ContractError, InvalidRequest, MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType
 from .records import RequestRecord, printable
 
-__all__ = ["NOTE_KEY", "AccessLog", "note"]
+__all__ = ["NOTE_KEY", "ASGIApp", "AccessLog", "Message", "Receive", "Scope", "Send", "note", "report_refusal"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+#: Any ASGI application (a Litestar app among them).
+ASGIApp = Callable[..., Awaitable[None]]
 
 log = logging.getLogger("provider.access")
 errors_log = logging.getLogger("provider.errors")
@@ -28,7 +38,7 @@ _SINGLE_HEADERS = (b"content-length", b"content-type", b"x-helpthread-knowledge-
 NOTE_KEY = "provider.request"
 
 
-def note(scope: Scope, **fields: Any) -> None:
+def note(scope: Any, **fields: Any) -> None:
     """Record ``fields`` for this request's access-log line and record."""
     current = scope.get(NOTE_KEY)
     if isinstance(current, dict):
@@ -126,31 +136,46 @@ class AccessLog:
                 self._report(scope, noted, started)
 
     def _report(self, scope: Scope, noted: dict[str, object], started: float) -> None:
-        """The request's record for the observer and its access-log line (only built
-        when one of them is there to take it)."""
-        request_id = None
-        for name, value in scope.get("headers", ()):
-            if name == b"x-helpthread-request":
-                request_id = value.decode("latin-1")
-        record = RequestRecord(
-            method=str(scope.get("method", "-")),
-            # Paths arrive percent-decoded: a newline in one must not forge a log line.
-            path=printable(str(scope.get("path", "-"))),
-            status=int(noted["status"]),  # type: ignore[call-overload]
-            duration_s=time.perf_counter() - started,
-            registration=noted.get("registration"),  # type: ignore[arg-type]
-            result_count=noted.get("results"),  # type: ignore[arg-type]
-            error_code=noted.get("error"),  # type: ignore[arg-type]
-            request_digest=_request_digest(request_id),
-            repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
-        )
-        if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
-            _log_line(record)
-        if self.observer is not None:
-            try:
-                self.observer(record)
-            except Exception:  # an observer bug must not break answering
-                errors_log.exception("request observer failed")
+        _report(scope, noted, started, self.observer)
+
+
+def report_refusal(scope: Any, status: int, code: str,
+                   observer: Callable[[RequestRecord], None] | None) -> None:
+    """Log and record a request refused before the middleware ran (a path or method
+    Litestar's router has no route for): status and error code, no duration."""
+    if scope.get(NOTE_KEY) is not None:
+        return  # the middleware saw it and reports it
+    if observer is not None or log.isEnabledFor(logging.INFO):
+        _report(scope, {"status": status, "error": code}, time.perf_counter(), observer)
+
+
+def _report(scope: Scope, noted: dict[str, object], started: float,
+            observer: Callable[[RequestRecord], None] | None) -> None:
+    """The request's record for the observer and its access-log line (only built when
+    one of them is there to take it)."""
+    request_id = None
+    for name, value in scope.get("headers", ()):
+        if name == b"x-helpthread-request":
+            request_id = value.decode("latin-1")
+    record = RequestRecord(
+        method=str(scope.get("method", "-")),
+        # Paths arrive percent-decoded: a newline in one must not forge a log line.
+        path=printable(str(scope.get("path", "-"))),
+        status=int(noted["status"]),  # type: ignore[call-overload]
+        duration_s=time.perf_counter() - started,
+        registration=noted.get("registration"),  # type: ignore[arg-type]
+        result_count=noted.get("results"),  # type: ignore[arg-type]
+        error_code=noted.get("error"),  # type: ignore[arg-type]
+        request_digest=_request_digest(request_id),
+        repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
+    )
+    if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
+        _log_line(record)
+    if observer is not None:
+        try:
+            observer(record)
+        except Exception:  # an observer bug must not break answering
+            errors_log.exception("request observer failed")
 
 
 def _log_line(record: RequestRecord) -> None:

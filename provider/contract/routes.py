@@ -1,5 +1,7 @@
 """The four routes of the contract application and the work each does, in the order
-the contract fixes (CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X8).
+the contract fixes (CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X8). Each handler
+takes Litestar's raw :class:`~litestar.Request` — never a parsed body — and answers an
+:class:`~litestar.response.base.ASGIResponse` of bytes it encoded itself.
 
 ``POST /retrieve``:
 
@@ -22,19 +24,30 @@ the contract fixes (CONTRACT W1–W7, A1–A7, Q1–Q6, R1–R4, C2–C3, X1–X
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
+from litestar import Request
+from litestar.response.base import ASGIResponse
 
 from .accesslog import note
-from .asgi import HTTPRequest, encode_json
 from .backend import Backend, SearchQuery, cached_answers_of
 from .capabilities import ALL_CAPABILITIES
-from .errors import BackendFault, IndexUnavailable, MalformedSignature, Overloaded
+from .errors import (
+    BackendFault,
+    ContractError,
+    IndexUnavailable,
+    InvalidRequest,
+    MalformedSignature,
+    Overloaded,
+    PayloadTooLarge,
+)
 from .readiness import Readiness
 from .registrations import Registration
 from .request import RetrieveRequest, check_content_type, check_version, parse_retrieve_request
@@ -42,20 +55,94 @@ from .results import Repair, Result, render_results
 from .settings import ContractSettings
 from .signature import Verifier
 
-__all__ = ["Answer", "ContractRoutes", "Handler"]
+__all__ = ["ContractRoutes", "encode_json", "json_response", "read_body"]
 
 debug_log = logging.getLogger("provider.requests")
 errors_log = logging.getLogger("provider.errors")
 
-#: What a route answers: ``(status, JSON payload or its encoded bytes, extra headers)``.
-Answer = tuple[int, dict[str, object] | bytes, dict[str, str]]
 #: Rendered answers kept for the backend's cached ones (:meth:`ContractRoutes._rendered`).
 RENDERED_ENTRIES = 512
 #: Request bodies whose parsed form is kept (:meth:`ContractRoutes._query_of`), and the
 #: largest body kept, in bytes (a retrieval request is a query of a few words).
 PARSED_ENTRIES = 1024
 PARSED_BODY_BYTES = 1024
-Handler = Callable[[HTTPRequest], Awaitable[Answer]]
+_HEALTHY = b'{"contractVersion":1,"status":"ok"}'
+_READY = b'{"contractVersion":1,"status":"ready"}'
+_NO_STORE = {"cache-control": "no-store"}
+
+
+def encode_json(payload: object) -> bytes:
+    """``payload`` as compact UTF-8 JSON, as every answer is sent."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def json_response(status: int, payload: object, headers: dict[str, str] | None = None) -> ASGIResponse:
+    """A JSON answer with ``Cache-Control: no-store``: ``payload`` is encoded with
+    :func:`encode_json` unless it is ``bytes`` already."""
+    body = payload if isinstance(payload, bytes) else encode_json(payload)
+    return ASGIResponse(body=body, status_code=status, media_type="application/json",
+                        headers={**_NO_STORE, **headers} if headers else _NO_STORE)
+
+
+def header_values(request: Request[Any, Any, Any], name: bytes) -> list[str]:
+    """Every value of header ``name`` (lowercase bytes), in order, as Latin-1 text."""
+    return [value.decode("latin-1") for key, value in request.scope["headers"] if key.lower() == name]
+
+
+def _header(request: Request[Any, Any, Any], name: bytes) -> str | None:
+    for key, value in request.scope["headers"]:
+        if key.lower() == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+async def _read(request: Request[Any, Any, Any], max_bytes: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise InvalidRequest("body", "the client disconnected before sending the whole body")
+        chunk = cast("bytes", message.get("body", b""))
+        size += len(chunk)
+        if size > max_bytes:
+            raise PayloadTooLarge()
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+async def read_body(request: Request[Any, Any, Any], *, max_bytes: int, timeout_s: float) -> bytes:
+    """The raw body bytes as received — what the signature covers (A2, A7) — at most
+    ``max_bytes`` bytes, within ``timeout_s`` seconds. Nothing parses them here.
+
+    Raises:
+        PayloadTooLarge: ``Content-Length`` or the bytes received exceed ``max_bytes``
+            (nothing more is read).
+        InvalidRequest: ``body`` — not complete within ``timeout_s``, or the client
+            went away first.
+    """
+    declared = _header(request, b"content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > max_bytes:
+        raise PayloadTooLarge()
+    try:
+        # asyncio's own timeout under asyncio (uvicorn): anyio's cancel scope cost more
+        # CPU than the rest of reading a small body.
+        if _on_asyncio():
+            async with asyncio.timeout(timeout_s):
+                return await _read(request, max_bytes)
+        with anyio.fail_after(timeout_s):
+            return await _read(request, max_bytes)
+    except TimeoutError:
+        raise InvalidRequest("body", f"not received within {timeout_s:g} s") from None
+
+
+def _on_asyncio() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 class ContractRoutes:
@@ -146,26 +233,17 @@ class ContractRoutes:
             return await anyio.to_thread.run_sync(self.backend.search, query, limiter=self.search_limiter)
         return await loop.run_in_executor(self.search_pool, self.backend.search, query)
 
-    def table(self) -> dict[str, dict[str, Handler]]:
-        """``{path: {method: handler}}``."""
-        return {
-            "/retrieve": {"POST": self.retrieve},
-            "/capabilities": {"GET": self.capabilities},
-            "/healthz": {"GET": self.healthz},
-            "/readyz": {"GET": self.readyz},
-        }
+    async def _body(self, request: Request[Any, Any, Any]) -> bytes:
+        return await read_body(request, max_bytes=self.settings.max_body_bytes, timeout_s=self.settings.body_timeout_s)
 
-    async def _body(self, request: HTTPRequest) -> bytes:
-        return await request.body(max_bytes=self.settings.max_body_bytes, timeout_s=self.settings.body_timeout_s)
-
-    async def authenticate(self, request: HTTPRequest, body: bytes) -> Registration:
+    async def authenticate(self, request: Request[Any, Any, Any], body: bytes) -> Registration:
         """Verify the signature (off the event loop unless the replay store never blocks),
         then the version header.
 
         Raises:
             AuthenticationError, ReplayStoreUnavailable, UnsupportedVersion.
         """
-        signatures = request.header_values("x-helpthread-signature")
+        signatures = header_values(request, b"x-helpthread-signature")
         if len(signatures) > 1:
             raise MalformedSignature("X-Helpthread-Signature must appear once")
         header = signatures[0] if signatures else None
@@ -180,15 +258,15 @@ class ContractRoutes:
             raise
         debug_log.debug("authenticated: registration %s (%s)", registration.name, registration.exposure)
         note(request.scope, registration=registration.name)
-        check_version(request.header("x-helpthread-knowledge-version"))
+        check_version(_header(request, b"x-helpthread-knowledge-version"))
         return registration
 
-    async def retrieve(self, request: HTTPRequest) -> Answer:
+    async def retrieve(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """``POST /retrieve`` (module docstring)."""
         settings = self.settings
         body = await self._body(request)
         registration = await self.authenticate(request, body)
-        check_content_type(request.header("content-type"))
+        check_content_type(_header(request, b"content-type"))
         parsed, query = self._query_of(body, registration)
         if not await self.readiness.backend_ready():
             raise IndexUnavailable(retry_after_s=settings.retry_after_s)
@@ -211,7 +289,7 @@ class ContractRoutes:
             if settings.strict:
                 raise BackendFault(list(duties))
         note(request.scope, results=count)
-        return 200, body_out, {}
+        return json_response(200, body_out)
 
     def _render(self, results: Sequence[Result], registration: Registration, limit: int, locale: str | None,
                 locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
@@ -239,22 +317,24 @@ class ContractRoutes:
             self._renders.popitem(last=False)
         return rendered
 
-    async def capabilities(self, request: HTTPRequest) -> Answer:
+    async def capabilities(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """``GET /capabilities``, signed like ``/retrieve`` (C3)."""
         await self.authenticate(request, await self._body(request))
-        return 200, self._capabilities_body, {}
+        return json_response(200, self._capabilities_body)
 
-    async def healthz(self, request: HTTPRequest) -> Answer:
+    async def healthz(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """Liveness only: says nothing about the corpus or the registrations."""
-        return 200, {"contractVersion": 1, "status": "ok"}, {}
+        return json_response(200, _HEALTHY)
 
-    async def readyz(self, request: HTTPRequest) -> Answer:
+    async def readyz(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """Ready when the backend is and the replay store answers (a provider whose store
         is unreachable refuses every request, so it must not report itself ready)."""
+        error: ContractError | None = None
         if not await self.readiness.backend_ready():
             error = IndexUnavailable(retry_after_s=self.settings.retry_after_s)
-            return error.status, error.envelope(), error.headers()
-        store_error = await self.readiness.replay_store_error()
-        if store_error is not None:
-            return store_error.status, store_error.envelope(), store_error.headers()
-        return 200, {"contractVersion": 1, "status": "ready"}, {}
+        else:
+            error = await self.readiness.replay_store_error()
+        if error is not None:
+            note(request.scope, error=error.code)
+            return json_response(error.status, error.envelope(), error.headers())
+        return json_response(200, _READY)

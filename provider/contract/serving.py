@@ -1,28 +1,55 @@
-"""One way to serve a provider: :func:`serve` runs any :func:`~provider.contract.create_app`
-application with the HTTP hardening of :mod:`provider.contract.httpserver`, on one or
-several worker processes (CONTRACT W4, W7, A5).
+"""Serving a provider: :func:`serve` runs any :func:`~provider.contract.create_app`
+application with **stock uvicorn**, configured through its public settings only, on one
+or several worker processes (CONTRACT W4, W7, A5).
 
 ::
 
     from provider.contract.serving import serve
     serve("my_adapter.app:make_app", workers=2, replay_store="sqlite:///var/lib/my-adapter/replay.db")
 
-With several workers every process must see every nonce (A5): the in-memory replay
-store covers one process, so a replay sent on another connection reaches another
-worker and is accepted. :func:`serve` therefore refuses ``workers > 1`` without a
-shared ``replay_store`` (``sqlite:///path`` for one machine, ``redis://…`` for several),
-and hands the setting to the workers: :class:`~provider.contract.settings.ContractSettings`
-opens it by default (:func:`default_replay_store`), and
-:func:`~provider.contract.create_app` refuses a store that is not shared inside a
-worker of a multi-worker :func:`serve`.
+What uvicorn is told (:func:`uvicorn_options`): its C parser (``httptools``) when
+installed, which refuses ambiguous framing (two ``Content-Length``, ``Content-Length``
+with ``Transfer-Encoding``, bad chunk sizes) before the application runs; the largest
+request head; ``limit_concurrency`` (beyond it uvicorn answers ``503``); the keep-alive
+timeout; no ``Server`` header. What uvicorn cannot do — the envelope on requests it
+refuses itself, a deadline on slow request heads, TLS for the internet — is the
+reverse proxy's duty (``docs/explanation/litestar.md``).
+
+Several workers (or one in its own process, ``own_process``) are started here, not by
+uvicorn's supervisor: each worker process builds its application, then serves it with
+``uvicorn.Server(...).run(sockets=[its own listener])`` and tells this process when it
+accepts connections. So
+
+* start-up cannot be mistaken for a hang: nothing pings a worker while it opens its
+  index (uvicorn's supervisor killed and restarted workers whose start-up took more
+  than its 5 s health-check timeout on a busy machine, in a loop);
+* a worker that cannot start (a per-process replay store under several workers, a bad
+  setting) stops the whole server once, with its error (:class:`WorkerStartFailed`);
+  a worker that dies after it started is replaced, and replacements are marked
+  (:data:`~provider.contract.replay.REPLACEMENT_ENV`);
+* each worker has its own ``SO_REUSEPORT`` listener where the kernel spreads new
+  connections over them (:class:`ReusePortListener`).
+
+With several workers every process must see every nonce (A5): :func:`serve` refuses
+``workers > 1`` without a shared ``replay_store`` (``sqlite:///path`` for one machine,
+``redis://…`` for several) and hands the setting to the workers through the
+environment; :func:`~provider.contract.create_app` refuses a store that is not shared
+inside a worker of a multi-worker :func:`serve`.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import logging
+import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
+import time
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, SupportsIndex
 
@@ -31,25 +58,42 @@ from .replay import REPLACEMENT_ENV, MemoryReplayStore, ReplayStore, open_replay
 
 __all__ = [
     "DEFAULT_MAX_CONNECTIONS",
+    "KEEP_ALIVE_S",
     "MAX_HEAD_BYTES",
     "REPLAY_STORE_ENV",
     "WORKERS_ENV",
     "ReusePortListener",
+    "WorkerStartFailed",
     "default_replay_store",
+    "http_implementation",
     "reuse_port_supported",
     "serve",
     "serving_workers",
+    "uvicorn_options",
 ]
+
+log = logging.getLogger("provider.serving")
+#: uvicorn's own logger: "Received SIGTERM" there is what ``logsetup`` reads the stop from.
+uvicorn_log = logging.getLogger("uvicorn.error")
 
 #: Environment variables :func:`serve` sets for the worker processes it starts.
 WORKERS_ENV = "HELPTHREAD_PROVIDER_WORKERS"
 REPLAY_STORE_ENV = "HELPTHREAD_PROVIDER_REPLAY_STORE"
-#: Open connections per worker before new ones are refused (see ``httpserver``).
+#: Open connections per worker before uvicorn answers ``503`` (its ``limit_concurrency``).
 DEFAULT_MAX_CONNECTIONS = 512
 #: Largest request head (request line and headers) read, in bytes.
 MAX_HEAD_BYTES = 16 * 1024
 #: Seconds an idle kept-alive connection stays open between requests.
 KEEP_ALIVE_S = 5
+#: Deaths of started workers within :data:`CRASH_WINDOW_S` after which the server stops
+#: instead of starting one more (a worker that crashes on every request).
+MAX_CRASHES = 5
+CRASH_WINDOW_S = 60.0
+
+
+class WorkerStartFailed(RuntimeError):
+    """A worker process could not start (its application could not be built, or it
+    could not listen); the server was stopped. The message is the worker's error."""
 
 
 def serving_workers() -> int:
@@ -92,6 +136,36 @@ def check_replay_store_for_workers(store: ReplayStore, workers: int | None = Non
         )
 
 
+def http_implementation() -> str:
+    """``"httptools"`` (uvicorn's C parser: less CPU per request, strict framing) when
+    installed, else ``"h11"``."""
+    return "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
+
+
+def uvicorn_options(
+    *,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    ssl_certfile: Path | str | None = None,
+    ssl_keyfile: Path | str | None = None,
+    graceful_shutdown_s: int = 10,
+    log_config: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The keyword arguments of ``uvicorn.Config`` every provider is served with (all
+    public settings): parser, limits, timeouts, TLS files, quiet access log."""
+    return dict(
+        log_config=log_config,
+        access_log=False,  # the contract's access log (provider.access) says more, and never the query
+        server_header=False,
+        http=http_implementation(),
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        limit_concurrency=max_connections,
+        timeout_keep_alive=KEEP_ALIVE_S,
+        ssl_certfile=str(ssl_certfile) if ssl_certfile else None,
+        ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
+        timeout_graceful_shutdown=graceful_shutdown_s,
+    )
+
+
 def serve(
     app: Any,
     *,
@@ -107,7 +181,7 @@ def serve(
     log_config: dict[str, Any] | None = None,
     own_process: bool = False,
 ) -> None:
-    """Serve ``app`` with uvicorn until stopped (SIGINT/SIGTERM), hardened.
+    """Serve ``app`` with uvicorn until stopped (SIGINT/SIGTERM).
 
     Args:
         app: an ASGI application (one worker only), or an import string
@@ -117,28 +191,25 @@ def serve(
         workers: worker processes; above 1 needs a shared ``replay_store``.
         replay_store: ``sqlite:///path`` or ``redis://…`` (or ``memory`` for one
             worker), handed to every worker through :data:`REPLAY_STORE_ENV`.
-        max_connections: open connections per worker; beyond it new connections may
-            only ask ``GET /healthz`` and get ``503 overloaded`` otherwise; connections
-            already open are never refused.
+        max_connections: open connections per worker; beyond it uvicorn answers
+            ``503`` (``limit_concurrency``).
         ssl_certfile, ssl_keyfile: PEM files to terminate TLS here.
         factory: whether an import string names a factory (default) or the
             application itself.
         graceful_shutdown_s: seconds open requests get to finish on shutdown.
         log_config: uvicorn's logging configuration; default: leave logging as the
             caller set it up.
-        own_process: serve even one worker in a child process, under uvicorn's
-            supervisor (as several always are), so that the calling process's own
-            threads — an index writer — never compete with searches for one GIL.
-            Needs ``app`` as an import string.
+        own_process: serve even one worker in a child process (as several always
+            are), so that the calling process's own threads — an index writer — never
+            compete with searches for one GIL. Needs ``app`` as an import string.
 
     Raises:
         ConfigurationError: several workers without a shared replay store, or with an
             application object instead of an import string.
+        WorkerStartFailed: a worker could not start; every worker was stopped.
         ValueError: an unusable ``replay_store`` setting.
     """
     import uvicorn
-
-    from .httpserver import PROTOCOL
 
     if (workers > 1 or own_process) and not isinstance(app, str):
         raise ConfigurationError("worker processes need the application as an import string "
@@ -152,54 +223,177 @@ def serve(
     if replay_store is not None:
         os.environ[REPLAY_STORE_ENV] = replay_store
     os.environ[WORKERS_ENV] = str(workers)
-    options: dict[str, Any] = dict(
-        factory=isinstance(app, str) if factory is None else factory,
-        host=host,
-        port=port,
-        log_config=log_config,
-        access_log=False,
-        server_header=False,
-        http=PROTOCOL,
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-        limit_concurrency=max_connections,
-        timeout_keep_alive=KEEP_ALIVE_S,
-        ssl_certfile=str(ssl_certfile) if ssl_certfile else None,
-        ssl_keyfile=str(ssl_keyfile) if ssl_keyfile else None,
-        timeout_graceful_shutdown=graceful_shutdown_s,
-    )
-    if workers > 1 or own_process:
-        # What uvicorn.run does with several workers — its supervisor: signals, restart of a
-        # dead worker — for one worker too when asked (uvicorn.run would serve it in the
-        # calling process), and with a listener per worker where the kernel spreads them.
-        from uvicorn.supervisors import Multiprocess
-
-        config = uvicorn.Config(app, workers=workers, **options)
-        sock = (ReusePortListener.create(host, port) if workers > 1 and reuse_port_supported()
-                else config.bind_socket())
-        os.environ.pop(REPLACEMENT_ENV, None)
-        try:
-            _supervisor(Multiprocess)(config, sockets=[sock]).run()
-        finally:
-            os.environ.pop(REPLACEMENT_ENV, None)
-            sock.close()
+    options = uvicorn_options(max_connections=max_connections, ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
+                              graceful_shutdown_s=graceful_shutdown_s, log_config=log_config)
+    is_factory = isinstance(app, str) if factory is None else factory
+    if workers == 1 and not own_process:
+        uvicorn.Server(uvicorn.Config(app, host=host, port=port, factory=is_factory, **options)).run()
         return
-    uvicorn.run(app, **options)
+    listener = (ReusePortListener.create(host, port) if reuse_port_supported() else _shared_listener(host, port))
+    os.environ.pop(REPLACEMENT_ENV, None)
+    try:
+        _Supervisor(app, is_factory, options, listener, workers, graceful_shutdown_s).run()
+    finally:
+        os.environ.pop(REPLACEMENT_ENV, None)
+        listener.close()
 
 
-def _supervisor(base: Any) -> Any:
-    """uvicorn's supervisor, marking the workers it starts after the first ones as
-    replacements (:data:`~provider.contract.replay.REPLACEMENT_ENV`): their in-memory
-    replay store refuses what was signed before it began, which the dead worker may
-    have seen (CONTRACT A5)."""
+def _load(app: str, is_factory: bool) -> Any:
+    """The application an import string names (calling it if it is a factory)."""
+    module_name, _, attribute = app.partition(":")
+    if not attribute:
+        raise ConfigurationError(f"{app!r} is not an import string of the form 'package.module:attribute'")
+    found: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        found = getattr(found, part)
+    return found() if is_factory else found
 
-    class Supervisor(base):  # type: ignore[misc]
-        def init_processes(self) -> None:
-            super().init_processes()
-            # Spawned processes inherit the environment as it is when they start: every
-            # worker started from now on (a crash's replacement, SIGHUP) is a replacement.
+
+def _worker_main(app: str, is_factory: bool, options: dict[str, Any], listener: socket.socket,
+                 channel: Connection) -> None:
+    """A worker process: build the application, serve it on ``listener``, and tell the
+    supervisor ``("started",)`` once uvicorn accepts connections, or ``("failed",
+    message)`` if the application cannot be built (then exit 3)."""
+    import uvicorn
+
+    # Ctrl-C reaches the whole process group: the supervisor stops the workers (SIGTERM).
+    # Ignored here, a SIGINT can no longer interrupt a build with a traceback, nor be
+    # re-raised as KeyboardInterrupt after uvicorn's graceful shutdown.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        application = _load(app, is_factory)
+    except Exception as exc:
+        channel.send(("failed", f"{type(exc).__name__}: {exc}"))
+        channel.close()
+        sys.exit(3)
+    server = uvicorn.Server(uvicorn.Config(application, **options))
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.02)
+        if server.started:
+            channel.send(("started",))
+
+    threading.Thread(target=announce, name="announce-start", daemon=True).start()
+    server.run(sockets=[listener])
+
+
+class _Supervisor:
+    """Starts the workers, waits for each to say it serves, replaces one that dies, and
+    stops them all on SIGINT/SIGTERM (module docstring)."""
+
+    def __init__(self, app: str, is_factory: bool, options: dict[str, Any], listener: socket.socket, workers: int,
+                 graceful_shutdown_s: int) -> None:
+        self.app, self.is_factory, self.options = app, is_factory, options
+        self.listener, self.count, self.grace_s = listener, workers, graceful_shutdown_s
+        self.context = multiprocessing.get_context("spawn")
+        self.processes: list[multiprocessing.process.BaseProcess] = []
+        self.stop_signal: int | None = None
+        self.crashes: list[float] = []
+
+    def _start(self) -> multiprocessing.process.BaseProcess:
+        """One worker, returned once it serves.
+
+        Raises:
+            WorkerStartFailed: it exited first, or sent its error.
+        """
+        ours, theirs = self.context.Pipe(duplex=False)
+        process = self.context.Process(target=_worker_main, name="provider-worker",
+                                       args=(self.app, self.is_factory, self.options, self.listener, theirs))
+        process.start()
+        theirs.close()
+        self.processes.append(process)
+        try:
+            while self.stop_signal is None:
+                # No time limit: opening an index on a busy machine may take long, and a
+                # worker is never killed for it. Only its exit or its word counts.
+                ready = wait([ours, process.sentinel], timeout=0.5)
+                if ours in ready:
+                    try:
+                        message = ours.recv()
+                    except EOFError:
+                        process.join(1)
+                        message = ("failed", f"exited with status {process.exitcode}")
+                    if message[0] == "started":
+                        return process
+                    raise WorkerStartFailed(f"a worker could not start: {message[1]}")
+                if process.sentinel in ready:
+                    process.join()
+                    raise WorkerStartFailed(f"a worker could not start: it exited with status {process.exitcode} "
+                                            "(see its error above)")
+            return process
+        finally:
+            ours.close()
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.stop_signal is None:
+            self.stop_signal = signum
+            # Formatted here: provider.logsetup reads the signal's name from the message.
+            uvicorn_log.info(f"Received {signal.Signals(signum).name}, stopping the workers.")
+
+    def run(self) -> None:
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            for _ in range(self.count):
+                self._start()
+            # Spawned processes take the environment as it is when they start: every
+            # worker from now on replaces one that died, and refuses what was signed
+            # before it began (its in-memory replay store cannot know those nonces, A5).
             os.environ[REPLACEMENT_ENV] = "1"
+            while self.stop_signal is None:
+                wait([p.sentinel for p in self.processes], timeout=0.5)
+                for process in [p for p in self.processes if not p.is_alive()]:
+                    self.processes.remove(process)
+                    if self.stop_signal is not None:
+                        break
+                    self._replace(process)
+        except WorkerStartFailed as exc:
+            log.error("%s; stopping the server", exc)
+            raise
+        finally:
+            self._stop_all()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
-    return Supervisor
+    def _replace(self, dead: multiprocessing.process.BaseProcess) -> None:
+        now = time.monotonic()
+        self.crashes = [t for t in self.crashes if now - t < CRASH_WINDOW_S] + [now]
+        if len(self.crashes) > MAX_CRASHES:
+            raise WorkerStartFailed(f"{len(self.crashes)} workers died within {CRASH_WINDOW_S:g} s "
+                                    f"(the last with status {dead.exitcode})")
+        log.error("worker %s died (exit status %s); starting a replacement", dead.pid, dead.exitcode)
+        self._start()
+
+    def _stop_all(self) -> None:
+        for process in self.processes:
+            if process.is_alive() and process.pid is not None:
+                os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + self.grace_s + 5
+        for process in self.processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()
+        self.processes.clear()
+
+
+def _shared_listener(host: str, port: int) -> socket.socket:
+    """One listening socket every worker accepts from (where ``SO_REUSEPORT`` does not
+    spread connections)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say so, and
+    # accepted sockets inherit it (without, every keep-alive answer waited ~40 ms for
+    # the client's delayed ACK; uvicorn issue #3149).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        uvicorn_log.error(exc)
+        raise SystemExit(3) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def reuse_port_supported() -> bool:
@@ -212,16 +406,14 @@ def reuse_port_supported() -> bool:
 class ReusePortListener(socket.socket):
     """The address every worker of :func:`serve` listens on, each with its own socket.
 
-    uvicorn binds one socket in the parent and every worker accepts from it: one accept
-    queue, whose waiting workers the kernel wakes last-come first-served, so the worker
-    that accepted last accepts again — all 16 keep-alive connections of a client were
-    seen on one worker of two for a whole run, the other idle. This socket is bound in
-    the parent with ``SO_REUSEPORT`` (so the port is taken, and a busy one fails at
-    once) but never listens; passed to a worker process, it arrives as a *new* socket
-    bound to the same address with ``SO_REUSEPORT``, which that worker listens on. The
-    kernel then assigns each new connection to one worker's queue by a hash of its
-    addresses: evenly, whichever worker is awake. (A worker that stops takes the
-    connections still waiting in its queue with it; restarts are rare.)
+    With one shared listening socket every worker accepts from one queue, whose waiting
+    workers the kernel wakes last-come first-served, so the worker that accepted last
+    accepts again — all 16 keep-alive connections of a client were seen on one worker
+    of two for a whole run, the other idle. This socket is bound in the parent with
+    ``SO_REUSEPORT`` (so the port is taken, and a busy one fails at once) but never
+    listens; passed to a worker process, it arrives as a *new* socket bound to the same
+    address with ``SO_REUSEPORT``, which that worker listens on. The kernel then
+    assigns each new connection to one worker's queue by a hash of its addresses.
     """
 
     @classmethod
@@ -232,13 +424,13 @@ class ReusePortListener(socket.socket):
             SystemExit: the address cannot be bound (uvicorn's startup failure code).
         """
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = cls(family, socket.SOCK_STREAM)
+        sock = cls(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             _set_reuse(sock)
             sock.bind((host, port))
         except OSError as exc:
             sock.close()
-            logging.getLogger("uvicorn.error").error(exc)
+            uvicorn_log.error(exc)
             raise SystemExit(3) from None
         return sock
 
@@ -256,8 +448,8 @@ def _set_reuse(sock: socket.socket) -> None:
 
 def _worker_listener(family: int, host: str, port: int) -> socket.socket:
     """A worker's own socket on the address of a :class:`ReusePortListener` (not yet
-    listening: uvicorn calls ``listen`` with its backlog)."""
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    listening: asyncio's server calls ``listen`` with uvicorn's backlog)."""
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     _set_reuse(sock)
     sock.bind((host, port))
     return sock

@@ -18,8 +18,10 @@ from tests.conformance.broken.server import serving
 
 
 def _check(url: str) -> Report:
+    # Served without the deployment's reverse proxy: its duties are tested through it
+    # (tests/e2e/test_reverse_proxy.py).
     return check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,
-                     canary_queries=CANARIES)
+                     canary_queries=CANARIES, application_only=True)
 
 
 def _failed(report: Report) -> set[str]:
@@ -54,9 +56,11 @@ def test_cli_exits_1_and_names_the_failed_check() -> None:
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": CUSTOMER_SECRET,
            "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET": AGENT_SECRET}
     with serving(stale.build()) as url:
-        text = subprocess.run([sys.executable, "-m", "provider", "conformance", url, "--canary-query", CANARIES[0]],
+        text = subprocess.run([sys.executable, "-m", "provider", "conformance", url, "--canary-query", CANARIES[0],
+                               "--application-only"],
                               capture_output=True, text=True, env=env, timeout=120, check=False)
-        as_json = subprocess.run([sys.executable, "-m", "provider", "conformance", url, "--json"],
+        as_json = subprocess.run([sys.executable, "-m", "provider", "conformance", url, "--json",
+                                  "--application-only"],
                                  capture_output=True, text=True, env=env, timeout=120, check=False)
     assert text.returncode == 1, text.stderr
     lines = text.stdout.splitlines()

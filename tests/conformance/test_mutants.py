@@ -28,9 +28,9 @@ REPLAY = check("A5", "replayed request")
 NO_500 = check("R1", "answered 500")
 
 
-def _check(url: str) -> Report:
+def _check(url: str, *, application_only: bool = True) -> Report:
     return check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,
-                     canary_queries=CANARIES)
+                     canary_queries=CANARIES, application_only=application_only)
 
 
 @pytest.mark.parametrize("name", sorted(REPAIR_MUTANTS))
@@ -166,12 +166,15 @@ def test_two_workers_sharing_a_sqlite_store_pass_the_replay_check(tmp_path: Path
     assert report.outcome(REPLAY).status is Status.PASS, report.outcome(REPLAY).reason
 
 
-def test_the_checker_fails_an_adapter_served_by_a_bare_uvicorn() -> None:
-    """uvicorn.run(create_app(...)) as the README once showed: plain-text 400s on framing
-    errors. serve()'s protocol passes the same check (test_broken_providers' baseline)."""
+def test_the_checker_fails_an_adapter_served_without_its_proxy() -> None:
+    """uvicorn answers the malformed requests it refuses with plain text: a deployment
+    without the reverse proxy fails W4 (tests/e2e/test_reverse_proxy.py passes it through
+    the proxy), and the checker says what to put in front. The refusal itself holds."""
     from tests.conformance.broken.providers import correct_app
 
     with serving(correct_app(), hardened=False) as url:
-        report = _check(url)
-    outcome = report.outcome(check("W4", "framing"))
+        report = _check(url, application_only=False)
+    outcome = report.outcome(check("W4", "with the envelope"))
     assert outcome.status is Status.FAIL and "expected a 4xx error envelope" in outcome.reason, outcome.reason
+    assert "reverse proxy" in outcome.reason
+    assert report.outcome(check("W4", "nothing smuggled")).status is Status.PASS

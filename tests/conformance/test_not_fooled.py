@@ -45,7 +45,8 @@ async def refuse_all_but_capabilities(scope: Scope, receive: Receive, send: Send
 
 def test_a_provider_refusing_the_secret_is_not_checked_but_named() -> None:
     with serving(refuse_everything) as url, pytest.raises(SecretRefused, match="customer_safe secret given"):
-        check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET, canary_queries=CANARIES)
+        check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET, canary_queries=CANARIES,
+                  application_only=True)
 
 
 def test_refusing_everything_passes_only_what_it_really_satisfies() -> None:
@@ -55,7 +56,7 @@ def test_refusing_everything_passes_only_what_it_really_satisfies() -> None:
     server's protocol makes), "answers are fast and small" and "no 500"."""
     with serving(refuse_all_but_capabilities) as url:
         report = check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,
-                           canary_queries=CANARIES)
+                           canary_queries=CANARIES, application_only=True)
     passed = {o.id for o in report.outcomes if o.status is Status.PASS}
     assert passed == {"A6", "W4", "W6", "C3", "R1"}, format_text(report)  # C3: it does answer /capabilities
     assert report.outcome(check("R1", "success answers")).status is not Status.PASS
@@ -68,7 +69,7 @@ def test_a_skewed_checker_clock_skips_the_window_checks_instead_of_failing() -> 
     ±300 s window would be unfair, so both A4 checks are skipped with the reason."""
     with serving(correct_app()) as url:
         report = check_url(url, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,
-                           canary_queries=CANARIES, clock=lambda: time.time() + 120)
+                           canary_queries=CANARIES, clock=lambda: time.time() + 120, application_only=True)
     assert not report.failed, format_text(report)
     window = [o for o in report.outcomes if o.id == "A4"]
     assert len(window) == 2

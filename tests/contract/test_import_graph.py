@@ -1,4 +1,6 @@
-"""provider/contract/ is backend-independent: no Whoosh, Markdown or YAML, no wiki or search code.
+"""provider/contract/ is backend-independent: no Whoosh, no Markdown parsing, no file watcher, no
+wiki or search code. It is built on Litestar, which may bring PyYAML (issue 25 withdrew issue 14's
+exclusion of PyYAML): those two are allowed, and the contract extra lists Litestar.
 
 (DESIGN "Layout", STYLE "What this means here"; the seam adapter authors copy — CONTRACT X2
 relies on the backend, not the contract layer, owning reach.)
@@ -18,7 +20,7 @@ import pytest
 import provider.contract
 
 CONTRACT_DIR = Path(provider.contract.__file__).resolve().parent
-FORBIDDEN_LIBRARIES = ("whoosh", "markdown_it", "yaml")
+FORBIDDEN_LIBRARIES = ("whoosh", "markdown_it", "watchfiles")
 FORBIDDEN_PROJECT_PACKAGES = ("provider.wiki", "provider.search")
 SOURCES = sorted(CONTRACT_DIR.rglob("*.py"))
 
@@ -48,7 +50,7 @@ def _run(code: str) -> dict[str, Any]:
 _PROBE = r"""
 import builtins, importlib, json, pkgutil, sys
 
-FORBIDDEN = ("whoosh", "markdown_it", "yaml")
+FORBIDDEN = ("whoosh", "markdown_it", "watchfiles")
 importers = []
 _real_import = builtins.__import__
 
@@ -88,9 +90,10 @@ def test_every_contract_submodule_was_imported(probe: dict[str, Any]) -> None:
     assert expected <= set(probe["loaded"])
 
 
-def test_importing_the_contract_loads_no_whoosh_or_markdown(probe: dict[str, Any]) -> None:
-    """Importing provider.contract and all its submodules loads no whoosh* or markdown_it* module."""
-    offending = [m for m in probe["modules"] if m.startswith(("whoosh", "markdown_it"))]
+def test_importing_the_contract_loads_no_whoosh_markdown_or_watcher(probe: dict[str, Any]) -> None:
+    """Importing provider.contract and all its submodules loads no whoosh*, markdown_it* or
+    watchfiles* module, not even indirectly (through Litestar)."""
+    offending = [m for m in probe["modules"] if m.startswith(("whoosh", "markdown_it", "watchfiles"))]
     assert offending == []
 
 
@@ -100,29 +103,33 @@ def test_importing_the_contract_loads_no_wiki_or_search_code(probe: dict[str, An
     assert offending == []
 
 
-def test_no_contract_module_imports_whoosh_markdown_or_yaml_at_runtime(probe: dict[str, Any]) -> None:
-    """No module under provider/ executes an import of whoosh, markdown_it or yaml."""
+def test_no_contract_module_imports_whoosh_markdown_or_watchfiles_at_runtime(probe: dict[str, Any]) -> None:
+    """No module under provider/ executes an import of whoosh, markdown_it or watchfiles."""
     ours = [pair for pair in probe["importers"] if _is_under(pair[0], ("provider",))]
     assert ours == []
 
 
-def test_importing_the_contract_loads_no_yaml_at_all(probe: dict[str, Any]) -> None:
-    """Not even indirectly: the application is plain ASGI since issue 14 (Litestar, the
-    framework used before, imported PyYAML unconditionally)."""
-    assert [m for m in probe["modules"] if m.startswith(("yaml", "litestar"))] == []
+def test_the_contract_is_a_litestar_building_block(probe: dict[str, Any]) -> None:
+    """Issue 25: the application is Litestar's (no hand-made ASGI router), and nothing in
+    the package reaches into a server's private classes."""
+    assert "litestar" in probe["modules"]
+    private = [f"{path.relative_to(CONTRACT_DIR)} line {line}: {name}" for path in SOURCES
+               for line, name in _file_imports(path)
+               if _is_under(name, ("uvicorn.protocols", "uvicorn.supervisors", "h11"))]
+    assert private == []
 
 
 def test_the_probe_detects_a_forbidden_import() -> None:
-    """The runtime probe is not vacuous: an import of yaml from a provider module is recorded."""
+    """The runtime probe is not vacuous: an import of watchfiles from a provider module is recorded."""
     code = _PROBE.replace(
         "import provider.contract\n",
         "import types\n"
         "m = types.ModuleType('provider.contract._canary')\n"
-        "exec('import yaml', m.__dict__)\n"
+        "exec('import watchfiles', m.__dict__)\n"
         "import provider.contract\n",
     )
     result = _run(code)
-    assert ["provider.contract._canary", "yaml"] in result["importers"]
+    assert ["provider.contract._canary", "watchfiles"] in result["importers"]
 
 
 # --------------------------------------------------------------------------------------
@@ -179,23 +186,23 @@ def test_sources_found() -> None:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(CONTRACT_DIR)))
 def test_source_imports_no_forbidden_module(path: Path) -> None:
-    """No .py file under provider/contract imports whoosh, markdown_it, yaml, provider.wiki or provider.search."""
+    """No .py file under provider/contract imports whoosh, markdown_it, watchfiles, provider.wiki or provider.search."""
     assert _forbidden(_file_imports(path)) == []
 
 
 @pytest.mark.parametrize(
     "source",
     [
-        "import yaml",
+        "import watchfiles",
         "import whoosh.index as wi",
         "from markdown_it import MarkdownIt",
-        "from yaml import safe_load",
+        "from watchfiles import watch",
         "def f():\n    import whoosh\n",
         "from ..wiki import classify",
         "from ..search.backend import WhooshBackend",
         "from .. import search",
         "from provider.wiki.document import Document",
-        "import importlib\nimportlib.import_module('yaml')",
+        "import importlib\nimportlib.import_module('watchfiles')",
         "__import__('markdown_it')",
     ],
 )

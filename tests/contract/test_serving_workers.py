@@ -43,6 +43,36 @@ def test_a_worker_receives_its_own_socket_on_the_same_address() -> None:
                 assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
 
 
+def test_accepted_connections_get_tcp_nodelay() -> None:
+    """The workers' listeners say IPPROTO_TCP, so asyncio sets TCP_NODELAY on what they
+    accept (a proto-0 listener, as uvicorn binds one for --workers, left every keep-alive
+    answer waiting ~40 ms for the client's delayed ACK; uvicorn issue #3149)."""
+    import asyncio
+
+    async def nodelay_of_accepted() -> int:
+        with ReusePortListener.create("127.0.0.1", 0) as parent:
+            listener = _as_a_worker_receives_it(parent)
+            accepted: list[int] = []
+
+            def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                sock = writer.get_extra_info("socket")
+                accepted.append(int(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)))
+                writer.close()
+
+            server = await asyncio.start_server(handle, sock=listener)
+            _, writer = await asyncio.open_connection(*parent.getsockname()[:2])
+            for _ in range(100):
+                if accepted:
+                    break
+                await asyncio.sleep(0.01)
+            writer.close()
+            server.close()
+            await server.wait_closed()
+            return accepted[0]
+
+    assert asyncio.run(nodelay_of_accepted()) != 0
+
+
 def test_connections_are_spread_over_the_workers_sockets() -> None:
     with ReusePortListener.create("127.0.0.1", 0) as parent:
         workers = [_as_a_worker_receives_it(parent) for _ in range(2)]

@@ -32,7 +32,7 @@ from provider.contract import (
     parse_capabilities,
 )
 from provider.contract.app import ASGIApp
-from provider.contract.serving import serve
+from provider.contract.serving import WorkerStartFailed, serve
 
 from .backend import JsonBackend
 
@@ -87,7 +87,7 @@ def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
 
 
 def main(environ: Mapping[str, str] = os.environ) -> None:
-    """Serve with the contract layer's hardened server (``provider.contract.serving``),
+    """Serve with stock uvicorn through the contract layer's serve() (``provider.contract.serving``),
     configured from ``environ``; exits 2 with a message on bad settings."""
     workers = int(environ.get("JSON_ADAPTER_WORKERS", "1"))
     replay_store = environ.get("JSON_ADAPTER_REPLAY_STORE")
@@ -104,3 +104,5 @@ def main(environ: Mapping[str, str] = os.environ) -> None:
     except (ConfigurationError, ValueError) as exc:
         print(f"json_adapter: {exc}", file=sys.stderr)
         sys.exit(2)
+    except WorkerStartFailed:
+        sys.exit(1)  # serve() logged the worker's error once and stopped every worker

@@ -28,7 +28,7 @@ from provider.contract import (
     parse_capabilities,
 )
 from provider.contract.app import ASGIApp
-from provider.contract.serving import serve
+from provider.contract.serving import WorkerStartFailed, serve
 
 from .backend import SQLiteBackend
 
@@ -76,7 +76,7 @@ def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
 
 
 def main(environ: Mapping[str, str] = os.environ) -> None:
-    """Serve with the contract layer's hardened server; exits 2 on bad settings."""
+    """Serve with stock uvicorn through the contract layer's serve(); exits 2 on bad settings."""
     workers = int(environ.get("SQLITE_ADAPTER_WORKERS", "1"))
     try:
         app = app_from_environment(environ)  # bad settings fail here, before any worker starts
@@ -87,3 +87,5 @@ def main(environ: Mapping[str, str] = os.environ) -> None:
     except (ConfigurationError, ValueError) as exc:
         print(f"sqlite_adapter: {exc}", file=sys.stderr)
         sys.exit(2)
+    except WorkerStartFailed:
+        sys.exit(1)  # serve() logged the worker's error once and stopped every worker

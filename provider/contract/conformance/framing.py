@@ -4,9 +4,18 @@ A provider served by a bare ASGI server answers a request it cannot frame — tw
 ``Content-Length`` values, ``Content-Length`` with ``Transfer-Encoding``, a bad chunk
 size, a NUL in a header — with the server's own plain-text ``400``, and a request that
 is ambiguous about where its body ends may let a second request be smuggled behind it
-by a proxy. Every answer must be the contract's envelope, and nothing behind an
-ambiguous body may be answered. These checks need a real connection: against an
-in-process app (the test kit) they are skipped.
+by a proxy. Two checks:
+
+* nothing behind an ambiguous body is answered and every such request is refused
+  ``4xx`` — wherever the provider runs (a parser that accepts them is a hole);
+* every refusal carries the contract's envelope (W4). Such requests never reach the
+  application: the envelope is the **deployment's** duty — the reverse proxy in front
+  answers them (``docs/explanation/litestar.md``). Checked by default; a run with
+  ``application_only`` (the ``--application-only`` switch of ``conformance``, for an
+  application served without its proxy, as in a test) skips it and says so.
+
+These checks need a real connection: against an in-process app (the test kit) they are
+skipped.
 """
 
 from __future__ import annotations
@@ -41,13 +50,14 @@ class RawTarget:
 def _exchange(target: RawTarget, raw: bytes) -> bytes:
     with socket.create_connection((target.host, target.port), timeout=READ_S) as plain:
         sock = target.tls.wrap_socket(plain, server_hostname=target.host) if target.tls else plain
-        sock.sendall(raw)
-        chunks = []
-        try:
-            while chunk := sock.recv(65536):
-                chunks.append(chunk)
-        except (TimeoutError, ConnectionError, ssl.SSLError):
-            pass
+        with sock:  # the TLS socket too: closed however the exchange ends
+            sock.sendall(raw)
+            chunks = []
+            try:
+                while chunk := sock.recv(65536):
+                    chunks.append(chunk)
+            except (TimeoutError, ConnectionError, ssl.SSLError):
+                pass
     return b"".join(chunks)
 
 
@@ -76,18 +86,11 @@ def _is_envelope(body: bytes) -> bool:
     return isinstance(data, dict) and data.get("contractVersion") == 1 and isinstance(data.get("error"), dict)
 
 
-@checks.register("W4", "malformed HTTP framing is refused with the envelope, nothing smuggled")
-def framing(s: Session) -> str:
-    """W4: requests an HTTP parser must refuse get ``400`` in the contract's envelope, and a
-    request smuggled behind an ambiguous body (``Content-Length`` and
-    ``Transfer-Encoding`` both) is never answered."""
-    target = s.raw_target
-    if target is None:
-        raise Skipped("needs a real connection; run the checker against the provider's URL")
+def _cases(target: RawTarget) -> dict[str, bytes]:
     path = target.base_path.rstrip("/") + "/retrieve"
     host = f"Host: {target.host}\r\n".encode()
     smuggled = f"GET {target.base_path.rstrip('/')}/healthz HTTP/1.1\r\n".encode() + host + b"\r\n"
-    cases = {
+    return {
         "two different Content-Length values": f"POST {path} HTTP/1.1\r\n".encode() + host
         + b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nhello",
         "a bad chunk size": f"POST {path} HTTP/1.1\r\n".encode() + host
@@ -97,8 +100,14 @@ def framing(s: Session) -> str:
         "Content-Length and Transfer-Encoding both, a request behind": f"POST {path} HTTP/1.1\r\n".encode() + host
         + b"Content-Length: 30\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" + smuggled,
     }
-    tally = Tally()
-    for label, raw in cases.items():
+
+
+def _each_answer(s: Session, tally: Tally) -> list[tuple[str, list[tuple[int, bytes]]]]:
+    target = s.raw_target
+    if target is None:
+        raise Skipped("needs a real connection; run the checker against the provider's URL")
+    found = []
+    for label, raw in _cases(target).items():
         tally.tried += 1
         try:
             answers = _answers(_exchange(target, raw))
@@ -108,9 +117,36 @@ def framing(s: Session) -> str:
         if not answers:
             tally.miss(f"{label}: no HTTP answer")
             continue
+        found.append((label, answers))
+    return found
+
+
+@checks.register("W4", "malformed HTTP framing is refused, nothing smuggled")
+def framing(s: Session) -> str:
+    """Requests an HTTP parser must refuse are answered ``4xx``, and a request smuggled
+    behind an ambiguous body (``Content-Length`` and ``Transfer-Encoding`` both) is never
+    answered — by the application's server or the proxy in front, whichever parses."""
+    tally = Tally()
+    for label, answers in _each_answer(s, tally):
         status, body = answers[0]
-        if not 400 <= status < 500 or not _is_envelope(body):
-            tally.miss(f"{label}: answered {status} {body[:60]!r}, expected a 4xx error envelope")
+        if not 400 <= status < 500:
+            tally.miss(f"{label}: answered {status} {body[:60]!r}, expected a 4xx refusal")
         if len(answers) > 1:
             tally.miss(f"{label}: {len(answers)} answers — a request behind the body was answered (smuggling)")
-    return tally.verdict(f"all {len(cases)} malformed requests answered with a 4xx envelope, nothing smuggled")
+    return tally.verdict("all 4 malformed requests refused 4xx, nothing smuggled")
+
+
+@checks.register("W4", "malformed HTTP framing is answered with the envelope (deployment: the proxy)")
+def framing_envelope(s: Session) -> str:
+    """W4 for requests that never reach the application: every refusal of malformed HTTP
+    carries the contract's envelope. The deployment's duty (module docstring)."""
+    if s.application_only:
+        raise Skipped("application only: requests the HTTP parser refuses never reach the application; their "
+                      "envelope is the reverse proxy's duty — check the deployment's URL without --application-only")
+    tally = Tally()
+    for label, answers in _each_answer(s, tally):
+        status, body = answers[0]
+        if not _is_envelope(body):
+            tally.miss(f"{label}: answered {status} {body[:60]!r}, expected a 4xx error envelope (put the "
+                       "reverse proxy of docs/explanation/litestar.md in front)")
+    return tally.verdict("all 4 malformed requests answered with a 4xx envelope")

@@ -120,9 +120,11 @@ def _run_client(
     clock: Callable[[], float],
     fresh_client: Callable[[], httpx.Client] | None = None,
     raw_target: framing.RawTarget | None = None,
+    application_only: bool = False,
 ) -> Report:
     session = Session(
         client,
+        application_only=application_only,
         fresh_client=fresh_client,
         raw_target=raw_target,
         customer_safe_secret=customer_safe_secret,
@@ -164,6 +166,7 @@ def check_url(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     clock: Callable[[], float] = time.time,
     cafile: str | None = None,
+    application_only: bool = False,
 ) -> Report:
     """Check a provider over HTTP(S).
 
@@ -177,6 +180,9 @@ def check_url(
         timeout_s: per-request timeout in seconds.
         clock: Unix seconds used to sign.
         cafile: a PEM certificate (or CA bundle) to trust for https, e.g. a dev-cert.
+        application_only: ``url`` is the application served without the reverse proxy
+            of its deployment (a test): the proxy's duties (W4 on requests that never
+            reach the application) are skipped, saying so.
 
     Raises:
         ProviderUnreachable: no HTTP answer at all from ``url``.
@@ -200,7 +206,7 @@ def check_url(
         return _run_client(
             client, base, customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
             canary_queries=canary_queries, probe_queries=probe_queries, clock=clock, fresh_client=fresh_client,
-            raw_target=_raw_target(base, verify),
+            raw_target=_raw_target(base, verify), application_only=application_only,
         )
 
 

@@ -154,6 +154,8 @@ class Session:
             reuse the kept-alive one (``send(..., fresh=True)``); default: ``client``.
         raw_target: where raw-socket checks connect (``framing.py``); ``None``
             in-process, where they are skipped.
+        application_only: the provider is served without the reverse proxy of its
+            deployment: checks of the proxy's duties are skipped, saying so.
     """
 
     def __init__(
@@ -167,8 +169,10 @@ class Session:
         canary_queries: Sequence[str] = (),
         probe_queries: Sequence[str] = (),
         clock: Callable[[], float] = time.time,
+        application_only: bool = False,
     ) -> None:
         self.client = client
+        self.application_only = application_only
         self.fresh_client = fresh_client
         self.raw_target = raw_target
         self.secrets: dict[str, str] = {CUSTOMER_SAFE: customer_safe_secret}

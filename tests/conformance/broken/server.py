@@ -11,8 +11,7 @@ from contextlib import contextmanager
 import uvicorn
 
 from provider.contract.app import ASGIApp
-from provider.contract.httpserver import PROTOCOL
-from provider.contract.serving import MAX_HEAD_BYTES
+from provider.contract.serving import uvicorn_options
 
 
 def _free_port() -> int:
@@ -24,13 +23,11 @@ def _free_port() -> int:
 @contextmanager
 def serving(app: ASGIApp, *, startup_timeout_s: float = 10.0, hardened: bool = True) -> Iterator[str]:
     """Run ``app`` on 127.0.0.1 until the block ends; yields its base URL. ``hardened``:
-    with the protocol serve() uses; else a bare uvicorn, as ``uvicorn.run(app)`` gives."""
+    with the settings serve() gives uvicorn; else a bare uvicorn, as ``uvicorn.run(app)`` gives."""
     port = _free_port()
-    # The hardening serve() gives every provider (framing refusals with the envelope…).
-    hardening: dict[str, object] = {"http": PROTOCOL, "h11_max_incomplete_event_size": MAX_HEAD_BYTES} if hardened \
-        else {}
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, access_log=False, lifespan="off",
-                            **hardening)  # type: ignore[arg-type]
+    settings: dict[str, object] = {**uvicorn_options(), "lifespan": "off"} if hardened else \
+        {"log_config": None, "access_log": False, "lifespan": "off"}
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, **settings)  # type: ignore[arg-type]
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
     thread.start()
