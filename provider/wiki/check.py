@@ -52,6 +52,7 @@ from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
+from .findings import NEAR_COPY, read_finding, stale_acceptances
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
 
@@ -140,6 +141,8 @@ class FileCheck:
                 internalSections=meta.internal_sections,
                 date=meta.date,
                 translationSync=item.sync,
+                digest=meta.revision,
+                findings=heuristic_findings(item),
             )
         return data
 
@@ -160,6 +163,7 @@ class CheckReport:
     now: dt.datetime
     files: list[FileCheck] = field(default_factory=list)
     unused_rules: list[str] = field(default_factory=list)
+    stale_acceptances: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -200,7 +204,16 @@ class CheckReport:
         if unknown:
             raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
         failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
+        failures += self.stale_acceptances
         for entry in self.files:
+            # A heuristic decided what this page shows customers: review it (fix the
+            # page, or accept the finding in accepted_findings).
+            open_findings = [f for f in (heuristic_findings(entry.resolved) if entry.resolved else ())
+                             if not f["accepted"]]
+            if open_findings:
+                failures.append(f"{entry.path}: heuristic finding " + ", ".join(
+                    f"{f['finding']}" + (f" at line {f['line']}" if f["line"] else "") for f in open_findings)
+                    + f" (digest {entry.resolved.meta.revision})")  # type: ignore[union-attr]
             codes = warning_codes(entry)
             hit = sorted(codes if "any" in wanted else codes & wanted)
             if hit:
@@ -216,8 +229,26 @@ class CheckReport:
             "settings": self.settings,
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
+            "staleAcceptances": self.stale_acceptances,
             "files": [entry.to_json() for entry in self.files],
         }
+
+
+def heuristic_findings(item: Resolved) -> list[dict[str, Any]]:
+    """The heuristic findings (:mod:`provider.wiki.findings`) of one document, file-level
+    and corpus-level (``near-copy``), each ``{finding, line, text, accepted}``."""
+    accepted = set(item.meta.accepted)
+    found: list[dict[str, Any]] = []
+    for stored in item.meta.findings:
+        code, line, text = read_finding(stored)
+        found.append({"finding": code, "line": line, "text": text, "accepted": code in accepted})
+    for reason in item.quarantine:
+        if reason.startswith("nearly the same text as"):
+            found.append({"finding": NEAR_COPY, "line": 0, "text": reason, "accepted": False})
+    for problem in item.problems:
+        if problem.startswith("accepted near-copy:"):
+            found.append({"finding": NEAR_COPY, "line": 0, "text": problem.partition(": ")[2], "accepted": True})
+    return found
 
 
 def _url_warnings(item: Resolved, settings: WikiSettings) -> list[str]:
@@ -290,6 +321,11 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     paths = [*found.files, *(s.relpath for s in skipped)]
     report = CheckReport(settings=settings.describe(), now=now,
                          unused_rules=unused_rules(settings.audience_rules, paths))
+    if settings.accepted_findings:
+        used = {relpath: [f["finding"] for f in heuristic_findings(item) if f["accepted"]]
+                for relpath, item in resolved.items()}
+        report.stale_acceptances = stale_acceptances(
+            settings.accepted_findings, {relpath: meta.revision for relpath, meta in metas.items()}, used)
     report.files = sorted(
         [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
+from .body_markers import find_body_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
@@ -39,6 +41,7 @@ from .copies import sketch
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
+from .findings import MISPLACED, WOULD_BE_MARKER, Acceptance, accepted_codes, format_finding
 from .frontmatter import head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
@@ -73,6 +76,8 @@ class WikiSettings:
         audience_map: which front matter key carries the audience and what its values
             mean (:mod:`provider.wiki.audience_map`).
         withhold_noindex: withhold pages whose front matter ``ROBOTS`` says ``NOINDEX``.
+        accepted_findings: heuristic findings the operator reviewed and accepted
+            (:mod:`provider.wiki.findings`).
     """
 
     root: Path
@@ -87,6 +92,7 @@ class WikiSettings:
     citation: CitationSettings = field(default_factory=CitationSettings)
     audience_map: AudienceMap = field(default_factory=AudienceMap)
     withhold_noindex: bool = False
+    accepted_findings: tuple[Acceptance, ...] = ()
 
     @property
     def audience_only_rules(self) -> tuple[AudienceRule, ...]:
@@ -133,6 +139,7 @@ class WikiSettings:
             "citation": self.citation.describe(),
             **self.audience_map.describe(),
             "withhold_noindex": self.withhold_noindex,
+            **({"accepted_findings": [a.describe() for a in self.accepted_findings]} if self.accepted_findings else {}),
         }
 
 
@@ -195,6 +202,10 @@ class DocumentMeta:
         head: :func:`provider.wiki.frontmatter.head_key` of the file: lets the early
             withdrawal (:mod:`provider.wiki.quickcheck`) tell a file whose header is as
             it was without parsing its YAML again (``""``: unknown, parse it).
+        findings: the heuristic findings in the file (:mod:`provider.wiki.findings`,
+            each ``"code|line|text"``), accepted ones included.
+        accepted: the finding codes the operator accepted for the file's current bytes:
+            those findings are ignored.
     """
 
     relpath: str
@@ -232,6 +243,8 @@ class DocumentMeta:
     has_front_matter: bool = True
     site_cascade: dict[str, str] | None = None
     head: str = ""
+    findings: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -244,6 +257,8 @@ class DocumentMeta:
         data = dict(data)
         data["warnings"] = tuple(data.get("warnings", ()))
         data["errors"] = tuple(data.get("errors", ()))
+        data["findings"] = tuple(data.get("findings", ()))
+        data["accepted"] = tuple(data.get("accepted", ()))
         return cls(**data)
 
 
@@ -368,7 +383,11 @@ def parse_document(
     layout = settings.preset
     warnings: list[str] = []
     errors: list[str] = []
+    findings: list[str] = []
     unreadable: str | None = None
+    revision = git_blob_sha1(data)
+    accepted = accepted_codes(settings.accepted_findings, relpath, revision) if settings.accepted_findings \
+        else frozenset()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -376,6 +395,10 @@ def parse_document(
         unreadable = "file is not valid UTF-8"
         errors.append(unreadable)
     front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll")
+    if front.error is not None and front.error.startswith(MISPLACED_HEADER):
+        findings.append(format_finding(MISPLACED, _line_in(front.error), front.error))
+        if MISPLACED in accepted:
+            front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll", accept_misplaced=True)
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
@@ -418,9 +441,31 @@ def parse_document(
     )
     warnings += more
 
-    split = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects))
+    offset = len(_lines(text)) - len(front.body.split("\n"))
+    markers = find_body_markers(front.body)
+    hiding = []
+    for marker in markers:
+        findings.append(format_finding(marker.code, marker.line + offset, marker.text))
+        if marker.code == "audience-in-body":
+            if unreadable is None:  # else the header reader already said so
+                errors.append(f"line {marker.line + offset} sets {marker.text!r} in the body, outside the front "
+                              "matter; the document is treated as internal")
+                audience = Decision(INTERNAL, "fail-closed: an audience key in the body")
+        elif marker.code not in accepted:
+            hiding.append(marker)
+            warnings.append(f"line {marker.line + offset}: {marker.text!r} says it is not for customers, so "
+                            f"{_HIDES[marker.code]} internal ({marker.code}; accept it in accepted_findings if "
+                            "it is public)")
+    body = mark_body_sections(front.body, hiding)
+    split = split_sections(body, prepare=lambda body: apply_dialects(body, layout.dialects),
+                           colon_containers=layout.name != "mkdocs")
+    if split.near_miss_lines:
+        findings += [format_finding(WOULD_BE_MARKER, n + offset, _lines(front.body)[n - 1] if n <= len(
+            _lines(front.body)) else "") for n in split.near_miss_lines]
+        if WOULD_BE_MARKER in accepted:
+            split = replace(split, near_miss_lines=())
     if split.blocks or split.near_miss_lines:
-        more, more_errors = _section_messages(split, offset=len(_lines(text)) - len(front.body.split("\n")))
+        more, more_errors = _section_messages(split, offset=offset)
         warnings += more
         errors += more_errors
     if split.near_miss_lines:
@@ -479,7 +524,7 @@ def parse_document(
         ctime_ns=ctime_ns,
         inode=inode,
         real_relpath=real_relpath,
-        revision=git_blob_sha1(data),
+        revision=revision,
         # NFC: two names that differ only in Unicode normalisation ("café" written two
         # ways) look identical to a reader; as one id they are reported as duplicates.
         doc_id=unicodedata.normalize("NFC", doc_id.value),
@@ -519,8 +564,22 @@ def parse_document(
             f"{title.value}\n{_texts('', public_passages)}".encode(), usedforsecurity=False).hexdigest(),
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
         head=head_key(text, front) if unreadable is None else "",
+        findings=tuple(findings),
+        accepted=tuple(sorted(accepted)),
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
+
+
+#: What each body-marker finding makes internal, for its warning.
+_HIDES = {"hiding-heading": "its heading's section is", "hiding-label": "its paragraph is",
+          "hiding-note": "its blockquote is", "todo-internal": "the block holding it is"}
+#: How the front matter reader's "header-like block below the top" reason starts.
+MISPLACED_HEADER = "front matter must start on the very first line"
+
+
+def _line_in(message: str) -> int:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else 0
 
 
 def _texts(title: str, passages: tuple[Passage, ...] | list[Passage]) -> str:

@@ -174,6 +174,11 @@ _KEY_LINE = re.compile(r"""["']?[^\s:="']{1,60}["']?\s*[:=]""")
 #: gray-matter (Docusaurus, Astro) names the header's language after the opening fence.
 _LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
 _CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+#: A line a JSON (or YAML flow) header could start with: ``{`` then a quoted key or a
+#: bare ``key:``. Not the brace syntaxes of docs tools that share the ``{`` — FastAPI's
+#: ``{* file.py hl[6:7] *}`` includes, ``{! !}``, ``{% %}``, ``{{ }}``, ``{# #}``,
+#: attribute lists ``{: .class}`` / ``{#id}`` — which a header never starts with.
+_OBJECT_START = re.compile(r"""\{\s*(?:["'}]|$|[A-Za-z_][\w-]*\s*[:=])""")
 
 
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
@@ -195,7 +200,7 @@ def _audience_line(line: str) -> bool:
                for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
 
 
-def _misplaced_header(text: str) -> str | None:
+def _misplaced_header(text: str, *, header_like: bool = True) -> str | None:
     """Why the text looks like it meant to carry front matter somewhere other than
     exactly at its start, or ``None``.
 
@@ -204,7 +209,8 @@ def _misplaced_header(text: str) -> str | None:
     ``key: value`` / ``key = value`` lines — a header after a blank line, an HTML comment
     or an invisible character — and any line that sets a key resembling ``audience``.
     Read as body text, such a header could be published by a path rule although its
-    author wrote ``audience: internal`` (X5: fail closed).
+    author wrote ``audience: internal`` (X5: fail closed). With ``header_like`` false
+    (the operator accepted this finding for the file), only an audience key counts.
     """
     lines = text.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES]
     fence: str | None = None
@@ -220,8 +226,10 @@ def _misplaced_header(text: str) -> str | None:
             continue
         if _audience_line(line):
             return f"line {number + 1} sets an audience key outside the front matter"
-        json_like = line == "{" or (line.startswith("{") and line.endswith("}") and ":" in line)
-        if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and line.startswith("{")):
+        if not header_like:
+            continue
+        json_like = _OBJECT_START.match(line) is not None and (line == "{" or (line.endswith("}") and ":" in line))
+        if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and _OBJECT_START.match(line)):
             following = [_visible(other) for other in lines[number + 1 : number + 4]]
             following = [other for other in following if other]
             if number == 0 or json_like or (following and _KEY_LINE.match(following[0])):
@@ -263,7 +271,8 @@ def _no_duplicate_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False) -> FrontMatter:
+def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False,
+                       accept_misplaced: bool = False) -> FrontMatter:
     """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
 
     Every format is recognised in every layout: a TOML or JSON header ignored by a
@@ -283,6 +292,9 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         formats: header formats to recognise (:data:`FORMATS`); YAML is always read.
         yaml_end_marker: a ``...`` line also closes a YAML header (Jekyll's rule); else
             such a line inside the header makes it unreadable, as YAML itself does.
+        accept_misplaced: the operator accepted the ``misplaced-front-matter`` finding
+            of this file (:mod:`provider.wiki.findings`): a header-like block below the
+            first line is body text; an ``audience`` key there still is not.
     """
     from .hugo_front_matter import parse_toml_header
 
@@ -291,7 +303,7 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
     if "toml" in formats and first == "+++":
         header, body, error = split_front_matter(normalised, "+++")
         return _finish(header, body, error, parse_toml_header)
-    if "json" in formats and normalised.startswith("{"):
+    if "json" in formats and _OBJECT_START.match(first.strip()) is not None and normalised.startswith("{"):
         header, body, error, data = _json_header(normalised)
         if error is not None:
             return FrontMatter(data={}, error=error, body=body, present=True)
@@ -312,7 +324,7 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         jekyll = split_front_matter(normalised, closing="...")
         if jekyll[0] is not None and jekyll[2] is None and (error is not None or len(jekyll[0]) < len(header)):
             header, body, error = jekyll
-    if header is None and (misplaced := _misplaced_header(normalised)) is not None:
+    if header is None and (misplaced := _misplaced_header(normalised, header_like=not accept_misplaced)) is not None:
         return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
 
