@@ -167,6 +167,8 @@ class _ProgressBar:
 def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     """A short human summary of a sync: documents by audience and locale, skipped files
     with reasons, files with warnings."""
+    from .wiki.reasons import describe_withheld
+
     lines = []
     what = "built" if report.rebuilt else ("updated" if report.changed else "up to date")
     served = sum(report.by_audience.values())
@@ -174,7 +176,8 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     locales = ", ".join(f"{n} {loc}" for loc, n in sorted(report.by_locale.items())) or "none"
     lines.append(
         f"Index {what} in {report.duration_s:.2f}s: {served} documents served ({audiences}; by locale: {locales})"
-        + (f", {report.drafts} withheld (drafts, unpublished, copies)" if report.drafts else "")
+        + (f", {report.drafts} withheld ({describe_withheld(report.withheld_by) or 'see check'})"
+           if report.drafts else "")
     )
     flagged = {**{k: list(v) for k, v in report.warnings.items()}}
     for relpath, problems in report.problems.items():

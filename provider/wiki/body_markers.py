@@ -42,6 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from markdown_it.token import Token
 
@@ -141,8 +142,7 @@ def says_not_for_customers(text: str) -> str | None:
         return None
     if _DRAFT_LEAD.match(fold(text)) and text.lstrip(" #*_>🔒").startswith("DRAFT"):
         return "draft"
-    if words[-1] == "confidential" or any(a == "confidential" and b in _ABOUT_TEXT for a, b in zip(
-            words, words[1:], strict=False)):
+    if words[-1] == "confidential" or any(a == "confidential" and b in _ABOUT_TEXT for a, b in pairwise(words)):
         # "Support: confidential", "Confidential information"; not "Confidential computing".
         return "confidential"
     for phrase in _ANYWHERE:
@@ -168,7 +168,7 @@ def _label(inline: Token) -> str | None:
     children = [c for c in inline.children or () if not (c.type == "text" and not c.content)]
     if children and children[0].type in ("strong_open", "em_open"):
         closing = children[0].type.replace("_open", "_close")
-        inside = []
+        inside: list[str] = []
         for child in children[1:]:
             if child.type == closing:
                 return "".join(inside)[:60]
@@ -208,8 +208,8 @@ def find_body_markers(body: str) -> list[BodyMarker]:
             elif _TODO.search(text):
                 found.append(BodyMarker("todo-internal", token.map[0] + 1, text.strip()[:120], token.map[0], end))
         elif token.type == "blockquote_open" and token.map is not None:
-            inline = next((t for t in tokens[position:] if t.type == "inline"), None)
-            first = _inline_text(inline).split("\n", 1)[0] if inline is not None else ""
+            quoted = next((t for t in tokens[position:] if t.type == "inline"), None)
+            first = _inline_text(quoted).split("\n", 1)[0] if quoted is not None else ""
             if says_not_for_customers(first) is not None:
                 found.append(BodyMarker("hiding-note", token.map[0] + 1, first.strip()[:120], token.map[0],
                                         token.map[1]))

@@ -44,6 +44,7 @@ from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
+from .reasons import withheld_kind
 
 __all__ = ["CorpusRules", "Tally"]
 
@@ -63,6 +64,7 @@ class Tally:
         by_audience: served documents per effective audience.
         by_locale: served documents per locale.
         withheld: documents served to nobody.
+        withheld_by: the same, by kind of reason (:func:`provider.wiki.reasons.withheld_kind`).
         quarantined: paths of quarantined documents.
         problems: corpus-level problems by path (documents with any).
         warnings: each document's own warnings by path (documents with any).
@@ -75,6 +77,7 @@ class Tally:
     by_audience: Counter[str] = field(default_factory=Counter)
     by_locale: Counter[str] = field(default_factory=Counter)
     withheld: int = 0
+    withheld_by: Counter[str] = field(default_factory=Counter)
     quarantined: set[str] = field(default_factory=set)
     problems: dict[str, tuple[str, ...]] = field(default_factory=dict)
     warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -96,6 +99,10 @@ class Tally:
             self.quarantined.discard(relpath)
         if not item.served:
             self.withheld += sign
+            kind = withheld_kind(item.withheld or "")
+            self.withheld_by[kind] += sign
+            if self.withheld_by[kind] <= 0:
+                del self.withheld_by[kind]
             return
         self.by_audience[item.audience] += sign
         self.by_locale[item.meta.locale] += sign

@@ -311,6 +311,7 @@ def technical_heading(draw: st.DrawFn) -> tuple[str, str]:
     if draw(st.booleans()):
         heading = heading.lower() if draw(st.booleans()) else heading.title()
     level = draw(st.integers(2, 4))
-    label = draw(st.sampled_from(["", "**Internal**: the span is internal.\n\n", "Note: internal DNS resolves it.\n\n"]))
+    label = draw(st.sampled_from(["", "**Internal**: the span is internal.\n\n",
+                                  "Note: internal DNS resolves it.\n\n"]))
     return layout, (f"---\naudience: public\ntitle: Spans\n---\n# Spans\n\n{'#' * level} {heading}\n\n"
                     f"{label}Every {CANARY} word here is public.\n")
