@@ -697,6 +697,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
     if report.unused_rules:
         lines.append("")
+    lines += _format_findings(report)
     quarantined = [e for e in report.files if e.quarantined]
     if quarantined:
         lines.append(f"Quarantined ({len(quarantined)}):")
@@ -721,6 +722,28 @@ def format_check(report: CheckReport, *, problems_only: bool = False) -> str:
                else "OK: nothing quarantined (exit 0)")
     lines.append(verdict)
     return "\n".join(lines)
+
+
+def _format_findings(report: CheckReport) -> list[str]:
+    """Heuristic findings (open, then accepted) and stale acceptances, for ``check``."""
+    from .wiki.check import heuristic_findings
+
+    open_lines, accepted_lines = [], []
+    for entry in report.files:
+        if entry.resolved is None:
+            continue
+        for found in heuristic_findings(entry.resolved):
+            where = f"{entry.path}:{found['line']}" if found["line"] else entry.path
+            line = f"  {found['finding']}  {where}  {found['text']}"
+            (accepted_lines if found["accepted"] else open_lines).append(line)
+        if any(not f["accepted"] for f in heuristic_findings(entry.resolved)):
+            open_lines.append(f"    digest {entry.resolved.meta.revision} (to accept: accepted_findings)")
+    lines = []
+    for title, found in (("Heuristic findings", open_lines), ("Accepted findings", accepted_lines),
+                         ("Stale acceptances", [f"  {s}" for s in report.stale_acceptances])):
+        if found:
+            lines += [f"{title}:", *found, ""]
+    return lines
 
 
 @main.command()

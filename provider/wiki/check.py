@@ -35,8 +35,13 @@ Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, els
 
 **Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
 (exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
-internal and nothing else would say so — and on the kinds of warning the operator
-names (``--fail-on``, codes in :data:`WARNING_CODES`).
+internal and nothing else would say so — on every heuristic finding not accepted
+(:mod:`provider.wiki.findings`: a heuristic, not a rule, decided what customers see), on
+every stale acceptance (``accepted_findings`` naming a file that is gone, that changed
+since it was reviewed, or that no longer has the finding), and on the kinds of warning
+the operator names (``--fail-on``, codes in :data:`WARNING_CODES`). Each file's
+``--json`` entry carries its ``digest`` (what ``accepted_findings`` binds to) and its
+``findings``.
 """
 
 from __future__ import annotations
@@ -229,8 +234,9 @@ class CheckReport:
             "settings": self.settings,
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
-            "staleAcceptances": self.stale_acceptances,
             "files": [entry.to_json() for entry in self.files],
+            # Only with accepted_findings configured: the shape stays as it was without.
+            **({"staleAcceptances": self.stale_acceptances} if "accepted_findings" in self.settings else {}),
         }
 
 

@@ -7,6 +7,8 @@ how it is served. In order:
    document's locale supplies ``audience`` and withholding facts the document does not
    set itself. Audience precedence: own front matter → nearest cascade → operator rule
    → internal. An unreadable or invalid cascade makes the pages it would cover internal.
+   **The same file by several paths** (a symlink, a hard link): every path gets the
+   strictest status of them all (withheld, else internal, else public).
 2. **Publication**: drafts, ``unlisted``, ``build`` options, a future ``publishDate`` or
    past ``expiryDate`` at ``now`` → served to nobody (CONTRACT X5).
 3. **The same page twice** — ``intro.md`` and ``intro.mdx`` (or ``.markdown``) side by
@@ -94,6 +96,7 @@ __all__ = [
     "Derived",
     "Resolved",
     "derive",
+    "file_keys",
     "public_part",
     "resolve",
 ]
@@ -264,6 +267,55 @@ def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, s
             from_cascade = key in values and key not in meta.publication
             draft.withheld = f"cascade from {origin[key]}: {reason}" if from_cascade else reason
     return draft
+
+
+def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
+    """What identifies the file a document was read from: its real path (a symlink's
+    target) and, when known, its inode (hard links share it)."""
+    keys = ("path:" + (meta.real_relpath or relpath),)
+    return (*keys, f"inode:{meta.inode}") if meta.inode else keys
+
+
+def _same_file(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 1b: one file reached by several paths (symlinks, hard links) gets the
+    strictest status of every path: withheld if any path withholds it, else internal if
+    any path makes it internal (a symlink into a cascade-internal section)."""
+    by_key: dict[str, list[str]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        for key in file_keys(relpath, draft.meta):
+            by_key[key].append(relpath)
+    if all(len(paths) < 2 for paths in by_key.values()):
+        return
+    parent: dict[str, str] = {}
+
+    def root(path: str) -> str:
+        while parent.get(path, path) != path:
+            path = parent[path]
+        return path
+
+    for paths in by_key.values():
+        for other in paths[1:]:
+            a, b = root(paths[0]), root(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for relpath in drafts:
+        groups[root(relpath)].append(relpath)
+    for paths in groups.values():
+        if len(paths) < 2:
+            continue
+        paths.sort()
+        withheld = next((p for p in paths if drafts[p].withheld is not None), None)
+        internal = next((p for p in paths if drafts[p].audience != PUBLIC), None)
+        for relpath in paths:
+            draft = drafts[relpath]
+            if withheld is not None and draft.withheld is None:
+                draft.withheld = f"the same file as {withheld}, which is not served: {drafts[withheld].withheld}"
+                draft.problems.append(f"the same file as {withheld} (a link); withheld as it is")
+            if internal is not None and draft.audience == PUBLIC:
+                draft.audience = INTERNAL
+                draft.audience_source = f"fail-closed: the same file as the internal {internal}"
+                draft.problems.append(f"the same file as {internal} (a link), which is internal; served as internal")
 
 
 def _dates(facts: Mapping[str, str]) -> tuple[float, ...]:
@@ -640,6 +692,7 @@ def derive(
     :mod:`provider.wiki.incremental`). Does not pause the collector."""
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
+    _same_file(drafts)
     _twins(drafts)
     if layout is not None:
         _not_pages(drafts, layout)

@@ -459,6 +459,13 @@ def parse_document(
     body = mark_body_sections(front.body, hiding)
     split = split_sections(body, prepare=lambda body: apply_dialects(body, layout.dialects),
                            colon_containers=layout.name != "mkdocs")
+    if hiding:
+        # The markers put at line starts hide what a would-be marker there (``> [!X]``)
+        # looks like: look for would-be markers in the text as written too.
+        written = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects),
+                                 colon_containers=layout.name != "mkdocs")
+        near = tuple(sorted({*split.near_miss_lines, *written.near_miss_lines}))
+        split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:
         findings += [format_finding(WOULD_BE_MARKER, n + offset, _lines(front.body)[n - 1] if n <= len(
             _lines(front.body)) else "") for n in split.near_miss_lines]

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .copies import CopyGraph
-from .corpus import Derived, Resolved, _sketches, derive
+from .corpus import Derived, Resolved, _sketches, derive, file_keys
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
@@ -168,6 +168,7 @@ class CorpusRules:
         self._ordered: list[str] = []
         self._bundle_rule = False
         self._linked: dict[str, set[str]] = defaultdict(set)
+        self._by_file: dict[str, set[str]] = defaultdict(set)
         self.tally = Tally()
 
     def symlinked(self) -> list[tuple[str, str]] | None:
@@ -233,7 +234,8 @@ class CorpusRules:
         self.copies.sync(_sketches(docs))
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
-        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked):
+        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
+                      self._by_file):
             index.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
@@ -350,11 +352,14 @@ class CorpusRules:
             self._bundles[_parent(relpath)].add(relpath)
         if meta.real_relpath is not None:
             self._linked[meta.real_relpath].add(relpath)
+        for key in file_keys(relpath, meta):
+            self._by_file[key].add(relpath)
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
-                           (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or "")):
+                           (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or ""),
+                           *((self._by_file, key) for key in file_keys(relpath, meta))):
             members = index.get(key)
             if members is not None:
                 members.discard(relpath)
@@ -396,6 +401,8 @@ class CorpusRules:
         yield from self._by_stem.get(strip_extension(relpath), ())
         yield from self._by_group.get(meta.translation_group, ())
         yield from self._by_id.get(meta.doc_id, ())
+        for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)
+            yield from self._by_file.get(key, ())
         for key in (relpath, relpath + "#internal"):
             for other in self.copies.neighbours(key):
                 yield other.partition("#")[0]

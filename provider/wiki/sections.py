@@ -112,9 +112,9 @@ _CONTAINER = re.compile(
 def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[str]]:
     """Candidate would-be markers: a comment (any syntax) mentioning a hide word, an
     element, shortcode, tag, class or container whose name is one, a container titled
-    with one. Exact markers are not candidates. ``colon_containers`` false: a ``:::``
-    line is no container (MkDocs, where ``::: agents`` is a mkdocstrings reference to
-    the Python package ``agents``)."""
+    with one. Exact markers are not candidates. ``colon_containers`` false (MkDocs,
+    where ``::: agents`` is a mkdocstrings reference to the Python package ``agents``):
+    a ``:::`` line counts only when its name mentions one of :data:`HIDE_WORDS`."""
     found: list[re.Match[str]] = []
     for match in _COMMENTS.finditer(body):
         text = match.group(0)
@@ -130,9 +130,12 @@ def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[s
         if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
             found.append(match)
     for match in _CONTAINER.finditer(body):
-        if not colon_containers and match.group(0).lstrip(" \t>").startswith(":::"):
-            continue
         kind, title, alert = match.group(1), match.group(2), match.group(3)
+        if not colon_containers and match.group(0).lstrip(" \t>").startswith(":::") and (
+                "." in (kind or "") or not mentions(f"{kind or ''} {title or ''}"[:300], HIDE_WORDS)):
+            # MkDocs has no ``:::`` containers: ``::: agents.run`` is a mkdocstrings
+            # reference. A hide word itself (``::: internal``) is still a would-be marker.
+            continue
         words = [w for w in re.split(r"[\s\"'\[\]()]+", f"{kind or ''} {alert or ''}") if w]
         # Attribute values a tool reads as a page or a file (an image's source) are not intent.
         # Only attributes that select an audience count (``pivot``, ``range``…); text a
