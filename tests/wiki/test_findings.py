@@ -24,7 +24,8 @@ from provider.wiki.findings import Acceptance
 from provider.wiki.reasons import withheld_kind
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
-HIDING = "---\naudience: public\n---\n# Refunds\n\nPublic words.\n\n## Internal notes\n\nThe notes are public after all.\n"
+HIDING = ("---\naudience: public\n---\n# Refunds\n\nPublic words.\n\n## Internal notes\n\n"
+          "The notes are public after all.\n")
 PUBLIC_RULE = (AudienceRule("**", "public"),)
 
 
@@ -171,3 +172,22 @@ def test_summary_names_withholding_reasons_exactly() -> None:
     assert withheld_kind("front matter draft") == "drafts and unpublished"
     assert withheld_kind("a copy of x.md (similarity 0.80), which is not served: draft") == \
         "near-copies of withheld pages"
+
+
+@pytest.mark.parametrize("link", ["symlink", "hardlink"])
+def test_x2_a_file_reached_by_several_paths_gets_the_strictest_status(tmp_path: Path, link: str) -> None:
+    import os
+    _write(tmp_path, {"content/ops/_index.md": "---\ntitle: Ops\ncascade:\n  audience: internal\n---\nOps.\n",
+                      "content/ops/override.md": "---\ntitle: Override\n---\nThe override code.\n",
+                      "content/docs/_index.md": "---\ntitle: Docs\ncascade:\n  audience: public\n---\nDocs.\n"})
+    target = tmp_path / "content" / "ops" / "override.md"
+    alias = tmp_path / "content" / "docs" / "override.md"
+    if link == "symlink":
+        alias.symlink_to(target)
+    else:
+        os.link(target, alias)
+    report = check_wiki(WikiSettings(root=tmp_path, layout="hugo"), now=NOW)
+    files = {entry.path: entry.resolved for entry in report.files}
+    alias_item = files["content/docs/override.md"]
+    assert alias_item is not None and not alias_item.public, alias_item
+    assert alias_item.audience == "internal" and "the same file as" in alias_item.audience_source
