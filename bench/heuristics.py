@@ -3,6 +3,11 @@
     nice python bench/heuristics.py                    # every corpus in ../shared/corpora
     python bench/heuristics.py kaia-docs astro-docs    # some
     python bench/heuristics.py --corpora DIR           # corpora elsewhere
+    python bench/heuristics.py --internal kaia-docs=docs/misc/** kaia-docs
+
+``--internal NAME=GLOB`` (repeatable) first makes the folder internal, as an operator
+archiving old pages would: the public pages the copy rules then demote are listed (their
+false positives are what a reader of the two pages would disagree with).
 
 Each corpus is read exactly as ``knowledge-provider check`` reads it
 (:func:`provider.wiki.check.check_wiki`), with the operator configuration in
@@ -31,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from provider.config import load_config  # noqa: E402 - after the path set-up above
 from provider.wiki.check import FileCheck, check_wiki  # noqa: E402
+from provider.wiki.classify import AudienceRule  # noqa: E402
 from provider.wiki.findings import NEAR_COPY, read_finding  # noqa: E402
 
 CORPORA = Path(os.environ.get("KP_CORPORA") or ROOT.parent / "shared" / "corpora")
@@ -79,15 +85,18 @@ def findings_of(entry: FileCheck) -> list[tuple[str, int, str, bool]]:
     return found
 
 
-def run(name: str, corpora: Path) -> Counter[str]:
+def run(name: str, corpora: Path, internal: tuple[str, ...] = ()) -> Counter[str]:
     config = load_config(ROOT / "bench" / "corpora" / f"{name}.yaml")
     settings = dataclasses.replace(config.wiki_settings(), root=corpora / name)
+    if internal:
+        rules = tuple(AudienceRule(glob, "internal") for glob in internal)
+        settings = dataclasses.replace(settings, audience_rules=(*rules, *settings.audience_rules))
     started = time.monotonic()
     report = check_wiki(settings, now=NOW)
     took = time.monotonic() - started
     counts: Counter[str] = Counter()
     accepted_lines = []
-    print(f"== {name}: {settings.root}")
+    print(f"== {name}: {settings.root}" + (f" (made internal: {', '.join(internal)})" if internal else ""))
     for entry in report.files:
         findings = findings_of(entry)
         for code, line, text, accepted in findings:
@@ -115,12 +124,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="corpora (default: every one with a bench/corpora/NAME.yaml)")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
+    parser.add_argument("--internal", action="append", default=[], metavar="NAME=GLOB",
+                        help="make a folder of corpus NAME internal first (repeatable)")
     args = parser.parse_args()
+    internal: dict[str, list[str]] = {}
+    for item in args.internal:
+        name, _, glob = item.partition("=")
+        internal.setdefault(name, []).append(glob)
     names = args.names or sorted(p.stem for p in (ROOT / "bench" / "corpora").glob("*.yaml")
                                  if (args.corpora / p.stem).is_dir())
     total: Counter[str] = Counter()
     for name in names:
-        total += run(name, args.corpora)
+        total += run(name, args.corpora, tuple(internal.get(name, ())))
     print(f"all corpora: {', '.join(f'{c} {n}' for c, n in sorted(total.items())) or 'no heuristic finding'}")
 
 

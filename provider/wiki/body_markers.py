@@ -78,6 +78,13 @@ _WHOLE = tuple(tuple(p.split()) for p in (
 ))
 
 _WORD = re.compile(r"[^\W_]+")
+#: What an ASCII body must contain for any finding to be possible (each phrase of
+#: :data:`_ANYWHERE` and :data:`_WHOLE` holds one of these words; labels and TODOs too).
+_MAYBE = re.compile(r"internal|confidential|staff|agents? (?:only|notes?)|for (?:support )?agents|employees|"
+                    r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
+                    r"publication|published|"
+                    r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
+                    r"(?:todo|fixme|xxx|hack|note)\s*\(", re.IGNORECASE)
 #: "DRAFT - …", "DRAFT: …": a heading or label announcing a draft.
 _DRAFT_LEAD = re.compile(r"[\s#*_>🔒]*draft\s*[-–—:|]")
 #: Words after "confidential" that say it is about the text, not a technical term.
@@ -186,10 +193,9 @@ def _label(inline: Token) -> str | None:
 def find_body_markers(body: str) -> list[BodyMarker]:
     """Every finding of this module in a markdown body (front matter removed), in body
     order. Text in code blocks and code spans is never a finding."""
-    lower = body.lower()
-    if not any(word in lower for word in ("intern", "confiden", "staff", "agent", "share", "publi", "customer",
-                                          "employee", "audience", "todo", "fixme", "draft", "team", "support",
-                                          "restrict", "private", "xxx", "hack")) and body.isascii():
+    if body.isascii() and _MAYBE.search(body) is None:
+        # Most pages hold none of the phrases: skip parsing them again. (Text with other
+        # characters may spell them with look-alikes: always parsed.)
         return []
     tokens = parse_markdown(body)
     lines = len(body.split("\n"))
@@ -222,7 +228,8 @@ def find_body_markers(body: str) -> list[BodyMarker]:
                 if not text.strip().removeprefix(label).strip(" :*_") and position + 3 < len(tokens):
                     # The label stands alone: it is about the block after it.
                     after = tokens[position + 3]
-                    end = max(end, _block_end(tokens, position + 3, after))
+                    if after.map is not None and after.level <= token.level:
+                        end = max(end, after.map[1])
                 found.append(BodyMarker("hiding-label", start + 1, text.strip().split("\n", 1)[0][:120], start, end))
             elif (todo := _TODO.search(text)) is not None:
                 lines_held = _item_range(tokens, position)
@@ -233,13 +240,6 @@ def find_body_markers(body: str) -> list[BodyMarker]:
                     line = start + text[: match.start(1)].count("\n") + 1
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     return sorted(found, key=lambda m: (m.start, m.code))
-
-
-def _block_end(tokens: Sequence[Token], index: int, token: Token) -> int:
-    """The last line (excluded) of the block opened by ``tokens[index]``."""
-    if token.map is not None:
-        return token.map[1]
-    return index
 
 
 def _item_range(tokens: Sequence[Token], paragraph: int) -> tuple[int, int]:

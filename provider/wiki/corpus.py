@@ -37,7 +37,9 @@ how it is served. In order:
    publication among them, and quarantined with the reason. A page withheld only because
    its ``ROBOTS`` says ``NOINDEX`` passes nothing on (the site publishes its text), and a
    near-copy the operator accepted for the page's bytes (:mod:`provider.wiki.findings`)
-   is reported, not acted on.
+   is reported, not acted on. **6b.** The same holds for a public document with the very
+   words of such a text (:func:`~provider.wiki.copies.word_bag`: a copy too short for a
+   sketch, or with its words or sentences reordered).
 7. **Duplicate ids**: two or more served files claiming one ``documentId`` are all
    reported and all made internal, so none reaches ``customer_safe`` (fail closed).
 8. **Translation groups**: a group key shared by two or more served documents is a
@@ -95,6 +97,7 @@ __all__ = [
     "TWIN_PREFERENCE",
     "Derived",
     "Resolved",
+    "bag_keys",
     "derive",
     "file_keys",
     "public_part",
@@ -519,6 +522,50 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
                                 "served as internal")
 
 
+def bag_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
+    """The word bags (:func:`provider.wiki.copies.word_bag`) a document holds, whole text
+    and internal sections (the incremental rules relate documents sharing one)."""
+    return tuple(bag for bag in (meta.bag, meta.internal_bag) if bag)
+
+
+def _same_words(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 6b: a public document with the very words of an internal or withheld
+    document (or internal section) — too short for a sketch, or reordered — inherits its
+    status as in rule 6 (same sources, same exceptions, same acceptance)."""
+    sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(_ON_THE_SITE):
+            continue
+        meant = not draft.audience_source.startswith(_NOT_MEANT)
+        if draft.meta.bag and (draft.withheld is not None or (draft.audience != PUBLIC and meant)):
+            sources[draft.meta.bag].append((relpath, draft.withheld is not None))
+        if draft.meta.internal_bag:
+            sources[draft.meta.internal_bag].append((relpath + "#internal", False))
+    if not sources:
+        return
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.bag:
+            continue
+        group = draft.meta.translation_group
+        found = [(key, withheld) for key, withheld in sources.get(draft.meta.bag, ())
+                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
+        if not found:
+            continue
+        key, withheld = next((f for f in found if f[1]), found[0])
+        path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
+        if NEAR_COPY in draft.meta.accepted:
+            draft.problems.append(f"accepted near-copy: the same words as {path}; accepted in accepted_findings")
+        elif withheld:
+            draft.withheld = f"the same words as {path}, which is not served: {drafts[key].withheld}"
+            draft.quarantine.append(f"nearly the same text as {path} (the same words), which is not served; "
+                                    "not served either")
+        else:
+            draft.audience = INTERNAL
+            draft.audience_source = f"fail-closed: a copy of the internal {path}"
+            draft.quarantine.append(f"nearly the same text as the internal {path} (the same words); "
+                                    "served as internal")
+
+
 def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
     group_locales: dict[str, set[str]] = defaultdict(set)
     served_by_locale: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -700,6 +747,7 @@ def derive(
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
+    _same_words(drafts)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

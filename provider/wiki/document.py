@@ -37,7 +37,7 @@ from .classify import (
     readable_name,
     site_path,
 )
-from .copies import sketch
+from .copies import sketch, word_bag
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
@@ -206,6 +206,9 @@ class DocumentMeta:
             each ``"code|line|text"``), accepted ones included.
         accepted: the finding codes the operator accepted for the file's current bytes:
             those findings are ignored.
+        bag, internal_bag: :func:`provider.wiki.copies.word_bag` of the text (title
+            and headings left out: a copy is retitled) and of the internal sections' text: finds
+            copies too short for a sketch, or with their words reordered.
     """
 
     relpath: str
@@ -245,6 +248,8 @@ class DocumentMeta:
     head: str = ""
     findings: tuple[str, ...] = ()
     accepted: tuple[str, ...] = ()
+    bag: str = ""
+    internal_bag: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -573,6 +578,9 @@ def parse_document(
         head=head_key(text, front) if unreadable is None else "",
         findings=tuple(findings),
         accepted=tuple(sorted(accepted)),
+        # Without title and headings: a copy is retitled.
+        bag=word_bag("\n".join(p.text for p in passages)),
+        internal_bag=word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

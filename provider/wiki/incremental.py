@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .copies import CopyGraph
-from .corpus import Derived, Resolved, _sketches, derive, file_keys
+from .corpus import Derived, Resolved, _sketches, bag_keys, derive, file_keys
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
@@ -169,6 +169,7 @@ class CorpusRules:
         self._bundle_rule = False
         self._linked: dict[str, set[str]] = defaultdict(set)
         self._by_file: dict[str, set[str]] = defaultdict(set)
+        self._by_bag: dict[str, set[str]] = defaultdict(set)
         self.tally = Tally()
 
     def symlinked(self) -> list[tuple[str, str]] | None:
@@ -235,7 +236,7 @@ class CorpusRules:
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
         for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
-                      self._by_file):
+                      self._by_file, self._by_bag):
             index.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
@@ -354,12 +355,15 @@ class CorpusRules:
             self._linked[meta.real_relpath].add(relpath)
         for key in file_keys(relpath, meta):
             self._by_file[key].add(relpath)
+        for bag in bag_keys(relpath, meta):
+            self._by_bag[bag].add(relpath)
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
                            (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or ""),
-                           *((self._by_file, key) for key in file_keys(relpath, meta))):
+                           *((self._by_file, key) for key in file_keys(relpath, meta)),
+                           *((self._by_bag, bag) for bag in bag_keys(relpath, meta))):
             members = index.get(key)
             if members is not None:
                 members.discard(relpath)
@@ -403,6 +407,8 @@ class CorpusRules:
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)
             yield from self._by_file.get(key, ())
+        for bag in bag_keys(relpath, meta):  # the same words (rule 6b)
+            yield from self._by_bag.get(bag, ())
         for key in (relpath, relpath + "#internal"):
             for other in self.copies.neighbours(key):
                 yield other.partition("#")[0]

@@ -315,3 +315,32 @@ def technical_heading(draw: st.DrawFn) -> tuple[str, str]:
                                   "Note: internal DNS resolves it.\n\n"]))
     return layout, (f"---\naudience: public\ntitle: Spans\n---\n# Spans\n\n{'#' * level} {heading}\n\n"
                     f"{label}Every {CANARY} word here is public.\n")
+
+
+@st.composite
+def short_or_shuffled_copy(draw: st.DrawFn) -> dict[str, str]:
+    """A wiki: an internal page, draft or internal section holding :data:`CANARY` —
+    short (under the shingle floor) or long — and a public page with the same words,
+    verbatim or with the words of each sentence (or the sentences) in another order."""
+    short = draw(st.booleans())
+    sentences = ([f"The override is {CANARY} for agents."] if short else
+                 [f"Agents use {CANARY} to override a refund.", "The billing console shows every invoice line.",
+                  "Receipts for the last twelve months can be downloaded there.",
+                  "Refunds otherwise follow the usual rules and limits."])
+    order = draw(st.sampled_from(["verbatim", "words", "sentences", "both"]))
+    copied = list(sentences)
+    if order in ("sentences", "both"):
+        copied = draw(st.permutations(copied))
+    if order in ("words", "both"):
+        copied = [" ".join(draw(st.permutations(s.rstrip(".").split(" ")))) + "." for s in copied]
+    text, copy_text = " ".join(sentences), " ".join(copied)
+    kind = draw(st.sampled_from(["internal", "draft", "section"]))
+    if kind == "internal":
+        source = f"---\naudience: internal\n---\n# Override\n\n{text}\n"
+    elif kind == "draft":
+        source = f"---\naudience: public\ndraft: true\n---\n# Override\n\n{text}\n"
+    else:
+        source = ("---\naudience: public\n---\n# Billing\n\nPublic intro.\n\n"
+                  f"<!-- internal -->\n{text}\n<!-- /internal -->\n")
+    copy_path = draw(st.sampled_from(["public/copy.md", "public/deep/other.md"]))
+    return {"ops/override.md": source, copy_path: f"---\ntitle: Copy\n---\n# Copy\n\n{copy_text}\n"}
