@@ -728,21 +728,23 @@ def _format_findings(report: CheckReport) -> list[str]:
     """Heuristic findings (open, then accepted) and stale acceptances, for ``check``."""
     from .wiki.check import heuristic_findings
 
-    open_lines, accepted_lines = [], []
+    open_lines: list[str] = []
+    accepted_lines: list[str] = []
     for entry in report.files:
         if entry.resolved is None:
             continue
-        for found in heuristic_findings(entry.resolved):
-            where = f"{entry.path}:{found['line']}" if found["line"] else entry.path
-            line = f"  {found['finding']}  {where}  {found['text']}"
-            (accepted_lines if found["accepted"] else open_lines).append(line)
-        if any(not f["accepted"] for f in heuristic_findings(entry.resolved)):
+        findings = heuristic_findings(entry.resolved)
+        for finding in findings:
+            where = f"{entry.path}:{finding['line']}" if finding["line"] else entry.path
+            line = f"  {finding['finding']}  {where}  {finding['text']}"
+            (accepted_lines if finding["accepted"] else open_lines).append(line)
+        if any(not f["accepted"] for f in findings):
             open_lines.append(f"    digest {entry.resolved.meta.revision} (to accept: accepted_findings)")
-    lines = []
-    for title, found in (("Heuristic findings", open_lines), ("Accepted findings", accepted_lines),
+    lines: list[str] = []
+    for title, shown in (("Heuristic findings", open_lines), ("Accepted findings", accepted_lines),
                          ("Stale acceptances", [f"  {s}" for s in report.stale_acceptances])):
-        if found:
-            lines += [f"{title}:", *found, ""]
+        if shown:
+            lines += [f"{title}:", *shown, ""]
     return lines
 
 

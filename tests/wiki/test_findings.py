@@ -191,3 +191,32 @@ def test_x2_a_file_reached_by_several_paths_gets_the_strictest_status(tmp_path: 
     alias_item = files["content/docs/override.md"]
     assert alias_item is not None and not alias_item.public, alias_item
     assert alias_item.audience == "internal" and "the same file as" in alias_item.audience_source
+
+
+def test_cli_check_lists_findings_strict_fails_until_accepted(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from provider.cli import main
+    from tests.support import write_config
+
+    _write(tmp_path / "wiki", {"refunds.md": HIDING})
+    config = write_config(tmp_path / "kp.yaml", {"content": "wiki", "audience_rules": [{"**": "public"}]})
+
+    def check(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["check", "--config", str(config), *args],
+                                    env={"KNOWLEDGE_PROVIDER_CONFIG": ""})
+        return result.exit_code, result.stdout
+
+    code, out = check()
+    assert code == 0 and "Heuristic findings:" in out and "hiding-heading  refunds.md:8  Internal notes" in out
+    digest = git_blob_sha1(HIDING.encode("utf-8"))
+    assert f"digest {digest}" in out
+    code, out = check("--strict")
+    assert code == 1 and "refunds.md: heuristic finding hiding-heading at line 8" in out
+    write_config(config, {"content": "wiki", "audience_rules": [{"**": "public"}], "accepted_findings": [
+        {"path": "refunds.md", "finding": "hiding-heading", "digest": digest}]})
+    code, out = check("--strict")
+    assert code == 0 and "Accepted findings:" in out, out
+    (tmp_path / "wiki" / "refunds.md").write_text(HIDING + "Edited.\n", "utf-8")
+    code, out = check("--strict")
+    assert code == 1 and "the file changed since it was reviewed" in out
