@@ -453,20 +453,6 @@ def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:
     return found
 
 
-#: Texts under this many shingles are short: for them a near-copy needs an estimated
-#: similarity of :data:`SHORT_TEXT_JACCARD`. One shared boilerplate sentence dominates a
-#: short text (two redirect stubs, "This page moved to … If you are not redirected
-#: automatically, use the link above.", measured 0.35 on openai-agents-docs); a short text
-#: copied word for word (or reordered) is rule 6b's.
-SHORT_TEXT_SHINGLES = 32
-SHORT_TEXT_JACCARD = 0.5
-
-
-def _short_pair_counts(first: str, second: str, score: float) -> bool:
-    """Whether a near-copy of two sketches at ``score`` counts, given their sizes."""
-    return score >= SHORT_TEXT_JACCARD or min(len(first), len(second)) // 8 >= SHORT_TEXT_SHINGLES
-
-
 def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None = None) -> None:
     """Rule 6: a public document that nearly copies internal or withheld text inherits
     the strictest status among what it copies: withheld like the most similar withheld
@@ -502,30 +488,14 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
     # section is in its group too).
     groups = {key: drafts[key.partition("#")[0]].meta.translation_group
               for key in chain(targets, withheld_sources, internal_sources)}
-    def counts(relpath: str, key: str, score: float, kind: Mapping[str, str]) -> bool:
-        return groups[key] != groups[relpath] and _short_pair_counts(targets[relpath], kind[key], score)
-
-    def settle(found: dict[str, tuple[str, float]], kind: Mapping[str, str]) -> dict[str, tuple[str, float]]:
-        # The closest source may be a short text the short-text bar rejects: then the
-        # next one that counts, if any (never fewer sources looked at than before).
-        for relpath in [r for r, (key, score) in found.items() if not counts(r, key, score, kind)]:
-            del found[relpath]
-            pairs = (graph.near_copies([relpath], kind) if graph is not None
-                     else near_copies({relpath: targets[relpath]}, kind)).get(relpath, [])
-            first = next(((key, score) for key, score in pairs if counts(relpath, key, score, kind)), None)
-            if first is not None:
-                found[relpath] = first
-        return found
-
     if graph is not None:
-        withheld = settle(graph.closest(targets, withheld_sources, groups), withheld_sources)
-        internal = settle(graph.closest([t for t in targets if t not in withheld], internal_sources, groups),
-                          internal_sources)
+        withheld = graph.closest(targets, withheld_sources, groups)
+        internal = graph.closest([t for t in targets if t not in withheld], internal_sources, groups)
     else:
         withheld, internal = {}, {}
         for found, kind in ((withheld, withheld_sources), (internal, internal_sources)):
             for relpath, pairs in near_copies(targets, kind).items():
-                first = next(((key, score) for key, score in pairs if counts(relpath, key, score, kind)), None)
+                first = next(((key, score) for key, score in pairs if groups[key] != groups[relpath]), None)
                 if first is not None:
                     found[relpath] = first
     for found in (withheld, internal):

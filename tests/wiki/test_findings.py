@@ -220,18 +220,3 @@ def test_cli_check_lists_findings_strict_fails_until_accepted(tmp_path: Path) ->
     (tmp_path / "wiki" / "refunds.md").write_text(HIDING + "Edited.\n", "utf-8")
     code, out = check("--strict")
     assert code == 1 and "the file changed since it was reviewed" in out
-
-
-def test_x2_short_texts_need_more_than_shared_boilerplate() -> None:
-    # openai-agents-docs: two redirect stubs at similarity 0.35 (false positive, issue 24).
-    stub = ("<script>window.location.replace('../{0}/');</script>\n\nThis page moved to the [{1}]({0}.md).\n\n"
-            "If you are not redirected automatically, use the link above.\n")
-    files = {"ref/litellm.md": "# LiteLLM Models\n\n" + stub.format("models/litellm_model", "LiteLLM model API"),
-             "models/litellm.md": "# LiteLLM\n\n" + stub.format("index#third-party", "Third-party adapters section")}
-    rules = (AudienceRule("ref/**", "internal"), AudienceRule("**", "public"))
-    assert _resolve(files, rules)["models/litellm.md"].audience == "public"  # type: ignore[attr-defined]
-    # A short internal text copied with one word changed still counts.
-    secret = "Agents may override a refund with the code kept in the billing console under the admin tab today."
-    files = {"ref/override.md": f"# Override\n\n{secret}\n",
-             "models/copy.md": f"# Copy\n\n{secret.replace('today', 'now')}\n"}
-    assert _resolve(files, rules)["models/copy.md"].audience == "internal"  # type: ignore[attr-defined]
