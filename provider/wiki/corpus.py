@@ -412,7 +412,7 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             # cascade, of a source that is internal however that was decided (its front
             # matter, a rule, a cascade): the rule did not mean to publish its text.
             internal = [d.meta.relpath for d in found
-                        if d.audience != PUBLIC and not d.audience_source.startswith(_NOT_MEANT)]
+                        if d.audience != PUBLIC and not d.audience_source.startswith((*_NOT_MEANT, _UNDECIDED))]
             if internal and draft.audience == PUBLIC and draft.audience_source.startswith(("rule ", "cascade from ")):
                 draft.audience = INTERNAL
                 draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
@@ -435,6 +435,10 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
+
+#: The audience source of a page nothing decided (no key, no rule, no cascade): internal
+#: by default, which says nothing about its translations.
+_UNDECIDED = "fail-closed: no audience key and no matching rule"
 
 #: How the reason of a page withheld only for ``ROBOTS: NOINDEX`` ends
 #: (:func:`provider.wiki.audience_map.operator_withholding`): its text is on the site.
