@@ -85,6 +85,7 @@ from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .publication import DATE_KEYS, INVALID, withholding
+from .same_text import same_file, same_words
 
 __all__ = [
     "COPY",
@@ -97,9 +98,7 @@ __all__ = [
     "TWIN_PREFERENCE",
     "Derived",
     "Resolved",
-    "bag_keys",
     "derive",
-    "file_keys",
     "public_part",
     "resolve",
 ]
@@ -270,55 +269,6 @@ def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, s
             from_cascade = key in values and key not in meta.publication
             draft.withheld = f"cascade from {origin[key]}: {reason}" if from_cascade else reason
     return draft
-
-
-def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
-    """What identifies the file a document was read from: its real path (a symlink's
-    target) and, when known, its inode (hard links share it)."""
-    keys = ("path:" + (meta.real_relpath or relpath),)
-    return (*keys, f"inode:{meta.inode}") if meta.inode else keys
-
-
-def _same_file(drafts: Mapping[str, _Draft]) -> None:
-    """Rule 1b: one file reached by several paths (symlinks, hard links) gets the
-    strictest status of every path: withheld if any path withholds it, else internal if
-    any path makes it internal (a symlink into a cascade-internal section)."""
-    by_key: dict[str, list[str]] = defaultdict(list)
-    for relpath, draft in drafts.items():
-        for key in file_keys(relpath, draft.meta):
-            by_key[key].append(relpath)
-    if all(len(paths) < 2 for paths in by_key.values()):
-        return
-    parent: dict[str, str] = {}
-
-    def root(path: str) -> str:
-        while parent.get(path, path) != path:
-            path = parent[path]
-        return path
-
-    for paths in by_key.values():
-        for other in paths[1:]:
-            a, b = root(paths[0]), root(other)
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    groups: dict[str, list[str]] = defaultdict(list)
-    for relpath in drafts:
-        groups[root(relpath)].append(relpath)
-    for paths in groups.values():
-        if len(paths) < 2:
-            continue
-        paths.sort()
-        withheld = next((p for p in paths if drafts[p].withheld is not None), None)
-        internal = next((p for p in paths if drafts[p].audience != PUBLIC), None)
-        for relpath in paths:
-            draft = drafts[relpath]
-            if withheld is not None and draft.withheld is None:
-                draft.withheld = f"the same file as {withheld}, which is not served: {drafts[withheld].withheld}"
-                draft.problems.append(f"the same file as {withheld} (a link); withheld as it is")
-            if internal is not None and draft.audience == PUBLIC:
-                draft.audience = INTERNAL
-                draft.audience_source = f"fail-closed: the same file as the internal {internal}"
-                draft.problems.append(f"the same file as {internal} (a link), which is internal; served as internal")
 
 
 def _dates(facts: Mapping[str, str]) -> tuple[float, ...]:
@@ -526,50 +476,6 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
                                 "served as internal")
 
 
-def bag_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
-    """The word bags (:func:`provider.wiki.copies.word_bag`) a document holds, whole text
-    and internal sections (the incremental rules relate documents sharing one)."""
-    return tuple(bag for bag in (meta.bag, meta.internal_bag) if bag)
-
-
-def _same_words(drafts: Mapping[str, _Draft]) -> None:
-    """Rule 6b: a public document with the very words of an internal or withheld
-    document (or internal section) — too short for a sketch, or reordered — inherits its
-    status as in rule 6 (same sources, same exceptions, same acceptance)."""
-    sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
-    for relpath, draft in sorted(drafts.items()):
-        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(_ON_THE_SITE):
-            continue
-        meant = not draft.audience_source.startswith(_NOT_MEANT)
-        if draft.meta.bag and (draft.withheld is not None or (draft.audience != PUBLIC and meant)):
-            sources[draft.meta.bag].append((relpath, draft.withheld is not None))
-        if draft.meta.internal_bag:
-            sources[draft.meta.internal_bag].append((relpath + "#internal", False))
-    if not sources:
-        return
-    for relpath, draft in sorted(drafts.items()):
-        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.bag:
-            continue
-        group = draft.meta.translation_group
-        found = [(key, withheld) for key, withheld in sources.get(draft.meta.bag, ())
-                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
-        if not found:
-            continue
-        key, withheld = next((f for f in found if f[1]), found[0])
-        path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
-        if NEAR_COPY in draft.meta.accepted:
-            draft.problems.append(f"accepted near-copy: the same words as {path}; accepted in accepted_findings")
-        elif withheld:
-            draft.withheld = f"the same words as {path}, which is not served: {drafts[key].withheld}"
-            draft.quarantine.append(f"nearly the same text as {path} (the same words), which is not served; "
-                                    "not served either")
-        else:
-            draft.audience = INTERNAL
-            draft.audience_source = f"fail-closed: a copy of the internal {path}"
-            draft.quarantine.append(f"nearly the same text as the internal {path} (the same words); "
-                                    "served as internal")
-
-
 def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
     group_locales: dict[str, set[str]] = defaultdict(set)
     served_by_locale: dict[tuple[str, str], list[str]] = defaultdict(list)
@@ -743,7 +649,7 @@ def derive(
     :mod:`provider.wiki.incremental`). Does not pause the collector."""
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
-    _same_file(drafts)
+    same_file(drafts)
     _twins(drafts)
     if layout is not None:
         _not_pages(drafts, layout)
@@ -751,7 +657,7 @@ def derive(
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
-    _same_words(drafts)
+    same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

@@ -39,12 +39,13 @@ from types import MappingProxyType
 from typing import Any
 
 from .copies import CopyGraph
-from .corpus import Derived, Resolved, _sketches, bag_keys, derive, file_keys
+from .corpus import Derived, Resolved, _sketches, derive
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .reasons import withheld_kind
+from .same_text import bag_keys, file_keys
 
 __all__ = ["CorpusRules", "Tally"]
 
