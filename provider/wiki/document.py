@@ -253,8 +253,8 @@ class DocumentMeta:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["warnings"] = list(self.warnings)
-        data["errors"] = list(self.errors)
+        for name in ("warnings", "errors", "findings", "accepted"):
+            data[name] = list(getattr(self, name))
         return data
 
     @classmethod
