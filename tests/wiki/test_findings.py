@@ -220,3 +220,15 @@ def test_cli_check_lists_findings_strict_fails_until_accepted(tmp_path: Path) ->
     (tmp_path / "wiki" / "refunds.md").write_text(HIDING + "Edited.\n", "utf-8")
     code, out = check("--strict")
     assert code == 1 and "the file changed since it was reviewed" in out
+
+
+def test_the_index_summary_names_withholding_reasons_by_kind() -> None:
+    from collections import Counter
+
+    from provider.cli import format_report
+    from provider.search.indexer import SyncReport
+
+    report = SyncReport(drafts=3, withheld_by=Counter({"unreadable front matter": 2, "drafts and unpublished": 1}))
+    line = format_report(report).splitlines()[0]
+    assert "3 withheld (2 unreadable front matter, 1 drafts and unpublished)" in line
+    assert "drafts, unpublished, copies" not in line
