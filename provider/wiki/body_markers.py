@@ -46,7 +46,7 @@ from itertools import pairwise
 
 from markdown_it.token import Token
 
-from .lookalike import fold, resembles
+from .lookalike import _confusable_table, fold, resembles
 from .plaintext import parse_markdown
 
 __all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "mark_body_sections", "says_not_for_customers"]
@@ -80,7 +80,8 @@ _WHOLE = tuple(tuple(p.split()) for p in (
 _WORD = re.compile(r"[^\W_]+")
 #: What an ASCII body must contain for any finding to be possible (each phrase of
 #: :data:`_ANYWHERE` and :data:`_WHOLE` holds one of these words; labels and TODOs too).
-_MAYBE = re.compile(r"internal|confidential|staff|agents? (?:only|notes?)|for (?:support )?agents|employees|"
+_MAYBE = re.compile(r"internal[\s_-]+(?:only|use|notes?|eyes|confidential)|for internal|confidential|staff|"
+                    r"agents? (?:only|notes?)|for (?:support )?agents|employees|"
                     r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
                     r"publication|published|"
                     r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
@@ -190,12 +191,24 @@ def _label(inline: Token) -> str | None:
     return label if len(label.split()) <= 6 or label.upper() == label else None
 
 
+def _may_hold(body: str) -> bool:
+    """Whether ``body`` may hold a finding: most pages hold none of the phrases, and are
+    not parsed again. Other text is folded first (full-width letters, invisible
+    characters, combining marks); a letter the confusables table reads as a Latin one
+    (Cyrillic ``і``) always means "maybe"."""
+    if body.isascii():
+        return _MAYBE.search(body) is not None
+    folded = fold(body)
+    table = _confusable_table()
+    if any(char in table for char in set(folded) if not char.isascii()):
+        return True
+    return _MAYBE.search(folded) is not None
+
+
 def find_body_markers(body: str) -> list[BodyMarker]:
     """Every finding of this module in a markdown body (front matter removed), in body
     order. Text in code blocks and code spans is never a finding."""
-    if body.isascii() and _MAYBE.search(body) is None:
-        # Most pages hold none of the phrases: skip parsing them again. (Text with other
-        # characters may spell them with look-alikes: always parsed.)
+    if not _may_hold(body):
         return []
     tokens = parse_markdown(body)
     lines = len(body.split("\n"))
