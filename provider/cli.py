@@ -167,6 +167,8 @@ class _ProgressBar:
 def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     """A short human summary of a sync: documents by audience and locale, skipped files
     with reasons, files with warnings."""
+    from .wiki.reasons import describe_withheld
+
     lines = []
     what = "built" if report.rebuilt else ("updated" if report.changed else "up to date")
     served = sum(report.by_audience.values())
@@ -174,7 +176,8 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     locales = ", ".join(f"{n} {loc}" for loc, n in sorted(report.by_locale.items())) or "none"
     lines.append(
         f"Index {what} in {report.duration_s:.2f}s: {served} documents served ({audiences}; by locale: {locales})"
-        + (f", {report.drafts} withheld (drafts, unpublished, copies)" if report.drafts else "")
+        + (f", {report.drafts} withheld ({describe_withheld(report.withheld_by) or 'see check'})"
+           if report.drafts else "")
     )
     flagged = {**{k: list(v) for k, v in report.warnings.items()}}
     for relpath, problems in report.problems.items():
@@ -702,6 +705,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
     if report.unused_rules:
         lines.append("")
+    lines += _format_findings(report)
     quarantined = [e for e in report.files if e.quarantined]
     if quarantined:
         lines.append(f"Quarantined ({len(quarantined)}):")
@@ -769,6 +773,30 @@ def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
             lines.append(f"  … and {len(report.site_only) - SITE_ONLY_SHOWN} more (--json lists the first "
                          f"{SITE_ONLY_SHOWN})")
     lines.append("")
+    return lines
+
+
+def _format_findings(report: CheckReport) -> list[str]:
+    """Heuristic findings (open, then accepted) and stale acceptances, for ``check``."""
+    from .wiki.check import heuristic_findings
+
+    open_lines: list[str] = []
+    accepted_lines: list[str] = []
+    for entry in report.files:
+        if entry.resolved is None:
+            continue
+        findings = heuristic_findings(entry.resolved)
+        for finding in findings:
+            where = f"{entry.path}:{finding['line']}" if finding["line"] else entry.path
+            line = f"  {finding['finding']}  {where}  {finding['text']}"
+            (accepted_lines if finding["accepted"] else open_lines).append(line)
+        if any(not f["accepted"] for f in findings):
+            open_lines.append(f"    digest {entry.resolved.meta.revision} (to accept: accepted_findings)")
+    lines: list[str] = []
+    for title, shown in (("Heuristic findings", open_lines), ("Accepted findings", accepted_lines),
+                         ("Stale acceptances", [f"  {s}" for s in report.stale_acceptances])):
+        if shown:
+            lines += [f"{title}:", *shown, ""]
     return lines
 
 

@@ -36,6 +36,7 @@ from .wiki.citations import DEFAULT_PATH_PATTERN, CitationSettings, check_base_u
 from .wiki.classify import AUDIENCES, AudienceRule
 from .wiki.document import WikiSettings
 from .wiki.files import DEFAULT_MAX_FILE_BYTES
+from .wiki.findings import Acceptance, parse_acceptances
 from .wiki.layouts import DEFAULT_LAYOUT, LAYOUTS
 from .wiki.locale_patterns import LocalePattern, parse_locale_pattern
 from .wiki.locales import normalize_tag
@@ -71,6 +72,7 @@ _KNOWN_KEYS = {
     "audience_key": "front matter key that carries the audience, or none (default: audience)",
     "audience_values": "exact map of that key's values to public|internal, e.g. {ITPro: public}; others internal",
     "withhold_noindex": "true to serve nobody pages whose front matter ROBOTS says NOINDEX (default: false)",
+    "accepted_findings": "reviewed heuristic findings to ignore: a list of {path, finding, digest} (default: none)",
     "layout": f"docs tool preset: {' | '.join(LAYOUTS)} (default: {DEFAULT_LAYOUT})",
     "locale_patterns": "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
     "capabilities": "minimum | all | list of capability names",
@@ -120,6 +122,7 @@ class ProviderConfig:
             ``withhold``/``skip`` match applies.
         audience_key, audience_values, withhold_noindex: what the repository's front
             matter means (:mod:`provider.wiki.audience_map`).
+        accepted_findings: reviewed heuristic findings (:mod:`provider.wiki.findings`).
         layout: a :mod:`~provider.wiki.layouts` preset name.
         locale_patterns: explicit locale patterns (replace the layout's), or ``None``.
         capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
@@ -165,6 +168,7 @@ class ProviderConfig:
     audience_key: str | None = "audience"
     audience_values: tuple[tuple[str, str], ...] = ()
     withhold_noindex: bool = False
+    accepted_findings: tuple[Acceptance, ...] = ()
     layout: str = DEFAULT_LAYOUT
     locale_patterns: tuple[LocalePattern, ...] | None = None
     capabilities: str | tuple[str, ...] = "minimum"
@@ -211,6 +215,7 @@ class ProviderConfig:
             withhold_noindex=self.withhold_noindex,
             sitemap=self.sitemap,
             sitemap_refresh_s=self.sitemap_refresh_s,
+            accepted_findings=self.accepted_findings,
         )
 
     @property
@@ -345,6 +350,13 @@ def _audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigurationError(f"{where}: {key!r} must map to public or internal, not {audience!r}")
         out[key] = audience
     return tuple(out.items())
+
+
+def _acceptances(value: Any, where: str) -> tuple[Acceptance, ...]:
+    try:
+        return parse_acceptances(value, where)
+    except ValueError as exc:
+        raise ConfigurationError(str(exc)) from None
 
 
 def _layout(value: Any, where: str) -> str:
@@ -515,6 +527,7 @@ _PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
     "audience_key": ("audience_key", _audience_key),
     "audience_values": ("audience_values", _audience_values),
     "withhold_noindex": ("withhold_noindex", _flag),
+    "accepted_findings": ("accepted_findings", _acceptances),
     "layout": ("layout", _layout),
     "locale_patterns": ("locale_patterns", _locale_patterns),
     "capabilities": ("capabilities", _capabilities),

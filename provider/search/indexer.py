@@ -171,6 +171,7 @@ class SyncReport:
         by_audience: servable documents per effective audience.
         by_locale: servable documents per locale.
         drafts: documents not served: drafts and every other withheld document.
+        withheld_by: the same by kind of reason (:mod:`provider.wiki.reasons`).
         quarantined: files on which the provider failed closed because of an error in
             them or in what they depend on (see ``knowledge-provider check``).
         generation: the build's commit counter after the sync.
@@ -194,6 +195,7 @@ class SyncReport:
     by_audience: Counter[str] = field(default_factory=Counter)
     by_locale: Counter[str] = field(default_factory=Counter)
     drafts: int = 0
+    withheld_by: Counter[str] = field(default_factory=Counter)
     quarantined: list[str] = field(default_factory=list)
     generation: int = 0
     last_scan: float = 0.0
@@ -1020,5 +1022,6 @@ class Indexer:
                 gc.enable()
         report.quarantined = sorted(tally.quarantined)
         report.drafts = tally.withheld
+        report.withheld_by = Counter(tally.withheld_by)
         report.by_audience = Counter(tally.by_audience)
         report.by_locale = Counter(tally.by_locale)

@@ -328,14 +328,16 @@ def _plain(value: Any) -> Any:
 def _meta_json(meta: DocumentMeta) -> dict[str, Any]:
     """What :meth:`DocumentMeta.to_json` returns (the same JSON), made faster."""
     data = {f.name: _plain(getattr(meta, f.name)) for f in fields(meta)}
-    data["warnings"] = list(meta.warnings)
-    data["errors"] = list(meta.errors)
+    for name in _TUPLE_FIELDS:
+        data[name] = list(getattr(meta, name))
     return data
 
 
 #: DocumentMeta's fields in order: what its ``__dict__`` holds, in that order, when made
 #: by its ``__init__`` (``from_json``, ``replace``).
 _FIELDS = tuple(f.name for f in fields(DocumentMeta))
+#: Its fields that are tuples of strings (JSON lists).
+_TUPLE_FIELDS = ("warnings", "errors", "findings", "accepted")
 
 
 def _meta_text(meta: DocumentMeta) -> str:
@@ -359,8 +361,8 @@ def _meta_of(data: dict[str, Any]) -> DocumentMeta:
     (the manifest is then unreadable and the build redone)."""
     if tuple(data) != _FIELDS:
         return DocumentMeta.from_json(data)
-    data["warnings"] = tuple(data["warnings"])
-    data["errors"] = tuple(data["errors"])
+    for name in _TUPLE_FIELDS:
+        data[name] = tuple(data[name])
     meta: DocumentMeta = object.__new__(DocumentMeta)
     meta.__dict__.update(data)
     return meta

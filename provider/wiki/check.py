@@ -35,9 +35,14 @@ Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, els
 
 **Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
 (exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
-internal and nothing else would say so — and on the kinds of warning the operator
-names (``--fail-on``, codes in :data:`WARNING_CODES`; ``not-on-site``: a page its rules
-make public that the sitemap withheld from ``customer_safe``).
+internal and nothing else would say so — on every heuristic finding not accepted
+(:mod:`provider.wiki.findings`: a heuristic, not a rule, decided what customers see), on
+every stale acceptance (``accepted_findings`` naming a file that is gone, that changed
+since it was reviewed, or that no longer has the finding), and on the kinds of warning
+the operator names (``--fail-on``, codes in :data:`WARNING_CODES`; ``not-on-site``: a page
+its rules make public that the sitemap withheld from ``customer_safe``). Each file's
+``--json`` entry carries its ``digest`` (what ``accepted_findings`` binds to) and its
+``findings``.
 
 **Sitemap** (``sitemap:`` configured, :mod:`provider.wiki.site_gate`): the sitemap is read
 as ``serve`` would (a failure is reported, and then nothing is public); every document it
@@ -60,6 +65,7 @@ from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
+from .findings import NEAR_COPY, read_finding, stale_acceptances
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
 from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
@@ -160,6 +166,8 @@ class FileCheck:
                 translationSync=item.sync,
                 url=self.url,
                 offSite=item.off_site,
+                digest=meta.revision,
+                findings=heuristic_findings(item),
             )
         return data
 
@@ -188,6 +196,7 @@ class CheckReport:
     sitemap: dict[str, Any] | None = None
     site_only: list[str] = field(default_factory=list)
     site: SitePolicy = field(default_factory=SitePolicy)
+    stale_acceptances: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -242,7 +251,16 @@ class CheckReport:
         if unknown:
             raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
         failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
+        failures += self.stale_acceptances
         for entry in self.files:
+            # A heuristic decided what this page shows customers: review it (fix the
+            # page, or accept the finding in accepted_findings).
+            open_findings = [f for f in (heuristic_findings(entry.resolved) if entry.resolved else ())
+                             if not f["accepted"]]
+            if open_findings:
+                failures.append(f"{entry.path}: heuristic finding " + ", ".join(
+                    f"{f['finding']}" + (f" at line {f['line']}" if f["line"] else "") for f in open_findings)
+                    + f" (digest {entry.resolved.meta.revision})")  # type: ignore[union-attr]
             codes = warning_codes(entry)
             hit = sorted(codes if "any" in wanted else codes & wanted)
             if hit:
@@ -262,7 +280,26 @@ class CheckReport:
             "site": {"tool": self.site.tool, "sources": list(self.site.sources),
                      "findings": [{"source": f.source, "message": f.message} for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],
+            # Only with accepted_findings configured: the shape stays as it was without.
+            **({"staleAcceptances": self.stale_acceptances} if "accepted_findings" in self.settings else {}),
         }
+
+
+def heuristic_findings(item: Resolved) -> list[dict[str, Any]]:
+    """The heuristic findings (:mod:`provider.wiki.findings`) of one document, file-level
+    and corpus-level (``near-copy``), each ``{finding, line, text, accepted}``."""
+    accepted = set(item.meta.accepted)
+    found: list[dict[str, Any]] = []
+    for stored in item.meta.findings:
+        code, line, text = read_finding(stored)
+        found.append({"finding": code, "line": line, "text": text, "accepted": code in accepted})
+    for reason in item.quarantine:
+        if reason.startswith("nearly the same text as"):
+            found.append({"finding": NEAR_COPY, "line": 0, "text": reason, "accepted": False})
+    for problem in item.problems:
+        if problem.startswith("accepted near-copy:"):
+            found.append({"finding": NEAR_COPY, "line": 0, "text": problem.partition(": ")[2], "accepted": True})
+    return found
 
 
 def _url_warnings(item: Resolved, settings: WikiSettings) -> list[str]:
@@ -360,6 +397,11 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                           "urls": len(gate.sitemap) if gate.sitemap is not None else 0,
                           "files": list(gate.sitemap.files) if gate.sitemap is not None else []}
         report.site_only = _site_only(gate, resolved)
+    if settings.accepted_findings:
+        used = {relpath: [f["finding"] for f in heuristic_findings(item) if f["accepted"]]
+                for relpath, item in resolved.items()}
+        report.stale_acceptances = stale_acceptances(
+            settings.accepted_findings, {relpath: meta.revision for relpath, meta in metas.items()}, used)
     report.files = sorted(
         [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

@@ -12,8 +12,10 @@ Each decision carries the reason an operator sees in warnings and ``check`` outp
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -56,6 +58,12 @@ _ID_OK = re.compile(r"[^\x00-\x1f\x7f]+")
 _URL_OK = re.compile(r"[^\s\x00-\x1f\x7f]{1,2000}")
 
 
+@lru_cache(maxsize=65_536)
+def nfc(name: str) -> str:
+    """``name`` in Unicode NFC (remembered: rules and paths repeat)."""
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
 @dataclass(frozen=True)
 class AudienceRule:
     """An operator rule: files whose relative path matches ``pattern`` get ``audience``
@@ -75,7 +83,9 @@ class AudienceRule:
         # (``staff/**`` covers ``Staff/``): a case slip must not leave pages to a later
         # public rule. A public rule matches exactly.
         flags = _GLOB_FLAGS if self.audience == PUBLIC else _GLOB_FLAGS | glob.IGNORECASE
-        return bool(glob.globmatch(relpath, self.pattern, flags=flags))
+        # Names compared after Unicode NFC: a folder written in NFD (macOS) and a rule
+        # typed in NFC name the same folder to a reader, and to the docs tool.
+        return bool(glob.globmatch(nfc(relpath), nfc(self.pattern), flags=flags))
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ import numpy as np
 
 from .lookalike import _ignorable
 
-__all__ = ["MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph", "near_copies",
-           "similarity", "sketch"]
+__all__ = ["MIN_BAG_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
+           "near_copies", "similarity", "sketch", "word_bag"]
 
 SHINGLE_WORDS = 3
 SKETCH_SIZE = 64
@@ -109,6 +109,21 @@ def words(text: str) -> list[str]:
     for word in _WORD.findall(folded):
         out.extend(_split(word))
     return out
+
+
+#: Words a text needs for a :func:`word_bag` (fewer: a stub, a heading).
+MIN_BAG_WORDS = 4
+
+
+def word_bag(text: str) -> str:
+    """A digest of the *multiset* of ``text``'s folded words (:func:`words`), or ``""``
+    under :data:`MIN_BAG_WORDS` words. Equal for a verbatim copy, however short (a page
+    under the shingle floor has no :func:`sketch`), and for a copy with its words or
+    sentences in another order (which breaks every shingle)."""
+    found = words(text)
+    if len(found) < MIN_BAG_WORDS:
+        return ""
+    return hashlib.blake2b(" ".join(sorted(found)).encode("utf-8"), digest_size=12).hexdigest()
 
 
 def sketch(text: str) -> str:

@@ -7,6 +7,8 @@ how it is served. In order:
    document's locale supplies ``audience`` and withholding facts the document does not
    set itself. Audience precedence: own front matter → nearest cascade → operator rule
    → internal. An unreadable or invalid cascade makes the pages it would cover internal.
+   **The same file by several paths** (a symlink, a hard link): every path gets the
+   strictest status of them all (withheld, else internal, else public).
 2. **Publication**: drafts, ``unlisted``, ``build`` options, a future ``publishDate`` or
    past ``expiryDate`` at ``now`` → served to nobody (CONTRACT X5).
 3. **The same page twice** — ``intro.md`` and ``intro.mdx`` (or ``.markdown``) side by
@@ -23,14 +25,21 @@ how it is served. In order:
    whose translation group has no default-locale document is withheld: Docusaurus
    builds no ``i18n/`` file without its source under ``docs/``. Under those paths a
    translation whose source is internal is internal too (the tool builds it only as a
-   translation of that page). Elsewhere a translation keeps its own audience — Hugo sites
-   publish translations by their own front matter and cascades — and a word-for-word
+   translation of that page). Elsewhere a translation keeps the audience its own front
+   matter gives it — Hugo sites publish translations by their own front matter — but one
+   made public only by an operator's rule or a cascade, of a source that is internal
+   however that was decided (front matter, rule, cascade), is internal; a word-for-word
    copy is caught by rule 6.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
    document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.35)
    an internal document, an internal section of any document, or a document withheld for
    its own reasons (draft, dates, not built) is served with the strictest audience and
-   publication among them, and quarantined with the reason.
+   publication among them, and quarantined with the reason. A page withheld only because
+   its ``ROBOTS`` says ``NOINDEX`` passes nothing on (the site publishes its text), and a
+   near-copy the operator accepted for the page's bytes (:mod:`provider.wiki.findings`)
+   is reported, not acted on. **6b.** The same holds for a public document with the very
+   words of such a text (:func:`~provider.wiki.copies.word_bag`: a copy too short for a
+   sketch, or with its words or sentences reordered).
 7. **Duplicate ids**: two or more served files claiming one ``documentId`` are all
    reported and all made internal, so none reaches ``customer_safe`` (fail closed).
 8. **Translation groups**: a group key shared by two or more served documents is a
@@ -79,10 +88,12 @@ from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .classify import INTERNAL, PUBLIC
 from .copies import CopyGraph, near_copies
 from .document import DocumentMeta
+from .findings import NEAR_COPY
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .publication import DATE_KEYS, INVALID, withholding
+from .same_text import same_file, same_words
 
 if TYPE_CHECKING:
     from .site_gate import OffSite
@@ -369,13 +380,15 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             continue
         found = sorted(sources.get(meta.translation_group, []), key=lambda d: d.meta.relpath)
         if not (need_source and relpath.startswith(need_source)):
-            # A translation made public only by an operator's path rule, of a source its
-            # author marked internal in its own front matter: the rule did not mean that.
-            explicit = [d.meta.relpath for d in found if d.meta.audience_own and d.audience != PUBLIC]
-            if explicit and draft.audience == PUBLIC and draft.audience_source.startswith("rule "):
+            # A translation made public only by an operator's path rule or a section's
+            # cascade, of a source that is internal however that was decided (its front
+            # matter, a rule, a cascade): the rule did not mean to publish its text.
+            internal = [d.meta.relpath for d in found
+                        if d.audience != PUBLIC and not d.audience_source.startswith((*_NOT_MEANT, _UNDECIDED))]
+            if internal and draft.audience == PUBLIC and draft.audience_source.startswith(("rule ", "cascade from ")):
                 draft.audience = INTERNAL
-                draft.audience_source = f"fail-closed: a translation of the internal {explicit[0]}"
-                draft.problems.append(f"translation of {explicit[0]}, which says it is internal; served as internal")
+                draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
+                draft.problems.append(f"translation of {internal[0]}, which is internal; served as internal")
             continue
         if not found and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
@@ -394,6 +407,14 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
+
+#: The audience source of a page nothing decided (no key, no rule, no cascade): internal
+#: by default, which says nothing about its translations.
+_UNDECIDED = "fail-closed: no audience key and no matching rule"
+
+#: How the reason of a page withheld only for ``ROBOTS: NOINDEX`` ends
+#: (:func:`provider.wiki.audience_map.operator_withholding`): its text is on the site.
+_ON_THE_SITE = "NOINDEX (withhold_noindex)"
 
 #: Audience sources that say no one asked for the page to be internal (a duplicate id
 #: makes both claimants internal; neither is a secret the other copies).
@@ -425,7 +446,8 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
     withheld_sources: dict[str, str] = {}
     internal_sources: dict[str, str] = {}
     for relpath, draft in drafts.items():
-        if draft.withheld_as_duplicate:
+        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(_ON_THE_SITE):
+            # A page the site publishes but keeps out of search engines is no secret.
             continue
         meant = not draft.audience_source.startswith(_NOT_MEANT)
         if draft.meta.sketch and draft.withheld is not None:
@@ -452,6 +474,12 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
                 first = next(((key, score) for key, score in pairs if groups[key] != groups[relpath]), None)
                 if first is not None:
                     found[relpath] = first
+    for found in (withheld, internal):
+        for relpath in [r for r in found if NEAR_COPY in drafts[r].meta.accepted]:
+            # The operator reviewed this finding for these bytes and accepted it.
+            key, score = found.pop(relpath)
+            drafts[relpath].problems.append(f"accepted near-copy: nearly the same text as {key.partition('#')[0]} "
+                                            f"(similarity {score:.2f}); accepted in accepted_findings")
     for relpath, (path, score) in withheld.items():
         draft = drafts[relpath]
         why = drafts[path].withheld
@@ -655,6 +683,7 @@ def derive(
     :mod:`provider.wiki.incremental`). Does not pause the collector."""
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
+    same_file(drafts)
     _twins(drafts)
     if layout is not None:
         _not_pages(drafts, layout)
@@ -662,6 +691,7 @@ def derive(
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
+    same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .anchors import AnchorRule, new_slugger
 from .audience_map import SKIP, WITHHOLD, AudienceMap, apply_audience_map, operator_withholding
+from .body_markers import find_body_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .citations import CitationSettings
 from .classify import (
@@ -36,10 +38,11 @@ from .classify import (
     readable_name,
     site_path,
 )
-from .copies import sketch
+from .copies import sketch, word_bag
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
+from .findings import MISPLACED, WOULD_BE_MARKER, Acceptance, accepted_codes, format_finding
 from .frontmatter import head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
@@ -81,6 +84,8 @@ class WikiSettings:
             (:mod:`provider.wiki.site_gate`).
         sitemap_refresh_s: seconds between reads of a sitemap (a changed file is read
             again at once).
+        accepted_findings: heuristic findings the operator reviewed and accepted
+            (:mod:`provider.wiki.findings`).
     """
 
     root: Path
@@ -97,6 +102,7 @@ class WikiSettings:
     withhold_noindex: bool = False
     sitemap: tuple[str, ...] = ()
     sitemap_refresh_s: float = 600.0
+    accepted_findings: tuple[Acceptance, ...] = ()
 
     @property
     def audience_only_rules(self) -> tuple[AudienceRule, ...]:
@@ -145,6 +151,7 @@ class WikiSettings:
             "withhold_noindex": self.withhold_noindex,
             # Only when set: a key every index lacked would rebuild every index on upgrade.
             **({"sitemap": list(self.sitemap)} if self.sitemap else {}),
+            **({"accepted_findings": [a.describe() for a in self.accepted_findings]} if self.accepted_findings else {}),
         }
 
 
@@ -209,6 +216,13 @@ class DocumentMeta:
             it was without parsing its YAML again (``""``: unknown, parse it).
         site_policy: :attr:`provider.wiki.sites.SiteView.digest` when the page was read:
             a scan re-reads the page when its docs tool's configuration changed.
+        findings: the heuristic findings in the file (:mod:`provider.wiki.findings`,
+            each ``"code|line|text"``), accepted ones included.
+        accepted: the finding codes the operator accepted for the file's current bytes:
+            those findings are ignored.
+        bag, internal_bag: :func:`provider.wiki.copies.word_bag` of the text (title
+            and headings left out: a copy is retitled) and of the internal sections' text: finds
+            copies too short for a sketch, or with their words reordered.
     """
 
     relpath: str
@@ -247,11 +261,15 @@ class DocumentMeta:
     site_cascade: dict[str, str] | None = None
     head: str = ""
     site_policy: str = ""
+    findings: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()
+    bag: str = ""
+    internal_bag: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["warnings"] = list(self.warnings)
-        data["errors"] = list(self.errors)
+        for name in ("warnings", "errors", "findings", "accepted"):
+            data[name] = list(getattr(self, name))
         return data
 
     @classmethod
@@ -259,6 +277,8 @@ class DocumentMeta:
         data = dict(data)
         data["warnings"] = tuple(data.get("warnings", ()))
         data["errors"] = tuple(data.get("errors", ()))
+        data["findings"] = tuple(data.get("findings", ()))
+        data["accepted"] = tuple(data.get("accepted", ()))
         return cls(**data)
 
 
@@ -396,7 +416,11 @@ def parse_document(
     layout = settings.preset
     warnings: list[str] = []
     errors: list[str] = []
+    findings: list[str] = []
     unreadable: str | None = None
+    revision = git_blob_sha1(data)
+    accepted = accepted_codes(settings.accepted_findings, relpath, revision) if settings.accepted_findings \
+        else frozenset()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -405,6 +429,11 @@ def parse_document(
         errors.append(unreadable)
     front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
                                include_lines=layout.name == "mkdocs")
+    if front.error is not None and front.error.startswith(MISPLACED_HEADER):
+        findings.append(format_finding(MISPLACED, _line_in(front.error), front.error))
+        if MISPLACED in accepted:
+            front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
+                                       include_lines=layout.name == "mkdocs", accept_misplaced=True)
     if front.error is not None:
         unreadable = unreadable or front.error
         errors.append(front.error)
@@ -464,9 +493,38 @@ def parse_document(
     )
     warnings += more
 
-    split = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects))
+    offset = len(_lines(text)) - len(front.body.split("\n"))
+    markers = find_body_markers(front.body)
+    hiding = []
+    for marker in markers:
+        findings.append(format_finding(marker.code, marker.line + offset, marker.text))
+        if marker.code == "audience-in-body":
+            if unreadable is None:  # else the header reader already said so
+                errors.append(f"line {marker.line + offset} sets {marker.text!r} in the body, outside the front "
+                              "matter; the document is treated as internal")
+                audience = Decision(INTERNAL, "fail-closed: an audience key in the body")
+        elif marker.code not in accepted:
+            hiding.append(marker)
+            warnings.append(f"line {marker.line + offset}: {marker.text!r} says it is not for customers, so "
+                            f"{_HIDES[marker.code]} internal ({marker.code}; accept it in accepted_findings if "
+                            "it is public)")
+    body = mark_body_sections(front.body, hiding)
+    split = split_sections(body, prepare=lambda body: apply_dialects(body, layout.dialects),
+                           colon_containers=layout.name != "mkdocs")
+    if hiding:
+        # The markers put at line starts hide what a would-be marker there (``> [!X]``)
+        # looks like: look for would-be markers in the text as written too.
+        written = split_sections(front.body, prepare=lambda body: apply_dialects(body, layout.dialects),
+                                 colon_containers=layout.name != "mkdocs")
+        near = tuple(sorted({*split.near_miss_lines, *written.near_miss_lines}))
+        split = replace(split, near_miss_lines=near)
+    if split.near_miss_lines:
+        findings += [format_finding(WOULD_BE_MARKER, n + offset, _lines(front.body)[n - 1] if n <= len(
+            _lines(front.body)) else "") for n in split.near_miss_lines]
+        if WOULD_BE_MARKER in accepted:
+            split = replace(split, near_miss_lines=())
     if split.blocks or split.near_miss_lines:
-        more, more_errors = _section_messages(split, offset=len(_lines(text)) - len(front.body.split("\n")))
+        more, more_errors = _section_messages(split, offset=offset)
         warnings += more
         errors += more_errors
     if split.near_miss_lines:
@@ -526,7 +584,7 @@ def parse_document(
         ctime_ns=ctime_ns,
         inode=inode,
         real_relpath=real_relpath,
-        revision=git_blob_sha1(data),
+        revision=revision,
         # NFC: two names that differ only in Unicode normalisation ("café" written two
         # ways) look identical to a reader; as one id they are reported as duplicates.
         doc_id=unicodedata.normalize("NFC", doc_id.value),
@@ -568,8 +626,25 @@ def parse_document(
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
         head=head_key(text, front) if unreadable is None else "",
         site_policy=site.digest,
+        findings=tuple(findings),
+        accepted=tuple(sorted(accepted)),
+        # Without title and headings: a copy is retitled.
+        bag=word_bag("\n".join(p.text for p in passages)),
+        internal_bag=word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
+
+
+#: What each body-marker finding makes internal, for its warning.
+_HIDES = {"hiding-heading": "its heading's section is", "hiding-label": "its paragraph is",
+          "hiding-note": "its blockquote is", "todo-internal": "the block holding it is"}
+#: How the front matter reader's "header-like block below the top" reason starts.
+MISPLACED_HEADER = "front matter must start on the very first line"
+
+
+def _line_in(message: str) -> int:
+    found = re.search(r"line (\d+)", message)
+    return int(found.group(1)) if found else 0
 
 
 def _texts(title: str, passages: tuple[Passage, ...] | list[Passage]) -> str:

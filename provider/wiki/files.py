@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,7 +91,10 @@ IgnoreRules = Sequence[tuple[str, str]]
 
 
 def _rule_reason(relpath: str, rules: IgnoreRules, *, folder: bool) -> str | None:
-    for pattern, reason in rules:
+    # After Unicode NFC, as audience rules compare (an NFD folder name, an NFC rule).
+    relpath = unicodedata.normalize("NFC", relpath)
+    for raw, reason in rules:
+        pattern = unicodedata.normalize("NFC", raw)
         is_folder_rule = pattern.endswith("/**")
         if folder and is_folder_rule and glob.globmatch(relpath, pattern[:-3], flags=_GLOB_FLAGS):
             return reason

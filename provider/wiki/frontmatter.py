@@ -174,6 +174,11 @@ _KEY_LINE = re.compile(r"""["']?[^\s:="']{1,60}["']?\s*[:=]""")
 #: gray-matter (Docusaurus, Astro) names the header's language after the opening fence.
 _LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
 _CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+#: A line a JSON (or YAML flow) header could start with: ``{`` then a quoted key or a
+#: bare ``key:``. Not the brace syntaxes of docs tools that share the ``{`` — FastAPI's
+#: ``{* file.py hl[6:7] *}`` includes, ``{! !}``, ``{% %}``, ``{{ }}``, ``{# #}``,
+#: attribute lists ``{: .class}`` / ``{#id}`` — which a header never starts with.
+_OBJECT_START = re.compile(r"""\{\s*(?:["'}]|$|[A-Za-z_][\w-]*\s*[:=])""")
 
 
 _DROP_INVISIBLE = dict.fromkeys(map(ord, _INVISIBLE))
@@ -200,7 +205,7 @@ def _audience_line(line: str) -> bool:
 _INCLUDE_LINE = re.compile(r"^\s*\{[*!][^\n]{0,2000}[*!]\}\s*$")
 
 
-def _misplaced_header(text: str, include_lines: bool = False) -> str | None:
+def _misplaced_header(text: str, include_lines: bool = False, *, header_like: bool = True) -> str | None:
     """Why the text looks like it meant to carry front matter somewhere other than
     exactly at its start, or ``None``.
 
@@ -209,7 +214,8 @@ def _misplaced_header(text: str, include_lines: bool = False) -> str | None:
     ``key: value`` / ``key = value`` lines — a header after a blank line, an HTML comment
     or an invisible character — and any line that sets a key resembling ``audience``.
     Read as body text, such a header could be published by a path rule although its
-    author wrote ``audience: internal`` (X5: fail closed).
+    author wrote ``audience: internal`` (X5: fail closed). With ``header_like`` false
+    (the operator accepted this finding for the file), only an audience key counts.
     """
     lines = text.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES]
     fence: str | None = None
@@ -227,8 +233,10 @@ def _misplaced_header(text: str, include_lines: bool = False) -> str | None:
             return f"line {number + 1} sets an audience key outside the front matter"
         if include_lines and _INCLUDE_LINE.match(line):
             continue  # the tool's include directive: replaced by another file's text
-        json_like = line == "{" or (line.startswith("{") and line.endswith("}") and ":" in line)
-        if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and line.startswith("{")):
+        if not header_like:
+            continue
+        json_like = _OBJECT_START.match(line) is not None and (line == "{" or (line.endswith("}") and ":" in line))
+        if _FENCE_LIKE.fullmatch(line) or json_like or (number == 0 and _OBJECT_START.match(line)):
             following = [_visible(other) for other in lines[number + 1 : number + 4]]
             following = [other for other in following if other]
             if number == 0 or json_like or (following and _KEY_LINE.match(following[0])):
@@ -271,7 +279,7 @@ def _no_duplicate_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_end_marker: bool = False,
-                       include_lines: bool = False) -> FrontMatter:
+                       include_lines: bool = False, accept_misplaced: bool = False) -> FrontMatter:
     """Parse a file's text (already decoded) into a :class:`FrontMatter`. Never raises.
 
     Every format is recognised in every layout: a TOML or JSON header ignored by a
@@ -294,6 +302,9 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         include_lines: a whole line ``{* file … *}`` or ``{!file!}`` is an include
             directive of the tool (MkDocs with FastAPI's or mdx_include's preprocessor),
             not a JSON header, wherever it stands.
+        accept_misplaced: the operator accepted the ``misplaced-front-matter`` finding
+            of this file (:mod:`provider.wiki.findings`): a header-like block below the
+            first line is body text; an ``audience`` key there still is not.
     """
     from .hugo_front_matter import parse_toml_header
 
@@ -302,7 +313,8 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
     if "toml" in formats and first == "+++":
         header, body, error = split_front_matter(normalised, "+++")
         return _finish(header, body, error, parse_toml_header)
-    if "json" in formats and normalised.startswith("{") and not (include_lines and _INCLUDE_LINE.match(first)):
+    if ("json" in formats and _OBJECT_START.match(first.strip()) is not None and normalised.startswith("{")
+            and not (include_lines and _INCLUDE_LINE.match(first))):
         header, body, error, data = _json_header(normalised)
         if error is not None:
             return FrontMatter(data={}, error=error, body=body, present=True)
@@ -323,7 +335,8 @@ def parse_front_matter(text: str, formats: tuple[str, ...] = FORMATS, *, yaml_en
         jekyll = split_front_matter(normalised, closing="...")
         if jekyll[0] is not None and jekyll[2] is None and (error is not None or len(jekyll[0]) < len(header)):
             header, body, error = jekyll
-    if header is None and (misplaced := _misplaced_header(normalised, include_lines)) is not None:
+    if header is None and (misplaced := _misplaced_header(normalised, include_lines,
+                                                          header_like=not accept_misplaced)) is not None:
         return FrontMatter(data={}, error=misplaced, body=normalised, present=True)
     return _finish(header, body, error, _parse_yaml)
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,7 +111,9 @@ class SiteCascade:
 
 def _selects(target: Mapping[str, str], page_path: str, kind: str, lang: str) -> bool:
     facts = {"path": page_path, "kind": kind, "lang": lang, "environment": ENVIRONMENT}
-    return all(glob.globmatch(facts[key], pattern, flags=_GLOB_FLAGS) for key, pattern in target.items())
+    # Names compared after Unicode NFC, as audience rules compare paths.
+    return all(glob.globmatch(unicodedata.normalize("NFC", facts[key]), unicodedata.normalize("NFC", pattern),
+                              flags=_GLOB_FLAGS) for key, pattern in target.items())
 
 
 class _ParamsLayout:

@@ -45,6 +45,8 @@ from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
+from .reasons import withheld_kind
+from .same_text import bag_keys, file_keys
 
 __all__ = ["CorpusRules", "Tally"]
 
@@ -64,6 +66,7 @@ class Tally:
         by_audience: served documents per effective audience.
         by_locale: served documents per locale.
         withheld: documents served to nobody.
+        withheld_by: the same, by kind of reason (:func:`provider.wiki.reasons.withheld_kind`).
         quarantined: paths of quarantined documents.
         problems: corpus-level problems by path (documents with any).
         warnings: each document's own warnings by path (documents with any).
@@ -76,6 +79,7 @@ class Tally:
     by_audience: Counter[str] = field(default_factory=Counter)
     by_locale: Counter[str] = field(default_factory=Counter)
     withheld: int = 0
+    withheld_by: Counter[str] = field(default_factory=Counter)
     quarantined: set[str] = field(default_factory=set)
     problems: dict[str, tuple[str, ...]] = field(default_factory=dict)
     warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -97,6 +101,10 @@ class Tally:
             self.quarantined.discard(relpath)
         if not item.served:
             self.withheld += sign
+            kind = withheld_kind(item.withheld or "")
+            self.withheld_by[kind] += sign
+            if self.withheld_by[kind] <= 0:
+                del self.withheld_by[kind]
             return
         self.by_audience[item.audience] += sign
         self.by_locale[item.meta.locale] += sign
@@ -168,6 +176,8 @@ class CorpusRules:
         self._ordered: list[str] = []
         self._bundle_rule = False
         self._linked: dict[str, set[str]] = defaultdict(set)
+        self._by_file: dict[str, set[str]] = defaultdict(set)
+        self._by_bag: dict[str, set[str]] = defaultdict(set)
         self.tally = Tally()
 
     def symlinked(self) -> list[tuple[str, str]] | None:
@@ -238,7 +248,8 @@ class CorpusRules:
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies,
                          gate=gate)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
-        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked):
+        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
+                      self._by_file, self._by_bag):
             index.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
@@ -356,11 +367,17 @@ class CorpusRules:
             self._bundles[_parent(relpath)].add(relpath)
         if meta.real_relpath is not None:
             self._linked[meta.real_relpath].add(relpath)
+        for key in file_keys(relpath, meta):
+            self._by_file[key].add(relpath)
+        for bag in bag_keys(relpath, meta):
+            self._by_bag[bag].add(relpath)
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
-                           (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or "")):
+                           (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or ""),
+                           *((self._by_file, key) for key in file_keys(relpath, meta)),
+                           *((self._by_bag, bag) for bag in bag_keys(relpath, meta))):
             members = index.get(key)
             if members is not None:
                 members.discard(relpath)
@@ -402,6 +419,10 @@ class CorpusRules:
         yield from self._by_stem.get(strip_extension(relpath), ())
         yield from self._by_group.get(meta.translation_group, ())
         yield from self._by_id.get(meta.doc_id, ())
+        for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)
+            yield from self._by_file.get(key, ())
+        for bag in bag_keys(relpath, meta):  # the same words (rule 6b)
+            yield from self._by_bag.get(bag, ())
         for key in (relpath, relpath + "#internal"):
             for other in self.copies.neighbours(key):
                 yield other.partition("#")[0]

@@ -18,6 +18,7 @@ import datetime as dt
 import os
 
 from .audience_map import apply_audience_map, operator_withholding
+from .body_markers import find_body_markers
 from .cascade import read_cascade, with_params
 from .classify import PUBLIC, decide_own_audience
 from .document import DocumentMeta, WikiSettings
@@ -34,7 +35,8 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
     index: gone, unreadable, too large, not UTF-8, an unreadable header, an own audience
     that is not exactly public, withheld by its own publication facts at ``now``, a
     section page whose cascade is not public, a body with a would-be internal-section
-    marker or a closing marker without an opening one, or with another number of
+    marker, with text that says it is not for customers
+    (:mod:`provider.wiki.body_markers`) or a closing marker without an opening one, or with another number of
     opening markers than the internal sections ``before`` had (an edit *inside* an
     existing internal section withdraws nothing, so it stays invisible to
     ``customer_safe``). Reads at most ``settings.max_file_bytes`` bytes; never raises."""
@@ -117,4 +119,6 @@ def _body_may_withdraw(body: str, before: DocumentMeta | None) -> bool:
             inside = False
     if openers != (before.internal_sections if before is not None else 0):
         return True
-    return bool(hiding_spans(body))
+    # Text that says "not for customers" in words hides its section (or quarantines the
+    # page): whether an accepted finding still applies is the full reading's to tell.
+    return bool(hiding_spans(body)) or bool(find_body_markers(body))

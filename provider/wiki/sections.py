@@ -109,21 +109,33 @@ _CONTAINER = re.compile(
 )
 
 
-def hiding_spans(body: str) -> list[re.Match[str]]:
+def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[str]]:
     """Candidate would-be markers: a comment (any syntax) mentioning a hide word, an
     element, shortcode, tag, class or container whose name is one, a container titled
-    with one. Exact markers are not candidates."""
+    with one. Exact markers are not candidates. ``colon_containers`` false (MkDocs,
+    where ``::: agents`` is a mkdocstrings reference to the Python package ``agents``):
+    a ``:::`` line counts only when its name mentions one of :data:`HIDE_WORDS`."""
     found: list[re.Match[str]] = []
     for match in _COMMENTS.finditer(body):
         text = match.group(0)
         if MARKER.fullmatch(text) is None and _comment_hides(text):
             found.append(match)
     for match in _NAMES.finditer(body):
-        names = re.split(r"[\s.#/:]+", next(g for g in match.groups() if g is not None))
+        named = next(g for g in match.groups() if g is not None)
+        if match.group(5) is not None:
+            # An attribute list: ``{#internal}`` is a heading's anchor id (OpenTelemetry's
+            # ``#### Internal {#internal}`` span kind), not a class any tool hides by.
+            named = " ".join(re.findall(r"\.([\w-]+)", named))
+        names = re.split(r"[\s.#/:]+", named)
         if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
             found.append(match)
     for match in _CONTAINER.finditer(body):
         kind, title, alert = match.group(1), match.group(2), match.group(3)
+        if not colon_containers and match.group(0).lstrip(" \t>").startswith(":::") and (
+                "." in (kind or "") or not mentions(f"{kind or ''} {title or ''}"[:300], HIDE_WORDS)):
+            # MkDocs has no ``:::`` containers: ``::: agents.run`` is a mkdocstrings
+            # reference. A hide word itself (``::: internal``) is still a would-be marker.
+            continue
         words = [w for w in re.split(r"[\s\"'\[\]()]+", f"{kind or ''} {alert or ''}") if w]
         # Attribute values a tool reads as a page or a file (an image's source) are not intent.
         # Only attributes that select an audience count (``pivot``, ``range``…); text a
@@ -233,16 +245,19 @@ def _shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callabl
     return {index for index in range(len(matches)) if _sentinel(index) in shown}
 
 
-def split_sections(body: str, prepare: Callable[[str], str] | None = None) -> SectionSplit:
+def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
+                   colon_containers: bool = True) -> SectionSplit:
     """Split a markdown body (front matter removed) into its full and public views.
 
     Args:
         body: the markdown body.
         prepare: the rewriting the body gets before it is parsed for indexing (the
             layout's dialect rules); used to tell which markers are shown as code.
+        colon_containers: whether the layout's tool has ``:::`` containers (see
+            :func:`hiding_spans`).
     """
     markers = list(MARKER.finditer(body))
-    candidates = hiding_spans(body)
+    candidates = hiding_spans(body, colon_containers=colon_containers)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
     code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))

@@ -112,6 +112,8 @@ def test_json_shape(tmp_path: Path) -> None:
     assert data["summary"]["drift"]["orphan-translation"] == 1
     assert data["summary"]["byLocale"] == {"de": 2, "en": 2}
     entry = next(f for f in data["files"] if f["path"] == "de/a.md")
+    # What accepted_findings binds to (issue 24): the file's git blob hash, its findings.
+    assert (len(entry.pop("digest")), entry.pop("findings")) == (40, [])
     assert entry == {
         "path": "de/a.md", "status": "served", "quarantined": False, "quarantineReasons": [], "warnings": [],
         "documentId": "de/a", "title": "A", "audience": "public", "audienceSource": "rule '**'",

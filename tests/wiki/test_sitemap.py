@@ -100,7 +100,8 @@ def test_site_key_is_idempotent_on_paths(segment: str) -> None:
 #: punctuation, but no "/" or "%" (those are tested above), no "." (a ".html" suffix is
 #: one page by design) and no raw white space (a sitemap's <loc> is trimmed, and tools
 #: write a space in a URL as %20).
-SEGMENTS = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="/%.?#\\"),
+_SEGMENT_CHARS = st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="/%.?#\\")
+SEGMENTS = st.lists(st.text(alphabet=_SEGMENT_CHARS,
                             min_size=1, max_size=8), min_size=1, max_size=4)
 
 

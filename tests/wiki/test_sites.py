@@ -4,6 +4,7 @@ reports it with the reason; a configuration that cannot be understood fails clos
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import string
@@ -22,7 +23,12 @@ from provider.wiki.sites import load_site_policy
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
+    """Write ``files``; each page gets words of its own, so no two pages are one text
+    (the same-words rule would otherwise relate them: provider.wiki.same_text)."""
     for rel, text in files.items():
+        if rel.endswith((".md", ".mdx", ".markdown")) and text.endswith("here.\n"):
+            digest = hashlib.sha256(rel.encode()).hexdigest()
+            text += "\n" + " ".join("w" + digest[i:i + 4] for i in range(0, 64, 4)) + ".\n"
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, "utf-8")

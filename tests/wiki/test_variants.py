@@ -18,7 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import Resolved, resolve
 from provider.wiki.document import WikiDocument, WikiSettings, parse_document
-from tests.wiki.variants import CANARY, cascaded_internal, copied_text, internal_header, internal_section
+from tests.wiki.variants import (
+    CANARY,
+    cascaded_internal,
+    copied_text,
+    internal_header,
+    internal_section,
+    short_or_shuffled_copy,
+)
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 EXAMPLES = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -80,3 +87,13 @@ def test_x5_no_cascade_variant_meaning_internal_publishes_its_section(files: dic
     classified = _classify(files, "hugo", (AudienceRule("content/**", "public"),))
     assert not _leaks(classified), files
     assert not classified["content/docs/page.md"][0].public, files
+
+
+@EXAMPLES
+@given(short_or_shuffled_copy())
+def test_x2_short_and_reordered_copies_inherit_the_strictest_status(files: dict[str, str]) -> None:
+    # Issue 24: under the shingle floor, or with words and sentences shuffled.
+    classified = _classify(files, "plain", (AudienceRule("public/**", "public"),))
+    assert not _leaks(classified), files
+    copies = [item for path, (item, _) in classified.items() if path.startswith("public/")]
+    assert copies and all(item.quarantined for item in copies), files

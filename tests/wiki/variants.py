@@ -221,3 +221,126 @@ def cascaded_internal(draw: st.DrawFn) -> dict[str, str]:
                    + "+++\nSection.\n")
     page = f"---\ntitle: Page\n---\nThe {CANARY} lives in this section.\n"
     return {"content/docs/_index.md": section, "content/docs/page.md": page}
+
+
+#: Phrases that say "not for customers" (issue 24), whole or as parts a generator joins.
+NOTICE_PHRASES = ("Internal notes", "Internal note", "For support staff only", "Support staff only", "Staff only",
+                  "Agents only", "For agents only", "Notes for agents", "Note for agents", "Confidential",
+                  "Do not share", "Not for customers", "Internal use only", "For internal use", "Internal only",
+                  "Not for publication", "Not for the public", "Employees only", "Do not publish",
+                  "Not yet published", "Strictly confidential", "Agent notes", "Don't share")
+_NOTICE_TAILS = ("", " – do not share", " - not yet published", " (do not share)", ": not for customers", " only")
+_NOTICE_HEADS = ("", "DRAFT - ", "DRAFT: ", "🔒 ")
+
+
+@st.composite
+def notice_phrase(draw: st.DrawFn) -> str:
+    """A phrase saying "not for customers": a known phrase with one word respelt (case,
+    full-width, invisible characters, look-alike letters, combining marks), and an
+    optional lead and tail."""
+    phrase = draw(st.sampled_from(NOTICE_PHRASES))
+    words = phrase.split(" ")
+    at = draw(st.integers(0, len(words) - 1))
+    if len(words[at]) > 2 and words[at].isalpha():
+        words[at] = draw(spelling(words[at].lower())).strip()
+    written = " ".join(words)
+    if draw(st.booleans()):
+        written = written.upper()
+    return draw(st.sampled_from(_NOTICE_HEADS)) + written + draw(st.sampled_from(_NOTICE_TAILS))
+
+
+@st.composite
+def body_notice(draw: st.DrawFn) -> tuple[str, str, str]:
+    """``(layout, form, text)``: a page whose front matter says ``audience: public`` and
+    whose body keeps :data:`CANARY` from customers in words — a heading, a label, a
+    TODO, a note or an ``audience`` key deep in the body — never with a section marker."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    form = draw(st.sampled_from(["heading", "label", "label-alone", "todo", "note", "audience"]))
+    secret = f"Agents may use the override {CANARY} here."
+    intro = "# Page\n\nPublic words about refunds.\n\n"
+    if form == "heading":
+        level = draw(st.integers(2, 5))
+        anchor = draw(st.sampled_from(["", " {#notes}", " #"]))
+        below = draw(st.sampled_from(["", f"\n{'#' * (level + 1)} Details\n\nMore {CANARY} detail.\n",
+                                      "\n```text\n# not a heading\n```\n"]))
+        body = (f"{intro}{'#' * level} {draw(notice_phrase())}{anchor}\n\n{secret}\n{below}\n"
+                f"{'#' * max(2, level - draw(st.integers(0, 1)))} Public again\n\nMore public words.\n")
+    elif form == "label":
+        phrase = draw(notice_phrase())
+        label = draw(st.sampled_from([f"**{phrase}:**", f"__{phrase}__:", f"**{phrase}**:", f"{phrase.upper()}:",
+                                      f"*{phrase}:*"]))
+        body = f"{intro}{label} {secret}\nIt goes on.\n\nMore public words.\n"
+    elif form == "label-alone":
+        phrase = draw(notice_phrase())
+        after = draw(st.sampled_from([f"- {secret}\n- a second step\n", f"{secret}\n", f"1. {secret}\n"]))
+        body = f"{intro}**{phrase}:**\n\n{after}\nMore public words.\n"
+    elif form == "todo":
+        tag = draw(st.sampled_from(["TODO", "todo", "FIXME", "XXX"]))
+        who = draw(st.sampled_from(["internal", "Internal", "staff", "agents", "support"]))
+        where = draw(st.sampled_from(["paragraph", "item"]))
+        line = f"{tag}({who}): {secret}"
+        body = f"{intro}{line}\n\nMore public words.\n" if where == "paragraph" else \
+            f"{intro}- a public step\n- {line}\n- another public step\n\nMore public words.\n"
+    elif form == "note":
+        first = draw(st.sampled_from(["Note for agents (do not share)", "**Internal only:**", "Staff only",
+                                      "Agents only – do not share", "[!NOTE] Internal notes"]))
+        body = f"{intro}> {first}\n> {secret}\n\nMore public words.\n"
+    else:
+        filler = "".join(f"Public line {n} of the article.\n\n" for n in range(draw(st.integers(21, 40))))
+        key = draw(spelling("audience"))
+        value = draw(st.sampled_from(["internal", "Internal", "INTERNAL", "\"internal\""]))
+        body = f"{intro}{filler}{key}: {value}\n\n{secret}\n"
+    return layout, form, f"---\naudience: public\ntitle: Page\n---\n{body}"
+
+
+#: Headings in which "internal" and the like are technical terms (issue 24: OpenTelemetry
+#: span kinds, networking, link checkers): they must hide nothing.
+TECHNICAL_HEADINGS = ("Internal", "Internal {#internal}", "Internal DNS", "Internal links", "Internal networking",
+                      "Internal server error", "Internal span kind", "Private networks", "Private", "Tools for agents",
+                      "Agents", "Confidential computing", "Draft mode", "Drafts", "Publishing drafts",
+                      "Support", "Team settings", "Sharing a link", "Restricted access policies", "Staffing API",
+                      "Internal and external load balancers", "Notes", "Publish your site", "Unpublishing a page")
+
+
+@st.composite
+def technical_heading(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, text)``: a public page with a heading from :data:`TECHNICAL_HEADINGS`
+    (any level, any case) over plain public text."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    heading = draw(st.sampled_from(TECHNICAL_HEADINGS))
+    if draw(st.booleans()):
+        heading = heading.lower() if draw(st.booleans()) else heading.title()
+    level = draw(st.integers(2, 4))
+    label = draw(st.sampled_from(["", "**Internal**: the span is internal.\n\n",
+                                  "Note: internal DNS resolves it.\n\n"]))
+    return layout, (f"---\naudience: public\ntitle: Spans\n---\n# Spans\n\n{'#' * level} {heading}\n\n"
+                    f"{label}Every {CANARY} word here is public.\n")
+
+
+@st.composite
+def short_or_shuffled_copy(draw: st.DrawFn) -> dict[str, str]:
+    """A wiki: an internal page, draft or internal section holding :data:`CANARY` —
+    short (under the shingle floor) or long — and a public page with the same words,
+    verbatim or with the words of each sentence (or the sentences) in another order."""
+    short = draw(st.booleans())
+    sentences = ([f"The override is {CANARY} for agents."] if short else
+                 [f"Agents use {CANARY} to override a refund.", "The billing console shows every invoice line.",
+                  "Receipts for the last twelve months can be downloaded there.",
+                  "Refunds otherwise follow the usual rules and limits."])
+    order = draw(st.sampled_from(["verbatim", "words", "sentences", "both"]))
+    copied = list(sentences)
+    if order in ("sentences", "both"):
+        copied = draw(st.permutations(copied))
+    if order in ("words", "both"):
+        copied = [" ".join(draw(st.permutations(s.rstrip(".").split(" ")))) + "." for s in copied]
+    text, copy_text = " ".join(sentences), " ".join(copied)
+    kind = draw(st.sampled_from(["internal", "draft", "section"]))
+    if kind == "internal":
+        source = f"---\naudience: internal\n---\n# Override\n\n{text}\n"
+    elif kind == "draft":
+        source = f"---\naudience: public\ndraft: true\n---\n# Override\n\n{text}\n"
+    else:
+        source = ("---\naudience: public\n---\n# Billing\n\nPublic intro.\n\n"
+                  f"<!-- internal -->\n{text}\n<!-- /internal -->\n")
+    copy_path = draw(st.sampled_from(["public/copy.md", "public/deep/other.md"]))
+    return {"ops/override.md": source, copy_path: f"---\ntitle: Copy\n---\n# Copy\n\n{copy_text}\n"}

@@ -1,0 +1,305 @@
+"""Body text that says "not for customers" in words rather than with a marker.
+
+Authors who do not know the ``<!-- internal -->`` markers (:mod:`provider.wiki.sections`)
+write what they mean in prose. These forms are found outside code, read after Unicode
+folding and through the confusables table (:mod:`provider.wiki.lookalike`):
+
+============================  =======================================================
+finding code                  what, and its effect
+============================  =======================================================
+``hiding-heading``            a heading such as ``## Internal notes``, ``## For support
+                              staff only``, ``### Confidential – do not share``,
+                              ``## DRAFT - not yet published``: **the heading's section**
+                              (down to the next heading of the same or a higher level)
+                              is internal
+``hiding-label``              a paragraph opening with a label such as ``**INTERNAL
+                              ONLY:**`` or ``Staff only:``: **that paragraph** is internal
+                              (and the block after it when the label stands alone)
+``hiding-note``               a blockquote whose first line says so (``> Note for agents
+                              (do not share)``): **the blockquote** is internal
+``todo-internal``             ``TODO(internal)``, ``FIXME(staff)``…: **the paragraph,
+                              list item or heading section** holding it is internal
+``audience-in-body``          a line ``audience: internal`` (or a look-alike key and
+                              value) in the body, beyond the first lines the front matter
+                              reader already scans: **the page** is quarantined as
+                              internal
+============================  =======================================================
+
+Why a section and not the whole page: a heading, a label, a note and a TODO each say
+*which* text they are about, as the markers do; hiding it keeps the rest of a public page
+public (the same design as internal sections: its words never reach the public index).
+An ``audience`` key says something about the whole page, so it decides the page.
+
+What does not fire (measured on every corpus in ``../shared/corpora`` by
+``bench/heuristics.py``): a heading that is a technical term — ``Internal`` alone (an
+OpenTelemetry span kind), ``Internal DNS``, ``Internal links``, ``Private networks``,
+``Tools for agents`` — and any of these words inside code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from markdown_it.token import Token
+
+from .copies import _fold as fast_fold
+from .lookalike import _confusable_table, fold, resembles
+from .plaintext import parse_markdown
+
+__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "mark_body_sections", "says_not_for_customers"]
+
+#: Finding codes of this module, in the order of the table above.
+BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "audience-in-body")
+
+#: The words the phrases below are made of; a word of the text is read as one of them
+#: when it resembles it (``Іnternal`` with a Cyrillic І, ``ＳＴＡＦＦ``).
+_VOCABULARY = ("internal", "only", "use", "notes", "note", "staff", "agents", "agent", "support", "team",
+               "employees", "do", "dont", "not", "share", "publish", "published", "distribute", "for",
+               "customers", "the", "public", "publication", "yet", "unpublished", "confidential", "eyes",
+               "draft", "audience", "private", "restricted")
+
+#: Phrases that say "not for customers" wherever they stand in a heading, label or note.
+_ANYWHERE = tuple(tuple(p.split()) for p in (
+    "internal only", "internal use", "for internal use", "internal notes", "internal note", "internal eyes",
+    "staff only", "for support staff", "support staff only", "for staff only", "agents only", "agent only",
+    "for support agents", "notes for agents", "note for agents", "agent notes", "agent note", "employees only",
+    "support only", "team only", "do not share", "dont share", "do not publish", "dont publish",
+    "do not distribute", "not for customers", "not for the public", "not for public", "not for publication",
+    "not yet published", "confidential only", "strictly confidential",
+))
+#: Phrases that say so only when they are the whole heading or label.
+_WHOLE = tuple(tuple(p.split()) for p in (
+    "confidential", "internal confidential", "confidential notes", "confidential note", "for staff", "for agents",
+    "staff", "staff notes", "staff note", "support notes", "unpublished", "not public", "draft",
+    "draft unpublished", "private notes", "restricted",
+))
+
+_WORD = re.compile(r"[^\W_]+")
+#: What an ASCII body must contain for any finding to be possible (each phrase of
+#: :data:`_ANYWHERE` and :data:`_WHOLE` holds one of these words; labels and TODOs too).
+_MAYBE = re.compile(r"internal[\s_-]+(?:only|use|notes?|eyes|confidential)|for internal|confidential|staff|"
+                    r"agents? (?:only|notes?)|for (?:support )?agents|employees|"
+                    r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
+                    r"publication|published|"
+                    r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
+                    r"(?:todo|fixme|xxx|hack|note)\s*\(")  # matched on lowercased text (4x faster)
+#: "DRAFT - …", "DRAFT: …": a heading or label announcing a draft.
+_DRAFT_LEAD = re.compile(r"[\s#*_>🔒]*draft\s*[-–—:|]")
+#: Words after "confidential" that say it is about the text, not a technical term.
+_ABOUT_TEXT = frozenset(("notes", "note", "information", "info", "only", "section", "details", "content", "do",
+                         "dont", "not", "internal", "staff", "agents"))
+_TODO = re.compile(r"\b(?:TODO|FIXME|XXX|NOTE|HACK)\s*\(\s*(internal|staff|agents?|support|private|confidential)\s*\)",
+                   re.IGNORECASE)
+_AUDIENCE = re.compile(r"^\s*[\"']?(\S{4,12}?)[\"']?\s*[:=]\s*[\"']?([^\s\"',}]{4,20})", re.MULTILINE)
+_LABEL = re.compile(r"^\s*([^\n:]{1,80}):")
+
+
+@dataclass(frozen=True)
+class BodyMarker:
+    """One finding.
+
+    Attributes:
+        code: one of :data:`BODY_MARKER_CODES`.
+        line: the body line (1-based) the finding is on.
+        text: the matching text, at most 120 characters.
+        start, end: the body lines (0-based, ``end`` excluded) made internal; equal for
+            ``audience-in-body`` (nothing hidden: the page is decided).
+    """
+
+    code: str
+    line: int
+    text: str
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=65_536)
+def _canonical(word: str) -> str:
+    folded = fold(word)
+    if folded in _VOCABULARY or folded.isascii():
+        return "dont" if folded == "don" else folded
+    return next((w for w in _VOCABULARY if resembles(word, w)), folded)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    # Folded first: a soft hyphen or zero-width space inside a word must not split it.
+    words = [_canonical(w) for w in _WORD.findall(fold(text[:300]))]
+    # "don't" splits into "don" and "t".
+    out: list[str] = []
+    for word in words:
+        if word == "t" and out and out[-1] == "dont":
+            continue
+        out.append(word)
+    return tuple(out)
+
+
+def _contains(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(words[i : i + size] == phrase for i in range(len(words) - size + 1))
+
+
+def says_not_for_customers(text: str) -> str | None:
+    """The phrase of ``text`` (a heading, a label, a note's first line) that says its
+    text is not for customers, or ``None``. ``"Internal notes"`` → ``"internal notes"``;
+    ``"Internal"``, ``"Internal DNS"``, ``"Tools for agents"`` → ``None``."""
+    words = _words(text)
+    if not words:
+        return None
+    if _DRAFT_LEAD.match(fold(text)) and text.lstrip(" #*_>🔒").startswith("DRAFT"):
+        return "draft"
+    if words[-1] == "confidential" or any(a == "confidential" and b in _ABOUT_TEXT for a, b in pairwise(words)):
+        # "Support: confidential", "Confidential information"; not "Confidential computing".
+        return "confidential"
+    for phrase in _ANYWHERE:
+        if _contains(words, phrase):
+            return " ".join(phrase)
+    trimmed = tuple(w for w in words if w not in ("only", "the"))
+    for phrase in _WHOLE:
+        if trimmed == phrase or words == phrase:
+            return " ".join(phrase)
+    return None
+
+
+def _inline_text(token: Token) -> str:
+    """The text of an inline token without its code spans."""
+    if not token.children:
+        return token.content
+    return "".join("\n" if child.type in ("softbreak", "hardbreak") else child.content
+                   for child in token.children if child.type in ("text", "text_special", "softbreak", "hardbreak"))
+
+
+def _label(inline: Token) -> str | None:
+    """A paragraph's opening label: bold text first in it, or text before a colon."""
+    children = [c for c in inline.children or () if not (c.type == "text" and not c.content)]
+    if children and children[0].type in ("strong_open", "em_open"):
+        closing = children[0].type.replace("_open", "_close")
+        inside: list[str] = []
+        for child in children[1:]:
+            if child.type == closing:
+                return "".join(inside)[:60]
+            inside.append(child.content if child.type == "text" else "")
+        return None
+    first_line = inline.content.split("\n", 1)[0]
+    match = _LABEL.match(first_line)
+    if match is None:
+        return None
+    label = match.group(1)
+    # A label is short ("Staff only:") or shouted; a sentence with a colon is no label.
+    return label if len(label.split()) <= 6 or label.upper() == label else None
+
+
+def _may_hold(body: str) -> bool:
+    """Whether ``body`` may hold a finding: most pages hold none of the phrases where
+    one counts, and are not parsed again. Other text is folded first (full-width
+    letters, invisible characters, combining marks); a letter the confusables table
+    reads as a Latin one (Cyrillic ``і``) always means "maybe"."""
+    if body.isascii():
+        text = body.lower()
+    else:
+        text = fast_fold(body).lower()
+        table = _confusable_table()
+        if any(char in table for char in set(text) if not char.isascii()):
+            return True
+    for match in _MAYBE.finditer(text):
+        # Only where a phrase counts: a heading (ATX, or a line above a setext
+        # underline), a blockquote, a label before a colon or in bold, a TODO, an
+        # audience key. A phrase in the middle of prose is no finding.
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)].lstrip(" \t")
+        after = text[end + 1 : text.find("\n", end + 1)] if end >= 0 else ""
+        if (line[:1] in "#>*_-+|" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
+                or match.group(0).endswith("(") or "audience" in match.group(0)
+                or (after.strip(" \t") and set(after.strip(" \t")) <= set("=-"))):
+            return True
+    return False
+
+
+def find_body_markers(body: str) -> list[BodyMarker]:
+    """Every finding of this module in a markdown body (front matter removed), in body
+    order. Text in code blocks and code spans is never a finding."""
+    if not _may_hold(body):
+        return []
+    tokens = parse_markdown(body)
+    lines = len(body.split("\n"))
+    found: list[BodyMarker] = []
+    headings = [(i, int(t.tag[1:])) for i, t in enumerate(tokens) if t.type == "heading_open" and t.map]
+    for position, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map is not None:
+            inline = tokens[position + 1]
+            text = _inline_text(inline)
+            level = int(token.tag[1:])
+            end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
+                        if i > position and other <= level), lines)
+            phrase = says_not_for_customers(text)
+            if phrase is not None:
+                found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
+            elif _TODO.search(text):
+                found.append(BodyMarker("todo-internal", token.map[0] + 1, text.strip()[:120], token.map[0], end))
+        elif token.type == "blockquote_open" and token.map is not None:
+            quoted = next((t for t in tokens[position:] if t.type == "inline"), None)
+            first = _inline_text(quoted).split("\n", 1)[0] if quoted is not None else ""
+            if says_not_for_customers(first) is not None:
+                found.append(BodyMarker("hiding-note", token.map[0] + 1, first.strip()[:120], token.map[0],
+                                        token.map[1]))
+        elif token.type == "paragraph_open" and token.map is not None:
+            inline = tokens[position + 1]
+            text = _inline_text(inline)
+            label = _label(inline)
+            start, end = token.map
+            if label is not None and says_not_for_customers(label) is not None:
+                if not text.strip().removeprefix(label).strip(" :*_") and position + 3 < len(tokens):
+                    # The label stands alone: it is about the block after it.
+                    after = tokens[position + 3]
+                    if after.map is not None and after.level <= token.level:
+                        end = max(end, after.map[1])
+                found.append(BodyMarker("hiding-label", start + 1, text.strip().split("\n", 1)[0][:120], start, end))
+            elif (todo := _TODO.search(text)) is not None:
+                lines_held = _item_range(tokens, position)
+                found.append(BodyMarker("todo-internal", start + 1, todo.group(0)[:120], *lines_held))
+            for match in _AUDIENCE.finditer(text):
+                key, value = match.group(1), match.group(2)
+                if resembles(key, "audience") and any(resembles(value, w) for w in ("internal", "private", "staff")):
+                    line = start + text[: match.start(1)].count("\n") + 1
+                    found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
+    return sorted(found, key=lambda m: (m.start, m.code))
+
+
+def _item_range(tokens: Sequence[Token], paragraph: int) -> tuple[int, int]:
+    """The lines of the list item holding the paragraph at ``paragraph``, else its own."""
+    level = tokens[paragraph].level
+    for index in range(paragraph - 1, -1, -1):
+        token = tokens[index]
+        if token.type == "list_item_open" and token.level == level - 1 and token.map is not None:
+            return token.map[0], token.map[1]
+        if token.level < level - 1:
+            break
+    start, end = tokens[paragraph].map or (0, 0)
+    return start, end
+
+
+def mark_body_sections(body: str, markers: Sequence[BodyMarker]) -> str:
+    """``body`` with an internal-section marker pair around each finding's lines, so
+    :func:`provider.wiki.sections.split_sections` hides them exactly as hand-written
+    markers. Markers are put at the start of a line and add no line: line numbers of
+    the body stay valid. Overlapping spans become one."""
+    spans: list[list[int]] = []
+    for marker in sorted((m for m in markers if m.end > m.start), key=lambda m: m.start):
+        if spans and marker.start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], marker.end)
+        else:
+            spans.append([marker.start, marker.end])
+    if not spans:
+        return body
+    lines = body.split("\n")
+    for start, end in spans:
+        lines[start] = "<!-- internal -->" + lines[start]
+        if end < len(lines):
+            lines[end] = "<!-- /internal -->" + lines[end]
+        else:
+            lines[-1] = lines[-1] + ("\n" if lines[-1].strip() else "") + "<!-- /internal -->"
+    return "\n".join(lines)

@@ -1,0 +1,136 @@
+"""Corpus rules about one text under several names (:mod:`provider.wiki.corpus` calls
+them on its drafts; CONTRACT X2).
+
+* **Rule 1b — one file, several paths.** A file reached through a symlink or a hard link
+  is one text: every path gets the strictest status of them all (withheld, else
+  internal), so a symlink from a public Hugo section into a cascade-internal one is
+  internal.
+* **Rule 6b — the same words.** A public document whose words are exactly those of an
+  internal or withheld document or internal section, in any order
+  (:func:`provider.wiki.copies.word_bag`), inherits its status: the near-copy sketch
+  misses texts under its shingle floor and texts whose words or sentences were
+  reordered.
+
+Both relate documents the incremental rules must follow (:func:`file_keys`,
+:func:`bag_keys`: :mod:`provider.wiki.incremental` indexes them).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Protocol
+
+from .classify import INTERNAL, PUBLIC
+from .document import DocumentMeta
+from .findings import NEAR_COPY
+
+__all__ = ["Draft", "bag_keys", "file_keys", "same_file", "same_words"]
+
+
+class Draft(Protocol):
+    """What these rules read and set of a document's decisions while the corpus rules run
+    (``provider.wiki.corpus._Draft``)."""
+
+    meta: DocumentMeta
+    audience: str
+    audience_source: str
+    withheld: str | None
+    problems: list[str]
+    quarantine: list[str]
+    withheld_as_duplicate: bool
+
+
+def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
+    """What identifies the file a document was read from: its real path (a symlink's
+    target) and, when known, its inode (hard links share it)."""
+    keys = ("path:" + (meta.real_relpath or relpath),)
+    return (*keys, f"inode:{meta.inode}") if meta.inode else keys
+
+
+def same_file(drafts: Mapping[str, Draft]) -> None:
+    """Rule 1b: one file reached by several paths (symlinks, hard links) gets the
+    strictest status of every path: withheld if any path withholds it, else internal if
+    any path makes it internal (a symlink into a cascade-internal section)."""
+    by_key: dict[str, list[str]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        for key in file_keys(relpath, draft.meta):
+            by_key[key].append(relpath)
+    if all(len(paths) < 2 for paths in by_key.values()):
+        return
+    parent: dict[str, str] = {}
+
+    def root(path: str) -> str:
+        while parent.get(path, path) != path:
+            path = parent[path]
+        return path
+
+    for paths in by_key.values():
+        for other in paths[1:]:
+            a, b = root(paths[0]), root(other)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[str, list[str]] = defaultdict(list)
+    for relpath in drafts:
+        groups[root(relpath)].append(relpath)
+    for paths in groups.values():
+        if len(paths) < 2:
+            continue
+        paths.sort()
+        withheld = next((p for p in paths if drafts[p].withheld is not None), None)
+        internal = next((p for p in paths if drafts[p].audience != PUBLIC), None)
+        for relpath in paths:
+            draft = drafts[relpath]
+            if withheld is not None and draft.withheld is None:
+                draft.withheld = f"the same file as {withheld}, which is not served: {drafts[withheld].withheld}"
+                draft.problems.append(f"the same file as {withheld} (a link); withheld as it is")
+            if internal is not None and draft.audience == PUBLIC:
+                draft.audience = INTERNAL
+                draft.audience_source = f"fail-closed: the same file as the internal {internal}"
+                draft.problems.append(f"the same file as {internal} (a link), which is internal; served as internal")
+
+
+def bag_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
+    """The word bags (:func:`provider.wiki.copies.word_bag`) a document holds, whole text
+    and internal sections (the incremental rules relate documents sharing one)."""
+    return tuple(bag for bag in (meta.bag, meta.internal_bag) if bag)
+
+
+def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_the_site: str) -> None:
+    """Rule 6b: a public document with the very words of an internal or withheld
+    document (or internal section) — too short for a sketch, or reordered — inherits its
+    status as in rule 6 (same sources, same exceptions, same acceptance): not a source,
+    a document withheld as a duplicate or for a reason ending in ``on_the_site``, or
+    internal for an audience source starting with one of ``not_meant``."""
+    sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
+            continue
+        meant = not draft.audience_source.startswith(not_meant)
+        if draft.meta.bag and (draft.withheld is not None or (draft.audience != PUBLIC and meant)):
+            sources[draft.meta.bag].append((relpath, draft.withheld is not None))
+        if draft.meta.internal_bag:
+            sources[draft.meta.internal_bag].append((relpath + "#internal", False))
+    if not sources:
+        return
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.bag:
+            continue
+        group = draft.meta.translation_group
+        found = [(key, withheld) for key, withheld in sources.get(draft.meta.bag, ())
+                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
+        if not found:
+            continue
+        key, withheld = next((f for f in found if f[1]), found[0])
+        path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
+        if NEAR_COPY in draft.meta.accepted:
+            draft.problems.append(f"accepted near-copy: the same words as {path}; accepted in accepted_findings")
+        elif withheld:
+            draft.withheld = f"the same words as {path}, which is not served: {drafts[key].withheld}"
+            draft.quarantine.append(f"nearly the same text as {path} (the same words), which is not served; "
+                                    "not served either")
+        else:
+            draft.audience = INTERNAL
+            draft.audience_source = f"fail-closed: a copy of the internal {path}"
+            draft.quarantine.append(f"nearly the same text as the internal {path} (the same words); "
+                                    "served as internal")
