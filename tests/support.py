@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import http.server
 import json
 import signal
 import ssl
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,3 +152,36 @@ def ram_index(schema: Any) -> Any:
 
     return RamStorage().create_index(schema, indexname=f"test-{uuid4().hex}")
 
+
+
+class StaticSite:
+    """A web site on 127.0.0.1 that serves ``pages`` (path → bytes; anything else 404),
+    for tests that read a sitemap over HTTP. ``pages`` may be replaced while it runs.
+
+    Use as a context manager: ``with StaticSite() as site: site.pages = {...}; site.url``.
+    """
+
+    def __init__(self) -> None:
+        self.pages: dict[str, bytes] = {}
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = outer.pages.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                self.end_headers()
+                self.wfile.write(body or b"not found")
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> StaticSite:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -9,9 +9,7 @@ sitemap ever read nothing is public.
 
 from __future__ import annotations
 
-import http.server
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
-from tests.support import ProviderProcess
+from tests.support import ProviderProcess, StaticSite
 from tests.wiki.test_sitemap import BOMB, urlset
 
 pytestmark = pytest.mark.e2e
@@ -55,31 +53,16 @@ def wait_for(predicate: Callable[[], bool], what: str, timeout_s: float = 30.0) 
     raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
-class _Site(http.server.BaseHTTPRequestHandler):
-    sitemap: bytes | None = None
-
-    def do_GET(self) -> None:
-        body = self.sitemap if self.path == "/sitemap.xml" else None
-        self.send_response(200 if body is not None else 404)
-        self.end_headers()
-        self.wfile.write(body or b"not found")
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
-def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/sitemap.xml"
-    server.shutdown()
-    server.server_close()
+def site() -> Iterator[StaticSite]:
+    with StaticSite() as served:
+        yield served
 
 
-def test_x2_x7_a_page_off_the_site_never_reaches_customer_safe(tmp_path: Path, site: str) -> None:
-    _Site.sitemap = urlset(f"{BASE}/alpha", f"{BASE}/bravo/").encode()
-    config = {"citation_base_url": BASE, "sitemap": site, "sitemap_refresh_s": 1, "capabilities": "all"}
+def test_x2_x7_a_page_off_the_site_never_reaches_customer_safe(tmp_path: Path, site: StaticSite) -> None:
+    site.pages = {"/sitemap.xml": urlset(f"{BASE}/alpha", f"{BASE}/bravo/").encode()}
+    config = {"citation_base_url": BASE, "sitemap": f"{site.url}/sitemap.xml", "sitemap_refresh_s": 1,
+              "capabilities": "all"}
     wiki = write_wiki(tmp_path / "wiki")
     server = start_provider(tmp_path / "run", content=wiki, config=config)
     try:
@@ -88,14 +71,14 @@ def test_x2_x7_a_page_off_the_site_never_reaches_customer_safe(tmp_path: Path, s
         assert results(server, AGENT_SECRET) == {"alpha": "public", "bravo": "public", "charlie": "internal"}
 
         # Bravo is taken off the site: it leaves customer_safe at the next read (X7).
-        _Site.sitemap = urlset(f"{BASE}/alpha").encode()
+        site.pages = {"/sitemap.xml": urlset(f"{BASE}/alpha").encode()}
         wait_for(lambda: "bravo" not in results(server, CUSTOMER_SECRET), "bravo to leave customer_safe")
         assert results(server, AGENT_SECRET)["bravo"] == "internal"
 
         # The sitemap becomes an XML bomb, then a 404: refused, the last good one holds.
-        _Site.sitemap = BOMB.encode()
+        site.pages = {"/sitemap.xml": BOMB.encode()}
         wait_for(lambda: "declares XML entities" in server.log(), "the bomb to be refused")
-        _Site.sitemap = None
+        site.pages = {}
         wait_for(lambda: "HTTP 404" in server.log(), "the 404 to be reported")
         assert results(server, CUSTOMER_SECRET) == {"alpha": "public"}
     finally:

@@ -8,12 +8,9 @@ oversize files) with a clear error, and never half-read a sitemap.
 from __future__ import annotations
 
 import gzip
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
 from urllib.parse import quote
 
 import pytest
@@ -28,6 +25,7 @@ from provider.wiki.sitemap import (
     load_sitemap,
     site_key,
 )
+from tests.support import StaticSite
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"'
 
@@ -245,45 +243,28 @@ def test_a_missing_file_names_the_fix(tmp_path: Path) -> None:
 
 # -- over HTTP -----------------------------------------------------------------------------
 
-class _Site(http.server.BaseHTTPRequestHandler):
-    pages: ClassVar[dict[str, bytes]] = {}
-
-    def do_GET(self) -> None:
-        body = self.pages.get(self.path)
-        self.send_response(200 if body is not None else 404)
-        self.end_headers()
-        self.wfile.write(body or b"not found")
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture
-def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+def site() -> Iterator[StaticSite]:
+    with StaticSite() as served:
+        yield served
 
 
-def test_index_and_children_over_http(site: str) -> None:
-    _Site.pages = {
-        "/sitemap.xml": index(f"{site}/en.xml.gz", "/de.xml").encode(),
+def test_index_and_children_over_http(site: StaticSite) -> None:
+    site.pages = {
+        "/sitemap.xml": index(f"{site.url}/en.xml.gz", "/de.xml").encode(),
         "/en.xml.gz": gzip.compress(urlset("https://ex.com/a/").encode()),
         "/de.xml": urlset("https://ex.com/de/a/").encode(),
     }
-    found = load_sitemap(f"{site}/sitemap.xml")
+    found = load_sitemap(f"{site.url}/sitemap.xml")
     assert len(found) == 2 and len(found.files) == 3
 
 
-def test_http_errors_and_bombs_over_http(site: str) -> None:
-    _Site.pages = {"/bomb.xml": BOMB.encode()}
+def test_http_errors_and_bombs_over_http(site: StaticSite) -> None:
+    site.pages = {"/bomb.xml": BOMB.encode()}
     with pytest.raises(SitemapError, match="HTTP 404"):
-        load_sitemap(f"{site}/missing.xml")
+        load_sitemap(f"{site.url}/missing.xml")
     with pytest.raises(SitemapRefused, match="declares XML entities"):
-        load_sitemap(f"{site}/bomb.xml")
+        load_sitemap(f"{site.url}/bomb.xml")
 
 
 def test_plain_http_is_refused_except_locally() -> None:

@@ -39,17 +39,20 @@ def _page(audience: str | None = "public", extra: str = "") -> str:
     return f"---\ntitle: T\n{head}{extra}---\n# Heading\n\nSome words about the product here.\n"
 
 
-def _public_ids(settings_: WikiSettings, index_root: Path) -> set[str]:
+def _public_now(layout: IndexLayout) -> set[str]:
+    """The documentIds in the current build's public (customer_safe) index."""
     from whoosh import index as whoosh_index
 
-    with Indexer(settings_, IndexLayout(index_root)) as indexer:
-        indexer.sync()
-    layout = IndexLayout(index_root)
     name = layout.current_name()
     assert name is not None
-    ix = whoosh_index.open_dir(str(layout.build_dir(name) / "public"))
-    with ix.searcher() as searcher:
+    with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
         return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
+
+
+def _public_ids(settings_: WikiSettings, index_root: Path) -> set[str]:
+    with Indexer(settings_, IndexLayout(index_root)) as indexer:
+        indexer.sync()
+    return _public_now(IndexLayout(index_root))
 
 
 def _reasons(report_files: list, path: str) -> str:  # type: ignore[type-arg]
@@ -277,26 +280,18 @@ def test_a_site_configuration_change_is_picked_up_by_the_next_scan(tmp_path: Pat
     """X7 for site settings: an exclude: added to _config.yml takes the page out of the
     public index at the next scan (the watcher scans on a configuration change), without
     the page file changing."""
-    from whoosh import index as whoosh_index
-
     site = tmp_path / "site"
     _write(site, {"_config.yml": "title: x\n", "a.md": _page(), "b.md": _page()})
     wiki = WikiSettings(root=site, layout="jekyll")
     layout = IndexLayout(tmp_path / "index")
 
-    def public() -> set[str]:
-        name = layout.current_name()
-        assert name is not None
-        with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
-            return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
-
     with Indexer(wiki, layout) as indexer:
         indexer.sync()
-        assert public() == {"a", "b"}
+        assert _public_now(layout) == {"a", "b"}
         (site / "_config.yml").write_text("title: x\nexclude: [b.md]\ndefaults:\n  - scope: {path: a.md}\n"
                                           "    values: {published: false}\n", "utf-8")
         indexer.sync()
-        assert public() == set()
+        assert _public_now(layout) == set()
 
 
 def test_mkdocs_yml_tags_are_never_evaluated(tmp_path: Path) -> None:
@@ -406,25 +401,18 @@ def test_mkdocs_i18n_language_with_build_false_is_not_built(tmp_path: Path) -> N
 def test_a_hugo_site_cascade_change_is_picked_up_by_the_next_scan(tmp_path: Path) -> None:
     """The site configuration's cascade (hugo_site) now also re-derives at the next scan:
     its files are part of each page's site digest."""
-    from whoosh import index as whoosh_index
 
     site = tmp_path / "site"
     _write(site, {"hugo.toml": "title = 'x'\n", "content/docs/a.md": _page()})
     wiki = WikiSettings(root=site / "content", layout="hugo")
     layout = IndexLayout(tmp_path / "index")
 
-    def public() -> set[str]:
-        name = layout.current_name()
-        assert name is not None
-        with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
-            return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
-
     with Indexer(wiki, layout) as indexer:
         indexer.sync()
-        assert public() == {"docs/a"}
+        assert _public_now(layout) == {"docs/a"}
         _write(site, {"hugo.toml": "title = 'x'\n[[cascade]]\n[cascade.build]\nrender = 'never'\n"})
         indexer.sync()
-        assert public() == set()
+        assert _public_now(layout) == set()
 
 
 def _corpora() -> Path | None:
