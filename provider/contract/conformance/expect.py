@@ -51,5 +51,5 @@ class Tally:
             Failed: listing every miss.
         """
         if self.misses:
-            raise Failed("; ".join(self.misses))
+            raise Failed("; ".join(self.misses), self.misses)
         return passed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,17 @@ class Status(enum.StrEnum):
 
 
 class Failed(Exception):
-    """Raised by a check: the provider broke the duty. The message says how."""
+    """Raised by a check: the provider broke the duty. The message says how.
+
+    Args:
+        message: the reason, one line.
+        misses: each variant that missed, when the reason lists several
+            (:class:`~provider.contract.conformance.expect.Tally`); default: the message.
+    """
+
+    def __init__(self, message: str, misses: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.misses: tuple[str, ...] = tuple(misses) or (message,)
 
 
 class Skipped(Exception):

@@ -1,0 +1,90 @@
+"""One root cause, one failure: failures caused by another check's failure are reported
+as skipped, naming it (issue 25).
+
+A provider whose backend breaks one duty can make most checks fail for that one reason:
+a strict provider (a staging deployment, the test kit) answers ``500`` to every search
+whose results it would have had to repair, so a backend that ignores ``limit`` turns
+every signature, window and media-type check into "a correct request answered 500".
+Those checks could not be judged; only the check of the ``500`` itself (R1) failed.
+
+A failure is *dependent* when R1 failed and every miss the check reported is a ``500``
+answer to a request the contract says must be answered (a correctly signed request with
+a valid JSON body), among the requests that check sent itself. A check whose own
+subject is a kind of request (invalid JSON, a hostile query) keeps its failure when the
+``500`` answered a request of that kind, because no other check names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .model import Outcome, Status, check_key
+from .session import Exchange
+from .validation import parse_json
+
+__all__ = ["ROOT_CAUSE", "group_dependent_failures", "is_valid_request"]
+
+#: The check every dependent failure is grouped under.
+ROOT_CAUSE = check_key("R1", "no correctly signed request is answered 500")
+_DUTIES = re.compile(r"the backend broke ((?:[A-Z][0-9]{1,2})(?:, [A-Z][0-9]{1,2})*)")
+_MAX_QUERY_CHARS = 1024
+
+
+def is_valid_request(exchange: Exchange) -> bool:
+    """Whether the contract requires ``exchange``'s request to be answered (not refused):
+    signed by a registration, and a ``GET`` or a JSON object with a non-blank ``query`` of
+    at most 1024 characters and no invalid ``limit``."""
+    if exchange.profile is None:
+        return False
+    if exchange.method == "GET":
+        return True
+    value, error = parse_json(exchange.request_body)
+    if error is not None or not isinstance(value, dict):
+        return False
+    query: Any = value.get("query")
+    if not isinstance(query, str) or not query.strip() or len(query) > _MAX_QUERY_CHARS:
+        return False
+    limit: Any = value.get("limit", 10)
+    return not isinstance(limit, bool) and isinstance(limit, int) and 1 <= limit <= 50
+
+
+def _server_error(exchange: Exchange) -> bool:
+    return exchange.status >= 500 and exchange.status != 503
+
+
+def _dependent(exchanges: Sequence[Exchange], misses: Sequence[str]) -> bool:
+    errors = [e for e in exchanges if _server_error(e)]
+    if not errors or not all(is_valid_request(e) for e in errors):
+        return False
+    # Every miss the check reported is one of those 500s, not a fault of its own.
+    return bool(misses) and all("500" in miss for miss in misses)
+
+
+def group_dependent_failures(
+    outcomes: Sequence[Outcome], sent: Mapping[str, tuple[Sequence[Exchange], Sequence[str]]]
+) -> list[Outcome]:
+    """``outcomes`` with every dependent failure (module docstring) turned into a SKIP
+    whose reason names the failed check it depends on and the duties its ``500`` answers
+    named ("skipped: depends on Q2, which failed — …").
+
+    Args:
+        outcomes: one per check, in report order.
+        sent: check key -> the exchanges that check sent itself, and the misses it
+            reported (``Failed.misses``).
+    """
+    root = next((o for o in outcomes if o.key == ROOT_CAUSE), None)
+    if root is None or root.status is not Status.FAIL:
+        return list(outcomes)
+    duties = sorted({d for match in _DUTIES.findall(root.reason) for d in match.split(", ")})
+    cause = f"{', '.join(duties)}, which failed: the provider answered 500 naming it" if duties else \
+        "R1, which failed: the provider answered 500"
+    reason = f"skipped: depends on {cause} (see R1); judged once that is fixed"
+    grouped = []
+    for outcome in outcomes:
+        if outcome.status is Status.FAIL and outcome.key != ROOT_CAUSE and \
+                _dependent(*sent.get(outcome.key, ((), ()))):
+            outcome = Outcome(outcome.id, outcome.name, Status.SKIP, reason)
+        grouped.append(outcome)
+    return grouped
