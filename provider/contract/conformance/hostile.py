@@ -10,7 +10,7 @@ or ``503`` with ``Retry-After`` when the provider is busy.
 from __future__ import annotations
 
 from .expect import Tally
-from .model import CheckGroup
+from .model import CheckGroup, Failed
 from .session import CUSTOMER_SAFE, Session
 
 __all__ = ["HOSTILE_QUERIES", "checks"]
@@ -53,9 +53,13 @@ HOSTILE_QUERIES: tuple[str, ...] = (
 
 @checks.register("Q1", "hostile queries (quotes, operators, every script's punctuation) are never answered 500")
 def hostile_queries(s: Session) -> str:
-    """Q1, R1: every query of :data:`HOSTILE_QUERIES` is answered ``200`` (or ``503``)."""
+    """Q1, R1: every query of :data:`HOSTILE_QUERIES` is answered ``200`` (or ``503``),
+    once a plain query of the same shape was."""
+    plain = s.search("invoice", CUSTOMER_SAFE, limit=5)
+    if plain.status != 200:
+        raise Failed(f"the plain query 'invoice' answered {plain.describe()}, so hostile queries cannot be judged")
     tally = Tally()
     for query in HOSTILE_QUERIES:
         exchange = s.search(query, CUSTOMER_SAFE, limit=5)
         tally.expect(f"query {query[:40]!r}", exchange, (200, 503))
-    return tally.verdict(f"all {len(HOSTILE_QUERIES)} hostile queries were answered 200 or 503")
+    return tally.verdict(f"all {len(HOSTILE_QUERIES)} hostile queries were answered 200 or 503", own=True)

@@ -37,11 +37,15 @@ class Failed(Exception):
         message: the reason, one line.
         misses: each variant that missed, when the reason lists several
             (:class:`~provider.contract.conformance.expect.Tally`); default: the message.
+        own: the misses are the check's own subject, proven so by a baseline request
+            that was answered (e.g. only hostile queries answered ``500``): never
+            grouped under another failure (``grouping.py``).
     """
 
-    def __init__(self, message: str, misses: Sequence[str] = ()) -> None:
+    def __init__(self, message: str, misses: Sequence[str] = (), *, own: bool = False) -> None:
         super().__init__(message)
         self.misses: tuple[str, ...] = tuple(misses) or (message,)
+        self.own = own
 
 
 class Skipped(Exception):

@@ -97,7 +97,7 @@ def _run_one(check: Check, session: Session) -> tuple[Outcome, tuple[str, ...]]:
     try:
         status, reason = Status.PASS, check.run(session)
     except Failed as exc:
-        status, reason, misses = Status.FAIL, str(exc), exc.misses
+        status, reason, misses = Status.FAIL, str(exc), () if exc.own else exc.misses
     except Skipped as exc:
         status, reason = Status.SKIP, str(exc)
     except httpx.HTTPError as exc:
