@@ -1109,8 +1109,8 @@ def conformance(
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
 
     Prints one line per check (PASS/FAIL/SKIP, CONTRACT.md id, name, reason), a NOTE
-    per thing the run could not see, and a summary; exits 1 if any check failed, 2 if none could run (URL unreachable, or a
-    correctly signed request refused: wrong secret).
+    per thing the run could not see, and a summary; exits 1 if any check failed, 2 if
+    none could run (URL unreachable, or a correctly signed request refused: wrong secret).
     """
     from .conformance import ProviderUnreachable, SecretRefused, check_url, format_json, format_text
 

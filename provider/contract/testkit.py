@@ -27,9 +27,15 @@ Two more things the kit does that a black-box run cannot:
   fails naming each duty broken. In production the same repairs are made, logged and
   counted; here they are bugs.
 * **Workers** (``workers = 2`` if you deploy with several): the kit builds one app per
-  worker, each from its own ``make_settings()``, and sends each request to the next, as
-  fresh connections reach any worker. A per-process replay store then lets a replay
-  through (A5 fails); a shared one (SQLite, Redis) passes.
+  worker, each from its own ``make_settings()`` and its own ``make_backend()`` (as each
+  worker process opens its own index), and sends each request to the next, as fresh
+  connections reach any worker. A per-process replay store then lets a replay through
+  (A5 fails); a shared one (SQLite, Redis) passes; a ``documentId`` that differs per
+  worker fails R2.
+* **Rebuilds**: ``test_document_ids_survive_a_rebuild`` builds the backend a second time
+  and asks both the same questions: every title must keep its ``documentId`` (R2).
+* **Drafts** (``draft_canary_queries``): phrases only drafts and unpublished documents
+  contain; no registration may be served them (X5).
 The checks are the same ones ``knowledge-provider conformance URL`` runs against a
 deployment, so run that too once your adapter is deployed: this kit proves your backend
 and the contract layer agree, not that your deployment is wired correctly.
@@ -45,9 +51,10 @@ from typing import ClassVar
 
 import pytest
 
-from .backend import Backend
+from .backend import Backend, SearchQuery
 from .capabilities import MINIMUM
 from .conformance import CHECKS, Report, Status, check_asgi_app
+from .conformance.session import DEFAULT_PROBE_QUERIES
 from .records import RequestRecord
 from .registrations import Exposure, Registration
 from .settings import ContractSettings
@@ -64,6 +71,8 @@ class ContractTestKit:
             from ``GET /capabilities`` like any client.
         canary_queries: phrases that occur in internal documents and in no public one;
             they drive the exposure checks X2–X4. Without them those checks are skipped.
+        draft_canary_queries: phrases that occur only in drafts and unpublished
+            documents (X5). Without them that check is skipped.
         probe_queries: queries known to find public documents (default: common support
             words such as "password" and "invoice").
         serve_agent_only: whether the adapter has an ``agent_only`` registration. Set
@@ -74,6 +83,7 @@ class ContractTestKit:
 
     capabilities: ClassVar[frozenset[str]] = MINIMUM
     canary_queries: ClassVar[Sequence[str]] = ()
+    draft_canary_queries: ClassVar[Sequence[str]] = ()
     probe_queries: ClassVar[Sequence[str]] = ()
     serve_agent_only: ClassVar[bool] = True
     strict: ClassVar[bool] = True
@@ -127,8 +137,9 @@ class ContractTestKit:
                 repairs_seen[duty] = repairs_seen.get(duty, 0) + 1
 
         apps = []
-        for _ in range(max(1, cls.workers)):
+        for worker in range(max(1, cls.workers)):
             settings = cls().make_settings(registrations)
+            backend = contract_backend if worker == 0 else _another_build(cls) or contract_backend
             author_observer = settings.observer
 
             def observer(record: RequestRecord, author: object = author_observer) -> None:
@@ -137,13 +148,15 @@ class ContractTestKit:
                     author(record)
 
             settings.observer = observer
-            apps.append(create_app(contract_backend, settings))
+            apps.append(create_app(backend, settings))
         return check_asgi_app(
             apps if len(apps) > 1 else apps[0],
             customer_safe_secret=customer,
             agent_only_secret=agent if cls.serve_agent_only else None,
             canary_queries=tuple(cls.canary_queries),
+            draft_canary_queries=tuple(cls.draft_canary_queries),
             probe_queries=tuple(cls.probe_queries),
+            strict_deployment=cls.strict,
         )
 
     @pytest.mark.parametrize("check_key", [check.key for check in CHECKS])
@@ -164,3 +177,35 @@ class ContractTestKit:
             pytest.fail(f"the backend broke {named}: the contract layer had to repair its results "
                         f"({'refused in strict mode' if self.strict else 'repaired'}); see the log lines "
                         "'backend fault (…)'", pytrace=False)
+
+    def test_document_ids_survive_a_rebuild(self, contract_backend: Backend) -> None:
+        """R2: a second build of the backend (a re-index, a restart) gives every title the
+        same ``documentId`` for the probe and canary queries, for every reach."""
+        rebuilt = _another_build(type(self))
+        if rebuilt is None:
+            pytest.skip("make_backend() is not overridden (the backend comes from the contract_backend fixture): "
+                        "cannot build it a second time")
+        queries = [*self.probe_queries, *DEFAULT_PROBE_QUERIES, *self.canary_queries]
+        changed: list[str] = []
+        for query_text in queries:
+            for reach in (Exposure.CUSTOMER_SAFE, Exposure.AGENT_ONLY):
+                query = SearchQuery(text=query_text, limit=50, reach=reach, capabilities=frozenset(self.capabilities))
+                try:
+                    before = {r.title: r.document_id for r in contract_backend.search(query)}
+                    after = rebuilt.search(query)
+                except Exception:  # noqa: S112 - a search that raises fails R1 in test_contract
+                    continue
+                for result in after:
+                    if before.get(result.title, result.document_id) != result.document_id:
+                        changed.append(f"{result.title[:60]!r}: {before[result.title]!r} -> {result.document_id!r}")
+        if changed:
+            shown = "; ".join(list(dict.fromkeys(changed))[:3])
+            pytest.fail(f"R2: documentId changed when the backend was built again ({len(set(changed))} titles), "
+                        f"e.g. {shown}", pytrace=False)
+
+
+def _another_build(kit: type[ContractTestKit]) -> Backend | None:
+    """A new backend from ``make_backend()``; ``None`` when the kit builds it another way."""
+    if getattr(kit.make_backend, "__func__", kit.make_backend) is ContractTestKit.make_backend:
+        return None
+    return kit().make_backend()

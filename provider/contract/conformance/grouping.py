@@ -10,8 +10,10 @@ Those checks could not be judged; only the check of the ``500`` itself (R1) fail
 A failure is *dependent* when R1 failed and every miss the check reported is a ``500``
 answer to a request the contract says must be answered (a correctly signed request with
 a valid JSON body), among the requests that check sent itself. A check whose own
-subject is a kind of request (invalid JSON, a hostile query) keeps its failure when the
-``500`` answered a request of that kind, because no other check names it.
+subject is a kind of request (a hostile query; ``Failed.own``) keeps its failure unless
+every ``500`` it got names the backend fault that caused it ("the backend broke Q2", as a
+strict provider built on the contract kit says), because no other check names it. A
+``500`` to an invalid request (Q6's invalid JSON) is never attributed to another cause.
 """
 
 from __future__ import annotations
@@ -54,16 +56,22 @@ def _server_error(exchange: Exchange) -> bool:
     return exchange.status >= 500 and exchange.status != 503
 
 
-def _dependent(exchanges: Sequence[Exchange], misses: Sequence[str]) -> bool:
+def _named_cause(exchange: Exchange) -> bool:
+    return _DUTIES.search(exchange.body.decode("utf-8", "replace")) is not None
+
+
+def _dependent(exchanges: Sequence[Exchange], misses: Sequence[str], own: bool) -> bool:
     errors = [e for e in exchanges if _server_error(e)]
     if not errors or not all(is_valid_request(e) for e in errors):
+        return False
+    if own and not all(_named_cause(e) for e in errors):
         return False
     # Every miss the check reported is one of those 500s, not a fault of its own.
     return bool(misses) and all("500" in miss for miss in misses)
 
 
 def group_dependent_failures(
-    outcomes: Sequence[Outcome], sent: Mapping[str, tuple[Sequence[Exchange], Sequence[str]]]
+    outcomes: Sequence[Outcome], sent: Mapping[str, tuple[Sequence[Exchange], Sequence[str], bool]]
 ) -> list[Outcome]:
     """``outcomes`` with every dependent failure (module docstring) turned into a SKIP
     whose reason names the failed check it depends on and the duties its ``500`` answers
@@ -71,8 +79,9 @@ def group_dependent_failures(
 
     Args:
         outcomes: one per check, in report order.
-        sent: check key -> the exchanges that check sent itself, and the misses it
-            reported (``Failed.misses``).
+        sent: check key -> the exchanges that check sent itself, the misses it
+            reported (``Failed.misses``) and whether they are its own subject
+            (``Failed.own``).
     """
     root = next((o for o in outcomes if o.key == ROOT_CAUSE), None)
     if root is None or root.status is not Status.FAIL:
@@ -84,7 +93,7 @@ def group_dependent_failures(
     grouped = []
     for outcome in outcomes:
         if outcome.status is Status.FAIL and outcome.key != ROOT_CAUSE and \
-                _dependent(*sent.get(outcome.key, ((), ()))):
+                _dependent(*sent.get(outcome.key, ((), (), False))):
             outcome = Outcome(outcome.id, outcome.name, Status.SKIP, reason)
         grouped.append(outcome)
     return grouped

@@ -91,13 +91,14 @@ def _redact(text: str, secrets: Sequence[str]) -> str:
     return text
 
 
-def _run_one(check: Check, session: Session) -> tuple[Outcome, tuple[str, ...]]:
-    """The outcome, and each miss when it failed."""
+def _run_one(check: Check, session: Session) -> tuple[Outcome, tuple[str, ...], bool]:
+    """The outcome; each miss, and whether they are the check's own subject, when it failed."""
     misses: tuple[str, ...] = ()
+    own = False
     try:
         status, reason = Status.PASS, check.run(session)
     except Failed as exc:
-        status, reason, misses = Status.FAIL, str(exc), () if exc.own else exc.misses
+        status, reason, misses, own = Status.FAIL, str(exc), exc.misses, exc.own
     except Skipped as exc:
         status, reason = Status.SKIP, str(exc)
     except httpx.HTTPError as exc:
@@ -109,7 +110,7 @@ def _run_one(check: Check, session: Session) -> tuple[Outcome, tuple[str, ...]]:
     reason = _redact(reason or "ok", list(session.secrets.values()))
     if len(reason) > MAX_REASON_CHARS:
         reason = reason[: MAX_REASON_CHARS - 1] + "…"
-    return Outcome(check.id, check.name, status, " ".join(reason.split())), misses
+    return Outcome(check.id, check.name, status, " ".join(reason.split())), misses, own
 
 
 def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECKS) -> Report:
@@ -122,11 +123,11 @@ def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECK
     """
     started = time.perf_counter()
     by_key: dict[str, Outcome] = {}
-    sent: dict[str, tuple[list[Exchange], tuple[str, ...]]] = {}
+    sent: dict[str, tuple[list[Exchange], tuple[str, ...], bool]] = {}
     for check in [c for c in checks if not c.final] + [c for c in checks if c.final]:
         first = len(session.exchanges)
-        by_key[check.key], misses = _run_one(check, session)
-        sent[check.key] = (session.exchanges[first:], misses)
+        by_key[check.key], misses, own = _run_one(check, session)
+        sent[check.key] = (session.exchanges[first:], misses, own)
     outcomes = group_dependent_failures([by_key[c.key] for c in checks], sent)
     strict_seen = any(STRICT_REFUSAL in e.body.decode("utf-8", "replace") for e in session.exchanges
                       if e.status == 500)
