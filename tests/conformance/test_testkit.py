@@ -15,12 +15,13 @@ from tests.support import REPO_ROOT
 
 _MODULE = '''
 from provider.contract.testkit import ContractTestKit
-from tests.conformance.broken.corpus import CANARIES, ArticleBackend
+from tests.conformance.broken.corpus import CANARIES, DRAFT_CANARIES, ArticleBackend
 from tests.conformance.broken.providers import MarkupBackend
 
 
 class TestCorrectAdapter(ContractTestKit):
     canary_queries = CANARIES
+    draft_canary_queries = DRAFT_CANARIES
 
     def make_backend(self):
         return ArticleBackend()
@@ -67,7 +68,7 @@ def test_testkit_runs_one_test_per_check_and_catches_a_broken_backend(tmp_path: 
     keys = {check.key for check in CHECKS}
     assert set(outcomes) == {"TestCorrectAdapter", "TestMarkupAdapter", "TestCustomerSafeOnlyAdapter"}
     for results in outcomes.values():
-        assert set(results) == keys | {"test_backend_needs_no_repairs"}
+        assert set(results) == keys | {"test_backend_needs_no_repairs", "test_document_ids_survive_a_rebuild"}
 
     correct = outcomes["TestCorrectAdapter"]
     assert {k for k, v in correct.items() if v != "passed"} == {
