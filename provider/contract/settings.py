@@ -53,6 +53,10 @@ class ContractSettings:
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
         retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
+        search_deadline_s: a search not finished within this many seconds is answered
+            ``503 overloaded`` with ``Retry-After`` (W7), below the core's 10 s timeout
+            (§4.2); its thread finishes in the background and still counts against
+            ``max_in_flight`` until it does. ``None``: no deadline. Default 8.
         replay_store: where verified nonces are recorded (A5). Default: the store
             :func:`~provider.contract.serving.serve` was given, else in-process —
             correct for a single serving process only.
@@ -75,6 +79,7 @@ class ContractSettings:
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1
+    search_deadline_s: float | None = 8.0
     replay_store: ReplayStore = field(default_factory=default_replay_store)
     clock: Callable[[], float] = time.time
     observer: Callable[[RequestRecord], None] | None = None

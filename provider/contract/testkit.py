@@ -36,6 +36,9 @@ Two more things the kit does that a black-box run cannot:
   and asks both the same questions: every title must keep its ``documentId`` (R2).
 * **Drafts** (``draft_canary_queries``): phrases only drafts and unpublished documents
   contain; no registration may be served them (X5).
+* **Deadline**: ``test_a_search_past_its_deadline_is_answered_503`` requires
+  ``make_settings()`` to give searches a deadline below the core's 10 s, then makes the
+  backend slower than a short one: the answer must be ``503`` with ``Retry-After`` (W7).
 The checks are the same ones ``knowledge-provider conformance URL`` runs against a
 deployment, so run that too once your adapter is deployed: this kit proves your backend
 and the contract layer agree, not that your deployment is wired correctly.
@@ -46,9 +49,11 @@ Needs pytest, httpx and jsonschema (the ``kit`` extra of the contract distributi
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
+import httpx
 import pytest
 
 from .backend import Backend, SearchQuery
@@ -57,6 +62,7 @@ from .conformance import CHECKS, Report, Status, check_asgi_app
 from .conformance.session import DEFAULT_PROBE_QUERIES
 from .records import RequestRecord
 from .registrations import Exposure, Registration
+from .results import Result
 from .settings import ContractSettings
 
 __all__ = ["ContractTestKit"]
@@ -202,6 +208,53 @@ class ContractTestKit:
             shown = "; ".join(list(dict.fromkeys(changed))[:3])
             pytest.fail(f"R2: documentId changed when the backend was built again ({len(set(changed))} titles), "
                         f"e.g. {shown}", pytrace=False)
+
+    def test_a_search_past_its_deadline_is_answered_503(self, contract_backend: Backend) -> None:
+        """W7: the settings give searches a deadline below the core's 10 s timeout, and a
+        search that overruns it (the backend made slow here) is answered ``503
+        overloaded`` with ``Retry-After``."""
+        from .app import create_app
+        from .conformance.transport import InProcessTransport
+        from .testing import signed_headers
+
+        secret = secrets.token_urlsafe(48)
+        settings = self.make_settings([Registration.from_values("customer-safe", Exposure.CUSTOMER_SAFE, [secret])])
+        deadline_s = settings.search_deadline_s
+        if deadline_s is None or deadline_s >= CORE_TIMEOUT_S:
+            pytest.fail(f"W7: search_deadline_s is {deadline_s}: a hanging upstream would hold the core until its "
+                        f"{CORE_TIMEOUT_S:.0f} s timeout; set ContractSettings.search_deadline_s below it",
+                        pytrace=False)
+        settings.search_deadline_s = SLOW_DEADLINE_S
+        app = create_app(_Slow(contract_backend, SLOW_DEADLINE_S * 4), settings)
+        body = b'{"query":"password"}'
+        with httpx.Client(transport=InProcessTransport(app), base_url="http://provider.invalid") as client:
+            response = client.post("/retrieve", content=body, headers=signed_headers(body, secret))
+        if response.status_code != 503 or not response.headers.get("retry-after"):
+            pytest.fail(f"W7: a search slower than its deadline was answered {response.status_code} "
+                        f"(Retry-After: {response.headers.get('retry-after')!r}), expected 503 with Retry-After",
+                        pytrace=False)
+
+
+#: The core gives up on a provider after this many seconds (contract §4.2).
+CORE_TIMEOUT_S = 10.0
+#: The deadline the kit gives a search it makes slow on purpose, in seconds.
+SLOW_DEADLINE_S = 0.05
+
+
+class _Slow:
+    """``backend`` with every search ``delay_s`` seconds slower (an upstream that hangs)."""
+
+    def __init__(self, backend: Backend, delay_s: float) -> None:
+        self._backend = backend
+        self._delay_s = delay_s
+        self.implemented_capabilities = backend.implemented_capabilities
+
+    def is_ready(self) -> bool:
+        return self._backend.is_ready()
+
+    def search(self, query: SearchQuery) -> Sequence[Result]:
+        time.sleep(self._delay_s)
+        return self._backend.search(query)
 
 
 def _another_build(kit: type[ContractTestKit]) -> Backend | None:

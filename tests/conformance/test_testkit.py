@@ -68,7 +68,8 @@ def test_testkit_runs_one_test_per_check_and_catches_a_broken_backend(tmp_path: 
     keys = {check.key for check in CHECKS}
     assert set(outcomes) == {"TestCorrectAdapter", "TestMarkupAdapter", "TestCustomerSafeOnlyAdapter"}
     for results in outcomes.values():
-        assert set(results) == keys | {"test_backend_needs_no_repairs", "test_document_ids_survive_a_rebuild"}
+        assert set(results) == keys | {"test_backend_needs_no_repairs", "test_document_ids_survive_a_rebuild",
+                                       "test_a_search_past_its_deadline_is_answered_503"}
 
     correct = outcomes["TestCorrectAdapter"]
     assert {k for k, v in correct.items() if v != "passed"} == {
