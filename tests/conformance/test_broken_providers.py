@@ -12,9 +12,16 @@ import sys
 import pytest
 
 from provider.contract.conformance import Report, Status, check_url, format_text
-from tests.conformance.broken.adapter_bugs import ADAPTER_BUGS
+from tests.conformance.broken.adapter_bugs import ADAPTER_BUGS, ids_per_build_app
 from tests.conformance.broken.corpus import CANARIES, DRAFT_CANARIES
-from tests.conformance.broken.providers import AGENT_SECRET, BROKEN, CUSTOMER_SECRET, BrokenProvider, correct_app
+from tests.conformance.broken.providers import (
+    AGENT_SECRET,
+    BROKEN,
+    CUSTOMER_SECRET,
+    BrokenProvider,
+    check,
+    correct_app,
+)
 from tests.conformance.broken.server import serving
 
 
@@ -48,6 +55,17 @@ def test_checker_fails_the_broken_duty_and_nothing_else(broken: BrokenProvider) 
     for key, fragment in broken.fails.items():
         assert fragment in report.outcome(key).reason, report.outcome(key).reason
     assert report.failed
+
+
+def test_checks_comparing_answers_depend_on_stable_ids() -> None:
+    """One root cause, one failure: ids that differ per worker make W5 and X8 (which
+    compare two answers) differ too; they are skipped naming R2, not failed."""
+    with serving(ids_per_build_app()) as url:
+        report = _check(url)
+    for key in (check("W5", "unknown request fields"), check("X8", "conversationId")):
+        outcome = report.outcome(key)
+        assert outcome.status is Status.SKIP, format_text(report)
+        assert outcome.reason.startswith("skipped: depends on R2 (documentId is the same"), outcome.reason
 
 
 def test_cli_exits_1_and_names_the_failed_check() -> None:

@@ -7,7 +7,11 @@ whose results it would have had to repair, so a backend that ignores ``limit`` t
 every signature, window and media-type check into "a correct request answered 500".
 Those checks could not be judged; only the check of the ``500`` itself (R1) failed.
 
-A failure is *dependent* when R1 failed and every miss the check reported is a ``500``
+A check may also declare the checks it depends on (``Check.depends_on``): W5 and X8
+compare two answers and assume identical requests get identical ``documentId``s, which
+R2's stability check tests; when it failed, their failures are skipped, naming it.
+
+A failure is *dependent on R1* when R1 failed and every miss the check reported is a ``500``
 answer to a request the contract says must be answered (a correctly signed request with
 a valid JSON body), among the requests that check sent itself. A check whose own
 subject is a kind of request (a hostile query; ``Failed.own``) keeps its failure unless
@@ -71,7 +75,8 @@ def _dependent(exchanges: Sequence[Exchange], misses: Sequence[str], own: bool) 
 
 
 def group_dependent_failures(
-    outcomes: Sequence[Outcome], sent: Mapping[str, tuple[Sequence[Exchange], Sequence[str], bool]]
+    outcomes: Sequence[Outcome], sent: Mapping[str, tuple[Sequence[Exchange], Sequence[str], bool]],
+    depends_on: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Outcome]:
     """``outcomes`` with every dependent failure (module docstring) turned into a SKIP
     whose reason names the failed check it depends on and the duties its ``500`` answers
@@ -82,7 +87,10 @@ def group_dependent_failures(
         sent: check key -> the exchanges that check sent itself, the misses it
             reported (``Failed.misses``) and whether they are its own subject
             (``Failed.own``).
+        depends_on: check key -> keys of the checks it declares it depends on
+            (``Check.depends_on``): its failure is skipped when one of those failed.
     """
+    outcomes = _declared(outcomes, depends_on or {})
     root = next((o for o in outcomes if o.key == ROOT_CAUSE), None)
     if root is None or root.status is not Status.FAIL:
         return list(outcomes)
@@ -95,5 +103,18 @@ def group_dependent_failures(
         if outcome.status is Status.FAIL and outcome.key != ROOT_CAUSE and \
                 _dependent(*sent.get(outcome.key, ((), (), False))):
             outcome = Outcome(outcome.id, outcome.name, Status.SKIP, reason)
+        grouped.append(outcome)
+    return grouped
+
+
+def _declared(outcomes: Sequence[Outcome], depends_on: Mapping[str, Sequence[str]]) -> list[Outcome]:
+    failed = {o.key: o for o in outcomes if o.status is Status.FAIL}
+    grouped = []
+    for outcome in outcomes:
+        causes = [failed[k] for k in depends_on.get(outcome.key, ()) if k in failed]
+        if outcome.status is Status.FAIL and causes:
+            cause = causes[0]
+            outcome = Outcome(outcome.id, outcome.name, Status.SKIP,
+                              f"skipped: depends on {cause.id} ({cause.name}), which failed; judged once that is fixed")
         grouped.append(outcome)
     return grouped

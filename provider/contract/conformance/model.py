@@ -95,12 +95,16 @@ class Check:
         run: the check function; returns the PASS reason, raises Failed or Skipped.
         final: runs after every other check, because it judges every exchange the
             session recorded (e.g. "every answer carries contractVersion").
+        depends_on: keys of checks whose failure explains this one's: when one of them
+            failed, a failure of this check is reported as skipped, naming it
+            (``grouping.py``). Never on an exposure check: a leak is always reported.
     """
 
     id: str
     name: str
     run: CheckFunction
     final: bool = False
+    depends_on: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -121,7 +125,8 @@ class CheckGroup:
     def __init__(self) -> None:
         self._checks: list[Check] = []
 
-    def register(self, contract_id: str, name: str, *, final: bool = False) -> Callable[[CheckFunction], CheckFunction]:
+    def register(self, contract_id: str, name: str, *, final: bool = False,
+                 depends_on: Sequence[str] = ()) -> Callable[[CheckFunction], CheckFunction]:
         """Decorator adding a check to this group, in source order.
 
         Raises:
@@ -131,7 +136,7 @@ class CheckGroup:
             raise ValueError(f"{contract_id!r} is not a CONTRACT.md id such as 'A4'")
 
         def decorator(function: CheckFunction) -> CheckFunction:
-            self._checks.append(Check(contract_id, name, function, final))
+            self._checks.append(Check(contract_id, name, function, final, tuple(depends_on)))
             return function
 
         return decorator

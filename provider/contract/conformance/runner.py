@@ -128,7 +128,7 @@ def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECK
         first = len(session.exchanges)
         by_key[check.key], misses, own = _run_one(check, session)
         sent[check.key] = (session.exchanges[first:], misses, own)
-    outcomes = group_dependent_failures([by_key[c.key] for c in checks], sent)
+    outcomes = group_dependent_failures([by_key[c.key] for c in checks], sent, {c.key: c.depends_on for c in checks})
     strict_seen = any(STRICT_REFUSAL in e.body.decode("utf-8", "replace") for e in session.exchanges
                       if e.status == 500)
     return Report(

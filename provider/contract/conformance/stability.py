@@ -18,12 +18,16 @@ from collections import defaultdict
 from typing import Any
 
 from .expect import Tally
-from .model import CheckGroup, Skipped
+from .model import CheckGroup, Skipped, check_key
 from .session import Session
 
-__all__ = ["REPEATS", "checks"]
+__all__ = ["REPEATS", "STABLE_IDS", "checks"]
 
 checks = CheckGroup()
+
+STABLE_NAME = "documentId is the same for the same document on every connection and worker"
+#: The key of the check below: checks that compare two answers depend on it.
+STABLE_IDS = check_key("R2", STABLE_NAME)
 
 #: How many times the query is asked, each on a new connection: enough to reach both
 #: workers of a two-worker server with a probability of 1 - 2**-5.
@@ -39,7 +43,7 @@ def _ids_by_title(results: list[dict[str, Any]]) -> dict[str, frozenset[str]]:
     return {title: frozenset(ids) for title, ids in found.items()}
 
 
-@checks.register("R2", "documentId is the same for the same document on every connection and worker")
+@checks.register("R2", STABLE_NAME)
 def stable_ids(s: Session) -> str:
     """R2: module docstring."""
     query, _ = s.broad_query(2)
