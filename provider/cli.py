@@ -1083,6 +1083,9 @@ EXIT_CANNOT_CHECK = 2
 @click.option("--draft-canary-query", "draft_canary_queries", multiple=True, metavar="PHRASE",
               help="A phrase that occurs only in drafts or unpublished documents (repeatable); no registration "
                    "may be served it (X5).")
+@click.option("--document-ids", "document_ids_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Record the documentIds seen in FILE, or compare with it when it exists: run, restart or "
+                   "re-index the provider, run again with the same FILE (R2).")
 @click.option("--strict-deployment", is_flag=True,
               help="URL runs strict (ContractSettings(strict=True), KNOWLEDGE_PROVIDER_STRICT=1 in the examples): "
                    "drop the report's note that repairs are invisible from outside.")
@@ -1100,6 +1103,7 @@ def conformance(
     agent_only_secret: str | None,
     canary_queries: tuple[str, ...],
     draft_canary_queries: tuple[str, ...],
+    document_ids_file: Path | None,
     strict_deployment: bool,
     probe_queries: tuple[str, ...],
     cacert: Path | None,
@@ -1129,6 +1133,7 @@ def conformance(
             cafile=str(cacert) if cacert else None,
             application_only=application_only,
             strict_deployment=strict_deployment,
+            document_ids_file=str(document_ids_file) if document_ids_file else None,
         )
     except ProviderUnreachable as exc:
         hint = _tls_hint(url, str(exc), "URL") or f"{exc}; is the URL right and the provider running?"

@@ -12,12 +12,13 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import httpx
 import pytest
 
 from provider.contract import STRICT_ENV, Result, SearchQuery, strict_from_environment
-from provider.contract.conformance import InProcessTransport, Status, check_asgi_app, format_text
+from provider.contract.conformance import InProcessTransport, Report, Status, check_asgi_app, format_text
 from provider.contract.conformance.grouping import ROOT_CAUSE
 from provider.contract.testing import signed_headers
 from tests.conformance.broken.corpus import CANARIES, ArticleBackend
@@ -223,3 +224,33 @@ def test_a_search_within_its_deadline_is_answered() -> None:
 def test_without_a_deadline_a_slow_search_is_waited_for() -> None:
     response = _retrieve(correct_app(_SlowBackend(0.3), search_deadline_s=None), "invoice")
     assert response.status_code == 200
+
+
+ACROSS_RUNS = check("R2", "restart and a re-index")
+
+
+def _ids_run(app: object, path: str) -> Report:
+    return check_asgi_app(app, customer_safe_secret=CUSTOMER_SECRET, agent_only_secret=AGENT_SECRET,  # type: ignore[arg-type]
+                          canary_queries=CANARIES, document_ids_file=path)
+
+
+def test_document_ids_across_two_runs_catch_a_rebuild(tmp_path: Path) -> None:
+    """R2 across a restart: the first run records, the second (against a rebuilt
+    provider) compares; a salted id fails, a stable one passes."""
+    from tests.conformance.broken.adapter_bugs import IdsPerBuild
+
+    stable, salted = str(tmp_path / "stable.json"), str(tmp_path / "salted.json")
+    first = _ids_run(correct_app(), stable).outcome(ACROSS_RUNS)
+    assert first.status is Status.SKIP and "recorded the documentIds of" in first.reason, first.reason
+    second = _ids_run(correct_app(), stable).outcome(ACROSS_RUNS)
+    assert second.status is Status.PASS and "titles kept the documentId" in second.reason, second.reason
+
+    assert _ids_run(correct_app(IdsPerBuild()), salted).outcome(ACROSS_RUNS).status is Status.SKIP
+    rebuilt = _ids_run(correct_app(IdsPerBuild()), salted).outcome(ACROSS_RUNS)
+    assert rebuilt.status is Status.FAIL and "in the recorded run and is" in rebuilt.reason, rebuilt.reason
+
+
+def test_document_ids_across_runs_is_skipped_without_a_file() -> None:
+    report = check_asgi_app(correct_app(), customer_safe_secret=CUSTOMER_SECRET)
+    assert report.outcome(ACROSS_RUNS).status is Status.SKIP
+    assert "--document-ids FILE" in report.outcome(ACROSS_RUNS).reason

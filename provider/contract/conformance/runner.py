@@ -154,10 +154,12 @@ def _run_client(
     raw_target: framing.RawTarget | None = None,
     application_only: bool = False,
     strict_deployment: bool = False,
+    document_ids_file: str | None = None,
 ) -> Report:
     session = Session(
         client,
         application_only=application_only,
+        document_ids_file=document_ids_file,
         fresh_client=fresh_client,
         raw_target=raw_target,
         customer_safe_secret=customer_safe_secret,
@@ -204,6 +206,7 @@ def check_url(
     cafile: str | None = None,
     application_only: bool = False,
     strict_deployment: bool = False,
+    document_ids_file: str | None = None,
 ) -> Report:
     """Check a provider over HTTP(S).
 
@@ -225,6 +228,8 @@ def check_url(
         strict_deployment: the operator vouches that ``url`` runs strict
             (``ContractSettings(strict=True)``): a repair would show as a ``500``, so the
             report drops its note that repairs are invisible.
+        document_ids_file: a JSON file of the documentIds seen: written when absent,
+            compared with when present — run, restart or re-index, run again (R2).
 
     Raises:
         ProviderUnreachable: no HTTP answer at all from ``url``.
@@ -250,6 +255,7 @@ def check_url(
             canary_queries=canary_queries, draft_canary_queries=draft_canary_queries, probe_queries=probe_queries,
             clock=clock, fresh_client=fresh_client, raw_target=_raw_target(base, verify),
             application_only=application_only, strict_deployment=strict_deployment,
+            document_ids_file=document_ids_file,
         )
 
 
@@ -263,6 +269,7 @@ def check_asgi_app(
     probe_queries: Sequence[str] = (),
     clock: Callable[[], float] = time.time,
     strict_deployment: bool = False,
+    document_ids_file: str | None = None,
 ) -> Report:
     """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`.
 
@@ -278,5 +285,5 @@ def check_asgi_app(
         return _run_client(
             client, "in-process", customer_safe_secret=customer_safe_secret, agent_only_secret=agent_only_secret,
             canary_queries=canary_queries, draft_canary_queries=draft_canary_queries, probe_queries=probe_queries,
-            clock=clock, strict_deployment=strict_deployment,
+            clock=clock, strict_deployment=strict_deployment, document_ids_file=document_ids_file,
         )

@@ -150,6 +150,8 @@ class Session:
         canary_queries: phrases the operator knows occur only in internal documents.
         draft_canary_queries: phrases the operator knows occur only in drafts and
             unpublished documents, which no registration may be served (X5).
+        document_ids_file: where the documentIds of this run are recorded, or compared
+            with those of an earlier run when the file exists (R2, ``stability.py``).
         probe_queries: queries known to find public documents (default: common words).
         clock: Unix seconds; the checker signs with this clock.
         fresh_client: makes a client on a new connection, for requests that must not
@@ -173,6 +175,7 @@ class Session:
         probe_queries: Sequence[str] = (),
         clock: Callable[[], float] = time.time,
         application_only: bool = False,
+        document_ids_file: str | None = None,
     ) -> None:
         self.client = client
         self.application_only = application_only
@@ -183,6 +186,7 @@ class Session:
             self.secrets[AGENT_ONLY] = agent_only_secret
         self.canary_queries = tuple(q for q in canary_queries if q.strip())
         self.draft_canary_queries = tuple(q for q in draft_canary_queries if q.strip())
+        self.document_ids_file = document_ids_file
         self.probe_queries = tuple(q for q in probe_queries if q.strip()) + DEFAULT_PROBE_QUERIES
         self.clock = clock
         self.exchanges: list[Exchange] = []
