@@ -28,7 +28,7 @@ from .expect import Tally
 from .model import CheckGroup, Failed, Skipped, check_key
 from .session import Session
 
-__all__ = ["REPEATS", "STABLE_IDS", "checks"]
+__all__ = ["IDS_ACROSS_RUNS", "REPEATS", "STABLE_IDS", "checks"]
 
 checks = CheckGroup()
 
@@ -90,7 +90,12 @@ def _record(s: Session) -> IdRecord:
     return record
 
 
-@checks.register("R2", "documentId survives a restart and a re-index (--document-ids, two runs)")
+ACROSS_RUNS_NAME = "documentId survives a restart and a re-index (--document-ids, two runs)"
+#: The key of the check below (the test kit replaces it by building the backend twice).
+IDS_ACROSS_RUNS = check_key("R2", ACROSS_RUNS_NAME)
+
+
+@checks.register("R2", ACROSS_RUNS_NAME)
 def ids_across_runs(s: Session) -> str:
     """R2: module docstring."""
     if not s.document_ids_file:
