@@ -19,7 +19,9 @@ import pytest
 
 from provider.contract import STRICT_ENV, Result, SearchQuery, strict_from_environment
 from provider.contract.conformance import InProcessTransport, Report, Status, check_asgi_app, format_text
-from provider.contract.conformance.grouping import ROOT_CAUSE
+from provider.contract.conformance.grouping import ROOT_CAUSE, group_dependent_failures
+from provider.contract.conformance.model import Outcome
+from provider.contract.conformance.session import Exchange
 from provider.contract.testing import signed_headers
 from tests.conformance.broken.corpus import CANARIES, ArticleBackend
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check, correct_app
@@ -254,3 +256,31 @@ def test_document_ids_across_runs_is_skipped_without_a_file() -> None:
     report = check_asgi_app(correct_app(), customer_safe_secret=CUSTOMER_SECRET)
     assert report.outcome(ACROSS_RUNS).status is Status.SKIP
     assert "--document-ids FILE" in report.outcome(ACROSS_RUNS).reason
+
+
+def _exchange(status: int, body: bytes = b'{"query":"invoice"}') -> Exchange:
+    return Exchange(method="POST", path="/retrieve", profile="customer_safe", request_headers={}, request_body=body,
+                    status=status, headers=httpx.Headers(), body=b"{}", elapsed_s=0.0, data={})
+
+
+def test_grouping_never_hides_a_failure_of_its_own() -> None:
+    """Only misses that are 500 answers to valid requests are grouped under R1: a leak
+    naming a document 'pricing-500', a 500 to invalid JSON, and a check that also failed
+    otherwise keep their FAIL."""
+    root = Outcome("R1", "no correctly signed request is answered 500", Status.FAIL, "answered 500: boom")
+    leak = Outcome("X2", "leak", Status.FAIL, "x")
+    invalid = Outcome("Q6", "invalid", Status.FAIL, "x")
+    mixed = Outcome("A4", "mixed", Status.FAIL, "x")
+    dependent = Outcome("W3", "dependent", Status.FAIL, "x")
+    sent = {
+        root.key: ([], ("answered 500: boom",), False),
+        leak.key: ([_exchange(500)], ("canary 'x': customer_safe returned 'pricing-500', which agent_only labels "
+                                      "internal",), False),
+        invalid.key: ([_exchange(500, b'{"query":')], ("truncated JSON: answered 500 internal_error",), False),
+        mixed.key: ([_exchange(500)], ("t=now-290s: answered 500", "t=now-310s: answered 200"), False),
+        dependent.key: ([_exchange(500)], ("'application/json': answered 500 internal_error, expected 200",), False),
+    }
+    grouped = {o.key: o for o in group_dependent_failures([root, leak, invalid, mixed, dependent], sent)}
+    assert [k for k, o in grouped.items() if o.status is Status.FAIL] == [root.key, leak.key, invalid.key, mixed.key]
+    assert grouped[dependent.key].status is Status.SKIP
+    assert grouped[dependent.key].reason.startswith("skipped: depends on R1, which failed")

@@ -36,6 +36,7 @@ __all__ = ["ROOT_CAUSE", "group_dependent_failures", "is_valid_request"]
 ROOT_CAUSE = check_key("R1", "no correctly signed request is answered 500")
 _DUTIES = re.compile(r"the backend broke ((?:[A-Z][0-9]{1,2})(?:, [A-Z][0-9]{1,2})*)")
 _MAX_QUERY_CHARS = 1024
+_ANSWERED_500 = re.compile(r"\banswered 5(?!03)[0-9]{2}\b")
 
 
 def is_valid_request(exchange: Exchange) -> bool:
@@ -70,8 +71,10 @@ def _dependent(exchanges: Sequence[Exchange], misses: Sequence[str], own: bool) 
         return False
     if own and not all(_named_cause(e) for e in errors):
         return False
-    # Every miss the check reported is one of those 500s, not a fault of its own.
-    return bool(misses) and all("500" in miss for miss in misses)
+    # Every miss the check reported is one of those 500s ("…: answered 500 …", as
+    # Tally.expect and the baselines word it), not a fault of its own: a leak ("returned
+    # 'doc-500', which agent_only labels internal") is never worded so.
+    return bool(misses) and all(_ANSWERED_500.search(miss) is not None for miss in misses)
 
 
 def group_dependent_failures(
