@@ -24,7 +24,9 @@ DRAFT_CANARIES = ("e-invoice validator beta", "Leitweg-ID")
 #: What cannot be judged against the minimum configuration: no freshness, no url, no overload;
 #: and W4 on requests that never reach the application, the reverse proxy's duty (served
 #: here without it; tests/e2e/test_reverse_proxy.py checks it through the proxy).
-MINIMUM_SKIPS = {"R6", "R7", "W7", "W4"}
+MINIMUM_SKIPS = {"R6", "R7", "W7", "W4", "R2"}
+#: R2 among them: its two-run check (documentId across a restart, --document-ids) only
+#: records on a single run; its other checks pass.
 
 
 def _run(url: str) -> Report:
@@ -59,7 +61,7 @@ def test_full_configuration_conforms(tmp_path: Path) -> None:
     finally:
         server.stop()
     assert not report.failed, format_text(report)
-    assert _by_status(report, Status.SKIP) == {"W7", "W4"}, format_text(report)
+    assert _by_status(report, Status.SKIP) == {"W7", "W4", "R2"}, format_text(report)
     reasons = {o.id: o.reason for o in report.outcomes}
     assert "declared: valid tags accepted" in reasons["Q3"]
     assert not reasons["R7"].startswith("0 urls") and not reasons["R6"].startswith("0 freshness")
