@@ -1108,6 +1108,15 @@ EXIT_CANNOT_CHECK = 2
               help="Secret of its agent_only registration, if it has one; checks that need it are skipped without.")
 @click.option("--canary-query", "canary_queries", multiple=True, metavar="PHRASE",
               help="A phrase that occurs only in internal documents (repeatable); drives the exposure checks.")
+@click.option("--draft-canary-query", "draft_canary_queries", multiple=True, metavar="PHRASE",
+              help="A phrase that occurs only in drafts or unpublished documents (repeatable); no registration "
+                   "may be served it (X5).")
+@click.option("--document-ids", "document_ids_file", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Record the documentIds seen in FILE, or compare with it when it exists: run, restart or "
+                   "re-index the provider, run again with the same FILE (R2).")
+@click.option("--strict-deployment", is_flag=True,
+              help="URL runs strict (ContractSettings(strict=True), KNOWLEDGE_PROVIDER_STRICT=1 in the examples): "
+                   "drop the report's note that repairs are invisible from outside.")
 @click.option("--query", "probe_queries", multiple=True, metavar="TEXT",
               help="A query that finds public documents (repeatable); default: common support words.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -1121,6 +1130,9 @@ def conformance(
     customer_safe_secret: str,
     agent_only_secret: str | None,
     canary_queries: tuple[str, ...],
+    draft_canary_queries: tuple[str, ...],
+    document_ids_file: Path | None,
+    strict_deployment: bool,
     probe_queries: tuple[str, ...],
     cacert: Path | None,
     as_json: bool,
@@ -1128,9 +1140,9 @@ def conformance(
 ) -> None:
     """Check any provider at URL against Knowledge Provider Interface v1, black box.
 
-    Prints one line per check (PASS/FAIL/SKIP, CONTRACT.md id, name, reason) and a
-    summary; exits 1 if any check failed, 2 if none could run (URL unreachable, or a
-    correctly signed request refused: wrong secret).
+    Prints one line per check (PASS/FAIL/SKIP, CONTRACT.md id, name, reason), a NOTE
+    per thing the run could not see, and a summary; exits 1 if any check failed, 2 if
+    none could run (URL unreachable, or a correctly signed request refused: wrong secret).
     """
     from .conformance import ProviderUnreachable, SecretRefused, check_url, format_json, format_text
 
@@ -1144,9 +1156,12 @@ def conformance(
             customer_safe_secret=customer_safe_secret,
             agent_only_secret=agent_only_secret or None,
             canary_queries=canary_queries,
+            draft_canary_queries=draft_canary_queries,
             probe_queries=probe_queries,
             cafile=str(cacert) if cacert else None,
             application_only=application_only,
+            strict_deployment=strict_deployment,
+            document_ids_file=str(document_ids_file) if document_ids_file else None,
         )
     except ProviderUnreachable as exc:
         hint = _tls_hint(url, str(exc), "URL") or f"{exc}; is the URL right and the provider running?"

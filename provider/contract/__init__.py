@@ -51,7 +51,7 @@ from .replay import MemoryReplayStore, ReplayStore
 from .request import RetrieveRequest, parse_retrieve_request
 from .results import INTERNAL, PUBLIC, SNIPPET_MAX_CHARS, Repair, Result, render_results
 from .schemas import load_schema
-from .settings import ContractSettings
+from .settings import STRICT_ENV, ContractSettings, strict_from_environment
 from .signature import Verifier, compute_signature, parse_signature_header
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "OPTIONAL_CAPABILITIES",
     "PUBLIC",
     "SNIPPET_MAX_CHARS",
+    "STRICT_ENV",
     "AuthenticationError",
     "Backend",
     "BackendFault",
@@ -102,4 +103,5 @@ __all__ = [
     "parse_retrieve_request",
     "parse_signature_header",
     "render_results",
+    "strict_from_environment",
 ]

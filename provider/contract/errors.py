@@ -15,6 +15,7 @@ The tree lets callers catch at the depth they care about::
     ├── InvalidRequest (400)           names the offending field
     └── Unavailable (503)              always carries ``Retry-After``
         ├── Overloaded
+        │   └── SearchDeadlineExceeded   no answer within ``search_deadline_s``
         └── IndexUnavailable
 
 Messages are written for the operator of the calling system. They never contain a
@@ -40,6 +41,7 @@ __all__ = [
     "PayloadTooLarge",
     "ReplayStoreUnavailable",
     "ReplayedNonce",
+    "SearchDeadlineExceeded",
     "StaleTimestamp",
     "Unavailable",
     "UnsupportedMediaType",
@@ -192,6 +194,14 @@ class Unavailable(ContractError):
 class Overloaded(Unavailable):
     code = "overloaded"
     default_message = "too many searches in flight; retry shortly"
+
+
+class SearchDeadlineExceeded(Overloaded):
+    """The backend did not answer within ``ContractSettings.search_deadline_s``: the
+    caller is told to retry (``503 overloaded`` with ``Retry-After``, W7) instead of
+    waiting past the core's 10 s timeout (§4.2)."""
+
+    default_message = "the search did not finish in time; retry shortly"
 
 
 class IndexUnavailable(Unavailable):

@@ -47,6 +47,7 @@ from .errors import (
     MalformedSignature,
     Overloaded,
     PayloadTooLarge,
+    SearchDeadlineExceeded,
 )
 from .readiness import Readiness
 from .registrations import Registration
@@ -219,19 +220,47 @@ class ContractRoutes:
             return None
 
     async def _search(self, query: SearchQuery) -> Sequence[Result]:
-        """``backend.search`` on one of the ``search_threads`` threads of this application.
+        """``backend.search`` on one of the ``search_threads`` threads of this application,
+        counted in ``in_flight`` until its thread is done, and given up after
+        ``search_deadline_s`` (a thread cannot be stopped: it finishes unseen).
 
         Under asyncio (uvicorn) the threads are a pool of their own: a hand-off to it
         costs about half the CPU of anyio's (measured 44–61 µs against 98–169 µs), and
         searches always run on the same few threads, so a backend keeping per-thread
         state (searchers) keeps ``search_threads`` of them, not one per thread of
         anyio's shared pool. Under another event loop, anyio's threads with the limiter.
+
+        Raises:
+            SearchDeadlineExceeded: no answer within the deadline (``503``, W7).
         """
+        deadline_s = self.settings.search_deadline_s
+        self.in_flight += 1
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            return await anyio.to_thread.run_sync(self.backend.search, query, limiter=self.search_limiter)
-        return await loop.run_in_executor(self.search_pool, self.backend.search, query)
+            try:
+                with anyio.fail_after(deadline_s):
+                    return await anyio.to_thread.run_sync(self.backend.search, query, limiter=self.search_limiter,
+                                                          abandon_on_cancel=True)
+            except TimeoutError:
+                errors_log.error("search deadline: no answer within %s s; answered 503", deadline_s)
+                raise SearchDeadlineExceeded(retry_after_s=self.settings.retry_after_s) from None
+            finally:
+                self.in_flight -= 1
+        future = loop.run_in_executor(self.search_pool, self.backend.search, query)
+        future.add_done_callback(self._search_done)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), deadline_s)
+        except TimeoutError:
+            errors_log.error("search deadline: no answer within %s s; answered 503", deadline_s)
+            raise SearchDeadlineExceeded(retry_after_s=self.settings.retry_after_s) from None
+
+    def _search_done(self, future: asyncio.Future[Sequence[Result]]) -> None:
+        self.in_flight -= 1
+        if not future.cancelled():
+            # Retrieved here so that a search given up on and failing later is not
+            # reported as "exception never retrieved"; a waiting request still gets it.
+            future.exception()
 
     async def _body(self, request: Request[Any, Any, Any]) -> bytes:
         return await read_body(request, max_bytes=self.settings.max_body_bytes, timeout_s=self.settings.body_timeout_s)
@@ -277,11 +306,7 @@ class ContractRoutes:
             body_out, duties, count = self._rendered(results, registration, parsed.limit, parsed.locale,
                                                      parsed.locale_fallback)
         else:
-            self.in_flight += 1
-            try:
-                results = await self._search(query)
-            finally:
-                self.in_flight -= 1
+            results = await self._search(query)
             body_out, duties, count = self._render(results, registration, parsed.limit, parsed.locale,
                                                    parsed.locale_fallback)
         if duties:

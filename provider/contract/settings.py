@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .capabilities import MINIMUM
@@ -13,7 +13,28 @@ from .replay import ReplayStore
 from .serving import default_replay_store
 from .signature import DEFAULT_MAX_SKEW_S
 
-__all__ = ["ContractSettings"]
+__all__ = ["STRICT_ENV", "ContractSettings", "strict_from_environment"]
+
+#: The variable an adapter reads to run strict (a staging deployment the checker is
+#: pointed at): ``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``/unset.
+STRICT_ENV = "KNOWLEDGE_PROVIDER_STRICT"
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"", "0", "false", "no", "off"})
+
+
+def strict_from_environment(environ: Mapping[str, str]) -> bool:
+    """``ContractSettings.strict`` as :data:`STRICT_ENV` in ``environ`` says (case and
+    surrounding spaces ignored; unset is ``False``).
+
+    Raises:
+        ValueError: any other value, naming the variable and the value.
+    """
+    value = environ.get(STRICT_ENV, "").strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{STRICT_ENV}={environ[STRICT_ENV]!r}: expected 1 or 0 (true/false, yes/no, on/off)")
 
 
 @dataclass
@@ -32,6 +53,10 @@ class ContractSettings:
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
         retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
+        search_deadline_s: a search not finished within this many seconds is answered
+            ``503 overloaded`` with ``Retry-After`` (W7), below the core's 10 s timeout
+            (§4.2); its thread finishes in the background and still counts against
+            ``max_in_flight`` until it does. ``None``: no deadline. Default 8.
         replay_store: where verified nonces are recorded (A5). Default: the store
             :func:`~provider.contract.serving.serve` was given, else in-process —
             correct for a single serving process only.
@@ -54,6 +79,7 @@ class ContractSettings:
     max_in_flight: int = 32
     search_threads: int = 4
     retry_after_s: int = 1
+    search_deadline_s: float | None = 8.0
     replay_store: ReplayStore = field(default_factory=default_replay_store)
     clock: Callable[[], float] = time.time
     observer: Callable[[RequestRecord], None] | None = None

@@ -27,9 +27,18 @@ Two more things the kit does that a black-box run cannot:
   fails naming each duty broken. In production the same repairs are made, logged and
   counted; here they are bugs.
 * **Workers** (``workers = 2`` if you deploy with several): the kit builds one app per
-  worker, each from its own ``make_settings()``, and sends each request to the next, as
-  fresh connections reach any worker. A per-process replay store then lets a replay
-  through (A5 fails); a shared one (SQLite, Redis) passes.
+  worker, each from its own ``make_settings()`` and its own ``make_backend()`` (as each
+  worker process opens its own index), and sends each request to the next, as fresh
+  connections reach any worker. A per-process replay store then lets a replay through
+  (A5 fails); a shared one (SQLite, Redis) passes; a ``documentId`` that differs per
+  worker fails R2.
+* **Rebuilds**: ``test_document_ids_survive_a_rebuild`` builds the backend a second time
+  and asks both the same questions: every title must keep its ``documentId`` (R2).
+* **Drafts** (``draft_canary_queries``): phrases only drafts and unpublished documents
+  contain; no registration may be served them (X5).
+* **Deadline**: ``test_a_search_past_its_deadline_is_answered_503`` requires
+  ``make_settings()`` to give searches a deadline below the core's 10 s, then makes the
+  backend slower than a short one: the answer must be ``503`` with ``Retry-After`` (W7).
 The checks are the same ones ``knowledge-provider conformance URL`` runs against a
 deployment, so run that too once your adapter is deployed: this kit proves your backend
 and the contract layer agree, not that your deployment is wired correctly.
@@ -40,16 +49,21 @@ Needs pytest, httpx and jsonschema (the ``kit`` extra of the contract distributi
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
+import httpx
 import pytest
 
-from .backend import Backend
+from .backend import Backend, SearchQuery
 from .capabilities import MINIMUM
 from .conformance import CHECKS, Report, Status, check_asgi_app
+from .conformance.session import DEFAULT_PROBE_QUERIES
+from .conformance.stability import IDS_ACROSS_RUNS
 from .records import RequestRecord
 from .registrations import Exposure, Registration
+from .results import Result
 from .settings import ContractSettings
 
 __all__ = ["ContractTestKit"]
@@ -64,6 +78,8 @@ class ContractTestKit:
             from ``GET /capabilities`` like any client.
         canary_queries: phrases that occur in internal documents and in no public one;
             they drive the exposure checks X2–X4. Without them those checks are skipped.
+        draft_canary_queries: phrases that occur only in drafts and unpublished
+            documents (X5). Without them that check is skipped.
         probe_queries: queries known to find public documents (default: common support
             words such as "password" and "invoice").
         serve_agent_only: whether the adapter has an ``agent_only`` registration. Set
@@ -74,6 +90,7 @@ class ContractTestKit:
 
     capabilities: ClassVar[frozenset[str]] = MINIMUM
     canary_queries: ClassVar[Sequence[str]] = ()
+    draft_canary_queries: ClassVar[Sequence[str]] = ()
     probe_queries: ClassVar[Sequence[str]] = ()
     serve_agent_only: ClassVar[bool] = True
     strict: ClassVar[bool] = True
@@ -127,8 +144,9 @@ class ContractTestKit:
                 repairs_seen[duty] = repairs_seen.get(duty, 0) + 1
 
         apps = []
-        for _ in range(max(1, cls.workers)):
+        for worker in range(max(1, cls.workers)):
             settings = cls().make_settings(registrations)
+            backend = contract_backend if worker == 0 else _another_build(cls) or contract_backend
             author_observer = settings.observer
 
             def observer(record: RequestRecord, author: object = author_observer) -> None:
@@ -137,16 +155,20 @@ class ContractTestKit:
                     author(record)
 
             settings.observer = observer
-            apps.append(create_app(contract_backend, settings))
+            apps.append(create_app(backend, settings))
         return check_asgi_app(
             apps if len(apps) > 1 else apps[0],
             customer_safe_secret=customer,
             agent_only_secret=agent if cls.serve_agent_only else None,
             canary_queries=tuple(cls.canary_queries),
+            draft_canary_queries=tuple(cls.draft_canary_queries),
             probe_queries=tuple(cls.probe_queries),
+            strict_deployment=cls.strict,
         )
 
-    @pytest.mark.parametrize("check_key", [check.key for check in CHECKS])
+    # Two runs around a restart cannot happen in one in-process run: the rebuild test
+    # below does that check's work.
+    @pytest.mark.parametrize("check_key", [check.key for check in CHECKS if check.key != IDS_ACROSS_RUNS])
     def test_contract(self, conformance_report: Report, check_key: str) -> None:
         """One conformance check: passes, fails with its reason, or is skipped with it."""
         outcome = conformance_report.outcome(check_key)
@@ -164,3 +186,82 @@ class ContractTestKit:
             pytest.fail(f"the backend broke {named}: the contract layer had to repair its results "
                         f"({'refused in strict mode' if self.strict else 'repaired'}); see the log lines "
                         "'backend fault (…)'", pytrace=False)
+
+    def test_document_ids_survive_a_rebuild(self, contract_backend: Backend) -> None:
+        """R2: a second build of the backend (a re-index, a restart) gives every title the
+        same ``documentId`` for the probe and canary queries, for every reach."""
+        rebuilt = _another_build(type(self))
+        if rebuilt is None:
+            pytest.skip("make_backend() is not overridden (the backend comes from the contract_backend fixture): "
+                        "cannot build it a second time")
+        queries = [*self.probe_queries, *DEFAULT_PROBE_QUERIES, *self.canary_queries]
+        changed: list[str] = []
+        for query_text in queries:
+            for reach in (Exposure.CUSTOMER_SAFE, Exposure.AGENT_ONLY):
+                query = SearchQuery(text=query_text, limit=50, reach=reach, capabilities=frozenset(self.capabilities))
+                try:
+                    before = {r.title: r.document_id for r in contract_backend.search(query)}
+                    after = rebuilt.search(query)
+                except Exception:  # noqa: S112 - a search that raises fails R1 in test_contract
+                    continue
+                for result in after:
+                    if before.get(result.title, result.document_id) != result.document_id:
+                        changed.append(f"{result.title[:60]!r}: {before[result.title]!r} -> {result.document_id!r}")
+        if changed:
+            shown = "; ".join(list(dict.fromkeys(changed))[:3])
+            pytest.fail(f"R2: documentId changed when the backend was built again ({len(set(changed))} titles), "
+                        f"e.g. {shown}", pytrace=False)
+
+    def test_a_search_past_its_deadline_is_answered_503(self, contract_backend: Backend) -> None:
+        """W7: the settings give searches a deadline below the core's 10 s timeout, and a
+        search that overruns it (the backend made slow here) is answered ``503
+        overloaded`` with ``Retry-After``."""
+        from .app import create_app
+        from .conformance.transport import InProcessTransport
+        from .testing import signed_headers
+
+        secret = secrets.token_urlsafe(48)
+        settings = self.make_settings([Registration.from_values("customer-safe", Exposure.CUSTOMER_SAFE, [secret])])
+        deadline_s = settings.search_deadline_s
+        if deadline_s is None or deadline_s >= CORE_TIMEOUT_S:
+            pytest.fail(f"W7: search_deadline_s is {deadline_s}: a hanging upstream would hold the core until its "
+                        f"{CORE_TIMEOUT_S:.0f} s timeout; set ContractSettings.search_deadline_s below it",
+                        pytrace=False)
+        settings.search_deadline_s = SLOW_DEADLINE_S
+        app = create_app(_Slow(contract_backend, SLOW_DEADLINE_S * 4), settings)
+        body = b'{"query":"password"}'
+        with httpx.Client(transport=InProcessTransport(app), base_url="http://provider.invalid") as client:
+            response = client.post("/retrieve", content=body, headers=signed_headers(body, secret))
+        if response.status_code != 503 or not response.headers.get("retry-after"):
+            pytest.fail(f"W7: a search slower than its deadline was answered {response.status_code} "
+                        f"(Retry-After: {response.headers.get('retry-after')!r}), expected 503 with Retry-After",
+                        pytrace=False)
+
+
+#: The core gives up on a provider after this many seconds (contract §4.2).
+CORE_TIMEOUT_S = 10.0
+#: The deadline the kit gives a search it makes slow on purpose, in seconds.
+SLOW_DEADLINE_S = 0.05
+
+
+class _Slow:
+    """``backend`` with every search ``delay_s`` seconds slower (an upstream that hangs)."""
+
+    def __init__(self, backend: Backend, delay_s: float) -> None:
+        self._backend = backend
+        self._delay_s = delay_s
+        self.implemented_capabilities = backend.implemented_capabilities
+
+    def is_ready(self) -> bool:
+        return self._backend.is_ready()
+
+    def search(self, query: SearchQuery) -> Sequence[Result]:
+        time.sleep(self._delay_s)
+        return self._backend.search(query)
+
+
+def _another_build(kit: type[ContractTestKit]) -> Backend | None:
+    """A new backend from ``make_backend()``; ``None`` when the kit builds it another way."""
+    if getattr(kit.make_backend, "__func__", kit.make_backend) is ContractTestKit.make_backend:
+        return None
+    return kit().make_backend()

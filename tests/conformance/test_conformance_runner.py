@@ -87,10 +87,14 @@ def test_text_and_json_formats() -> None:
     lines = format_text(report).splitlines()
     assert lines[:3] == ["PASS  A4  window — fine", "FAIL  A6  raises Failed — broken",
                          "SKIP  A6  raises Skipped — later"]
-    assert lines[3].startswith("3 checks against http://p.example: 1 passed, 1 failed, 1 skipped (0 requests, ")
-    assert lines[3].endswith("— NOT CONFORMING")
+    # No strict refusal was seen: the report says what it cannot see (issue 25).
+    assert lines[3].startswith("NOTE  repairs in production mode are invisible from outside; run against a strict "
+                               "deployment")
+    assert lines[4].startswith("3 checks against http://p.example: 1 passed, 1 failed, 1 skipped (0 requests, ")
+    assert lines[4].endswith("— NOT CONFORMING")
     document = json.loads(format_json(report))
     assert document["conforming"] is False
+    assert document["notes"] == list(report.notes) and len(report.notes) == 1
     assert document["summary"] == {**document["summary"], "total": 3, "passed": 1, "failed": 1, "skipped": 1}
     assert document["checks"][0] == {"id": "A4", "key": "A4-window", "name": "window", "status": "PASS",
                                      "reason": "fine"}

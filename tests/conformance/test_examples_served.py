@@ -58,10 +58,12 @@ def _adapter(module: str, env: dict[str, str], cwd: Path) -> Iterator[str]:
             proc.stderr.close()
 
 
-def _conforms(url: str, customer: str, agent: str, canaries: tuple[str, ...]) -> None:
+def _conforms(url: str, customer: str, agent: str, canaries: tuple[str, ...], drafts: tuple[str, ...] = ()) -> None:
+    """Served strict (KNOWLEDGE_PROVIDER_STRICT=1, issue 25): a repair would be a 500."""
     report = check_url(url, customer_safe_secret=customer, agent_only_secret=agent, canary_queries=canaries,
-                       application_only=True)
+                       draft_canary_queries=drafts, application_only=True, strict_deployment=True)
     assert not report.failed, format_text(report)
+    assert report.notes == ()
     for key in ("A5-a-replayed-request-is-refused", "W4-malformed-http-framing-is-refused-nothing-smuggled"):
         assert report.outcome(key).status is Status.PASS
 
@@ -73,7 +75,7 @@ def test_the_json_adapter_served_passes_the_checker() -> None:
            "JSON_ADAPTER_INTERNAL": str(example / "articles" / "internal.json"),
            "JSON_ADAPTER_CUSTOMER_SAFE_SECRET": customer, "JSON_ADAPTER_AGENT_ONLY_SECRET": agent,
            "JSON_ADAPTER_CAPABILITIES": "retrieve,citationUrl", "JSON_ADAPTER_PORT": str(_free_port()),
-           "PYTHONPATH": f"{example}{os.pathsep}{REPO_ROOT}"}
+           "KNOWLEDGE_PROVIDER_STRICT": "1", "PYTHONPATH": f"{example}{os.pathsep}{REPO_ROOT}"}
     with _adapter("json_adapter", env, example) as url:
         _conforms(url, customer, agent, ("chargeback dossier template",))
 
@@ -87,9 +89,10 @@ def test_the_sqlite_adapter_with_two_workers_passes_the_checker(tmp_path: Path) 
     env = {"SQLITE_ADAPTER_DATABASE": str(database), "SQLITE_ADAPTER_CUSTOMER_SAFE_SECRET": customer,
            "SQLITE_ADAPTER_AGENT_ONLY_SECRET": agent, "SQLITE_ADAPTER_PORT": str(_free_port()),
            "SQLITE_ADAPTER_WORKERS": "2", "SQLITE_ADAPTER_REPLAY_STORE": f"sqlite://{tmp_path / 'replay.sqlite3'}",
-           "PYTHONPATH": f"{example}{os.pathsep}{REPO_ROOT}"}
+           "KNOWLEDGE_PROVIDER_STRICT": "1", "PYTHONPATH": f"{example}{os.pathsep}{REPO_ROOT}"}
     with _adapter("sqlite_adapter", env, example) as url:
-        _conforms(url, customer, agent, ("refund exception ledger", "goodwill credit matrix"))
+        _conforms(url, customer, agent, ("refund exception ledger", "goodwill credit matrix"),
+                  drafts=("pricing change announcement",))
 
 
 def test_the_sqlite_adapter_refuses_two_workers_without_a_shared_store(tmp_path: Path) -> None:

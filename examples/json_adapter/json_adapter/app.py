@@ -13,6 +13,9 @@ Configuration comes from the environment (secrets never from files in the reposi
 ``JSON_ADAPTER_WORKERS``               serving processes (default 1)
 ``JSON_ADAPTER_REPLAY_STORE``          ``sqlite:///path`` or ``redis://…``: required with
                                        more than one worker (one shared replay store)
+``KNOWLEDGE_PROVIDER_STRICT``          ``1`` in staging: a backend fault the contract layer
+                                       would repair silently is answered ``500`` naming the
+                                       duty, so ``conformance`` sees it (default ``0``)
 =====================================  ==================================================
 """
 
@@ -30,6 +33,7 @@ from provider.contract import (
     Registration,
     create_app,
     parse_capabilities,
+    strict_from_environment,
 )
 from provider.contract.app import ASGIApp
 from provider.contract.serving import WorkerStartFailed, serve
@@ -46,8 +50,10 @@ def build_app(
     customer_safe_secrets: Sequence[str],
     agent_only_secrets: Sequence[str] = (),
     capabilities: str = "retrieve",
+    strict: bool = False,
 ) -> ASGIApp:
-    """The adapter's ASGI app.
+    """The adapter's ASGI app; ``strict``: refuse (``500`` naming the duty) an answer the
+    contract layer would have to repair, instead of repairing it (staging).
 
     Raises:
         ConfigurationError: weak or shared secrets (from the contract layer).
@@ -58,7 +64,7 @@ def build_app(
     if any(s.strip() for s in agent_only_secrets):
         registrations.append(Registration.from_values("agent-only", Exposure.AGENT_ONLY, agent_only_secrets))
     declared = parse_capabilities(capabilities, implemented=backend.implemented_capabilities)
-    return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared))
+    return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared, strict=strict))
 
 
 def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
@@ -83,6 +89,7 @@ def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
         customer_safe_secrets=secrets("JSON_ADAPTER_CUSTOMER_SAFE_SECRET"),
         agent_only_secrets=secrets("JSON_ADAPTER_AGENT_ONLY_SECRET"),
         capabilities=environ.get("JSON_ADAPTER_CAPABILITIES", "retrieve"),
+        strict=strict_from_environment(environ),
     )
 
 

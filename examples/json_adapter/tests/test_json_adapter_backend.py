@@ -124,3 +124,32 @@ def test_build_app_serves_signed_requests(files: tuple[Path, Path]) -> None:
     assert answer["results"][0]["documentId"] == "reset-password"
     assert answer["results"][0]["url"] == "https://help.example.com/articles/reset-password"
     assert declared == {"contractVersion": 1, "capabilities": ["retrieve", "citationUrl"]}
+
+
+@pytest.mark.parametrize(("strict", "status"), [("1", 500), ("0", 200)])
+def test_knowledge_provider_strict_refuses_what_production_repairs(files: tuple[Path, Path], strict: str,
+                                                                    status: int) -> None:
+    """KNOWLEDGE_PROVIDER_STRICT=1 (staging): an answer the contract layer would repair
+    (a title over 300 characters, clipped in production, R3) is refused 500 naming the
+    duty, so the checker sees it; unset or 0, it is clipped and logged."""
+    import httpx
+    from json_adapter.app import app_from_environment
+
+    public, internal = files
+    edit(public, lambda articles: articles[0].update(title="Reset " + "very " * 80 + "password"))
+    app = app_from_environment({"JSON_ADAPTER_PUBLIC": str(public), "JSON_ADAPTER_INTERNAL": str(internal),
+                                "JSON_ADAPTER_CUSTOMER_SAFE_SECRET": SECRET, "KNOWLEDGE_PROVIDER_STRICT": strict})
+    body = json.dumps({"query": "reset password"}).encode()
+    with httpx.Client(transport=InProcessTransport(app), base_url="http://adapter.invalid") as client:
+        answer = client.post("/retrieve", content=body, headers=signed_headers(body, SECRET))
+    assert answer.status_code == status
+    if status == 500:
+        assert "the backend broke R3" in answer.json()["error"]["message"]
+
+
+def test_a_bad_strict_switch_stops_the_adapter(files: tuple[Path, Path]) -> None:
+    from json_adapter.app import app_from_environment
+
+    with pytest.raises(ValueError, match="KNOWLEDGE_PROVIDER_STRICT='sometimes'"):
+        app_from_environment({"JSON_ADAPTER_PUBLIC": str(files[0]), "JSON_ADAPTER_CUSTOMER_SAFE_SECRET": SECRET,
+                              "KNOWLEDGE_PROVIDER_STRICT": "sometimes"})

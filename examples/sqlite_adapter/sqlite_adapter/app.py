@@ -9,6 +9,9 @@
 ``SQLITE_ADAPTER_WORKERS``               serving processes (default 1)
 ``SQLITE_ADAPTER_REPLAY_STORE``          ``sqlite:///path`` or ``redis://…``: required with
                                          more than one worker
+``KNOWLEDGE_PROVIDER_STRICT``            ``1`` in staging: a backend fault the contract layer
+                                         would repair silently is answered ``500`` naming
+                                         the duty, so ``conformance`` sees it (default ``0``)
 =======================================  ================================================
 """
 
@@ -26,6 +29,7 @@ from provider.contract import (
     Registration,
     create_app,
     parse_capabilities,
+    strict_from_environment,
 )
 from provider.contract.app import ASGIApp
 from provider.contract.serving import WorkerStartFailed, serve
@@ -41,8 +45,10 @@ def build_app(
     customer_safe_secrets: Sequence[str],
     agent_only_secrets: Sequence[str] = (),
     capabilities: str = "retrieve",
+    strict: bool = False,
 ) -> ASGIApp:
-    """The adapter's ASGI app.
+    """The adapter's ASGI app; ``strict``: refuse (``500`` naming the duty) an answer the
+    contract layer would have to repair, instead of repairing it (staging).
 
     Raises:
         ConfigurationError: weak or shared secrets, or a per-process replay store with
@@ -54,7 +60,7 @@ def build_app(
     if any(s.strip() for s in agent_only_secrets):
         registrations.append(Registration.from_values("agent-only", Exposure.AGENT_ONLY, agent_only_secrets))
     declared = parse_capabilities(capabilities, implemented=backend.implemented_capabilities)
-    return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared))
+    return create_app(backend, ContractSettings(registrations=registrations, capabilities=declared, strict=strict))
 
 
 def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
@@ -72,7 +78,8 @@ def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
     return build_app(Path(environ["SQLITE_ADAPTER_DATABASE"]),
                      customer_safe_secrets=secrets("SQLITE_ADAPTER_CUSTOMER_SAFE_SECRET"),
                      agent_only_secrets=secrets("SQLITE_ADAPTER_AGENT_ONLY_SECRET"),
-                     capabilities=environ.get("SQLITE_ADAPTER_CAPABILITIES", "retrieve"))
+                     capabilities=environ.get("SQLITE_ADAPTER_CAPABILITIES", "retrieve"),
+                     strict=strict_from_environment(environ))
 
 
 def main(environ: Mapping[str, str] = os.environ) -> None:

@@ -70,3 +70,15 @@ def test_a_missing_database_fails_closed(tmp_path: Path) -> None:
     assert backend.is_ready() is False
     with pytest.raises(IndexUnavailable):
         search(backend, "password", Exposure.CUSTOMER_SAFE)
+
+
+def test_knowledge_provider_strict_is_read_from_the_environment(tmp_path: Path) -> None:
+    """The switch reaches the app: a bad value stops the adapter naming the variable."""
+    from sqlite_adapter.app import app_from_environment
+
+    database = create_database(tmp_path / "help.db", SEED.read_text("utf-8"))
+    environ = {"SQLITE_ADAPTER_DATABASE": str(database),
+               "SQLITE_ADAPTER_CUSTOMER_SAFE_SECRET": "sqlite-adapter-test-secret-0123456789-abcdef"}
+    assert app_from_environment({**environ, "KNOWLEDGE_PROVIDER_STRICT": "1"}) is not None
+    with pytest.raises(ValueError, match="KNOWLEDGE_PROVIDER_STRICT='2'"):
+        app_from_environment({**environ, "KNOWLEDGE_PROVIDER_STRICT": "2"})

@@ -17,10 +17,20 @@ from provider.contract.testkit import ContractTestKit
 SEED = Path(__file__).resolve().parent.parent / "articles.sql"
 #: Phrases only staff articles contain (one of them behind a misspelled visibility).
 CANARIES = ("refund exception ledger", "goodwill credit matrix")
+#: A phrase only the draft article contains (status 'draft': served to nobody, X5).
+DRAFT_CANARIES = ("pricing change announcement",)
 
 
 class TestSQLiteAdapter(ContractTestKit):
     canary_queries = CANARIES
+    draft_canary_queries = DRAFT_CANARIES
+
+    def make_backend(self) -> Backend:
+        """A database seeded afresh: what the kit's rebuild test and each extra
+        simulated worker get (the fixture below builds the first)."""
+        import tempfile
+
+        return SQLiteBackend(create_database(Path(tempfile.mkdtemp()) / "help.db", SEED.read_text("utf-8")))
 
     @pytest.fixture(scope="class")
     @classmethod

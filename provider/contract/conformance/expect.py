@@ -44,12 +44,15 @@ class Tally:
         self.tried += 1
         self.misses.append(description)
 
-    def verdict(self, passed: str) -> str:
+    def verdict(self, passed: str, *, own: bool = False) -> str:
         """Return ``passed`` when nothing missed.
+
+        Args:
+            own: the misses are the check's own subject (``Failed.own``).
 
         Raises:
             Failed: listing every miss.
         """
         if self.misses:
-            raise Failed("; ".join(self.misses))
+            raise Failed("; ".join(self.misses), self.misses, own=own)
         return passed

@@ -11,6 +11,9 @@ From outside, "internal" can only be known from what the operator tells the chec
   contains the phrase (X2) — so a leaked internal document is caught whether it keeps its
   ``documentId`` or not, and with only the customer-safe secret.
 * Every ``customer_safe`` result of the whole run is labelled ``public`` (X6).
+* A **draft canary** (``--draft-canary-query``) is a phrase that occurs only in drafts
+  and unpublished documents: no registration, ``agent_only`` included, may get a result
+  whose title or snippet contains it (X5).
 * Adding ``audience`` or a similar field to a ``customer_safe`` request returns no
   document the same request without it did not (X4); this assumes the provider answers
   identical requests identically.
@@ -135,6 +138,26 @@ def no_widening(s: Session) -> str:
                            f"e.g. {added[0]!r}")
     kind = "canary" if s.canary_queries else "probe (no --canary-query given)"
     return tally.verdict(f"{len(WIDENING_FIELDS)} widening fields on {len(queries)} {kind} queries added no document")
+
+
+@checks.register("X5", "drafts and unpublished documents are served to nobody")
+def no_drafts(s: Session) -> str:
+    """X5 (§2.1): see the module docstring."""
+    if not s.draft_canary_queries:
+        raise Skipped("no --draft-canary-query given: name phrases that occur only in drafts or unpublished "
+                      "documents")
+    tally = Tally()
+    for phrase in s.draft_canary_queries:
+        for profile in s.profiles():
+            exchange = s.search(phrase, profile)
+            if not tally.expect(f"{profile} {phrase!r}", exchange, 200):
+                continue
+            for result in exchange.results:
+                if _contains(result, phrase):
+                    tally.miss(f"draft canary {phrase!r}: {profile} was served {result.get('documentId')!r}, whose "
+                               "text contains the phrase")
+    return tally.verdict(f"for {len(s.draft_canary_queries)} draft canary queries no registration "
+                         f"({', '.join(s.profiles())}) was served text containing the phrase")
 
 
 @checks.register("X6", "every customer_safe result is labelled public", final=True)

@@ -11,6 +11,7 @@ from typing import Any
 from .expect import Tally
 from .model import CheckGroup, Failed, Skipped
 from .session import AGENT_ONLY, DEFAULT_LIMIT, Session
+from .stability import STABLE_IDS
 
 __all__ = ["checks"]
 
@@ -139,7 +140,7 @@ def locale_fallback(s: Session) -> str:
     return tally.verdict("not declared: localeFallback values were ignored (200)")
 
 
-@checks.register("X8", "context.conversationId is ignored on customer_safe")
+@checks.register("X8", "context.conversationId is ignored on customer_safe", depends_on=(STABLE_IDS,))
 def conversation_id(s: Session) -> str:
     """X8, Q5: ``context.conversationId`` on a customer_safe request is ignored — the
     answer equals the one without it (assumes identical requests get identical answers);

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,21 @@ class Status(enum.StrEnum):
 
 
 class Failed(Exception):
-    """Raised by a check: the provider broke the duty. The message says how."""
+    """Raised by a check: the provider broke the duty. The message says how.
+
+    Args:
+        message: the reason, one line.
+        misses: each variant that missed, when the reason lists several
+            (:class:`~provider.contract.conformance.expect.Tally`); default: the message.
+        own: the misses are the check's own subject, proven so by a baseline request
+            that was answered (e.g. only hostile queries answered ``500``): never
+            grouped under another failure (``grouping.py``).
+    """
+
+    def __init__(self, message: str, misses: Sequence[str] = (), *, own: bool = False) -> None:
+        super().__init__(message)
+        self.misses: tuple[str, ...] = tuple(misses) or (message,)
+        self.own = own
 
 
 class Skipped(Exception):
@@ -81,12 +95,16 @@ class Check:
         run: the check function; returns the PASS reason, raises Failed or Skipped.
         final: runs after every other check, because it judges every exchange the
             session recorded (e.g. "every answer carries contractVersion").
+        depends_on: keys of checks whose failure explains this one's: when one of them
+            failed, a failure of this check is reported as skipped, naming it
+            (``grouping.py``). Never on an exposure check: a leak is always reported.
     """
 
     id: str
     name: str
     run: CheckFunction
     final: bool = False
+    depends_on: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -107,7 +125,8 @@ class CheckGroup:
     def __init__(self) -> None:
         self._checks: list[Check] = []
 
-    def register(self, contract_id: str, name: str, *, final: bool = False) -> Callable[[CheckFunction], CheckFunction]:
+    def register(self, contract_id: str, name: str, *, final: bool = False,
+                 depends_on: Sequence[str] = ()) -> Callable[[CheckFunction], CheckFunction]:
         """Decorator adding a check to this group, in source order.
 
         Raises:
@@ -117,7 +136,7 @@ class CheckGroup:
             raise ValueError(f"{contract_id!r} is not a CONTRACT.md id such as 'A4'")
 
         def decorator(function: CheckFunction) -> CheckFunction:
-            self._checks.append(Check(contract_id, name, function, final))
+            self._checks.append(Check(contract_id, name, function, final, tuple(depends_on)))
             return function
 
         return decorator

@@ -29,8 +29,10 @@ def summary_line(report: Report) -> str:
 
 
 def format_text(report: Report) -> str:
-    """One line per check (``STATUS  ID  name — reason``), then the summary line."""
+    """One line per check (``STATUS  ID  name — reason``), one per note (``NOTE  …``: what
+    the run could not see), then the summary line."""
     lines = [f"{o.status.value}  {o.id}  {o.name} — {o.reason}" for o in report.outcomes]
+    lines.extend(f"NOTE  {note}" for note in report.notes)
     lines.append(summary_line(report))
     return "\n".join(lines)
 
@@ -44,7 +46,8 @@ def format_json(report: Report) -> str:
          "summary": {"total": int, "passed": int, "failed": int, "skipped": int,
                      "requests": int, "durationSeconds": float},
          "checks": [{"id": str, "key": str, "name": str, "status": "PASS"|"FAIL"|"SKIP",
-                     "reason": str}, ...]}
+                     "reason": str}, ...],
+         "notes": [str, ...]}
     """
     document = {
         "target": report.target,
@@ -61,5 +64,6 @@ def format_json(report: Report) -> str:
             {"id": o.id, "key": o.key, "name": o.name, "status": o.status.value, "reason": o.reason}
             for o in report.outcomes
         ],
+        "notes": list(report.notes),
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

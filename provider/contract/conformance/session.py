@@ -148,6 +148,10 @@ class Session:
         agent_only_secret: the ``agent_only`` secret, if the provider has one; checks
             that need it SKIP without it.
         canary_queries: phrases the operator knows occur only in internal documents.
+        draft_canary_queries: phrases the operator knows occur only in drafts and
+            unpublished documents, which no registration may be served (X5).
+        document_ids_file: where the documentIds of this run are recorded, or compared
+            with those of an earlier run when the file exists (R2, ``stability.py``).
         probe_queries: queries known to find public documents (default: common words).
         clock: Unix seconds; the checker signs with this clock.
         fresh_client: makes a client on a new connection, for requests that must not
@@ -167,9 +171,11 @@ class Session:
         customer_safe_secret: str,
         agent_only_secret: str | None = None,
         canary_queries: Sequence[str] = (),
+        draft_canary_queries: Sequence[str] = (),
         probe_queries: Sequence[str] = (),
         clock: Callable[[], float] = time.time,
         application_only: bool = False,
+        document_ids_file: str | None = None,
     ) -> None:
         self.client = client
         self.application_only = application_only
@@ -179,6 +185,8 @@ class Session:
         if agent_only_secret:
             self.secrets[AGENT_ONLY] = agent_only_secret
         self.canary_queries = tuple(q for q in canary_queries if q.strip())
+        self.draft_canary_queries = tuple(q for q in draft_canary_queries if q.strip())
+        self.document_ids_file = document_ids_file
         self.probe_queries = tuple(q for q in probe_queries if q.strip()) + DEFAULT_PROBE_QUERIES
         self.clock = clock
         self.exchanges: list[Exchange] = []
@@ -275,22 +283,26 @@ class Session:
             nonce=nonce, content_type=content_type,
         )
 
-    def retrieve(self, payload: Any, profile: str = CUSTOMER_SAFE, **sign: Any) -> Exchange:
+    def retrieve(self, payload: Any, profile: str = CUSTOMER_SAFE, *, fresh: bool = False, **sign: Any) -> Exchange:
         """``POST /retrieve`` with ``payload`` (a JSON value, or raw bytes), correctly signed.
 
         Args:
             payload: the body; a JSON value is serialized with :func:`encode`.
             profile: which registration signs it.
+            fresh: on a new connection (:meth:`send`).
             sign: ``timestamp``, ``nonce`` or ``content_type`` overrides.
         """
         body = payload if isinstance(payload, bytes) else encode(payload)
-        return self.send("POST", "/retrieve", body=body, headers=self.signed(body, profile, **sign), profile=profile)
+        return self.send("POST", "/retrieve", body=body, headers=self.signed(body, profile, **sign), profile=profile,
+                         fresh=fresh)
 
     def search(
-        self, query: str, profile: str = CUSTOMER_SAFE, *, limit: int = 50, extra: Mapping[str, Any] | None = None
+        self, query: str, profile: str = CUSTOMER_SAFE, *, limit: int = 50, extra: Mapping[str, Any] | None = None,
+        fresh: bool = False,
     ) -> Exchange:
-        """A valid retrieval of ``query`` with ``limit`` and any ``extra`` body fields."""
-        return self.retrieve({"query": query, "limit": limit, **(extra or {})}, profile)
+        """A valid retrieval of ``query`` with ``limit`` and any ``extra`` body fields
+        (``fresh``: on a new connection)."""
+        return self.retrieve({"query": query, "limit": limit, **(extra or {})}, profile, fresh=fresh)
 
     def capabilities(self, profile: str = CUSTOMER_SAFE) -> Exchange:
         """``GET /capabilities``, correctly signed (C3)."""

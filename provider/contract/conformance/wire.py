@@ -10,6 +10,7 @@ import httpx
 from .expect import Tally
 from .model import CheckGroup, Failed, Skipped
 from .session import Session, encode
+from .stability import STABLE_IDS
 
 __all__ = ["KNOWN_CAPABILITIES", "checks"]
 
@@ -183,7 +184,7 @@ def invalid_json(s: Session) -> str:
     return tally.verdict(f"all {tally.tried} invalid bodies answered 400 invalid_request")
 
 
-@checks.register("W5", "unknown request fields are ignored")
+@checks.register("W5", "unknown request fields are ignored", depends_on=(STABLE_IDS,))
 def unknown_fields(s: Session) -> str:
     """W5 (§4.1): unknown fields, nested ones included, change nothing in the answer
     (assumes identical requests get identical answers)."""

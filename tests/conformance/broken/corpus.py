@@ -107,3 +107,11 @@ class ArticleBackend:
             )
             for _, article, audience in scored[: query.limit]
         ]
+
+#: Drafts and unpublished articles: served to nobody (CONTRACT X5).
+DRAFTS: tuple[Article, ...] = (
+    Article("draft-pricing-2027", "Pricing from 2027", "The upcoming platinum tier replaces the business plan. "
+            "Do not publish before the announcement."),
+)
+#: Phrases that occur only in drafts.
+DRAFT_CANARIES = ("upcoming platinum tier",)
