@@ -11,7 +11,7 @@ import ssl
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -660,9 +660,11 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool = False) -> str:
+def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool = False,
+                 strict_failures: Sequence[str] = ()) -> str:
     """The human form of ``check``: settings, a table of files, problems, a summary
-    (``urls``: and each document's citation URL)."""
+    (``urls``: and each document's citation URL), and one verdict: ``FAILED``, the
+    ``STRICT`` failures, or ``OK``."""
     settings = report.settings
     patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
                          for p in settings["locale_patterns"])
@@ -735,11 +737,18 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
             if count:
                 lines.append(f"    {count:>5}  {reason}")
         lines.append(f"  {'site URLs without document':<28}{site['siteUrlsWithoutDocument']:>7}")
-    findings = (f", {len(report.site.findings)} site configuration file(s) not understood"
-                if report.site.findings else "")
-    verdict = (f"FAILED: {summary['quarantined']} quarantined{findings} (exit 1)" if report.exit_code
-               else "OK: nothing quarantined (exit 0)")
-    lines.append(verdict)
+    failures = [f"{summary['quarantined']} quarantined"] if summary["quarantined"] else []
+    if report.site.findings:
+        failures.append(f"{len(report.site.findings)} site configuration file(s) not understood")
+    if (sitemap_failure := report.sitemap_failure()) is not None:
+        failures.append(sitemap_failure)
+    if report.exit_code:
+        lines.append(f"FAILED: {'; '.join(failures)} (exit 1)")
+    elif not strict_failures:
+        lines.append("OK: nothing quarantined (exit 0)")
+    if strict_failures:
+        lines.append(f"STRICT: {len(strict_failures)} failure(s) (exit 1):")
+        lines += [f"  {f}" for f in strict_failures]
     return "\n".join(lines)
 
 
@@ -841,9 +850,7 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {})},
                               ensure_ascii=False, indent=2))
     else:
-        click.echo(format_check(report, problems_only=problems_only, urls=show_urls))
-        if failures:
-            click.echo(f"STRICT: {len(failures)} failure(s) (exit 1):\n" + "\n".join(f"  {f}" for f in failures))
+        click.echo(format_check(report, problems_only=problems_only, urls=show_urls, strict_failures=failures))
     ctx.exit(report.exit_code or (1 if failures else 0))
 
 

@@ -114,3 +114,25 @@ def test_config_paths_are_relative_to_the_file_and_urls_kept() -> None:
     assert settings.sitemap == config.sitemap and settings.sitemap_refresh_s == 60.0
     assert settings.describe()["sitemap"] == list(config.sitemap)
     assert "sitemap" not in config_from_mapping({}, base=Path("/srv")).wiki_settings().describe()
+
+
+@pytest.mark.parametrize(
+    ("sitemap", "base", "message"),
+    [
+        (None, BASE, "the sitemap cannot be read, so nothing is public"),
+        (BOMB, BASE, "the sitemap cannot be read, so nothing is public"),
+        # A base URL one segment short: no page's URL is on the site.
+        ("urlset", "https://help.example.com/product", "the sitemap matches none of the 4 pages the rules make public"),
+    ],
+)
+def test_x2_check_fails_when_the_sitemap_leaves_customers_nothing(
+        tmp_path: Path, sitemap: str | None, base: str, message: str) -> None:
+    """An operator's CI gate must not pass a provider whose customer_safe index is empty
+    because of the sitemap: exit 1, one verdict naming why (never OK, then STRICT)."""
+    text = urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/usage/", f"{BASE}/draft-notes/") if sitemap == "urlset" \
+        else sitemap
+    config = site(tmp_path, text, citation_base_url=base)
+    code, out = run("--config", str(config), "--strict")
+    assert code == 1, out
+    assert message in out
+    assert "OK:" not in out

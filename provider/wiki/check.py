@@ -200,9 +200,26 @@ class CheckReport:
 
     @property
     def exit_code(self) -> int:
-        """1 when any file is quarantined or a site configuration file cannot be
-        understood, else 0."""
-        return 1 if self.site.findings or any(f.quarantined for f in self.files) else 0
+        """1 when any file is quarantined, a site configuration file cannot be
+        understood, or a configured sitemap withholds every page (:meth:`sitemap_failure`),
+        else 0."""
+        failed = self.site.findings or self.sitemap_failure() or any(f.quarantined for f in self.files)
+        return 1 if failed else 0
+
+    def sitemap_failure(self) -> str | None:
+        """Why the configured sitemap leaves customers nothing, or ``None``: it cannot be
+        read (then nothing is public), or it matches none of the pages the rules make
+        public (a wrong ``citation_base_url`` or URL pattern; ``check --urls`` shows
+        ours, the report lists the site's)."""
+        if self.sitemap is None:
+            return None
+        if self.sitemap.get("error"):
+            return f"the sitemap cannot be read, so nothing is public: {self.sitemap['error']}"
+        off = [f for f in self.files if f.resolved is not None and f.resolved.off_site]
+        if off and not any(f.resolved is not None and f.resolved.public for f in self.files):
+            return (f"the sitemap matches none of the {len(off)} pages the rules make public: check "
+                    "citation_base_url and citation_path_pattern against the site's URLs (check --urls)")
+        return None
 
     def summary(self) -> dict[str, Any]:
         """Counts for the summary table and ``summary`` in ``--json``."""
