@@ -519,3 +519,34 @@ def test_hugo_ignore_files_and_mount_excludes_cover_every_depth(
     where = "/".join([*folders, ""])
     assert policy.excluded_reason(f"{where}{name}.{marker}.md") is not None
     assert policy.excluded_reason(f"{where}{name}.md") is None
+
+
+@pytest.mark.parametrize("meta_file", ["**/_meta.yml", "_meta.yml", "**/.pages.yml"])
+def test_x2_the_meta_plugins_own_file_name_is_read(tmp_path: Path, meta_file: str) -> None:
+    """X2: Material's meta plugin reads the file its ``meta_file`` option names; a folder
+    made internal there stays out of the public index."""
+    name = meta_file.rpartition("/")[2]
+    site = tmp_path / "site"
+    _write(site, {
+        "mkdocs.yml": f"site_name: x\nplugins:\n  - meta:\n      meta_file: '{meta_file}'\n",
+        f"docs/{name}": "audience: public\n",
+        f"docs/team/{name}": "audience: internal\n",
+        "docs/team/a.md": _page(None),
+        "docs/index.md": _page(None),
+    })
+    wiki = WikiSettings(root=site, layout="mkdocs")
+    assert _public_ids(wiki, tmp_path / "index") == {"docs"}
+
+
+@pytest.mark.parametrize("plugin", ["  - meta:\n      meta_file: '**/meta/*.yml'\n",
+                                    "  - material/meta:\n      meta_file: 3\n",
+                                    "  - meta:\n      some_future_option: true\n"])
+def test_x5_a_meta_plugin_setting_we_cannot_follow_fails_closed(tmp_path: Path, plugin: str) -> None:
+    """X5: a meta plugin option that decides which files hold metadata, and that the
+    provider cannot follow, makes every page internal and is a finding (check exits 1)."""
+    site = tmp_path / "site"
+    _write(site, {"mkdocs.yml": "site_name: x\nplugins:\n" + plugin, "docs/index.md": _page()})
+    wiki = WikiSettings(root=site, layout="mkdocs")
+    assert _public_ids(wiki, tmp_path / "index") == set()
+    report = check_wiki(wiki)
+    assert report.exit_code == 1 and "meta plugin" in report.site.findings[0].message

@@ -23,6 +23,7 @@ a :class:`~.policy.Finding` (every page internal) like an unreadable file.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,30 @@ def _meta_plugin(plugins: Any) -> bool:
     return False
 
 
+#: The meta plugin's ``meta_file`` option: a file name, optionally behind ``**/``.
+_META_FILE = re.compile(r"(?:\*\*/)?([^*?\[\]/{}!]+)")
+
+
+def _meta_file(plugins: Any, name: str) -> tuple[str, str | None]:
+    """The file name the meta plugin reads in each folder (``.meta.yml`` unless its
+    ``meta_file`` option names another), or ``""`` without the plugin; and a problem when
+    an option that decides which files hold metadata cannot be read (fail closed: a folder
+    file we do not read could make its pages internal)."""
+    if not _meta_plugin(plugins):
+        return "", None
+    options = _plugin(plugins, _META_PLUGINS) or {}
+    if options.get("enabled", True) is False:
+        return "", None
+    meta_file = options.get("meta_file", "**/.meta.yml")
+    match = _META_FILE.fullmatch(meta_file) if isinstance(meta_file, str) else None
+    if match is None:
+        return "", f"{name} meta plugin: meta_file {meta_file!r} is not a plain file name the provider can follow"
+    unknown = sorted(str(k) for k in options if k not in ("enabled", "meta_file"))
+    if unknown:
+        return "", f"{name} meta plugin: option(s) {', '.join(unknown)} are not read by the provider"
+    return match.group(1), None
+
+
 def read_mkdocs(root: Path) -> MkDocsSite | None:
     """The publication settings of an MkDocs site around ``root`` (module docstring), or
     ``None`` when there is no ``mkdocs.yml``."""
@@ -141,7 +166,10 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
                               labels=tuple(f"a draft by {name} draft_docs: {p!r} (built by mkdocs serve only, "
                                            "not published)" for p in drafts)))
     rules += _unbuilt_languages(data.get("plugins"), name, base)
-    folder_meta = ".meta.yml" if _meta_plugin(data.get("plugins")) else ""
+    folder_meta, problem = _meta_file(data.get("plugins"), name)
+    if problem:
+        return MkDocsSite([name], rules, [Finding(name, f"{problem}; every page is internal until it is fixed (or "
+                                                       "give the site's sitemap: sitemap:)")], "", "")
     return MkDocsSite([name], rules, [], folder_meta, base)
 
 
