@@ -145,6 +145,7 @@ def _candidates(site: Path) -> list[tuple[Path, bool]]:
         base = site / "config" / folder
         found += [(base / f"{n}.{f}", False) for n in _NAMES for f in _FORMATS if (base / f"{n}.{f}").is_file()]
         found += [(base / f"cascade.{f}", True) for f in _FORMATS if (base / f"cascade.{f}").is_file()]
+        found += [(base / f"languages.{f}", False) for f in _FORMATS if (base / f"languages.{f}").is_file()]
     return found
 
 
@@ -166,6 +167,32 @@ def _entries(raw: Any, where: str) -> tuple[list[_Entry], str | None]:
         known = {str(k).lower(): v for k, v in target.items()}
         usable = {k: v for k, v in known.items() if k in _TARGET_KEYS and isinstance(v, str)}
         entries.append(_Entry(usable, values, len(usable) != len(known)))
+    return entries, None
+
+
+def _key(data: Mapping[Any, Any], name: str) -> Any:
+    """``data[name]``, the key compared case-insensitively (Hugo lowercases keys)."""
+    return next((v for k, v in data.items() if isinstance(k, str) and k.lower() == name), None)
+
+
+def _language_entries(languages: Any, where: str) -> tuple[list[_Entry], str | None]:
+    """The cascades set per language (``[languages.en.cascade]``): each applies to that
+    language's pages only, as if its target named ``lang``."""
+    if languages is None:
+        return [], None
+    if not isinstance(languages, Mapping):
+        return [], f"languages in {where} is not a mapping"
+    entries: list[_Entry] = []
+    for lang, settings in languages.items():
+        raw = _key(settings, "cascade") if isinstance(settings, Mapping) else None
+        if raw is None:
+            continue
+        more, error = _entries(raw, f"{where} languages.{lang}")
+        if error is not None:
+            return [], error
+        for entry in more:
+            target = {**(entry.target or {}), "lang": str(lang).lower()}
+            entries.append(_Entry(target, entry.values, entry.unknown_target))
     return entries, None
 
 
@@ -195,6 +222,8 @@ def load_site_cascade(content: Path) -> SiteCascade:
     if key in _cache:
         return _cache[key]
     entries: list[_Entry] = []
+    # A language's own cascade wins over the site's, as a language's settings do in Hugo.
+    by_language: list[_Entry] = []
     error: str | None = None
     for path, is_list in files:
         try:
@@ -205,7 +234,12 @@ def load_site_cascade(content: Path) -> SiteCascade:
         if is_list:
             raw: Any = data
         elif isinstance(data, Mapping):
-            raw = next((v for k, v in data.items() if isinstance(k, str) and k.lower() == "cascade"), None)
+            raw = _key(data, "cascade")
+            languages = data if path.stem == "languages" else _key(data, "languages")
+            more, error = _language_entries(languages, path.name)
+            if error is not None:
+                break
+            by_language += more
             if raw is None:
                 continue
         elif data is None:
@@ -217,7 +251,8 @@ def load_site_cascade(content: Path) -> SiteCascade:
         if error is not None:
             break
         entries += more
-    result = SiteCascade(tuple(entries) if error is None else (), error, ", ".join(p.name for p, _ in files))
+    result = SiteCascade(tuple(by_language + entries) if error is None else (), error,
+                         ", ".join(p.name for p, _ in files))
     if len(_cache) > 64:
         _cache.clear()
     _cache[key] = result

@@ -109,3 +109,39 @@ def test_target_kind_and_lang(tmp_path: Path) -> None:
     config = {"hugo.yaml": "cascade:\n  - target: {kind: page, lang: en}\n    params: {audience: public}\n"}
     files = report(site(tmp_path, config))
     assert files["content/en/docs/install.md"].resolved.audience == PUBLIC  # type: ignore[attr-defined]
+
+
+LANGUAGE_TOML = """\
+baseURL = 'https://example.org/'
+[[cascade]]
+  [cascade.params]
+    audience = 'public'
+[languages.en]
+  weight = 1
+  [[languages.en.cascade]]
+    [languages.en.cascade.params]
+      audience = 'internal'
+    [languages.en.cascade.target]
+      path = '/docs/**'
+[languages.de]
+  weight = 2
+"""
+
+
+@pytest.mark.parametrize("config", [
+    {"hugo.toml": LANGUAGE_TOML},
+    {"hugo.yaml": "cascade:\n  - params: {audience: public}\nlanguages:\n  en:\n    cascade:\n"
+                  "      - target: {path: '/docs/**'}\n        params: {audience: internal}\n"},
+    {"hugo.yaml": "cascade:\n  - params: {audience: public}\n",
+     "config/_default/languages.yaml": "en:\n  cascade:\n    params: {audience: internal}\n"},
+])
+def test_x2_a_cascade_set_per_language_applies_to_that_language(tmp_path: Path, config: dict[str, str]) -> None:
+    """X2: Hugo's ``[languages.en.cascade]`` makes English pages internal; it is read
+    wherever the languages are configured, and only for that language."""
+    root = site(tmp_path, config)
+    (root / "content/de/docs/anleitung.md").parent.mkdir(parents=True)
+    (root / "content/de/docs/anleitung.md").write_text("---\ntitle: Anleitung\n---\nText.\n", "utf-8")
+    checked = check_wiki(WikiSettings(root=root, layout="hugo", locales=("en", "de")), now=NOW)
+    files = {f.path: f for f in checked.files}
+    assert files["content/en/docs/install.md"].resolved.audience == INTERNAL  # type: ignore[union-attr]
+    assert files["content/de/docs/anleitung.md"].resolved.audience == PUBLIC  # type: ignore[union-attr]
