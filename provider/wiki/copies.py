@@ -32,7 +32,7 @@ from itertools import chain
 
 import numpy as np
 
-from .lookalike import _ignorable
+from .lookalike import _ignorable, latin_skeleton
 
 __all__ = ["MIN_BAG_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
            "near_copies", "similarity", "sketch", "word_bag"]
@@ -90,14 +90,19 @@ _DROPPED = _Dropped()
 
 
 def _fold(text: str) -> str:
-    """Exactly :func:`~provider.wiki.lookalike.fold`, faster: ASCII text needs only case
-    folding (normalisation leaves it alone and it has no ignorable code points or
-    marks), and other text is filtered by ``str.translate`` instead of per character in
-    Python — folding was a third of parsing a document."""
+    """:func:`~provider.wiki.lookalike.fold`, faster, then look-alike letters as the
+    ASCII letter they imitate (:func:`~provider.wiki.lookalike.latin_skeleton`). ASCII
+    text needs only case folding (normalisation leaves it alone and it has no ignorable
+    code points or marks, nor look-alikes), and other text is filtered by
+    ``str.translate`` instead of per character in Python."""
     if text.isascii():
         return text.casefold()
-    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text)).translate(_DROPPED)
-    return unicodedata.normalize("NFKC", text).casefold()
+    # Look-alike letters read as the Latin letter they imitate, on both sides of every
+    # comparison: "rеfund" with a Cyrillic е is a copy of "refund". Before normalising
+    # too: NFKC turns some look-alikes into others (lunate ϲ into σ, listed as "o").
+    skeleton = latin_skeleton()
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text.translate(skeleton))).translate(_DROPPED)
+    return unicodedata.normalize("NFKC", text).casefold().translate(skeleton)
 
 
 def words(text: str) -> list[str]:

@@ -77,6 +77,26 @@ def _confusable_table() -> dict[str, frozenset[str]]:
     return {char: frozenset(found) for char, found in closed.items()}
 
 
+@lru_cache(maxsize=1)
+def latin_skeleton() -> dict[int, str]:
+    """A ``str.translate`` table: each non-ASCII character that reads as a lowercase
+    ASCII letter (UTS #39 confusables: Cyrillic ``а``, Greek ``ο``) → that letter. Applied to both sides of a comparison, a copy written with
+    look-alike letters compares equal to its source."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    skeleton: dict[int, str] = {}
+    for char, entries in confusables_data.items():
+        # Text is case-folded before the table applies: only folded characters count
+        # (capital ``І`` is listed as ``l``; its folded ``і`` as ``i``).
+        if len(char) != 1 or char.isascii() or char.casefold() != char:
+            continue
+        letters = sorted({e["c"].lower() for e in entries if len(e.get("c", "")) == 1 and e["c"].isascii()
+                          and e["c"].isalpha()})
+        if len(letters) == 1:
+            skeleton[ord(char)] = letters[0]
+    return skeleton
+
+
 def _matches(char: str, wanted: str) -> bool:
     return char == wanted or wanted in _confusable_table().get(char, ())
 
