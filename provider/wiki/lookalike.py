@@ -79,9 +79,10 @@ def _confusable_table() -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=1)
 def latin_skeleton() -> dict[int, str]:
-    """A ``str.translate`` table: each non-ASCII character that reads as a lowercase
-    ASCII letter (UTS #39 confusables: Cyrillic ``а``, Greek ``ο``) → that letter. Applied to both sides of a comparison, a copy written with
-    look-alike letters compares equal to its source."""
+    """A ``str.translate`` table: each non-ASCII character that reads as one lowercase
+    ASCII letter (UTS #39 confusables: Cyrillic ``а``, Greek ``ο``) → that letter.
+    Applied to both sides of a comparison, a copy written with look-alike letters
+    compares equal to its source."""
     from confusable_homoglyphs.confusables import confusables_data
 
     skeleton: dict[int, str] = {}
