@@ -703,7 +703,9 @@ def derive(
         claimants = by_id[draft.meta.doc_id]
         if draft.withheld is None and len(claimants) > 1:
             others = ", ".join(sorted(p for p in claimants if p != relpath))
-            draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal")
+            draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal "
+                                    "(keep the page the site shows; skip the other with an audience rule "
+                                    "'<path>: skip', or give one an id: in its front matter)")
             draft.audience, draft.audience_source = INTERNAL, "fail-closed: duplicate documentId"
 
     for draft in drafts.values():
