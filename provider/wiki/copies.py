@@ -34,8 +34,8 @@ import numpy as np
 
 from .lookalike import _ignorable
 
-__all__ = ["MIN_BAG_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
-           "near_copies", "similarity", "sketch", "word_bag"]
+__all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
+           "near_copies", "paragraph_bags", "similarity", "sketch", "word_bag"]
 
 SHINGLE_WORDS = 3
 SKETCH_SIZE = 64
@@ -124,6 +124,27 @@ def word_bag(text: str) -> str:
     if len(found) < MIN_BAG_WORDS:
         return ""
     return hashlib.blake2b(" ".join(sorted(found)).encode("utf-8"), digest_size=12).hexdigest()
+
+
+#: Words a paragraph needs for a :func:`paragraph_bags` digest: fewer, and shared
+#: boilerplate ("Contact support if the problem persists.") would tie unrelated pages
+#: (measured on every corpus: see docs/how-to/findings.md).
+MIN_PARAGRAPH_WORDS = 12
+#: Paragraph digests kept per document (the smallest, so the choice is stable).
+MAX_PARAGRAPH_BAGS = 512
+
+
+def paragraph_bags(paragraphs: Iterable[str]) -> tuple[str, ...]:
+    """Digests of the word multisets of each paragraph of at least
+    :data:`MIN_PARAGRAPH_WORDS` words (16 hex digits each, distinct, ascending, at most
+    :data:`MAX_PARAGRAPH_BAGS`): a paragraph copied into a longer page, verbatim or with
+    its words reordered, has the same digest there (CONTRACT X2, rule 6c)."""
+    found: set[str] = set()
+    for paragraph in paragraphs:
+        folded = words(paragraph)
+        if len(folded) >= MIN_PARAGRAPH_WORDS:
+            found.add(hashlib.blake2b(" ".join(sorted(folded)).encode("utf-8"), digest_size=8).hexdigest())
+    return tuple(sorted(found)[:MAX_PARAGRAPH_BAGS])
 
 
 def sketch(text: str) -> str:

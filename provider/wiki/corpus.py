@@ -93,7 +93,7 @@ from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import same_file, same_words
+from .same_text import same_file, same_paragraphs, same_words
 
 if TYPE_CHECKING:
     from .site_gate import OffSite
@@ -692,6 +692,7 @@ def derive(
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
+    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

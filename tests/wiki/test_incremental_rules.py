@@ -158,6 +158,10 @@ def _locale_and_group(relpath: str) -> tuple[str | None, str]:
     return None, relpath.rsplit(".", 1)[0]
 
 
+#: Paragraph bags (provider.wiki.copies.paragraph_bags) the generated documents share.
+PARAGRAPHS = ("p1", "p2", "p3")
+
+
 @st.composite
 def rich_metas(draw: st.DrawFn, relpath: str) -> DocumentMeta:
     locale, stem = _locale_and_group(relpath)
@@ -203,6 +207,12 @@ def rich_metas(draw: st.DrawFn, relpath: str) -> DocumentMeta:
         has_front_matter=draw(st.integers(0, 4)) != 0,
         errors=("a stray closer",) if draw(st.integers(0, 8)) == 0 else (),
         site_cascade=draw(st.sampled_from([None, None, {"audience": PUBLIC}, {"audience": INTERNAL}])),
+        # Whole-text and paragraph word bags from small pools, so rules 6b and 6c relate
+        # documents (a paragraph copied into a longer page: containment).
+        bag=draw(st.sampled_from(["", "b1", "b2"])),
+        internal_bag=draw(st.sampled_from(["", "", "b1"])),
+        paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=2, unique=True))),
+        internal_paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=1))),
     )
 
 
