@@ -34,7 +34,8 @@ import numpy as np
 
 from .lookalike import _ignorable
 
-__all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
+__all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD",
+           "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
            "near_copies", "paragraph_bags", "similarity", "sketch", "word_bag"]
 
 SHINGLE_WORDS = 3
@@ -127,9 +128,10 @@ def word_bag(text: str) -> str:
 
 
 #: Words a paragraph needs for a :func:`paragraph_bags` digest: fewer, and shared
-#: boilerplate ("Contact support if the problem persists.") would tie unrelated pages
-#: (measured on every corpus: see docs/how-to/findings.md).
-MIN_PARAGRAPH_WORDS = 12
+#: boilerplate ties unrelated pages (at 12, two Microsoft Learn procedure sentences of 14
+#: and 19 words demoted four public pages; measured on every corpus: see
+#: docs/how-to/findings.md).
+MIN_PARAGRAPH_WORDS = 20
 #: Paragraph digests kept per document (the smallest, so the choice is stable).
 MAX_PARAGRAPH_BAGS = 512
 

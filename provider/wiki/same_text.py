@@ -144,11 +144,15 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
                                     "served as internal")
 
 
-def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_the_site: str) -> None:
+def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
+                    on_the_site: tuple[str, ...]) -> None:
     """Rule 6c: a public document holding a paragraph (any word order) of an internal or
     withheld document, or of any document's internal section, outside its translation
     group, inherits its status as in rule 6b (same exceptions, same finding code, so
-    ``accepted_findings`` accepts it for the file's current bytes)."""
+    ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
+    endings of withholding reasons whose page the site still publishes under its URL
+    (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
+    shared with an older version of the same page than a whole text is."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):

@@ -135,3 +135,16 @@ def test_x2_property_an_inserted_internal_paragraph_never_reaches_the_public_ind
         "guide.md": _public_page([*_filler(seed + 2, before), copied, *_filler(seed + 3, after)]),
     })
     assert "guide" not in _public_ids(root, root.parent / (root.name + "-index"))
+
+
+def test_a_paragraph_of_an_unlisted_page_withholds_nothing(tmp_path: Path) -> None:
+    """An ``unlisted`` page is built and served under its URL (only left out of lists):
+    its paragraphs are on the site, so sharing one is no leak (kaia-docs: the current
+    fee pages share paragraphs with an unlisted older version). A draft's does withhold
+    (the property test above)."""
+    site = tmp_path / "site"
+    _write(site, {
+        "old.md": "---\ntitle: Old\nunlisted: true\n---\n# Old\n\n" + SECRET + "\n",
+        "guide.md": _public_page([*_filler(10, 4), SECRET]),
+    })
+    assert _public_ids(site, tmp_path / "index") == {"guide"}
