@@ -136,15 +136,26 @@ MIN_PARAGRAPH_WORDS = 20
 MAX_PARAGRAPH_BAGS = 512
 
 
+def _length(found: list[str]) -> float:
+    """A paragraph's length in words: a character of a script written without spaces
+    (one :func:`words` entry each) counts half — a Japanese or Chinese word is about two
+    characters, and at one each a 20-character sentence was a "paragraph"."""
+    if all(word.isascii() for word in found):
+        return len(found)
+    split = sum(1 for word in found if len(word) == 1 and not word.isascii()
+                and unicodedata.name(word, "").startswith(_SPLIT_SCRIPTS))
+    return len(found) - split / 2
+
+
 def paragraph_bags(paragraphs: Iterable[str]) -> tuple[str, ...]:
     """Digests of the word multisets of each paragraph of at least
-    :data:`MIN_PARAGRAPH_WORDS` words (16 hex digits each, distinct, ascending, at most
+    :data:`MIN_PARAGRAPH_WORDS` words (:func:`_length`; 16 hex digits each, distinct, ascending, at most
     :data:`MAX_PARAGRAPH_BAGS`): a paragraph copied into a longer page, verbatim or with
     its words reordered, has the same digest there (CONTRACT X2, rule 6c)."""
     found: set[str] = set()
     for paragraph in paragraphs:
         folded = words(paragraph)
-        if len(folded) >= MIN_PARAGRAPH_WORDS:
+        if _length(folded) >= MIN_PARAGRAPH_WORDS:
             found.add(hashlib.blake2b(" ".join(sorted(folded)).encode("utf-8"), digest_size=8).hexdigest())
     return tuple(sorted(found)[:MAX_PARAGRAPH_BAGS])
 

@@ -148,3 +148,11 @@ def test_a_paragraph_of_an_unlisted_page_withholds_nothing(tmp_path: Path) -> No
         "guide.md": _public_page([*_filler(10, 4), SECRET]),
     })
     assert _public_ids(site, tmp_path / "index") == {"guide"}
+
+
+def test_a_character_of_a_script_without_spaces_counts_half_a_word() -> None:
+    """A Japanese sentence of 30 characters (about 15 words) is under the floor; one of
+    40 (about 20 words) is a paragraph."""
+    kana = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらり"
+    assert paragraph_bags([kana[:30]]) == ()
+    assert paragraph_bags([kana[:40]]) != ()
