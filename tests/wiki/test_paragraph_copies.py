@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
-from provider.wiki.check import check_wiki
+from provider.wiki.check import check_wiki, heuristic_findings
 from provider.wiki.copies import MIN_PARAGRAPH_WORDS, paragraph_bags
-from provider.wiki.document import WikiSettings
+from provider.wiki.document import WikiSettings, git_blob_sha1
+from provider.wiki.findings import NEAR_COPY, Acceptance
 
 SECRET = ("The staging database password rotates every Tuesday and the vault path for the "
           "billing reconciliation job is kept under ops slash billing slash nightly.")
@@ -77,6 +78,7 @@ def test_x2_a_copied_internal_paragraph_keeps_a_long_public_page_out(tmp_path: P
     entry = next(e for e in check_wiki(WikiSettings(root=site)).files if e.path == "guide.md")
     assert entry.resolved is not None
     assert any("a paragraph of the internal ops/runbook.md" in p for p in entry.resolved.problems)
+    assert [f["finding"] for f in heuristic_findings(entry.resolved)] == [NEAR_COPY]  # acceptable, as rule 6
 
 
 def test_x2_a_shuffled_paragraph_of_an_internal_section_keeps_the_page_out(tmp_path: Path) -> None:
@@ -156,3 +158,22 @@ def test_a_character_of_a_script_without_spaces_counts_half_a_word() -> None:
     kana = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらり"
     assert paragraph_bags([kana[:30]]) == ()
     assert paragraph_bags([kana[:40]]) != ()
+
+
+def test_an_accepted_paragraph_copy_is_public_until_the_page_changes(tmp_path: Path) -> None:
+    """The finding is ``near-copy``: accepted for the page's current bytes it is public
+    (and reported as accepted); an edit re-opens it (the digest no longer matches)."""
+    site = tmp_path / "site"
+    page = _public_page([*_filler(11, 4), SECRET])
+    _write(site, {
+        "ops/runbook.md": "---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\n" + SECRET + "\n",
+        "guide.md": page,
+    })
+    accepted = (Acceptance("guide.md", NEAR_COPY, git_blob_sha1(page.encode("utf-8"))),)
+    settings_ = WikiSettings(root=site, accepted_findings=accepted)
+    entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
+    assert entry.resolved is not None and entry.resolved.public
+    assert [f["accepted"] for f in heuristic_findings(entry.resolved)] == [True]
+    _write(site, {"guide.md": page + "\nOne more line.\n"})
+    entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
+    assert entry.resolved is not None and not entry.resolved.public
