@@ -17,7 +17,7 @@ from .analysis import ANY, analyzer_for
 __all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "code_field",
            "languages_of", "title_field"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 #: BM25F field weight of the body (prose).

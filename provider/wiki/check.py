@@ -311,7 +311,7 @@ def heuristic_findings(item: Resolved) -> list[dict[str, Any]]:
         code, line, text = read_finding(stored)
         found.append({"finding": code, "line": line, "text": text, "accepted": code in accepted})
     for reason in item.quarantine:
-        if reason.startswith("nearly the same text as"):
+        if reason.startswith(("nearly the same text as", "holds a paragraph of")):  # rules 6, 6b and 6c
             found.append({"finding": NEAR_COPY, "line": 0, "text": reason, "accepted": False})
     for problem in item.problems:
         if problem.startswith("accepted near-copy:"):

@@ -34,8 +34,9 @@ import numpy as np
 
 from .lookalike import _ignorable, latin_skeleton
 
-__all__ = ["MIN_BAG_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD", "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
-           "near_copies", "similarity", "sketch", "word_bag"]
+__all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD",
+           "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
+           "near_copies", "paragraph_bags", "similarity", "sketch", "word_bag"]
 
 SHINGLE_WORDS = 3
 SKETCH_SIZE = 64
@@ -129,6 +130,39 @@ def word_bag(text: str) -> str:
     if len(found) < MIN_BAG_WORDS:
         return ""
     return hashlib.blake2b(" ".join(sorted(found)).encode("utf-8"), digest_size=12).hexdigest()
+
+
+#: Words a paragraph needs for a :func:`paragraph_bags` digest: fewer, and shared
+#: boilerplate ties unrelated pages (at 12, two Microsoft Learn procedure sentences of 14
+#: and 19 words demoted four public pages; measured on every corpus: see
+#: docs/how-to/findings.md).
+MIN_PARAGRAPH_WORDS = 20
+#: Paragraph digests kept per document (the smallest, so the choice is stable).
+MAX_PARAGRAPH_BAGS = 512
+
+
+def _length(found: list[str]) -> float:
+    """A paragraph's length in words: a character of a script written without spaces
+    (one :func:`words` entry each) counts half — a Japanese or Chinese word is about two
+    characters, and at one each a 20-character sentence was a "paragraph"."""
+    if all(word.isascii() for word in found):
+        return len(found)
+    split = sum(1 for word in found if len(word) == 1 and not word.isascii()
+                and unicodedata.name(word, "").startswith(_SPLIT_SCRIPTS))
+    return len(found) - split / 2
+
+
+def paragraph_bags(paragraphs: Iterable[str]) -> tuple[str, ...]:
+    """Digests of the word multisets of each paragraph of at least
+    :data:`MIN_PARAGRAPH_WORDS` words (:func:`_length`; 16 hex digits each, distinct, ascending, at most
+    :data:`MAX_PARAGRAPH_BAGS`): a paragraph copied into a longer page, verbatim or with
+    its words reordered, has the same digest there (CONTRACT X2, rule 6c)."""
+    found: set[str] = set()
+    for paragraph in paragraphs:
+        folded = words(paragraph)
+        if _length(folded) >= MIN_PARAGRAPH_WORDS:
+            found.add(hashlib.blake2b(" ".join(sorted(folded)).encode("utf-8"), digest_size=8).hexdigest())
+    return tuple(sorted(found)[:MAX_PARAGRAPH_BAGS])
 
 
 def sketch(text: str) -> str:

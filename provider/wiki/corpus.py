@@ -93,7 +93,7 @@ from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import same_file, same_words
+from .same_text import same_file, same_paragraphs, same_words
 
 if TYPE_CHECKING:
     from .site_gate import OffSite
@@ -415,6 +415,9 @@ _UNDECIDED = "fail-closed: no audience key and no matching rule"
 #: How the reason of a page withheld only for ``ROBOTS: NOINDEX`` ends
 #: (:func:`provider.wiki.audience_map.operator_withholding`): its text is on the site.
 _ON_THE_SITE = "NOINDEX (withhold_noindex)"
+#: How the withholding reason of a Docusaurus ``unlisted`` page ends: built and served
+#: under its URL, only left out of lists (not a source for rule 6c).
+_UNLISTED = "front matter unlisted"
 
 #: Audience sources that say no one asked for the page to be internal (a duplicate id
 #: makes both claimants internal; neither is a secret the other copies).
@@ -692,6 +695,7 @@ def derive(
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
+    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
     if default_locale is not None:
         _drift(drafts, default_locale)
 

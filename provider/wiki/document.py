@@ -38,7 +38,7 @@ from .classify import (
     readable_name,
     site_path,
 )
-from .copies import sketch, word_bag
+from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
 from .files import DEFAULT_MAX_FILE_BYTES, FileRef, Skipped, ignore_reason, stat_file
@@ -50,7 +50,7 @@ from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
 from .mkdocs_site import project_for
 from .passages import Passage, split_passages
-from .plaintext import markdown_to_text
+from .plaintext import Block, markdown_to_text
 from .publication import FLAG_KEYS, lookup, read_publication
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import site_view
@@ -223,6 +223,9 @@ class DocumentMeta:
         bag, internal_bag: :func:`provider.wiki.copies.word_bag` of the text (title
             and headings left out: a copy is retitled) and of the internal sections' text: finds
             copies too short for a sketch, or with their words reordered.
+        paragraph_bags, internal_paragraph_bags: :func:`provider.wiki.copies.paragraph_bags`
+            of the paragraphs outside and inside internal sections: find a paragraph
+            copied, in any word order, into a longer page (rule 6c).
     """
 
     relpath: str
@@ -265,10 +268,12 @@ class DocumentMeta:
     accepted: tuple[str, ...] = ()
     bag: str = ""
     internal_bag: str = ""
+    paragraph_bags: tuple[str, ...] = ()
+    internal_paragraph_bags: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("warnings", "errors", "findings", "accepted"):
+        for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -279,6 +284,8 @@ class DocumentMeta:
         data["errors"] = tuple(data.get("errors", ()))
         data["findings"] = tuple(data.get("findings", ()))
         data["accepted"] = tuple(data.get("accepted", ()))
+        data["paragraph_bags"] = tuple(data.get("paragraph_bags", ()))
+        data["internal_paragraph_bags"] = tuple(data.get("internal_paragraph_bags", ()))
         return cls(**data)
 
 
@@ -531,9 +538,12 @@ def parse_document(
         audience = Decision(INTERNAL, "fail-closed: a would-be internal-section marker")
     full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
     anchors = _anchor_rule(settings, relpath)
+    internal_blocks: list[Block] = []
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
-        passages = split_passages(mark_internal_blocks(full.blocks, public.blocks), slugger=new_slugger(anchors))
+        marked = mark_internal_blocks(full.blocks, public.blocks)
+        internal_blocks = [b for b in marked if b.internal]
+        passages = split_passages(marked, slugger=new_slugger(anchors))
         public_passages = split_passages(public.blocks, slugger=new_slugger(anchors))
         if not public_passages:
             warnings.append("no text outside internal sections: never in the public index")
@@ -631,6 +641,8 @@ def parse_document(
         # Without title and headings: a copy is retitled.
         bag=word_bag("\n".join(p.text for p in passages)),
         internal_bag=word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
+        paragraph_bags=paragraph_bags(b.text for b in public.blocks if b.kind != "heading"),
+        internal_paragraph_bags=paragraph_bags(b.text for b in internal_blocks if b.kind != "heading"),
     )
     return WikiDocument(meta=document_meta, passages=passages, public_passages=public_passages)
 

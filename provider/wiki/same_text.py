@@ -10,8 +10,14 @@ them on its drafts; CONTRACT X2).
   (:func:`provider.wiki.copies.word_bag`), inherits its status: the near-copy sketch
   misses texts under its shingle floor and texts whose words or sentences were
   reordered.
+* **Rule 6c — a copied paragraph.** A public document with a paragraph of at least
+  :data:`provider.wiki.copies.MIN_PARAGRAPH_WORDS` words whose words (in any order) are
+  those of a paragraph of an internal or withheld document, or of any document's
+  internal section, inherits its status as in rule 6b: a long public page that quotes an
+  internal paragraph is as internal as the paragraph (containment, which neither the
+  sketch nor the whole-text bag sees).
 
-Both relate documents the incremental rules must follow (:func:`file_keys`,
+All three relate documents the incremental rules must follow (:func:`file_keys`,
 :func:`bag_keys`: :mod:`provider.wiki.incremental` indexes them).
 """
 
@@ -25,7 +31,7 @@ from .classify import INTERNAL, PUBLIC
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
-__all__ = ["Draft", "bag_keys", "file_keys", "same_file", "same_words"]
+__all__ = ["Draft", "bag_keys", "file_keys", "same_file", "same_paragraphs", "same_words"]
 
 
 class Draft(Protocol):
@@ -92,8 +98,10 @@ def same_file(drafts: Mapping[str, Draft]) -> None:
 
 def bag_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
     """The word bags (:func:`provider.wiki.copies.word_bag`) a document holds, whole text
-    and internal sections (the incremental rules relate documents sharing one)."""
-    return tuple(bag for bag in (meta.bag, meta.internal_bag) if bag)
+    and internal sections, and its paragraph bags (rule 6c): the incremental rules
+    relate documents sharing one."""
+    return (*(bag for bag in (meta.bag, meta.internal_bag) if bag), *meta.paragraph_bags,
+            *meta.internal_paragraph_bags)
 
 
 def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_the_site: str) -> None:
@@ -133,4 +141,49 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
             draft.audience = INTERNAL
             draft.audience_source = f"fail-closed: a copy of the internal {path}"
             draft.quarantine.append(f"nearly the same text as the internal {path} (the same words); "
+                                    "served as internal")
+
+
+def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
+                    on_the_site: tuple[str, ...]) -> None:
+    """Rule 6c: a public document holding a paragraph (any word order) of an internal or
+    withheld document, or of any document's internal section, outside its translation
+    group, inherits its status as in rule 6b (same exceptions, same finding code, so
+    ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
+    endings of withholding reasons whose page the site still publishes under its URL
+    (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
+    shared with an older version of the same page than a whole text is."""
+    sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
+            continue
+        meant = not draft.audience_source.startswith(not_meant)
+        if draft.withheld is not None or (draft.audience != PUBLIC and meant):
+            for bag in draft.meta.paragraph_bags:
+                sources[bag].append((relpath, draft.withheld is not None))
+        for bag in draft.meta.internal_paragraph_bags:
+            sources[bag].append((relpath + "#internal", False))
+    if not sources:
+        return
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.paragraph_bags:
+            continue
+        group = draft.meta.translation_group
+        found = [(key, withheld) for bag in draft.meta.paragraph_bags for key, withheld in sources.get(bag, ())
+                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
+        if not found:
+            continue
+        key, withheld = min(found, key=lambda f: (not f[1], f[0]))
+        source = key.partition("#")[0]
+        path = source + (" (its internal section)" if key.endswith("#internal") else "")
+        if NEAR_COPY in draft.meta.accepted:
+            draft.problems.append(f"accepted near-copy: a paragraph of {path}; accepted in accepted_findings")
+        elif withheld:
+            draft.withheld = f"a paragraph copied from {path}, which is not served: {drafts[source].withheld}"
+            draft.quarantine.append(f"holds a paragraph of {path} (the same words), which is not served; "
+                                    "not served either")
+        else:
+            draft.audience = INTERNAL
+            draft.audience_source = f"fail-closed: holds a paragraph of the internal {path}"
+            draft.quarantine.append(f"holds a paragraph of the internal {path} (the same words); "
                                     "served as internal")

@@ -158,6 +158,10 @@ def _locale_and_group(relpath: str) -> tuple[str | None, str]:
     return None, relpath.rsplit(".", 1)[0]
 
 
+#: Paragraph bags (provider.wiki.copies.paragraph_bags) the generated documents share.
+PARAGRAPHS = ("p1", "p2", "p3")
+
+
 @st.composite
 def rich_metas(draw: st.DrawFn, relpath: str) -> DocumentMeta:
     locale, stem = _locale_and_group(relpath)
@@ -203,6 +207,12 @@ def rich_metas(draw: st.DrawFn, relpath: str) -> DocumentMeta:
         has_front_matter=draw(st.integers(0, 4)) != 0,
         errors=("a stray closer",) if draw(st.integers(0, 8)) == 0 else (),
         site_cascade=draw(st.sampled_from([None, None, {"audience": PUBLIC}, {"audience": INTERNAL}])),
+        # Whole-text and paragraph word bags from small pools, so rules 6b and 6c relate
+        # documents (a paragraph copied into a longer page: containment).
+        bag=draw(st.sampled_from(["", "b1", "b2"])),
+        internal_bag=draw(st.sampled_from(["", "", "b1"])),
+        paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=2, unique=True))),
+        internal_paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=1))),
     )
 
 
@@ -297,3 +307,41 @@ def test_one_changed_document_derives_only_what_it_can_affect() -> None:
     assert touched == {"s1/p1.md"}
     assert kept == resolve(dict(docs), default_locale="en", now=NOW)
     assert not kept["s1/p1.md"].public
+
+
+#: Pages related by nothing but the paragraphs they share (rule 6c).
+PARAGRAPH_PATHS = [f"s{i}/p{i}.md" for i in range(6)]
+
+
+@st.composite
+def paragraph_histories(draw: st.DrawFn) -> list[tuple[dt.datetime, dict[str, DocumentMeta | None]]]:
+    batches: list[tuple[dt.datetime, dict[str, DocumentMeta | None]]] = []
+    for number in range(draw(st.integers(2, 6))):
+        touched = draw(st.lists(st.sampled_from(PARAGRAPH_PATHS), min_size=6 if number == 0 else 1, max_size=6,
+                                unique=True))
+        batch: dict[str, DocumentMeta | None] = {}
+        for relpath in touched:
+            stem = relpath.removesuffix(".md")
+            # The first page is never removed: an empty corpus is derived whole, by design.
+            gone = relpath != PARAGRAPH_PATHS[0] and draw(st.integers(0, 5)) == 0
+            batch[relpath] = None if gone else DocumentMeta(
+                relpath=relpath, size=1, mtime_ns=1, revision="r1", doc_id=stem, title=stem,
+                audience=draw(st.sampled_from([PUBLIC, PUBLIC, INTERNAL])), draft=draw(st.integers(0, 4)) == 0,
+                locale="en", translation_group=stem, text_hash=stem,
+                paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=2, unique=True))),
+                internal_paragraph_bags=tuple(draw(st.lists(st.sampled_from(PARAGRAPHS), max_size=1))),
+            )
+        batches.append((NOW, batch))
+    return batches
+
+
+@settings(max_examples=150, deadline=None)
+@given(paragraph_histories(), st.booleans())
+def test_x2_incremental_paragraph_copies_equal_a_fresh_resolve(
+    batches: list[tuple[dt.datetime, dict[str, DocumentMeta | None]]], hinted: bool,
+) -> None:
+    """X2, rule 6c: pages related only by a shared paragraph (an internal page's, an
+    internal section's, a draft's): after every batch the incremental decisions equal a
+    resolve from scratch — a page that gains, loses or changes the status of a copied
+    paragraph re-derives every page holding it."""
+    _apply_history(CorpusRules(max_share=1e9), batches, None, None, hinted)
