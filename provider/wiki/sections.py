@@ -79,6 +79,10 @@ HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff"
 
 # Where an author can say "hide this" in some docs tool's syntax. Each is a *candidate*;
 # it counts only if it is not shown as code (:func:`_shown_as_code`).
+#: CSS that hides an element from a reader: ``display: none``, ``visibility: hidden``,
+#: ``font-size: 0``, ``opacity: 0`` (a zero not followed by a fraction), in any case.
+_HIDDEN_STYLE = (r"(?i:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
+                 r"|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9]))")
 _COMMENTS = re.compile(
     r"<!-(?:(?!-->).){0,2000}?-->"                          # HTML comment (also <!--- … --->)
     r"|\{\{?/\*(?:(?!\*/).){0,2000}?\*/\}?\}"                # MDX {/* */}, Hugo {{/* */}}
@@ -92,7 +96,7 @@ _COMMENTS = re.compile(
     r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
     r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
     r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
-    r"|<[A-Za-z][^<>]{0,500}?(?:\shidden[\s>=/]|display\s*:\s*none)",  # hidden elements
+    r"|<[A-Za-z][^<>]{0,500}?(?:\shidden[\s>=/]|" + _HIDDEN_STYLE + ")",  # hidden elements
     re.DOTALL,
 )
 _NAMES = re.compile(
@@ -152,7 +156,7 @@ def _comment_hides(text: str) -> bool:
     Remembered per text (at most ~2,000 characters): pages made from one template repeat
     their comments, and the look-alike search runs a pattern per hide word."""
     return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text)
-                or re.search(r"\shidden[\s>=/]|display\s*:\s*none", text, re.IGNORECASE))
+                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE))
 
 
 _COMMENT_WORD = re.compile(r"[^\W_]+")

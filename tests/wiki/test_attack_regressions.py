@@ -7,6 +7,8 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import resolve
@@ -84,3 +86,30 @@ def test_x2_a_copy_with_every_eighth_word_changed_is_still_a_copy() -> None:
     files = {"ops/runbook.md": "---\naudience: internal\n---\n" + " ".join(words) + "\n",
              "kb/refunds.md": "# Refunds\n\n" + " ".join(copy) + "\n"}
     assert _public_canary(files, (AudienceRule("kb/**", "public"),)) == []
+
+
+#: CSS that hides an element, as authors write it (property case, spacing, units, the
+#: attribute quoted either way); each is a would-be marker (provider.wiki.sections).
+HIDING_STYLES = st.tuples(
+    st.sampled_from(["display:none", "visibility:hidden", "visibility:collapse", "font-size:0", "font-size:0px",
+                     "font-size:0em", "opacity:0", "opacity:0.0"]),
+    st.sampled_from(["", " ", "  "]), st.booleans(), st.sampled_from(["p", "div", "span", "section"]),
+).map(lambda t: f"<{t[3]} style='{_spaced(t[0], t[1], upper=t[2])}'>")
+
+
+def _spaced(style: str, space: str, *, upper: bool) -> str:
+    text = style.replace(":", ":" + space)
+    return text.upper() if upper else text
+
+
+@settings(max_examples=25, deadline=None)
+@given(HIDING_STYLES)
+def test_x5_elements_hidden_by_css_fail_closed(opener: str) -> None:
+    text = f"---\naudience: public\n---\nPublic words.\n\n{opener}Override code {CANARY}.\n\nMore.\n"
+    assert _public_canary({"a.md": text}, ()) == []
+
+
+@pytest.mark.parametrize("style", ["font-size:0.9em", "opacity:0.5", "font-size: 10px", "visibility: visible"])
+def test_visible_styles_stay_public(style: str) -> None:
+    text = f"---\naudience: public\n---\nPublic words.\n\n<span style='{style}'>Small print {CANARY}.</span>\n"
+    assert _public_canary({"a.md": text}, ()) != []
