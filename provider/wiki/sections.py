@@ -72,7 +72,13 @@ HIDE_WORDS = ("internal", "confidential", "private", "restricted", "agentonly", 
 #: Single words that, as a word of a comment, say the same — with the misspellings
 #: allowed for each (``intrenal``, ``confidental``; short words exactly).
 HIDE_COMMENT_WORDS = {"internal": 2, "confidential": 2, "restricted": 2, "private": 1, "secret": 0, "hidden": 0,
-                      "intern": 0, "interne": 0, "staff": 0, "agents": 0, "hide": 0}
+                      "intern": 0, "interne": 0, "staff": 0, "agents": 0, "hide": 0,
+                      # The languages of the docs sites we read: de, fr, es/pt/it.
+                      "vertraulich": 1, "geheim": 0, "confidentiel": 1, "confidentielle": 1, "confidencial": 1,
+                      "interno": 0, "interna": 0, "riservato": 1, "privado": 0, "prive": 0}
+#: The same in scripts written without spaces between words (ja, zh, ko): found anywhere
+#: in a comment.
+HIDE_COMMENT_PHRASES = ("内部", "社内", "機密", "机密", "非公開", "保密", "仅限", "僅限", "내부", "기밀", "비공개")
 #: Names of a shortcode, Liquid tag, JSX/HTML element, container type or class that say
 #: the same when they are the whole name.
 HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden"}
@@ -85,6 +91,7 @@ _HIDDEN_STYLE = (r"(?i:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
                  r"|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9]))")
 _COMMENTS = re.compile(
     r"<!-(?:(?!-->).){0,2000}?-->"                          # HTML comment (also <!--- … --->)
+    r"|(?m:^ {0,3}\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>)[ \t]+(?:\([^)\n]{0,300}\)|\"[^\"\n]{0,300}\"))"  # [//]: # (…)
     r"|\{\{?/\*(?:(?!\*/).){0,2000}?\*/\}?\}"                # MDX {/* */}, Hugo {{/* */}}
     r"|\{%-?\s*comment\s*-?%\}(?:(?!\{%).){0,2000}"           # Liquid {% comment %}
     r"|\{::comment\}(?:(?!\{:/).){0,2000}"                     # kramdown {::comment}
@@ -167,7 +174,9 @@ _OTHER_ATTRIBUTES = re.compile(
 def _hide_word_in(text: str) -> bool:
     """Whether a word of ``text`` is one of :data:`HIDE_COMMENT_WORDS`, misspelled by up
     to the edits :data:`HIDE_COMMENT_WORDS` allows it."""
-    return any(map(_is_hide_word, _COMMENT_WORD.findall(fold(text[:2000]))))
+    folded = fold(text[:2000])
+    return any(map(_is_hide_word, _COMMENT_WORD.findall(folded))) or (
+        not folded.isascii() and any(phrase in folded for phrase in HIDE_COMMENT_PHRASES))
 
 
 @lru_cache(maxsize=65_536)

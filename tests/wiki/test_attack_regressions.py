@@ -51,6 +51,9 @@ def test_x5_tags_saying_internal_fail_closed() -> None:
     "<![CDATA[ internal ]]>", "<?internal?>", "<!INTERNAL>", "{{< restricted >}}", '<div data-audience="internal">',
     '<div style="display:none">', "<details><summary>Internal</summary>", ":::note For support staff",
     "{% if internal %}", ':::zone pivot="internal"',
+    # Comments by the Markdown idiom, and in the other languages of the sites we read.
+    "[//]: # (internal)", '[comment]: <> "Internal only"', "<!-- 内部メモ -->", "<!-- 社内向け -->",
+    "<!-- vertraulich -->", "<!-- Vertraulich: nur Support -->", "<!-- confidentiel -->", "<!-- 비공개 -->",
 ])
 def test_x5_would_be_markers_beyond_the_exact_words(opener: str) -> None:
     text = f"---\naudience: public\n---\nPublic words.\n\n{opener}\nOverride code {CANARY}.\n\nMore.\n"
@@ -112,4 +115,11 @@ def test_x5_elements_hidden_by_css_fail_closed(opener: str) -> None:
 @pytest.mark.parametrize("style", ["font-size:0.9em", "opacity:0.5", "font-size: 10px", "visibility: visible"])
 def test_visible_styles_stay_public(style: str) -> None:
     text = f"---\naudience: public\n---\nPublic words.\n\n<span style='{style}'>Small print {CANARY}.</span>\n"
+    assert _public_canary({"a.md": text}, ()) != []
+
+
+@pytest.mark.parametrize("line", ["[//]: # (TODO: add a screenshot)", "[docs]: https://example.com/internal-api",
+                                  "<!-- 画像を追加 -->", "<!-- Bild ergänzen -->"])
+def test_comments_without_a_hide_word_stay_public(line: str) -> None:
+    text = f"---\naudience: public\n---\nPublic words.\n\n{line}\nToken {CANARY}.\n"
     assert _public_canary({"a.md": text}, ()) != []
