@@ -7,11 +7,7 @@ judged because of it skipped, naming it; the report says when repairs are invisi
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import httpx
@@ -26,7 +22,7 @@ from provider.contract.testing import signed_headers
 from tests.conformance.broken.corpus import CANARIES, ArticleBackend
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check, correct_app
 from tests.conformance.broken.repairs import REPAIR_MUTANTS, strict_mutant_app
-from tests.support import REPO_ROOT
+from tests.conformance.kitrun import Outcomes, run_kit_module
 
 _KIT_MODULE = '''
 from provider.contract.testkit import ContractTestKit
@@ -81,25 +77,10 @@ class TestFtsSyntaxErrors(Base):
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, tuple[str, str]]]:
+def kit(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
     """Run the kit over every bug: {class: {test: (status, message)}}."""
     root = tmp_path_factory.mktemp("kit-adapter-bugs")
-    (root / "test_adapter_bug_kits.py").write_text(_KIT_MODULE, "utf-8")
-    (root / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n", "utf-8")
-    junit = root / "junit.xml"
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", str(root)],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, cwd=root, timeout=600,
-        check=False,
-    )
-    assert junit.exists(), completed.stdout + completed.stderr
-    outcomes: dict[str, dict[str, tuple[str, str]]] = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):  # noqa: S314 - pytest wrote it, just now
-        failure = case.find("failure")
-        status = "failed" if failure is not None else "skipped" if case.find("skipped") is not None else "passed"
-        message = (failure.get("message") or "") if failure is not None else ""
-        outcomes.setdefault(case.attrib["classname"].rpartition(".")[2], {})[case.attrib["name"]] = (status, message)
-    return outcomes
+    return run_kit_module(root, "test_adapter_bug_kits.py", _KIT_MODULE)
 
 
 def _failed(results: dict[str, tuple[str, str]]) -> dict[str, str]:

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +21,7 @@ from tests.conformance.broken.corpus import CANARIES
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check
 from tests.conformance.broken.repairs import REPAIR_MUTANTS, strict_mutant_app
 from tests.conformance.broken.server import serving
+from tests.conformance.kitrun import Outcomes, run_kit_module
 from tests.support import REPO_ROOT
 
 REPLAY = check("A5", "replayed request")
@@ -69,26 +69,11 @@ class Test_{ident}(ContractTestKit):
 
 
 @pytest.fixture(scope="module")
-def kit_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, tuple[str, str]]]:
+def kit_outcomes(tmp_path_factory: pytest.TempPathFactory) -> Outcomes:
     """Run the kit over every mutant: {class: {test: (status, message)}}."""
     root = tmp_path_factory.mktemp("kit-mutants")
     classes = "".join(_KIT_CLASS.format(ident=name.replace("-", "_"), name=name) for name in REPAIR_MUTANTS)
-    (root / "test_mutant_kits.py").write_text(_KIT_MODULE.format(classes=classes), "utf-8")
-    (root / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n", "utf-8")
-    junit = root / "junit.xml"
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={junit}", str(root)],
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, cwd=root, timeout=600,
-        check=False,
-    )
-    assert junit.exists(), completed.stdout + completed.stderr
-    outcomes: dict[str, dict[str, tuple[str, str]]] = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):  # noqa: S314 - pytest wrote it, just now
-        failure = case.find("failure")
-        status = "failed" if failure is not None else "skipped" if case.find("skipped") is not None else "passed"
-        message = (failure.get("message") or "") if failure is not None else ""
-        outcomes.setdefault(case.attrib["classname"].rpartition(".")[2], {})[case.attrib["name"]] = (status, message)
-    return outcomes
+    return run_kit_module(root, "test_mutant_kits.py", _KIT_MODULE.format(classes=classes))
 
 
 @pytest.mark.parametrize("name", sorted(REPAIR_MUTANTS))
