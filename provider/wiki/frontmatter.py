@@ -196,8 +196,15 @@ def _audience_line(line: str) -> bool:
     ``Audience =``, ``{"meta": {"audience": …}}``)."""
     if ":" not in line and "=" not in line:  # every match ends at one: skip the scan of prose
         return False
+    if "`" in line:
+        # Inline code is shown as written, never read as a header: a page documenting
+        # the format (``"audience": "internal"``) sets no key.
+        line = _INLINE_CODE.sub(" ", line)
     return any(resembles(next(k for k in keys if k), "audience")
                for keys in _KEY_BEFORE_SEPARATOR.findall(line[:2000]))
+
+
+_INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
 #: A preprocessor's include directive on a line of its own: ``{* ../src/x.py hl[6:7] *}``,

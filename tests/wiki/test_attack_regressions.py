@@ -123,3 +123,16 @@ def test_visible_styles_stay_public(style: str) -> None:
 def test_comments_without_a_hide_word_stay_public(line: str) -> None:
     text = f"---\naudience: public\n---\nPublic words.\n\n{line}\nToken {CANARY}.\n"
     assert _public_canary({"a.md": text}, ()) != []
+
+
+@pytest.mark.parametrize("line", ['A result is labelled `"audience": "internal"` in the answer.',
+                                  "Set ``audience: public`` in the front matter."])
+def test_an_audience_key_shown_as_inline_code_is_not_a_header(line: str) -> None:
+    """A page documenting the wiki format shows the key as code: no misplaced header."""
+    text = f"---\naudience: public\n---\nPublic words.\n\n{line}\nToken {CANARY}.\n"
+    assert _public_canary({"a.md": text}, ()) != []
+
+
+def test_an_audience_key_outside_inline_code_still_fails_closed() -> None:
+    text = f"---\naudience: public\n---\nPublic words.\n\nSee `this`: audience: internal\nToken {CANARY}.\n"
+    assert _public_canary({"a.md": text}, ()) == []
