@@ -26,9 +26,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from typing import Any, cast
 
 import anyio
@@ -50,7 +50,7 @@ from .errors import (
     SearchDeadlineExceeded,
 )
 from .readiness import Readiness
-from .registrations import Registration
+from .registrations import Exposure, Registration
 from .request import RetrieveRequest, check_content_type, check_version, parse_retrieve_request
 from .results import Repair, Result, render_results
 from .settings import ContractSettings
@@ -61,7 +61,7 @@ __all__ = ["ContractRoutes", "encode_json", "json_response", "read_body"]
 debug_log = logging.getLogger("provider.requests")
 errors_log = logging.getLogger("provider.errors")
 
-#: Rendered answers kept for the backend's cached ones (:meth:`ContractRoutes._rendered`).
+#: Rendered answers kept for the backend's cached ones (:meth:`ContractRoutes._render_same`).
 RENDERED_ENTRIES = 512
 #: Request bodies whose parsed form is kept (:meth:`ContractRoutes._query_of`), and the
 #: largest body kept, in bytes (a retrieval request is a query of a few words).
@@ -174,9 +174,9 @@ class ContractRoutes:
         self.verify_inline = getattr(settings.replay_store, "blocking", True) is False
         self.in_flight = 0
         self.cached_answer = cached_answers_of(backend)
-        #: (id of a cached answer, exposure, limit, locale, fallback) -> (that answer,
-        #: its encoded envelope, the repairs made, the results sent)
-        self._renders: OrderedDict[Hashable, tuple[Sequence[Result], bytes, tuple[str, ...], int]] = OrderedDict()
+        #: (a cached answer, exposure, limit, locale, fallback) -> its encoded envelope,
+        #: the repairs made, the results sent; on the event loop only
+        self._renders = lru_cache(maxsize=RENDERED_ENTRIES)(self._render_same)
         #: (exposure, body) -> what the body parsed to, and its query
         self._queries: dict[tuple[object, bytes], tuple[RetrieveRequest, SearchQuery]] = {}
 
@@ -303,11 +303,11 @@ class ContractRoutes:
             raise Overloaded(retry_after_s=settings.retry_after_s)
         results = self._from_cache(query)
         if results is not None:
-            body_out, duties, count = self._rendered(results, registration, parsed.limit, parsed.locale,
-                                                     parsed.locale_fallback)
+            body_out, duties, count = self._renders(_Same(results), registration.exposure, parsed.limit,
+                                                    parsed.locale, parsed.locale_fallback)
         else:
             results = await self._search(query)
-            body_out, duties, count = self._render(results, registration, parsed.limit, parsed.locale,
+            body_out, duties, count = self._render(results, registration.exposure, parsed.limit, parsed.locale,
                                                    parsed.locale_fallback)
         if duties:
             note(request.scope, repairs=list(duties))
@@ -316,31 +316,22 @@ class ContractRoutes:
         note(request.scope, results=count)
         return json_response(200, body_out)
 
-    def _render(self, results: Sequence[Result], registration: Registration, limit: int, locale: str | None,
+    def _render(self, results: Sequence[Result], exposure: Exposure, limit: int, locale: str | None,
                 locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
         """The envelope of ``results`` for this registration and request, encoded; the
         duties whose repairs it needed; the number of results sent."""
         repairs: list[Repair] = []
-        payload = render_results(results, exposure=registration.exposure, capabilities=self.settings.capabilities,
+        payload = render_results(results, exposure=exposure, capabilities=self.settings.capabilities,
                                  limit=limit, locale=locale, locale_fallback=locale_fallback, repairs=repairs)
         return encode_json(payload), tuple(r.duty for r in repairs), len(payload["results"])  # type: ignore[arg-type]
 
-    def _rendered(self, results: Sequence[Result], registration: Registration, limit: int, locale: str | None,
-                  locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
-        """:meth:`_render` of an answer from the backend's cache, reused while the backend
-        hands out the same sequence object for it (the key holds the sequence itself,
-        so its ``id`` cannot be reused by another while the entry exists). Everything
-        :func:`render_results` depends on is in the key: the same gate, applied once."""
-        key = (id(results), registration.exposure, limit, locale, locale_fallback)
-        found = self._renders.get(key)
-        if found is not None and found[0] is results:
-            self._renders.move_to_end(key)
-            return found[1], found[2], found[3]
-        rendered = self._render(results, registration, limit, locale, locale_fallback)
-        self._renders[key] = (results, *rendered)
-        if len(self._renders) > RENDERED_ENTRIES:
-            self._renders.popitem(last=False)
-        return rendered
+    def _render_same(self, results: _Same, exposure: Exposure, limit: int, locale: str | None,
+                     locale_fallback: bool) -> tuple[bytes, tuple[str, ...], int]:
+        """:meth:`_render` of an answer from the backend's cache, kept in :attr:`_renders`
+        and reused while the backend hands out the same sequence object for it.
+        Everything :func:`render_results` depends on is in the key: the same gate,
+        applied once."""
+        return self._render(results.value, exposure, limit, locale, locale_fallback)
 
     async def capabilities(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """``GET /capabilities``, signed like ``/retrieve`` (C3)."""
@@ -363,3 +354,19 @@ class ContractRoutes:
             note(request.scope, error=error.code)
             return json_response(error.status, error.envelope(), error.headers())
         return json_response(200, _READY)
+
+
+class _Same:
+    """A cache key equal only for the very same object: an answer's identity. It holds
+    the object, so its ``id`` cannot be reused by another while the key is kept."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Sequence[Result]) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value

@@ -30,11 +30,11 @@ segments never change once written) and scored lists per searcher
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
 from whoosh.idsets import DocIdSet
 from whoosh.matching.wrappers import FilterMatcher
@@ -85,9 +85,10 @@ class _Arrays:
         scope = getattr(searcher, "_kp_scope", None) or ("searcher", id(searcher))
         self.segments = [segment_key(scope, reader) for reader, _, _ in self.leaves]
         self._lengths: dict[tuple[int, str], np.ndarray] = {}
-        #: per (leaf, field, term) its entries and scores, least recently used first
-        self._terms: OrderedDict[tuple[int, str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
-        self._term_bytes = 0
+        #: per (leaf, field, term) its entries and scores, bounded by bytes (least
+        #: recently used out first); one searcher serves one thread at a time
+        self._terms: LRUCache[tuple[int, str, str], tuple[np.ndarray, np.ndarray]] = LRUCache(
+            TERM_CACHE_BYTES, getsizeof=_nbytes)
         #: per (leaf, field, term) its document frequency in that leaf (Term.estimate_size)
         self._dfs: dict[tuple[int, str, str], int] = {}
         self._doc_counts = [int(reader.doc_count()) for reader, _, _ in self.leaves]
@@ -124,20 +125,11 @@ class _Arrays:
         return min(sum(sizes), self._doc_counts[leaf])
 
     def term(self, key: tuple[int, str, str]) -> tuple[np.ndarray, np.ndarray] | None:
-        found = self._terms.get(key)
-        if found is not None:
-            self._terms.move_to_end(key)
-        return found
+        return self._terms.get(key)
 
     def keep_term(self, key: tuple[int, str, str], ids: np.ndarray, scores: np.ndarray) -> None:
-        size = ids.nbytes + scores.nbytes
-        if size > TERM_CACHE_BYTES:
-            return
-        self._terms[key] = (ids, scores)
-        self._term_bytes += size
-        while self._term_bytes > TERM_CACHE_BYTES:
-            _, (old_ids, old_scores) = self._terms.popitem(last=False)
-            self._term_bytes -= old_ids.nbytes + old_scores.nbytes
+        if _nbytes((ids, scores)) <= TERM_CACHE_BYTES:
+            self._terms[key] = (ids, scores)
 
     def accepted_mask(self, accepted: DocIdSet) -> np.ndarray:
         found = self.accepted.get(id(accepted))
@@ -149,6 +141,11 @@ class _Arrays:
                 self.accepted.clear()
             found = self.accepted[id(accepted)] = (accepted, mask)
         return found[1]
+
+
+def _nbytes(lists: tuple[np.ndarray, np.ndarray]) -> int:
+    """What a pair of arrays (entries and their weights or scores) holds, in bytes."""
+    return int(lists[0].nbytes + lists[1].nbytes)
 
 
 def _arrays(searcher: Searcher) -> _Arrays:
@@ -196,8 +193,8 @@ class PostingLists:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._lists: OrderedDict[tuple[Hashable, str, str], tuple[np.ndarray, np.ndarray]] = OrderedDict()
-        self._bytes = 0
+        self._lists: LRUCache[tuple[Hashable, str, str], tuple[np.ndarray, np.ndarray]] = LRUCache(
+            max_bytes, getsizeof=_nbytes)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -205,26 +202,20 @@ class PostingLists:
 
     @property
     def bytes(self) -> int:
-        return self._bytes
+        """What the kept lists hold, in bytes."""
+        return int(self._lists.currsize)
 
     def get(self, segment: Hashable, reader: Any, field: str, text: str) -> tuple[np.ndarray, np.ndarray]:
         """The posting list of ``(field, text)`` in the leaf ``reader`` (which holds it)."""
         key = (segment, field, text)
         with self._lock:
             found = self._lists.get(key)
-            if found is not None:
-                self._lists.move_to_end(key)
-                return found
+        if found is not None:
+            return found
         found = _leaf_postings(reader.postings(field, text))
-        size = found[0].nbytes + found[1].nbytes
-        if size <= self.max_bytes:
+        if _nbytes(found) <= self.max_bytes:
             with self._lock:
-                if key not in self._lists:
-                    self._lists[key] = found
-                    self._bytes += size
-                while self._bytes > self.max_bytes:
-                    _, (ids, weights) = self._lists.popitem(last=False)
-                    self._bytes -= ids.nbytes + weights.nbytes
+                self._lists.setdefault(key, found)
         return found
 
     def warm(self, reader: Any, segment: Hashable, fields: Sequence[str], share: float = 0.5,
@@ -242,7 +233,7 @@ class PostingLists:
         terms.sort(reverse=True)
         done = 0
         for _, field, text in terms:
-            if self._bytes >= share * self.max_bytes:
+            if self.bytes >= share * self.max_bytes:
                 break
             try:
                 self.get(segment, reader, field, text if isinstance(text, str) else text.decode("utf-8"))

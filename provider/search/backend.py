@@ -72,12 +72,14 @@ import re
 import sys
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Protocol
 
+from cachetools import LRUCache
 from whoosh import index as whoosh_index
 from whoosh.collectors import FilterCollector
 from whoosh.idsets import BitSet, DocIdSet
@@ -309,15 +311,20 @@ class ResultCache:
     def __init__(self, max_entries: int = 2048, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[Hashable, _Answer] = OrderedDict()
+        # Bounded by bytes here (the least recently used out first), by entries in put().
+        self._entries: LRUCache[Hashable, _Answer] = LRUCache(max(max_bytes, 0), getsizeof=attrgetter("size"))
         self._lock = threading.Lock()
-        self.bytes = 0
         self.hits = 0
         self.misses = 0
 
     @property
     def enabled(self) -> bool:
         return self.max_entries > 0 and self.max_bytes > 0
+
+    @property
+    def bytes(self) -> int:
+        """What the kept answers hold, by :func:`answer_bytes`."""
+        return int(self._entries.currsize)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -328,7 +335,6 @@ class ResultCache:
             if found is None:
                 self.misses += 1
                 return None
-            self._entries.move_to_end(key)
             self.hits += 1
             return found
 
@@ -336,14 +342,9 @@ class ResultCache:
         if not self.enabled or answer.size > self.max_bytes:
             return
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self.bytes -= old.size
             self._entries[key] = answer
-            self.bytes += answer.size
-            while len(self._entries) > self.max_entries or self.bytes > self.max_bytes:
-                _, dropped = self._entries.popitem(last=False)
-                self.bytes -= dropped.size
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem()
 
 
 @dataclass
@@ -588,41 +589,7 @@ class WhooshBackend:
             if not short or len(found) < fetch or fetch >= FETCH_MAX:
                 break
             fetch = min(fetch * 4, FETCH_MAX)
-        if not hits:
-            return []
-        weights: dict[str, dict[str, float]] = {}
-        results = []
-        ceiling = 1.0
-        for hit in hits:
-            stored = searcher.stored_fields(hit.docnum)
-            doc = stored["doc"]
-            language = analysis_language(doc["locale"], languages)
-            if language not in weights:
-                # Query terms analysed like the document's passages were.
-                mine = words.get(language) or _analysed(searcher, language, query.text)
-                weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
-            start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
-            snippet, shown = snippet_span(stored["passages"], start)
-            # A public article's internal section is shown to agents only, and labelled
-            # internal when the snippet includes it, so it is not passed on to a customer.
-            internal = set(stored.get("passage_internal") or ()).intersection(shown)
-            ceiling = min(ceiling, normalised_score(hit.raw_score))
-            due = _parse_due(doc.get("review_due"))
-            result = Result(
-                document_id=doc["id"],
-                title=doc["title"],
-                snippet=snippet,
-                audience="internal" if internal else doc["audience"],
-                revision=doc["revision"],
-                chunk_id=doc.get("chunk"),
-                url=doc.get("url"),
-                locale=doc["locale"],
-                score=round(ceiling, 4),
-                review_due_at=_rfc3339(due),
-                translation_group_id=doc.get("group"),
-            )
-            results.append(_Found(result, due, doc.get("sync")))
-        return results
+        return _results(searcher, hits, languages, words, query.text)
 
     @staticmethod
     def _match(
@@ -768,6 +735,46 @@ class WhooshBackend:
             threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
                              name="kp-spelling-warm").start()
             return self._build
+
+
+def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],
+             words: Mapping[str, tuple[str, ...]], text: str) -> list[_Found]:
+    """The results of ``hits`` (best first): stored fields, the best passage as the
+    snippet for the query's words analysed like the document's language, scores that
+    never rise down the list."""
+    weights: dict[str, dict[str, float]] = {}
+    results = []
+    ceiling = 1.0
+    for hit in hits:
+        stored = searcher.stored_fields(hit.docnum)
+        doc = stored["doc"]
+        language = analysis_language(doc["locale"], languages)
+        if language not in weights:
+            # Query terms analysed like the document's passages were.
+            mine = words.get(language) or _analysed(searcher, language, text)
+            weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
+        start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
+        snippet, shown = snippet_span(stored["passages"], start)
+        # A public article's internal section is shown to agents only, and labelled
+        # internal when the snippet includes it, so it is not passed on to a customer.
+        internal = set(stored.get("passage_internal") or ()).intersection(shown)
+        ceiling = min(ceiling, normalised_score(hit.raw_score))
+        due = _parse_due(doc.get("review_due"))
+        result = Result(
+            document_id=doc["id"],
+            title=doc["title"],
+            snippet=snippet,
+            audience="internal" if internal else doc["audience"],
+            revision=doc["revision"],
+            chunk_id=doc.get("chunk"),
+            url=doc.get("url"),
+            locale=doc["locale"],
+            score=round(ceiling, 4),
+            review_due_at=_rfc3339(due),
+            translation_group_id=doc.get("group"),
+        )
+        results.append(_Found(result, due, doc.get("sync")))
+    return results
 
 
 def _file_stamp(path: Path | str) -> tuple[int, int] | None:

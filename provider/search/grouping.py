@@ -14,9 +14,11 @@ the default locale never searches the other languages at all, however many there
 from __future__ import annotations
 
 import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Collection, Hashable
 from typing import Any
+
+from cachetools import LRUCache, cached
 
 from .arrays import segment_key
 
@@ -29,22 +31,9 @@ SEGMENTS_KEPT = 16
 #: searched) pairs.
 ANSWERS_KEPT = 64
 
+#: Shared by the search threads: each cache is read and written under it (values are
+#: computed outside it, so two threads may compute the same one; both are equal).
 _lock = threading.Lock()
-#: Per segment: its translation groups (documents in none: ``"\0" + path``) and the
-#: analysis languages of its entries in each; a segment never changes (its deleted
-#: entries count as before, so deletions change nothing either).
-_members: OrderedDict[Hashable, dict[str, frozenset[str]]] = OrderedDict()
-#: Per (segment, languages searched): how many of its groups in no searched language
-#: hold each language.
-_open_counts: OrderedDict[tuple[Hashable, frozenset[str]], Counter[str]] = OrderedDict()
-_answers: OrderedDict[tuple[tuple[Hashable, ...], frozenset[str]], frozenset[str]] = OrderedDict()
-
-
-def _keep(cache: OrderedDict[Any, Any], key: Hashable, value: Any, size: int) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > size:
-        cache.popitem(last=False)
 
 
 def _group_languages(columns: tuple[Any, Any, Any], count: int,
@@ -106,31 +95,18 @@ def languages_with_unmatched_groups(
     names = tuple(segment_key(scope, leaf) for leaf in leaves)
     if not names or any(name[0] == "reader" for name in names):  # type: ignore[index]
         return _per_searcher(searcher, columns, key, language_of)
-    with _lock:
-        found = _answers.get((names, key))
-        if found is not None:
-            _answers.move_to_end((names, key))
-            return found
-    parts = []
-    for name, leaf in zip(names, leaves, strict=True):
-        with _lock:
-            members = _members.get(name)
-        if members is None:
-            members = _group_languages((leaf.column_reader("locale"), leaf.column_reader("group"),
-                                        leaf.column_reader("path")), leaf.doc_count_all(), language_of)
-            with _lock:
-                _keep(_members, name, members, SEGMENTS_KEPT)
-        parts.append((name, members))
+    return _generation_answer(names, key, leaves, language_of)
+
+
+# Per (the segments of an index generation, languages searched): the answer.
+@cached(LRUCache(ANSWERS_KEPT), key=lambda names, key, leaves, language_of: (names, key), lock=_lock)
+def _generation_answer(names: tuple[Hashable, ...], key: frozenset[str], leaves: list[Any],
+                       language_of: Callable[[str], str]) -> frozenset[str]:
+    parts = [(name, _segment_members(name, leaf, language_of)) for name, leaf in zip(names, leaves, strict=True)]
     # The largest segment's counts, kept; the other segments' groups corrected on them.
     parts.sort(key=lambda part: len(part[1]), reverse=True)
     (base_name, base), rest = parts[0], parts[1:]
-    with _lock:
-        base_counts = _open_counts.get((base_name, key))
-    if base_counts is None:
-        base_counts = _unmatched(base, key)
-        with _lock:
-            _keep(_open_counts, (base_name, key), base_counts, ANSWERS_KEPT)
-    counts = Counter(base_counts)
+    counts = Counter(_open_counts(base_name, key, base))
     united: dict[str, frozenset[str]] = {}
     for _, members in rest:
         for group, langs in members.items():
@@ -141,10 +117,23 @@ def languages_with_unmatched_groups(
             counts.subtract(before)
         if not langs & key:
             counts.update(langs)
-    found = frozenset(lang for lang, count in counts.items() if count > 0)
-    with _lock:
-        _keep(_answers, (names, key), found, ANSWERS_KEPT)
-    return found
+    return frozenset(lang for lang, count in counts.items() if count > 0)
+
+
+# Per segment: its translation groups (documents in none: ``"\0" + path``) and the
+# analysis languages of its entries in each; a segment never changes (its deleted
+# entries count as before, so deletions change nothing either).
+@cached(LRUCache(SEGMENTS_KEPT), key=lambda name, leaf, language_of: name, lock=_lock)
+def _segment_members(name: Hashable, leaf: Any, language_of: Callable[[str], str]) -> dict[str, frozenset[str]]:
+    return _group_languages((leaf.column_reader("locale"), leaf.column_reader("group"), leaf.column_reader("path")),
+                            leaf.doc_count_all(), language_of)
+
+
+# Per (segment, languages searched): how many of its groups in no searched language
+# hold each language (read, never changed: callers copy it).
+@cached(LRUCache(ANSWERS_KEPT), key=lambda name, key, members: (name, key), lock=_lock)
+def _open_counts(name: Hashable, key: frozenset[str], members: dict[str, frozenset[str]]) -> Counter[str]:
+    return _unmatched(members, key)
 
 
 def _per_searcher(searcher: Any, columns: tuple[Any, Any, Any], key: frozenset[str],
