@@ -185,8 +185,8 @@ class ContractRoutes:
 
         Parsing is a function of the body's bytes, the exposure and the declared
         capabilities (fixed for this application) alone, so a body met again — a
-        repeated question, the answer cache's case — is looked up instead (py-spy: the
-        strict parse was a tenth of a cached answer's contract work). Only bodies that
+        repeated question, the answer cache's case — is looked up instead (the strict
+        parse was a large share of a cached answer's contract work). Only bodies that
         parsed are kept, and only small ones (:data:`PARSED_BODY_BYTES`); the oldest
         goes first beyond :data:`PARSED_ENTRIES`.
 
@@ -225,7 +225,7 @@ class ContractRoutes:
         ``search_deadline_s`` (a thread cannot be stopped: it finishes unseen).
 
         Under asyncio (uvicorn) the threads are a pool of their own: a hand-off to it
-        costs about half the CPU of anyio's (measured 44–61 µs against 98–169 µs), and
+        costs less CPU than one to anyio's, and
         searches always run on the same few threads, so a backend keeping per-thread
         state (searchers) keeps ``search_threads`` of them, not one per thread of
         anyio's shared pool. Under another event loop, anyio's threads with the limiter.

@@ -1,8 +1,8 @@
 """Top-N search over whole posting lists with numpy, answering exactly as Whoosh would.
 
-Whoosh walks a query's matchers one posting at a time in pure Python (about 40 µs per
-matching entry with a union of a dozen terms): the OR fill-up of a four-word query over
-10,000 documents scored ~1,500 entries in 40–75 ms, most of a slow query's time. Here
+Whoosh walks a query's matchers one posting at a time in pure Python: with a union of a
+dozen terms (the OR fill-up of a four-word query) scoring every matching entry that way
+was most of a slow query's time. Here
 each term's posting list is read block by block into arrays, scored with BM25F — the same
 expression, operation by operation, as :class:`whoosh.scoring.BM25FScorer`, so each
 entry's term score is the same double — and summed over the query's tree (``Term``,

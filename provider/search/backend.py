@@ -619,7 +619,7 @@ class WhooshBackend:
         def clause(language: str, word: str) -> Query:
             found = terms_of(language, word)
             # A binary tree of unions: Whoosh's automatic choice for three or more
-            # clauses on a small index preloads every posting into an array, 5x slower here.
+            # clauses on a small index preloads every posting into an array, slower here.
             return found[0] if len(found) == 1 else DefaultOr(found)
 
         columns = _columns(searcher)

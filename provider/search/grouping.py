@@ -74,7 +74,7 @@ def languages_with_unmatched_groups(
 
     Computed once per index generation and set of ``searched`` languages in a process,
     whatever the number of searchers (one per search thread and generation): each
-    segment's groups are read once (their column values, ~60 ms per 10,000 entries), and
+    segment's groups are read once (their column values: the costly part), and
     a generation's answer combines them, walking only the groups of segments other than
     its largest (a one-file update adds a small segment: its groups, not the index's).
 

@@ -6,12 +6,12 @@ without rebuilding. If the process dies between an index commit and the manifest
 write, the manifest describes the older state; the next scan sees those files as
 changed and re-indexes them, which is idempotent.
 
-The manifest was rewritten whole after every batch, so at 10,000 documents encoding it
-dominated a one-file update (about 2 s of 2.2 s). Each entry's JSON is therefore kept
+The manifest was rewritten whole after every batch, so on a large wiki encoding it
+dominated a one-file update. Each entry's JSON is therefore kept
 with the :class:`DocumentMeta` object it was made from and reused while the manifest
 still holds that same object: the metadata is immutable, so identity means equal
 content, and a changed file always gets a new object. Even so, writing and syncing
-15 MB (10,000 documents; 75 MB at 50,000) per batch cost more than the batch itself, so
+the whole file (it grows with the documents) per batch cost more than the batch itself, so
 a batch that changes few entries **appends** them to a journal beside the manifest
 (``manifest.json.journal``, one JSON line per batch: the entries changed or removed and
 the new header) and syncs only that; the whole manifest is rewritten (and the journal
@@ -312,7 +312,7 @@ class Manifest:
 def _plain(value: Any) -> Any:
     """``value`` as ``dataclasses.asdict`` turns a field's value into JSON-ready data
     (dataclasses into dicts, tuples and lists element by element), without its deep
-    copy of every leaf: a manifest of 10,000 documents spent ~0.5 ms per document there."""
+    copy of every leaf, which was a large part of saving a manifest."""
     kind = type(value)
     if kind is str or kind is int or kind is float or kind is bool or value is None:
         return value
@@ -344,8 +344,8 @@ def _meta_text(meta: DocumentMeta) -> str:
     """The JSON text of :meth:`DocumentMeta.to_json` (the same characters), in one call of
     the C encoder where the object's attributes are exactly its fields in order — every
     field is a string, number, boolean, ``None``, a dict of strings or a tuple of
-    strings, which the encoder writes as ``to_json``'s lists: ~0.2 ms a document in
-    Python was most of a 50,000-document manifest's 17.8 s save."""
+    strings, which the encoder writes as ``to_json``'s lists: encoding in Python was
+    most of a large manifest's save."""
     state = meta.__dict__
     if type(meta) is DocumentMeta and tuple(state) == _FIELDS:
         return _dumps(state)
@@ -372,8 +372,8 @@ def _journal(path: Path) -> Path:
     return path.with_name(path.name + ".journal")
 
 
-#: ``json.dumps`` with these options builds an encoder per call (~5 µs: a tenth of
-#: saving a 50,000-document manifest, two calls an entry); one serves every call.
+#: ``json.dumps`` with these options builds an encoder per call (a noticeable share of
+#: saving a large manifest, two calls an entry); one serves every call.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 

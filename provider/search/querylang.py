@@ -35,7 +35,7 @@ from ..contract.locales import likely_subtags
 from .analysis import ANY
 from .segment import HAN, HANGUL, KANA
 
-__all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "count_stop_words", "han_writings",
+__all__ = ["EVIDENCE_RATIO", "candidate_languages", "chinese_scripts", "han_writings",
            "query_scripts", "searched_first", "stop_words_of", "writing_key", "written_in"]
 
 #: How much likelier the whole query must be in another language than in the default
@@ -233,7 +233,3 @@ def stop_words_of(analyzer: object) -> frozenset[str]:
         if stops is not None:
             return frozenset(stops)
     return frozenset()
-
-
-def count_stop_words(tokens: Iterable[str], stops: frozenset[str]) -> int:
-    return sum(1 for token in tokens if token in stops)

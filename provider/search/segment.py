@@ -22,12 +22,11 @@ clause and a word inside it is never found. Each run of CJK characters is segmen
 Elasticsearch's CJK analysis, overlapping pairs of CJK characters (a lone character
 stays a unigram).
 
-The segmenters are loaded once per process, on first use (0.5–2 s each).
+The segmenters are loaded once per process, on first use (each loads a dictionary).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -66,8 +65,6 @@ ZH_STOP = frozenset("""
 所以 但是 但 如果 并 並 且 用 来 來 去 到 做 请 請
 """.split())
 
-_CJK_RUN = re.compile(f"[{CJK}]+")
-_HANGUL_CHAR = re.compile(f"[{HANGUL}]")
 
 
 def cjk_bigrams(run: str) -> Iterator[str]:
@@ -158,12 +155,3 @@ def segmenter(language: str) -> Callable[[str], Iterator[str]] | None:
     """The word segmenter of a CJK language subtag (``ja``, ``zh``, ``ko``): a function from
     a run of CJK characters to its words; ``None`` for any other language."""
     return {"ja": _japanese, "zh": _chinese, "ko": _korean}.get(language)
-
-
-def cjk_runs(text: str) -> list[str]:
-    """The runs of CJK characters in ``text``, in order."""
-    return _CJK_RUN.findall(text)
-
-
-def has_hangul(text: str) -> bool:
-    return _HANGUL_CHAR.search(text) is not None

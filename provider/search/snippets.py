@@ -13,7 +13,7 @@ from operator import ne
 from ..contract.plaintext import ELLIPSIS, clip_text
 from ..contract.results import SNIPPET_MAX_CHARS
 
-__all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "make_snippet", "pair_weights", "passage_terms",
+__all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "pair_weights", "passage_terms",
            "snippet_span"]
 
 #: Joins two adjacent terms into a *pair* term (``refund+exception``): no analysed term
@@ -97,9 +97,3 @@ def _join(text: str, following: str) -> str:
     if text.endswith(ELLIPSIS) and following.startswith(ELLIPSIS) and len(text) > 1 and len(following) > 1:
         return text[:-1] + following[1:]
     return f"{text} {following}"
-
-
-def make_snippet(passages: Sequence[str], start: int, max_chars: int = SNIPPET_MAX_CHARS) -> str:
-    """The passage at ``start``, followed by the next ones while they fit in ``max_chars``
-    characters. Never empty for a document with text."""
-    return snippet_span(passages, start, max_chars)[0]

@@ -4,8 +4,8 @@ Whoosh's :class:`~whoosh.writing.SegmentWriter` puts every posting into a pool o
 ``(field, term, docnum, weight, value)`` tuples, spills sorted runs of them to disk past
 ``limitmb`` and, on commit, merges the runs and sorts millions of tuples, then writes
 them one posting at a time, looking up each posting's document field length in the
-segment's length column. Profiled on a cold build of the provider's entries, that was
-most of the commit and a third of adding documents.
+segment's length column. On a cold build of the provider's entries, that was most of
+the commit and much of adding documents.
 
 :class:`TermWriter` is that writer with two changes and nothing else:
 
@@ -315,8 +315,8 @@ class TermWriter(SegmentWriter):  # type: ignore[misc]  # Whoosh is untyped
         """As :meth:`IndexWriter.delete_by_term` — every document of the index whose
         ``fieldname`` holds the term ``text`` is deleted; returns how many — with each
         segment's posting list read as it is, instead of through a scored ``Term`` query
-        (Whoosh builds a BM25F scorer per segment for a deletion: 1 ms a path in a
-        500-file batch). Deleted documents are skipped as there (the segment reader
+        (Whoosh builds a BM25F scorer per segment for each deletion, a cost paid per
+        path of a batch). Deleted documents are skipped as there (the segment reader
         filters them)."""
         if fieldname not in self.schema:
             return 0

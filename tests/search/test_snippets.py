@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from provider.search.snippets import best_passage, make_snippet, snippet_span
+from provider.search.snippets import best_passage, snippet_span
 
 
 def test_best_passage_is_the_one_carrying_most_query_weight() -> None:
@@ -21,10 +21,10 @@ def test_title_only_match_falls_back_to_the_first_passage() -> None:
 
 def test_snippet_extends_with_following_passages_within_bound() -> None:
     passages = ["a" * 100, "b" * 100, "c" * 400]
-    assert make_snippet(passages, 0) == "a" * 100 + " " + "b" * 100
-    long = make_snippet(["x " * 400], 0, max_chars=480)
+    assert snippet_span(passages, 0)[0] == "a" * 100 + " " + "b" * 100
+    long = snippet_span(["x " * 400], 0, max_chars=480)[0]
     assert len(long) <= 480 and long.endswith("…")
-    assert make_snippet([], 0) == ""
+    assert snippet_span([], 0)[0] == ""
 
 
 def test_snippet_span_says_which_passages_are_shown() -> None:
