@@ -12,10 +12,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 
@@ -47,31 +47,52 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-@contextmanager
-def running_server(config: dict[str, Any], workdir: Path, secret: str, *, ready_timeout_s: float = 300,
-                   tree: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def launch_server(config: dict[str, Any], workdir: Path, secret: str, *, tree: Path = ROOT,
+                  stdout: IO[bytes] | int = subprocess.DEVNULL) -> tuple[str, subprocess.Popen[bytes]]:
     """Start ``knowledge-provider serve`` with ``config`` (a free port and metrics off are
-    added), wait until ``/readyz`` answers 200, yield ``(base URL, process)``, then stop it.
-    ``tree``: the source tree whose ``provider`` package serves (another checkout, to
-    compare before and after in one run)."""
+    added unless ``config`` sets them) from ``tree``'s code (another checkout, to compare
+    before and after in one run); return ``(base URL, process)`` at once, not ready yet.
+    Its output (stdout and stderr) goes to ``stdout``."""
     port = free_port()
     path = workdir / f"bench-{port}.yaml"
     path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": secret}
     proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tree)
-    base = f"http://127.0.0.1:{port}"
+                            stdout=stdout, stderr=subprocess.STDOUT, env=env, cwd=tree)
+    return f"http://127.0.0.1:{port}", proc
+
+
+def wait_ready(base: str, proc: subprocess.Popen[bytes], *, timeout_s: float = 300, every_s: float = 0.1,
+               each: Callable[[], None] | None = None) -> None:
+    """Poll ``/readyz`` every ``every_s`` seconds until it answers 200, calling ``each``
+    (a sampler) on every poll.
+
+    Raises:
+        RuntimeError: the process exited, or was not ready within ``timeout_s``.
+    """
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if each is not None:
+            each()
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"serve exited with {proc.returncode}")
+        time.sleep(every_s)
+    raise RuntimeError(f"serve was not ready within {timeout_s:g} s")
+
+
+@contextmanager
+def running_server(config: dict[str, Any], workdir: Path, secret: str, *, ready_timeout_s: float = 300,
+                   tree: Path = ROOT) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """:func:`launch_server`, wait until ``/readyz`` answers 200, yield ``(base URL,
+    process)``, then stop it."""
+    base, proc = launch_server(config, workdir, secret, tree=tree)
     try:
-        deadline = time.monotonic() + ready_timeout_s
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None:
-                raise RuntimeError(f"serve exited with {proc.returncode}")
-            time.sleep(0.1)
+        wait_ready(base, proc, timeout_s=ready_timeout_s)
         yield base, proc
     finally:
         proc.send_signal(signal.SIGTERM)

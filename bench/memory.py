@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port  # noqa: E402
+from common import launch_server, wait_ready  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
@@ -57,25 +57,13 @@ SECRET = "memory-bench-secret-" + "m" * 32
 
 def start(tree: Path, config: dict[str, object], workdir: Path) -> tuple[str, subprocess.Popen[bytes]]:
     """``serve`` from ``tree``'s code; returns (base URL, process) once ``/readyz`` is 200."""
-    port = free_port()
-    path = workdir / f"memory-{port}.yaml"
-    path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
-    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tree)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 900
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                return base, proc
-        except httpx.TransportError:
-            pass
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve exited with {proc.returncode}")
-        time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("the server did not become ready")
+    base, proc = launch_server(config, workdir, SECRET, tree=tree)
+    try:
+        wait_ready(base, proc, timeout_s=900, every_s=0.2)
+    except RuntimeError:
+        proc.kill()
+        raise
+    return base, proc
 
 
 def distinct_queries(vocabulary: list[str], seed: int) -> list[str]:

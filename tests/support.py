@@ -9,6 +9,7 @@ import ssl
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -34,6 +35,22 @@ _VALIDATORS = {
 KNOWN_RESULT_FIELDS = {"documentId", "title", "snippet", "audience", "revision"} | {
     field for fields in FIELDS_BY_CAPABILITY.values() for field in fields
 }
+
+def wait_for(predicate: Callable[[], bool], what: str = "condition", *, timeout_s: float = 30.0,
+             every_s: float = 0.05) -> float:
+    """Poll ``predicate()`` every ``every_s`` seconds until it is true; return the seconds
+    it took.
+
+    Raises:
+        AssertionError: not true within ``timeout_s`` seconds (naming ``what``).
+    """
+    started = time.monotonic()
+    while time.monotonic() - started < timeout_s:
+        if predicate():
+            return time.monotonic() - started
+        time.sleep(every_s)
+    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
+
 
 def write_config(path: Path, settings: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(settings, sort_keys=False), "utf-8")

@@ -8,28 +8,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
-from tests.support import ProviderProcess
+from tests.support import ProviderProcess, wait_for
 
 pytestmark = pytest.mark.e2e
 
 ARTICLE = "en/billing/requesting-a-refund.md"
 DOC_ID = "en/billing/requesting-a-refund"
-
-
-def wait_for(predicate: Callable[[], bool], timeout_s: float = 20.0, what: str = "condition") -> float:
-    """Poll until ``predicate()`` is true; return the seconds it took."""
-    started = time.monotonic()
-    while time.monotonic() - started < timeout_s:
-        if predicate():
-            return time.monotonic() - started
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
 def atomic_save(path: Path, text: str) -> None:
@@ -154,13 +143,13 @@ def test_bulk_change_like_a_branch_switch(fresh_server: ProviderProcess, tmp_pat
         (bulk / f"page-{i:03d}.md").write_text(
             f"---\naudience: {audience}\n---\n# Bulk page {i}\n\nBulkword{i} appears here with pangolin.\n", "utf-8"
         )
-    wait_for(lambda: "en/bulk/page-299" in ids(fresh_server, "bulkword299", AGENT_SECRET), 60, "bulk add")
-    wait_for(lambda: len(ids(fresh_server, "pangolin", AGENT_SECRET)) == 50, 60, "all bulk pages")
+    wait_for(lambda: "en/bulk/page-299" in ids(fresh_server, "bulkword299", AGENT_SECRET), "bulk add", timeout_s=60)
+    wait_for(lambda: len(ids(fresh_server, "pangolin", AGENT_SECRET)) == 50, "all bulk pages", timeout_s=60)
     assert "en/bulk/page-000" not in ids(fresh_server, "bulkword0")  # internal
     assert "en/bulk/page-001" in ids(fresh_server, "bulkword1")
     # Switch back: the whole folder disappears in one move.
     os.rename(bulk, tmp_path / "moved-away")
-    wait_for(lambda: not ids(fresh_server, "pangolin", AGENT_SECRET), 60, "bulk removal")
+    wait_for(lambda: not ids(fresh_server, "pangolin", AGENT_SECRET), "bulk removal", timeout_s=60)
     assert_index_equals_fresh_build(fresh_server, tmp_path / "fresh")
 
 
@@ -183,7 +172,7 @@ def assert_index_equals_fresh_build(server: ProviderProcess, fresh_index: Path) 
         assert manifest is not None
         return manifest.fingerprints
 
-    wait_for(lambda: fingerprints(served) == fingerprints(IndexLayout(fresh_index)), 30, "index equal to fresh build")
+    wait_for(lambda: fingerprints(served) == fingerprints(IndexLayout(fresh_index)), "index equal to fresh build")
 
 
 def test_restart_serves_without_rebuild_and_sees_offline_edits(tmp_path: Path) -> None:

@@ -14,14 +14,13 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
 from tests.e2e.test_shutdown import alive, descendants, wait_until_gone
-from tests.support import ProviderProcess
+from tests.support import ProviderProcess, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -80,15 +79,6 @@ def found(server: ProviderProcess, secret: str) -> bool:
     return DOC_ID in {r["documentId"] for r in reply.json()["results"]}
 
 
-def wait_for(predicate: Callable[[], bool], timeout_s: float, what: str) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
-
-
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_writer_is_never_a_serving_process(tmp_path: Path, workers: int) -> None:
     """X7 under load: with one worker as with two, searches are answered by children of
@@ -110,7 +100,7 @@ def test_the_writer_is_never_a_serving_process(tmp_path: Path, workers: int) -> 
         assert found(server, CUSTOMER_SECRET)
         path = server.content / ARTICLE
         path.write_text(path.read_text("utf-8").replace("audience: public", "audience: internal"), "utf-8")
-        wait_for(lambda: not found(server, CUSTOMER_SECRET), 30, "the withdrawn article to leave customer_safe")
+        wait_for(lambda: not found(server, CUSTOMER_SECRET), "the withdrawn article to leave customer_safe")
         assert found(server, AGENT_SECRET)
 
         family = descendants(writer)
@@ -142,7 +132,7 @@ def test_a_dead_worker_is_replaced_and_a_dead_writer_takes_its_worker_along(tmp_
         first = searched_pid(server)
         os.kill(first, signal.SIGKILL)
         wait_for(lambda: first not in alive({first}) and bool(
-            [pid for pid in descendants(server.proc.pid) if pid != first]), 30, "the worker to be restarted")
+            [pid for pid in descendants(server.proc.pid) if pid != first]), "the worker to be restarted")
         second = None
         deadline = time.monotonic() + 60
         while second in (None, first) and time.monotonic() < deadline:

@@ -10,14 +10,13 @@ sitemap ever read nothing is public.
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
-from tests.support import ProviderProcess, StaticSite
+from tests.support import ProviderProcess, StaticSite, wait_for
 from tests.wiki.test_sitemap import BOMB, urlset
 
 pytestmark = pytest.mark.e2e
@@ -42,15 +41,6 @@ def results(server: ProviderProcess, secret: str) -> dict[str, str]:
     reply = server.retrieve({"query": "refund", "limit": 50}, secret)
     assert reply.status == 200, reply.body
     return {r["documentId"]: r["audience"] for r in reply.json()["results"]}
-
-
-def wait_for(predicate: Callable[[], bool], what: str, timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
 @pytest.fixture
