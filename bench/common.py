@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -48,16 +48,17 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def launch_server(config: dict[str, Any], workdir: Path, secret: str, *, tree: Path = ROOT,
-                  stdout: IO[bytes] | int = subprocess.DEVNULL) -> tuple[str, subprocess.Popen[bytes]]:
+                  stdout: IO[bytes] | int = subprocess.DEVNULL,
+                  options: Sequence[str] = ()) -> tuple[str, subprocess.Popen[bytes]]:
     """Start ``knowledge-provider serve`` with ``config`` (a free port and metrics off are
-    added unless ``config`` sets them) from ``tree``'s code (another checkout, to compare
-    before and after in one run); return ``(base URL, process)`` at once, not ready yet.
-    Its output (stdout and stderr) goes to ``stdout``."""
+    added unless ``config`` sets them) and ``options`` (``--rebuild``) from ``tree``'s code
+    (another checkout, to compare before and after in one run); return ``(base URL,
+    process)`` at once, not ready yet. Its output (stdout and stderr) goes to ``stdout``."""
     port = free_port()
     path = workdir / f"bench-{port}.yaml"
     path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": secret}
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(path)],
+    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", *options, "--config", str(path)],
                             stdout=stdout, stderr=subprocess.STDOUT, env=env, cwd=tree)
     return f"http://127.0.0.1:{port}", proc
 

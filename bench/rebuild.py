@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -35,7 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from common import free_port, percentile  # noqa: E402
+from common import launch_server, percentile, wait_ready  # noqa: E402
 from reindex import SECRET, generate  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
@@ -66,14 +64,8 @@ def run(work: Path, docs: int) -> None:
         indexer.sync()
     print(f"{docs} documents; first build in process: {time.monotonic() - started:.1f} s")
     first = IndexLayout(index).current_name()
-    port = free_port()
-    config = work / "bench.yaml"
-    config.write_text(json.dumps({"content": str(content), "index": str(index), "port": port, "metrics_port": 0}))
-    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
-    base = f"http://127.0.0.1:{port}"
     launched = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--rebuild", "--config", str(config)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    base, proc = launch_server({"content": str(content), "index": str(index)}, work, SECRET, options=["--rebuild"])
     answers: list[tuple[float, int, float, bool]] = []  # (sent, status, seconds, article found)
     stop = threading.Event()
 
@@ -89,13 +81,7 @@ def run(work: Path, docs: int) -> None:
             answers.append((sent, reply.status_code, time.monotonic() - sent, found))
 
     try:
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
+        wait_ready(base, proc, timeout_s=3600, every_s=0.05)
         ready_s = time.monotonic() - launched
         with httpx.Client(timeout=15) as client:
             thread = threading.Thread(target=customer, args=(client,))
