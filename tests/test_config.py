@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from provider.config import _KNOWN_KEYS, config_from_mapping, load_config
+from provider.config import SETTINGS, config_from_mapping, load_config
 from provider.contract.registrations import ConfigurationError
 from provider.wiki.layouts import LAYOUTS
 from tests.support import REPO_ROOT
@@ -75,7 +75,7 @@ def test_every_setting_is_explained_in_the_configuration_how_to() -> None:
     (the generated reference page lists them with defaults: tests/test_reference_docs.py)."""
     page = (REPO_ROOT / "docs" / "how-to" / "configure.md").read_text("utf-8")
     table_keys = set(re.findall(r"^\| `([a-z_]+)` \|", page, re.MULTILINE))
-    assert set(_KNOWN_KEYS) <= table_keys, set(_KNOWN_KEYS) - table_keys
+    assert set(SETTINGS) <= table_keys, set(SETTINGS) - table_keys
     for name in LAYOUTS:
         assert f"`{name}`" in page, name
 
@@ -139,10 +139,17 @@ def test_the_sample_configuration_and_its_commented_full_configuration_are_valid
     assert full.fallback_chain == ("en",) and full.wiki_settings().chunking
 
 
-def test_every_documented_key_has_a_parser() -> None:
-    from provider.config import _KNOWN_KEYS, _PARSERS
+def test_every_setting_is_declared_whole_and_reads_its_own_default() -> None:
+    """One declaration per setting: help, what it expects, a default that the file form
+    of the default gives back (so the reference page's defaults are values the file accepts)."""
+    import msgspec
 
-    assert set(_PARSERS) == set(_KNOWN_KEYS)
+    for key, item in SETTINGS.items():
+        assert item.help and item.expects and item.default_text, key
+        if item.default in (None, ()) or item.path:
+            continue
+        written = msgspec.json.decode(msgspec.json.encode(item.default))  # as YAML would give it
+        assert getattr(config(**{key: written}), item.attr) == item.default, key
 
 
 @pytest.mark.parametrize(
@@ -153,7 +160,7 @@ def test_every_documented_key_has_a_parser() -> None:
         ({"log_format": "xml"}, "log_format: must be plain or json"),
         ({"reconcile_interval": -1}, "reconcile_interval: must be seconds"),
         ({"parse_timeout": 0}, "parse_timeout: must be a whole number from 1 to 600"),
-        ({"replay_store": "postgres://x"}, "replay_store: use memory"),
+        ({"replay_store": "postgres://x"}, "replay_store: must be memory, sqlite, sqlite:///path or redis://host:port/db, not 'postgres://x'"),
         ({"host": ""}, "host: must be an address"),
         ({"locales": "en"}, "locales: must be a list of BCP 47 tags"),
         ({"locale": ["en"]}, "unknown setting 'locale'; did you mean 'locales'?"),
