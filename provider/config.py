@@ -78,7 +78,7 @@ _REPLAY_STORE = r"^(memory|sqlite)$|^(sqlite:///|rediss?://|unix://)"
 
 
 def setting(
-    help: str,  # noqa: A002 - the word every declaration reads best with
+    help: str,
     *,
     ge: float | None = None,
     le: float | None = None,
