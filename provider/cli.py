@@ -383,44 +383,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
     """The human form of ``check``: settings, a table of files, problems, a summary
     (``urls``: and each document's citation URL), and one verdict: ``FAILED``, the
     ``STRICT`` failures, or ``OK``."""
-    settings = report.settings
-    patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
-                         for p in settings["locale_patterns"])
-    rules = ", ".join(f"{k} → {v}" for rule in settings["audience_rules"] for k, v in rule.items()) or "none"
-    lines = [
-        f"Content: {settings['root']}  (layout {settings['layout']}; default locale {settings['default_locale']}; "
-        f"locales {', '.join(settings['locales'])})",
-        f"Locale patterns: {patterns}",
-        f"Audience rules: {rules}",
-        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
-          if report.site.sources else []),
-        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
-        "",
-    ]
-    rows = []
-    for entry in report.files:
-        if problems_only and not (entry.quarantined or entry.warnings):
-            continue
-        item = entry.resolved
-        if item is None:
-            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
-                         entry.path))
-            continue
-        status = "served" if item.served else "withheld"
-        if item.served and item.audience == "public" and not item.public:
-            status = "served*"  # public, but no text outside internal sections
-        why = item.audience_source if item.served else f"withheld: {item.withheld}"
-        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
-                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
-    if rows:
-        widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
-        lines.append("  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH")
-        for row in rows:
-            cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
-            lines.append("  ".join(cells) + "  " + row[-1])
-        lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
-                     "public index)")
-        lines.append("")
+    lines = _format_settings(report) + _format_table(report, problems_only=problems_only)
     for pattern in report.unused_rules:
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
     if report.unused_rules:
@@ -438,7 +401,62 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
         lines.append("")
     lines += _format_site(report, urls=urls)
     summary = report.summary()
-    lines.append("Summary")
+    lines += _format_summary(summary)
+    return "\n".join(lines + _format_verdict(report, summary["quarantined"], strict_failures))
+
+
+def _format_settings(report: CheckReport) -> list[str]:
+    """``check``'s first lines: the settings the wiki was read with."""
+    settings = report.settings
+    patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
+                         for p in settings["locale_patterns"])
+    rules = ", ".join(f"{k} → {v}" for rule in settings["audience_rules"] for k, v in rule.items()) or "none"
+    return [
+        f"Content: {settings['root']}  (layout {settings['layout']}; default locale {settings['default_locale']}; "
+        f"locales {', '.join(settings['locales'])})",
+        f"Locale patterns: {patterns}",
+        f"Audience rules: {rules}",
+        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
+          if report.site.sources else []),
+        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
+        "",
+    ]
+
+
+def _format_table(report: CheckReport, *, problems_only: bool) -> list[str]:
+    """``check``'s table: one row per file (``problems_only``: per file with a problem)."""
+    rows = []
+    for entry in report.files:
+        if problems_only and not (entry.quarantined or entry.warnings):
+            continue
+        item = entry.resolved
+        if item is None:
+            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
+                         entry.path))
+            continue
+        status = "served" if item.served else "withheld"
+        if item.served and item.audience == "public" and not item.public:
+            status = "served*"  # public, but no text outside internal sections
+        why = item.audience_source if item.served else f"withheld: {item.withheld}"
+        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
+                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
+    if not rows:
+        return []
+    widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH"]
+    for row in rows:
+        cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
+        lines.append("  ".join(cells) + "  " + row[-1])
+    lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
+                 "public index)")
+    lines.append("")
+    return lines
+
+
+def _format_summary(summary: dict[str, Any]) -> list[str]:
+    """``check``'s summary (:meth:`CheckReport.summary`): counts, locales, drift and the
+    sitemap's figures."""
+    lines = ["Summary"]
     for key, label in (("files", "files and skipped folders"), ("served", "served"),
                        ("publicIndex", "  in the public index"), ("internal", "  internal"),
                        ("withheld", "withheld (served to nobody)"), ("skipped", "skipped"),
@@ -455,11 +473,17 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
             if count:
                 lines.append(f"    {count:>5}  {reason}")
         lines.append(f"  {'site URLs without document':<28}{site['siteUrlsWithoutDocument']:>7}")
-    failures = [f"{summary['quarantined']} quarantined"] if summary["quarantined"] else []
+    return lines
+
+
+def _format_verdict(report: CheckReport, quarantined: int, strict_failures: Sequence[str]) -> list[str]:
+    """``check``'s last lines: ``FAILED`` with why, the ``STRICT`` failures, or ``OK``."""
+    failures = [f"{quarantined} quarantined"] if quarantined else []
     if report.site.findings:
         failures.append(f"{len(report.site.findings)} site configuration file(s) not understood")
     if (sitemap_failure := report.sitemap_failure()) is not None:
         failures.append(sitemap_failure)
+    lines = []
     if report.exit_code:
         lines.append(f"FAILED: {'; '.join(failures)} (exit 1)")
     elif not strict_failures:
@@ -467,7 +491,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
     if strict_failures:
         lines.append(f"STRICT: {len(strict_failures)} failure(s) (exit 1):")
         lines += [f"  {f}" for f in strict_failures]
-    return "\n".join(lines)
+    return lines
 
 
 def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
@@ -694,7 +718,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         raise click.ClickException(f"--url {url!r} must start with http:// or https://")
     exposure = Exposure(profile)
     target = _query_target(url, exposure)
-    base, secret, from_dev = target.base, target.secret, target.from_dev
+    base, secret = target.base, target.secret
     if base.endswith(("/retrieve", "/capabilities")):
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
     click.echo(f"query: {base}/retrieve, signed with the {profile} secret from {target.source}"
@@ -723,16 +747,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     if not isinstance(payload, dict):
         raise click.ClickException(f"{base} answered {status} with JSON that is not an object")
     if status != 200:
-        found = payload.get("error")
-        error: dict[str, Any] = found if isinstance(found, dict) else {}
-        message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
-        if status == 401:
-            message += (f" (signed with the secret from {target.source}: is it this server's? "
-                        + ("Otherwise export the server's secret and pass --url)" if from_dev else
-                           "Otherwise export the secret the server was started with)"))
-        if status == 404:
-            message += " (is --url the provider's base URL?)"
-        raise click.ClickException(message)
+        raise click.ClickException(_refusal(status, payload, target))
     results = payload.get("results")
     if (locale or locale_fallback) and not any(isinstance(r, dict) and "locale" in r for r in results or ()):
         _note_undeclared_locale(base, secret, verify)
@@ -740,6 +755,25 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         return
     if not isinstance(results, list):
         raise click.ClickException(f"{base} answered without a results list")
+    _print_results(results)
+
+
+def _refusal(status: int, payload: dict[str, Any], target: _QueryTarget) -> str:
+    """What ``query`` says when the provider refused: its error, and the likely cause."""
+    found = payload.get("error")
+    error: dict[str, Any] = found if isinstance(found, dict) else {}
+    message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
+    if status == 401:
+        message += (f" (signed with the secret from {target.source}: is it this server's? "
+                    + ("Otherwise export the server's secret and pass --url)" if target.from_dev else
+                       "Otherwise export the secret the server was started with)"))
+    if status == 404:
+        message += " (is --url the provider's base URL?)"
+    return message
+
+
+def _print_results(results: list[Any]) -> None:
+    """``query``'s answer for a terminal: one block per result, every server value escaped."""
     if not results:
         click.echo("No results.")
     for rank, result in enumerate(results, start=1):

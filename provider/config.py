@@ -104,8 +104,10 @@ def setting(
             (:mod:`provider.config_values`); it raises its own errors.
     """
     extra = {"expects": expects, "default": default, "env": env, "path": path, "parse": parse}
-    return msgspec.Meta(ge=ge, le=le, pattern=pattern, description=help,
-                        extra={k: v for k, v in extra.items() if v is not None})
+    checks: dict[str, Any] = {"ge": ge, "le": le, "pattern": pattern}
+    meta: msgspec.Meta = msgspec.Meta(**{k: v for k, v in checks.items() if v is not None}, description=help,
+                                      extra={k: v for k, v in extra.items() if v is not None})
+    return meta
 
 
 class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
