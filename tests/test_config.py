@@ -229,3 +229,69 @@ def test_a_configuration_error_exits_2_from_every_command(tmp_path: Path, comman
                             capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path, check=False)
     assert result.returncode == 2, result.stderr
     assert "quote it" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_error_names_the_file_the_key_what_it_must_be_and_what_was_given() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        config_from_mapping({"port": "8080"}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert str(caught.value) == "/srv/kp.yaml: port: must be a whole number from 1 to 65535, not '8080'"
+    with pytest.raises(ConfigurationError, match=r"^/srv/kp.yaml: log_level: must be debug, info, warning or error"):
+        config_from_mapping({"log_level": "loud"}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert config(log_level="WARNING").log_level == "warning"  # type: ignore[attr-defined]
+
+
+def test_the_workers_get_the_parents_settings_exactly(tmp_path: Path) -> None:
+    """``serve`` hands its validated settings to the worker processes as the model's own
+    JSON: every field, rich ones included, comes back equal — and a file edited meanwhile
+    cannot make a worker serve with other settings than the index writer."""
+    from provider.config import ProviderConfig
+
+    data = {
+        "layout": "docusaurus", "locales": ["en", "de"], "capabilities": ["chunking", "locale"],
+        "audience_rules": [{"docs/**": "public"}, {"docs/secret/**": "withhold"}],
+        "audience_values": {"ITPro": "public"},
+        "locale_patterns": ["content/{locale}/**", {"i18n/{locale}/**": "docs/**"}],
+        "citation_base_url": "https://help.example.com", "route_base_path": "/", "sitemap": ["site/sitemap.xml"],
+        "accepted_findings": [{"path": "a.md", "finding": "would-be-marker", "digest": "0" * 40}],
+        "reconcile_interval": 12, "parse_timeout": 5, "ssl_certfile": "c.pem", "ssl_keyfile": "k.pem", "workers": 2,
+    }
+    parent = config_from_mapping(data, base=tmp_path, source=tmp_path / "kp.yaml").with_overrides(port=9000)
+    worker = ProviderConfig.from_json(parent.to_json())
+    assert worker == parent
+    assert worker.wiki_settings().describe() == parent.wiki_settings().describe()
+    assert worker.overridden == {"port"} and worker.source == tmp_path / "kp.yaml"
+
+
+def test_a_setting_with_a_variable_is_read_from_the_environment(tmp_path: Path) -> None:
+    """$KNOWLEDGE_PROVIDER_POLL turns ``poll`` on (any value but 0/false/no/off); a "no"
+    leaves the file's value, as before the setting declared its variable."""
+    from provider.config import POLL_ENV
+
+    assert load_config(None, env={POLL_ENV: "1"}, cwd=tmp_path).poll
+    assert not load_config(None, env={POLL_ENV: "off"}, cwd=tmp_path).poll
+    path = tmp_path / "kp.yaml"
+    path.write_text("poll: true\n", "utf-8")
+    assert load_config(path, env={POLL_ENV: "0"}).poll
+    assert SETTINGS["poll"].env == POLL_ENV
+
+
+def test_each_command_line_option_of_a_setting_takes_its_declaration() -> None:
+    """--port, --workers, --log-format…: bounds, choices and help are the setting's, so the
+    option and the file can never accept different values."""
+    import click
+
+    from provider.cli import SettingOption, main
+
+    seen = set()
+    for command in main.commands.values():
+        for param in command.params:
+            if not isinstance(param, SettingOption):
+                continue
+            item = SETTINGS[param.opts[0][2:].replace("-", "_")]
+            seen.add(item.key)
+            assert param.help is not None and param.help.lower().startswith(item.help.lower()), item.key
+            if isinstance(param.type, click.IntRange):
+                assert (param.type.min, param.type.max) == (item.meta.ge, item.meta.le), item.key
+            if isinstance(param.type, click.Choice):
+                assert tuple(param.type.choices) == item.choices, item.key
+    assert {"content", "index", "port", "workers", "log_format", "poll", "replay_store"} <= seen
