@@ -177,15 +177,23 @@ def sitemap(value: Any, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(sources))
 
 
-def base_url(value: Any, where: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ConfigurationError(f"{where}: must be an https URL such as https://help.example.com")
-    try:
-        return check_base_url(value)
-    except ValueError as exc:
-        raise ConfigurationError(f"{where}: {exc}") from None
+def _checked_text(check: Callable[[str], str], example: str) -> Callable[[Any, str], str | None]:
+    """A reader of an optional text setting that ``check`` validates (raising ValueError
+    with the reason); an empty key leaves it unset."""
+    def read(value: Any, where: str) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ConfigurationError(f"{where}: must be {example}")
+        try:
+            return check(value)
+        except ValueError as exc:
+            raise ConfigurationError(f"{where}: {exc}") from None
+    return read
+
+
+base_url = _checked_text(check_base_url, "an https URL such as https://help.example.com")
+path_pattern = _checked_text(lambda text: check_path_pattern(text.strip()), f"a path such as {DEFAULT_PATH_PATTERN}")
 
 
 def route_base_path(value: Any, where: str) -> str:
@@ -194,14 +202,3 @@ def route_base_path(value: Any, where: str) -> str:
     if not isinstance(value, str) or any(c in value for c in "{}?#\\ "):
         raise ConfigurationError(f"{where}: must be a path such as docs, or / for the site root")
     return value.strip().strip("/")
-
-
-def path_pattern(value: Any, where: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ConfigurationError(f"{where}: must be a path such as {DEFAULT_PATH_PATTERN}")
-    try:
-        return check_path_pattern(value.strip())
-    except ValueError as exc:
-        raise ConfigurationError(f"{where}: {exc}") from None
