@@ -350,9 +350,11 @@ def _encode_path(value: Any) -> Any:
 
 
 def _decode_path(kind: type, value: Any) -> Any:
-    if kind is Path and isinstance(value, str):
-        return Path(value)
-    raise NotImplementedError(kind)
+    if kind is not Path:
+        raise NotImplementedError(kind)
+    if not isinstance(value, str):
+        raise TypeError("a path must be text")  # msgspec reports it as a ValidationError
+    return Path(value)
 
 
 def env_flag(value: str | None) -> bool:

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from provider.config import SETTINGS, config_from_mapping, load_config
 from provider.contract.registrations import ConfigurationError
@@ -295,3 +297,20 @@ def test_each_command_line_option_of_a_setting_takes_its_declaration() -> None:
             if isinstance(param.type, click.Choice):
                 assert tuple(param.type.choices) == item.choices, item.key
     assert {"content", "index", "port", "workers", "log_format", "poll", "replay_store"} <= seen
+
+
+_YAML_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**12), st.floats(allow_nan=False),
+                          st.text(max_size=30))
+_YAML_VALUES = st.recursive(_YAML_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=3)), max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from(sorted(SETTINGS)), value=_YAML_VALUES)
+def test_any_value_of_any_setting_is_read_or_refused_by_name(key: str, value: object) -> None:
+    """Whatever YAML gives a key, the result is a configuration or a ConfigurationError
+    naming the file and the key — never another exception (a crash with a traceback)."""
+    try:
+        config_from_mapping({key: value}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    except ConfigurationError as exc:
+        assert str(exc).startswith(f"/srv/kp.yaml: {key}"), str(exc)
