@@ -5,8 +5,8 @@ The process model (docs/explanation): the process that runs ``serve`` is the one
 writer (watcher, corpus rules, Whoosh writer, reader processes) and the supervisor of
 the serving workers (:mod:`provider.contract.serving`); each worker is started by
 uvicorn with :func:`worker_app`, which rebuilds the application from the settings the
-parent validated — handed down as :meth:`ProviderConfig.to_json` in
-:data:`WORKER_ENV` (secrets stay in their own variables) — and runs
+parent validated — handed down as :meth:`ProviderConfig.to_json` in a file that
+:data:`WORKER_ENV` names (secrets stay in their own variables) — and runs
 ``serving_niceness`` steps below the writer, so an edit is indexed on its own GIL and
 at a higher CPU priority than the searches (CONTRACT X7 under load).
 
@@ -61,8 +61,11 @@ __all__ = [
 
 log = logging.getLogger("provider")
 
-#: Environment variable through which ``serve`` hands its settings to worker processes.
+#: Environment variable naming the file through which ``serve`` hands its settings to
+#: worker processes (:func:`_hand_down`).
 WORKER_ENV = "KNOWLEDGE_PROVIDER_WORKER_SETTINGS"
+#: That file, in the index's state folder.
+WORKER_SETTINGS = "worker-settings.json"
 #: Set by the Dockerfile: ``serve`` runs in a container.
 CONTAINER_ENV = "KNOWLEDGE_PROVIDER_IN_CONTAINER"
 #: Where ``serve`` says where it listens (in the index's state folder), for ``healthcheck``.
@@ -323,16 +326,31 @@ def _start_metrics_listener(config: ProviderConfig, say: Callable[[str], None]) 
                   config.metrics_host, config.metrics_port, exc.strerror or exc)
 
 
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` so no reader ever sees half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
 def _write_serving_state(config: ProviderConfig) -> None:
     """Record the address, port and scheme this server listens on, whatever options or
     configuration set them, so ``healthcheck`` probes the right place."""
-    path = config.state_dir / SERVING_STATE
-    path.parent.mkdir(parents=True, exist_ok=True)
     state = {"scheme": "https" if config.ssl_certfile else "http", "host": config.host, "port": config.port,
              "pid": os.getpid()}
-    tmp = path.with_name(f".{SERVING_STATE}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state), "utf-8")
-    os.replace(tmp, path)
+    _write_atomically(config.state_dir / SERVING_STATE, json.dumps(state).encode("utf-8"))
+
+
+def _hand_down(config: ProviderConfig) -> None:
+    """Give the worker processes these settings, as the model's own JSON, in a file of the
+    state folder that :data:`WORKER_ENV` names. A file rather than the variable's value:
+    one variable of a spawned process is limited to 128 KiB on Linux, which a long list
+    of accepted findings or rules could pass. Called with the writer lock held, so a
+    second ``serve`` of the same index cannot replace the file."""
+    path = config.state_dir / WORKER_SETTINGS
+    _write_atomically(path, config.to_json())
+    os.environ[WORKER_ENV] = str(path)
 
 
 def _replay_store_setting(config: ProviderConfig) -> str:
@@ -357,8 +375,8 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
     metrics = _metrics(config)
     _check_application(config, registrations)
     say = announcer(config)
-    os.environ[WORKER_ENV] = config.to_json().decode("utf-8")
     with open_indexer(config, long_running=True) as indexer:
+        _hand_down(config)
         live = live_indexer(indexer, config, describe=describe, poll=poll, metrics=metrics,
                             ready_marker=config.state_dir / "ready", rebuild_first=rebuild)
         if metrics is not None:
@@ -405,7 +423,7 @@ def _stop_with_parent() -> None:
 def worker_app() -> ASGIApp:
     """uvicorn factory for one serving worker process of ``serve``.
 
-    Reads the settings from :data:`WORKER_ENV`, the secrets from their variables, and
+    Reads the settings from the file :data:`WORKER_ENV` names, the secrets from their variables, and
     builds the application with the writer's readiness marker. Before that it lowers
     this process's CPU priority by ``serving_niceness`` (Unix nice; the threads it starts
     later inherit it), so the index writer in the parent wins the CPU when both want it
@@ -414,7 +432,7 @@ def worker_app() -> ASGIApp:
     from .app import MarkerGate, build_app
     from .metrics import MULTIPROC_ENV, Metrics
 
-    config = ProviderConfig.from_json(os.environ[WORKER_ENV])
+    config = ProviderConfig.from_json(Path(os.environ[WORKER_ENV]).read_bytes())
     setup_logging(config.log_level, config.log_format)
     _stop_with_parent()
     if config.serving_niceness and hasattr(os, "nice"):
