@@ -28,8 +28,9 @@ import sys
 import tempfile
 import time
 import zlib
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -134,7 +135,7 @@ def measure(count: int, articles: list[tuple[str, str]], queries: list[str], sha
         wiki, index = Path(tmp) / "wiki", Path(tmp) / "index"
         build_wiki(wiki, locales, articles, shared)
         config = replace(config, content=wiki, locales=locales, default_locale="en", capabilities="all",
-                         locale_patterns=None)
+                         locale_pattern_pairs=None)
         started = time.monotonic()
         with Indexer(config.wiki_settings(), IndexLayout(index)) as indexer:
             report = indexer.sync()

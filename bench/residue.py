@@ -44,7 +44,6 @@ import re
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -52,6 +51,7 @@ from markdown_it import MarkdownIt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from msgspec.structs import replace  # noqa: E402
 from provider.conformance.plaintext import markup_in  # noqa: E402
 
 from provider.config import ProviderConfig, load_config  # noqa: E402

@@ -4,7 +4,8 @@ backed by a markdown wiki.
 * :mod:`provider.contract` — the wire contract, independent of any backend;
 * :mod:`provider.wiki` — reading and classifying markdown files;
 * :mod:`provider.search` — the Whoosh indexes and the search backend;
-* :mod:`provider.app`, :mod:`provider.cli`, :mod:`provider.config` — wiring.
+* :mod:`provider.config` (every setting), :mod:`provider.app`, :mod:`provider.startup`,
+  :mod:`provider.cli` — wiring.
 """
 
 __version__ = "0.1.0"

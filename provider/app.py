@@ -3,27 +3,18 @@
 Adapter authors replace :class:`~provider.search.backend.WhooshBackend` with their own
 :class:`~provider.contract.backend.Backend`; nothing else here is specific to a wiki.
 
-Two ways to run it:
-
-* one process (``serve``): :func:`build_app` is called with the live indexer's
-  readiness event;
-* worker processes (``serve``, one or ``--workers N``): uvicorn starts each worker with
-  :func:`worker_app`, which rebuilds the same application from the settings the parent
-  put in the environment and lowers its own CPU priority by ``serving_niceness``.
-  Workers only read the index; the parent process is the one writer and creates a
-  readiness marker file once its startup sync is done.
+``serve`` runs it in worker processes started by :func:`provider.startup.worker_app`;
+workers only read the index, and are ready once the writer's marker file
+(:class:`MarkerGate`) exists.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from .config import ProviderConfig, load_config, registrations_from_env
+from .config import ProviderConfig
 from .contract.app import ASGIApp, create_app
 from .contract.capabilities import CITATION_URL
 from .contract.records import RequestRecord
@@ -32,12 +23,9 @@ from .contract.replay import ReplayStore, open_replay_store
 from .contract.settings import ContractSettings
 from .search.backend import ReadyGate, WhooshBackend
 
-__all__ = ["WORKER_ENV", "MarkerGate", "build_app", "worker_app", "worker_environment"]
+__all__ = ["MarkerGate", "build_app"]
 
 log = logging.getLogger("provider")
-
-#: Environment variable through which ``serve`` hands its settings to worker processes.
-WORKER_ENV = "KNOWLEDGE_PROVIDER_WORKER_SETTINGS"
 
 
 class MarkerGate:
@@ -94,74 +82,7 @@ def build_app(
         replay_store=store,
         observer=observer,
     )
-    if CITATION_URL in settings.capabilities and config.citation.base_url is None:
+    if CITATION_URL in settings.capabilities and config.citation_base_url is None:
         log.warning("citationUrl is declared but citation_base_url is not set: only documents whose front matter "
                     "has an absolute https url carry one")
     return create_app(backend, settings), backend
-
-
-def worker_environment(config_path: Path | None, overrides: Mapping[str, Any]) -> str:
-    """Encode what a worker needs to rebuild the configuration (never a secret: secrets
-    travel in their own environment variables)."""
-    plain = {k: (str(v) if isinstance(v, Path) else v) for k, v in overrides.items() if v is not None}
-    return json.dumps({"config": str(config_path) if config_path else None, "overrides": plain})
-
-
-def _stop_with_parent() -> None:
-    """SIGTERM this worker when the process that started it ends — even by SIGKILL or a
-    crash, when its supervisor cannot stop the workers — so no serving process is left
-    answering from an index nobody writes any more. A thread waiting on the parent's
-    sentinel (readable once the parent is gone)."""
-    import multiprocessing
-    import signal
-    import threading
-    from multiprocessing.connection import wait
-
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def watch() -> None:
-        wait([parent.sentinel])
-        log.info("the parent process %s is gone; stopping this worker", parent.pid)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def worker_app() -> ASGIApp:
-    """uvicorn factory for one serving worker process of ``serve``.
-
-    Reads :data:`WORKER_ENV`, the secrets from their variables, and builds the
-    application with the replay store ``serve`` handed down (shared with several
-    workers) and the writer's readiness marker. Before that it lowers this process's
-    CPU priority by ``serving_niceness`` (Unix nice; the threads it starts later
-    inherit it), so the index writer in the parent wins the CPU when both want it
-    (CONTRACT X7 under load).
-    """
-    from .logsetup import setup_logging
-    from .metrics import MULTIPROC_ENV, Metrics
-
-    spec = json.loads(os.environ[WORKER_ENV])
-    overrides = dict(spec["overrides"])
-    for key in ("content", "index", "ssl_certfile", "ssl_keyfile"):
-        if key in overrides:
-            overrides[key] = Path(overrides[key])
-    config_path = Path(spec["config"]) if spec["config"] else None
-    config = load_config(config_path).with_overrides(**overrides)
-    setup_logging(config.log_level, config.log_format)
-    _stop_with_parent()
-    if config.serving_niceness and hasattr(os, "nice"):
-        try:
-            os.nice(config.serving_niceness)
-        except OSError as exc:
-            log.warning("serving_niceness %d not applied (%s): the index writer shares the CPU equally with "
-                        "searches", config.serving_niceness, exc)
-    metrics = Metrics() if os.environ.get(MULTIPROC_ENV) else None
-    app, _ = build_app(
-        config,
-        registrations_from_env(),
-        ready=MarkerGate(config.state_dir / "ready"),
-        observer=metrics.observe_request if metrics else None,
-    )
-    return app

@@ -6,45 +6,80 @@ from __future__ import annotations
 import json
 import logging
 import os
-import signal
 import ssl
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from . import __version__
-from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
-from .contract.errors import ContractError
+from .config import SECRET_ENV, SETTINGS, ProviderConfig, load_config, registrations_from_env
 from .contract.registrations import ConfigurationError, Exposure, Registration
-from .interrupts import interrupt
-from .logsetup import received_signal, setup_logging
+from .logsetup import setup_logging
+from .startup import (
+    SERVING_STATE,
+    StartupError,
+    announcer,
+    live_indexer,
+    open_indexer,
+    progress,
+)
 
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
     from .search.indexer import Indexer, SyncReport
-    from .watch import LiveIndexer
     from .wiki.check import CheckReport
 
 log = logging.getLogger("provider")
+_Command = TypeVar("_Command", bound=Callable[..., Any])
 
 _config_option = click.option(
     "--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
     help="YAML configuration file (default: $KNOWLEDGE_PROVIDER_CONFIG, else ./knowledge-provider.yaml if present).",
 )
-_content_option = click.option(
-    "--content", type=click.Path(file_okay=False, path_type=Path), help="Folder of markdown files (default: content)."
-)
-_index_option = click.option(
-    "--index", "index_dir", type=click.Path(file_okay=False, path_type=Path), help="Index folder (default: index)."
-)
+
+
+class SettingOption(click.Option):
+    """An option that overrides a setting of the configuration file (its name, with
+    dashes); the configuration reference page lists it with the setting."""
+
+
+def _setting_option(key: str, *, more: str = "") -> Callable[[_Command], _Command]:
+    """The option ``--key-name`` that overrides the configuration's ``key``: its type,
+    bounds and help come from the setting's declaration (:data:`provider.config.SETTINGS`)."""
+    item = SETTINGS[key]
+    text = f"{item.help[0].upper()}{item.help[1:]}{more}"
+    kwargs: dict[str, Any] = {"cls": SettingOption}
+    if item.kind is bool:
+        kwargs["is_flag"] = True
+        text += f"; also ${item.env}=1." if item.env else "."
+    else:
+        text += f" (default: {item.default_text})."
+    if item.choices:
+        kwargs["type"] = click.Choice(item.choices)
+    elif item.kind is int:
+        kwargs["type"] = click.IntRange(int(item.meta.ge or 0), None if item.meta.le is None else int(item.meta.le))
+    elif item.path:
+        kwargs["type"] = click.Path(file_okay=item.path == "file", dir_okay=item.path == "folder", path_type=Path)
+    return click.option(f"--{key.replace('_', '-')}", help=text, **kwargs)
+
+
+@contextmanager
+def _startup_errors() -> Iterator[None]:
+    """An unusable setting exits 2, anything else that stops a start exits 1, each with
+    its message and no traceback."""
+    try:
+        yield
+    except ConfigurationError as exc:
+        raise ConfigError(str(exc)) from None
+    except StartupError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 #: Exit status of every command when the configuration is unusable (as `check`'s 2);
@@ -67,101 +102,6 @@ def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
         return config.with_overrides(**paths, **others)
     except ConfigurationError as exc:
         raise ConfigError(str(exc)) from None
-
-
-@contextmanager
-def _indexer(config: ProviderConfig, *, long_running: bool = False) -> Iterator[Indexer]:
-    """The index writer for a command, stopped cleanly by SIGINT and SIGTERM (see
-    :func:`_stops_cleanly`)."""
-    from .search.indexer import Indexer
-    from .search.layout import IndexLayout, WriterLockHeld
-
-    if not config.content.is_dir():
-        raise ConfigError(
-            f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
-        )
-    indexer = Indexer(config.wiki_settings(), IndexLayout(config.index), parse_timeout_s=config.parse_timeout_s)
-    with _stops_cleanly(long_running=long_running):
-        try:
-            indexer.open()
-        except WriterLockHeld as exc:
-            raise click.ClickException(str(exc)) from None
-        try:
-            yield indexer
-        finally:
-            indexer.close()
-
-
-class _Stopped(BaseException):
-    """SIGINT or SIGTERM, raised in the main thread like KeyboardInterrupt (so ``except
-    Exception`` does not swallow it)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-#: The line a stop by signal ends with (also after uvicorn's own shutdown with --workers).
-STOPPED_MESSAGE = "stopped (%s): the index is consistent and no process is left running"
-
-
-@contextmanager
-def _stops_cleanly(*, long_running: bool) -> Iterator[None]:
-    """Make SIGINT (Ctrl-C) and SIGTERM (``docker stop``, systemd) unwind the stack —
-    stopping the file watcher, closing the reader processes, releasing the writer lock —
-    then log one line. A long-running command (``serve``, ``index --watch``) then ends
-    with status 0, as after any planned stop; a one-shot ``index`` that was interrupted
-    ends with 128 + the signal number (130, 143), since its work is not done.
-
-    Why: uvicorn re-raises the signal it caught after its graceful shutdown; with
-    Python's handlers the process then died at once (SIGTERM: leaving the parser
-    processes to init and multiprocessing's semaphores to the resource tracker, which
-    warned about them) or printed a KeyboardInterrupt traceback. A second signal while
-    stopping is ignored: the cleanup is bounded (seconds).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    stopping = False
-
-    def stopped(signum: int, frame: object) -> None:
-        nonlocal stopping
-        if not stopping:
-            stopping = True
-            interrupt(_Stopped(signum))
-
-    handled = (signal.SIGINT, signal.SIGTERM)
-    previous = {sig: signal.signal(sig, stopped) for sig in handled}
-    caught: int | None = None
-    try:
-        yield
-    except _Stopped as stop:
-        caught = stop.signum
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if caught is not None:
-        log.info(STOPPED_MESSAGE, signal.Signals(caught).name)
-        if not long_running:
-            sys.exit(128 + caught)
-
-
-class _ProgressBar:
-    """A progress bar on stderr for large wikis, created on first use."""
-
-    def __init__(self, label: str, threshold: int = 200) -> None:
-        self.label, self.threshold = label, threshold
-        self._bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if total < self.threshold or not sys.stderr.isatty():
-            return
-        if self._bar is None:
-            self._bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
-            self._bar.__enter__()
-        self._bar.update(1)
-        if done >= total:
-            self._bar.__exit__(None, None, None)
 
 
 def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
@@ -205,57 +145,10 @@ def format_report(report: SyncReport, *, detail_limit: int = 25) -> str:
     return "\n".join(lines)
 
 
-def _progress(config: ProviderConfig) -> Callable[[str], Callable[[int, int], None]]:
-    """Progress of a long pass: a bar on a terminal; log lines (structured in JSON) when
-    stderr is not a terminal or logs are JSON (Docker, systemd, a log collector)."""
-    from .logsetup import ProgressLog
-
-    if sys.stderr.isatty() and config.log_format != "json":
-        return _ProgressBar
-    return lambda label: ProgressLog(label, log)
-
-
 def _sync(indexer: Indexer, config: ProviderConfig, *, rebuild: bool = False) -> SyncReport:
-    report = indexer.sync(rebuild=rebuild, progress=_progress(config)("Indexing"))
+    report = indexer.sync(rebuild=rebuild, progress=progress(config)("Indexing"))
     click.echo(format_report(report), err=True)
     return report
-
-
-def _live(
-    indexer: Indexer, config: ProviderConfig, poll: bool, *, metrics: Any = None, ready_marker: Path | None = None,
-    say: Callable[[str], None] | None = None, rebuild_first: bool = False,
-) -> LiveIndexer:
-    """A live indexer that prints the first report as a summary, logs the rest and
-    updates the index metrics."""
-    from .watch import LiveIndexer, poll_requested
-
-    first = threading.Event()
-    say = say or _announcer(config)
-
-    def report(result: SyncReport) -> None:
-        if not first.is_set():
-            first.set()
-            say(format_report(result))
-        if metrics is not None:
-            metrics.observe_index(generation=result.generation, by_audience=dict(result.by_audience),
-                                  last_scan=result.last_scan)
-
-    return LiveIndexer(
-        indexer,
-        poll=poll or config.poll or poll_requested(),
-        poll_delay_ms=config.poll_delay_ms,
-        reconcile_interval_s=config.reconcile_interval_s,
-        on_report=report,
-        ready_marker=ready_marker,
-        rebuild_first=rebuild_first,
-        progress=_progress(config),
-    )
-
-
-_poll_option = click.option(
-    "--poll", is_flag=True,
-    help=f"Poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop); also ${POLL_ENV}=1.",
-)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -274,17 +167,14 @@ def main() -> None:
 
 @main.command()
 @_config_option
-@_content_option
-@_index_option
-@click.option("--capabilities", help="minimum, all, or a comma-separated list, as `serve` will declare them "
-              "(with chunking the index holds passages); default: the configuration's.")
+@_setting_option("content")
+@_setting_option("index")
+@_setting_option("capabilities", more=", comma-separated, as `serve` will declare them (with chunking the index "
+                 "holds passages)")
 @click.option("--rebuild", is_flag=True, help="Build a fresh index aside and swap it in.")
 @click.option("--watch", is_flag=True, help="Keep following the content folder after indexing (no server).")
-@_poll_option
-def index(
-    config_path: Path | None, content: Path | None, index_dir: Path | None, capabilities: str | None, rebuild: bool,
-    watch: bool, poll: bool,
-) -> None:
+@_setting_option("poll")
+def index(config_path: Path | None, rebuild: bool, watch: bool, poll: bool, **settings: Any) -> None:
     """Build or update the index, then exit (or, with --watch, keep it up to date).
 
     \b
@@ -294,21 +184,23 @@ def index(
     """
     from .search.backend import WhooshBackend
 
-    config = _load(config_path, content=content, index=index_dir, capabilities=capabilities)
-    try:
+    config = _load(config_path, **settings)
+    with _startup_errors():
         config.declared_capabilities(WhooshBackend.implemented_capabilities)
-    except ConfigurationError as exc:
-        raise ConfigError(str(exc)) from None
-    setup_logging(config.log_level, config.log_format)
-    with _indexer(config, long_running=watch) as indexer:
+        setup_logging(config.log_level, config.log_format)
+        _index(config, rebuild=rebuild, watch=watch, poll=poll)
+
+
+def _index(config: ProviderConfig, *, rebuild: bool, watch: bool, poll: bool) -> None:
+    with open_indexer(config, long_running=watch) as indexer:
         if rebuild:
             _sync(indexer, config, rebuild=True)
         if not watch:
             if not rebuild:
                 _sync(indexer, config)
             return
-        live = _live(indexer, config, poll)
-        _announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
+        live = live_indexer(indexer, config, describe=format_report, poll=poll)
+        announcer(config)(f"Watching {config.content} for changes (Ctrl-C to stop)")
         # The watcher runs in a thread, as under `serve`: in the main thread, watchfiles
         # would take Ctrl-C and SIGTERM for itself and the loop would start again.
         live.start()
@@ -316,47 +208,7 @@ def index(
             while live.running():
                 time.sleep(0.5)
         finally:
-            live.stop()  # also when Ctrl-C or SIGTERM unwinds (see _stops_cleanly)
-
-
-def _announcer(config: ProviderConfig) -> Callable[[str], None]:
-    """Operator messages: plain lines on stderr, or log records when logs are JSON (so
-    the stream stays one JSON object per line)."""
-    if config.log_format == "json":
-        return lambda text: log.info("%s", text)
-    return lambda text: click.echo(text, err=True)
-
-
-def _check_port_free(host: str, port: int, option: str) -> None:
-    """Fail before indexing when the address is taken, naming the option to change."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            raise click.ClickException(
-                f"cannot listen on {host}:{port} ({exc.strerror or exc}): another process uses it; "
-                f"stop it or choose another {option}"
-            ) from None
-
-
-#: Set by the Dockerfile: ``serve`` runs in a container.
-CONTAINER_ENV = "KNOWLEDGE_PROVIDER_IN_CONTAINER"
-
-
-def _warn_loopback_in_container(config: ProviderConfig) -> None:
-    """In a container, a loopback address cannot be reached from outside: say so (a mounted
-    configuration without ``host: 0.0.0.0`` would otherwise fail silently)."""
-    if not os.environ.get(CONTAINER_ENV):
-        return
-    loopback = ("127.0.0.1", "localhost", "::1")
-    for key, host, used in (("host", config.host, True), ("metrics_host", config.metrics_host, config.metrics_port)):
-        if used and host in loopback:
-            log.warning("%s is %s inside a container: nothing outside the container can reach it; set `%s: 0.0.0.0` "
-                        "in the configuration", key, host, key)
+            live.stop()  # also when Ctrl-C or SIGTERM unwinds (see provider.startup)
 
 
 def _serving_registrations(dev: bool, url: str) -> list[Registration]:
@@ -392,48 +244,35 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
     return registrations
 
 
+def _loopback_only(config: ProviderConfig) -> ProviderConfig:
+    """``--dev``: the API and metrics on loopback, whatever the configuration says."""
+    loopback = ("127.0.0.1", "localhost", "::1")
+    if config.host in loopback and config.metrics_host in loopback:
+        return config
+    click.echo("--dev listens on loopback only (the API and metrics)", err=True)
+    return config.with_overrides(host="127.0.0.1", metrics_host="127.0.0.1")
+
+
 @main.command()
 @_config_option
-@_content_option
-@_index_option
-@click.option("--host", help="Address to listen on (default: 127.0.0.1; use 0.0.0.0 in a container).")
-@click.option("--port", type=click.IntRange(1, 65535), help="TCP port (default: 8080).")
-@click.option("--capabilities", help="minimum, all, or a comma-separated list (default: minimum).")
-@click.option("--workers", type=click.IntRange(1, 64),
-              help="Serving processes (default: 1). One process still writes the index.")
-@click.option("--replay-store",
-              help="memory, sqlite, sqlite:///path or redis://host:port/db (default: memory; sqlite if --workers > 1).")
-@click.option("--metrics-port", type=click.IntRange(0, 65535),
-              help="Prometheus /metrics port, loopback by default (default: 9464; 0 = off).")
-@click.option("--ssl-certfile", type=click.Path(dir_okay=False, path_type=Path),
-              help="PEM certificate: terminate TLS here.")
-@click.option("--ssl-keyfile", type=click.Path(dir_okay=False, path_type=Path),
-              help="PEM private key of --ssl-certfile.")
-@click.option("--log-format", type=click.Choice(["plain", "json"]),
-              help="Log lines as plain text or JSON (default: plain).")
+@_setting_option("content")
+@_setting_option("index")
+@_setting_option("host")
+@_setting_option("port")
+@_setting_option("capabilities", more=", comma-separated")
+@_setting_option("workers")
+@_setting_option("replay_store")
+@_setting_option("metrics_port", more="; loopback unless metrics_host says otherwise")
+@_setting_option("ssl_certfile")
+@_setting_option("ssl_keyfile")
+@_setting_option("log_format")
 @click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
 @click.option("--rebuild", is_flag=True,
               help="Rebuild the index from scratch aside while the current build keeps answering (kept up to "
                    "date meanwhile, reclassifications included), then swap it in atomically. Without a usable "
                    "current build: not ready until the build is done.")
-@_poll_option
-def serve(
-    config_path: Path | None,
-    content: Path | None,
-    index_dir: Path | None,
-    host: str | None,
-    port: int | None,
-    capabilities: str | None,
-    workers: int | None,
-    replay_store: str | None,
-    metrics_port: int | None,
-    ssl_certfile: Path | None,
-    ssl_keyfile: Path | None,
-    log_format: str | None,
-    dev: bool,
-    rebuild: bool,
-    poll: bool,
-) -> None:
+@_setting_option("poll")
+def serve(config_path: Path | None, dev: bool, rebuild: bool, poll: bool, **settings: Any) -> None:
     """Serve POST /retrieve and GET /capabilities, keeping the index equal to the wiki.
 
     The server listens at once; /readyz and /retrieve answer 503 until the startup
@@ -443,129 +282,15 @@ def serve(
     Exit status: 0 after a stop by SIGTERM or Ctrl-C (one log line says so);
     2 unusable configuration or option; 1 other failures (port taken, index locked).
     """
-    overrides: dict[str, Any] = {
-        "content": content, "index": index_dir, "host": host, "port": port, "capabilities": capabilities,
-        "workers": workers, "replay_store": replay_store, "metrics_port": metrics_port,
-        "ssl_certfile": ssl_certfile, "ssl_keyfile": ssl_keyfile, "log_format": log_format,
-    }
-    from .app import WORKER_ENV, build_app, worker_environment
-    from .contract.replay import open_replay_store
-    from .contract.serving import WorkerStartFailed, serve
+    from . import startup
 
-    config = _load(config_path, **overrides)
+    config = _load(config_path, **settings)
     if dev:
-        loopback = ("127.0.0.1", "localhost", "::1")
-        if config.host not in loopback or config.metrics_host not in loopback:
-            click.echo("--dev listens on loopback only (the API and metrics)", err=True)
-            config = config.with_overrides(host="127.0.0.1", metrics_host="127.0.0.1")
-            overrides.update(host="127.0.0.1", metrics_host="127.0.0.1")
-    try:
-        config.check_serving()
-    except ConfigurationError as exc:
-        raise ConfigError(str(exc)) from None
-    setup_logging(config.log_level, config.log_format)
-    say = _announcer(config)
-    _warn_loopback_in_container(config)
-    if not config.content.is_dir():
-        raise ConfigError(
-            f"content folder {config.content} does not exist; set `content:` in the configuration or pass --content"
-        )
-    _check_port_free(config.host, config.port, "--port")
-    if config.metrics_port:
-        _check_port_free(config.metrics_host, config.metrics_port, "--metrics-port (or 0 to turn metrics off)")
-    scheme = "https" if config.ssl_certfile else "http"
-    url = f"{scheme}://{config.host}:{config.port}"
-    registrations = _serving_registrations(dev, url)
-    if not any(r.exposure is Exposure.CUSTOMER_SAFE for r in registrations):
-        log.warning("no customer_safe registration is configured (%s is not set): customer-facing searches "
-                    "cannot use this provider", SECRET_ENV[Exposure.CUSTOMER_SAFE])
-    try:
-        store = open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
-        ping = getattr(store, "ping", None)
-        if callable(ping):
-            ping()
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    except ContractError as exc:
-        log.error("the replay store %s cannot be reached (%s): every request will be refused with 503 until it "
-                  "can", config.replay_store_spec.split("@")[-1], exc.message)
-
-    # Metrics are per-process files added up by the /metrics listener of this process;
-    # the folder must be set before prometheus_client is first imported.
-    from . import metrics as metrics_module
-
-    metrics = None
-    if config.metrics_port:
-        metrics_module.prepare(config.state_dir / "metrics")
-        metrics = metrics_module.Metrics()
-
-    # This process writes the index (watcher, corpus rules, Whoosh writer, reader
-    # processes); searches are answered by worker processes, one or more, started by
-    # the supervisor of provider.contract.serving in this process and run
-    # `serving_niceness` steps below it: an edit is indexed on its own GIL and at a higher
-    # CPU priority than the searches (CONTRACT X7 under load), and the writer is never in a
-    # serving process.
-    try:
-        # What a worker would refuse, refused here before anything starts.
-        build_app(config, registrations, replay_store=store)
-    except (ConfigurationError, ValueError) as exc:
-        raise ConfigError(str(exc)) from None
-    # Workers rebuild the application from these settings; secrets stay in their own
-    # variables (set here when --dev generated them).
-    os.environ[WORKER_ENV] = worker_environment(config_path, {**overrides, "index": config.index,
-                                                              "content": config.content})
-    with _indexer(config, long_running=True) as indexer:
-        live = _live(indexer, config, poll, metrics=metrics, ready_marker=config.state_dir / "ready", say=say,
-                     rebuild_first=rebuild)
-        if metrics is not None:
-            try:
-                metrics_module.start_server(config.metrics_host, config.metrics_port)
-                say(f"Metrics on http://{config.metrics_host}:{config.metrics_port}/metrics")
-            except OSError as exc:
-                log.error("metrics listener not started on %s:%s (%s): choose another --metrics-port, or 0 for none",
-                          config.metrics_host, config.metrics_port, exc.strerror or exc)
-        say(
-            f"Serving {len(registrations)} registration(s) "
-            f"({', '.join(r.exposure.value for r in registrations)}) on {url} "
-            f"with {config.workers} worker(s), replay store {config.replay_store_spec.split('://')[0]}"
-        )
-        _write_serving_state(config)
-        live.start()
-        try:
-            serve(
-                "provider.app:worker_app",
-                own_process=True,
-                workers=config.workers,
-                replay_store=_replay_store_setting(config),
-                host=config.host,
-                port=config.port,
-                max_connections=config.max_connections,
-                ssl_certfile=config.ssl_certfile,
-                ssl_keyfile=config.ssl_keyfile,
-            )
-            # Here: the supervisor took the signal, stopped the workers and returned.
-            log.info(STOPPED_MESSAGE, received_signal() or "signal")
-        except WorkerStartFailed as exc:
-            # Logged once by the supervisor, which stopped every worker: exit 1, no traceback.
-            raise click.ClickException(str(exc)) from None
-        finally:
-            live.stop()
-
-
-#: Where ``serve`` says where it listens (in the index's state folder), for ``healthcheck``.
-SERVING_STATE = "serving.json"
-
-
-def _write_serving_state(config: ProviderConfig) -> None:
-    """Record the address, port and scheme this server listens on, whatever options or
-    configuration set them, so ``healthcheck`` probes the right place."""
-    path = config.state_dir / SERVING_STATE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    state = {"scheme": "https" if config.ssl_certfile else "http", "host": config.host, "port": config.port,
-             "pid": os.getpid()}
-    tmp = path.with_name(f".{SERVING_STATE}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state), "utf-8")
-    os.replace(tmp, path)
+        config = _loopback_only(config)
+    with _startup_errors():
+        startup.prepare_serving(config)
+        registrations = _serving_registrations(dev, startup.serving_url(config))
+        startup.serve(config, registrations, describe=format_report, poll=poll, rebuild=rebuild)
 
 
 def _serving_address(config: ProviderConfig) -> tuple[str, str, int, str]:
@@ -585,10 +310,10 @@ def _serving_address(config: ProviderConfig) -> tuple[str, str, int, str]:
 
 @main.command()
 @_config_option
-@_index_option
+@_setting_option("index")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 60), default=2.0, show_default=True,
               help="Seconds to wait for the answer.")
-def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: float) -> None:
+def healthcheck(config_path: Path | None, index: Path | None, timeout_s: float) -> None:
     """Exit 0 if the local `serve` answers GET /healthz with 200, else 1 (a container
     HEALTHCHECK, a systemd or cron probe).
 
@@ -603,8 +328,8 @@ def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: flo
 
     try:
         config = load_config(config_path)
-        if index_dir is not None:
-            config = config.with_overrides(index=(Path.cwd() / index_dir).resolve())
+        if index is not None:
+            config = config.with_overrides(index=(Path.cwd() / index).resolve())
     except ConfigurationError as exc:
         click.echo(f"unhealthy: {exc}", err=True)
         sys.exit(1)
@@ -628,13 +353,6 @@ def healthcheck(config_path: Path | None, index_dir: Path | None, timeout_s: flo
         click.echo(f"unhealthy: {url} (from {learnt}) answered {status}", err=True)
         sys.exit(1)
     click.echo(f"healthy: {url} (from {learnt})")
-
-
-def _replay_store_setting(config: Any) -> str:
-    """The replay store as :func:`~provider.contract.serving.serve` takes it (``sqlite``
-    resolved to its file in the state folder)."""
-    spec = str(config.replay_store_spec)
-    return f"sqlite://{config.state_dir / 'replay.sqlite3'}" if spec == "sqlite" else spec
 
 
 @main.command("dev-cert")
@@ -665,44 +383,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
     """The human form of ``check``: settings, a table of files, problems, a summary
     (``urls``: and each document's citation URL), and one verdict: ``FAILED``, the
     ``STRICT`` failures, or ``OK``."""
-    settings = report.settings
-    patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
-                         for p in settings["locale_patterns"])
-    rules = ", ".join(f"{k} → {v}" for rule in settings["audience_rules"] for k, v in rule.items()) or "none"
-    lines = [
-        f"Content: {settings['root']}  (layout {settings['layout']}; default locale {settings['default_locale']}; "
-        f"locales {', '.join(settings['locales'])})",
-        f"Locale patterns: {patterns}",
-        f"Audience rules: {rules}",
-        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
-          if report.site.sources else []),
-        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
-        "",
-    ]
-    rows = []
-    for entry in report.files:
-        if problems_only and not (entry.quarantined or entry.warnings):
-            continue
-        item = entry.resolved
-        if item is None:
-            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
-                         entry.path))
-            continue
-        status = "served" if item.served else "withheld"
-        if item.served and item.audience == "public" and not item.public:
-            status = "served*"  # public, but no text outside internal sections
-        why = item.audience_source if item.served else f"withheld: {item.withheld}"
-        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
-                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
-    if rows:
-        widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
-        lines.append("  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH")
-        for row in rows:
-            cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
-            lines.append("  ".join(cells) + "  " + row[-1])
-        lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
-                     "public index)")
-        lines.append("")
+    lines = _format_settings(report) + _format_table(report, problems_only=problems_only)
     for pattern in report.unused_rules:
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
     if report.unused_rules:
@@ -720,7 +401,62 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
         lines.append("")
     lines += _format_site(report, urls=urls)
     summary = report.summary()
-    lines.append("Summary")
+    lines += _format_summary(summary)
+    return "\n".join(lines + _format_verdict(report, summary["quarantined"], strict_failures))
+
+
+def _format_settings(report: CheckReport) -> list[str]:
+    """``check``'s first lines: the settings the wiki was read with."""
+    settings = report.settings
+    patterns = ", ".join(p if isinstance(p, str) else f"{next(iter(p))} (source {next(iter(p.values()))})"
+                         for p in settings["locale_patterns"])
+    rules = ", ".join(f"{k} → {v}" for rule in settings["audience_rules"] for k, v in rule.items()) or "none"
+    return [
+        f"Content: {settings['root']}  (layout {settings['layout']}; default locale {settings['default_locale']}; "
+        f"locales {', '.join(settings['locales'])})",
+        f"Locale patterns: {patterns}",
+        f"Audience rules: {rules}",
+        *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
+          if report.site.sources else []),
+        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
+        "",
+    ]
+
+
+def _format_table(report: CheckReport, *, problems_only: bool) -> list[str]:
+    """``check``'s table: one row per file (``problems_only``: per file with a problem)."""
+    rows = []
+    for entry in report.files:
+        if problems_only and not (entry.quarantined or entry.warnings):
+            continue
+        item = entry.resolved
+        if item is None:
+            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
+                         entry.path))
+            continue
+        status = "served" if item.served else "withheld"
+        if item.served and item.audience == "public" and not item.public:
+            status = "served*"  # public, but no text outside internal sections
+        why = item.audience_source if item.served else f"withheld: {item.withheld}"
+        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
+                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
+    if not rows:
+        return []
+    widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH"]
+    for row in rows:
+        cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
+        lines.append("  ".join(cells) + "  " + row[-1])
+    lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
+                 "public index)")
+    lines.append("")
+    return lines
+
+
+def _format_summary(summary: dict[str, Any]) -> list[str]:
+    """``check``'s summary (:meth:`CheckReport.summary`): counts, locales, drift and the
+    sitemap's figures."""
+    lines = ["Summary"]
     for key, label in (("files", "files and skipped folders"), ("served", "served"),
                        ("publicIndex", "  in the public index"), ("internal", "  internal"),
                        ("withheld", "withheld (served to nobody)"), ("skipped", "skipped"),
@@ -737,11 +473,17 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
             if count:
                 lines.append(f"    {count:>5}  {reason}")
         lines.append(f"  {'site URLs without document':<28}{site['siteUrlsWithoutDocument']:>7}")
-    failures = [f"{summary['quarantined']} quarantined"] if summary["quarantined"] else []
+    return lines
+
+
+def _format_verdict(report: CheckReport, quarantined: int, strict_failures: Sequence[str]) -> list[str]:
+    """``check``'s last lines: ``FAILED`` with why, the ``STRICT`` failures, or ``OK``."""
+    failures = [f"{quarantined} quarantined"] if quarantined else []
     if report.site.findings:
         failures.append(f"{len(report.site.findings)} site configuration file(s) not understood")
     if (sitemap_failure := report.sitemap_failure()) is not None:
         failures.append(sitemap_failure)
+    lines = []
     if report.exit_code:
         lines.append(f"FAILED: {'; '.join(failures)} (exit 1)")
     elif not strict_failures:
@@ -749,7 +491,7 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
     if strict_failures:
         lines.append(f"STRICT: {len(strict_failures)} failure(s) (exit 1):")
         lines += [f"  {f}" for f in strict_failures]
-    return "\n".join(lines)
+    return lines
 
 
 def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
@@ -811,7 +553,7 @@ def _format_findings(report: CheckReport) -> list[str]:
 
 @main.command()
 @_config_option
-@_content_option
+@_setting_option("content")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (see README for the shape).")
 @click.option("--urls", "show_urls", is_flag=True, help="Also list each served document's citation URL.")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
@@ -976,7 +718,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         raise click.ClickException(f"--url {url!r} must start with http:// or https://")
     exposure = Exposure(profile)
     target = _query_target(url, exposure)
-    base, secret, from_dev = target.base, target.secret, target.from_dev
+    base, secret = target.base, target.secret
     if base.endswith(("/retrieve", "/capabilities")):
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")
     click.echo(f"query: {base}/retrieve, signed with the {profile} secret from {target.source}"
@@ -1005,16 +747,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     if not isinstance(payload, dict):
         raise click.ClickException(f"{base} answered {status} with JSON that is not an object")
     if status != 200:
-        found = payload.get("error")
-        error: dict[str, Any] = found if isinstance(found, dict) else {}
-        message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
-        if status == 401:
-            message += (f" (signed with the secret from {target.source}: is it this server's? "
-                        + ("Otherwise export the server's secret and pass --url)" if from_dev else
-                           "Otherwise export the secret the server was started with)"))
-        if status == 404:
-            message += " (is --url the provider's base URL?)"
-        raise click.ClickException(message)
+        raise click.ClickException(_refusal(status, payload, target))
     results = payload.get("results")
     if (locale or locale_fallback) and not any(isinstance(r, dict) and "locale" in r for r in results or ()):
         _note_undeclared_locale(base, secret, verify)
@@ -1022,6 +755,25 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
         return
     if not isinstance(results, list):
         raise click.ClickException(f"{base} answered without a results list")
+    _print_results(results)
+
+
+def _refusal(status: int, payload: dict[str, Any], target: _QueryTarget) -> str:
+    """What ``query`` says when the provider refused: its error, and the likely cause."""
+    found = payload.get("error")
+    error: dict[str, Any] = found if isinstance(found, dict) else {}
+    message = f"{status} {_shown(error.get('code'))}: {_shown(error.get('message'))}"
+    if status == 401:
+        message += (f" (signed with the secret from {target.source}: is it this server's? "
+                    + ("Otherwise export the server's secret and pass --url)" if target.from_dev else
+                       "Otherwise export the secret the server was started with)"))
+    if status == 404:
+        message += " (is --url the provider's base URL?)"
+    return message
+
+
+def _print_results(results: list[Any]) -> None:
+    """``query``'s answer for a terminal: one block per result, every server value escaped."""
     if not results:
         click.echo("No results.")
     for rank, result in enumerate(results, start=1):

@@ -1,5 +1,12 @@
-"""Configuration: an optional YAML file, the environment for secrets, and command-line
-overrides — in that order of precedence, lowest first.
+"""Configuration: an optional YAML file, the environment, and command-line overrides — in
+that order of precedence, lowest first.
+
+Every setting is declared once, as a field of :class:`ProviderConfig`: its key in the
+file, type, default, bounds and help (a :func:`setting`). From that declaration come the
+parsing of the file (:func:`config_from_mapping`), its error messages, the ``--help`` of
+the command-line options that set it (``provider.cli``), the configuration reference page
+(``scripts/gen_reference.py``) and the settings handed to worker processes
+(:meth:`ProviderConfig.to_json`).
 
 Secrets never come from the YAML file (it is usually committed next to the docs):
 
@@ -13,7 +20,7 @@ Secrets never come from the YAML file (it is usually committed next to the docs)
 =============================================  ==========================================
 
 Every error is a :class:`~provider.contract.registrations.ConfigurationError` whose
-message names the setting and the next step, and never a secret.
+message names the setting (and the file), says what is expected and never shows a secret.
 """
 
 from __future__ import annotations
@@ -21,25 +28,27 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import types
+import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Literal
 
+import msgspec
 import yaml
 
+from . import config_values as values
 from .contract.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
 from .contract.registrations import ConfigurationError, Exposure, Registration, check_registrations
-from .wiki.audience_map import SKIP, WITHHOLD, AudienceMap
-from .wiki.citations import DEFAULT_PATH_PATTERN, CitationSettings, check_base_url, check_path_pattern
-from .wiki.classify import AUDIENCES, AudienceRule
+from .wiki.audience_map import AudienceMap
+from .wiki.citations import CitationSettings
+from .wiki.classify import AudienceRule
 from .wiki.document import WikiSettings
 from .wiki.files import DEFAULT_MAX_FILE_BYTES
-from .wiki.findings import Acceptance, parse_acceptances
+from .wiki.findings import Acceptance
 from .wiki.layouts import DEFAULT_LAYOUT, LAYOUTS
 from .wiki.locale_patterns import LocalePattern, parse_locale_pattern
-from .wiki.locales import normalize_tag
 from .wiki.sitemap import is_url_source
 
 __all__ = [
@@ -47,9 +56,14 @@ __all__ = [
     "DEFAULT_CONFIG_NAME",
     "POLL_ENV",
     "SECRET_ENV",
+    "SETTINGS",
     "ProviderConfig",
+    "Setting",
+    "config_from_mapping",
+    "env_flag",
     "load_config",
     "registrations_from_env",
+    "setting",
 ]
 
 CONFIG_ENV = "KNOWLEDGE_PROVIDER_CONFIG"
@@ -60,143 +74,166 @@ SECRET_ENV: dict[Exposure, str] = {
     Exposure.CUSTOMER_SAFE: "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET",
     Exposure.AGENT_ONLY: "KNOWLEDGE_PROVIDER_AGENT_ONLY_SECRET",
 }
-_KNOWN_KEYS = {
-    "content": "folder of markdown files (default: content)",
-    "index": "folder for the generated index (default: index)",
-    "host": "address to listen on (default: 127.0.0.1)",
-    "port": "TCP port (default: 8080)",
-    "default_locale": "BCP 47 tag of files that name no locale (default: en)",
-    "locales": "BCP 47 tags recognised in paths, e.g. [en, de]",
-    "audience_rules": "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match "
-                      "wins, every withhold/skip match applies",
-    "audience_key": "front matter key that carries the audience, or none (default: audience)",
-    "audience_values": "exact map of that key's values to public|internal, e.g. {ITPro: public}; others internal",
-    "withhold_noindex": "true to serve nobody pages whose front matter ROBOTS says NOINDEX (default: false)",
-    "accepted_findings": "reviewed heuristic findings to ignore: a list of {path, finding, digest} (default: none)",
-    "layout": f"docs tool preset: {' | '.join(LAYOUTS)} (default: {DEFAULT_LAYOUT})",
-    "locale_patterns": "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
-    "capabilities": "minimum | all | list of capability names",
-    "fallback_locales": "BCP 47 tags tried in order with localeFallback; the default locale is always last "
-                        "(default: [default_locale])",
-    "citation_base_url": "https base URL of the public site, for citation URLs (citationUrl)",
-    "citation_path_pattern": "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} "
-                             "{slug} (default: the layout's, e.g. /{locale_prefix}{path}/ for hugo)",
-    "route_base_path": "Docusaurus: the docs plugin's routeBasePath, for {path} (default: docs; / for none)",
-    "internal_citation_base_url": "https base URL where agents read internal documents (agent_only only)",
-    "max_file_bytes": "larger markdown files are skipped (default: 2097152)",
-    "log_level": "debug | info | warning | error (default: info)",
-    "poll": "true to poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
-    "poll_delay_ms": "polling period in milliseconds (default: 1000)",
-    "reconcile_interval": "seconds between full re-scans of the content folder; 0 = never (default: 300)",
-    "parse_timeout": "seconds one file may take to read and parse before it is skipped (default: 30)",
-    "workers": "serving processes (default: 1); the index is written by the parent process, never by them",
-    "serving_niceness": "how many steps (Unix nice, 0-19) the serving processes yield the CPU to the index "
-                        "writer (default: 5)",
-    "replay_store": "memory | sqlite | sqlite:///path | redis://host:port/db (default: memory, sqlite if workers > 1)",
-    "metrics_host": "address of the Prometheus /metrics listener (default: 127.0.0.1)",
-    "metrics_port": "port of the Prometheus /metrics listener; 0 = off (default: 9464)",
-    "log_format": "plain | json (default: plain)",
-    "max_in_flight": "searches admitted at once per worker; beyond it 503 overloaded (default: 32)",
-    "max_connections": "open connections per worker; beyond it new ones get 503 (default: 512)",
-    "search_threads": "threads running searches per worker (default: 4)",
-    "cache_entries": "answers cached per worker, invalidated by every index commit; 0 = off (default: 2048)",
-    "cache_mib": "MiB those cached answers may hold per worker; 0 = off (default: 32)",
-    "ssl_certfile": "PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
-    "ssl_keyfile": "PEM private key for ssl_certfile",
-    "sitemap": "the site's sitemap: a file of the build output (relative to this file) or an https URL, or a list "
-               "of them; then a page is public only if its citation URL is on the site",
-    "sitemap_refresh_s": "seconds between reads of the sitemap; a changed sitemap file is read at once (default: 600)",
-}
+_REPLAY_STORE = r"^(memory|sqlite)$|^(sqlite:///|rediss?://|unix://)"
 
 
-@dataclass(frozen=True)
-class ProviderConfig:
-    """Every setting of the provider except secrets.
+def setting(
+    help: str,
+    *,
+    ge: float | None = None,
+    le: float | None = None,
+    pattern: str | None = None,
+    expects: str | None = None,
+    default: str | None = None,
+    env: str | None = None,
+    path: Literal["folder", "file"] | None = None,
+    parse: Callable[[Any, str], Any] | None = None,
+) -> msgspec.Meta:
+    """The declaration of one setting, for ``Annotated[type, setting(...)]``.
 
-    Attributes:
-        content: the wiki folder.
-        index: the index folder.
-        host, port: where ``serve`` listens.
-        default_locale, locales: see :class:`~provider.wiki.document.WikiSettings`.
-        audience_rules: operator rules: the first ``public``/``internal`` match wins; every
-            ``withhold``/``skip`` match applies.
-        audience_key, audience_values, withhold_noindex: what the repository's front
-            matter means (:mod:`provider.wiki.audience_map`).
-        accepted_findings: reviewed heuristic findings (:mod:`provider.wiki.findings`).
-        layout: a :mod:`~provider.wiki.layouts` preset name.
-        locale_patterns: explicit locale patterns (replace the layout's), or ``None``.
-        capabilities: ``"minimum"``, ``"all"`` or a list of names (resolved against
-            the backend by :func:`provider.contract.capabilities.parse_capabilities`).
-        fallback_locales: the fallback chain for ``localeFallback`` as configured (see
-            :attr:`fallback_chain`).
-        citation: citation URL settings (:mod:`provider.wiki.citations`).
-        max_file_bytes: larger files are skipped, in bytes.
-        log_level: logging level name.
-        poll: poll for changes instead of using OS notifications.
-        poll_delay_ms: polling period, in milliseconds.
-        reconcile_interval_s: seconds between full scans while watching; 0 disables them.
-        workers: serving processes (children of the process that writes the index).
-        serving_niceness: Unix nice increment of the serving processes relative to the
-            index writer (0–19), so a reclassification is indexed promptly under load
-            (CONTRACT X7).
-        replay_store: ``memory``, ``sqlite``, ``sqlite:///path`` or ``redis://…``; ``None``
-            picks memory for one worker and sqlite for several.
-        metrics_host, metrics_port: the Prometheus listener; port 0 turns it off.
-        log_format: ``plain`` or ``json`` (one JSON object per line).
-        max_in_flight, search_threads, cache_entries: per-worker serving limits.
-        cache_mib: MiB the cached answers of one worker hold at most (with
-            ``cache_entries``, whichever bound is reached first).
-        max_connections: open connections per worker before new ones are answered 503
-            (bounds descriptors when clients hold connections open).
-        parse_timeout_s: seconds one file may take to be read and parsed; a slower one
-            is skipped and reported. The batch it belongs to — possibly a public →
-            internal edit of another file — waits at most this long for it.
-        ssl_certfile, ssl_keyfile: TLS in the provider (both or neither).
-        sitemap: the site's sitemap sources (absolute paths, URLs): see
-            :mod:`provider.wiki.site_gate`.
-        sitemap_refresh_s: seconds between reads of the sitemap.
-        source: the YAML file read, if any (for messages).
+    Args:
+        help: what it means, one line in lower case (``--help``, the reference page).
+        ge, le: inclusive bounds of a number (checked by msgspec).
+        pattern: a regular expression a text must match (checked by msgspec).
+        expects: what a valid value is, completing "must be …"; derived from the type
+            and bounds when not given.
+        default: the default in words, when the value alone does not say it.
+        env: an environment variable that sets it too (over the file).
+        path: a ``folder`` or ``file`` path, relative to the configuration file.
+        parse: a reader ``(value, where) -> value`` for a file form richer than the type
+            (:mod:`provider.config_values`); it raises its own errors.
+    """
+    extra = {"expects": expects, "default": default, "env": env, "path": path, "parse": parse}
+    checks: dict[str, Any] = {"ge": ge, "le": le, "pattern": pattern}
+    meta: msgspec.Meta = msgspec.Meta(**{k: v for k, v in checks.items() if v is not None}, description=help,
+                                      extra={k: v for k, v in extra.items() if v is not None})
+    return meta
+
+
+class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Every setting of the provider except secrets, in the order of the reference page.
+
+    A field's name in the file is its attribute's, except ``reconcile_interval``,
+    ``parse_timeout`` and ``locale_patterns`` (renamed below); ``source`` and
+    ``overridden`` are no settings. Derived views: :attr:`citation`,
+    :attr:`locale_patterns`, :attr:`fallback_chain`, :attr:`chunking`,
+    :attr:`state_dir`, :attr:`replay_store_spec`.
     """
 
-    content: Path = Path("content")
-    index: Path = Path("index")
-    host: str = "127.0.0.1"
-    port: int = 8080
-    default_locale: str = "en"
-    locales: tuple[str, ...] = ("en",)
-    audience_rules: tuple[AudienceRule, ...] = ()
-    audience_key: str | None = "audience"
-    audience_values: tuple[tuple[str, str], ...] = ()
-    withhold_noindex: bool = False
-    accepted_findings: tuple[Acceptance, ...] = ()
-    layout: str = DEFAULT_LAYOUT
-    locale_patterns: tuple[LocalePattern, ...] | None = None
-    capabilities: str | tuple[str, ...] = "minimum"
-    fallback_locales: tuple[str, ...] | None = None
-    citation: CitationSettings = field(default_factory=CitationSettings)
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    log_level: str = "info"
-    poll: bool = False
-    poll_delay_ms: int = 1000
-    reconcile_interval_s: float = 300.0
-    workers: int = 1
-    serving_niceness: int = 5
-    replay_store: str | None = None
-    metrics_host: str = "127.0.0.1"
-    metrics_port: int = 9464
-    log_format: str = "plain"
-    max_in_flight: int = 32
-    max_connections: int = 512
-    parse_timeout_s: float = 30.0
-    search_threads: int = 4
-    cache_entries: int = 2048
-    cache_mib: int = 32
-    ssl_certfile: Path | None = None
-    ssl_keyfile: Path | None = None
-    sitemap: tuple[str, ...] = ()
-    sitemap_refresh_s: float = 600.0
-    source: Path | None = field(default=None, compare=False)
-    overridden: frozenset[str] = field(default=frozenset(), compare=False)
+    content: Annotated[Path, setting("folder of markdown files", path="folder")] = Path("content")
+    index: Annotated[Path, setting("folder for the generated index", path="folder")] = Path("index")
+    host: Annotated[str, setting("address to listen on; 0.0.0.0 in a container",
+                                 expects="an address such as 127.0.0.1 or 0.0.0.0")] = "127.0.0.1"
+    port: Annotated[int, setting("TCP port", ge=1, le=65535)] = 8080
+    default_locale: Annotated[str, setting("BCP 47 tag of files that name no locale", expects="a BCP 47 tag",
+                                           parse=values.tag)] = "en"
+    locales: Annotated[tuple[str, ...], setting(
+        "BCP 47 tags recognised in paths, e.g. [en, de]", expects="a list of BCP 47 tags, e.g. [en, de]",
+        parse=values.tags("[en, de]"))] = ("en",)
+    audience_rules: Annotated[tuple[AudienceRule, ...], setting(
+        "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match wins, every "
+        "withhold/skip match applies", expects="a list of `{glob: audience}`", default="none",
+        parse=values.audience_rules)] = ()
+    audience_key: Annotated[str | None, setting(
+        "front matter key that carries the audience, or none", expects="a key, or `none`",
+        parse=values.audience_key)] = "audience"
+    audience_values: Annotated[tuple[tuple[str, str], ...], setting(
+        "exact map of that key's values to public|internal, e.g. {ITPro: public}; others internal",
+        expects="a mapping of value to `public` or `internal`", default="none",
+        parse=values.audience_values)] = ()
+    withhold_noindex: Annotated[bool, setting(
+        "true to serve nobody pages whose front matter ROBOTS says NOINDEX")] = False
+    accepted_findings: Annotated[tuple[Acceptance, ...], setting(
+        "reviewed heuristic findings to ignore: a list of {path, finding, digest}",
+        expects="a list of `{path, finding, digest}`", default="none", parse=values.acceptances)] = ()
+    layout: Annotated[str, setting(
+        "docs tool preset", expects=f"one of {', '.join(LAYOUTS)}", parse=values.layout)] = DEFAULT_LAYOUT
+    locale_pattern_pairs: Annotated[tuple[tuple[str, str | None], ...], setting(
+        "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
+        expects="a list of patterns with `{locale}`", default="the layout's",
+        parse=values.locale_patterns)] | None = msgspec.field(default=None, name="locale_patterns")
+    capabilities: Annotated[str | tuple[str, ...], setting(
+        "capabilities to declare: minimum | all | list of capability names",
+        expects="`minimum`, `all` or a list of capability names", parse=values.capabilities)] = "minimum"
+    fallback_locales: Annotated[tuple[str, ...], setting(
+        "BCP 47 tags tried in order with localeFallback; the default locale is always last",
+        expects="a list of BCP 47 tags, e.g. [de, en]", default="[default_locale]",
+        parse=values.tags("[de, en]"))] | None = None
+    citation_base_url: Annotated[str, setting(
+        "https base URL of the public site, for citation URLs (citationUrl)", expects="an https URL",
+        parse=values.base_url)] | None = None
+    citation_path_pattern: Annotated[str, setting(
+        "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} {slug}",
+        expects="a path pattern", default="the layout's, e.g. /{locale_prefix}{path}/ for hugo",
+        parse=values.path_pattern)] | None = None
+    route_base_path: Annotated[str, setting(
+        "Docusaurus: the docs plugin's routeBasePath, for {path}; / for none", expects="a path",
+        parse=values.route_base_path)] = values.ROUTE_BASE_PATH
+    internal_citation_base_url: Annotated[str, setting(
+        "https base URL where agents read internal documents (agent_only only)", expects="an https URL",
+        parse=values.base_url)] | None = None
+    max_file_bytes: Annotated[int, setting("larger markdown files are skipped", ge=1024,
+                                           le=1 << 30)] = DEFAULT_MAX_FILE_BYTES
+    log_level: Annotated[Literal["debug", "info", "warning", "error"], setting("log level")] = "info"
+    poll: Annotated[bool, setting("poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
+                                  env=POLL_ENV)] = False
+    poll_delay_ms: Annotated[int, setting("polling period in milliseconds", ge=50, le=600_000)] = 1000
+    reconcile_interval_s: Annotated[float, setting(
+        "seconds between full re-scans of the content folder; 0 = never", ge=0,
+        le=86_400)] = msgspec.field(default=300.0, name="reconcile_interval")
+    parse_timeout_s: Annotated[int, setting(
+        "seconds one file may take to read and parse before it is skipped", ge=1,
+        le=600)] = msgspec.field(default=30, name="parse_timeout")
+    workers: Annotated[int, setting(
+        "serving processes; the index is written by the parent process, never by them", ge=1, le=64)] = 1
+    serving_niceness: Annotated[int, setting(
+        "how many steps (Unix nice) the serving processes yield the CPU to the index writer", ge=0, le=19)] = 5
+    replay_store: Annotated[str, setting(
+        "where verified nonces are kept: memory | sqlite | sqlite:///path | redis://host:port/db",
+        pattern=_REPLAY_STORE, expects="memory, sqlite, sqlite:///path or redis://host:port/db",
+        default="memory, sqlite if workers > 1")] | None = None
+    metrics_host: Annotated[str, setting("address of the Prometheus /metrics listener",
+                                         expects="an address such as 127.0.0.1")] = "127.0.0.1"
+    metrics_port: Annotated[int, setting("port of the Prometheus /metrics listener; 0 = off", ge=0,
+                                         le=65535)] = 9464
+    log_format: Annotated[Literal["plain", "json"], setting("log lines as plain text or JSON")] = "plain"
+    max_in_flight: Annotated[int, setting("searches admitted at once per worker; beyond it 503 overloaded", ge=1,
+                                          le=10_000)] = 32
+    max_connections: Annotated[int, setting("open connections per worker; beyond it new ones get 503", ge=8,
+                                            le=100_000)] = 512
+    search_threads: Annotated[int, setting("threads running searches per worker", ge=1, le=256)] = 4
+    cache_entries: Annotated[int, setting(
+        "answers cached per worker, invalidated by every index commit; 0 = off", ge=0, le=1_000_000)] = 2048
+    cache_mib: Annotated[int, setting("MiB those cached answers may hold per worker; 0 = off", ge=0,
+                                      le=65_536)] = 32
+    ssl_certfile: Annotated[Path, setting("PEM certificate to terminate TLS in the provider (with ssl_keyfile)",
+                                          path="file")] | None = None
+    ssl_keyfile: Annotated[Path, setting("PEM private key of ssl_certfile", path="file")] | None = None
+    sitemap: Annotated[tuple[str, ...], setting(
+        "the site's sitemap: a file of the build output (relative to this file) or an https URL, or a list of "
+        "them; then a page is public only if its citation URL is on the site",
+        expects="a sitemap file or an https URL, or a list of them", default="none", path="file",
+        parse=values.sitemap)] = ()
+    sitemap_refresh_s: Annotated[float, setting(
+        "seconds between reads of the sitemap; a changed sitemap file is read at once", ge=1, le=86_400)] = 600.0
+    #: The YAML file read, if any (for messages).
+    source: Path | None = None
+    #: The settings given as command-line options (for messages).
+    overridden: frozenset[str] = frozenset()
+
+    @property
+    def citation(self) -> CitationSettings:
+        """The citation URL settings (:mod:`provider.wiki.citations`)."""
+        return CitationSettings(base_url=self.citation_base_url, path_pattern=self.citation_path_pattern,
+                                internal_base_url=self.internal_citation_base_url,
+                                route_base_path=self.route_base_path)
+
+    @property
+    def locale_patterns(self) -> tuple[LocalePattern, ...] | None:
+        """The explicit locale patterns (replacing the layout's), or ``None``."""
+        if self.locale_pattern_pairs is None:
+            return None
+        return tuple(parse_locale_pattern(pattern, source) for pattern, source in self.locale_pattern_pairs)
 
     def wiki_settings(self) -> WikiSettings:
         """How to read and index the wiki. The index holds chunks when ``chunking`` is
@@ -275,11 +312,29 @@ class ProviderConfig:
                 raise ConfigurationError(f"{path} does not exist (make one for testing: knowledge-provider dev-cert)")
 
     def with_overrides(self, **overrides: Any) -> ProviderConfig:
-        """A copy with the given settings replaced (``None`` values are ignored)."""
-        values = {k: v for k, v in overrides.items() if v is not None}
-        if "capabilities" in values and isinstance(values["capabilities"], str):
-            values["capabilities"] = _capabilities(values["capabilities"], "--capabilities")
-        return replace(self, **values, overridden=self.overridden | frozenset(values))
+        """A copy with the given settings replaced (``None`` values are ignored); they are
+        blamed on their command-line option in messages.
+
+        Raises:
+            ConfigurationError: ``capabilities`` given as something else than text or a list.
+        """
+        changed = {k: v for k, v in overrides.items() if v is not None}
+        if "capabilities" in changed and isinstance(changed["capabilities"], str):
+            changed["capabilities"] = values.capabilities(changed["capabilities"], "--capabilities")
+        return msgspec.structs.replace(self, **changed, overridden=self.overridden | frozenset(changed))
+
+    def to_json(self) -> bytes:
+        """These settings as JSON (how ``serve`` hands them to its worker processes)."""
+        return msgspec.json.encode(self, enc_hook=_encode_path)
+
+    @classmethod
+    def from_json(cls, data: bytes | str) -> ProviderConfig:
+        """The settings :meth:`to_json` wrote.
+
+        Raises:
+            msgspec.ValidationError: ``data`` is not such settings (a bound is checked again).
+        """
+        return msgspec.json.decode(data, type=cls, dec_hook=_decode_path)
 
     def _where(self, key: str) -> str:
         """Where a setting came from, for error messages: the option or the file."""
@@ -288,316 +343,207 @@ class ProviderConfig:
         return f"{self.source}: {key}" if self.source else key
 
 
-def _tag(value: Any, where: str) -> str:
-    if isinstance(value, bool):
-        # YAML 1.1 (PyYAML) reads unquoted no/yes/on/off as booleans: `locales: [en, no]`
-        # would otherwise report "False is not a BCP 47 language tag".
-        word = "no (or off)" if value is False else "yes (or on)"
-        raise ConfigurationError(
-            f"{where}: YAML reads an unquoted {word} as {str(value).lower()}, not as a language tag: quote it, "
-            "e.g. [en, \"no\"] for Norwegian"
-        )
-    tag = normalize_tag(value) if isinstance(value, str) else None
-    if tag is None:
-        raise ConfigurationError(f"{where}: {value!r} is not a BCP 47 language tag (e.g. en, de, pt-BR)")
-    return tag
+def _encode_path(value: Any) -> Any:
+    if isinstance(value, Path):
+        return str(value)
+    raise NotImplementedError(type(value))
 
 
-def _rules(value: Any, where: str) -> tuple[AudienceRule, ...]:
+def _decode_path(kind: type, value: Any) -> Any:
+    if kind is not Path:
+        raise NotImplementedError(kind)
+    if not isinstance(value, str):
+        raise TypeError("a path must be text")  # msgspec reports it as a ValidationError
+    return Path(value)
+
+
+def env_flag(value: str | None) -> bool:
+    """Whether an environment variable's value says yes: set, and not 0/false/no/off."""
+    return (value or "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def _show(value: Any) -> str:
+    """A value as it would be written in the YAML file."""
     if value is None:
-        return ()
-    items: list[tuple[Any, Any]] = []
-    if isinstance(value, Mapping):
-        items = list(value.items())
-    elif isinstance(value, list):
-        for entry in value:
-            if isinstance(entry, Mapping) and set(entry) == {"pattern", "audience"}:
-                items.append((entry["pattern"], entry["audience"]))
-            elif isinstance(entry, Mapping) and len(entry) == 1:
-                items.extend(entry.items())
-            else:
-                raise ConfigurationError(
-                    f"{where}: each rule is `- \"glob/**\": public` or `- {{pattern: ..., audience: ...}}`"
-                )
-    else:
-        raise ConfigurationError(f"{where}: must be a list of rules like `- \"docs/**\": public`")
-    rules = []
-    for pattern, audience in items:
-        if not isinstance(pattern, str) or not pattern.strip():
-            raise ConfigurationError(f"{where}: a rule's pattern must be a non-empty glob string")
-        if audience not in (*AUDIENCES, WITHHOLD, SKIP):
-            raise ConfigurationError(
-                f"{where}: rule {pattern!r} must say public, internal, withhold or skip, not {audience!r}")
-        rules.append(AudienceRule(pattern=pattern.strip().lstrip("/"), audience=audience))
-    return tuple(rules)
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
 
 
-def _audience_key(value: Any, where: str) -> str | None:
-    if value is None or (isinstance(value, str) and value.strip().lower() == "none") or value is False:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigurationError(f"{where}: must be a front matter key such as audience, or none")
-    return value.strip()
+def _given(value: Any) -> str:
+    """The value an operator wrote, short, for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
-def _audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
-    if not isinstance(value, Mapping) or not value:
-        raise ConfigurationError(f"{where}: must be a map of front matter values to public or internal, "
-                                 "e.g. {ITPro: public, Admin: internal}")
-    out: dict[str, str] = {}
-    for key, audience in value.items():
-        if not isinstance(key, str) or audience not in AUDIENCES:
-            raise ConfigurationError(f"{where}: {key!r} must map to public or internal, not {audience!r}")
-        out[key] = audience
-    return tuple(out.items())
+@dataclass(frozen=True)
+class Setting:
+    """One setting as :class:`ProviderConfig` declares it (see :func:`setting`).
 
+    Attributes:
+        key: its name in the file (``reconcile_interval``).
+        attr: its attribute (``reconcile_interval_s``).
+        kind: the value's type without ``None`` and metadata (``int``, ``Path``, a
+            ``Literal``, ``tuple[str, ...]``…).
+        checked: ``kind`` with its bounds, as msgspec checks it.
+        meta: the :func:`setting` declaration.
+        default: the default value.
+    """
 
-def _acceptances(value: Any, where: str) -> tuple[Acceptance, ...]:
-    try:
-        return parse_acceptances(value, where)
-    except ValueError as exc:
-        raise ConfigurationError(str(exc)) from None
+    key: str
+    attr: str
+    kind: Any
+    checked: Any
+    meta: msgspec.Meta
+    default: Any
 
+    @property
+    def help(self) -> str:
+        return self.meta.description or ""
 
-def _layout(value: Any, where: str) -> str:
-    if not isinstance(value, str) or value.strip().lower() not in LAYOUTS:
-        raise ConfigurationError(f"{where}: must be one of {', '.join(LAYOUTS)}, not {value!r}")
-    return value.strip().lower()
+    @property
+    def env(self) -> str | None:
+        return (self.meta.extra or {}).get("env")
 
+    @property
+    def path(self) -> str | None:
+        """``folder`` or ``file`` for a path setting."""
+        return (self.meta.extra or {}).get("path")
 
-def _locale_patterns(value: Any, where: str) -> tuple[LocalePattern, ...]:
-    """``- "content/{locale}/**"`` or ``- "i18n/{locale}/…/current/**": "docs/**"`` or
-    ``- {pattern: …, source: …}``; see :mod:`provider.wiki.locale_patterns`."""
-    if not isinstance(value, list) or not value:
-        raise ConfigurationError(
-            f"{where}: must be a list of path patterns, e.g. [\"content/{{locale}}/**\", \"**.{{locale}}\"]"
-        )
-    patterns = []
-    for index, entry in enumerate(value):
-        here = f"{where}[{index}]"
-        pattern: Any
-        source: Any = None
-        if isinstance(entry, str):
-            pattern = entry
-        elif isinstance(entry, Mapping) and set(entry) <= {"pattern", "source"} and "pattern" in entry:
-            pattern, source = entry["pattern"], entry.get("source")
-        elif isinstance(entry, Mapping) and len(entry) == 1:
-            ((pattern, source),) = entry.items()
-        else:
-            raise ConfigurationError(
-                f"{here}: each entry is `- \"pattern\"`, `- \"pattern\": \"source/**\"` or "
-                "`- {pattern: ..., source: ...}`"
-            )
-        if not isinstance(pattern, str) or (source is not None and not isinstance(source, str)):
-            raise ConfigurationError(f"{here}: the pattern and its source must be text")
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return typing.get_args(self.kind) if typing.get_origin(self.kind) is Literal else ()
+
+    @property
+    def default_text(self) -> str:
+        """The default as the file would write it, or in words."""
+        return str((self.meta.extra or {}).get("default") or _show(self.default))
+
+    @property
+    def expects(self) -> str:
+        """What a valid value is, completing "must be …"."""
+        declared = (self.meta.extra or {}).get("expects")
+        if declared:
+            return str(declared)
+        if self.kind is bool:
+            return "true or false"
+        if self.choices:
+            return f"{', '.join(self.choices[:-1])} or {self.choices[-1]}"
+        if self.kind is int:
+            return f"a whole number from {self.meta.ge} to {self.meta.le}"
+        if self.kind is float:
+            return f"seconds from {self.meta.ge:g} to {self.meta.le:g}"
+        return "a folder path" if self.path == "folder" else "a file path"
+
+    def read(self, value: Any, where: str, base: Path) -> Any:
+        """The file's ``value`` as this setting holds it, relative paths taken from ``base``.
+
+        Raises:
+            ConfigurationError: ``where``: must be … (what :attr:`expects` says), not ….
+        """
+        parse = (self.meta.extra or {}).get("parse")
+        if parse is not None:
+            return _relative(parse(value, where), base) if self.path else parse(value, where)
+        given = value
+        if self.choices and not isinstance(value, bool):
+            value = str(value).lower()
+        if isinstance(value, str):
+            value = value.strip()
         try:
-            patterns.append(parse_locale_pattern(pattern, source))
-        except ValueError as exc:
-            raise ConfigurationError(f"{here}: {exc}") from None
-    return tuple(patterns)
+            if value == "":
+                raise msgspec.ValidationError("empty")
+            parsed = msgspec.convert(value, self.checked, dec_hook=_decode_path)
+        except msgspec.ValidationError:
+            raise ConfigurationError(f"{where}: must be {self.expects}, not {_given(given)}") from None
+        return _relative(parsed, base) if self.path else parsed
 
 
-def _capabilities(value: Any, where: str) -> str | tuple[str, ...]:
+def _relative(value: Any, base: Path) -> Any:
+    """A path setting's value with relative paths taken from ``base`` (URLs as they are)."""
+    if isinstance(value, tuple):
+        return tuple(_relative(item, base) for item in value)
     if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(v.strip() for v in value)
-    raise ConfigurationError(f"{where}: must be minimum, all, or a list of capability names")
+        return value if is_url_source(value) else str((base / value).resolve())
+    return (base / value).resolve()
 
 
-def _int(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ConfigurationError(f"{where}: must be a whole number from {low} to {high}")
-    return value
+def _unwrap(declared: Any) -> tuple[Any, Any, msgspec.Meta | None]:
+    """(kind, checked, meta) of a field's type: ``Annotated[T, meta] | None`` or
+    ``Annotated[T, meta]``; meta is ``None`` for what is no setting."""
+    if typing.get_origin(declared) in (typing.Union, types.UnionType):
+        declared = next(arg for arg in typing.get_args(declared) if arg is not type(None))
+    if typing.get_origin(declared) is not Annotated:
+        return declared, declared, None
+    kind, *metas = typing.get_args(declared)
+    meta = next((m for m in metas if isinstance(m, msgspec.Meta)), None)
+    return kind, declared, meta
 
 
-def _text(hint: str) -> Callable[[Any, str], str]:
-    def parse(value: Any, where: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise ConfigurationError(f"{where}: must be {hint}")
-        return value.strip()
-    return parse
+def _declared_settings() -> dict[str, Setting]:
+    found = {}
+    for field in msgspec.structs.fields(ProviderConfig):
+        kind, checked, meta = _unwrap(field.type)
+        if meta is not None:
+            found[field.encode_name] = Setting(field.encode_name, field.name, kind, checked, meta, field.default)
+    return found
 
 
-def _whole(low: int, high: int) -> Callable[[Any, str], int]:
-    return lambda value, where: _int(value, where, low, high)
+#: Every setting by its key in the file, in declaration order.
+SETTINGS: dict[str, Setting] = _declared_settings()
 
 
-def _one_of(*choices: str) -> Callable[[Any, str], str]:
-    def parse(value: Any, where: str) -> str:
-        word = str(value).lower()
-        if word not in choices:
-            raise ConfigurationError(f"{where}: must be {', '.join(choices[:-1])} or {choices[-1]}")
-        return word
-    return parse
-
-
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigurationError(f"{where}: must be true or false")
-    return value
-
-
-def _tags(example: str) -> Callable[[Any, str], tuple[str, ...]]:
-    def parse(value: Any, where: str) -> tuple[str, ...]:
-        if not isinstance(value, list):
-            raise ConfigurationError(f"{where}: must be a list of BCP 47 tags, e.g. {example}")
-        return tuple(dict.fromkeys(_tag(v, where) for v in value))
-    return parse
-
-
-def _seconds(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 86_400:
-        raise ConfigurationError(f"{where}: must be seconds from 0 (never) to 86400")
-    return float(value)
-
-
-def _replay_store(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not (value in ("memory", "sqlite") or value.startswith(
-            ("sqlite:///", "redis://", "rediss://", "unix://"))):
-        raise ConfigurationError(f"{where}: use memory, sqlite, sqlite:///path or redis://host:port/db")
-    return value
-
-
-def _sitemap(value: Any, where: str) -> tuple[str, ...]:
-    """One source or a list of them: a file path, or an https URL (http only for a local
-    test server). Paths are made absolute against the configuration file's folder by
-    :func:`config_from_mapping`."""
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, list) or not items or not all(isinstance(v, str) and v.strip() for v in items):
-        raise ConfigurationError(f"{where}: must be a sitemap file (e.g. site/sitemap.xml) or an https URL, or a "
-                                 "list of them")
-    sources = []
-    for item in items:
-        text = item.strip()
-        if is_url_source(text):
-            parts = urlsplit(text)
-            if parts.scheme.lower() != "https" and parts.hostname not in ("127.0.0.1", "localhost", "::1"):
-                raise ConfigurationError(f"{where}: {text!r} must be an https URL (http only for 127.0.0.1 or "
-                                         "localhost)")
-            if not parts.hostname or "@" in parts.netloc:
-                raise ConfigurationError(f"{where}: {text!r} must have a host and no user information")
-        sources.append(text)
-    return tuple(dict.fromkeys(sources))
-
-
-def _refresh_s(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= 86_400:
-        raise ConfigurationError(f"{where}: must be seconds from 1 to 86400")
-    return float(value)
-
-
-def _base_url(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigurationError(f"{where}: must be an https URL such as https://help.example.com")
-    try:
-        return check_base_url(value)
-    except ValueError as exc:
-        raise ConfigurationError(f"{where}: {exc}") from None
-
-
-def _route_base_path(value: Any, where: str) -> str:
-    if not isinstance(value, str) or any(c in value for c in "{}?#\\ "):
-        raise ConfigurationError(f"{where}: must be a path such as docs, or / for the site root")
-    return value.strip().strip("/")
-
-
-def _path_pattern(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigurationError(f"{where}: must be a path such as {DEFAULT_PATH_PATTERN}")
-    try:
-        return check_path_pattern(value.strip())
-    except ValueError as exc:
-        raise ConfigurationError(f"{where}: {exc}") from None
-
-
-#: key in the file → (ProviderConfig field, parser(value, where)). Paths are resolved
-#: against the file's folder afterwards; citation keys are gathered into one setting.
-_PARSERS: dict[str, tuple[str, Callable[[Any, str], Any]]] = {
-    "content": ("content", _text("a folder path")),
-    "index": ("index", _text("a folder path")),
-    "ssl_certfile": ("ssl_certfile", _text("a file path")),
-    "ssl_keyfile": ("ssl_keyfile", _text("a file path")),
-    "host": ("host", _text("an address such as 127.0.0.1 or 0.0.0.0")),
-    "port": ("port", _whole(1, 65535)),
-    "default_locale": ("default_locale", _tag),
-    "locales": ("locales", _tags("[en, de]")),
-    "fallback_locales": ("fallback_locales", _tags("[de, en]")),
-    "audience_rules": ("audience_rules", _rules),
-    "audience_key": ("audience_key", _audience_key),
-    "audience_values": ("audience_values", _audience_values),
-    "withhold_noindex": ("withhold_noindex", _flag),
-    "accepted_findings": ("accepted_findings", _acceptances),
-    "layout": ("layout", _layout),
-    "locale_patterns": ("locale_patterns", _locale_patterns),
-    "capabilities": ("capabilities", _capabilities),
-    "citation_base_url": ("base_url", _base_url),
-    "internal_citation_base_url": ("internal_base_url", _base_url),
-    "citation_path_pattern": ("path_pattern", _path_pattern),
-    "route_base_path": ("route_base_path", _route_base_path),
-    "max_file_bytes": ("max_file_bytes", _whole(1024, 1 << 30)),
-    "log_level": ("log_level", _one_of("debug", "info", "warning", "error")),
-    "log_format": ("log_format", _one_of("plain", "json")),
-    "poll": ("poll", _flag),
-    "poll_delay_ms": ("poll_delay_ms", _whole(50, 600_000)),
-    "reconcile_interval": ("reconcile_interval_s", _seconds),
-    "workers": ("workers", _whole(1, 64)),
-    "serving_niceness": ("serving_niceness", _whole(0, 19)),
-    "replay_store": ("replay_store", _replay_store),
-    "metrics_host": ("metrics_host", _text("an address such as 127.0.0.1")),
-    "metrics_port": ("metrics_port", _whole(0, 65535)),
-    "max_in_flight": ("max_in_flight", _whole(1, 10_000)),
-    "search_threads": ("search_threads", _whole(1, 256)),
-    "cache_entries": ("cache_entries", _whole(0, 1_000_000)),
-    "cache_mib": ("cache_mib", _whole(0, 65_536)),
-    "max_connections": ("max_connections", _whole(8, 100_000)),
-    "parse_timeout": ("parse_timeout_s", _whole(1, 600)),
-    "sitemap": ("sitemap", _sitemap),
-    "sitemap_refresh_s": ("sitemap_refresh_s", _refresh_s),
-}
-_PATH_FIELDS = ("content", "index", "ssl_certfile", "ssl_keyfile")
-_CITATION_FIELDS = ("base_url", "internal_base_url", "path_pattern", "route_base_path")
+def _check_known(data: Mapping[str, Any], prefix: str) -> None:
+    unknown = sorted(str(key) for key in set(data) - set(SETTINGS))
+    if not unknown:
+        return
+    close = difflib.get_close_matches(unknown[0], SETTINGS, n=1)
+    if close:
+        raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; did you mean {close[0]!r}?")
+    known = "\n".join(f"  {key}: {s.help} (default: {s.default_text})" for key, s in SETTINGS.items())
+    raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; the settings are:\n{known}")
 
 
 def config_from_mapping(data: Mapping[str, Any], *, base: Path, source: Path | None = None) -> ProviderConfig:
     """Validate a configuration mapping. Relative paths are taken from ``base``.
 
     Raises:
-        ConfigurationError: naming the key (and the file) that is wrong.
+        ConfigurationError: naming the key (and the file) that is wrong, and what it must be.
     """
     prefix = f"{source}: " if source else ""
-    unknown = sorted(set(data) - set(_KNOWN_KEYS))
-    if unknown:
-        close = difflib.get_close_matches(str(unknown[0]), _KNOWN_KEYS, n=1)
-        if close:
-            raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; did you mean {close[0]!r}?")
-        known = "\n".join(f"  {k}: {v}" for k, v in _KNOWN_KEYS.items())
-        raise ConfigurationError(f"{prefix}unknown setting {unknown[0]!r}; the settings are:\n{known}")
-    values: dict[str, Any] = {}
-    citation: dict[str, str] = {}
-    for key, value in data.items():
-        field_name, parse = _PARSERS[key]
-        if field_name in _CITATION_FIELDS:
-            if value is not None:
-                citation[field_name] = parse(value, f"{prefix}{key}")
-            continue
-        parsed = parse(value, f"{prefix}{key}")
-        values[field_name] = (base / parsed).resolve() if field_name in _PATH_FIELDS else parsed
-    if citation:
-        values["citation"] = CitationSettings(**citation)
-    if "sitemap" in values:
-        values["sitemap"] = tuple(s if is_url_source(s) else str((base / s).resolve()) for s in values["sitemap"])
-    config = replace(ProviderConfig(source=source), **values)
+    _check_known(data, prefix)
+    parsed = {SETTINGS[key].attr: SETTINGS[key].read(value, f"{prefix}{key}", base) for key, value in data.items()}
+    config = ProviderConfig(**parsed, source=source)
     if config.default_locale not in config.locales:
-        config = replace(config, locales=(config.default_locale, *config.locales))
+        config = msgspec.structs.replace(config, locales=(config.default_locale, *config.locales))
     return config
+
+
+def _from_environment(config: ProviderConfig, env: Mapping[str, str]) -> ProviderConfig:
+    """Settings that an environment variable sets: a yes/no one is turned on by any value
+    but 0/false/no/off (a "no" leaves the file's value); others are read as in the file."""
+    changed = {}
+    for item in SETTINGS.values():
+        if item.env is None or item.env not in env:
+            continue
+        if item.kind is bool:
+            if env_flag(env[item.env]):
+                changed[item.attr] = True
+        else:
+            changed[item.attr] = item.read(env[item.env], f"${item.env}", Path.cwd())
+    return msgspec.structs.replace(config, **changed) if changed else config
 
 
 def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> ProviderConfig:
     """Read the configuration file.
 
     Looks at ``path``, else ``$KNOWLEDGE_PROVIDER_CONFIG``, else ``./knowledge-provider.yaml``
-    if it exists, else uses the defaults.
+    if it exists, else uses the defaults; then the settings ``env`` sets (see
+    :func:`setting`).
 
     Raises:
         ConfigurationError: the file is missing (when named), unreadable or invalid.
@@ -608,7 +554,8 @@ def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Pa
     if named is None:
         candidate = cwd / DEFAULT_CONFIG_NAME
         if not candidate.is_file():
-            return ProviderConfig(content=(cwd / "content").resolve(), index=(cwd / "index").resolve())
+            defaults = ProviderConfig(content=(cwd / "content").resolve(), index=(cwd / "index").resolve())
+            return _from_environment(defaults, env)
         named = candidate
     named = named if named.is_absolute() else (cwd / named)
     try:
@@ -629,11 +576,10 @@ def load_config(path: Path | None, env: Mapping[str, str] | None = None, cwd: Pa
         raise ConfigurationError(f"configuration file {named} must be a mapping of settings")
     base = named.parent
     config = config_from_mapping(data, base=base, source=named)
-    if "content" not in data:
-        config = replace(config, content=(base / "content").resolve())
-    if "index" not in data:
-        config = replace(config, index=(base / "index").resolve())
-    return config
+    # Folders left out are next to the file, as written ones are taken from it.
+    unset = {s.attr: _relative(s.default, base) for key, s in SETTINGS.items()
+             if isinstance(s.default, Path) and key not in data}
+    return _from_environment(msgspec.structs.replace(config, **unset), env)
 
 
 def _read_secret_values(name: str, env: Mapping[str, str]) -> list[str] | None:

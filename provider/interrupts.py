@@ -1,7 +1,7 @@
 """Steps of the main thread that a stop signal must not cut in two.
 
 The commands turn SIGINT and SIGTERM into an exception raised in the main thread (see
-``provider.cli._stops_cleanly``), wherever it happens to be. Raised while
+``provider.startup._stops_cleanly``), wherever it happens to be. Raised while
 :meth:`multiprocessing.Process.start` waits for the forkserver to fork a reader, it left a
 child that the reader did not know of: the process exited, its queues' named semaphores
 were unlinked, and the child, still unpickling its arguments, printed a

@@ -45,7 +45,7 @@ from typing import Any
 
 import watchfiles
 
-from .config import POLL_ENV
+from .config import POLL_ENV, env_flag
 from .search.indexer import Indexer, Progress, SyncReport
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
@@ -65,8 +65,7 @@ WatchFn = Callable[..., Iterator[set[tuple[watchfiles.Change, str]]]]
 
 def poll_requested(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
     """Whether ``KNOWLEDGE_PROVIDER_POLL`` asks for polling (any value but 0/false/no/off)."""
-    value = (os.environ if env is None else env).get(POLL_ENV, "").strip().lower()
-    return value not in ("", "0", "false", "no", "off")
+    return env_flag((os.environ if env is None else env).get(POLL_ENV))
 
 
 def _is_watch_limit(exc: BaseException) -> bool:

@@ -4,9 +4,9 @@
   command, as click prints it (at a fixed width, so the page does not depend on the
   terminal).
 - ``docs/reference/configuration.md``: every key of the configuration file with its
-  default, what it accepts and its help text, from ``provider/config.py``'s declarations
-  (the help of ``_KNOWN_KEYS``, the defaults of ``ProviderConfig``, the parsers of
-  ``_PARSERS``), and the environment variables it reads.
+  default, what it accepts, its help text, and the variable or options that also set it,
+  from the one declaration of each setting in ``provider/config.py``
+  (``ProviderConfig``, read through ``SETTINGS``), and the environment variables it reads.
 - ``docs/reference/metrics.md``: every Prometheus metric ``provider/metrics.py`` declares
   (name, type, labels, help), read from its source without registering anything.
 - ``docs/reference/errors.md``: every error the contract layer answers on the wire
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -66,61 +65,39 @@ def cli_page() -> str:
     return "\n".join(parts) + "\n"
 
 
-def _show(value: Any) -> str:
-    """A default as it would be written in the YAML file."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_show(v) for v in value) + "]"
-    return str(value)
-
-
-def _accepts(parse: Callable[..., Any]) -> str:
-    """What a parser accepts: by the function that made it (``_whole(1, 64)``), and the
-    bounds, choices or hint it closes over."""
-    maker = getattr(parse, "__qualname__", "").split(".")[0]
-    cells = [cell.cell_contents for cell in (getattr(parse, "__closure__", None) or ())]
-    if maker == "_whole":
-        low, high = sorted(value for value in cells if isinstance(value, int))
-        return f"whole number, {low}–{high}"
-    if maker == "_one_of":
-        return "one of " + ", ".join(f"`{v}`" for value in cells for v in value)
-    if maker == "_tags":
-        return f"list of BCP 47 tags, e.g. `{cells[0]}`"
-    if maker == "_text":
-        return str(cells[0])
-    names = {"_tag": "a BCP 47 tag", "_flag": "`true` or `false`", "_seconds": "seconds, 0–86400",
-             "_layout": "a layout name", "_capabilities": "`minimum`, `all` or a list of names",
-             "_rules": "list of `{glob: audience}`", "_audience_key": "a key, or `none`",
-             "_audience_values": "mapping of value to `public` or `internal`",
-             "_locale_patterns": "list of patterns with `{locale}`", "_replay_store": "a store spec",
-             "_base_url": "an https URL", "_route_base_path": "a path", "_path_pattern": "a path pattern"}
-    return names.get(maker, "see the meaning")
-
-
 def _cell(text: str) -> str:
     """Help text as a Markdown table cell: no column breaks, no emphasis."""
     return text.replace("|", "&#124;").replace("*", "\\*").replace("_", "\\_")
 
 
-def config_page() -> str:
-    """The configuration reference page: one row per key, in the order the code declares them."""
-    from provider import config as cfg
-    from provider.wiki.citations import CitationSettings
+def _options() -> dict[str, list[str]]:
+    """Each command-line option that overrides a setting, with the commands that take it."""
+    from provider.cli import SettingOption, main
 
-    defaults = {f.name: f.default for f in dataclasses.fields(cfg.ProviderConfig)
-                if f.default is not dataclasses.MISSING}
-    citation = {f.name: f.default for f in dataclasses.fields(CitationSettings)
-                if f.default is not dataclasses.MISSING}
-    rows = ["| key | default | accepts | meaning |", "|---|---|---|---|"]
-    for key, help_text in cfg._KNOWN_KEYS.items():
-        field_name, parse = cfg._PARSERS[key]
-        default = citation.get(field_name) if field_name in cfg._CITATION_FIELDS else defaults.get(field_name)
-        rows.append(f"| `{key}` | `{_show(default)}` | {_accepts(parse)} | {_cell(help_text)} |")
+    root = main.make_context("knowledge-provider", [], resilient_parsing=True)
+    found: dict[str, list[str]] = {}
+    for name in main.list_commands(root):
+        command = main.get_command(root, name)
+        for param in command.params if command is not None else ():
+            for flag in param.opts if isinstance(param, SettingOption) else ():
+                found.setdefault(flag, []).append(name)
+    return found
+
+
+def config_page() -> str:
+    """The configuration reference page: one row per setting, in the order
+    :class:`provider.config.ProviderConfig` declares them."""
+    from provider import config as cfg
+
+    options = _options()
+    rows = ["| key | default | accepts | meaning | also set by |", "|---|---|---|---|---|"]
+    for key, item in cfg.SETTINGS.items():
+        flag = f"--{key.replace('_', '-')}"
+        also = [f"`${item.env}`"] if item.env else []
+        also += [f"`{flag}` ({', '.join(options[flag])})"] if flag in options else []
+        default = _cell(item.default_text) if (item.meta.extra or {}).get("default") else f"`{item.default_text}`"
+        rows.append(f"| `{key}` | {default} | {_cell(item.expects)} | {_cell(item.help)} | "
+                    f"{', '.join(also) or '—'} |")
     secret_rows = []
     for exposure, name in cfg.SECRET_ENV.items():
         secret_rows.append(f"| `{name}` | the `{exposure.value}` registration's secret; several, comma-separated, "
@@ -134,7 +111,9 @@ def config_page() -> str:
         "The configuration file is YAML; every key is optional. It is looked up as `--config`, else",
         f"`${cfg.CONFIG_ENV}`, else `./{cfg.DEFAULT_CONFIG_NAME}` if present; relative paths are",
         "relative to the file, and command-line options override it. An unknown key stops the",
-        "provider with a message naming it (and the closest known key). How to use them:",
+        "provider with a message naming it (and the closest known key); a value that is not what",
+        "the key accepts, with a message naming the file, the key and what it must be. The",
+        "environment variable or command-line option of a key overrides the file. How to use them:",
         "[Configure it](../how-to/configure.md).",
         "",
         "## Keys",

@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from provider.config import _KNOWN_KEYS, config_from_mapping, load_config
+from provider.config import SETTINGS, config_from_mapping, load_config
 from provider.contract.registrations import ConfigurationError
 from provider.wiki.layouts import LAYOUTS
 from tests.support import REPO_ROOT
@@ -75,7 +77,7 @@ def test_every_setting_is_explained_in_the_configuration_how_to() -> None:
     (the generated reference page lists them with defaults: tests/test_reference_docs.py)."""
     page = (REPO_ROOT / "docs" / "how-to" / "configure.md").read_text("utf-8")
     table_keys = set(re.findall(r"^\| `([a-z_]+)` \|", page, re.MULTILINE))
-    assert set(_KNOWN_KEYS) <= table_keys, set(_KNOWN_KEYS) - table_keys
+    assert set(SETTINGS) <= table_keys, set(SETTINGS) - table_keys
     for name in LAYOUTS:
         assert f"`{name}`" in page, name
 
@@ -139,10 +141,17 @@ def test_the_sample_configuration_and_its_commented_full_configuration_are_valid
     assert full.fallback_chain == ("en",) and full.wiki_settings().chunking
 
 
-def test_every_documented_key_has_a_parser() -> None:
-    from provider.config import _KNOWN_KEYS, _PARSERS
+def test_every_setting_is_declared_whole_and_reads_its_own_default() -> None:
+    """One declaration per setting: help, what it expects, a default that the file form
+    of the default gives back (so the reference page's defaults are values the file accepts)."""
+    import msgspec
 
-    assert set(_PARSERS) == set(_KNOWN_KEYS)
+    for key, item in SETTINGS.items():
+        assert item.help and item.expects and item.default_text, key
+        if item.default in (None, ()) or item.path:
+            continue
+        written = msgspec.json.decode(msgspec.json.encode(item.default))  # as YAML would give it
+        assert getattr(config(**{key: written}), item.attr) == item.default, key
 
 
 @pytest.mark.parametrize(
@@ -153,7 +162,8 @@ def test_every_documented_key_has_a_parser() -> None:
         ({"log_format": "xml"}, "log_format: must be plain or json"),
         ({"reconcile_interval": -1}, "reconcile_interval: must be seconds"),
         ({"parse_timeout": 0}, "parse_timeout: must be a whole number from 1 to 600"),
-        ({"replay_store": "postgres://x"}, "replay_store: use memory"),
+        ({"replay_store": "postgres://x"},
+         "replay_store: must be memory, sqlite, sqlite:///path or redis://host:port/db, not 'postgres://x'"),
         ({"host": ""}, "host: must be an address"),
         ({"locales": "en"}, "locales: must be a list of BCP 47 tags"),
         ({"locale": ["en"]}, "unknown setting 'locale'; did you mean 'locales'?"),
@@ -221,3 +231,86 @@ def test_a_configuration_error_exits_2_from_every_command(tmp_path: Path, comman
                             capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path, check=False)
     assert result.returncode == 2, result.stderr
     assert "quote it" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_error_names_the_file_the_key_what_it_must_be_and_what_was_given() -> None:
+    with pytest.raises(ConfigurationError) as caught:
+        config_from_mapping({"port": "8080"}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert str(caught.value) == "/srv/kp.yaml: port: must be a whole number from 1 to 65535, not '8080'"
+    with pytest.raises(ConfigurationError, match=r"^/srv/kp.yaml: log_level: must be debug, info, warning or error"):
+        config_from_mapping({"log_level": "loud"}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    assert config(log_level="WARNING").log_level == "warning"  # type: ignore[attr-defined]
+
+
+def test_the_workers_get_the_parents_settings_exactly(tmp_path: Path) -> None:
+    """``serve`` hands its validated settings to the worker processes as the model's own
+    JSON: every field, rich ones included, comes back equal — and a file edited meanwhile
+    cannot make a worker serve with other settings than the index writer."""
+    from provider.config import ProviderConfig
+
+    data = {
+        "layout": "docusaurus", "locales": ["en", "de"], "capabilities": ["chunking", "locale"],
+        "audience_rules": [{"docs/**": "public"}, {"docs/secret/**": "withhold"}],
+        "audience_values": {"ITPro": "public"},
+        "locale_patterns": ["content/{locale}/**", {"i18n/{locale}/**": "docs/**"}],
+        "citation_base_url": "https://help.example.com", "route_base_path": "/", "sitemap": ["site/sitemap.xml"],
+        "accepted_findings": [{"path": "a.md", "finding": "would-be-marker", "digest": "0" * 40}],
+        "reconcile_interval": 12, "parse_timeout": 5, "ssl_certfile": "c.pem", "ssl_keyfile": "k.pem", "workers": 2,
+    }
+    parent = config_from_mapping(data, base=tmp_path, source=tmp_path / "kp.yaml").with_overrides(port=9000)
+    worker = ProviderConfig.from_json(parent.to_json())
+    assert worker == parent
+    assert worker.wiki_settings().describe() == parent.wiki_settings().describe()
+    assert worker.overridden == {"port"} and worker.source == tmp_path / "kp.yaml"
+
+
+def test_a_setting_with_a_variable_is_read_from_the_environment(tmp_path: Path) -> None:
+    """$KNOWLEDGE_PROVIDER_POLL turns ``poll`` on (any value but 0/false/no/off); a "no"
+    leaves the file's value, as before the setting declared its variable."""
+    from provider.config import POLL_ENV
+
+    assert load_config(None, env={POLL_ENV: "1"}, cwd=tmp_path).poll
+    assert not load_config(None, env={POLL_ENV: "off"}, cwd=tmp_path).poll
+    path = tmp_path / "kp.yaml"
+    path.write_text("poll: true\n", "utf-8")
+    assert load_config(path, env={POLL_ENV: "0"}).poll
+    assert SETTINGS["poll"].env == POLL_ENV
+
+
+def test_each_command_line_option_of_a_setting_takes_its_declaration() -> None:
+    """--port, --workers, --log-format…: bounds, choices and help are the setting's, so the
+    option and the file can never accept different values."""
+    import click
+
+    from provider.cli import SettingOption, main
+
+    seen = set()
+    for command in main.commands.values():
+        for param in command.params:
+            if not isinstance(param, SettingOption):
+                continue
+            item = SETTINGS[param.opts[0][2:].replace("-", "_")]
+            seen.add(item.key)
+            assert param.help is not None and param.help.lower().startswith(item.help.lower()), item.key
+            if isinstance(param.type, click.IntRange):
+                assert (param.type.min, param.type.max) == (item.meta.ge, item.meta.le), item.key
+            if isinstance(param.type, click.Choice):
+                assert tuple(param.type.choices) == item.choices, item.key
+    assert {"content", "index", "port", "workers", "log_format", "poll", "replay_store"} <= seen
+
+
+_YAML_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**12), st.floats(allow_nan=False),
+                          st.text(max_size=30))
+_YAML_VALUES = st.recursive(_YAML_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=3)), max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.sampled_from(sorted(SETTINGS)), value=_YAML_VALUES)
+def test_any_value_of_any_setting_is_read_or_refused_by_name(key: str, value: object) -> None:
+    """Whatever YAML gives a key, the result is a configuration or a ConfigurationError
+    naming the file and the key — never another exception (a crash with a traceback)."""
+    try:
+        config_from_mapping({key: value}, base=Path("/srv"), source=Path("/srv/kp.yaml"))
+    except ConfigurationError as exc:
+        assert str(exc).startswith(f"/srv/kp.yaml: {key}"), str(exc)

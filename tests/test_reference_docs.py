@@ -35,14 +35,14 @@ def test_generated_page_matches_the_code(page: object) -> None:
 
 def test_every_command_and_setting_is_on_its_page() -> None:
     from provider.cli import main
-    from provider.config import _KNOWN_KEYS
+    from provider.config import SETTINGS
 
     cli = GEN.CLI_PAGE.read_text("utf-8")
     for name, command in main.commands.items():
         if not command.hidden:
             assert f"\n## {name}\n" in cli, name
     configuration = GEN.CONFIG_PAGE.read_text("utf-8")
-    for key in _KNOWN_KEYS:
+    for key in SETTINGS:
         assert f"| `{key}` |" in configuration, key
 
 
