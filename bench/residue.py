@@ -57,8 +57,8 @@ from provider.conformance.plaintext import markup_in  # noqa: E402
 from provider.config import ProviderConfig, load_config  # noqa: E402
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.dialects import apply_dialects  # noqa: E402
 from provider.wiki.document import (  # noqa: E402

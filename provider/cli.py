@@ -29,7 +29,7 @@ from .logsetup import received_signal, setup_logging
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
-    from .search.indexer import Indexer, SyncReport
+    from .indexing import Indexer, SyncReport
     from .watch import LiveIndexer
     from .wiki.check import CheckReport
 
@@ -73,7 +73,7 @@ def _load(config_path: Path | None, **overrides: Any) -> ProviderConfig:
 def _indexer(config: ProviderConfig, *, long_running: bool = False) -> Iterator[Indexer]:
     """The index writer for a command, stopped cleanly by SIGINT and SIGTERM (see
     :func:`_stops_cleanly`)."""
-    from .search.indexer import Indexer
+    from .indexing import Indexer
     from .search.layout import IndexLayout, WriterLockHeld
 
     if not config.content.is_dir():

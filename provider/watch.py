@@ -46,7 +46,7 @@ from typing import Any
 import watchfiles
 
 from .config import POLL_ENV
-from .search.indexer import Indexer, Progress, SyncReport
+from .indexing import Indexer, Progress, SyncReport
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
 
@@ -80,7 +80,7 @@ class LiveIndexer:
     """Startup sync, then watch and reconcile, in a background thread.
 
     Args:
-        indexer: an opened :class:`~provider.search.indexer.Indexer` (holding the writer lock).
+        indexer: an opened :class:`~provider.indexing.indexer.Indexer` (holding the writer lock).
         poll: use polling instead of OS notifications from the start.
         poll_delay_ms: polling period in milliseconds.
         reconcile_interval_s: seconds between full scans; ``0`` disables them.

@@ -11,7 +11,7 @@ from typing import Any
 
 import watchfiles
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.watch import LiveIndexer, poll_requested
 from provider.wiki.document import WikiSettings
