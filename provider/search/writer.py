@@ -131,6 +131,29 @@ class TermPool:
         self.fields.clear()
 
 
+def _mini_weights(stored: array[float]) -> Any:
+    """A block's weights as ``W3PostingsWriter._mini_weights`` keeps them: ``None`` when
+    all are 1.0, the one value when all are equal, else all of them."""
+    first = stored[0]
+    if first == 1.0 and stored.count(1.0) == len(stored):
+        return None
+    if stored.count(first) == len(stored):
+        return first
+    return tuple(stored)
+
+
+def _mini_values(values: list[Any], fixed: int | None) -> Any:
+    """A block's values as ``W3PostingsWriter._mini_values`` keeps them (empty values
+    left out): a tuple for a format of variable size, ``None`` for one of size 0, else the
+    bytes joined."""
+    block_values = list(filter(None, values))
+    if fixed is None or fixed < 0:
+        return tuple(block_values)
+    if fixed == 0:
+        return None
+    return b"".join(block_values)
+
+
 def _write_term(writer: W3FieldWriter, postwriter: W3PostingsWriter, tbytes: bytes, flat: list[Any],
                 lengths: Any) -> None:
     """Write one term's postings (``flat``: docnum, weight, value, … in document order)
@@ -178,21 +201,7 @@ def _write_term(writer: W3FieldWriter, postwriter: W3PostingsWriter, tbytes: byt
         maxlength_all = max(maxlength_all, maxlength)
         maxweight_all = max(maxweight_all, maxweight)
         # W3PostingsWriter._mini_ids, _mini_weights, _mini_values
-        first = stored[0]
-        if first == 1.0 and stored.count(1.0) == len(stored):
-            mini_weights: Any = None
-        elif stored.count(first) == len(stored):
-            mini_weights = first
-        else:
-            mini_weights = tuple(stored)
-        block_values = list(filter(None, values[start:end]))
-        if fixed is None or fixed < 0:
-            mini_values: Any = tuple(block_values)
-        elif fixed == 0:
-            mini_values = None
-        else:
-            mini_values = b"".join(block_values)
-        databytes = dumps((tuple(delta_encode(ids)), mini_weights, mini_values), 2)
+        databytes = dumps((tuple(delta_encode(ids)), _mini_weights(stored), _mini_values(values[start:end], fixed)), 2)
         if comp:
             databytes = zlib.compress(databytes, comp)
         infobytes = dumps((len(ids), ids[-1], maxweight, comp, length_to_byte(minlength),
