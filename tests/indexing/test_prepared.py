@@ -1,4 +1,5 @@
-"""provider.search.prepared: entries made in the reader processes equal those made in process (X2)."""
+"""provider.indexing.units and provider.search.prepared: entries made in the reader processes equal
+those made in process (X2)."""
 
 from __future__ import annotations
 
