@@ -54,13 +54,14 @@ from whoosh import index as whoosh_index  # noqa: E402
 from whoosh.analysis import StandardAnalyzer  # noqa: E402
 from whoosh.fields import ID, TEXT, Schema  # noqa: E402
 
-from provider.search.indexer import Indexer, index_entries  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
+from provider.indexing.entries import index_entries  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.search.schema import build_schema  # noqa: E402
 from provider.wiki.document import WikiSettings, load_document  # noqa: E402
 
 try:  # absent before the indexer froze the heap after a whole derivation (a --baseline checkout)
-    from provider.search.indexer import settle_heap
+    from provider.indexing.heap import settle_heap
 except ImportError:  # pragma: no cover
     def settle_heap() -> None:
         gc.collect()

@@ -1,6 +1,7 @@
 """What the benchmarks share: a real `serve` process on a free port, percentiles, the
-signed request of a bare endpoint, and a load generator light enough not to be the
-bottleneck (:func:`raw_load`)."""
+signed request of a bare endpoint, a load generator light enough not to be the
+bottleneck (:func:`raw_load`), and which process holds which sockets
+(:func:`sockets_by_process`)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 import httpx
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -167,3 +170,20 @@ async def raw_load(base: str, calls: list[Call], connections: int, secret: str) 
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(connections)))
     return time.perf_counter() - started, latencies, errors
+
+
+def sockets_by_process(pids: Iterable[int], port: int, *, listening: bool = False) -> Counter[int]:
+    """How many TCP sockets on local ``port`` each of ``pids`` holds open: established
+    connections, or (``listening``) listening sockets. A process holding none, gone or
+    not ours to read is not counted; a socket two of them share counts for each."""
+    status = psutil.CONN_LISTEN if listening else psutil.CONN_ESTABLISHED
+    counts: Counter[int] = Counter()
+    for pid in pids:
+        try:
+            connections = psutil.Process(pid).net_connections(kind="tcp")
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        held = sum(1 for c in connections if c.laddr and c.laddr.port == port and c.status == status)
+        if held:
+            counts[pid] = held
+    return counts

@@ -40,9 +40,9 @@ from common import percentile  # noqa: E402 - after the path set-up above
 from provider.config import load_config  # noqa: E402
 from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search import backend as backend_module  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.search.querylang import searched_first  # noqa: E402
 

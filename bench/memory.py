@@ -46,11 +46,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import launch_server, wait_ready  # noqa: E402
+from common import launch_server, sockets_by_process, wait_ready  # noqa: E402
 from search import prepare  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
-from tests.procnet import socket_inodes, tcp_sockets  # noqa: E402
 
 SECRET = "memory-bench-secret-" + "m" * 32
 
@@ -136,15 +135,6 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def listening_sockets(port: int) -> set[str]:
-    """Inodes of the TCP sockets listening on local ``port`` (IPv4 and IPv6)."""
-    return tcp_sockets(port, "0A")
-
-
-def _holds(pid: int, inodes: set[str]) -> bool:
-    return not socket_inodes(pid).isdisjoint(inodes)
-
-
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
@@ -162,8 +152,7 @@ def worker_pid(pid: int, port: int | None = None) -> int | None:
     — a reader, a side writer — is small beside a worker that holds the index)."""
     below = descendants(pid)
     if port is not None:
-        inodes = listening_sockets(port)
-        candidates = [p for p in below if _holds(p, inodes)]
+        candidates = list(sockets_by_process(below, port, listening=True))
     else:
         candidates = [p for p in below if "spawn_main" in _cmdline(p)]
     if not candidates:

@@ -61,6 +61,7 @@ from common import (  # noqa: E402
     raw_load,
     running_server,
     signed_request,
+    sockets_by_process,
 )
 from load import SECRET, build_wiki, cpu_seconds, family, queries, rss_mib  # noqa: E402
 
@@ -68,7 +69,6 @@ from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from tests.procnet import sockets_by_process  # noqa: E402
 
 _FRONT = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
 Figures = dict[str, Any]
@@ -249,7 +249,7 @@ def _sockets(pids: list[int], port: int, state: str) -> Counter[int]:
     """Sockets on local ``port`` in TCP ``state`` (``01`` established, ``0A`` listening)
     per process among ``pids``; with ``01``, every worker ``multiprocessing`` spawned is
     counted, holding none or not."""
-    counts = sockets_by_process(pids, port, state)
+    counts = sockets_by_process(pids, port, listening=state == "0A")
     if state == "01":
         for pid in pids:
             if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():

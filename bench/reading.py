@@ -77,7 +77,7 @@ def worker(tree: Path, name: str, limit: int, mode: str, bench_dir: Path) -> Non
     sys.path.insert(0, str(tree))
     import provider
     assert Path(provider.__file__).resolve().is_relative_to(tree.resolve()), provider.__file__
-    from provider.search.prepared import prepare
+    from provider.indexing.units import prepare
     from provider.wiki.document import WikiDocument, load_document, parse_document
     settings = _settings(name, bench_dir)
     files = _files(settings, limit)

@@ -37,7 +37,7 @@ from common import launch_server, percentile, wait_ready  # noqa: E402
 from reindex import SECRET, generate  # noqa: E402
 
 from provider.contract.testing import signed_headers  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402
 

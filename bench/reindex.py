@@ -37,8 +37,8 @@ from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import MINIMUM  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
 from provider.contract.testing import signed_headers  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402
 

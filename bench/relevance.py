@@ -45,8 +45,8 @@ from provider.contract.backend import SearchQuery  # noqa: E402
 from provider.contract.capabilities import RETRIEVE  # noqa: E402
 from provider.contract.locales import canonical_tag  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 
 MODES = {"minimum": "minimum", "all": "all", "all-whole": "all-but-chunking", "minimum-over-all": "minimum"}

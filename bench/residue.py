@@ -30,7 +30,7 @@ With ``--snippets N``, the corpus is also indexed (a temporary index) and N quer
 asked with ``agent_only`` reach (everything servable): each query is three to five
 consecutive words (for CJK text, six characters) of a random passage of a random
 document (seeded). Each of the top three snippets is checked for markup — the R3
-detector and the docs tools' own syntax (:data:`tests.wiki.markup.DIALECT_RESIDUE`) —
+detector and the docs tools' own syntax (:data:`provider.wiki.residue.DIALECT_RESIDUE`) —
 after the document's code and verbatim pieces are cut out of it (code is shown as
 written on purpose). The figure is the share of snippets carrying markup; the goal is
 at most 1 % on every corpus.
@@ -52,13 +52,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from msgspec.structs import replace  # noqa: E402
-from provider.conformance.plaintext import markup_in  # noqa: E402
 
 from provider.config import ProviderConfig, load_config  # noqa: E402
 from provider.contract.backend import SearchQuery  # noqa: E402
+from provider.contract.conformance.plaintext import markup_in  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
-from provider.search.indexer import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.dialects import apply_dialects  # noqa: E402
 from provider.wiki.document import (  # noqa: E402
@@ -69,7 +69,7 @@ from provider.wiki.document import (  # noqa: E402
 from provider.wiki.files import discover  # noqa: E402
 from provider.wiki.frontmatter import parse_front_matter  # noqa: E402
 from provider.wiki.plaintext import DIAGRAM_LANGUAGES, closes_fence, fence_opener, markdown_to_text  # noqa: E402
-from tests.wiki.markup import dialect_residue  # noqa: E402
+from provider.wiki.residue import dialect_residue  # noqa: E402
 
 _SPACES = re.compile(r"\s+")
 _TEMPLATE = re.compile(r"\{\{|\{%")

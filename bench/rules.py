@@ -176,7 +176,7 @@ def replay(index_dir: Path, wiki_dir: Path, trials: int, bulk: int = 500, wiki_k
     import shutil
     import tempfile
 
-    from provider.search.manifest import Manifest
+    from provider.indexing.manifest import Manifest
     from provider.wiki.document import WikiSettings, load_document
 
     found = sorted(index_dir.glob("builds/*/manifest.json"))

@@ -74,7 +74,7 @@ def prepare(where: Path, docs: int, modes: tuple[str, ...] = ("minimum", "all"))
     """Build (or reuse) the wiki and the indexes of ``modes`` of ``docs`` documents under
     ``where``; return ``{"minimum": index, "all": index, "queries": [...]}``."""
     sys.path.insert(0, str(ROOT))
-    from provider.search.indexer import Indexer
+    from provider.indexing import Indexer
     from provider.search.layout import IndexLayout
     from provider.wiki.document import WikiSettings
 

@@ -4,7 +4,7 @@ holds pathological files (issue 11, CONTRACT X7).
 Builds a small wiki in a temporary folder, then, in one batch, reclassifies one public
 page as internal and adds N files of ``"![" * 900_000`` (each takes the reader its whole
 ``parse_timeout``). Prints the time until the page left the public index and the time
-the whole batch took. In-process, the real :class:`~provider.search.indexer.Indexer`.
+the whole batch took. In-process, the real :class:`~provider.indexing.indexer.Indexer`.
 
     python bench/unpublish.py [--slow 6] [--parse-timeout 30]
 """
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from whoosh import index as whoosh_index  # noqa: E402 - after the path set-up above
 
-from provider.search.indexer import Indexer  # noqa: E402
+from provider.indexing import Indexer  # noqa: E402
 from provider.search.layout import PUBLIC, IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402
 

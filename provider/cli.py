@@ -33,7 +33,7 @@ from .startup import (
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
-    from .search.indexer import Indexer, SyncReport
+    from .indexing import Indexer, SyncReport
     from .wiki.check import CheckReport
 
 log = logging.getLogger("provider")

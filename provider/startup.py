@@ -40,7 +40,7 @@ from .logsetup import received_signal, setup_logging
 # `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
     from .contract.app import ASGIApp
-    from .search.indexer import Indexer, SyncReport
+    from .indexing import Indexer, SyncReport
     from .watch import LiveIndexer
 
 __all__ = [
@@ -145,7 +145,7 @@ def open_indexer(config: ProviderConfig, *, long_running: bool = False) -> Itera
         ConfigurationError: no content folder.
         StartupError: another process holds the index's writer lock.
     """
-    from .search.indexer import Indexer
+    from .indexing import Indexer
     from .search.layout import IndexLayout, WriterLockHeld
 
     _check_content(config)

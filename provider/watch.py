@@ -46,7 +46,7 @@ from typing import Any
 import watchfiles
 
 from .config import POLL_ENV, env_flag
-from .search.indexer import Indexer, Progress, SyncReport
+from .indexing import Indexer, Progress, SyncReport
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
 
@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 DEFAULT_RECONCILE_INTERVAL_S = 300.0
 #: Seconds between looks at whether the sitemap is due (a stat of its files).
 SITEMAP_CHECK_S = 1.0
+#: The label of the progress lines of the pass that follows a changed sitemap.
+SITEMAP_PROGRESS = "Sitemap changed"
 _WATCH_LIMIT_ERRNOS = {errno.ENOSPC, errno.EMFILE, errno.ENFILE}
 
 WatchFn = Callable[..., Iterator[set[tuple[watchfiles.Change, str]]]]
@@ -79,7 +81,7 @@ class LiveIndexer:
     """Startup sync, then watch and reconcile, in a background thread.
 
     Args:
-        indexer: an opened :class:`~provider.search.indexer.Indexer` (holding the writer lock).
+        indexer: an opened :class:`~provider.indexing.indexer.Indexer` (holding the writer lock).
         poll: use polling instead of OS notifications from the start.
         poll_delay_ms: polling period in milliseconds.
         reconcile_interval_s: seconds between full scans; ``0`` disables them.
@@ -92,7 +94,8 @@ class LiveIndexer:
             the current build keeps being served, and updated, until the new one is
             swapped in (see the module docstring).
         progress: given a label, returns a ``progress(done, total)`` callback for a full
-            scan or build (or ``None``); for progress bars and progress log lines.
+            scan or build, or the pass after a changed sitemap (or ``None``); for
+            progress bars and progress log lines.
     """
 
     def __init__(
@@ -238,7 +241,9 @@ class LiveIndexer:
                 log.exception("reading the sitemap failed; the last good one holds")
                 continue
             if changed:
-                report = self._sync([])
+                # Every page's customer_safe status is derived again, and every page it
+                # changes is read and written again: a pass as long as a build.
+                report = self._sync([], progress_label=SITEMAP_PROGRESS)
                 if report is not None:
                     log.info("sitemap changed: %d written, %d removed in %.3fs", report.written, report.removed,
                              report.duration_s)
@@ -264,10 +269,13 @@ class LiveIndexer:
         if self.on_report is not None:
             self.on_report(report)
 
-    def _sync(self, paths: list[str] | None) -> SyncReport | None:
+    def _sync(self, paths: list[str] | None, *, progress_label: str | None = None) -> SyncReport | None:
+        """Sync ``paths`` (``None``: a full scan) under the write lock; progress lines
+        for a full scan, or under ``progress_label``. Errors are logged, never raised."""
         try:
             rebuild = self._rebuild_next and paths is None
-            progress = self._progress("Indexing") if paths is None else None
+            label = progress_label if progress_label is not None else ("Indexing" if paths is None else None)
+            progress = self._progress(label) if label is not None else None
             with self._write_lock:
                 report = self.indexer.sync(paths, rebuild=rebuild, progress=progress)
             self._rebuild_next = False

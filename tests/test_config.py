@@ -195,7 +195,7 @@ def test_invalid_yaml_names_the_file_at_every_position(tmp_path: Path) -> None:
 
 def test_parse_timeout_reaches_the_reader(tmp_path: Path) -> None:
     """X7: an operator can bound how long a pathological file holds up a batch."""
-    from provider.search.indexer import Indexer
+    from provider.indexing import Indexer
     from provider.search.layout import IndexLayout
 
     config = config_from_mapping({"parse_timeout": 5}, base=tmp_path)

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import errno
+import logging
+import os
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import watchfiles
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer, SyncReport
+from provider.logsetup import PROGRESS_INTERVAL_S, ProgressLog
 from provider.search.layout import IndexLayout
-from provider.watch import LiveIndexer, poll_requested
+from provider.watch import SITEMAP_PROGRESS, LiveIndexer, poll_requested
+from provider.wiki.citations import CitationSettings
 from provider.wiki.document import WikiSettings
+from tests.wiki.test_sitemap import urlset
 
 
 def test_poll_requested_reads_the_environment() -> None:
@@ -132,3 +138,49 @@ def test_serve_rebuild_is_ready_at_once_and_swaps_in_later(tmp_path: Path) -> No
         finally:
             live.stop()
     assert IndexLayout(tmp_path / "index").current_name() not in (None, first)
+
+
+def test_a_changed_sitemap_prints_progress_lines_until_its_pass_is_done(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 24: the pass after a changed sitemap derives every page's customer_safe
+    status again and reads again every page it changes — as long as a build — so it prints
+    the build's progress lines (:class:`~provider.logsetup.ProgressLog`, one per interval)
+    until it is done, on a real indexer. The clock makes each file read take an interval."""
+    base = "https://help.example.com"
+    content = tmp_path / "content"
+    content.mkdir()
+    pages = [f"page-{n:02d}" for n in range(12)]
+    for name in pages:
+        (content / f"{name}.md").write_text(f"---\naudience: public\n---\n# {name}\n\nText of {name}.\n", "utf-8")
+    sitemap = tmp_path / "site" / "sitemap.xml"
+    sitemap.parent.mkdir()
+    sitemap.write_text(urlset(f"{base}/elsewhere"), "utf-8")  # none of the pages: nothing public
+    settings = WikiSettings(root=content, citation=CitationSettings(base_url=base), sitemap=(str(sitemap),))
+    ticks = iter(range(0, 10**6, int(PROGRESS_INTERVAL_S) + 1))
+
+    def progress(label: str) -> ProgressLog:
+        return ProgressLog(label, logging.getLogger("test.progress"), clock=lambda: float(next(ticks)))
+
+    reports: list[SyncReport] = []
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        live = LiveIndexer(indexer, reconcile_interval_s=0, progress=progress, on_report=reports.append)
+        live.start()
+        try:
+            assert live.ready.wait(60)
+            assert reports[-1].by_audience == {"internal": len(pages)}
+            caplog.set_level(logging.INFO, logger="test.progress")
+            sitemap.write_text(urlset(*[f"{base}/{name}" for name in pages]), "utf-8")
+            os.utime(sitemap, ns=(10**18, 10**18))  # a distinct mtime, however coarse the filesystem's
+            deadline = time.monotonic() + 60
+            while not reports or reports[-1].by_audience != {"public": len(pages)}:
+                assert time.monotonic() < deadline, "the changed sitemap was not applied"
+                time.sleep(0.05)
+        finally:
+            live.stop()
+    lines = [r for r in caplog.records if getattr(r, "phase", None) == SITEMAP_PROGRESS.lower()]
+    # A line per interval: here per file read, from the second (the first starts the
+    # clock) to the one before the last (the pass's own summary line ends it).
+    assert [r.done for r in lines] == list(range(2, len(pages)))  # type: ignore[attr-defined]
+    assert {r.total for r in lines} == {len(pages)}  # type: ignore[attr-defined]
+    assert lines[0].getMessage().startswith(f"{SITEMAP_PROGRESS}: 2 of {len(pages)} files read (16%)")

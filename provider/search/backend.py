@@ -95,7 +95,6 @@ from ..contract.errors import IndexUnavailable
 from ..contract.locales import LocalePreference, preference
 from ..contract.registrations import Exposure
 from ..contract.results import Result
-from ..wiki.corpus import SYNC_CURRENT, SYNC_STALE
 from . import spelling
 from .analysis import ANY, analysis_language
 from .arrays import POSTINGS, segment_key, top_entries
@@ -104,7 +103,7 @@ from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .pool import SearcherPool
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
-from .schema import body_field, code_field, languages_of, title_field
+from .schema import SYNC_CURRENT, SYNC_STALE, body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .snippets import best_passage, pair_weights, snippet_span

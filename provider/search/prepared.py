@@ -1,11 +1,12 @@
-"""The part of a document's index entries that no corpus rule can change, made once.
+"""Index entries analysed once: units, their postings, and writers that take them as they are.
 
 Analysing text (tokenizing, folding, stemming) is most of what writing a document to
 Whoosh costs, and it was done up to three times per text: for the stored passage terms,
 for the agent (``all``) index and again for the public index. The entries' text fields,
 passage terms and the analysed postings of every searched field depend only on the file
 itself, not on its audience or translation group, so they are made in the reader
-processes, beside the parsing and in parallel (:func:`prepare`), and the writers of both
+processes, beside the parsing and in parallel (:func:`~provider.indexing.units.prepare`
+makes the units, :func:`pack` their postings), and the writers of both
 indexes take the postings as they are (:class:`AnalysedOnce`) instead of analysing the
 same text again. The entries themselves are identical to analysing in the writer: the
 same schema's analyzers run on the same values, only elsewhere.
@@ -14,9 +15,9 @@ same schema's analyzers run on the same values, only elsewhere.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from whoosh.fields import FieldType, Schema
@@ -25,15 +26,10 @@ from whoosh.formats import dumps as _dumps
 from whoosh.formats import pack_uint as _pack_uint
 from whoosh.writing import IndexWriter
 
-from ..contract.locales import language_of
-from ..wiki.chunks import split_chunks
-from ..wiki.document import WikiDocument, WikiSettings
-from ..wiki.passages import Passage
-from .analysis import analysis_language, fast_analysis, index_terms, schema_languages, terms
-from .schema import body_field, build_schema, code_field, title_field
-from .snippets import passage_terms
+from .analysis import fast_analysis, index_terms
+from .schema import build_schema
 
-__all__ = ["AnalysedOnce", "Unit", "postings_of", "prepare", "text_units"]
+__all__ = ["AnalysedOnce", "Posting", "Unit", "load", "pack", "postings_of"]
 
 #: One posting of one field value as Whoosh's ``FieldType.index`` yields it:
 #: ``(term bytes, frequency, weight, encoded value)``.
@@ -54,37 +50,6 @@ class Unit:
     chunk_id: str | None
     anchor: str
     fields: dict[str, Any]
-
-
-def _display_texts(passages: Iterable[Passage], title: str,
-                   text_of: Callable[[Passage], str] | None = None) -> tuple[str, ...]:
-    """Passage texts as a snippet shows them: the first passage of a section starts with
-    its heading (unless the heading merely repeats the title), so a match in a heading
-    is visible in the snippet. ``text_of`` gives a passage's text (default: ``text``)."""
-    texts = []
-    previous = None
-    folded = title.casefold()
-    for passage in passages:
-        text = passage.text if text_of is None else text_of(passage)
-        starts_section = passage.heading and passage.heading != previous
-        if starts_section and passage.heading.casefold() != folded:
-            texts.append(f"{passage.heading} — {text}")
-        else:
-            texts.append(text)
-        previous = passage.heading
-    return tuple(texts)
-
-
-def _prose(passage: Passage) -> str:
-    """The passage's text without the text of its code blocks."""
-    text = passage.text
-    for piece in passage.code:
-        text = text.replace(piece, " ", 1)
-    return " ".join(text.split())
-
-
-def _mostly_code(passage: Passage) -> bool:
-    return 2 * sum(len(piece) for piece in passage.code) > len(passage.text)
 
 
 def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting]:
@@ -119,47 +84,6 @@ def _encode_positions(found: list[int]) -> bytes:
     return encoded
 
 
-@lru_cache(maxsize=4096)
-def _passage_terms(language: str, heading: str, text: str) -> str:
-    """A passage's stored terms; remembered, because the public and the agent index of a
-    document without internal sections hold the same passages."""
-    return passage_terms(terms(heading, language), terms(text, language))
-
-
-def text_units(settings: WikiSettings, languages: tuple[str, ...], document: WikiDocument, *,
-               public_view: bool) -> tuple[Unit, ...]:
-    """The units of one document in one index: one per chunk (:mod:`provider.wiki.chunks`),
-    with or without ``settings.chunking`` — without it each chunk stands for the whole
-    document, so a long document is scored by its best-matching section; a document
-    without passages gets one unit (still found by its title). The public view holds the
-    text outside internal sections only."""
-    meta = document.meta
-    passages = document.public_passages if public_view else document.passages
-    language = analysis_language(meta.locale, languages)
-    pieces: list[tuple[str | None, str, tuple[Passage, ...]]]
-    pieces = [(chunk.id, chunk.anchor, tuple(chunk.passages)) for chunk in split_chunks(passages)]
-    if not pieces and not settings.chunking:
-        pieces = [(None, "", tuple(passages))]
-    units = []
-    for chunk_id, anchor, unit_passages in pieces:
-        display = _display_texts(unit_passages, meta.title)
-        prose = _display_texts(unit_passages, meta.title, _prose)
-        units.append(Unit(chunk_id, anchor, {
-            "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
-            "path": meta.relpath,
-            "lang": language_of(meta.locale),
-            "locale": meta.locale.lower(),
-            title_field(language): meta.title,
-            body_field(language): "\n".join(prose),
-            code_field(language): "\n".join(" ".join(p.code) for p in unit_passages if p.code),
-            "passages": display,
-            "passage_terms": tuple(_passage_terms(language, p.heading, p.text) for p in unit_passages),
-            "passage_internal": tuple(i for i, p in enumerate(unit_passages) if p.internal),
-            "passage_code": tuple(i for i, p in enumerate(unit_passages) if _mostly_code(p)),
-        }))
-    return tuple(units)
-
-
 @cache
 def _schema(languages: tuple[str, ...]) -> Schema:
     return build_schema(languages)
@@ -169,23 +93,16 @@ def _searched(name: str) -> bool:
     return name.startswith(("title_", "body_", "code_"))
 
 
-def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
-    """Run in a reader process: the document's units for the agent index and (when it
-    has text outside internal sections) the public one, and the postings of every
-    searched field value in them, pickled (the main process keeps them until the corpus
-    rules have run; pickled, they take a fraction of the memory).
+def pack(languages: tuple[str, ...], views: dict[bool, tuple[Unit, ...]]) -> bytes:
+    """Run in a reader process: a document's units by view (``True``: the public index)
+    and the postings of every searched field value in them, pickled for the main process
+    (it keeps them until the corpus rules have run; pickled, they take a fraction of the
+    memory). ``languages``: the analysis languages they were made for.
 
     The result is read by :func:`load`: ``(units by public_view, postings by
     (field name, value))``.
     """
-    languages = schema_languages(settings.known_locales)
     schema = _schema(languages)
-    views = {False: text_units(settings, languages, document, public_view=False)}
-    if document.meta.public_text:
-        # Without internal sections both views hold the same passages, hence the same
-        # units (text_units reads nothing else of the view): made once, pickled once.
-        same = document.public_passages is document.passages
-        views[True] = views[False] if same else text_units(settings, languages, document, public_view=True)
     postings: dict[tuple[str, str], list[Posting]] = {}
     for units in views.values():
         for unit in units:
@@ -197,7 +114,7 @@ def prepare(settings: WikiSettings, document: WikiDocument) -> bytes:
 
 def load(data: bytes | None, languages: tuple[str, ...]) -> tuple[dict[bool, tuple[Unit, ...]],
                                                                   dict[tuple[str, str], list[Posting]]] | None:
-    """What :func:`prepare` made, or ``None`` when there is none or it was made for other
+    """What :func:`pack` made, or ``None`` when there is none or it was made for other
     analysis languages (the caller then analyses in process)."""
     if data is None:
         return None
@@ -213,7 +130,7 @@ class AnalysedOnce:
 
     :meth:`attach` replaces, on one writer's own schema object, the ``index`` method of
     each searched field with one that answers from :attr:`postings` when the value is
-    there — filled from :func:`prepare`, or by the first writer that analysed it — and
+    there — filled from :func:`pack`'s postings, or by the first writer that analysed it — and
     analyses as before otherwise. Call :meth:`clear` between documents and
     :meth:`detach` before committing.
     """

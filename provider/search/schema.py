@@ -14,10 +14,14 @@ from whoosh.fields import ID, STORED, TEXT, Schema
 
 from .analysis import ANY, analyzer_for
 
-__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "TITLE_BOOST", "body_field", "build_schema", "code_field",
-           "languages_of", "title_field"]
+__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE", "TITLE_BOOST", "body_field",
+           "build_schema", "code_field", "languages_of", "title_field"]
 
 SCHEMA_VERSION = 7
+#: Values of the stored ``sync`` field that a search reads back (``freshness``): a
+#: translation current with its source, or stale. The indexing pipeline maps the corpus
+#: rules' translation sync states onto these; any other value reads as unknown.
+SYNC_CURRENT, SYNC_STALE = "current", "stale"
 #: BM25F field weight of the title relative to the body (1.0).
 TITLE_BOOST = 2.5
 #: BM25F field weight of the body (prose).

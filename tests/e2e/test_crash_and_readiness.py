@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
+from provider.indexing.manifest import Manifest
 from provider.search.layout import IndexLayout
-from provider.search.manifest import Manifest
 from provider.wiki.document import WikiSettings
 from tests.conftest import CUSTOMER_SECRET, free_port
 from tests.support import ProviderProcess, write_config

@@ -155,9 +155,9 @@ def test_bulk_change_like_a_branch_switch(fresh_server: ProviderProcess, tmp_pat
 
 def assert_index_equals_fresh_build(server: ProviderProcess, fresh_index: Path) -> None:
     """Compare the server's manifest with a fresh full build of the same folder."""
-    from provider.search.indexer import Indexer
+    from provider.indexing import Indexer
+    from provider.indexing.manifest import Manifest
     from provider.search.layout import IndexLayout
-    from provider.search.manifest import Manifest
     from provider.wiki.document import WikiSettings
 
     settings = WikiSettings(root=server.content, locales=("en", "de"))

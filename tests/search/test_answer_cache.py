@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from provider.contract.backend import CachedAnswers, SearchQuery
 from provider.contract.capabilities import FRESHNESS, MINIMUM, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search import backend as backend_module
 from provider.search.backend import ResultCache, WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
 from tests.support import REPO_ROOT

@@ -23,9 +23,9 @@ import provider.search.backend as backend_module
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import MINIMUM
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search import arrays
 from provider.search.collecting import BestPerKey
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
 from tests.support import ram_index

@@ -10,8 +10,8 @@ from pathlib import Path
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import MINIMUM
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
 from tests.support import REPO_ROOT

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import ALL_CAPABILITIES
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import SCORE_HALF, WhooshBackend, normalised_score
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
 from tests.support import REPO_ROOT

@@ -19,8 +19,8 @@ from whoosh import index as whoosh_index
 from provider.config import load_config
 from provider.contract.backend import SearchQuery
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import ALL, PUBLIC, IndexLayout
 from provider.search.schema import body_field, languages_of
 from provider.wiki.check import CheckReport, check_wiki

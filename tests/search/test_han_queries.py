@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from provider.config import load_config
 from provider.contract.backend import SearchQuery
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.search.querylang import han_writings, written_in
 from tests.corpora import corpus_path, require_corpus

@@ -9,8 +9,8 @@ import pytest
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import ALL_CAPABILITIES
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
 

@@ -12,8 +12,8 @@ from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import ALL_CAPABILITIES
 from provider.contract.locales import writing_of
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.search.querylang import written_in
 from provider.wiki.document import WikiSettings

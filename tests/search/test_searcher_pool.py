@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import MINIMUM
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import ALL, PUBLIC, IndexLayout
 from provider.search.pool import SearcherPool
 from provider.wiki.document import WikiSettings

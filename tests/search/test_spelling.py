@@ -15,9 +15,9 @@ from whoosh.support.levenshtein import distance
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import MINIMUM
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search import backend as backend_module
 from provider.search.backend import WhooshBackend
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.search.schema import body_field, code_field, title_field
 from provider.search.spelling import MIN_CHARS, PREFIX, DeletionIndex, closest_in, max_edits

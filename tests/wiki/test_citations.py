@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.anchors import Slugger, slugify
 from provider.wiki.check import check_wiki
@@ -203,7 +203,7 @@ def test_the_index_warns_of_a_citation_url_exactly_as_document_url_does(
     """``url_warnings_of`` (the warnings kept in the rules' tally, reported after a
     restart that reads nothing) says what building the document's URL says — a warning
     for a long path under either base among the cases drawn."""
-    from provider.search.indexer import url_warnings_of
+    from provider.indexing.entries import url_warnings_of
     from provider.wiki.citations import url_inputs
     from provider.wiki.corpus import Resolved
     from provider.wiki.document import WikiDocument, parse_document

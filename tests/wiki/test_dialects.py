@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from provider.wiki.dialects import DIALECTS, apply_dialects
 from provider.wiki.layouts import LAYOUTS
 from provider.wiki.plaintext import markdown_to_text
-from tests.wiki.markup import assert_no_markup, dialect_residue
+from provider.wiki.residue import dialect_residue
+from tests.wiki.markup import assert_no_markup
 
 
 def text(source: str, *dialects: str) -> list[str]:

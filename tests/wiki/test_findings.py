@@ -226,7 +226,7 @@ def test_the_index_summary_names_withholding_reasons_by_kind() -> None:
     from collections import Counter
 
     from provider.cli import format_report
-    from provider.search.indexer import SyncReport
+    from provider.indexing import SyncReport
 
     report = SyncReport(drafts=3, withheld_by=Counter({"unreadable front matter": 2, "drafts and unpublished": 1}))
     line = format_report(report).splitlines()[0]

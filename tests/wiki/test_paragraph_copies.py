@@ -2,7 +2,7 @@
 
 The near-copy sketch and the whole-text word bag compare whole documents; a long public
 page that quotes one internal paragraph — verbatim or with its words reordered — is
-neither. Every test goes through the real :class:`provider.search.indexer.Indexer` and
+neither. Every test goes through the real :class:`provider.indexing.indexer.Indexer` and
 asserts on the public (``customer_safe``) index.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki, heuristic_findings
 from provider.wiki.copies import MIN_PARAGRAPH_WORDS, paragraph_bags

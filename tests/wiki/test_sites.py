@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki
 from provider.wiki.document import WikiDocument, WikiSettings, load_document

@@ -15,8 +15,8 @@ import pytest
 from provider.contract.backend import SearchQuery
 from provider.contract.capabilities import ALL_CAPABILITIES
 from provider.contract.registrations import Exposure
+from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend, freshness
-from provider.search.indexer import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki
 from provider.wiki.corpus import SYNC_CURRENT, SYNC_STALE, SYNC_UNKNOWN

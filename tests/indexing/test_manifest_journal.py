@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.search.manifest import Manifest
+from provider.indexing.manifest import Manifest
 from provider.wiki.document import DocumentMeta
 
 

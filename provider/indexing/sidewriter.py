@@ -4,8 +4,8 @@ A cold build writes two Whoosh indexes, ``public`` and ``all``, after every file
 been read: on one CPU, one index after the other, while the other CPU waits. The public
 index's writer runs in a child process instead (:class:`SideWriter`): the main process
 sends it, per document, what the reader processes prepared (the pickled units and
-postings, as they came) and the fields the corpus rules decided (:func:`~provider.search.
-indexer.entry_header`), and the child makes the same entries the main process would
+postings, as they came) and the fields the corpus rules decided (:func:`~provider.indexing.
+entries.entry_header`), and the child makes the same entries the main process would
 make and adds them in the same order, so the index is the same. The main process
 decides which documents are sent — only public ones (CONTRACT X2) — the child writes
 what it is sent.
@@ -29,9 +29,10 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from .prepared import AnalysedOnce, Unit
-from .prepared import load as load_prepared
-from .writer import TermWriter
+from ..search.prepared import AnalysedOnce, Unit
+from ..search.prepared import load as load_prepared
+from ..search.writer import TermWriter
+from .entries import unit_entries
 
 __all__ = ["SideWriter", "SideWriterFailed"]
 
@@ -52,12 +53,6 @@ Item = tuple[str | None, bytes | None, tuple[Unit, ...] | None, dict[str, object
 class SideWriterFailed(RuntimeError):
     """The child process failed to write or commit its index (the message has its
     traceback), or died."""
-
-
-def _entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | None, chunking: bool) -> list[dict[str, Any]]:
-    from .indexer import unit_entries  # the indexer imports this module
-
-    return unit_entries(units, doc, url, chunking=chunking)
 
 
 def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool, public_view: bool,
@@ -83,7 +78,7 @@ def _serve(folder: str, limitmb: int, languages: tuple[str, ...], chunking: bool
                         units = units if units is not None else views.get(public_view)
                     if units is None:
                         raise ValueError("a document was sent without units for the view written")
-                    for entry in _entries(units, doc, url, chunking):
+                    for entry in unit_entries(units, doc, url, chunking=chunking):
                         writer.add_document(**entry)
                     once.clear()
             elif message == "commit":

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from whoosh import index as whoosh_index
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import ALL, PUBLIC, IndexLayout, WriterLockHeld
 from provider.search.schema import SCHEMA_VERSION
 from provider.wiki.classify import AudienceRule
@@ -159,7 +159,7 @@ def test_schema_change_rebuilds_aside(wiki: Path, tmp_path: Path, monkeypatch: p
     first.sync()
     old = IndexLayout(index).current_name()
     first.close()
-    import provider.search.indexer as indexer_module
+    import provider.indexing.indexer as indexer_module
 
     monkeypatch.setattr(indexer_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
     second = _indexer(wiki, index)
@@ -299,9 +299,9 @@ def test_a_whole_derivation_leaves_the_corpus_state_out_of_the_collectors_walks(
     is the same as without the freeze."""
     import gc
 
-    from provider.search import indexer as indexer_module
+    from provider.indexing import heap
 
-    monkeypatch.setattr(indexer_module, "_FREEZE_MIN_DOCS", 1)
+    monkeypatch.setattr(heap, "FREEZE_MIN_DOCS", 1)
     try:
         index = tmp_path / "index"
         indexer = _indexer(wiki, index)

@@ -1,4 +1,4 @@
-"""The public index of a cold build written in a second process (provider.search.sidewriter)
+"""The public index of a cold build written in a second process (provider.indexing.sidewriter)
 is the index the main process writes: the same stored fields, postings and lengths, and no internal
 document or section in it (X2)."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from whoosh import index as whoosh_index
 
-from provider.search import indexer as indexer_module
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
+from provider.indexing import write as write_module
+from provider.indexing.sidewriter import SideWriter, SideWriterFailed
 from provider.search.layout import ALL, PUBLIC, IndexLayout
-from provider.search.sidewriter import SideWriter, SideWriterFailed
 from provider.wiki.document import WikiSettings
 
 WORDS = "invoice refund payment export report customer token webhook limit receipt".split()
@@ -58,8 +58,8 @@ def _contents(index: Path, sub: str) -> tuple[object, ...]:
 
 
 def _build(content: Path, index: Path, *, side: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_DOCS", 0 if side else 10**9)
-    monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", 10**9)
+    monkeypatch.setattr(write_module, "SIDE_WRITER_MIN_DOCS", 0 if side else 10**9)
+    monkeypatch.setattr(write_module, "SIDE_WRITER_MIN_BATCH", 10**9)
     with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(index)) as indexer:
         report = indexer.sync()
         assert ("wait for the public index (second process)" in report.timings) is side
@@ -105,7 +105,7 @@ def test_x2_a_batch_with_the_agent_index_written_beside_equals_one_written_in_pr
         changed.append(path.relative_to(content).as_posix())
     reports = {}
     for name, threshold in (("beside", 1), ("here", 10**9)):
-        monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", threshold)
+        monkeypatch.setattr(write_module, "SIDE_WRITER_MIN_BATCH", threshold)
         with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / name)) as indexer:
             reports[name] = indexer.sync(changed)
     assert reports["beside"].written == reports["here"].written > 0
@@ -139,7 +139,7 @@ def test_x2_a_large_batch_that_changes_nothing_leaves_the_agent_index_writable(
 
     def sync_both(written: int) -> None:
         for name, threshold in (("early", 1), ("here", 10**9)):
-            monkeypatch.setattr(indexer_module, "_SIDE_WRITER_MIN_BATCH", threshold)
+            monkeypatch.setattr(write_module, "SIDE_WRITER_MIN_BATCH", threshold)
             with Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / name)) as indexer:
                 report = indexer.sync(paths)
             assert (report.read, report.written, report.removed) == (len(paths), written, 0)

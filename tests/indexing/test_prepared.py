@@ -1,4 +1,5 @@
-"""provider.search.prepared: entries made in the reader processes equal those made in process (X2)."""
+"""provider.indexing.units and provider.search.prepared: entries made in the reader processes equal
+those made in process (X2)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from provider.indexing.units import prepare, text_units
 from provider.search.analysis import schema_languages
-from provider.search.prepared import load, prepare, text_units
+from provider.search.prepared import load
 from provider.search.schema import build_schema
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.classify import AudienceRule
 from provider.wiki.document import WikiSettings

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from whoosh import index as whoosh_index
 
-from provider.search.indexer import Indexer
+from provider.indexing import Indexer
 from provider.search.layout import ALL, PUBLIC, IndexLayout
 from provider.wiki.citations import CitationSettings
 from provider.wiki.document import WikiSettings

@@ -1,4 +1,4 @@
-"""provider.search.manifest: the per-file state a restart relies on (issue 3, fast restart)."""
+"""provider.indexing.manifest: the per-file state a restart relies on (issue 3, fast restart)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.search.manifest import Manifest
+from provider.indexing.manifest import Manifest
 from provider.wiki.document import DocumentMeta
 
 
@@ -99,7 +99,7 @@ def test_manifest_encodes_every_sample_document_as_to_json_does() -> None:
     """The manifest's own encoder (faster than ``dataclasses.asdict``) writes the same
     JSON as ``DocumentMeta.to_json`` for every file of the sample wiki: sections,
     cascades, publication facts, warnings, sketches and all."""
-    from provider.search.manifest import _meta_json
+    from provider.indexing.manifest import _meta_json
     from provider.wiki.document import WikiSettings, load_document
     from provider.wiki.files import discover
 

@@ -1,0 +1,399 @@
+"""Building and updating the two indexes from the wiki (the only Whoosh writer).
+
+One pass (:meth:`Indexer.sync`) works the same for a full scan and for a batch of
+changed paths, in four phases: **scan** (:mod:`~provider.indexing.scan`: which files to
+look at — present → read, absent → removed), **read** (:mod:`~provider.indexing.read`: in
+reader processes, which also prepare each document's units, :mod:`~provider.indexing.
+units`), **decide** (:mod:`~provider.indexing.decide`: the corpus-wide rules, kept with
+the manifest, derive again every decision the batch can affect, and the whole corpus
+after a start or when unsure) and **write** (:mod:`~provider.indexing.write`: exactly the
+documents whose indexed form changed). The ``public`` index receives only public,
+servable documents (CONTRACT X2); the ``all`` index every servable document. The
+decisions equal those of a resolve of the whole corpus, so the result equals a fresh
+build of the folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from ..search.analysis import cjk_mode, schema_languages
+from ..search.layout import ALL, PUBLIC, IndexLayout
+from ..search.schema import SCHEMA_VERSION
+from ..wiki.corpus import Resolved
+from ..wiki.document import WikiSettings
+from ..wiki.gitblobs import GitBlobs
+from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
+from ..wiki.site_gate import SiteSource
+from . import heap
+from .decide import Changes, changes_of, resolve, to_withdraw
+from .manifest import Manifest
+from .read import InThread, Read, read_again, read_files
+from .report import Progress, SyncReport, summarize, took
+from .scan import discover_all, expand, unchanged
+from .sidewriter import SideWriter
+from .units import prepare
+from .write import WAIT_FOR_AGENT_INDEX, EntryWriter, withdraw
+
+__all__ = ["Indexer", "PendingBuild", "Progress", "SyncReport", "settings_key"]
+
+log = logging.getLogger(__name__)
+
+#: Returns the current time, aware (UTC): publication dates are compared with it.
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def settings_key(settings: WikiSettings) -> str:
+    """A digest of every setting that changes how files are classified or indexed (the
+    analysis languages, chunking and citation URLs included) and of the schema version.
+    A build made with another key is rebuilt aside."""
+    data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales),
+            "cjk": cjk_mode()}
+    data.pop("root", None)
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass
+class PendingBuild:
+    """A complete build written aside by :meth:`Indexer.build_aside`, not served yet.
+
+    Attributes:
+        name: its folder under ``builds/``.
+        manifest: what it holds.
+        resolved: the corpus-wide decisions it was written with (a view of its
+            manifest's kept rules: it follows them when :meth:`Indexer.adopt` updates it).
+        report: what building it did (completed by :meth:`Indexer.adopt`).
+    """
+
+    name: str
+    manifest: Manifest
+    resolved: Mapping[str, Resolved]
+    report: SyncReport
+
+
+class Indexer:
+    """Keeps ``index/`` equal to the wiki. Holds the writer lock while it lives.
+
+    Args:
+        settings: how to read the wiki.
+        layout: the index folder.
+        clock: the current time (publication dates are compared with it at each sync).
+
+    Raises:
+        WriterLockHeld: (from :meth:`open`) another process is writing this index.
+    """
+
+    def __init__(self, settings: WikiSettings, layout: IndexLayout, *, clock: Clock = utc_now,
+                 parse_timeout_s: float = DEFAULT_PARSE_TIMEOUT_S) -> None:
+        self.settings = settings
+        self.layout = layout
+        self._clock = clock
+        # Files are read in worker processes, each within a time limit: one pathological
+        # file cannot hold up the batch that reclassifies another (X7).
+        self.reader = DocumentReader(settings, timeout_s=parse_timeout_s, prepare=prepare)
+        self._key = settings_key(settings)
+        self._languages = schema_languages(settings.known_locales)
+        self._writer = EntryWriter(settings, self._languages)
+        self._blobs = GitBlobs(settings.root)
+        self._manifest: Manifest | None = None
+        self._build: str | None = None
+        self._generation = 0
+        #: Readers of builds made aside in another thread (closed by :meth:`close`).
+        self._aside_readers: list[DocumentReader] = []
+        self._writes = 0
+        self._closed = False
+        #: The site's sitemap when one is configured (:mod:`provider.wiki.site_gate`).
+        self.site: SiteSource | None = None
+        if settings.sitemap:
+            self.site = SiteSource(settings.sitemap, state_file=layout.root / "state" / "sitemap.json",
+                                   refresh_s=settings.sitemap_refresh_s)
+
+    def open(self) -> None:
+        """Take the writer lock, read the sitemap if one is configured (the last good
+        one kept holds if it cannot be read), and load the current build's manifest, if any."""
+        self.layout.lock.acquire()
+        self._closed = False
+        if self.site is not None:
+            self.site.load_kept()
+            self.site.refresh()
+        name = self.layout.current_name()
+        if name is None:
+            return
+        manifest = Manifest.load(self.layout.build_dir(name) / "manifest.json")
+        self._generation = manifest.generation if manifest is not None else 0
+        # Another schema, analysis languages, chunking, citation or classification settings:
+        # the next sync builds afresh aside, while the old build keeps serving.
+        if manifest is not None and manifest.schema_version == SCHEMA_VERSION and manifest.settings_key == self._key:
+            self._manifest, self._build = manifest, name
+
+    def close(self) -> None:
+        """Stop the reader processes and release the writer lock."""
+        self._closed = True
+        for reader in list(self._aside_readers):
+            reader.close()
+        self.reader.close()
+        self.layout.lock.release()
+
+    def __enter__(self) -> Indexer:
+        self.open()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def manifest(self) -> Manifest | None:
+        return self._manifest
+
+    # -- public operations -------------------------------------------------------------
+
+    def sync(
+        self, paths: Iterable[str] | None = None, *, rebuild: bool = False, progress: Progress | None = None
+    ) -> SyncReport:
+        """Bring the index up to date.
+
+        Args:
+            paths: relative paths that may have changed (a watcher batch); ``None`` scans
+                the whole content folder.
+            rebuild: build everything aside and swap it in, even if a build exists.
+            progress: called as files are read.
+
+        Returns:
+            What was done and what is now served.
+        """
+        started = time.monotonic()
+        report = SyncReport()
+        if rebuild or self._manifest is None or self._build is None:
+            self._full_build(report, progress)
+        else:
+            self._update(report, paths, progress)
+        if (self._manifest is not None and self._manifest.rules.last_full
+                and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS):
+            settled = time.monotonic()
+            heap.settle_heap()
+            took(report, "settle the heap (gc.freeze)", settled)
+        report.duration_s = time.monotonic() - started
+        return report
+
+    def refresh_sitemap(self) -> bool:
+        """Read the configured sitemap again if it is due (its refresh time came, or its
+        file changed). Returns whether the set of published URLs changed: the caller then
+        syncs (``sync([])``), which derives every decision again. Never raises; slow for
+        an https sitemap, so call it outside the lock that serialises syncs."""
+        return self.site is not None and self.site.due() and self.site.refresh()
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _full_build(self, report: SyncReport, progress: Progress | None) -> None:
+        pending = self._build_aside(report, progress, self.reader)
+        self._publish(pending)
+        summarize(report, pending.manifest)
+
+    def build_aside(self, progress: Progress | None = None) -> PendingBuild:
+        """Build the whole index into a new build folder that is **not** served yet.
+
+        Safe to call from a second thread while the current build keeps being served and
+        updated by :meth:`sync` (``serve --rebuild``): it reads the files with reader
+        processes of its own and touches nothing the current build uses. Pass the result
+        to :meth:`adopt`.
+
+        Raises:
+            ReaderClosed: :meth:`close` was called meanwhile (shutting down).
+        """
+        if self._closed:
+            raise ReaderClosed("the indexer is closed (shutting down)")
+        reader = DocumentReader(self.settings, timeout_s=self.reader.timeout_s, prepare=prepare)
+        self._aside_readers.append(reader)
+        try:
+            report = SyncReport()
+            started = time.monotonic()
+            pending = self._build_aside(report, progress, reader)
+            report.duration_s = time.monotonic() - started
+            return pending
+        finally:
+            reader.close()
+            self._aside_readers.remove(reader)
+
+    def adopt(self, pending: PendingBuild) -> SyncReport:
+        """Bring a build made by :meth:`build_aside` up to date with the folder as it is
+        now (files changed while it was built are read again: a reclassification seen by
+        the current build meanwhile is not undone), then swap it in atomically.
+
+        Not concurrent with :meth:`sync`: the caller serialises the two. If the catch-up
+        fails, the current build stays served and the pending one is dropped.
+        """
+        report = pending.report
+        started = time.monotonic()
+        served = self._manifest, self._build
+        # Generations only grow, also across a build made while the old one kept changing.
+        pending.manifest.generation = max(pending.manifest.generation, self._generation_now() + 1)
+        self._manifest, self._build = pending.manifest, pending.name
+        try:
+            self._update(report, None, None)
+        except BaseException:
+            self._manifest, self._build = served
+            raise
+        self.layout.publish(pending.name)
+        self._keep_builds(pending.name, served[1])
+        report.rebuilt = True
+        if pending.manifest.rules.last_full and len(pending.manifest.docs) >= heap.FREEZE_MIN_DOCS:
+            heap.settle_heap()  # the new build's state is now the long-lived heap
+        report.duration_s += time.monotonic() - started
+        return report
+
+    def _generation_now(self) -> int:
+        return max(self._manifest.generation if self._manifest else 0, self._generation)
+
+    def _resolve(self, manifest: Manifest) -> tuple[Mapping[str, Resolved], set[str]]:
+        return resolve(self.settings, manifest, now=self._clock(), blobs=self._blobs, site=self.site)
+
+    def _build_aside(self, report: SyncReport, progress: Progress | None, reader: DocumentReader) -> PendingBuild:
+        started = time.monotonic()
+        found = discover_all(self.settings)
+        took(report, "discover", started)
+        read = read_files(reader, sorted(found.files), report, progress, len(found.files))
+        read.skipped.update({s.relpath: s.reason for s in found.skipped})
+        manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key=self._key)
+        # The counter carries on across builds, so it only ever grows.
+        manifest.generation = self._generation_now() + 1
+        manifest.docs = {relpath: doc.meta for relpath, doc in read.loaded.items()}
+        manifest.skipped = read.skipped
+        started = time.monotonic()
+        resolved, _ = self._resolve(manifest)
+        took(report, "corpus rules", started)
+        name, path = self.layout.new_build()
+        self._writer.write_build(path, resolved, read.loaded, read.prepared, report, manifest)
+        return PendingBuild(name=name, manifest=manifest, resolved=resolved, report=report)
+
+    def _publish(self, pending: PendingBuild) -> None:
+        previous = self.layout.current_name()
+        self.layout.publish(pending.name)
+        self._keep_builds(pending.name, previous)
+        self._manifest, self._build = pending.manifest, pending.name
+        pending.report.build, pending.report.rebuilt = pending.name, True
+
+    def _keep_builds(self, name: str, previous: str | None) -> None:
+        # The build just replaced stays on disk until the next rebuild: a search that
+        # looked up the served build a moment before the swap still finds its files.
+        self.layout.remove_other_builds(keep={name} if previous is None else {name, previous})
+
+    def _update(self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None) -> None:
+        manifest, build = self._manifest, self._build
+        if manifest is None or build is None:
+            raise RuntimeError("no build to update")
+        discovered_skips: dict[str, str] = {}
+        vanished: set[str] = set()
+        if paths is None:
+            found = discover_all(self.settings)
+            to_read = {relpath for relpath, ref in found.files.items()
+                       if not unchanged(self.settings, manifest, relpath, ref)}
+            vanished = (set(manifest.docs) | set(manifest.skipped)) - set(found.files)
+            discovered_skips = {s.relpath: s.reason for s in found.skipped}
+        else:
+            to_read = expand(self.settings, paths, manifest)
+        side = self._writer.early_side_writer(self.layout.build_dir(build) / ALL, len(to_read))
+        try:
+            read, withdrawn = self._read_batch(report, progress, manifest, build, to_read, vanished, side)
+            for relpath in vanished | set(read.gone):
+                manifest.docs.pop(relpath, None)
+                manifest.skipped.pop(relpath, None)
+            for relpath, reason in {**discovered_skips, **read.skipped}.items():
+                manifest.docs.pop(relpath, None)
+                manifest.skipped[relpath] = reason
+            for relpath, doc in read.loaded.items():
+                manifest.skipped.pop(relpath, None)
+                manifest.docs[relpath] = doc.meta
+            manifest.settings_key = self._key
+            self._decide_and_write(report, paths, progress, manifest, build, read, withdrawn, side)
+        finally:
+            if side is not None:
+                side.cancel()  # nothing to write, or a failure: a committed one ignores this
+
+    def _read_batch(
+        self, report: SyncReport, progress: Progress | None, manifest: Manifest, build: str, to_read: set[str],
+        vanished: set[str], side: SideWriter | None,
+    ) -> tuple[Read, set[str]]:
+        """Withdraw early what may have left the public index (:meth:`_withdraw_early`)
+        and read ``to_read``: ``(what was read, what was withdrawn)``."""
+        if side is None:
+            started = time.monotonic()
+            withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
+            took(report, "withdraw early (public index)", started)
+            return read_files(self.reader, sorted(to_read), report, progress, len(to_read)), withdrawn
+        # A large batch: the withdrawal (one commit) runs in a thread while the reader
+        # processes start on the batch, instead of before them; it still commits long
+        # before the batch can (after every file is read).
+        withdrawing = InThread(self._withdraw_early, manifest, build, to_read | vanished)
+        try:
+            read = read_files(self.reader, sorted(to_read), report, progress, len(to_read))
+        finally:
+            withdrawn = withdrawing.result()
+        return read, withdrawn
+
+    def _decide_and_write(
+        self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None, manifest: Manifest,
+        build: str, read: Read, withdrawn: set[str], side: SideWriter | None,
+    ) -> None:
+        started = time.monotonic()
+        resolved, touched = self._resolve(manifest)
+        took(report, "corpus rules", started)
+        started = time.monotonic()
+        changes = changes_of(manifest, resolved, touched, withdrawn)
+        took(report, "fingerprints", started)
+        started = time.monotonic()
+        waited = report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0)
+        try:
+            self._write(build, changes, read, report, side, progress)
+        except BaseException:
+            # The rules moved on but the index did not: the next batch derives and
+            # compares everything again (fail closed), not only what it changes.
+            manifest.rules.invalidate()
+            raise
+        # Without the time this process only waited for the agent index's writer (its own step).
+        took(report, "write and commit (Whoosh)", started + report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0) - waited)
+        if changes.written:
+            manifest.generation += 1
+        changes.record(manifest)
+        if paths is None:
+            manifest.last_scan = time.time()
+        started = time.monotonic()
+        manifest.save(self.layout.build_dir(build) / "manifest.json")
+        took(report, "save the manifest", started)
+        report.build = build
+        started = time.monotonic()
+        summarize(report, manifest)
+        took(report, "summary", started)
+
+    def _write(self, build: str, changes: Changes, read: Read, report: SyncReport, side: SideWriter | None,
+               progress: Progress | None) -> None:
+        """Write a batch's changes: the documents reclassified without changing are read
+        again first (``progress`` counts them on from the files read before)."""
+        if not changes.written:
+            return
+        texts, prepared = dict(read.loaded), dict(read.prepared)
+        read_again(self.reader, changes.written, texts, prepared, progress, done_before=read.files)
+        self._writer.write_batch(self.layout.build_dir(build), changes.written, texts, prepared, report,
+                                 changes.public, side)
+        self._writes += 1
+        heap.collect_after_write(self._writes)
+
+    def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
+        """X7: before the batch's slow reading, take out of the public index what may
+        have left it (:func:`~provider.indexing.decide.to_withdraw`). Forgetting their
+        fingerprints makes the batch's commit put back those that are still public.
+        Returns what was withdrawn."""
+        withdrawn = to_withdraw(self.settings, manifest, relpaths, self._clock())
+        if withdrawn:
+            withdraw(self.layout.build_dir(build) / PUBLIC, withdrawn)
+            log.info("withdrew %d document(s) from the public index ahead of reading them", len(withdrawn))
+        return withdrawn
