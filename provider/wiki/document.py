@@ -179,23 +179,14 @@ def parse_document(
     errors = [*head.errors, *verdict.errors, *publication_errors, *body.errors]
     page = _page_fields(settings, relpath, head.meta, body, errors)
     warnings += page.warnings
-    cascade: dict[str, str] | None = None
-    if section and head.unreadable is not None:
-        cascade = {CASCADE_ERROR: f"front matter of {relpath} cannot be read",
-                   "build": f"the front matter of section {relpath} cannot be read (withheld, fail closed)"}
-    elif section:
-        cascade, more_errors, more = read_cascade(head.meta, layout)
-        errors += more_errors
-        warnings += more
+    cascade = _section_cascade(settings, relpath, head, errors, warnings) if section else None
     if not body.passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
     sources = {
         "audience": verdict.source,
         "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), ""),
-        "locale": identity.locale.source,
-        "translation_group": identity.group.source,
-        "doc_id": identity.doc_id.source,
-        "title": page.title.source,
+        "locale": identity.locale.source, "translation_group": identity.group.source,
+        "doc_id": identity.doc_id.source, "title": page.title.source,
         **({"site": ", ".join(head.site.sources)} if head.site.sources else {}),
     }
     meta = DocumentMeta(
@@ -231,6 +222,18 @@ def parse_document(
         **_text_fields(page.title.value, body),
     )
     return WikiDocument(meta=meta, passages=body.passages, public_passages=body.public_passages)
+
+
+def _section_cascade(settings: WikiSettings, relpath: str, head: _Header, errors: list[str],
+                     warnings: list[str]) -> dict[str, str] | None:
+    """What a section page cascades to its folder (its errors and warnings added)."""
+    if head.unreadable is not None:
+        return {CASCADE_ERROR: f"front matter of {relpath} cannot be read",
+                "build": f"the front matter of section {relpath} cannot be read (withheld, fail closed)"}
+    cascade, more_errors, more = read_cascade(head.meta, settings.preset)
+    errors += more_errors
+    warnings += more
+    return cascade
 
 
 @dataclass(frozen=True)
