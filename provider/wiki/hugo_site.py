@@ -26,7 +26,7 @@ keys above may only withhold.
 
 The configuration is read when a page is read and cached by the files' modification
 times; a scan re-reads every page when the configuration changed (its digest is part of
-each page's :attr:`~provider.wiki.document.DocumentMeta.site_policy`, see
+each page's :attr:`~provider.wiki.model.DocumentMeta.site_policy`, see
 :mod:`provider.wiki.sites`).
 """
 
