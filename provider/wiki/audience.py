@@ -342,15 +342,8 @@ def decide_own_audience(
     first matching operator rule decides, else internal.
 
     Args:
-        data: the front matter mapping (empty when absent or unreadable).
-        relpath: path relative to the content root.
-        rules: operator rules, first match wins.
-        unreadable: why the file's header or bytes could not be read, or ``None``.
-        real_relpath: the real path of a file reached through a symlink; a rule makes it
-            public only if the rules say public for both paths (a link from a public
-            folder must not publish an internal one).
-        lowercase_keys: the layout's tool reads keys case-insensitively (Hugo).
-        skip: top-level keys read elsewhere (a section page's ``cascade``).
+        data: the front matter mapping (:attr:`FileFacts.front_matter`); the others are
+            the :class:`FileFacts` fields of their names.
 
     Returns:
         the decision and the errors that quarantine the file.
