@@ -54,16 +54,13 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from .dates import DATED_NAME
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
-
-if TYPE_CHECKING:
-    from .document import DocumentMeta, WikiSettings
+from .model import CitationSettings, DocumentMeta, WikiSettings
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -136,30 +133,6 @@ def check_path_pattern(value: str) -> str:
             raise ValueError(f"{value!r} has an unknown placeholder {{{name}}}; use "
                              + ", ".join(f"{{{p}}}" for p in PLACEHOLDERS))
     return value
-
-
-@dataclass(frozen=True)
-class CitationSettings:
-    """The operator's citation settings (all optional).
-
-    Attributes:
-        base_url: the public site, e.g. ``https://help.example.com`` (validated, no
-            trailing ``/``).
-        path_pattern: appended to a base URL, with placeholders (module docstring);
-            ``None`` means the layout's.
-        internal_base_url: where agents read internal documents, if anywhere.
-        route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``docs`` by
-            default; ``""`` for ``'/'``).
-    """
-
-    base_url: str | None = None
-    path_pattern: str | None = None
-    internal_base_url: str | None = None
-    route_base_path: str = "docs"
-
-    def describe(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "path_pattern": self.path_pattern,
-                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path}
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,8 @@
-"""Classifying one wiki file: audience, draft, locale, translation group, id, title.
+"""Classifying one wiki file: draft, locale, translation group, id, title, URL.
 
-Fail closed (CONTRACT X5): a document is ``public`` only when its audience is exactly
-the string ``public`` — from its front matter, or, when the front matter has no
-``audience`` key, from the first operator rule whose glob matches its path. Everything
-else is ``internal``: a missing key with no rule, a misspelled or differently-cased
-value, a list, a number, an unreadable header, undecodable bytes.
+The audience is decided in :mod:`provider.wiki.audience`; its names that callers have
+always imported from here (:class:`AudienceRule`, :data:`PUBLIC`, :data:`INTERNAL`,
+:func:`decide_audience`…) are re-exported.
 
 Each decision carries the reason an operator sees in warnings and ``check`` output.
 """
@@ -12,22 +10,28 @@ Each decision carries the reason an operator sees in warnings and ``check`` outp
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from wcmatch import glob
-
+from .audience import (
+    AUDIENCES,
+    INTERNAL,
+    PUBLIC,
+    AudienceRule,
+    AudienceSignal,
+    audience_signals,
+    decide_audience,
+    decide_own_audience,
+)
 from .dates import DATED_NAME, parse_date
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
 from .locales import normalize_tag, strip_extension
-from .lookalike import mentions, near, resembles, squash
 from .plaintext import clean_inline
 
 __all__ = [
+    "AUDIENCES",
     "INTERNAL",
     "PUBLIC",
     "AudienceRule",
@@ -49,43 +53,9 @@ __all__ = [
     "site_path",
 ]
 
-PUBLIC = "public"
-INTERNAL = "internal"
-AUDIENCES = (PUBLIC, INTERNAL)
-_GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 MAX_ID_CHARS = 200
 _ID_OK = re.compile(r"[^\x00-\x1f\x7f]+")
 _URL_OK = re.compile(r"[^\s\x00-\x1f\x7f]{1,2000}")
-
-
-@lru_cache(maxsize=65_536)
-def nfc(name: str) -> str:
-    """``name`` in Unicode NFC (remembered: rules and paths repeat)."""
-    return name if name.isascii() else unicodedata.normalize("NFC", name)
-
-
-@dataclass(frozen=True)
-class AudienceRule:
-    """An operator rule: files whose relative path matches ``pattern`` get ``audience``
-    unless their front matter says otherwise.
-
-    Attributes:
-        pattern: a glob over POSIX paths relative to the content root; ``**`` matches any
-            number of folders (``tutorials/**``), ``{a,b}`` alternatives.
-        audience: ``public`` or ``internal``.
-    """
-
-    pattern: str
-    audience: str
-
-    def matches(self, relpath: str) -> bool:
-        # A rule that can only serve less (anything but public) also matches other case
-        # (``staff/**`` covers ``Staff/``): a case slip must not leave pages to a later
-        # public rule. A public rule matches exactly.
-        flags = _GLOB_FLAGS if self.audience == PUBLIC else _GLOB_FLAGS | glob.IGNORECASE
-        # Names compared after Unicode NFC: a folder written in NFD (macOS) and a rule
-        # typed in NFC name the same folder to a reader, and to the docs tool.
-        return bool(glob.globmatch(nfc(relpath), nfc(self.pattern), flags=flags))
 
 
 @dataclass(frozen=True)
@@ -94,173 +64,6 @@ class Decision:
 
     value: Any
     source: str
-
-
-#: How deep front matter is searched for keys resembling ``audience``.
-_SIGNAL_DEPTH = 6
-
-
-@dataclass(frozen=True)
-class AudienceSignal:
-    """A front matter key that reads as ``audience``.
-
-    Attributes:
-        path: the keys leading to it (``("audience",)``, ``("params", "audience")``).
-        value: what it says.
-        exact: whether the key path is one a docs tool reads as the page's audience,
-            spelled exactly (``audience`` at the top or under ``params``; in layouts that
-            lowercase keys, as Hugo does, any case).
-    """
-
-    path: tuple[str, ...]
-    value: Any
-    exact: bool
-
-
-def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
-                     skip: tuple[str, ...] = ()) -> list[AudienceSignal]:
-    """Every key of ``data`` (at any depth up to six, in mappings and lists) that
-    resembles ``audience`` after Unicode folding and confusables
-    (:func:`provider.wiki.lookalike.resembles`).
-
-    Args:
-        lowercase_keys: the layout's tool compares keys case-insensitively (Hugo).
-        skip: top-level keys whose subtree is read elsewhere (a section's ``cascade``).
-    """
-    found: list[AudienceSignal] = []
-
-    def exact_key(key: str, wanted: str) -> bool:
-        return key == wanted or (lowercase_keys and key.lower() == wanted)
-
-    def walk(node: Any, path: tuple[str, ...], depth: int) -> None:
-        if depth > _SIGNAL_DEPTH:
-            return
-        if isinstance(node, Mapping):
-            for key, value in node.items():
-                name = key if isinstance(key, str) else str(key)
-                if not path and any(exact_key(name, s) for s in skip):
-                    continue
-                here = (*path, name)
-                if resembles(name, "audience"):
-                    exact = exact_key(name, "audience") and (
-                        not path or (len(path) == 1 and exact_key(path[0], "params")))
-                    found.append(AudienceSignal(here, value, exact))
-                elif _intent_key(name) or _hiding_tags(name, value):
-                    found.append(AudienceSignal(here, value, False))
-                walk(value, here, depth + 1)
-        elif isinstance(node, list):
-            for item in node[:200]:
-                walk(item, path, depth + 1)
-
-    walk(data, (), 0)
-    return found
-
-
-#: Keys that, spelled near enough, say who may read the page (``visibility: internal``,
-#: ``private: true``, ``public: false``): not ``audience``, so never a public signal, but
-#: a signal that the author meant something — the page fails closed and is quarantined.
-INTENT_KEYS = ("visibility", "classification", "internal", "private", "confidential", "public", "exposure",
-               "restricted")
-#: List-valued keys whose items may say "internal" (``tags: [internal]``).
-_TAG_KEYS = ("tags", "tag", "categories", "category", "keywords", "labels", "label")
-_HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly")
-
-
-def _intent_key(name: str) -> bool:
-    """A key misspelling ``audience`` (``audiance``, ``audiences``), containing it
-    (``target_audience``, ``ms.audience``), or naming an intent of :data:`INTENT_KEYS`."""
-    squashed = squash(name)
-    if len(squashed) > 40:
-        return False
-    if mentions(name, ("audience",)) or (len(squashed) >= 5 and near(squashed, "audience", 2)):
-        return True
-    return any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS)
-
-
-def _hiding_tags(name: str, value: Any) -> bool:
-    if not any(resembles(name, key) for key in _TAG_KEYS):
-        return False
-    items = value if isinstance(value, list) else [value]
-    return any(isinstance(item, str) and len(item) <= 60 and any(resembles(squash(item), w) for w in _HIDE_TAGS)
-               for item in items[:200])
-
-
-def decide_audience(
-    data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None,
-    real_relpath: str | None = None, lowercase_keys: bool = False,
-) -> Decision:
-    """:func:`decide_own_audience` without its errors."""
-    return decide_own_audience(data, relpath, rules, unreadable=unreadable, real_relpath=real_relpath,
-                               lowercase_keys=lowercase_keys)[0]
-
-
-def decide_own_audience(
-    data: Mapping[str, Any], relpath: str, rules: Sequence[AudienceRule], *, unreadable: str | None,
-    real_relpath: str | None = None, lowercase_keys: bool = False, skip: tuple[str, ...] = (),
-) -> tuple[Decision, list[str]]:
-    """Decide a file's own audience (before corpus-wide rules such as duplicate ids).
-
-    Every front matter key resembling ``audience`` is a signal
-    (:func:`audience_signals`). The page is public by its front matter only when every
-    signal is an exactly spelled key in a place the tools read, saying exactly the string
-    ``public``; internal when they all say exactly ``internal``. Anything else — a
-    look-alike key (``Audience``, ``audi\u00adence``, Cyrillic letters), a key elsewhere
-    (``meta.audience``), a value that is not exactly one of the two, signals that
-    disagree — is internal and an *error* (the file is quarantined). With no signal, the
-    first matching operator rule decides, else internal.
-
-    Args:
-        data: the front matter mapping (empty when absent or unreadable).
-        relpath: path relative to the content root.
-        rules: operator rules, first match wins.
-        unreadable: why the file's header or bytes could not be read, or ``None``.
-        real_relpath: the real path of a file reached through a symlink; a rule makes it
-            public only if the rules say public for both paths (a link from a public
-            folder must not publish an internal one).
-        lowercase_keys: the layout's tool reads keys case-insensitively (Hugo).
-        skip: top-level keys read elsewhere (a section page's ``cascade``).
-
-    Returns:
-        the decision and the errors that quarantine the file.
-    """
-    if unreadable is not None:
-        return Decision(INTERNAL, f"fail-closed: {unreadable}"), []
-    signals = audience_signals(data, lowercase_keys=lowercase_keys, skip=skip)
-    if signals:
-        return _by_signals(signals)
-    decision = _by_rules(relpath, rules)
-    if real_relpath is not None and decision.value == PUBLIC:
-        real = _by_rules(real_relpath, rules)
-        if real.value != PUBLIC:
-            return Decision(INTERNAL, f"fail-closed: symlink to {real_relpath}, which the rules do not make public"), []
-    return decision, []
-
-
-def _by_signals(signals: Sequence[AudienceSignal]) -> tuple[Decision, list[str]]:
-    inexact = [s for s in signals if not s.exact]
-    if inexact:
-        shown = ".".join(inexact[0].path)
-        return (Decision(INTERNAL, f"fail-closed: front matter key {shown!r} is not 'audience'"),
-                [f"front matter key {shown!r} resembles 'audience' but is not it; treated as internal"])
-    values = {s.value if isinstance(s.value, str) else repr(s.value) for s in signals}
-    if len(signals) > 1 and len(values) > 1:
-        keys = ", ".join(repr(".".join(s.path)) for s in signals)
-        return (Decision(INTERNAL, f"fail-closed: several audience keys ({keys})"),
-                [f"several audience keys ({keys}) that disagree; treated as internal"])
-    value = signals[0].value
-    if isinstance(value, str) and value == PUBLIC:
-        return Decision(PUBLIC, "front matter"), []
-    if isinstance(value, str) and value == INTERNAL:
-        return Decision(INTERNAL, "front matter"), []
-    return (Decision(INTERNAL, "fail-closed: front matter audience is not exactly 'public' or 'internal'"),
-            ["audience is not exactly 'public' or 'internal'; treated as internal"])
-
-
-def _by_rules(relpath: str, rules: Sequence[AudienceRule]) -> Decision:
-    for rule in rules:
-        if rule.matches(relpath):
-            return Decision(rule.audience, f"rule {rule.pattern!r}")
-    return Decision(INTERNAL, "fail-closed: no audience key and no matching rule")
 
 
 _FALSE_WORDS = frozenset({"false", "no", "off", "0", ""})

@@ -84,14 +84,14 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
-from .classify import INTERNAL, PUBLIC
 from .copies import CopyGraph, near_copies
-from .document import DocumentMeta
 from .findings import NEAR_COPY
 from .gitblobs import BlobLookup
 from .layouts import Layout
 from .locales import strip_extension
+from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
 from .same_text import same_file, same_paragraphs, same_words
 
@@ -154,6 +154,9 @@ class Resolved:
         off_site: when the sitemap (rule 11) made a document its rules call public
             internal, the code of why (:data:`provider.wiki.site_gate.OFF_SITE_CODES`);
             the sentence is ``audience_source``.
+        reasons: the audience's story (:class:`provider.wiki.audience.Reason`): the
+            file's decision, then each corpus rule that changed it, in the order they
+            applied; the last one is ``audience`` and ``audience_source``.
     """
 
     meta: DocumentMeta
@@ -169,6 +172,7 @@ class Resolved:
     sync: str | None = None
     public_sync: str | None = None
     off_site: str | None = None
+    reasons: tuple[Reason, ...] = ()
 
     @property
     def public(self) -> bool:
@@ -222,6 +226,21 @@ class _Draft:
     dates: tuple[float, ...] = ()
     #: rule 11's code, when the sitemap made the document internal.
     off_site: str | None = None
+    #: the audience's story so far: the file's decision, then the corpus rules'.
+    reasons: list[Reason] = field(default_factory=list)
+
+    def decide(self, reason: Reason) -> None:
+        """A corpus rule sets the audience: recorded in the story."""
+        self.audience, self.audience_source = reason.audience, reason.source
+        self.reasons.append(reason)
+
+    def story(self) -> tuple[Reason, ...]:
+        """The reasons, ending with the audience as it stands (a rule that set the fields
+        directly, as :mod:`provider.wiki.same_text`'s do, is told in its own words)."""
+        last = self.reasons[-1] if self.reasons else None
+        if last is None or (last.audience, last.source) != (self.audience, self.audience_source):
+            return (*self.reasons, Reason(self.audience, self.audience_source, CORPUS))
+        return tuple(self.reasons)
 
 
 def _parent(path: str) -> str:
@@ -266,18 +285,19 @@ def _cascaded(
 def _first_pass(relpath: str, meta: DocumentMeta, sections: Mapping[tuple[str, str], DocumentMeta],
                 now: dt.datetime) -> _Draft:
     values, origin = _cascaded(relpath, meta, sections) if sections or meta.site_cascade else ({}, {})
-    draft = _Draft(meta, meta.audience, meta.sources.get("audience", ""), None)
+    source = meta.sources.get("audience", "")
+    draft = _Draft(meta, meta.audience, source, None, reasons=[Reason(meta.audience, source, FILE)])
     cascaded_audience = values.pop("audience", None)
     if not meta.audience_own and cascaded_audience is not None:
         where = origin["audience"]
         if cascaded_audience == CASCADE_ERROR:
-            draft.audience, draft.audience_source = INTERNAL, f"fail-closed: the cascade of {where} cannot be read"
+            draft.decide(Reason(INTERNAL, f"fail-closed: the cascade of {where} cannot be read", CORPUS))
             draft.quarantine.append(f"audience unknown: the cascade of {where} cannot be read; served as internal")
         elif cascaded_audience == INVALID_AUDIENCE:
-            draft.audience, draft.audience_source = INTERNAL, f"fail-closed: invalid cascade audience in {where}"
+            draft.decide(Reason(INTERNAL, f"fail-closed: invalid cascade audience in {where}", CORPUS))
             draft.quarantine.append(f"the cascade audience of {where} is not exactly 'public' or 'internal'")
         else:
-            draft.audience, draft.audience_source = cascaded_audience, f"cascade from {where}"
+            draft.decide(Reason(cascaded_audience, f"cascade from {where}", CORPUS))
     if meta.draft:
         draft.withheld = meta.sources.get("draft") or "draft"
     elif not meta.has_text:
@@ -323,8 +343,7 @@ def _twins(drafts: Mapping[str, _Draft]) -> None:
             drafts[other].drift.append(TWIN)
         internal = [p for p in others if drafts[p].audience != PUBLIC]
         if drafts[kept].audience == PUBLIC and internal:
-            drafts[kept].audience = INTERNAL
-            drafts[kept].audience_source = f"fail-closed: its twin {internal[0]} is not public"
+            drafts[kept].decide(Reason(INTERNAL, f"fail-closed: its twin {internal[0]} is not public", CORPUS))
 
 
 def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
@@ -386,8 +405,7 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             internal = [d.meta.relpath for d in found
                         if d.audience != PUBLIC and not d.audience_source.startswith((*_NOT_MEANT, _UNDECIDED))]
             if internal and draft.audience == PUBLIC and draft.audience_source.startswith(("rule ", "cascade from ")):
-                draft.audience = INTERNAL
-                draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
+                draft.decide(Reason(INTERNAL, f"fail-closed: a translation of the internal {internal[0]}", CORPUS))
                 draft.problems.append(f"translation of {internal[0]}, which is internal; served as internal")
             continue
         if not found and draft.withheld is None:
@@ -403,14 +421,13 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
         if internal and draft.audience == PUBLIC:
             # The tool builds this page only as a translation of its source: a translation
             # of internal text is internal text.
-            draft.audience = INTERNAL
-            draft.audience_source = f"fail-closed: a translation of the internal {internal[0]}"
+            draft.decide(Reason(INTERNAL, f"fail-closed: a translation of the internal {internal[0]}", CORPUS))
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
 
 #: The audience source of a page nothing decided (no key, no rule, no cascade): internal
 #: by default, which says nothing about its translations.
-_UNDECIDED = "fail-closed: no audience key and no matching rule"
+_UNDECIDED = UNDECIDED
 
 #: How the reason of a page withheld only for ``ROBOTS: NOINDEX`` ends
 #: (:func:`provider.wiki.audience_map.operator_withholding`): its text is on the site.
@@ -495,8 +512,7 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
         draft = drafts[relpath]
         source_path, _, part = key.partition("#")
         path = source_path + (" (its internal section)" if part else "")
-        draft.audience = INTERNAL
-        draft.audience_source = f"fail-closed: a copy of the internal {path}"
+        draft.decide(Reason(INTERNAL, f"fail-closed: a copy of the internal {path}", CORPUS))
         draft.quarantine.append(f"nearly the same text as the internal {path} (similarity {score:.2f}); "
                                 "served as internal")
 
@@ -532,7 +548,8 @@ def _on_site(drafts: Mapping[str, _Draft], gate: Gate) -> None:
         if draft.withheld is None and draft.audience == PUBLIC:
             found = gate(draft.meta)
             if found is not None:
-                draft.audience, draft.audience_source, draft.off_site = INTERNAL, found.reason, found.code
+                draft.decide(Reason(INTERNAL, found.reason, CORPUS))
+                draft.off_site = found.code
 
 
 def _sources(drafts: Mapping[str, _Draft], default_locale: str, *, public_only: bool) -> dict[str, DocumentMeta | None]:
@@ -710,14 +727,14 @@ def derive(
             draft.quarantine.append(f"documentId {draft.meta.doc_id!r} is also claimed by {others}; served as internal "
                                     "(keep the page the site shows; skip the other with an audience rule "
                                     "'<path>: skip', or give one an id: in its front matter)")
-            draft.audience, draft.audience_source = INTERNAL, "fail-closed: duplicate documentId"
+            draft.decide(Reason(INTERNAL, "fail-closed: duplicate documentId", CORPUS))
 
     for draft in drafts.values():
         # One rule for every reason to quarantine, present and future: the provider failed
         # closed on this file, so it is never public (a stray closer, an unmapped value…).
         if draft.audience == PUBLIC and (draft.meta.errors or draft.quarantine):
-            draft.audience = INTERNAL
-            draft.audience_source = "fail-closed: quarantined (" + (draft.meta.errors or draft.quarantine)[0][:80] + ")"
+            first = (draft.meta.errors or draft.quarantine)[0]
+            draft.decide(Reason(INTERNAL, "fail-closed: quarantined (" + first[:80] + ")", CORPUS))
     if gate is not None:
         _on_site(drafts, gate)
 
@@ -752,5 +769,6 @@ def derive(
             sync=sync[relpath][0] if relpath in sync else None,
             public_sync=sync[relpath][1] if relpath in sync and in_public else None,
             off_site=draft.off_site,
+            reasons=draft.story(),
         )
     return Derived(resolved, {p: d.dates for p, d in drafts.items() if d.dates}, unsettled)

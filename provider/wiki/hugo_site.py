@@ -26,7 +26,7 @@ keys above may only withhold.
 
 The configuration is read when a page is read and cached by the files' modification
 times; a scan re-reads every page when the configuration changed (its digest is part of
-each page's :attr:`~provider.wiki.document.DocumentMeta.site_policy`, see
+each page's :attr:`~provider.wiki.model.DocumentMeta.site_policy`, see
 :mod:`provider.wiki.sites`).
 """
 
@@ -39,7 +39,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 from wcmatch import glob
@@ -48,9 +48,7 @@ from .cascade import CASCADE_ERROR, read_cascade
 from .classify import site_path
 from .locale_patterns import match_locale
 from .locales import strip_extension
-
-if TYPE_CHECKING:
-    from .document import WikiSettings
+from .model import WikiSettings
 
 __all__ = ["SiteCascade", "hugo_page", "load_site_cascade", "site_cascade_for"]
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .locales import normalize_tag
+from ..contract.locales import canonical_tag
 
 __all__ = [
     "PLAIN_PATTERNS",
@@ -99,7 +99,7 @@ class LocalePattern:
         found = self._regex.fullmatch(stem_path)
         if found is None:
             return None
-        tag = normalize_tag(found["locale"])
+        tag = canonical_tag(found["locale"])
         if tag is None or tag not in set(known_locales):
             return None
         rest = found["rest"]

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..contract.locales import canonical_tag
+from .locale_patterns import PLAIN_PATTERNS, match_locale
 
 __all__ = ["LocaleMarker", "find_locale_marker", "normalize_tag", "strip_extension"]
 
@@ -62,9 +63,6 @@ def find_locale_marker(relpath: str, known_locales: Iterable[str]) -> LocaleMark
         The marker, or ``None`` if the path names no configured locale. When both a
         folder and a suffix name one, the suffix wins (it is the more specific).
     """
-    # Imported here: locale_patterns itself needs normalize_tag from this module.
-    from .locale_patterns import PLAIN_PATTERNS, match_locale
-
     found = match_locale(strip_extension(relpath), PLAIN_PATTERNS, known_locales)
     if found is None:
         return None

@@ -1,0 +1,308 @@
+"""The wiki's data types: how to read a wiki, and what reading one file gives.
+
+A leaf of the wiki package: it holds data and the few properties derived from it, and
+imports no module that reads, classifies or cites, so every one of those can import it.
+:mod:`provider.wiki.document` (which builds these from files) and
+:mod:`provider.wiki.citations` re-export the names they always offered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .audience import AudienceRule
+from .audience_map import SKIP, WITHHOLD, AudienceMap
+from .files import DEFAULT_MAX_FILE_BYTES
+from .findings import Acceptance
+from .layouts import DEFAULT_LAYOUT, Layout, get_layout
+from .locale_patterns import LocalePattern
+from .passages import Passage
+
+__all__ = ["CitationSettings", "DocumentMeta", "WikiDocument", "WikiSettings"]
+
+
+@dataclass(frozen=True)
+class CitationSettings:
+    """The operator's citation settings (all optional).
+
+    Attributes:
+        base_url: the public site, e.g. ``https://help.example.com`` (validated, no
+            trailing ``/``).
+        path_pattern: appended to a base URL, with placeholders (module docstring);
+            ``None`` means the layout's.
+        internal_base_url: where agents read internal documents, if anywhere.
+        route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``docs`` by
+            default; ``""`` for ``'/'``).
+    """
+
+    base_url: str | None = None
+    path_pattern: str | None = None
+    internal_base_url: str | None = None
+    route_base_path: str = "docs"
+
+    def describe(self) -> dict[str, Any]:
+        return {"base_url": self.base_url, "path_pattern": self.path_pattern,
+                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path}
+
+
+@dataclass(frozen=True)
+class WikiSettings:
+    """How to read a wiki.
+
+    Attributes:
+        root: the content folder.
+        default_locale: BCP 47 tag for files that name no locale.
+        locales: tags recognised as path markers (the default locale is always one).
+        audience_rules: operator rules, first match wins.
+        max_file_bytes: larger files are skipped and reported (default 2 MiB).
+        extensions: file extensions read, compared case-insensitively; ``None`` means
+            the layout's.
+        layout: the name of a :mod:`~provider.wiki.layouts` preset (default ``plain``).
+        locale_patterns: explicit locale patterns replacing the layout's; ``None`` means
+            the layout's.
+        chunking: index passages (chunks) rather than whole documents (the ``chunking``
+            capability is declared).
+        citation: how citation URLs are built (:mod:`provider.wiki.citations`).
+        audience_map: which front matter key carries the audience and what its values
+            mean (:mod:`provider.wiki.audience_map`).
+        withhold_noindex: withhold pages whose front matter ``ROBOTS`` says ``NOINDEX``.
+        sitemap: the site's sitemap sources (absolute file paths, ``https`` URLs); when
+            set, a document is public only if its citation URL is on the site
+            (:mod:`provider.wiki.site_gate`).
+        sitemap_refresh_s: seconds between reads of a sitemap (a changed file is read
+            again at once).
+        accepted_findings: heuristic findings the operator reviewed and accepted
+            (:mod:`provider.wiki.findings`).
+    """
+
+    root: Path
+    default_locale: str = "en"
+    locales: tuple[str, ...] = ("en",)
+    audience_rules: tuple[AudienceRule, ...] = ()
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    extensions: tuple[str, ...] | None = None
+    layout: str = DEFAULT_LAYOUT
+    locale_patterns: tuple[LocalePattern, ...] | None = None
+    chunking: bool = False
+    citation: CitationSettings = field(default_factory=CitationSettings)
+    audience_map: AudienceMap = field(default_factory=AudienceMap)
+    withhold_noindex: bool = False
+    sitemap: tuple[str, ...] = ()
+    sitemap_refresh_s: float = 600.0
+    accepted_findings: tuple[Acceptance, ...] = ()
+
+    @property
+    def audience_only_rules(self) -> tuple[AudienceRule, ...]:
+        """The rules that give an audience (``public``/``internal``), in order."""
+        return tuple(r for r in self.audience_rules if r.audience not in (WITHHOLD, SKIP))
+
+    @property
+    def ignore_rules(self) -> tuple[tuple[str, str], ...]:
+        """The layout's ignore rules and the operator's ``skip`` rules, as ``(glob, reason)``."""
+        skips = tuple((r.pattern, f"skipped by rule {r.pattern!r}") for r in self.audience_rules if r.audience == SKIP)
+        return (*self.preset.ignore, *skips)
+
+    @property
+    def known_locales(self) -> frozenset[str]:
+        return frozenset((*self.locales, self.default_locale))
+
+    @property
+    def preset(self) -> Layout:
+        """The layout preset (raises ``KeyError`` for an unknown name)."""
+        return get_layout(self.layout)
+
+    @property
+    def patterns(self) -> tuple[LocalePattern, ...]:
+        """The locale patterns in effect."""
+        return self.locale_patterns if self.locale_patterns is not None else self.preset.locale_patterns
+
+    @property
+    def file_extensions(self) -> tuple[str, ...]:
+        """The extensions in effect."""
+        return self.extensions if self.extensions is not None else self.preset.extensions
+
+    def describe(self) -> dict[str, Any]:
+        """Every setting that changes how files are classified or indexed, as plain JSON data."""
+        return {
+            "root": str(self.root),
+            "layout": self.layout,
+            "default_locale": self.default_locale,
+            "locales": sorted(self.known_locales),
+            "locale_patterns": [p.to_config() for p in self.patterns],
+            "audience_rules": [{r.pattern: r.audience} for r in self.audience_rules],
+            "max_file_bytes": self.max_file_bytes,
+            "extensions": sorted(self.file_extensions),
+            "chunking": self.chunking,
+            "citation": self.citation.describe(),
+            **self.audience_map.describe(),
+            "withhold_noindex": self.withhold_noindex,
+            # Only when set: a key every index lacked would rebuild every index on upgrade.
+            **({"sitemap": list(self.sitemap)} if self.sitemap else {}),
+            **({"accepted_findings": [a.describe() for a in self.accepted_findings]} if self.accepted_findings else {}),
+        }
+
+
+@dataclass(frozen=True)
+class DocumentMeta:
+    """Everything known about a file except its text; small enough for the manifest.
+
+    Attributes:
+        relpath: POSIX path relative to the content root.
+        size, mtime_ns: what the file looked like when read (bytes, nanoseconds).
+        revision: the git blob hash of the bytes (what ``git hash-object`` prints).
+        doc_id: the ``documentId``.
+        title: plain-text title (from text outside internal sections).
+        audience: ``public`` or ``internal`` as the file itself and the operator's rules
+            decide; a section's cascade and corpus-wide rules (duplicate ids) are applied
+            by :func:`provider.wiki.corpus.resolve`.
+        draft: the file's own front matter or path withholds it whatever the date or
+            cascade (``draft``, ``published: false``, ``unlisted``, ``build``, ``headless``,
+            a drafts folder).
+        locale: canonical BCP 47 tag.
+        translation_group: the group key (every document has one; a group of one is
+            not reported as a group).
+        review_due: ISO 8601 UTC date-time, or ``None``.
+        url: front matter ``url`` when it is an https URL or a site path, else ``None``.
+        sources: where each decision came from (``{"audience": "rule 'docs/**'", ...}``).
+        warnings: problems an operator should fix (``errors`` included).
+        errors: the warnings that made the provider fail closed against what the file
+            may mean (unreadable front matter, an audience that is not exactly public
+            or internal, an invalid date or ``build`` value that withholds it, a stray
+            internal-section marker): the file is *quarantined* until fixed.
+        audience_own: the file decided its audience itself (front matter ``audience``, or
+            unreadable): no cascade or rule applies.
+        publication: the file's own withholding facts (:mod:`provider.wiki.publication`).
+        section: a section page of its layout, whose ``cascade`` applies to its folder.
+        cascade: what a section page cascades (:mod:`provider.wiki.cascade`), or ``None``.
+        internal_sections: internal blocks in the body (:mod:`provider.wiki.sections`).
+        public_text: whether any text is outside internal sections.
+        has_text: whether the file has any text (a section page without text is kept
+            only for its cascade and never served).
+        text_hash: digest of the full plain text (finds untranslated copies).
+        date: the page's date (front matter ``date`` or a dated file name), ISO 8601 UTC.
+        ctime_ns, inode: with ``size`` and ``mtime_ns``, how a later scan tells whether
+            the file may have changed (a restored mtime does not hide an edit).
+        real_relpath: the real path of a file reached through a symlink in the root.
+        site_path: the page's path on its site (:func:`provider.wiki.classify.site_path`),
+            the ``{path}`` of citation URLs.
+        sync: translation-sync keys from the front matter (``source_revision``,
+            ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
+        sketch: the bottom-k sketch of the whole text, title and headings included
+            (:mod:`provider.wiki.copies`): finds near-copies anywhere in the corpus.
+        internal_sketch: the same, of the text inside internal sections only (``""``
+            when there is none, or too little).
+        has_front_matter: whether the file starts with front matter (Jekyll renders only
+            such files as pages).
+        public_revision: what ``customer_safe`` sees as ``revision``: a SHA-1 of the title
+            and the text outside internal sections, so it changes exactly when that
+            changes, and internal text cannot be confirmed by hashing a guess.
+        site_cascade: what the site configuration cascades to this page (Hugo,
+            :mod:`provider.wiki.hugo_site`), applied below every section's cascade.
+        head: :func:`provider.wiki.frontmatter.head_key` of the file: lets the early
+            withdrawal (:mod:`provider.wiki.quickcheck`) tell a file whose header is as
+            it was without parsing its YAML again (``""``: unknown, parse it).
+        site_policy: :attr:`provider.wiki.sites.SiteView.digest` when the page was read:
+            a scan re-reads the page when its docs tool's configuration changed.
+        findings: the heuristic findings in the file (:mod:`provider.wiki.findings`,
+            each ``"code|line|text"``), accepted ones included.
+        accepted: the finding codes the operator accepted for the file's current bytes:
+            those findings are ignored.
+        bag, internal_bag: :func:`provider.wiki.copies.word_bag` of the text (title
+            and headings left out: a copy is retitled) and of the internal sections' text: finds
+            copies too short for a sketch, or with their words reordered.
+        paragraph_bags, internal_paragraph_bags: :func:`provider.wiki.copies.paragraph_bags`
+            of the paragraphs outside and inside internal sections: find a paragraph
+            copied, in any word order, into a longer page (rule 6c).
+    """
+
+    relpath: str
+    size: int
+    mtime_ns: int
+    revision: str
+    doc_id: str
+    title: str
+    audience: str
+    draft: bool
+    locale: str
+    translation_group: str
+    review_due: str | None = None
+    url: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+    audience_own: bool = False
+    publication: dict[str, str] = field(default_factory=dict)
+    section: bool = False
+    cascade: dict[str, str] | None = None
+    internal_sections: int = 0
+    public_text: bool = True
+    has_text: bool = True
+    text_hash: str = ""
+    date: str | None = None
+    ctime_ns: int = 0
+    inode: int = 0
+    real_relpath: str | None = None
+    site_path: str = ""
+    sync: dict[str, str] = field(default_factory=dict)
+    sketch: str = ""
+    internal_sketch: str = ""
+    public_revision: str = ""
+    has_front_matter: bool = True
+    site_cascade: dict[str, str] | None = None
+    head: str = ""
+    site_policy: str = ""
+    findings: tuple[str, ...] = ()
+    accepted: tuple[str, ...] = ()
+    bag: str = ""
+    internal_bag: str = ""
+    paragraph_bags: tuple[str, ...] = ()
+    internal_paragraph_bags: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags"):
+            data[name] = list(getattr(self, name))
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DocumentMeta:
+        data = dict(data)
+        data["warnings"] = tuple(data.get("warnings", ()))
+        data["errors"] = tuple(data.get("errors", ()))
+        data["findings"] = tuple(data.get("findings", ()))
+        data["accepted"] = tuple(data.get("accepted", ()))
+        data["paragraph_bags"] = tuple(data.get("paragraph_bags", ()))
+        data["internal_paragraph_bags"] = tuple(data.get("internal_paragraph_bags", ()))
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class WikiDocument:
+    """A classified document with its text cut into passages.
+
+    Attributes:
+        meta: the classification.
+        passages: the full text (what ``agent_only`` reads), passages from internal
+            sections flagged ``internal``.
+        public_passages: the text outside internal sections (what the public index
+            receives); the same as ``passages`` when there are no internal sections
+            (and when not given).
+    """
+
+    meta: DocumentMeta
+    passages: tuple[Passage, ...]
+    public_passages: tuple[Passage, ...] = None  # type: ignore[assignment]  # set below
+
+    def __post_init__(self) -> None:
+        if self.public_passages is None:
+            object.__setattr__(self, "public_passages", self.passages)
+
+    @property
+    def body(self) -> str:
+        return "\n".join(p.text for p in self.passages)
+
+    @property
+    def public_body(self) -> str:
+        return "\n".join(p.text for p in self.public_passages)
