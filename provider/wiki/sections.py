@@ -57,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .body_markers import hiding_summary
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block, parse_markdown, strip_templates
 
@@ -281,6 +282,16 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
     candidates = hiding_spans(body, colon_containers=colon_containers)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
+    labels = [m for m in candidates if hiding_summary(body, m.start()) is not None]
+    if labels:
+        # A collapsible block labelled "Internal notes" is a heading over its block:
+        # :mod:`provider.wiki.body_markers` hides it (``hiding-heading``) wherever the
+        # text as written does not show it as code — the very test made here, so a label
+        # it leaves (code as written, maybe not after the dialect rules) stays a
+        # would-be marker.
+        written_code = _shown_as_code(body, labels, lambda text: text)
+        dropped = {id(m) for i, m in enumerate(labels) if i not in written_code}
+        candidates = [m for m in candidates if id(m) not in dropped]
     code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
 
