@@ -52,7 +52,8 @@ from .copies import _fold as fast_fold
 from .lookalike import _confusable_table, fold, resembles
 from .plaintext import parse_markdown
 
-__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections", "says_not_for_customers"]
+__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections",
+           "says_not_for_customers"]
 
 #: Finding codes of this module, in the order of the table above.
 BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "audience-in-body")
@@ -299,7 +300,7 @@ def _collapsed(body: str) -> list[BodyMarker]:
     customers: public). A label shown as code is text. The block runs from the label's
     line to the line of the matching ``</details>`` outside code (nested blocks counted);
     with none, to the end of the body (fail closed, as an unclosed marker)."""
-    from .sections import _shown_as_code  # noqa: PLC0415 - sections reads hiding_summary from here
+    from .sections import _shown_as_code  # here: sections reads hiding_summary from this module
 
     labels = [m for at in _SUMMARY_AT.finditer(body) if (m := hiding_summary(body, at.start())) is not None]
     if not labels:
