@@ -50,7 +50,7 @@ from .locale_patterns import LocalePattern
 from .locales import normalize_tag, strip_extension
 from .mkdocs_site import project_for
 from .passages import Passage, split_passages
-from .plaintext import Block, markdown_to_text
+from .plaintext import Block, markdown_to_text, no_text_to_serve
 from .publication import FLAG_KEYS, lookup, read_publication
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import site_view
@@ -583,6 +583,8 @@ def parse_document(
         warnings += more
     if not passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
+    if not draft and passages and (stub := no_text_to_serve(front.body, (p.text for p in passages), title.value)):
+        publication["path"], draft = stub, True
     # Title and headings count: a translation that translated only its headings is still
     # a translation, not a copy.
     text_hash = hashlib.sha1(_texts(title.value, passages).encode("utf-8"), usedforsecurity=False).hexdigest()
