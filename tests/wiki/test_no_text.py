@@ -33,8 +33,8 @@ HEAD = "---\naudience: public\n---\n"
 
 
 @pytest.mark.parametrize(("body", "cause"), [
-    ("# `Agents`\n\n::: agents.agent\n", "mkdocstrings (::: agents.agent)"),
-    ("# Runner\n\n::: agents.run\n    options:\n      members: [Runner]\n", "mkdocstrings (::: agents.run)"),
+    ("# `Agents`\n\n::: agents.agent\n", "(::: agents.agent)"),
+    ("# Runner\n\n::: agents.run\n    options:\n      members: [Runner]\n", "(::: agents.run)"),
     ("# Tutorial\n\n{* ../../docs_src/tutorial.md *}\n", "included from other files"),
     ('# Changelog\n\n--8<-- "CHANGELOG.md"\n', "included from other files"),
     ("# Just a title\n", "nothing but its title"),
