@@ -37,7 +37,8 @@ HEADER = ("---\ntitle: x\naudience: internal\n---", '{"title": "x", "audience": 
 LAYOUTS = ("plain", "hugo", "jekyll", "mkdocs", "docfx", "docusaurus")
 
 
-def _parse(body: str, layout: str) -> WikiDocument:
+def parse_public_page(body: str, layout: str) -> WikiDocument:
+    """``body`` between two public paragraphs of a page whose front matter says public."""
     text = f"---\ntitle: Page\naudience: public\n---\n\nPublic words first.\n\n{body}\n\nPublic words last.\n"
     wiki = WikiSettings(root=Path("/x"), layout=layout)
     result = parse_document(wiki, "docs/page.md", text.encode("utf-8"), size=len(text), mtime_ns=0)
@@ -85,7 +86,7 @@ def shown_as_code(draw: st.DrawFn) -> tuple[str, str]:
 @given(shown_as_code())
 def test_x5_balance_marker_syntax_shown_as_code_is_text(variant: tuple[str, str]) -> None:
     layout, body = variant
-    doc = _parse(body, layout)
+    doc = parse_public_page(body, layout)
     assert doc.meta.findings == (), body
     assert not doc.meta.errors, body
     assert doc.meta.audience == "public", body
@@ -115,7 +116,7 @@ def code_then_real(draw: st.DrawFn) -> tuple[str, str, str]:
 @given(code_then_real())
 def test_x2_a_real_marker_beside_a_code_shown_one_still_counts(variant: tuple[str, str, str]) -> None:
     layout, kind, body = variant
-    doc = _parse(body, layout)
+    doc = parse_public_page(body, layout)
     public = doc.meta.audience == "public"
     assert not (public and CANARY in doc.public_body), body
     assert doc.meta.findings or kind == "exact", body
@@ -127,5 +128,5 @@ def test_our_own_docs_line_about_attribute_markers_is_text() -> None:
     line = ("  - a shortcode, Liquid tag, HTML/JSX element, `class` or attribute list *named* by one of\n"
             "    those words: `{{< internal >}}`,\n"
             '    `{% confidential %}`, `<Internal>`, `<div class="agent-only">`, `{.internal}`;')
-    doc = _parse(line, "mkdocs")
+    doc = parse_public_page(line, "mkdocs")
     assert doc.meta.findings == () and doc.meta.audience == "public"

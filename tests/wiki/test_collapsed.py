@@ -11,13 +11,11 @@ nothing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provider.wiki.document import WikiDocument, WikiSettings, parse_document
 from provider.wiki.findings import read_finding
+from tests.wiki.test_code_shown import parse_public_page
 from tests.wiki.variants import CANARY, spelling
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,14 +27,6 @@ HIDING = ("internal notes", "for support staff only", "staff only", "internal on
 #: hidden on purpose than a heading is (docs/reference/internal-sections.md).
 PUBLIC = ("support team", "contact support", "details", "show the output", "support",
           "for customers", "team settings")
-
-
-def _parse(body: str, layout: str) -> WikiDocument:
-    text = f"---\ntitle: Page\naudience: public\n---\n\nPublic words first.\n\n{body}\n\nPublic words last.\n"
-    wiki = WikiSettings(root=Path("/x"), layout=layout)
-    result = parse_document(wiki, "docs/page.md", text.encode("utf-8"), size=len(text), mtime_ns=0)
-    assert isinstance(result, WikiDocument)
-    return result
 
 
 @st.composite
@@ -76,7 +66,7 @@ def collapsed(draw: st.DrawFn, phrases: tuple[str, ...]) -> tuple[str, str]:
 @given(collapsed(HIDING))
 def test_x2_a_collapsible_block_labelled_internal_never_reaches_customer_safe(variant: tuple[str, str]) -> None:
     layout, body = variant
-    doc = _parse(body, layout)
+    doc = parse_public_page(body, layout)
     assert not (doc.meta.audience == "public" and CANARY in doc.public_body), body
     assert doc.meta.findings, body  # reported: check --strict fails on it
     if doc.meta.audience == "public":
@@ -89,6 +79,6 @@ def test_x2_a_collapsible_block_labelled_internal_never_reaches_customer_safe(va
 @given(collapsed(PUBLIC))
 def test_x5_balance_labels_addressing_customers_hide_nothing(variant: tuple[str, str]) -> None:
     layout, body = variant
-    doc = _parse(body, layout)
+    doc = parse_public_page(body, layout)
     assert doc.meta.findings == (), body
     assert doc.meta.audience == "public" and CANARY in doc.public_body, body
