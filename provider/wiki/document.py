@@ -583,8 +583,8 @@ def parse_document(
         warnings += more
     if not passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
-    if not (draft or section) and (stub := no_text_to_serve(front.body, (f"{p.heading} {p.text}" for p in passages),
-                                                             title.value)):
+    if not (draft or section or title.source == "file name") and (stub := no_text_to_serve(
+            front.body, (f"{p.heading} {p.text}" for p in passages), title.value)):
         publication["path"], draft = stub, True
     # Title and headings count: a translation that translated only its headings is still
     # a translation, not a copy.

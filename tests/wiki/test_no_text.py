@@ -50,6 +50,7 @@ def test_a_page_with_nothing_but_its_title_is_not_served(body: str, cause: str) 
     "# `Agents`\n\nAgents are the core building block.\n\n::: agents.agent\n",
     "# Runner\n\n## Run options\n",  # a heading beyond the title is text
     "Title-less text, one sentence.\n",
+    "Page.\n",  # its title comes from the file name: the text is what it says
 ])
 def test_a_page_with_any_text_beyond_its_title_is_served(body: str) -> None:
     served, why = _resolve({"docs/ref/page.md": HEAD + body})["docs/ref/page.md"]
