@@ -38,6 +38,8 @@ OpenTelemetry span kind), ``Internal DNS``, ``Internal links``, ``Private networ
 
 from __future__ import annotations
 
+import bisect
+import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,7 +52,8 @@ from .copies import _fold as fast_fold
 from .lookalike import _confusable_table, fold, resembles
 from .plaintext import parse_markdown
 
-__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "mark_body_sections", "says_not_for_customers"]
+__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections",
+           "says_not_for_customers"]
 
 #: Finding codes of this module, in the order of the table above.
 BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "audience-in-body")
@@ -96,6 +99,11 @@ _TODO = re.compile(r"\b(?:TODO|FIXME|XXX|NOTE|HACK)\s*\(\s*(internal|staff|agent
                    re.IGNORECASE)
 _AUDIENCE = re.compile(r"^\s*[\"']?(\S{4,12}?)[\"']?\s*[:=]\s*[\"']?([^\s\"',}]{4,20})", re.MULTILINE)
 _LABEL = re.compile(r"^\s*([^\n:]{1,80}):")
+#: A collapsible block's label, and its opening and closing tags.
+_SUMMARY = re.compile(r"<summary\b[^>]{0,200}>(.{0,300}?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+_SUMMARY_AT = re.compile(r"<summary", re.IGNORECASE)
+_DETAILS = re.compile(r"<(/?)details\b[^>]{0,200}>", re.IGNORECASE)
+_TAG = re.compile(r"<[^<>]{0,200}>")
 
 
 @dataclass(frozen=True)
@@ -204,6 +212,8 @@ def _may_hold(body: str) -> bool:
         table = _confusable_table()
         if any(char in table for char in set(text) if not char.isascii()):
             return True
+    if "<summary" in text:
+        return True  # a collapsible block's label may span lines
     for match in _MAYBE.finditer(text):
         # Only where a phrase counts: a heading (ATX, or a line above a setext
         # underline), a blockquote, a label before a colon or in bold, a TODO, an
@@ -266,7 +276,54 @@ def find_body_markers(body: str) -> list[BodyMarker]:
                 if resembles(key, "audience") and any(resembles(value, w) for w in ("internal", "private", "staff")):
                     line = start + text[: match.start(1)].count("\n") + 1
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
+    found += _collapsed(body)
     return sorted(found, key=lambda m: (m.start, m.code))
+
+
+def hiding_summary(body: str, at: int) -> re.Match[str] | None:
+    """The collapsible block's label element starting at offset ``at`` of ``body``
+    (``<summary>Internal notes</summary>``) when the label says its block is not for
+    customers (:func:`says_not_for_customers`, after removing tags and entities), else
+    ``None``. :mod:`provider.wiki.sections` asks the same question of its would-be
+    markers, so the two never disagree."""
+    match = _SUMMARY.match(body, at)
+    if match is None:
+        return None
+    label = " ".join(html.unescape(_TAG.sub(" ", match.group(1))).split())
+    return match if says_not_for_customers(label) is not None else None
+
+
+def _collapsed(body: str) -> list[BodyMarker]:
+    """``hiding-heading`` findings for collapsible blocks labelled as not for customers:
+    ``<details><summary>Internal notes</summary>…</details>`` is a heading over its block,
+    read with the same vocabulary (``Support team``, ``Contact support`` address
+    customers: public). A label shown as code is text. The block runs from the label's
+    line to the line of the matching ``</details>`` outside code (nested blocks counted);
+    with none, to the end of the body (fail closed, as an unclosed marker)."""
+    from .sections import _shown_as_code  # here: sections reads hiding_summary from this module
+
+    labels = [m for at in _SUMMARY_AT.finditer(body) if (m := hiding_summary(body, at.start())) is not None]
+    if not labels:
+        return []
+    tags = list(_DETAILS.finditer(body))
+    code = _shown_as_code(body, [*labels, *tags], lambda text: text)
+    starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
+    found: list[BodyMarker] = []
+    for index, label in enumerate(labels):
+        if index in code:
+            continue
+        line = bisect.bisect_right(starts, label.start()) - 1
+        end, depth = len(starts), 1
+        for number, tag in enumerate(tags, start=len(labels)):
+            if tag.start() < label.end() or number in code:
+                continue
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                end = bisect.bisect_right(starts, tag.start())
+                break
+        text = " ".join(html.unescape(_TAG.sub(" ", label.group(1))).split())
+        found.append(BodyMarker("hiding-heading", line + 1, text[:120], line, end))
+    return found
 
 
 def _item_range(tokens: Sequence[Token], paragraph: int) -> tuple[int, int]:

@@ -47,7 +47,7 @@ from .locales import normalize_tag, strip_extension
 from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
-from .plaintext import Block, PlainText, markdown_to_text
+from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
 from .publication import FLAG_KEYS, lookup, read_publication
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
@@ -182,6 +182,10 @@ def parse_document(
     cascade = _section_cascade(settings, relpath, head, errors, warnings) if section else None
     if not body.passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
+    withheld = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
+    if not (withheld or section or page.title.source == "file name") and (stub := no_text_to_serve(
+            head.front.body, (f"{p.heading} {p.text}" for p in body.passages), page.title.value)):
+        publication["path"] = stub
     sources = {
         "audience": verdict.source,
         "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), ""),

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from .lookalike import resembles
+from .plaintext import parse_markdown
 
 __all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "head_key", "parse_front_matter", "same_head",
            "split_front_matter"]
@@ -173,7 +174,6 @@ _FENCE_LIKE = re.compile(r"(?:-{3,}|\+{3,}|;{3,})\s*[A-Za-z]*\s*")
 _KEY_LINE = re.compile(r"""["']?[^\s:="']{1,60}["']?\s*[:=]""")
 #: gray-matter (Docusaurus, Astro) names the header's language after the opening fence.
 _LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
-_CODE_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 #: A line a JSON (or YAML flow) header could start with: ``{`` then a quoted key or a
 #: bare ``key:``. Not the brace syntaxes of docs tools that share the ``{`` — FastAPI's
 #: ``{* file.py hl[6:7] *}`` includes, ``{! !}``, ``{% %}``, ``{{ }}``, ``{# #}``,
@@ -225,16 +225,11 @@ def _misplaced_header(text: str, include_lines: bool = False, *, header_like: bo
     (the operator accepted this finding for the file), only an audience key counts.
     """
     lines = text.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES]
-    fence: str | None = None
+    code = _CodeLines(lines)
     for number, raw in enumerate(lines):
         line = _visible(raw)
-        opened = _CODE_FENCE.match(raw)
-        if fence is not None:
-            if opened is not None and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opened is not None:
-            fence = opened.group(1)
+        if not line or (":" not in line and "=" not in line and not _FENCE_LIKE.fullmatch(line)
+                        and not line.startswith("{")) or number in code:
             continue
         if _audience_line(line):
             return f"line {number + 1} sets an audience key outside the front matter"
@@ -387,7 +382,28 @@ def _head_digest(normalised: str, chars: int) -> str:
 
 
 def _audience_line_anywhere(body: str) -> bool:
-    return any(_audience_line(_visible(line)) for line in body.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES])
+    lines = body.split("\n", HEADER_SCAN_LINES)[:HEADER_SCAN_LINES]
+    code = _CodeLines(lines)
+    return any(_audience_line(_visible(line)) and number not in code for number, line in enumerate(lines))
+
+
+class _CodeLines:
+    """The lines (0-based) of ``lines`` in a fenced or indented code block, as the
+    Markdown parser the indexed text comes from sees them: shown as written, never a
+    header or an audience key (a page documenting the header format). Parsed on the first
+    question only: most first lines hold no candidate."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._code: set[int] | None = None
+
+    def __contains__(self, number: int) -> bool:
+        if self._code is None:
+            self._code = set()
+            for token in parse_markdown("\n".join(self._lines)):
+                if token.type in ("fence", "code_block") and token.map is not None:
+                    self._code.update(range(*token.map))
+        return number in self._code
 
 
 def _parse_json_block(header: str) -> tuple[Any, str | None]:

@@ -16,6 +16,7 @@ __all__ = ["WITHHELD_KINDS", "describe_withheld", "withheld_kind"]
 
 #: ``(kind, substrings of a reason that mean it)``, the first match wins.
 WITHHELD_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("no text to serve (generated or bare title)", ("no text to serve",)),
     ("unreadable front matter", ("its publication keys cannot be read", "cannot be read (withheld, fail closed)")),
     ("invalid publication keys", ("(withheld, fail closed)",)),
     ("near-copies of withheld pages", ("a copy of ",)),

@@ -131,17 +131,10 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
             continue
         key, withheld = next((f for f in found if f[1]), found[0])
         path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
-        if NEAR_COPY in draft.meta.accepted:
-            draft.problems.append(f"accepted near-copy: the same words as {path}; accepted in accepted_findings")
-        elif withheld:
-            draft.withheld = f"the same words as {path}, which is not served: {drafts[key].withheld}"
-            draft.quarantine.append(f"nearly the same text as {path} (the same words), which is not served; "
-                                    "not served either")
-        else:
-            draft.audience = INTERNAL
-            draft.audience_source = f"fail-closed: a copy of the internal {path}"
-            draft.quarantine.append(f"nearly the same text as the internal {path} (the same words); "
-                                    "served as internal")
+        _inherit(draft, path, drafts[key].withheld if withheld else None, accepted=f"the same words as {path}",
+                 withheld=(f"the same words as {path}", f"nearly the same text as {path} (the same words)"),
+                 internal=(f"a copy of the internal {path}",
+                           f"nearly the same text as the internal {path} (the same words)"))
 
 
 def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
@@ -176,14 +169,24 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         key, withheld = min(found, key=lambda f: (not f[1], f[0]))
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
-        if NEAR_COPY in draft.meta.accepted:
-            draft.problems.append(f"accepted near-copy: a paragraph of {path}; accepted in accepted_findings")
-        elif withheld:
-            draft.withheld = f"a paragraph copied from {path}, which is not served: {drafts[source].withheld}"
-            draft.quarantine.append(f"holds a paragraph of {path} (the same words), which is not served; "
-                                    "not served either")
-        else:
-            draft.audience = INTERNAL
-            draft.audience_source = f"fail-closed: holds a paragraph of the internal {path}"
-            draft.quarantine.append(f"holds a paragraph of the internal {path} (the same words); "
-                                    "served as internal")
+        _inherit(draft, path, drafts[source].withheld if withheld else None, accepted=f"a paragraph of {path}",
+                 withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
+                 internal=(f"holds a paragraph of the internal {path}",
+                           f"holds a paragraph of the internal {path} (the same words)"))
+
+
+def _inherit(draft: Draft, path: str, source_withheld: str | None, *, accepted: str,
+             withheld: tuple[str, str], internal: tuple[str, str]) -> None:
+    """Rules 6b and 6c's one decision: a public ``draft`` related to ``path`` (withheld
+    for ``source_withheld``, else internal) is withheld or made internal, and quarantined
+    — unless the operator accepted its ``near-copy`` finding. ``withheld`` and
+    ``internal``: (what the reason says, what the quarantine message says)."""
+    if NEAR_COPY in draft.meta.accepted:
+        draft.problems.append(f"accepted near-copy: {accepted}; accepted in accepted_findings")
+    elif source_withheld is not None:
+        draft.withheld = f"{withheld[0]}, which is not served: {source_withheld}"
+        draft.quarantine.append(f"{withheld[1]}, which is not served; not served either")
+    else:
+        draft.audience = INTERNAL
+        draft.audience_source = f"fail-closed: {internal[0]}"
+        draft.quarantine.append(f"{internal[1]}; served as internal")

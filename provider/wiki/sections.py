@@ -57,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .body_markers import hiding_summary
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block, parse_markdown, strip_templates
 
@@ -230,20 +231,27 @@ def _sentinel(index: int) -> str:
 def _shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str]) -> set[int]:
     """Indexes of ``matches`` that the reader sees as code.
 
-    Each match is replaced by a sentinel word, the body goes through ``prepare`` (the
-    layout's dialect rules) and the same parser the indexed text comes from; a match is
-    code only if its sentinel is inside a code token. A regex guess at code spans once
-    disagreed with the parser (escaped backticks, backticks in an HTML block, a fence
-    inside an MDX comment) and let text between real markers through."""
+    A sentinel word is put just before each match (after its indentation), the body goes
+    through ``prepare`` (the layout's dialect rules) and the same parser the indexed text
+    comes from; a match is code only if its sentinel is inside a code token. A regex
+    guess at code spans once disagreed with the parser (escaped backticks, backticks in
+    an HTML block, a fence inside an MDX comment) and let text between real markers
+    through. The match's own text stays, so the parse is the page's: a letter added
+    outside a backtick run opens no code span and no code block. What counts is where a
+    match *starts*: a comment, tag or container whose opening is shown as code is text
+    (``{% comment %}`` in a code span, its words after the span visible prose), and
+    overlapping matches each keep their own start (a real marker inside the text a
+    Liquid comment candidate spans still counts)."""
     if not matches:
         return set()
+    starts: dict[int, list[int]] = {}
+    for index, match in enumerate(matches):
+        text = match.group(0)
+        starts.setdefault(match.start() + len(text) - len(text.lstrip(" \t")), []).append(index)
     parts, position = [], 0
-    for index in sorted(range(len(matches)), key=lambda i: matches[i].start()):
-        match = matches[index]
-        if match.start() < position:
-            continue  # overlaps the one before: no sentinel, so never taken for code
-        parts += [body[position : match.start()], _sentinel(index)]
-        position = match.end()
+    for number, start in enumerate(sorted(starts)):
+        parts += [body[position:start], _sentinel(number)]
+        position = start
     parts.append(body[position:])
     code: list[str] = []
     for token in parse_markdown(strip_templates(prepare("".join(parts)))):
@@ -255,7 +263,8 @@ def _shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callabl
     shown = "\n".join(code)
     if "kpmarker" not in shown:
         return set()
-    return {index for index in range(len(matches)) if _sentinel(index) in shown}
+    return {index for number, start in enumerate(sorted(starts)) if _sentinel(number) in shown
+            for index in starts[start]}
 
 
 def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
@@ -273,6 +282,16 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
     candidates = hiding_spans(body, colon_containers=colon_containers)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
+    labels = [m for m in candidates if hiding_summary(body, m.start()) is not None]
+    if labels:
+        # A collapsible block labelled "Internal notes" is a heading over its block:
+        # :mod:`provider.wiki.body_markers` hides it (``hiding-heading``) wherever the
+        # text as written does not show it as code — the very test made here, so a label
+        # it leaves (code as written, maybe not after the dialect rules) stays a
+        # would-be marker.
+        written_code = _shown_as_code(body, labels, lambda text: text)
+        dropped = {id(m) for i, m in enumerate(labels) if i not in written_code}
+        candidates = [m for m in candidates if id(m) not in dropped]
     code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
 
