@@ -8,7 +8,10 @@ The definition:
 * **Text a page shows literally is plain text** — code, and what its author escaped so
   that readers see it (``&lt;b&gt;`` shows as ``<b>``). A provider that knows which
   pieces of a text are such (the converter does) passes them as ``literal``; they are
-  set aside before the rest is judged.
+  set aside before the rest is judged. Where escaped brackets would, put back, read as
+  a tag that formats (``&lt;b&gt;x&lt;/b&gt;``), converters write them
+  :data:`LITERAL_BRACKETS` (``‹b›x‹/b›``), so even a checker that knows no literal
+  pieces agrees; code is left as written.
 * **Formatting markup is not**: what a renderer would turn into something else —
   HTML/XML/JSX tags that format (a tag with attributes, a self-closing tag, an element
   opened and closed in the same text: ``<b>Save</b>``), comments, character entities,
@@ -38,8 +41,8 @@ import unicodedata
 from collections.abc import Iterable
 from html.parser import HTMLParser
 
-__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "clip_text", "html_to_paragraphs", "html_to_text", "is_plain_text",
-           "markup_in", "safe_cut", "without_literal"]
+__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "clip_text", "html_to_paragraphs", "html_to_text",
+           "is_plain_text", "markup_in", "safe_cut", "without_literal"]
 
 #: HTML element names (WHATWG, with a few obsolete ones still found in exports).
 HTML_ELEMENTS = frozenset("""
@@ -50,6 +53,10 @@ menu meta meter nav noscript object ol optgroup option output p param picture pr
 search section select slot small source span strike strong style sub summary sup svg table tbody td template textarea
 tfoot th thead time title tr track tt u ul var video wbr math
 """.split())
+
+#: ``str.translate`` table: how ``<`` and ``>`` a page shows literally are written where,
+#: put back, they would read as a tag that formats (``&lt;b&gt;x&lt;/b&gt;``): ``‹ ›``.
+LITERAL_BRACKETS = str.maketrans({"<": "‹", ">": "›"})
 
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:.-]*)(\s[^<>]*)?(/?)>")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*(?:\s[^<>]*)?/?>")
@@ -178,7 +185,7 @@ _SKIPPED = frozenset({"script", "style", "template", "noscript"})
 
 def _neutral(text: str) -> str:
     """Decoded text that would read as markup, made plain (module docstring)."""
-    text = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›" if _is_tag(m) else m.group(0), text)
+    text = _TAG.sub(lambda m: m.group(0).translate(LITERAL_BRACKETS) if _is_tag(m) else m.group(0), text)
     text = _ENTITY.sub(lambda m: "＆" + m.group(0)[1:], text)
     return text.replace("<!--", "‹!--").replace("-->", "--›")
 

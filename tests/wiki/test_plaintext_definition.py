@@ -31,7 +31,8 @@ def _assert_plain(source: str, options: TextOptions = PLAIN_TEXT) -> str:
         # The case that made the checker fail the provider: prose showing an escaped tag.
         ("Wrap it in &lt;b&gt; for bold.", "Wrap it in <b> for bold."),
         ("Wrap it in \\<b\\> for bold.", "Wrap it in <b> for bold."),
-        ("Press &lt;kbd&gt;Enter&lt;/kbd&gt; to send.", "Press <kbd>Enter</kbd> to send."),
+        # An escaped pair would read as a tag that formats: its brackets are shown as ‹ ›.
+        ("Press &lt;kbd&gt;Enter&lt;/kbd&gt; to send.", "Press ‹kbd›Enter‹/kbd› to send."),
         ("Write `<div class=\"note\">` first.", 'Write <div class="note"> first.'),
         ("Use `{{ user.name }}` in the template.", "Use {{ user.name }} in the template."),
         ("Call `f(**kwargs)` and `g(**opts)`.", "Call f(**kwargs) and g(**opts)."),
@@ -106,3 +107,15 @@ def test_r3_an_escaped_tag_in_prose_passes_the_black_box_checker(name: str, word
     pieces (the conformance suite): a tag named alone formats nothing."""
     text = _assert_plain(f"Use &lt;{name}&gt; around {word}.")
     assert f"<{name}>" in text and markup_in(text) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(_NAMES, _WORD, st.booleans())
+def test_r3_an_escaped_pair_of_tags_in_prose_passes_the_black_box_checker(name: str, word: str, slash: bool) -> None:
+    """An escaped opening and closing tag around words (``&lt;b&gt;x&lt;/b&gt;``) would read
+    as formatting to a checker that knows no literal pieces: the converter shows their
+    brackets as ‹ ›, so that checker agrees too."""
+    escape = "\\<{}\\>" if slash else "&lt;{}&gt;"
+    text = _assert_plain(f"Write {escape.format(name)}{word}{escape.format('/' + name)} like this.")
+    formats = name.lower() in HTML_ELEMENTS or name[0].isupper()  # else a word in brackets, left as it is
+    assert markup_in(text) == [] and (f"‹{name}›" if formats else f"<{name}>") in text
