@@ -3,6 +3,7 @@
 
     python scripts/rename_kit.py            # in the repository root, on a clean tree
     python scripts/rename_kit.py --check    # exit 1 if anything is left to rename
+    python scripts/rename_kit.py --include-readme   # README.md too
 
 It is meant to be re-run after merging branches that still say ``provider.contract``:
 the folder move happens only while ``provider/contract/`` exists (files a merge added
@@ -18,7 +19,12 @@ rewrites, in tracked text files (``git ls-files``):
 * the packaging lines of ``pyproject.toml``, the ``Dockerfile``'s ``COPY`` and the
   lint command of ``.ci/run``, which list top-level packages.
 
-It never touches ``CHANGELOG.md`` (history says what was).
+Then it sorts the imports of the rewritten Python files (``ruff check --fix --select I``,
+the project's own isort rules: ``helpthread_kit`` sorts as first-party, apart from
+``provider``), so the result passes ``ruff check``.
+
+It never touches ``CHANGELOG.md`` (history says what was) nor ``README.md`` (edited at
+merge time); ``--include-readme`` rewrites ``README.md`` too.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parent.parent
 OLD, NEW = PurePosixPath("provider/contract"), PurePosixPath("helpthread_kit")
 TEXT_SUFFIXES = frozenset({".py", ".md", ".toml", ".yml", ".yaml", ".cfg", ".ini", ".txt", ".conf", ".sh", ""})
-SKIPPED = frozenset({"CHANGELOG.md", "scripts/rename_kit.py"})
+SKIPPED = frozenset({"CHANGELOG.md", "README.md", "scripts/rename_kit.py"})
 
 _RELATIVE = re.compile(r"^(\s*from\s+)(\.+)contract((?:\.\w+)*)(\s+import\b)", re.MULTILINE)
 _PLAIN = (
@@ -101,14 +107,22 @@ def rewrite(name: str, text: str) -> str:
     return text
 
 
+def _sort_imports(names: list[str]) -> None:
+    python = [name for name in names if name.endswith(".py")]
+    if python:
+        subprocess.run([sys.executable, "-m", "ruff", "check", "--quiet", "--fix", "--select", "I", *python],
+                       cwd=ROOT, check=False)
+
+
 def main() -> int:
     check = "--check" in sys.argv[1:]
+    skipped = SKIPPED - {"README.md"} if "--include-readme" in sys.argv[1:] else SKIPPED
     if not check:
         _move()
     left = []
     for name in _tracked():
         path = ROOT / name
-        if name in SKIPPED or PurePosixPath(name).suffix not in TEXT_SUFFIXES or not path.is_file():
+        if name in skipped or PurePosixPath(name).suffix not in TEXT_SUFFIXES or not path.is_file():
             continue
         try:
             text = path.read_text("utf-8")
@@ -124,6 +138,7 @@ def main() -> int:
             print("\n".join([str(OLD)] * (ROOT / OLD).exists() + left))
             return 1
         return 0
+    _sort_imports(left)
     print(f"renamed the kit to {NEW}/; {len(left)} files rewritten")
     return 0
 
