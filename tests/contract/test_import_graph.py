@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import provider.contract
+from tests.support import REPO_ROOT
 
 CONTRACT_DIR = Path(provider.contract.__file__).resolve().parent
 FORBIDDEN_LIBRARIES = ("whoosh", "markdown_it", "watchfiles")
@@ -36,7 +37,7 @@ def _run(code: str) -> dict[str, Any]:
         text=True,
         timeout=60,
         check=False,
-        cwd=CONTRACT_DIR.parent.parent,
+        cwd=REPO_ROOT,
     )
     assert completed.returncode == 0, completed.stderr
     result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
@@ -62,6 +63,8 @@ def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
 builtins.__import__ = _recording_import
 
 import provider.contract
+
+from tests.support import REPO_ROOT
 loaded = ["provider.contract"]
 for info in pkgutil.walk_packages(provider.contract.__path__, "provider.contract."):
     importlib.import_module(info.name)
@@ -80,7 +83,7 @@ def _module_name(path: Path) -> str:
     parts = path.relative_to(CONTRACT_DIR).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    return ".".join(["provider", "contract", *parts])
+    return ".".join([*provider.contract.__name__.split("."), *parts])
 
 
 def test_every_contract_submodule_was_imported(probe: dict[str, Any]) -> None:
@@ -307,7 +310,7 @@ def test_every_library_the_package_imports_is_in_the_contract_extra() -> None:
     ones (redis, pytest for the kit)."""
     import tomllib
 
-    extra = tomllib.loads((CONTRACT_DIR.parent.parent / "pyproject.toml").read_text("utf-8"))
+    extra = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text("utf-8"))
     listed = {dep.split(">")[0].split("<")[0].split("=")[0].strip().lower().replace("-", "_")
               for dep in extra["project"]["optional-dependencies"]["contract"]}
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
