@@ -21,7 +21,7 @@ import click
 
 from . import __version__
 from .config import POLL_ENV, SECRET_ENV, ProviderConfig, load_config, registrations_from_env
-from .contract.conformance.cli import CONFORMANCE_SECRET_ENV, EXIT_CANNOT_CHECK, conformance, tls_hint
+from .contract.conformance_cli import CONFORMANCE_SECRET_ENV, EXIT_CANNOT_CHECK, conformance, tls_hint
 from .contract.errors import ContractError
 from .contract.registrations import ConfigurationError, Exposure, Registration
 from .interrupts import interrupt

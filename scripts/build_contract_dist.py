@@ -29,7 +29,7 @@ PACKAGE = "helpthread_kit"
 DESCRIPTION = ("The Helpthread Knowledge Provider Interface v1 kit: signatures, replay stores, the Litestar app and "
                "plugin, serve(), the conformance checker and the adapter test kit")
 #: The black-box checker's console command.
-COMMAND = f'conformance = "{PACKAGE}.conformance.cli:run"'
+COMMAND = f'conformance = "{PACKAGE}.conformance_cli:run"'
 
 
 def _toml_list(values: list[str]) -> str:

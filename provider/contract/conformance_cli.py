@@ -1,6 +1,10 @@
 """The black-box checker's command line: ``conformance URL …`` (the kit's console
 command) and ``knowledge-provider conformance URL …`` (the same command, mounted by the
-reference provider's CLI). Contract §8.2."""
+reference provider's CLI). Contract §8.2.
+
+A module beside the checker's package, not in it: the reference provider's CLI mounts
+the command at every start, and the checker itself (httpx, jsonschema, the schemas) is
+imported only when the command runs."""
 
 from __future__ import annotations
 
@@ -9,10 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..registrations import Exposure
-from .report import format_json, format_text
-from .runner import check_url
-from .session import ProviderUnreachable, SecretRefused
+from .registrations import Exposure
 
 __all__ = ["CONFORMANCE_SECRET_ENV", "EXIT_CANNOT_CHECK", "conformance", "run", "tls_hint"]
 
@@ -83,6 +84,8 @@ def conformance(
     per thing the run could not see, and a summary; exits 1 if any check failed, 2 if
     none could run (URL unreachable, or a correctly signed request refused: wrong secret).
     """
+    from .conformance import ProviderUnreachable, SecretRefused, check_url, format_json, format_text
+
     if not url.startswith(("http://", "https://")):
         raise click.UsageError(f"URL must start with https:// (or http:// for a local test), not {url!r}")
     if url.startswith("http://") and not as_json:
