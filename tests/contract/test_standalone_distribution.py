@@ -12,14 +12,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import venv
 from pathlib import Path
 
-import httpx
 import pytest
 
-from tests.support import REPO_ROOT
+from tests.support import REPO_ROOT, ProviderProcess
 
 pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
@@ -117,31 +115,19 @@ def test_the_kit_wheel_alone_serves_the_json_example_and_conformance_passes(tmp_
     server_env = {**os.environ, **env, **secrets, "PYTHONPATH": str(example), "JSON_ADAPTER_PORT": str(port),
                   "JSON_ADAPTER_PUBLIC": "articles/public.json", "JSON_ADAPTER_INTERNAL": "articles/internal.json",
                   "KNOWLEDGE_PROVIDER_STRICT": "1"}
-    with open(tmp_path / "server.log", "wb") as log:
-        server = subprocess.Popen([str(bin_dir / "python"), "-m", "json_adapter"], cwd=example, env=server_env,
-                                  stdout=log, stderr=subprocess.STDOUT)
+    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 - closed by ProviderProcess.stop
+    server = ProviderProcess(
+        proc=subprocess.Popen([str(bin_dir / "python"), "-m", "json_adapter"], cwd=example, env=server_env,
+                              stdout=log, stderr=subprocess.STDOUT),
+        base_url=f"http://127.0.0.1:{port}", log_path=tmp_path / "server.log", log_file=log, root=example,
+        content=example / "articles")
     try:
-        _wait_ready(f"http://127.0.0.1:{port}", server, tmp_path / "server.log")
+        server.wait_until_healthy(timeout_s=60)
         checked = _run([str(bin_dir / "conformance"), f"http://127.0.0.1:{port}", "--strict-deployment",
                         "--application-only", *[arg for phrase in JSON_CANARIES for arg in ("--canary-query", phrase)]],
                        tmp_path, {**env, "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": "c" * 48,
                                   "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET": "a" * 48})
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.stop()
     assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
     assert "FAIL" not in checked.stdout and "conforming" in checked.stdout, checked.stdout[-2000:]
-
-
-def _wait_ready(base: str, server: subprocess.Popen[bytes], log: Path, timeout_s: float = 60) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"the example exited {server.returncode}: {log.read_text('utf-8', 'replace')[-3000:]}")
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1.0).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    pytest.fail(f"the example was not ready in {timeout_s:g} s: {log.read_text('utf-8', 'replace')[-3000:]}")
