@@ -5,6 +5,7 @@ asserts nothing.
     python bench/residue.py bench/corpora/*.yaml --sample 10        # all, 10 findings each
     python bench/residue.py bench/corpora/*.yaml --snippets 100     # also 100 queries' top-3 snippets
     python bench/residue.py bench/corpora/*.yaml --corpora /path/to/shared/corpora
+    python bench/residue.py bench/corpora/*.yaml --passages      # every passage, by the kit's R3 rule
 
 ``--corpora`` says where the shared corpora are when the configurations' relative
 ``content`` does not reach them (a worktree elsewhere than beside ``shared/``).
@@ -15,7 +16,7 @@ same pipeline as indexing (dialects, then markdown → blocks) and is checked tw
 * **prose residue** — a heading or text block that, once its verbatim pieces (inline
   code, escaped characters, Learn placeholders: kept as written on purpose) are left
   out, still contains markup by the conformance kit's R3 detector
-  (:func:`provider.conformance.plaintext.markup_in`);
+  (:func:`provider.contract.plaintext.markup_in`);
 * **code changed** — a fenced or indented code block of the source (parsed on its own
   by a plain CommonMark parser; for MDX layouts, whose JSX holds Markdown and which have
   no indented code, the fences found line by line) whose text, whitespace collapsed, is
@@ -25,6 +26,13 @@ same pipeline as indexing (dialects, then markdown → blocks) and is checked tw
 
 Figures: files, blocks, prose blocks with residue (by kind of markup), code blocks
 unchanged / changed / rendered by the tool / diagrams, and a sample of findings.
+
+With ``--passages``, every page is read as indexing reads it (``load_document``) and its
+title and every passage are judged by the kit's definition of plain text
+(:func:`provider.contract.plaintext.markup_in`) twice: with the pieces the page shows
+literally (its code and escaped characters) set aside — the provider's own judgement —
+and as a black-box checker sees them, with nothing set aside. Figures: pages, passages,
+passages with markup each way (by kind), and a sample.
 
 With ``--snippets N``, the corpus is also indexed (a temporary index) and N queries are
 asked with ``agent_only`` reach (everything servable): each query is three to five
@@ -55,7 +63,7 @@ from msgspec.structs import replace  # noqa: E402
 
 from provider.config import ProviderConfig, load_config  # noqa: E402
 from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.conformance.plaintext import markup_in  # noqa: E402
+from provider.contract.plaintext import markup_in, without_literal  # noqa: E402
 from provider.contract.registrations import Exposure  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
@@ -78,19 +86,6 @@ _commonmark = MarkdownIt("commonmark")
 
 def _squash(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
-
-
-def _without(text: str, pieces: tuple[str, ...]) -> str:
-    """``text`` without the given pieces, also where a snippet shows only the start of
-    one (a code block cut at the snippet's end)."""
-    for piece in sorted(pieces, key=len, reverse=True):
-        piece = _squash(piece)
-        text = text.replace(piece, " ")
-        head = piece[:30]
-        at = text.find(head) if len(head) >= 12 else -1
-        if at >= 0 and piece.startswith(text[at:].rstrip("…").rstrip()):
-            text = text[:at]
-    return text
 
 
 def _mdx_fences(body: str) -> list[tuple[str, str]]:
@@ -139,7 +134,7 @@ def scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
             if block.kind == "code":
                 continue
             figures["prose blocks"] += 1
-            prose = _without(block.text, block.verbatim)
+            prose = without_literal(block.text, block.verbatim)
             kinds = markup_in(prose) + dialect_residue(prose)
             if kinds:
                 figures["prose blocks with residue"] += 1
@@ -197,6 +192,33 @@ def _verbatim(settings: WikiSettings, relpath: str, document: WikiDocument) -> t
     return tuple(sorted({p for p in pieces if p.strip()}, key=len, reverse=True))
 
 
+def passage_scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
+    """``(figures, findings)`` of every title and passage of one wiki, judged with and
+    without the pieces its pages show literally (module docstring)."""
+    found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
+                     ignore=settings.ignore_rules)
+    figures: Counter[str] = Counter()
+    findings: list[str] = []
+    for relpath in sorted(found.files):
+        document = load_document(settings, relpath)
+        if not isinstance(document, WikiDocument):
+            continue
+        figures["pages"] += 1
+        literal = _verbatim(settings, relpath, document)
+        texts = [("title", document.meta.title)] + [("passage", p.text) for p in document.passages]
+        for kind, text in texts:
+            figures[f"{kind}s"] += 1
+            own, blind = markup_in(text, literal), markup_in(text)
+            if own:
+                figures[f"{kind}s with markup (literal pieces set aside)"] += 1
+                findings.append(f"MARKUP {relpath}: {own} {text[:160]!r}")
+            for markup in blind:
+                figures[f"  as a black-box checker sees them: {markup}"] += 1
+            if blind:
+                figures[f"{kind}s a black-box checker flags"] += 1
+    return figures, findings
+
+
 def snippet_residue(config: ProviderConfig, queries: int, seed: int) -> tuple[Counter[str], list[str]]:
     """``(figures, findings)`` of the top-3 snippets of ``queries`` sampled queries."""
     settings = config.wiki_settings()
@@ -229,7 +251,7 @@ def snippet_residue(config: ProviderConfig, queries: int, seed: int) -> tuple[Co
                 relpath, owner = documents.get(result.document_id, ("", document))
                 if relpath and relpath not in verbatim:
                     verbatim[relpath] = _verbatim(settings, relpath, owner)
-                prose = _without(result.snippet, verbatim.get(relpath, ()))
+                prose = without_literal(result.snippet, verbatim.get(relpath, ()))
                 kinds = markup_in(prose) + dialect_residue(prose)
                 if kinds:
                     figures["snippets with markup"] += 1
@@ -254,10 +276,20 @@ def main() -> None:
     parser.add_argument("--snippets", type=int, default=0, metavar="N",
                         help="also ask N sampled queries and check their top-3 snippets")
     parser.add_argument("--corpora", type=Path, help="where the shared corpora are (see above)")
+    parser.add_argument("--passages", action="store_true",
+                        help="judge every title and passage by the kit's definition of plain text instead")
     args = parser.parse_args()
     for path in args.configs:
         config = _config(path, args.corpora)
         settings = config.wiki_settings()
+        if args.passages:
+            figures, findings = passage_scan(settings)
+            print(f"== {path} (layout {settings.layout}, {settings.root})")
+            for key in sorted(figures, key=lambda k: (k.startswith("  "), k)):
+                print(f"{key:70} {figures[key]:>8}")
+            for line in findings[: args.sample]:
+                print("   ", line)
+            continue
         figures, findings = scan(settings)
         print(f"== {path} (layout {settings.layout}, {settings.root})")
         order = ["files", "blocks", "prose blocks", "prose blocks with residue"]

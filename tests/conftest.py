@@ -37,6 +37,7 @@ def start_provider(
     base_url: str | None = None,
     verify: ssl.SSLContext | bool = True,
     popen: dict[str, Any] | None = None,
+    ready_timeout_s: float = 60,
 ) -> ProviderProcess:
     """Start ``knowledge-provider serve`` as a subprocess and wait until it answers
     (``popen``: more arguments for :class:`subprocess.Popen`, e.g. a session of its own)."""
@@ -67,7 +68,7 @@ def start_provider(
     )
     server = ProviderProcess(proc=proc, base_url=base_url or f"http://127.0.0.1:{port}", log_path=log_path,
                              log_file=log_file, root=tmp, content=wiki, verify=verify)
-    server.wait_until_healthy(timeout_s=60, workers=int(settings.get("workers", 1)))  # type: ignore[call-overload]
+    server.wait_until_healthy(timeout_s=ready_timeout_s, workers=int(settings.get("workers", 1)))  # type: ignore[call-overload]
     return server
 
 

@@ -1,36 +1,48 @@
 """Plain text, as the contract means it (CONTRACT R3, O3; §4.4, §4.6): the one
-definition both the checker (:func:`markup_in`) and adapters converting HTML
-(:func:`html_to_paragraphs`) use, so they agree.
+definition the checker (:func:`markup_in`), the reference provider's Markdown converter
+(its tests judge every text it produces with :func:`is_plain_text`) and adapters
+converting HTML (:func:`html_to_paragraphs`) share, so they agree.
 
-Detecting markup in text that must be plain:
+The definition:
 
-The core renders ``title`` and ``snippet`` as escaped text, so any markup a provider
-leaves in shows up literally in front of an agent or a customer. These patterns find
-what would be markup if something rendered it: HTML/XML/JSX tags and comments,
-character entities, Markdown link/image/emphasis/heading/code/table syntax, and
-template tags (Jinja/Liquid/Hugo shortcodes).
+* **Text a page shows literally is plain text** — code, and what its author escaped so
+  that readers see it (``&lt;b&gt;`` shows as ``<b>``). A provider that knows which
+  pieces of a text are such (the converter does) passes them as ``literal``; they are
+  set aside before the rest is judged. Where escaped brackets would, put back, read as
+  a tag that formats (``&lt;b&gt;x&lt;/b&gt;``), converters write them
+  :data:`LITERAL_BRACKETS` (``‹b›x‹/b›``), so even a checker that knows no literal
+  pieces agrees; code is left as written.
+* **Formatting markup is not**: what a renderer would turn into something else —
+  HTML/XML/JSX tags that format (a tag with attributes, a self-closing tag, an element
+  opened and closed in the same text: ``<b>Save</b>``), comments, character entities,
+  Markdown link/image/emphasis/heading/code/table syntax, and template tags
+  (Jinja/Liquid/Hugo shortcodes).
 
-They are tuned to avoid flagging ordinary prose: ``a < b and b > c``, a single ``*``
-or ``#`` (``C#``, ``issue #4``), ``[1]`` footnote marks and ``INV-{####}`` pass. A word
-in angle brackets is a tag only when it is an HTML element (``<b>``, ``</p>``), a
-component (``<Callout>``), or carries attributes or ``/>``: ``<really>`` — what an HTML
-source's ``&lt;really&gt;`` says — is text.
+A tag named alone, without attributes (``<b>``, ``</p>``, ``<Enter>``), formats nothing:
+it is how a page names an element or a key, and an escaped tag reads exactly so. A
+black-box checker, which cannot know which pieces a page shows literally, therefore
+accepts it; it still finds a tag with attributes — also one cut off by a snippet's end
+(``<a href="/kb…``) — and an element with its closing tag.
+
+The patterns are tuned to avoid flagging ordinary prose: ``a < b and b > c``, a single
+``*`` or ``#`` (``C#``, ``issue #4``), ``[1]`` footnote marks and ``INV-{####}`` pass.
 
 Converting HTML: :func:`html_to_paragraphs` drops tags, comments and ``script``/
 ``style``/``template`` content, decodes entities, and keeps what they decode to as
-text; where that text would itself read as markup (``&lt;b&gt;`` decodes to ``<b>``,
-``&amp;amp;`` to ``&amp;``), the brackets become ``‹ ›`` and the ampersand ``＆``, so
-its output always passes :func:`markup_in` for HTML.
+text; where that text would itself read as a tag or an entity (``&lt;b&gt;`` decodes to
+``<b>``, ``&amp;amp;`` to ``&amp;``), the brackets become ``‹ ›`` and the ampersand
+``＆``, so its output passes :func:`markup_in` with no ``literal`` pieces at all.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from html.parser import HTMLParser
 
-__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "clip_text", "html_to_paragraphs", "html_to_text", "markup_in",
-           "safe_cut"]
+__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "clip_text", "html_to_paragraphs", "html_to_text",
+           "is_plain_text", "markup_in", "safe_cut", "without_literal"]
 
 #: HTML element names (WHATWG, with a few obsolete ones still found in exports).
 HTML_ELEMENTS = frozenset("""
@@ -42,22 +54,42 @@ search section select slot small source span strike strong style sub summary sup
 tfoot th thead time title tr track tt u ul var video wbr math
 """.split())
 
+#: ``str.translate`` table: how ``<`` and ``>`` a page shows literally are written where,
+#: put back, they would read as a tag that formats (``&lt;b&gt;x&lt;/b&gt;``): ``‹ ›``.
+LITERAL_BRACKETS = str.maketrans({"<": "‹", ">": "›"})
+
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:.-]*)(\s[^<>]*)?(/?)>")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*(?:\s[^<>]*)?/?>")
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
 def _is_tag(match: re.Match[str]) -> bool:
+    """Whether an angle-bracket word could be a tag at all: an HTML element's name, a
+    component's (capitalised), or carrying attributes or ``/>``."""
     name, attributes, self_closing = match.group(1), match.group(2), match.group(3)
     return bool(name.lower() in HTML_ELEMENTS or name[0].isupper() or (attributes and attributes.strip())
                 or self_closing)
 
 
+def _formatting_tags(text: str) -> bool:
+    """Whether ``text`` holds a tag that formats (module docstring): one with attributes
+    or ``/>``, or an element both opened and closed in ``text``."""
+    opened: set[str] = set()
+    closed: set[str] = set()
+    for match in _TAG.finditer(text):
+        name, attributes, self_closing = match.group(1), match.group(2), match.group(3)
+        if (attributes and attributes.strip()) or self_closing:
+            return True
+        if name.lower() in HTML_ELEMENTS or name[0].isupper():
+            (closed if match.group(0).startswith("</") else opened).add(name.lower())
+    return bool(opened & closed)
+
+
 class _TagPattern:
-    """``re.Pattern``-like: finds only the angle-bracket words that are tags (module docstring)."""
+    """``re.Pattern``-like: finds the tags that format (:func:`_formatting_tags`)."""
 
     def search(self, text: str) -> bool:
-        return any(_is_tag(m) for m in _TAG.finditer(text))
+        return "<" in text and _formatting_tags(text)
 
 
 _PATTERNS: tuple[tuple[re.Pattern[str] | _TagPattern, str], ...] = (
@@ -80,17 +112,70 @@ _PATTERNS: tuple[tuple[re.Pattern[str] | _TagPattern, str], ...] = (
 )
 
 
-def markup_in(text: str) -> list[str]:
-    """The kinds of markup found in ``text``, each named once, in a fixed order.
+def markup_in(text: str, literal: Iterable[str] = ()) -> list[str]:
+    """The kinds of formatting markup in ``text``, each named once, in a fixed order
+    (module docstring), once the pieces a page shows literally are set aside.
+
+    Args:
+        text: a title, snippet or passage.
+        literal: pieces of ``text`` the page shows as written — code, escaped characters
+            (:func:`without_literal`). A black-box checker knows none.
 
     Returns:
         An empty list when ``text`` is plain text.
     """
+    if literal:
+        text = without_literal(text, literal)
     found: list[str] = []
     for pattern, label in _PATTERNS:
         if label not in found and pattern.search(text):
             found.append(label)
     return found
+
+
+def is_plain_text(text: str, literal: Iterable[str] = ()) -> bool:
+    """Whether ``text`` is plain text (CONTRACT R3): :func:`markup_in` finds nothing."""
+    return not markup_in(text, literal)
+
+
+_SPACES = re.compile(r"\s+")
+#: A literal piece this long or longer is also recognised by its start alone, where a
+#: snippet or passage boundary cut it off.
+_CUT_PIECE_MIN = 12
+
+
+def without_literal(text: str, literal: Iterable[str]) -> str:
+    """``text`` with each literal piece (whitespace collapsed, as in a snippet) replaced
+    by a space — also a piece cut off at either end of ``text`` (a passage or snippet
+    that starts or ends inside a code block), recognised by its first or last characters."""
+    for piece in sorted({_SPACES.sub(" ", p).strip() for p in literal}, key=len, reverse=True):
+        if not piece:
+            continue
+        text = text.replace(piece, " ")
+        if len(piece) < _CUT_PIECE_MIN:
+            continue
+        text = _cut_ends(text, piece)
+    return text
+
+
+def _cut_ends(text: str, piece: str) -> str:
+    """``text`` without a start that is the end of ``piece``, or an end that is its
+    start (at least :data:`_CUT_PIECE_MIN` characters, an ellipsis at the cut aside);
+    empty when all of ``text`` is a middle part of ``piece``."""
+    if text.strip().strip(ELLIPSIS).strip() in piece:
+        return ""
+    body = text.rstrip().removesuffix(ELLIPSIS).rstrip()
+    sizes = range(min(len(body), len(piece) - 1), _CUT_PIECE_MIN - 1, -1)
+    for size in sizes if body[-_CUT_PIECE_MIN:] in piece else ():
+        if piece.startswith(body[-size:]):
+            text = body[:-size]
+            break
+    body = text.lstrip().removeprefix(ELLIPSIS).lstrip()
+    sizes = range(min(len(body), len(piece) - 1), _CUT_PIECE_MIN - 1, -1)
+    for size in sizes if body[:_CUT_PIECE_MIN] in piece else ():
+        if piece.endswith(body[:size]):
+            return body[size:]
+    return text
 
 
 _BLOCKS = frozenset({"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "table",
@@ -100,7 +185,7 @@ _SKIPPED = frozenset({"script", "style", "template", "noscript"})
 
 def _neutral(text: str) -> str:
     """Decoded text that would read as markup, made plain (module docstring)."""
-    text = _TAG.sub(lambda m: "‹" + m.group(0)[1:-1] + "›" if _is_tag(m) else m.group(0), text)
+    text = _TAG.sub(lambda m: m.group(0).translate(LITERAL_BRACKETS) if _is_tag(m) else m.group(0), text)
     text = _ENTITY.sub(lambda m: "＆" + m.group(0)[1:], text)
     return text.replace("<!--", "‹!--").replace("-->", "--›")
 

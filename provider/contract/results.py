@@ -14,7 +14,7 @@ the wire and enforces, for every backend alike:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .capabilities import FIELDS_BY_CAPABILITY
@@ -138,6 +138,43 @@ def _primary_language(tag: str) -> str:
     return tag.split("-", 1)[0].casefold()
 
 
+def _refusal(result: Result, exposure: Exposure, wanted_language: str | None) -> tuple[str, str] | None:
+    """Why ``result`` must not be sent — ``(duty, what)`` — or ``None`` when it may."""
+    if result.audience not in (PUBLIC, INTERNAL):
+        return "R2", "a result with an invalid audience; dropped"
+    if exposure is Exposure.CUSTOMER_SAFE and result.audience != PUBLIC:
+        # The tripwire of §2.3, on our side of the wire: never sent, always reported.
+        return "X6", ("a non-public result on a customer_safe request (the search read an internal source); "
+                      "dropped")
+    if not (
+        isinstance(result.document_id, str)
+        and result.document_id
+        and isinstance(result.title, str)
+        and result.title.strip()
+        and isinstance(result.snippet, str)
+        and result.snippet.strip()
+    ):
+        return "R2", "a result without documentId, title or snippet; dropped"
+    if wanted_language and isinstance(result.locale, str) and _primary_language(result.locale) != wanted_language:
+        return "Q3", "a result in another language than the requested locale, without localeFallback; dropped"
+    return None
+
+
+def _wire(result: Result, undeclared: list[str], repair: Callable[[str, str], None]) -> dict[str, object]:
+    """``result`` as sent: lengths bounded (R3), undeclared fields removed (R4)."""
+    wire = result.to_wire()
+    title, snippet = result.title.strip(), result.snippet.strip()
+    if len(title) > MAX_TITLE_CHARS or len(snippet) > SNIPPET_MAX_CHARS:
+        repair("R3", f"a title over {MAX_TITLE_CHARS} or a snippet over {SNIPPET_MAX_CHARS} characters; clipped")
+    wire["title"] = _clip(title, MAX_TITLE_CHARS)
+    wire["snippet"] = _clip(snippet, SNIPPET_MAX_CHARS)
+    for field in undeclared:
+        if field in wire:
+            del wire[field]
+            repair("R4", f"{field}, a field of an undeclared capability; removed")
+    return wire
+
+
 def render_results(
     results: Iterable[Result],
     *,
@@ -188,38 +225,11 @@ def render_results(
         if len(out) >= limit:
             repair("Q2", f"the backend returned more results than limit {limit}; cut")
             break
-        if result.audience not in (PUBLIC, INTERNAL):
-            repair("R2", "a result with an invalid audience; dropped")
+        refusal = _refusal(result, exposure, wanted_language)
+        if refusal is not None:
+            repair(*refusal)
             continue
-        if exposure is Exposure.CUSTOMER_SAFE and result.audience != PUBLIC:
-            # The tripwire of §2.3, on our side of the wire: never sent, always reported.
-            repair("X6", "a non-public result on a customer_safe request (the search read an internal source); "
-                         "dropped")
-            continue
-        if not (
-            isinstance(result.document_id, str)
-            and result.document_id
-            and isinstance(result.title, str)
-            and result.title.strip()
-            and isinstance(result.snippet, str)
-            and result.snippet.strip()
-        ):
-            repair("R2", "a result without documentId, title or snippet; dropped")
-            continue
-        if wanted_language and isinstance(result.locale, str) and _primary_language(result.locale) != wanted_language:
-            repair("Q3", "a result in another language than the requested locale, without localeFallback; dropped")
-            continue
-        wire = result.to_wire()
-        title, snippet = result.title.strip(), result.snippet.strip()
-        if len(title) > MAX_TITLE_CHARS or len(snippet) > SNIPPET_MAX_CHARS:
-            repair("R3", f"a title over {MAX_TITLE_CHARS} or a snippet over {SNIPPET_MAX_CHARS} characters; clipped")
-        wire["title"] = _clip(title, MAX_TITLE_CHARS)
-        wire["snippet"] = _clip(snippet, SNIPPET_MAX_CHARS)
-        for field in undeclared:
-            if field in wire:
-                del wire[field]
-                repair("R4", f"{field}, a field of an undeclared capability; removed")
-        out.append(wire)
+        out.append(_wire(result, undeclared, repair))
     if repairs is not None:
         repairs.extend(found.values())
     return {"contractVersion": 1, "results": out}

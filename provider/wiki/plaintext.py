@@ -23,6 +23,8 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ..contract.plaintext import LITERAL_BRACKETS, markup_in
+
 __all__ = [
     "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",
     "closes_fence", "fence_opener", "heading_id_mark", "markdown_to_text", "no_text_to_serve", "outside_fences",
@@ -308,7 +310,16 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
     if "{" in text or "}" in text or "%" in text:  # every delimiter holds one
         text = _TEMPLATE_DELIMITER.sub(" ", text)
     text = _scrub(_squash(text), prose=True)
-    return _squash(_release(text, held)) if held else text
+    if not held:
+        return text
+    shown = _squash(_release(text, held))
+    if "<" in shown and markup_in(shown):
+        # Escaped brackets that, put back, read as a tag that formats (``&lt;b&gt;x&lt;/b&gt;``):
+        # a checker cannot tell them from leaked markup, so they are shown as ‹ › (the kit's
+        # definition of plain text, as html_to_paragraphs does). Code is left as written.
+        shown = _squash(_release(text, [piece.translate(LITERAL_BRACKETS) if piece in ("<", ">") else piece
+                                        for piece in held]))
+    return shown
 
 
 def _clean_code(text: str) -> str:

@@ -1,17 +1,20 @@
-"""The markup detector behind R3: finds every kind of markup, flags no ordinary prose."""
+"""The markup detector behind R3 (the kit's one definition of plain text,
+:mod:`provider.contract.plaintext`): finds every kind of formatting markup, flags no
+ordinary prose, and calls plain text what a page shows literally."""
 
 from __future__ import annotations
 
 import pytest
 
-from provider.contract.conformance.plaintext import markup_in
+from provider.contract.plaintext import markup_in, without_literal
 
 
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
         ("Click <b>Save</b>.", "HTML/XML tag"),
-        ("Press <kbd>Enter", "HTML/XML tag"),
+        ("Press <kbd>Enter</kbd>", "HTML/XML tag"),
+        ("a line<br/>break", "HTML/XML tag"),
         ("See <a href='/x'>this</a>", "HTML/XML tag"),
         ("cut off by the snippet: <a href=\"/kb/pub-reset", "HTML/XML tag"),
         ("A <Callout type='warn'/> box", "HTML/XML tag"),
@@ -51,7 +54,36 @@ def test_markup_is_found(text: str, kind: str) -> None:
         "Use snake_case names like user_id and api_key.",
         "R&D and Q&A teams; AT&T.",
         "Passwort zurücksetzen — Schritt für Schritt.",
+        # A tag named alone formats nothing: an escaped tag a page shows, a key.
+        "Wrap the word in <b> to make it bold.",
+        "Press <Enter>, then close the </p> you opened.",
+        "Press <kbd>Enter",
     ],
 )
 def test_plain_prose_is_not_flagged(text: str) -> None:
     assert markup_in(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        ('Write <div class="note"> first.', ('<div class="note">',)),
+        ("Call f(**kwargs) and g(**opts).", ("f(**kwargs)", "g(**opts)")),
+        ("Use {{ user.name }} here.", ("{{ user.name }}",)),
+        ("Escape it as &amp;amp; there.", ("&amp;amp;",)),
+        # A snippet that starts or ends inside a code block the page shows.
+        ('Set it: <input type="text" name="…', ('<input type="text" name="email" required>',)),
+        ('…"email" required><br/> and send.', ('<input type="text" name="email" required><br/>',)),
+    ],
+)
+def test_text_a_page_shows_literally_is_plain_text(text: str, literal: tuple[str, ...]) -> None:
+    """R3: with the pieces the page shows as written set aside, nothing is left to flag;
+    without them, the same text is flagged (a black-box checker cannot know them)."""
+    assert markup_in(text, literal) == [] and markup_in(text) != []
+
+
+def test_literal_pieces_hide_only_themselves() -> None:
+    """Setting aside a code piece does not hide markup elsewhere in the text."""
+    text = "Run `make` then **stop**."
+    assert markup_in(text, ["`make`"]) == ["Markdown bold"]
+    assert without_literal("a <b>x</b> b", ["<b>x</b>"]).split() == ["a", "b"]

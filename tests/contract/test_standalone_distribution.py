@@ -1,12 +1,15 @@
-"""The contract layer stands alone (issue 14): scripts/build_contract_dist.py builds it
-as its own distribution, which installs into an empty virtual environment — no Whoosh,
-markdown-it-py or watchfiles, nothing of the wiki (Litestar and its PyYAML are its own) — and there the example
-adapters run their own tests: the contract test kit and every conformance check."""
+"""The contract kit stands alone (issues 14, 25): scripts/build_contract_dist.py builds it
+as its own distribution, ``helpthread-kit`` (import package ``provider.contract`` renamed
+``helpthread_kit``, command ``conformance``), which installs into an empty virtual
+environment — no Whoosh, markdown-it-py or watchfiles, nothing of the reference provider
+(Litestar and its PyYAML are its own) — and there the example adapters run their own
+tests, and the JSON example, served, passes the ``conformance`` command."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import venv
@@ -14,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import REPO_ROOT
+from tests.support import REPO_ROOT, ProviderProcess
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
-ABSENT = ("whoosh", "watchfiles", "provider.wiki", "provider.search")
+ABSENT = ("whoosh", "watchfiles", "provider", "provider.wiki", "provider.search")
 #: Installed as a dependency of a dependency (markdown-it-py: Litestar's CLI uses rich,
 #: which requires it), never imported by the kit: checked after importing every piece.
 NEVER_IMPORTED = ("whoosh", "markdown_it", "watchfiles")
@@ -76,3 +79,55 @@ def test_an_example_adapter_passes_its_kit_in_the_empty_environment(
     assert completed.returncode == 0, completed.stdout[-4000:] + completed.stderr[-2000:]
     summary = completed.stdout.strip().splitlines()[-1]
     assert " passed" in summary and "failed" not in summary, summary
+
+
+#: Phrases only the example's internal articles hold (its tests name the same).
+JSON_CANARIES = ("chargeback dossier template", "escalation bridge channel", "courtesy credit ceiling")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_the_kit_wheel_alone_serves_the_json_example_and_conformance_passes(tmp_path: Path) -> None:
+    """Exactly what examples/json_adapter/README.md tells an adapter author: a fresh
+    venv, ``pip install`` the built kit wheel (nothing of the reference provider), run
+    the example adapter, run ``conformance`` against it — every check passes."""
+    built = _run([sys.executable, str(REPO_ROOT / "scripts" / "build_contract_dist.py"), str(tmp_path / "src")],
+                 tmp_path)
+    assert built.returncode == 0, built.stderr
+    wheel = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "wheels"),
+                  str(tmp_path / "src")], tmp_path, {"PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    assert wheel.returncode == 0, wheel.stdout + wheel.stderr
+    (wheel_file,) = (tmp_path / "wheels").glob("helpthread_kit-*.whl")
+    venv.EnvBuilder(with_pip=True, clear=True).create(tmp_path / "venv")
+    bin_dir = tmp_path / "venv" / "bin"
+    env = {"PYTHONPATH": "", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    installed = _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel_file)], tmp_path, env)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    example = tmp_path / "json_adapter"
+    shutil.copytree(REPO_ROOT / "examples" / "json_adapter", example,
+                    ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+    port = _free_port()
+    secrets = {"JSON_ADAPTER_CUSTOMER_SAFE_SECRET": "c" * 48, "JSON_ADAPTER_AGENT_ONLY_SECRET": "a" * 48}
+    server_env = {**os.environ, **env, **secrets, "PYTHONPATH": str(example), "JSON_ADAPTER_PORT": str(port),
+                  "JSON_ADAPTER_PUBLIC": "articles/public.json", "JSON_ADAPTER_INTERNAL": "articles/internal.json",
+                  "KNOWLEDGE_PROVIDER_STRICT": "1"}
+    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 - closed by ProviderProcess.stop
+    server = ProviderProcess(
+        proc=subprocess.Popen([str(bin_dir / "python"), "-m", "json_adapter"], cwd=example, env=server_env,
+                              stdout=log, stderr=subprocess.STDOUT),
+        base_url=f"http://127.0.0.1:{port}", log_path=tmp_path / "server.log", log_file=log, root=example,
+        content=example / "articles")
+    try:
+        server.wait_until_healthy(timeout_s=60)
+        checked = _run([str(bin_dir / "conformance"), f"http://127.0.0.1:{port}", "--strict-deployment",
+                        "--application-only", *[arg for phrase in JSON_CANARIES for arg in ("--canary-query", phrase)]],
+                       tmp_path, {**env, "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": "c" * 48,
+                                  "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET": "a" * 48})
+    finally:
+        server.stop()
+    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
+    assert "FAIL" not in checked.stdout and "conforming" in checked.stdout, checked.stdout[-2000:]

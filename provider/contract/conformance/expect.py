@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .model import Failed
 from .session import Exchange
+from .verdicts import Failed
 
 __all__ = ["Tally"]
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import json
 import socket
 import ssl
-from dataclasses import dataclass
 
 from .expect import Tally
 from .model import CheckGroup, Skipped
 from .session import Session
+from .target import RawTarget
 
 __all__ = ["RawTarget", "checks"]
 
@@ -35,16 +35,6 @@ checks = CheckGroup()
 
 #: Seconds to wait for an answer (and for the connection to close) per raw request.
 READ_S = 5.0
-
-
-@dataclass(frozen=True)
-class RawTarget:
-    """Where to open raw connections: the provider's host, port, base path and TLS."""
-
-    host: str
-    port: int
-    base_path: str
-    tls: ssl.SSLContext | None
 
 
 def _exchange(target: RawTarget, raw: bytes) -> bytes:

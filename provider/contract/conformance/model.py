@@ -1,6 +1,6 @@
 """What a conformance check is, and what it yields (contract §8.2).
 
-A check is a function of a :class:`~provider.conformance.session.Session` that either
+A check is a function of a :class:`~provider.contract.conformance.session.Session` that either
 returns the reason it passed, or raises :class:`Failed` / :class:`Skipped` with the
 reason it did not. Each carries the CONTRACT.md id of the duty it tests (``A4``,
 ``W3``…) and a name a person can read in one line.
@@ -8,11 +8,12 @@ reason it did not. Each carries the CONTRACT.md id of the duty it tests (``A4``,
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .verdicts import Failed, Skipped, Status
 
 if TYPE_CHECKING:
     from .session import Session
@@ -20,37 +21,6 @@ if TYPE_CHECKING:
 __all__ = ["Check", "CheckGroup", "Failed", "Outcome", "Skipped", "Status"]
 
 _ID_RE = re.compile(r"[A-Z][0-9]{1,2}")
-
-
-class Status(enum.StrEnum):
-    """The verdict of one check."""
-
-    PASS = "PASS"  # noqa: S105 - a verdict, not a password
-    FAIL = "FAIL"
-    SKIP = "SKIP"
-
-
-class Failed(Exception):
-    """Raised by a check: the provider broke the duty. The message says how.
-
-    Args:
-        message: the reason, one line.
-        misses: each variant that missed, when the reason lists several
-            (:class:`~provider.contract.conformance.expect.Tally`); default: the message.
-        own: the misses are the check's own subject, proven so by a baseline request
-            that was answered (e.g. only hostile queries answered ``500``): never
-            grouped under another failure (``grouping.py``).
-    """
-
-    def __init__(self, message: str, misses: Sequence[str] = (), *, own: bool = False) -> None:
-        super().__init__(message)
-        self.misses: tuple[str, ...] = tuple(misses) or (message,)
-        self.own = own
-
-
-class Skipped(Exception):
-    """Raised by a check: it could not be judged (a missing secret, no results…).
-    The message says what the operator can supply to run it."""
 
 
 @dataclass(frozen=True)

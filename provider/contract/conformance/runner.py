@@ -117,7 +117,7 @@ def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECK
     """Run ``checks`` on an open session.
 
     Args:
-        session: connected to the provider; see :class:`~provider.conformance.session.Session`.
+        session: connected to the provider; see :class:`~provider.contract.conformance.session.Session`.
         target: what to call the provider in the report.
         checks: which checks; all by default.
     """

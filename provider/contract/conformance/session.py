@@ -15,16 +15,14 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 
 from ..testing import JSON_CONTENT_TYPE, signed_headers
-from .model import Skipped
-
-if TYPE_CHECKING:
-    from .framing import RawTarget
+from .target import RawTarget
 from .validation import Problem, body_problems, parse_json
+from .verdicts import Skipped
 
 __all__ = [
     "AGENT_ONLY",
