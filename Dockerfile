@@ -28,6 +28,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY constraints.txt pyproject.toml README.md ./
 COPY provider ./provider
+COPY helpthread_kit ./helpthread_kit
 # Every dependency at the version in constraints.txt: two builds a week apart are the same.
 RUN python -m pip install --constraint constraints.txt . \
  && useradd --system --uid 10001 --home-dir /srv --shell /usr/sbin/nologin provider \

@@ -109,7 +109,7 @@ Call = tuple[str, str, bytes | None]
 
 def signed_bytes(call: Call, secret: str, host: str = "127.0.0.1") -> bytes:
     """``call`` as the bytes of an HTTP/1.1 request signed now (a fresh nonce)."""
-    from provider.contract.testing import signed_headers  # whichever tree the caller imports
+    from helpthread_kit.testing import signed_headers  # whichever tree the caller imports
 
     method, path, body = call
     data = body or b""

@@ -33,12 +33,12 @@ sys.path.insert(1, str(Path(__file__).resolve().parent))
 
 from common import signed_request
 
+from helpthread_kit.registrations import Exposure, Registration
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.signature import Verifier
+from helpthread_kit.testing import signed_headers
 from provider.app import build_app
 from provider.config import load_config
-from provider.contract.registrations import Exposure, Registration
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.signature import Verifier
-from provider.contract.testing import signed_headers
 
 SECRET = "contract-path-bench-secret-" + "x" * 32
 TEXTS = ["reset password", "refund request", "billing invoice", "account settings", "delete account"]

@@ -57,7 +57,7 @@ from memory import worker_pid  # noqa: E402
 from peers import start_noop  # noqa: E402
 from search import prepare  # noqa: E402
 
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 
 
 def measure(base: str, pid: int, calls: list[Call], connections: int) -> tuple[float, float]:

@@ -45,10 +45,10 @@ sys.path.insert(0, str(ROOT))
 
 from common import running_server  # noqa: E402
 
-from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.capabilities import MINIMUM  # noqa: E402
-from provider.contract.registrations import Exposure  # noqa: E402
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.backend import SearchQuery  # noqa: E402
+from helpthread_kit.capabilities import MINIMUM  # noqa: E402
+from helpthread_kit.registrations import Exposure  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402

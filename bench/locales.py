@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 
 from common import percentile  # noqa: E402 - after the path set-up above
 
+from helpthread_kit.backend import SearchQuery  # noqa: E402
+from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.config import load_config  # noqa: E402
-from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.registrations import Exposure  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search import backend as backend_module  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402

@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from common import launch_server, sockets_by_process, wait_ready  # noqa: E402
 from search import prepare  # noqa: E402
 
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 
 SECRET = "memory-bench-secret-" + "m" * 32
 
@@ -104,9 +104,9 @@ async def drive(base: str, texts: list[str], connections: int, seconds: float) -
 
 def answer_sizes(index: Path, vocabulary: list[str]) -> tuple[float, float]:
     """(estimated, measured) bytes per cached answer over 300 distinct queries."""
-    from provider.contract.backend import SearchQuery
-    from provider.contract.capabilities import MINIMUM
-    from provider.contract.registrations import Exposure
+    from helpthread_kit.backend import SearchQuery
+    from helpthread_kit.capabilities import MINIMUM
+    from helpthread_kit.registrations import Exposure
     from provider.search.backend import WhooshBackend
 
     backend = WhooshBackend(index, cache_entries=1_000, cache_bytes=1 << 40, declared_only=True)

@@ -65,9 +65,9 @@ from common import (  # noqa: E402
 )
 from load import SECRET, build_wiki, cpu_seconds, family, queries, rss_mib  # noqa: E402
 
-from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.capabilities import MINIMUM  # noqa: E402
-from provider.contract.registrations import Exposure  # noqa: E402
+from helpthread_kit.backend import SearchQuery  # noqa: E402
+from helpthread_kit.capabilities import MINIMUM  # noqa: E402
+from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 
 _FRONT = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.DOTALL)
@@ -168,11 +168,11 @@ def serve_noop(port: int) -> None:
     """``--noop-server PORT``: serve :func:`noop_app` as the provider is served — as a
     Litestar route where the tree's contract layer is built on Litestar."""
     global NOOP_VERIFIER
-    from provider.contract import app as contract_app
-    from provider.contract.registrations import Registration
-    from provider.contract.replay import MemoryReplayStore
-    from provider.contract.serving import serve
-    from provider.contract.signature import Verifier
+    from helpthread_kit import app as contract_app
+    from helpthread_kit.registrations import Registration
+    from helpthread_kit.replay import MemoryReplayStore
+    from helpthread_kit.serving import serve
+    from helpthread_kit.signature import Verifier
 
     NOOP_VERIFIER = Verifier([Registration.from_values("bench", Exposure.CUSTOMER_SAFE, [SECRET])],
                              MemoryReplayStore())
@@ -228,7 +228,7 @@ def connections_per_worker(base: str, pid: int, bodies: list[bytes], connections
 
     async def run() -> list[int]:
         limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        from provider.contract.testing import signed_headers
+        from helpthread_kit.testing import signed_headers
 
         deadline = time.monotonic() + 120
         while len(_sockets(family(pid)[1:], port, "0A")) < 2 and time.monotonic() < deadline:
@@ -264,7 +264,7 @@ def start_noop(tree: Path = ROOT) -> tuple[str, subprocess.Popen[bytes]]:
     port = free_port()
     # The tree's provider package imported first, so that this module's own imports of
     # provider.* (its ROOT first on sys.path) find that package already loaded.
-    script = (f"import sys; sys.path.insert(0, {str(tree)!r}); import provider.contract.serving; "
+    script = (f"import sys; sys.path.insert(0, {str(tree)!r}); import helpthread_kit.serving; "
               f"sys.path.insert(1, {str(Path(__file__).resolve().parent)!r}); import peers; "
               f"peers.serve_noop({port})")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from common import launch_server, percentile, wait_ready  # noqa: E402
 from reindex import SECRET, generate  # noqa: E402
 
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402

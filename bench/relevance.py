@@ -40,11 +40,11 @@ from msgspec.structs import replace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from helpthread_kit.backend import SearchQuery  # noqa: E402
+from helpthread_kit.capabilities import RETRIEVE  # noqa: E402
+from helpthread_kit.locales import canonical_tag  # noqa: E402
+from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.config import load_config  # noqa: E402 - after the path set-up above
-from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.capabilities import RETRIEVE  # noqa: E402
-from provider.contract.locales import canonical_tag  # noqa: E402
-from provider.contract.registrations import Exposure  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402

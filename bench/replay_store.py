@@ -13,9 +13,9 @@ import sys
 import time
 import tracemalloc
 
-from provider.contract import Exposure, Registration, ReplayedNonce, Verifier
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.testing import signature_header
+from helpthread_kit import Exposure, Registration, ReplayedNonce, Verifier
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.testing import signature_header
 
 SECRET = "bench-replay-secret-0123456789-abcdefghijkl"  # noqa: S105 - a benchmark's throwaway
 BODY = b'{"query":"reset password","limit":3}'

@@ -16,7 +16,7 @@ same pipeline as indexing (dialects, then markdown → blocks) and is checked tw
 * **prose residue** — a heading or text block that, once its verbatim pieces (inline
   code, escaped characters, Learn placeholders: kept as written on purpose) are left
   out, still contains markup by the conformance kit's R3 detector
-  (:func:`provider.contract.plaintext.markup_in`);
+  (:func:`helpthread_kit.plaintext.markup_in`);
 * **code changed** — a fenced or indented code block of the source (parsed on its own
   by a plain CommonMark parser; for MDX layouts, whose JSX holds Markdown and which have
   no indented code, the fences found line by line) whose text, whitespace collapsed, is
@@ -29,7 +29,7 @@ unchanged / changed / rendered by the tool / diagrams, and a sample of findings.
 
 With ``--passages``, every page is read as indexing reads it (``load_document``) and its
 title and every passage are judged by the kit's definition of plain text
-(:func:`provider.contract.plaintext.markup_in`) twice: with the pieces the page shows
+(:func:`helpthread_kit.plaintext.markup_in`) twice: with the pieces the page shows
 literally (its code and escaped characters) set aside — the provider's own judgement —
 and as a black-box checker sees them, with nothing set aside. Figures: pages, passages,
 passages with markup each way (by kind), and a sample.
@@ -61,10 +61,10 @@ sys.path.insert(0, str(ROOT))
 
 from msgspec.structs import replace  # noqa: E402
 
+from helpthread_kit.backend import SearchQuery  # noqa: E402
+from helpthread_kit.plaintext import markup_in, without_literal  # noqa: E402
+from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.config import ProviderConfig, load_config  # noqa: E402
-from provider.contract.backend import SearchQuery  # noqa: E402
-from provider.contract.plaintext import markup_in, without_literal  # noqa: E402
-from provider.contract.registrations import Exposure  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402

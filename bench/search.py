@@ -106,9 +106,9 @@ def measure(index: str, mode: str, queries: list[str]) -> dict[str, Any]:
     from whoosh.searching import Searcher
 
     import provider.search.backend as backend_module
-    from provider.contract.backend import SearchQuery
-    from provider.contract.capabilities import MINIMUM, RETRIEVE
-    from provider.contract.registrations import Exposure
+    from helpthread_kit.backend import SearchQuery
+    from helpthread_kit.capabilities import MINIMUM, RETRIEVE
+    from helpthread_kit.registrations import Exposure
 
     calls = {"search": 0, "spelling": 0}
     # Every Whoosh search ends here (``Searcher.search`` too, and a custom collector's).

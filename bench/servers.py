@@ -39,9 +39,9 @@ APP_MODULE = f"""
 import sys
 sys.path[:0] = [{str(BENCH)!r}, {str(BENCH.parent)!r}]
 import peers
-from provider.contract.registrations import Exposure, Registration
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.signature import Verifier
+from helpthread_kit.registrations import Exposure, Registration
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.signature import Verifier
 peers.NOOP_VERIFIER = Verifier([Registration.from_values("bench", Exposure.CUSTOMER_SAFE, [peers.SECRET])],
                                MemoryReplayStore())
 app = peers.litestar_noop_app()

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import running_server  # noqa: E402
 
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 
 BASE = "https://help.example.com"
 SECRET = "sitemap-x7-bench-secret-" + "s" * 32

@@ -56,7 +56,7 @@ from load import build_wiki, queries  # noqa: E402
 from whoosh import index as whoosh_index  # noqa: E402
 from whoosh.query import Prefix  # noqa: E402
 
-from provider.contract.testing import signed_headers  # noqa: E402
+from helpthread_kit.testing import signed_headers  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.layout import PUBLIC, IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402

@@ -1,7 +1,7 @@
 """The markdown-wiki provider: the contract application around the Whoosh backend.
 
 Adapter authors replace :class:`~provider.search.backend.WhooshBackend` with their own
-:class:`~provider.contract.backend.Backend`; nothing else here is specific to a wiki.
+:class:`~helpthread_kit.backend.Backend`; nothing else here is specific to a wiki.
 
 ``serve`` runs it in worker processes started by :func:`provider.startup.worker_app`;
 workers only read the index, and are ready once the writer's marker file
@@ -14,13 +14,14 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from helpthread_kit.app import ASGIApp, create_app
+from helpthread_kit.capabilities import CITATION_URL
+from helpthread_kit.records import RequestRecord
+from helpthread_kit.registrations import Registration
+from helpthread_kit.replay import ReplayStore, open_replay_store
+from helpthread_kit.settings import ContractSettings
+
 from .config import ProviderConfig
-from .contract.app import ASGIApp, create_app
-from .contract.capabilities import CITATION_URL
-from .contract.records import RequestRecord
-from .contract.registrations import Registration
-from .contract.replay import ReplayStore, open_replay_store
-from .contract.settings import ContractSettings
 from .search.backend import ReadyGate, WhooshBackend
 
 __all__ = ["MarkerGate", "build_app"]

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from helpthread_kit.conformance_cli import CONFORMANCE_SECRET_ENV, EXIT_CANNOT_CHECK, conformance, tls_hint
+from helpthread_kit.registrations import ConfigurationError, Exposure, Registration
+
 from . import __version__
 from .config import SECRET_ENV, SETTINGS, ProviderConfig, load_config, registrations_from_env
-from .contract.conformance_cli import CONFORMANCE_SECRET_ENV, EXIT_CANNOT_CHECK, conformance, tls_hint
-from .contract.registrations import ConfigurationError, Exposure, Registration
 from .logsetup import setup_logging
 from .startup import (
     SERVING_STATE,
@@ -713,7 +714,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     """
     import httpx
 
-    from .contract.testing import signed_headers
+    from helpthread_kit.testing import signed_headers
 
     if url is not None and not url.startswith(("http://", "https://")):
         raise click.ClickException(f"--url {url!r} must start with http:// or https://")
@@ -795,7 +796,7 @@ def _note_undeclared_locale(base: str, secret: str, verify: ssl.SSLContext | boo
     declare ``locale`` (CONTRACT Q3: then it must ignore the field)."""
     import httpx
 
-    from .contract.testing import signed_headers
+    from helpthread_kit.testing import signed_headers
 
     try:
         answer = httpx.get(f"{base}/capabilities", headers=signed_headers(b"", secret, content_type=None),

@@ -19,7 +19,7 @@ Secrets never come from the YAML file (it is usually committed next to the docs)
 ``KNOWLEDGE_PROVIDER_CONFIG``                  the YAML file, when ``--config`` is not given
 =============================================  ==========================================
 
-Every error is a :class:`~provider.contract.registrations.ConfigurationError` whose
+Every error is a :class:`~helpthread_kit.registrations.ConfigurationError` whose
 message names the setting (and the file), says what is expected and never shows a secret.
 """
 
@@ -38,9 +38,10 @@ from typing import Annotated, Any, Literal
 import msgspec
 import yaml
 
+from helpthread_kit.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
+from helpthread_kit.registrations import ConfigurationError, Exposure, Registration, check_registrations
+
 from . import config_values as values
-from .contract.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
-from .contract.registrations import ConfigurationError, Exposure, Registration, check_registrations
 from .wiki.audience_map import AudienceMap
 from .wiki.citations import CitationSettings
 from .wiki.classify import AudienceRule

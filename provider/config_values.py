@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from .contract.registrations import ConfigurationError
+from helpthread_kit.registrations import ConfigurationError
+
 from .wiki.audience_map import SKIP, WITHHOLD
 from .wiki.citations import DEFAULT_PATH_PATTERN, CitationSettings, check_base_url, check_path_pattern
 from .wiki.classify import AUDIENCES, AudienceRule

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .contract.registrations import Exposure, Registration
+from helpthread_kit.registrations import Exposure, Registration
 
 __all__ = ["create_dev_registrations", "dev_state_path", "read_dev_state", "running_dev_server"]
 

@@ -31,7 +31,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from .contract.records import RequestRecord
+from helpthread_kit.records import RequestRecord
 
 __all__ = ["MULTIPROC_ENV", "Metrics", "prepare"]
 

@@ -3,14 +3,14 @@ and what each serving worker process does when it starts.
 
 The process model (docs/explanation): the process that runs ``serve`` is the one index
 writer (watcher, corpus rules, Whoosh writer, reader processes) and the supervisor of
-the serving workers (:mod:`provider.contract.serving`); each worker is started by
+the serving workers (:mod:`helpthread_kit.serving`); each worker is started by
 uvicorn with :func:`worker_app`, which rebuilds the application from the settings the
 parent validated — handed down as :meth:`ProviderConfig.to_json` in a file that
 :data:`WORKER_ENV` names (secrets stay in their own variables) — and runs
 ``serving_niceness`` steps below the writer, so an edit is indexed on its own GIL and
 at a higher CPU priority than the searches (CONTRACT X7 under load).
 
-Errors: :class:`~provider.contract.registrations.ConfigurationError` for an unusable
+Errors: :class:`~helpthread_kit.registrations.ConfigurationError` for an unusable
 setting (the CLI exits 2), :class:`StartupError` for anything else that stops a start
 (a port taken, the index locked by another writer, a worker that cannot start; exit 1).
 """
@@ -30,16 +30,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from helpthread_kit.errors import ContractError
+from helpthread_kit.registrations import ConfigurationError, Exposure, Registration
+
 from .config import SECRET_ENV, ProviderConfig, registrations_from_env
-from .contract.errors import ContractError
-from .contract.registrations import ConfigurationError, Exposure, Registration
 from .interrupts import interrupt
 from .logsetup import received_signal, setup_logging
 
 # The server stack (Litestar, uvicorn, Whoosh) is imported when it is used, so the CLI's
 # `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
-    from .contract.app import ASGIApp
+    from helpthread_kit.app import ASGIApp
+
     from .indexing import Indexer, SyncReport
     from .watch import LiveIndexer
 
@@ -281,8 +283,9 @@ def prepare_serving(config: ProviderConfig) -> None:
 def _check_application(config: ProviderConfig, registrations: Sequence[Registration]) -> None:
     """Refuse here, before anything starts, what a worker would refuse; say when the
     replay store cannot be reached (requests get 503 until it can)."""
+    from helpthread_kit.replay import open_replay_store
+
     from .app import build_app
-    from .contract.replay import open_replay_store
 
     if not any(r.exposure is Exposure.CUSTOMER_SAFE for r in registrations):
         log.warning("no customer_safe registration is configured (%s is not set): customer-facing searches "
@@ -354,7 +357,7 @@ def _hand_down(config: ProviderConfig) -> None:
 
 
 def _replay_store_setting(config: ProviderConfig) -> str:
-    """The replay store as :func:`~provider.contract.serving.serve` takes it (``sqlite``
+    """The replay store as :func:`~helpthread_kit.serving.serve` takes it (``sqlite``
     resolved to its file in the state folder)."""
     spec = config.replay_store_spec
     return f"sqlite://{config.state_dir / 'replay.sqlite3'}" if spec == "sqlite" else spec
@@ -369,8 +372,8 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
         ConfigurationError: what a worker would refuse (capabilities, replay store).
         StartupError: the index is locked, or a worker could not start.
     """
-    from .contract.serving import WorkerStartFailed
-    from .contract.serving import serve as supervise
+    from helpthread_kit.serving import WorkerStartFailed
+    from helpthread_kit.serving import serve as supervise
 
     metrics = _metrics(config)
     _check_application(config, registrations)

@@ -10,7 +10,7 @@
 - ``docs/reference/metrics.md``: every Prometheus metric ``provider/metrics.py`` declares
   (name, type, labels, help), read from its source without registering anything.
 - ``docs/reference/errors.md``: every error the contract layer answers on the wire
-  (``provider.contract.errors``): status, code, default message.
+  (``helpthread_kit.errors``): status, code, default message.
 
 Usage: ``python scripts/gen_reference.py`` (writes both pages), or ``--check`` (exit 1
 naming each page that differs from what the code gives; ``tests/test_reference_docs.py``
@@ -174,7 +174,7 @@ def metrics_page() -> str:
 
 def errors_page() -> str:
     """The wire errors page: every :class:`ContractError` class, by status then code."""
-    from provider.contract import errors
+    from helpthread_kit import errors
 
     def subclasses(cls: type) -> list[type]:
         found = []
@@ -184,7 +184,7 @@ def errors_page() -> str:
 
     classes = [errors.ContractError, *subclasses(errors.ContractError)]
     classes = [cls for cls in classes if cls.__module__ == errors.__name__]
-    rows = ["| status | code | error (`provider.contract.errors`) | default message |", "|---|---|---|---|"]
+    rows = ["| status | code | error (`helpthread_kit.errors`) | default message |", "|---|---|---|---|"]
     for cls in sorted(classes, key=lambda c: (c.status, c.code, c.__name__)):
         message = cls.__dict__.get("default_message") or "set when raised"
         retry = " (with `Retry-After`)" if cls.headers is not errors.ContractError.headers else ""

@@ -18,10 +18,10 @@ import httpx
 import jsonschema
 import yaml
 
-from provider.contract.capabilities import FIELDS_BY_CAPABILITY
-from provider.contract.conformance.plaintext import markup_in  # noqa: F401 - re-exported for the tests
-from provider.contract.schemas import load_schema
-from provider.contract.testing import signed_headers
+from helpthread_kit.capabilities import FIELDS_BY_CAPABILITY
+from helpthread_kit.conformance.plaintext import markup_in  # noqa: F401 - re-exported for the tests
+from helpthread_kit.schemas import load_schema
+from helpthread_kit.testing import signed_headers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: New connections in a row per worker that must find ``/readyz`` ready (see

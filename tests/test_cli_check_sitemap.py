@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpthread_kit.registrations import ConfigurationError
 from provider.cli import main
 from provider.config import config_from_mapping
-from provider.contract.registrations import ConfigurationError
 from tests.support import write_config
 from tests.wiki.test_sitemap import BOMB, urlset
 

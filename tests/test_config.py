@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpthread_kit.registrations import ConfigurationError
 from provider.config import SETTINGS, config_from_mapping, load_config
-from provider.contract.registrations import ConfigurationError
 from provider.wiki.layouts import LAYOUTS
 from tests.support import REPO_ROOT
 

@@ -4,7 +4,7 @@ indexes know no wiki; the indexing pipeline, above both, turns one into the othe
 application's entry points (``cli``, ``watch``, ``app``, ``config``) stand above it.
 
 Every import statement counts, a lazy one inside a function included (the
-``provider/contract`` package's own isolation is tested in
+``helpthread_kit`` package's own isolation is tested in
 ``tests/contract/test_import_graph.py``).
 """
 

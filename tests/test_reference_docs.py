@@ -47,7 +47,7 @@ def test_every_command_and_setting_is_on_its_page() -> None:
 
 
 def test_every_wire_error_code_and_metric_is_on_its_page() -> None:
-    from provider.contract import errors
+    from helpthread_kit import errors
 
     page = GEN.ERRORS_PAGE.read_text("utf-8")
     for cls in (errors.ReplayedNonce, errors.PayloadTooLarge, errors.IndexUnavailable, errors.InvalidRequest):

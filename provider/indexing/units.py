@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from ..contract.locales import language_of
+from helpthread_kit.locales import language_of
+
 from ..search.analysis import analysis_language, schema_languages, terms
 from ..search.prepared import Unit, pack
 from ..search.schema import body_field, code_field, title_field

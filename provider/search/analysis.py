@@ -56,7 +56,8 @@ from whoosh.analysis import (
 from whoosh.lang import has_stemmer, has_stopwords, stemmer_for_language, stopwords_for_language
 from whoosh.support.charset import accent_map
 
-from ..contract.locales import language_of
+from helpthread_kit.locales import language_of
+
 from .segment import CJK, HAN, HANGUL, KANA, cjk_bigrams, segmenter
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The Whoosh backend: answers :class:`~provider.contract.backend.SearchQuery` objects
+"""The Whoosh backend: answers :class:`~helpthread_kit.backend.SearchQuery` objects
 from the index folder, read-only.
 
 Reach by construction (CONTRACT X2): a ``customer_safe`` query opens the ``public``
@@ -30,7 +30,7 @@ One search, step by step:
    order, bit for bit), Whoosh's collectors answering what that does not evaluate.
 3. **Locale** (a request ``locale``, CONTRACT Q3/Q4, §5.5). A coarse filter keeps documents
    whose language the preference accepts; more hits than ``limit`` are fetched; each is
-   ranked with :meth:`~provider.contract.locales.LocalePreference.rank` (BCP 47 lookup,
+   ranked with :meth:`~helpthread_kit.locales.LocalePreference.rank` (BCP 47 lookup,
    then the fallback chain with ``localeFallback``); non-matching ones are dropped, and of
    each translation group only the document in the best-ranked locale is kept (ties: the
    more relevant), at the place of the group's most relevant hit. ``locale`` on a result
@@ -89,12 +89,13 @@ from whoosh.query.compound import DefaultOr
 from whoosh.reading import ReaderClosed
 from whoosh.searching import Searcher
 
-from ..contract.backend import SearchQuery
-from ..contract.capabilities import CHUNKING, FRESHNESS, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
-from ..contract.errors import IndexUnavailable
-from ..contract.locales import LocalePreference, preference
-from ..contract.registrations import Exposure
-from ..contract.results import Result
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import CHUNKING, FRESHNESS, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
+from helpthread_kit.errors import IndexUnavailable
+from helpthread_kit.locales import LocalePreference, preference
+from helpthread_kit.registrations import Exposure
+from helpthread_kit.results import Result
+
 from . import spelling
 from .analysis import ANY, analysis_language
 from .arrays import POSTINGS, segment_key, top_entries
@@ -201,7 +202,7 @@ class ReadyGate(Protocol):
 
 #: Default byte bound of the answer cache (:class:`ResultCache`), per worker.
 DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
-#: Memory of one cached :class:`~provider.contract.results.Result` beyond its strings, and
+#: Memory of one cached :class:`~helpthread_kit.results.Result` beyond its strings, and
 #: of one answer beyond its results (the entry, its key, the tuples), in bytes: fitted so
 #: that :func:`answer_bytes` matches tracemalloc's count of copies of 300 answers of
 #: bench/search.py's 10,000-document wiki, about 12 KB each (``bench/memory.py`` prints
@@ -438,7 +439,7 @@ class WhooshBackend:
 
     def answer_from_cache(self, query: SearchQuery) -> Sequence[Result] | None:
         """The cached answer to ``query`` if the index is provably at the generation it
-        was made on, else ``None`` (:class:`~provider.contract.backend.CachedAnswers`).
+        was made on, else ``None`` (:class:`~helpthread_kit.backend.CachedAnswers`).
 
         Never blocks: a ``stat`` of ``CURRENT`` and of the index folder, a dictionary
         look-up. The generation counts as known while the folder's stamp is the one seen

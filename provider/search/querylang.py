@@ -31,7 +31,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from ..contract.locales import likely_subtags
+from helpthread_kit.locales import likely_subtags
+
 from .analysis import ANY
 from .segment import HAN, HANGUL, KANA
 

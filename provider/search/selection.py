@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from ..contract.locales import LocalePreference
+from helpthread_kit.locales import LocalePreference
 
 __all__ = ["MAX_PASSAGES_PER_DOCUMENT", "Hit", "by_locale", "by_writing", "cap_passages"]
 

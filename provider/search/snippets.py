@@ -10,8 +10,8 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import compress, pairwise, starmap
 from operator import ne
 
-from ..contract.plaintext import ELLIPSIS, clip_text
-from ..contract.results import SNIPPET_MAX_CHARS
+from helpthread_kit.plaintext import ELLIPSIS, clip_text
+from helpthread_kit.results import SNIPPET_MAX_CHARS
 
 __all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "pair_weights", "passage_terms",
            "snippet_span"]
@@ -77,7 +77,7 @@ def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_M
     The snippet never starts or ends inside a word without an ellipsis (CONTRACT R3):
     passages are cut at sentences and spaces, a passage cut inside a word carries an
     ellipsis at the cut, and a text still too long is clipped with one
-    (:func:`provider.contract.plaintext.clip_text`)."""
+    (:func:`helpthread_kit.plaintext.clip_text`)."""
     if not passages:
         return "", range(0)
     text = passages[start]

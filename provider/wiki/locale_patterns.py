@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..contract.locales import canonical_tag
+from helpthread_kit.locales import canonical_tag
 
 __all__ = [
     "PLAIN_PATTERNS",

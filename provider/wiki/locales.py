@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..contract.locales import canonical_tag
+from helpthread_kit.locales import canonical_tag
+
 from .locale_patterns import PLAIN_PATTERNS, match_locale
 
 __all__ = ["LocaleMarker", "find_locale_marker", "normalize_tag", "strip_extension"]
@@ -20,7 +21,7 @@ __all__ = ["LocaleMarker", "find_locale_marker", "normalize_tag", "strip_extensi
 
 def normalize_tag(value: str) -> str | None:
     """Return the canonical BCP 47 form of a tag, or ``None`` when it is not a valid tag
-    (the contract layer's :func:`~provider.contract.locales.canonical_tag`).
+    (the contract layer's :func:`~helpthread_kit.locales.canonical_tag`).
 
     ``zh_cn`` → ``zh-CN``, ``EN`` → ``en``, ``de-at`` → ``de-AT``; ``und``, ``xx`` and
     ``english`` are refused.

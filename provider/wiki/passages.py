@@ -18,7 +18,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..contract.plaintext import ELLIPSIS, safe_cut
+from helpthread_kit.plaintext import ELLIPSIS, safe_cut
+
 from .anchors import Slugger, TocSlugger
 from .plaintext import Block
 

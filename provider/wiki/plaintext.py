@@ -23,7 +23,7 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..contract.plaintext import LITERAL_BRACKETS, markup_in
+from helpthread_kit.plaintext import LITERAL_BRACKETS, markup_in
 
 __all__ = [
     "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",

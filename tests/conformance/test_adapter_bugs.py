@@ -13,24 +13,24 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provider.contract import STRICT_ENV, Result, SearchQuery, strict_from_environment
-from provider.contract.conformance import InProcessTransport, Report, Status, check_asgi_app, format_text
-from provider.contract.conformance.grouping import ROOT_CAUSE, group_dependent_failures
-from provider.contract.conformance.model import Outcome
-from provider.contract.conformance.session import Exchange
-from provider.contract.testing import signed_headers
+from helpthread_kit import STRICT_ENV, Result, SearchQuery, strict_from_environment
+from helpthread_kit.conformance import InProcessTransport, Report, Status, check_asgi_app, format_text
+from helpthread_kit.conformance.grouping import ROOT_CAUSE, group_dependent_failures
+from helpthread_kit.conformance.model import Outcome
+from helpthread_kit.conformance.session import Exchange
+from helpthread_kit.testing import signed_headers
 from tests.conformance.broken.corpus import CANARIES, ArticleBackend
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check, correct_app
 from tests.conformance.broken.repairs import REPAIR_MUTANTS, strict_mutant_app
 from tests.conformance.kitrun import Outcomes, run_kit_module
 
 _KIT_MODULE = '''
-from provider.contract.testkit import ContractTestKit
+from helpthread_kit.testkit import ContractTestKit
 from tests.conformance.broken.adapter_bugs import DraftsServed, FtsSyntaxErrors, IdsPerBuild
 from tests.conformance.broken.corpus import CANARIES, DRAFT_CANARIES, ArticleBackend
 
 
-from provider.contract import MemoryReplayStore
+from helpthread_kit import MemoryReplayStore
 
 #: One store for every simulated worker, as a deployment shares SQLite or Redis.
 SHARED = MemoryReplayStore()

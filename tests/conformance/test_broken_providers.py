@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from provider.contract.conformance import Report, Status, check_url, format_text
+from helpthread_kit.conformance import Report, Status, check_url, format_text
 from tests.conformance.broken.adapter_bugs import ADAPTER_BUGS, ids_per_build_app
 from tests.conformance.broken.corpus import CANARIES, DRAFT_CANARIES
 from tests.conformance.broken.providers import (

@@ -1,12 +1,12 @@
 """The markup detector behind R3 (the kit's one definition of plain text,
-:mod:`provider.contract.plaintext`): finds every kind of formatting markup, flags no
+:mod:`helpthread_kit.plaintext`): finds every kind of formatting markup, flags no
 ordinary prose, and calls plain text what a page shows literally."""
 
 from __future__ import annotations
 
 import pytest
 
-from provider.contract.plaintext import markup_in, without_literal
+from helpthread_kit.plaintext import markup_in, without_literal
 
 
 @pytest.mark.parametrize(

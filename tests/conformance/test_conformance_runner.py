@@ -8,9 +8,9 @@ import re
 import httpx
 import pytest
 
-from provider.contract.conformance import CHECKS, Check, Failed, Skipped, Status, format_json, format_text, run_checks
-from provider.contract.conformance.model import CheckGroup
-from provider.contract.conformance.session import Session
+from helpthread_kit.conformance import CHECKS, Check, Failed, Skipped, Status, format_json, format_text, run_checks
+from helpthread_kit.conformance.model import CheckGroup
+from helpthread_kit.conformance.session import Session
 
 #: Every duty id in CONTRACT.md.
 CONTRACT_IDS = {f"{letter}{n}" for letter, count in {"W": 7, "A": 7, "X": 8, "Q": 6, "R": 8, "C": 3, "O": 3}.items()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from provider.contract.conformance.validation import body_problems
+from helpthread_kit.conformance.validation import body_problems
 
 GOOD_RESULT = {"documentId": "a", "title": "T", "snippet": "S", "audience": "public"}
 JSON = "application/json"

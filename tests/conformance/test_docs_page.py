@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
+from helpthread_kit.conformance import CHECKS
 from provider.cli import CONFORMANCE_SECRET_ENV, conformance
-from provider.contract.conformance import CHECKS
 from tests.support import REPO_ROOT
 
 PAGE = (REPO_ROOT / "docs" / "how-to" / "conformance.md").read_text("utf-8")

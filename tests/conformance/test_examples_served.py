@@ -1,5 +1,5 @@
 """Both example adapters, started as their READMEs say (``python -m …``, which runs
-provider.contract.serving.serve), pass the black-box checker over real HTTP — the
+helpthread_kit.serving.serve), pass the black-box checker over real HTTP — the
 SQLite one with two workers sharing a SQLite replay store."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provider.contract.conformance import Status, check_url, format_text
+from helpthread_kit.conformance import Status, check_url, format_text
 from tests.support import REPO_ROOT
 
 pytestmark = pytest.mark.timeout(300)

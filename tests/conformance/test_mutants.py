@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provider.contract.conformance import Report, Status, check_url, format_text
+from helpthread_kit.conformance import Report, Status, check_url, format_text
 from tests.conformance.broken.corpus import CANARIES
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check
 from tests.conformance.broken.repairs import REPAIR_MUTANTS, strict_mutant_app
@@ -45,7 +45,7 @@ def test_the_checker_fails_a_repaired_backend_served_strict(name: str) -> None:
 
 
 _KIT_MODULE = '''
-from provider.contract.testkit import ContractTestKit
+from helpthread_kit.testkit import ContractTestKit
 from tests.conformance.broken.corpus import CANARIES, ArticleBackend
 from tests.conformance.broken.repairs import REPAIR_MUTANTS
 

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from provider.contract.app import Receive, Scope, Send
-from provider.contract.conformance import SecretRefused, Status, check_url, format_text
+from helpthread_kit.app import Receive, Scope, Send
+from helpthread_kit.conformance import SecretRefused, Status, check_url, format_text
 from tests.conformance.broken.corpus import CANARIES
 from tests.conformance.broken.providers import AGENT_SECRET, CUSTOMER_SECRET, check, correct_app
 from tests.conformance.broken.server import serving

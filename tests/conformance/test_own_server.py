@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract.conformance import Report, Status, check_url, format_text
+from helpthread_kit.conformance import Report, Status, check_url, format_text
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, free_port, start_provider
 from tests.support import ProviderProcess
 

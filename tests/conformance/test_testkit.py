@@ -10,12 +10,12 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from provider.contract.conformance import CHECKS
-from provider.contract.conformance.stability import IDS_ACROSS_RUNS
+from helpthread_kit.conformance import CHECKS
+from helpthread_kit.conformance.stability import IDS_ACROSS_RUNS
 from tests.support import REPO_ROOT
 
 _MODULE = '''
-from provider.contract.testkit import ContractTestKit
+from helpthread_kit.testkit import ContractTestKit
 from tests.conformance.broken.corpus import CANARIES, DRAFT_CANARIES, ArticleBackend
 from tests.conformance.broken.providers import MarkupBackend
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import httpx
 
-from provider.contract import (
+from helpthread_kit import (
     ContractSettings,
     Exposure,
     MemoryReplayStore,
@@ -20,7 +20,7 @@ from provider.contract import (
     SearchQuery,
     create_app,
 )
-from provider.contract.testing import signed_headers
+from helpthread_kit.testing import signed_headers
 
 CS = "customer-safe-secret-0123456789-abcdefgh"
 AO = "agent-only-secret-0123456789-abcdefghijk"
@@ -170,7 +170,7 @@ def test_w4_options_and_oversized_headers_get_the_envelope() -> None:
 
 def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
     """A client trickling its body is answered 400 after body_timeout_s, freeing the slot."""
-    from provider.contract import create_app as make
+    from helpthread_kit import create_app as make
 
     app = make(_Ready(), ContractSettings(registrations=REGISTRATIONS, body_timeout_s=0.3))
     sent: list[dict[str, object]] = []
@@ -200,12 +200,12 @@ def test_a_body_that_does_not_arrive_in_time_is_refused() -> None:
 
 class _DownStore:
     def add_if_absent(self, nonce: str, expires_at: float) -> bool:
-        from provider.contract import ReplayStoreUnavailable
+        from helpthread_kit import ReplayStoreUnavailable
 
         raise ReplayStoreUnavailable("replay store unreachable (test)")
 
     def ping(self) -> None:
-        from provider.contract import ReplayStoreUnavailable
+        from helpthread_kit import ReplayStoreUnavailable
 
         raise ReplayStoreUnavailable("replay store unreachable (test)")
 
@@ -213,7 +213,7 @@ class _DownStore:
 def test_a5_readyz_reports_an_unreachable_replay_store() -> None:
     """A5: while the replay store is down every request is refused 503, and /readyz says
     so, so a load balancer stops sending traffic."""
-    from provider.contract import create_app as make
+    from helpthread_kit import create_app as make
 
     app = make(_Ready(), ContractSettings(registrations=REGISTRATIONS, replay_store=_DownStore()))  # type: ignore[arg-type]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from provider.contract.capabilities import (
+from helpthread_kit.capabilities import (
     ALL_CAPABILITIES,
     FIELDS_BY_CAPABILITY,
     MINIMUM,

@@ -1,4 +1,4 @@
-"""provider/contract/ is backend-independent: no Whoosh, no Markdown parsing, no file watcher, no
+"""helpthread_kit/ is backend-independent: no Whoosh, no Markdown parsing, no file watcher, no
 wiki or search code. It is built on Litestar, which may bring PyYAML (issue 25 withdrew issue 14's
 exclusion of PyYAML): those two are allowed, and the contract extra lists Litestar.
 
@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-import provider.contract
+import helpthread_kit
 from tests.support import REPO_ROOT
 
-CONTRACT_DIR = Path(provider.contract.__file__).resolve().parent
+CONTRACT_DIR = Path(helpthread_kit.__file__).resolve().parent
 FORBIDDEN_LIBRARIES = ("whoosh", "markdown_it", "watchfiles")
 FORBIDDEN_PROJECT_PACKAGES = ("provider.wiki", "provider.search")
 #: What a relative import reaching above the top-level package names (once the kit is
@@ -47,7 +47,7 @@ def _run(code: str) -> dict[str, Any]:
     return result
 
 
-# Imports provider.contract and every submodule in a fresh interpreter. builtins.__import__
+# Imports helpthread_kit and every submodule in a fresh interpreter. builtins.__import__
 # is wrapped first so that every import *statement* naming a forbidden library is recorded
 # with the module that executed it — even when the library is already in sys.modules
 # because a third-party dependency loaded it earlier.
@@ -65,11 +65,11 @@ def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
 
 builtins.__import__ = _recording_import
 
-import provider.contract
+import helpthread_kit
 
 from tests.support import REPO_ROOT
-loaded = ["provider.contract"]
-for info in pkgutil.walk_packages(provider.contract.__path__, "provider.contract."):
+loaded = ["helpthread_kit"]
+for info in pkgutil.walk_packages(helpthread_kit.__path__, "helpthread_kit."):
     importlib.import_module(info.name)
     loaded.append(info.name)
 
@@ -86,18 +86,18 @@ def _module_name(path: Path) -> str:
     parts = path.relative_to(CONTRACT_DIR).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
-    return ".".join([*provider.contract.__name__.split("."), *parts])
+    return ".".join([*helpthread_kit.__name__.split("."), *parts])
 
 
 def test_every_contract_submodule_was_imported(probe: dict[str, Any]) -> None:
     """The probe really imported the whole package (otherwise the checks below prove nothing)."""
     expected = {_module_name(p) for p in SOURCES}
-    assert {"provider.contract", "provider.contract.app", "provider.contract.schemas"} <= expected
+    assert {"helpthread_kit", "helpthread_kit.app", "helpthread_kit.schemas"} <= expected
     assert expected <= set(probe["loaded"])
 
 
 def test_importing_the_contract_loads_no_whoosh_markdown_or_watcher(probe: dict[str, Any]) -> None:
-    """Importing provider.contract and all its submodules loads no whoosh*, markdown_it* or
+    """Importing helpthread_kit and all its submodules loads no whoosh*, markdown_it* or
     watchfiles* module, not even indirectly (through Litestar)."""
     offending = [m for m in probe["modules"] if m.startswith(("whoosh", "markdown_it", "watchfiles"))]
     assert offending == []
@@ -128,14 +128,14 @@ def test_the_contract_is_a_litestar_building_block(probe: dict[str, Any]) -> Non
 def test_the_probe_detects_a_forbidden_import() -> None:
     """The runtime probe is not vacuous: an import of watchfiles from a provider module is recorded."""
     code = _PROBE.replace(
-        "import provider.contract\n",
+        "import helpthread_kit\n",
         "import types\n"
-        "m = types.ModuleType('provider.contract._canary')\n"
+        "m = types.ModuleType('helpthread_kit._canary')\n"
         "exec('import watchfiles', m.__dict__)\n"
-        "import provider.contract\n",
+        "import helpthread_kit\n",
     )
     result = _run(code)
-    assert ["provider.contract._canary", "watchfiles"] in result["importers"]
+    assert ["helpthread_kit._canary", "watchfiles"] in result["importers"]
 
 
 # --------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_sources_found() -> None:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(CONTRACT_DIR)))
 def test_source_imports_no_forbidden_module(path: Path) -> None:
-    """No .py file under provider/contract imports whoosh, markdown_it, watchfiles, provider.wiki or provider.search."""
+    """No .py file under helpthread_kit imports whoosh, markdown_it, watchfiles, provider.wiki or provider.search."""
     assert _forbidden(_file_imports(path)) == []
 
 
@@ -217,15 +217,15 @@ def test_source_imports_no_forbidden_module(path: Path) -> None:
 )
 def test_static_check_catches_every_import_form(source: str) -> None:
     """The static check is not vacuous: each way of importing a forbidden module is caught."""
-    assert _forbidden(_imported_names(source, "provider.contract")) != []
+    assert _forbidden(_imported_names(source, "helpthread_kit")) != []
 
 
 def test_static_check_allows_the_contracts_own_imports() -> None:
-    """Relative imports inside the package resolve to provider.contract.*, which is allowed."""
+    """Relative imports inside the package resolve to helpthread_kit.*, which is allowed."""
     names = [name for _, name in _file_imports(CONTRACT_DIR / "signature.py")]
-    assert "provider.contract.errors" in names
-    assert "provider.contract.replay.ReplayStore" in names
-    assert _forbidden(_imported_names("from .errors import InvalidRequest\nimport json", "provider.contract")) == []
+    assert "helpthread_kit.errors" in names
+    assert "helpthread_kit.replay.ReplayStore" in names
+    assert _forbidden(_imported_names("from .errors import InvalidRequest\nimport json", "helpthread_kit")) == []
 
 
 # --------------------------------------------------------------------------------------
@@ -248,14 +248,14 @@ def _runtime_imports(path: Path) -> list[tuple[int, str]]:
 
 
 def _internal_graph() -> dict[str, set[str]]:
-    """Module -> the provider.contract modules it imports at run time (lazy imports
+    """Module -> the helpthread_kit modules it imports at run time (lazy imports
     inside functions included; ``if TYPE_CHECKING:`` left out)."""
     modules = {_module_name(p): p for p in SOURCES}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         targets = set()
         for _, imported in _runtime_imports(path):
-            # "from .x import y" yields both "provider.contract.x" and "provider.contract.x.y".
+            # "from .x import y" yields both "helpthread_kit.x" and "helpthread_kit.x.y".
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
             # A module's own parent packages are initialised before it by Python itself
@@ -299,13 +299,13 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_nothing_outside_the_package_is_imported_but_libraries() -> None:
-    """No module imports provider.<anything but contract>: copying provider/contract
+    """No module imports provider.<anything but contract>: copying helpthread_kit
     alone is the whole of it (the checker and the kit included)."""
     outside = [
         f"{path.relative_to(CONTRACT_DIR)} line {line}: {name}"
         for path in SOURCES
         for line, name in _file_imports(path)
-        if _is_under(name, ("provider",)) and not _is_under(name, ("provider.contract",))
+        if _is_under(name, ("provider",)) and not _is_under(name, ("helpthread_kit",))
     ]
     assert outside == []
 
@@ -321,6 +321,6 @@ def test_every_library_the_package_imports_is_in_the_contract_extra() -> None:
               for dep in extra["project"]["optional-dependencies"]["contract"]}
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
     used = {name.split(".")[0] for path in SOURCES for _, name in _file_imports(path)}
-    own = provider.contract.__name__.split(".")[0]
+    own = helpthread_kit.__name__.split(".")[0]
     third_party = {n for n in used if n and n not in stdlib and n != own}
     assert third_party - listed - {"redis", "pytest"} == set(), third_party - listed

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract.locales import canonical_tag, language_of, likely_subtags, preference, writing_of
+from helpthread_kit.locales import canonical_tag, language_of, likely_subtags, preference, writing_of
 
 
 def _order(requested: str, documents: list[str], **kwargs: object) -> list[str]:

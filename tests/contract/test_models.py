@@ -1,5 +1,5 @@
-"""The msgspec models of provider.contract.models generate the same JSON Schemas as the
-hand-kept files in provider/contract/schemas/ (issue 25): field by field — names,
+"""The msgspec models of helpthread_kit.models generate the same JSON Schemas as the
+hand-kept files in helpthread_kit/schemas/ (issue 25): field by field — names,
 required, types, bounds, patterns, enums — so the two cannot drift apart. What a model
 cannot say is listed here by name (ALLOWED_ONLY_BY_HAND), so anything else that differs
 fails; and the OpenAPI description Litestar builds from them carries the same shapes."""
@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from provider.contract import load_schema
-from provider.contract.models import (
+from helpthread_kit import load_schema
+from helpthread_kit.models import (
     CapabilitiesResponse,
     ErrorResponse,
     RetrieveRequestBody,
@@ -108,8 +108,8 @@ def test_the_openapi_description_carries_the_same_shapes() -> None:
     the hand-kept file of the same shape."""
     from litestar.openapi import OpenAPIConfig
 
-    from provider.contract import ContractSettings, Exposure, Registration, create_app
-    from provider.contract.app import openapi_document
+    from helpthread_kit import ContractSettings, Exposure, Registration, create_app
+    from helpthread_kit.app import openapi_document
     from tests.conformance.broken.corpus import ArticleBackend
 
     settings = ContractSettings(registrations=[

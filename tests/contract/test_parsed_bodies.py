@@ -12,7 +12,7 @@ import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract import (
+from helpthread_kit import (
     ContractSettings,
     Exposure,
     MemoryReplayStore,
@@ -21,10 +21,10 @@ from provider.contract import (
     SearchQuery,
     create_app,
 )
-from provider.contract.capabilities import LOCALE, LOCALE_FALLBACK, RETRIEVE
-from provider.contract.errors import InvalidRequest
-from provider.contract.request import parse_retrieve_request
-from provider.contract.testing import signed_headers
+from helpthread_kit.capabilities import LOCALE, LOCALE_FALLBACK, RETRIEVE
+from helpthread_kit.errors import InvalidRequest
+from helpthread_kit.request import parse_retrieve_request
+from helpthread_kit.testing import signed_headers
 
 CS = "customer-safe-secret-0123456789-abcdefgh"
 AO = "agent-only-secret-0123456789-abcdefghijk"

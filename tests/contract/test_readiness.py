@@ -10,8 +10,8 @@ import time
 
 import httpx
 
-from provider.contract import ContractSettings, Exposure, Registration, create_app
-from provider.contract.readiness import READY_CACHE_S
+from helpthread_kit import ContractSettings, Exposure, Registration, create_app
+from helpthread_kit.readiness import READY_CACHE_S
 
 REGISTRATIONS = [Registration.from_values("cs", Exposure.CUSTOMER_SAFE, ["readiness-test-secret-0123456789-abcd"])]
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from provider.contract.registrations import (
+from helpthread_kit.registrations import (
     MIN_SECRET_CHARS,
     ConfigurationError,
     Exposure,
@@ -14,7 +14,7 @@ from provider.contract.registrations import (
     Secret,
     check_registrations,
 )
-from provider.contract.settings import ContractSettings
+from helpthread_kit.settings import ContractSettings
 
 PUBLIC_SECRET = "P" * 20 + "public-secret-0123456789"
 AGENT_SECRET = "A" * 20 + "agent-secret-0123456789"

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import httpx
 import pytest
 
-from provider.contract import ContractSettings, Exposure, Registration, RequestRecord, Result, SearchQuery, create_app
-from provider.contract.conformance import InProcessTransport
-from provider.contract.testing import signed_headers
+from helpthread_kit import ContractSettings, Exposure, Registration, RequestRecord, Result, SearchQuery, create_app
+from helpthread_kit.conformance import InProcessTransport
+from helpthread_kit.testing import signed_headers
 
 CS = "repairs-customer-secret-0123456789-abcdef"
 AO = "repairs-agent-secret-0123456789-abcdefghi"
@@ -74,7 +74,7 @@ def test_a_running_provider_counts_repairs_in_a_metric() -> None:
     Prometheus registry is global)."""
     code = (
         "from provider.metrics import Metrics\n"
-        "from provider.contract import RequestRecord\n"
+        "from helpthread_kit import RequestRecord\n"
         "from prometheus_client import generate_latest\n"
         "m = Metrics()\n"
         "for repairs in (('X6', 'R4'), ('X6',), ()):\n"

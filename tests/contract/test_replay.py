@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract import Exposure, Registration, Verifier
-from provider.contract.errors import ReplayedNonce, StaleTimestamp
-from provider.contract.replay import MemoryReplayStore, ReplayStore
-from provider.contract.testing import signature_header
+from helpthread_kit import Exposure, Registration, Verifier
+from helpthread_kit.errors import ReplayedNonce, StaleTimestamp
+from helpthread_kit.replay import MemoryReplayStore, ReplayStore
+from helpthread_kit.testing import signature_header
 
 T0 = 1_700_000_000.0
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract.errors import StaleTimestamp
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.replay_redis import RedisReplayStore
+from helpthread_kit.errors import StaleTimestamp
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.replay_redis import RedisReplayStore
 
 NONCES = st.lists(st.from_regex(r"[A-Za-z0-9._~-]{8,40}", fullmatch=True), min_size=4, max_size=8, unique=True)
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract import Exposure, Registration, Verifier
-from provider.contract.errors import ReplayedNonce
-from provider.contract.replay import MemoryReplayStore, ReplayStore, accepts_signed_at
-from provider.contract.replay_redis import RedisReplayStore
-from provider.contract.replay_sqlite import SQLiteReplayStore
-from provider.contract.testing import signed_headers
+from helpthread_kit import Exposure, Registration, Verifier
+from helpthread_kit.errors import ReplayedNonce
+from helpthread_kit.replay import MemoryReplayStore, ReplayStore, accepts_signed_at
+from helpthread_kit.replay_redis import RedisReplayStore
+from helpthread_kit.replay_sqlite import SQLiteReplayStore
+from helpthread_kit.testing import signed_headers
 
 SECRET = "protocol-test-secret-0123456789-abcdefghij"
 REGISTRATION = Registration.from_values("customer", Exposure.CUSTOMER_SAFE, [SECRET])

@@ -22,12 +22,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from provider.contract import ContractSettings, Exposure, Registration, Result, SearchQuery, create_app
-from provider.contract.app import ASGIApp
-from provider.contract.errors import ReplayedNonce
-from provider.contract.replay import REPLACEMENT_ENV, MemoryReplayStore, open_replay_store
-from provider.contract.signature import Verifier
-from provider.contract.testing import signed_headers
+from helpthread_kit import ContractSettings, Exposure, Registration, Result, SearchQuery, create_app
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.errors import ReplayedNonce
+from helpthread_kit.replay import REPLACEMENT_ENV, MemoryReplayStore, open_replay_store
+from helpthread_kit.signature import Verifier
+from helpthread_kit.testing import signed_headers
 from tests.support import REPO_ROOT
 
 SECRET = "restart-test-secret-0123456789-abcdefghij"
@@ -161,7 +161,7 @@ def test_a5_served_a_killed_worker_s_replacement_refuses_its_replays(tmp_path: P
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
-    code = ("from provider.contract.serving import serve; "
+    code = ("from helpthread_kit.serving import serve; "
             f"serve('tests.contract.test_replay_restart:make_app', port={port}, own_process=True, "
             "log_config=None)")
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract import Exposure, Registration, Verifier
-from provider.contract.errors import ReplayedNonce, ReplayStoreUnavailable, StaleTimestamp
-from provider.contract.replay import MemoryReplayStore, open_replay_store
-from provider.contract.replay_redis import RedisReplayStore
-from provider.contract.replay_sqlite import SQLiteReplayStore
-from provider.contract.testing import signature_header
+from helpthread_kit import Exposure, Registration, Verifier
+from helpthread_kit.errors import ReplayedNonce, ReplayStoreUnavailable, StaleTimestamp
+from helpthread_kit.replay import MemoryReplayStore, open_replay_store
+from helpthread_kit.replay_redis import RedisReplayStore
+from helpthread_kit.replay_sqlite import SQLiteReplayStore
+from helpthread_kit.testing import signature_header
 
 REDIS_SECRET = "redis-flush-secret-0123456789-abcdefghijkl"
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from provider.contract.capabilities import ALL_CAPABILITIES, LOCALE, LOCALE_FALLBACK, MINIMUM
-from provider.contract.errors import InvalidRequest, UnsupportedMediaType, UnsupportedVersion
-from provider.contract.registrations import Exposure
-from provider.contract.request import (
+from helpthread_kit.capabilities import ALL_CAPABILITIES, LOCALE, LOCALE_FALLBACK, MINIMUM
+from helpthread_kit.errors import InvalidRequest, UnsupportedMediaType, UnsupportedVersion
+from helpthread_kit.registrations import Exposure
+from helpthread_kit.request import (
     DEFAULT_LIMIT,
     MAX_JSON_DEPTH,
     MAX_LIMIT,

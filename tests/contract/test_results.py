@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from provider.contract.capabilities import ALL_CAPABILITIES, FIELDS_BY_CAPABILITY, MINIMUM, RETRIEVE
-from provider.contract.registrations import Exposure
-from provider.contract.results import (
+from helpthread_kit.capabilities import ALL_CAPABILITIES, FIELDS_BY_CAPABILITY, MINIMUM, RETRIEVE
+from helpthread_kit.registrations import Exposure
+from helpthread_kit.results import (
     INTERNAL,
     MAX_TITLE_CHARS,
     PUBLIC,
@@ -221,7 +221,7 @@ def test_x6_invalid_audience_is_dropped(audience: Any, exposure: Exposure) -> No
 
 def test_x6_non_public_on_customer_safe_is_reported_without_its_content(caplog: pytest.LogCaptureFixture) -> None:
     """X2/A6: the dropped result is logged as a backend fault, without its title or text."""
-    with caplog.at_level(logging.ERROR, logger="provider.contract.results"):
+    with caplog.at_level(logging.ERROR, logger="helpthread_kit.results"):
         render([result(0, audience=INTERNAL, title="Salary bands", snippet="confidential")], exposure=CUSTOMER)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors
@@ -362,7 +362,7 @@ def test_r3_clipping_never_leaves_trailing_whitespace_before_the_ellipsis() -> N
 
 def test_r3_bounds_match_the_response_schema() -> None:
     """R3: the module's bounds are the ones the published schema states."""
-    from provider.contract.schemas import load_schema
+    from helpthread_kit.schemas import load_schema
 
     props = load_schema("retrieve-response")["$defs"]["result"]["properties"]
     assert props["snippet"]["maxLength"] == SNIPPET_MAX_CHARS

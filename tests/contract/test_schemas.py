@@ -1,4 +1,4 @@
-"""The JSON Schemas shipped in provider/contract/schemas (CONTRACT W4, R1–R7, C3, "Errors"; contract §4)."""
+"""The JSON Schemas shipped in helpthread_kit/schemas (CONTRACT W4, R1–R7, C3, "Errors"; contract §4)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from provider.contract import errors as errors_module
-from provider.contract.capabilities import ALL_CAPABILITIES
-from provider.contract.errors import ContractError, InvalidRequest, Unavailable
-from provider.contract.registrations import Exposure
-from provider.contract.results import Result, render_results
-from provider.contract.schemas import SCHEMA_NAMES, load_schema
+from helpthread_kit import errors as errors_module
+from helpthread_kit.capabilities import ALL_CAPABILITIES
+from helpthread_kit.errors import ContractError, InvalidRequest, Unavailable
+from helpthread_kit.registrations import Exposure
+from helpthread_kit.results import Result, render_results
+from helpthread_kit.schemas import SCHEMA_NAMES, load_schema
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 ASTRAL = "\U0001f600"
@@ -38,7 +38,7 @@ def is_valid(name: str, document: Any) -> bool:
 
 def test_every_schema_file_is_registered() -> None:
     """Every *.json file in the package is reachable through load_schema, and vice versa."""
-    files = {p.name for p in resources.files("provider.contract.schemas").iterdir() if p.name.endswith(".json")}
+    files = {p.name for p in resources.files("helpthread_kit.schemas").iterdir() if p.name.endswith(".json")}
     assert files == set(SCHEMA_NAMES.values())
     assert set(SCHEMA_NAMES) == {"retrieve-request", "retrieve-response", "capabilities-response", "error-response"}
 
@@ -76,7 +76,7 @@ def test_load_schema_unknown_name_is_key_error() -> None:
 def test_schema_files_are_plain_utf8_json() -> None:
     """Package data is parseable with the standard library alone."""
     for filename in SCHEMA_NAMES.values():
-        text = resources.files("provider.contract.schemas").joinpath(filename).read_text("utf-8")
+        text = resources.files("helpthread_kit.schemas").joinpath(filename).read_text("utf-8")
         assert isinstance(json.loads(text), dict)
 
 

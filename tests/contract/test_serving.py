@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from provider.contract import ConfigurationError, ContractSettings, Exposure, Registration, create_app
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.replay_sqlite import SQLiteReplayStore
-from provider.contract.serving import REPLAY_STORE_ENV, WORKERS_ENV, default_replay_store, serve
+from helpthread_kit import ConfigurationError, ContractSettings, Exposure, Registration, create_app
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.replay_sqlite import SQLiteReplayStore
+from helpthread_kit.serving import REPLAY_STORE_ENV, WORKERS_ENV, default_replay_store, serve
 from tests.conformance.broken.corpus import ArticleBackend
 
 REGISTRATIONS = [Registration.from_values("cs", Exposure.CUSTOMER_SAFE, ["serving-test-secret-0123456789-abcdefgh"])]

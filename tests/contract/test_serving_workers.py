@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract.serving import ReusePortListener, reuse_port_supported
+from helpthread_kit.serving import ReusePortListener, reuse_port_supported
 from tests.procnet import sockets_by_process
 from tests.support import REPO_ROOT
 

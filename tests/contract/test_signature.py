@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract.errors import (
+from helpthread_kit.errors import (
     AuthenticationError,
     InvalidSignature,
     MalformedSignature,
@@ -19,9 +19,9 @@ from provider.contract.errors import (
     ReplayStoreUnavailable,
     StaleTimestamp,
 )
-from provider.contract.registrations import Exposure, Registration
-from provider.contract.replay import MemoryReplayStore
-from provider.contract.signature import (
+from helpthread_kit.registrations import Exposure, Registration
+from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.signature import (
     DEFAULT_MAX_SKEW_S,
     MAX_HEADER_CHARS,
     ParsedSignature,
@@ -29,7 +29,7 @@ from provider.contract.signature import (
     compute_signature,
     parse_signature_header,
 )
-from provider.contract.testing import signature_header
+from helpthread_kit.testing import signature_header
 
 NOW = 1_700_000_000
 SECRET = "customer-safe-secret-0123456789-abcdefghij"
@@ -279,7 +279,7 @@ def test_a2_valid_request_is_accepted_and_returns_its_registration() -> None:
 
 
 def test_a2_signature_helper_from_testing_module_verifies() -> None:
-    """A2/W2: provider.contract.testing.signature_header signs as the core does."""
+    """A2/W2: helpthread_kit.testing.signature_header signs as the core does."""
     reg = customer()
     value, nonce = signature_header(BODY, SECRET, timestamp=NOW, nonce=NONCE)
     assert nonce == NONCE

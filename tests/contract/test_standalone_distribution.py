@@ -1,5 +1,5 @@
 """The contract kit stands alone (issues 14, 25): scripts/build_contract_dist.py builds it
-as its own distribution, ``helpthread-kit`` (import package ``provider.contract`` renamed
+as its own distribution, ``helpthread-kit`` (import package ``helpthread_kit`` renamed
 ``helpthread_kit``, command ``conformance``), which installs into an empty virtual
 environment — no Whoosh, markdown-it-py or watchfiles, nothing of the reference provider
 (Litestar and its PyYAML are its own) — and there the example adapters run their own
@@ -55,8 +55,8 @@ def test_the_distribution_installs_nothing_of_the_wiki(standalone: Path, tmp_pat
     assert found.returncode == 0, found.stderr
     assert found.stdout.strip() == "[]"
     # And every piece of the package imports there.
-    pieces = ("provider.contract", "provider.contract.serving", "provider.contract.app",
-              "provider.contract.conformance", "provider.contract.testkit", "provider.contract.replay_sqlite")
+    pieces = ("helpthread_kit", "helpthread_kit.serving", "helpthread_kit.app",
+              "helpthread_kit.conformance", "helpthread_kit.testkit", "helpthread_kit.replay_sqlite")
     imported = _run([str(standalone), "-I", "-c", "import importlib, json, sys\n" + "".join(
         f"importlib.import_module({name!r})\n" for name in pieces)
         + f"print(json.dumps([n for n in {NEVER_IMPORTED!r} if n in sys.modules]))"], tmp_path)

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 def _serve(factory: str, port: int, tmp_path: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     script = ("import logging, sys; logging.basicConfig(level=logging.INFO, stream=sys.stderr)\n"
-              "from provider.contract.serving import WorkerStartFailed, serve\n"
+              "from helpthread_kit.serving import WorkerStartFailed, serve\n"
               "try:\n"
               f"    serve({factory!r}, port={port}, workers=2, replay_store={f'sqlite://{tmp_path}/replay.db'!r})\n"
               "except WorkerStartFailed:\n"

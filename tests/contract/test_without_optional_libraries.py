@@ -1,11 +1,11 @@
-"""provider.contract is importable and usable with no Whoosh, markdown-it-py or watchfiles
+"""helpthread_kit is importable and usable with no Whoosh, markdown-it-py or watchfiles
 installed (issue 7, DESIGN "Layout": the adapter template; issue 25: Litestar and the PyYAML
 it brings are the kit's own dependencies).
 
 A fresh interpreter (``python -I``: no PYTHONPATH, no user site) starts with
 ``sys.modules[name] = None`` for each of them, which makes every ``import`` of them raise
 ImportError exactly as if the package were not installed — including imports made by
-third-party libraries. It then imports provider.contract and uses each piece an adapter
+third-party libraries. It then imports helpthread_kit and uses each piece an adapter
 needs, ``create_app`` included. (tests/contract/test_standalone_distribution.py goes
 further: an environment where they are not installed at all.)
 """
@@ -24,13 +24,13 @@ import json, sys
 for name in ("whoosh", "markdown_it", "watchfiles"):
     sys.modules[name] = None  # "import <name>" now raises ImportError: as if not installed
 
-import provider.contract as contract
-from provider.contract import (
+import helpthread_kit as contract
+from helpthread_kit import (
     MINIMUM, Backend, ContractSettings, Exposure, InvalidRequest, InvalidSignature, MemoryReplayStore,
     Registration, Result, SearchQuery, Verifier, load_schema, parse_capabilities, parse_retrieve_request,
     render_results,
 )
-from provider.contract.testing import signed_headers
+from helpthread_kit.testing import signed_headers
 
 report = {}
 secret = "a-secret-of-forty-characters-0123456789"
@@ -73,14 +73,14 @@ report["capabilities"] = sorted(parse_capabilities("all", implemented=[]))
 report["schema_title"] = load_schema("retrieve-response")["title"]
 
 # The conformance checker needs none of them either.
-import provider.contract.conformance
-report["checker_checks"] = len(provider.contract.conformance.CHECKS)
+import helpthread_kit.conformance
+report["checker_checks"] = len(helpthread_kit.conformance.CHECKS)
 
 report["loaded"] = sorted(
     name for name in ("whoosh", "markdown_it", "watchfiles") if sys.modules.get(name) is not None
 )
 try:
-    from provider.contract import create_app
+    from helpthread_kit import create_app
     create_app(backend, ContractSettings(registrations=[customer]))
     report["create_app"] = "ok"
 except ImportError as exc:

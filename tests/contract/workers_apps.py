@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import time
 
-from provider.contract.app import ASGIApp
-from provider.contract.replay import MemoryReplayStore
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.replay import MemoryReplayStore
 from tests.conformance.broken.providers import correct_app
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from provider.contract.signature import compute_signature
+from helpthread_kit.signature import compute_signature
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET
 from tests.support import ProviderProcess
 
@@ -112,7 +112,7 @@ def test_a5_replay_refused_and_forgery_does_not_burn_nonce(sample_server: Provid
 
 def test_a5_replay_applies_to_capabilities_too(sample_server: ProviderProcess) -> None:
     """A5/W2: both routes are signed and replay-protected."""
-    from provider.contract.testing import signed_headers
+    from helpthread_kit.testing import signed_headers
 
     headers = signed_headers(b"", CUSTOMER_SECRET, content_type=None)
     assert sample_server.raw("GET", "/capabilities", headers=headers).status == 200
@@ -130,7 +130,7 @@ def test_a3_rotation_either_v1_position(sample_server: ProviderProcess) -> None:
 def test_a6_no_secret_signature_or_nonce_in_logs_or_responses(sample_server: ProviderProcess) -> None:
     """A6: secrets, signatures and nonces never appear in logs or responses; query text
     is not logged either (O2)."""
-    from provider.contract.testing import signed_headers
+    from helpthread_kit.testing import signed_headers
 
     query = "zebra-unique-query-words"
     body = json.dumps({"query": query}).encode()

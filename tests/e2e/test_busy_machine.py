@@ -6,7 +6,7 @@ ever restarted, and every request is answered (``2xx``, or ``503`` with
 
 uvicorn's own supervisor once pinged workers every 5 s and killed those that did not
 answer in time — a worker still opening its index on a busy machine — in a loop. Our
-supervisor (:mod:`provider.contract.serving`) pings nothing; this test is the proof
+supervisor (:mod:`helpthread_kit.serving`) pings nothing; this test is the proof
 under real contention.
 """
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from provider.contract.capabilities import FIELDS_BY_CAPABILITY, OPTIONAL_CAPABILITIES, RETRIEVE, SEMANTIC_SEARCH
+from helpthread_kit.capabilities import FIELDS_BY_CAPABILITY, OPTIONAL_CAPABILITIES, RETRIEVE, SEMANTIC_SEARCH
 from provider.wiki.document import git_blob_sha1
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
 from tests.support import REPO_ROOT, ProviderProcess

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from provider.contract.testing import signed_headers
+from helpthread_kit.testing import signed_headers
 from tests.conftest import CUSTOMER_SECRET
 from tests.support import ProviderProcess
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from provider.contract.testing import signed_headers
+from helpthread_kit.testing import signed_headers
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, free_port, start_provider
 from tests.support import REPO_ROOT, ProviderProcess
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from provider.contract.conformance import Status, check_url, format_text
+from helpthread_kit.conformance import Status, check_url, format_text
 from provider.devcert import write_dev_certificate
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, free_port
 from tests.support import REPO_ROOT, ProviderProcess

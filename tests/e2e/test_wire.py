@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from provider.contract.testing import signed_headers
+from helpthread_kit.testing import signed_headers
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET
 from tests.support import ProviderProcess
 

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provider.contract.backend import CachedAnswers, SearchQuery
-from provider.contract.capabilities import FRESHNESS, MINIMUM, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import CachedAnswers, SearchQuery
+from helpthread_kit.capabilities import FRESHNESS, MINIMUM, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search import backend as backend_module
 from provider.search.backend import ResultCache, WhooshBackend

@@ -20,9 +20,9 @@ from whoosh.query import And, Or, Query, Term
 from whoosh.query.compound import DefaultOr
 
 import provider.search.backend as backend_module
-from provider.contract.backend import SearchQuery
-from provider.contract.capabilities import MINIMUM
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import MINIMUM
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search import arrays
 from provider.search.collecting import BestPerKey

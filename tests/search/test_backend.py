@@ -7,9 +7,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from provider.contract.backend import SearchQuery
-from provider.contract.capabilities import MINIMUM
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import MINIMUM
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
 from provider.search.layout import IndexLayout

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from provider.contract.backend import SearchQuery
-from provider.contract.capabilities import ALL_CAPABILITIES
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import ALL_CAPABILITIES
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search.backend import SCORE_HALF, WhooshBackend, normalised_score
 from provider.search.layout import IndexLayout

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from whoosh import index as whoosh_index
 
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.registrations import Exposure
 from provider.config import load_config
-from provider.contract.backend import SearchQuery
-from provider.contract.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
 from provider.search.layout import ALL, PUBLIC, IndexLayout

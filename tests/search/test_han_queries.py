@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.registrations import Exposure
 from provider.config import load_config
-from provider.contract.backend import SearchQuery
-from provider.contract.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
 from provider.search.layout import IndexLayout

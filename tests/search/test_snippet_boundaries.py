@@ -9,9 +9,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract.plaintext import ELLIPSIS, clip_text, safe_cut
-from provider.contract.registrations import Exposure
-from provider.contract.results import SNIPPET_MAX_CHARS, Result, render_results
+from helpthread_kit.plaintext import ELLIPSIS, clip_text, safe_cut
+from helpthread_kit.registrations import Exposure
+from helpthread_kit.results import SNIPPET_MAX_CHARS, Result, render_results
 from provider.search.snippets import snippet_span
 from provider.wiki.passages import PASSAGE_MAX_CHARS, split_passages
 from provider.wiki.plaintext import Block

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from whoosh.reading import IndexReader
 from whoosh.support.levenshtein import distance
 
-from provider.contract.backend import SearchQuery
-from provider.contract.capabilities import MINIMUM
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import MINIMUM
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search import backend as backend_module
 from provider.search.backend import WhooshBackend

@@ -12,8 +12,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpthread_kit.registrations import ConfigurationError
 from provider.config import config_from_mapping
-from provider.contract.registrations import ConfigurationError
 from provider.wiki.audience_map import AudienceMap, apply_audience_map
 from provider.wiki.check import check_wiki
 from provider.wiki.classify import INTERNAL, PUBLIC, AudienceRule

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from helpthread_kit.registrations import ConfigurationError
 from provider.config import config_from_mapping
-from provider.contract.registrations import ConfigurationError
 from provider.wiki.check import check_wiki, heuristic_findings
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import resolve

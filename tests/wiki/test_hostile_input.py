@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract.conformance.plaintext import markup_in
+from helpthread_kit.conformance.plaintext import markup_in
 from provider.wiki.document import WikiSettings, load_document
 from provider.wiki.files import Skipped
 from provider.wiki.plaintext import markdown_to_text, remove_spans

@@ -1,5 +1,5 @@
 """The converter's output is plain text by the kit's one definition (CONTRACT R3;
-:mod:`provider.contract.plaintext`): what a page shows literally — code, escaped tags and
+:mod:`helpthread_kit.plaintext`): what a page shows literally — code, escaped tags and
 characters — is kept as the page shows it and counts as plain text; formatting markup
 never reaches a block. Judged the way the provider knows its text: each block with its
 literal pieces (:attr:`Block.verbatim`, a code block's whole text)."""
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from provider.contract.plaintext import HTML_ELEMENTS, is_plain_text, markup_in
+from helpthread_kit.plaintext import HTML_ELEMENTS, is_plain_text, markup_in
 from provider.wiki.plaintext import PLAIN_TEXT, Block, TextOptions, markdown_to_text
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from provider.contract.backend import SearchQuery
-from provider.contract.capabilities import ALL_CAPABILITIES
-from provider.contract.registrations import Exposure
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import ALL_CAPABILITIES
+from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend, freshness
 from provider.search.layout import IndexLayout

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from provider.contract import (
+from helpthread_kit import (
     ConfigurationError,
     ContractSettings,
     Exposure,
@@ -35,8 +35,8 @@ from provider.contract import (
     parse_capabilities,
     strict_from_environment,
 )
-from provider.contract.app import ASGIApp
-from provider.contract.serving import WorkerStartFailed, serve
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.serving import WorkerStartFailed, serve
 
 from .backend import JsonBackend
 
@@ -94,7 +94,7 @@ def app_from_environment(environ: Mapping[str, str] = os.environ) -> ASGIApp:
 
 
 def main(environ: Mapping[str, str] = os.environ) -> None:
-    """Serve with stock uvicorn through the contract layer's serve() (``provider.contract.serving``),
+    """Serve with stock uvicorn through the contract layer's serve() (``helpthread_kit.serving``),
     configured from ``environ``; exits 2 with a message on bad settings."""
     workers = int(environ.get("JSON_ADAPTER_WORKERS", "1"))
     replay_store = environ.get("JSON_ADAPTER_REPLAY_STORE")

@@ -20,8 +20,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from provider.contract import IndexUnavailable
-from provider.contract.plaintext import html_to_paragraphs
+from helpthread_kit import IndexUnavailable
+from helpthread_kit.plaintext import html_to_paragraphs
 
 __all__ = ["Article", "ArticleFile", "InvalidArticles"]
 

@@ -1,4 +1,4 @@
-"""The adapter's :class:`~provider.contract.Backend`: search by reach, over two files.
+"""The adapter's :class:`~helpthread_kit.Backend`: search by reach, over two files.
 
 Reach by construction (CONTRACT X2): the backend maps each exposure to the files it may
 read *when it is built* — ``customer_safe`` to ``public.json`` only — and a search looks
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from provider.contract import INTERNAL, PUBLIC, Exposure, IndexUnavailable, Result, SearchQuery
+from helpthread_kit import INTERNAL, PUBLIC, Exposure, IndexUnavailable, Result, SearchQuery
 
 from .articles import Article, ArticleFile
 from .matching import best_passage, score, terms

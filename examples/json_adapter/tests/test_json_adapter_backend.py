@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from json_adapter import JsonBackend, build_app
 
-from provider.contract import MINIMUM, Exposure, IndexUnavailable, Result, SearchQuery
-from provider.contract.conformance import InProcessTransport
-from provider.contract.plaintext import html_to_paragraphs
-from provider.contract.testing import signed_headers
+from helpthread_kit import MINIMUM, Exposure, IndexUnavailable, Result, SearchQuery
+from helpthread_kit.conformance import InProcessTransport
+from helpthread_kit.plaintext import html_to_paragraphs
+from helpthread_kit.testing import signed_headers
 
 ARTICLES = Path(__file__).resolve().parent.parent / "articles"
 SECRET = "json-adapter-test-secret-0123456789-abcdef"

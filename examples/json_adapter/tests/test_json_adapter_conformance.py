@@ -6,8 +6,8 @@ from pathlib import Path
 
 from json_adapter import JsonBackend
 
-from provider.contract import Backend
-from provider.contract.testkit import ContractTestKit
+from helpthread_kit import Backend
+from helpthread_kit.testkit import ContractTestKit
 
 ARTICLES = Path(__file__).resolve().parent.parent / "articles"
 #: Phrases that occur in internal.json and nowhere in public.json.

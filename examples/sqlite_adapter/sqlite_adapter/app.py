@@ -22,7 +22,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from provider.contract import (
+from helpthread_kit import (
     ConfigurationError,
     ContractSettings,
     Exposure,
@@ -31,8 +31,8 @@ from provider.contract import (
     parse_capabilities,
     strict_from_environment,
 )
-from provider.contract.app import ASGIApp
-from provider.contract.serving import WorkerStartFailed, serve
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.serving import WorkerStartFailed, serve
 
 from .backend import SQLiteBackend
 

@@ -1,4 +1,4 @@
-"""The adapter's :class:`~provider.contract.Backend` over a SQLite help-centre database.
+"""The adapter's :class:`~helpthread_kit.Backend` over a SQLite help-centre database.
 
 Reach by construction (CONTRACT X2): each reach has its own read-only connection. The
 ``customer_safe`` one carries an SQLite *authorizer* that refuses to read anything but
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from provider.contract import INTERNAL, PUBLIC, Exposure, IndexUnavailable, Result, SearchQuery
-from provider.contract.plaintext import html_to_paragraphs, html_to_text
+from helpthread_kit import INTERNAL, PUBLIC, Exposure, IndexUnavailable, Result, SearchQuery
+from helpthread_kit.plaintext import html_to_paragraphs, html_to_text
 
 __all__ = ["VIEWS", "SQLiteBackend", "create_database"]
 

@@ -10,8 +10,8 @@ import pytest
 from sqlite_adapter import SQLiteBackend, create_database
 from sqlite_adapter.backend import _public_only
 
-from provider.contract import MINIMUM, Exposure, IndexUnavailable, Result, SearchQuery
-from provider.contract.plaintext import markup_in
+from helpthread_kit import MINIMUM, Exposure, IndexUnavailable, Result, SearchQuery
+from helpthread_kit.plaintext import markup_in
 
 SEED = Path(__file__).resolve().parent.parent / "articles.sql"
 

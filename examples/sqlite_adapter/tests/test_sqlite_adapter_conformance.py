@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from sqlite_adapter import SQLiteBackend, create_database
 
-from provider.contract import Backend, ContractSettings, Registration
-from provider.contract.replay_sqlite import SQLiteReplayStore
-from provider.contract.testkit import ContractTestKit
+from helpthread_kit import Backend, ContractSettings, Registration
+from helpthread_kit.replay_sqlite import SQLiteReplayStore
+from helpthread_kit.testkit import ContractTestKit
 
 SEED = Path(__file__).resolve().parent.parent / "articles.sql"
 #: Phrases only staff articles contain (one of them behind a misspelled visibility).

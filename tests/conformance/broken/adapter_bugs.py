@@ -15,9 +15,9 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from provider.contract import Exposure, Result, SearchQuery
-from provider.contract.app import ASGIApp, Receive, Scope, Send
-from provider.contract.serving import default_replay_store
+from helpthread_kit import Exposure, Result, SearchQuery
+from helpthread_kit.app import ASGIApp, Receive, Scope, Send
+from helpthread_kit.serving import default_replay_store
 
 from .corpus import DRAFTS, Article, ArticleBackend
 from .providers import BrokenProvider, check, correct_app

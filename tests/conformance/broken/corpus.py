@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from provider.contract import Exposure, Result, SearchQuery
+from helpthread_kit import Exposure, Result, SearchQuery
 
 __all__ = ["CANARIES", "INTERNAL", "PUBLIC", "Article", "ArticleBackend"]
 

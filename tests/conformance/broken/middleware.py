@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from provider.contract.app import ASGIApp, Message, Receive, Scope, Send
-from provider.contract.signature import compute_signature, parse_signature_header
+from helpthread_kit.app import ASGIApp, Message, Receive, Scope, Send
+from helpthread_kit.signature import compute_signature, parse_signature_header
 
 SIGNATURE = b"x-helpthread-signature"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from provider.contract import ContractSettings, Exposure, Registration, create_app
-from provider.contract.app import ASGIApp
-from provider.contract.conformance import CHECKS
+from helpthread_kit import ContractSettings, Exposure, Registration, create_app
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.conformance import CHECKS
 
 from . import middleware
 from .corpus import INTERNAL, PUBLIC, Article, ArticleBackend

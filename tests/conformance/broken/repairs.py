@@ -11,9 +11,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from provider.contract import Exposure, Result, SearchQuery
-from provider.contract.app import ASGIApp
-from provider.contract.replay import open_replay_store
+from helpthread_kit import Exposure, Result, SearchQuery
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.replay import open_replay_store
 
 from .corpus import INTERNAL, PUBLIC, Article, ArticleBackend
 from .providers import correct_app

@@ -10,8 +10,8 @@ from contextlib import contextmanager
 
 import uvicorn
 
-from provider.contract.app import ASGIApp
-from provider.contract.serving import uvicorn_options
+from helpthread_kit.app import ASGIApp
+from helpthread_kit.serving import uvicorn_options
 
 
 def _free_port() -> int:

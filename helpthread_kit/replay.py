@@ -3,7 +3,7 @@
 
 Every store offers one atomic operation, :meth:`ReplayStore.add_if_absent` — never a
 check followed by an insert, which two workers could interleave. A store that cannot
-answer raises :class:`~provider.contract.errors.ReplayStoreUnavailable`, which the
+answer raises :class:`~helpthread_kit.errors.ReplayStoreUnavailable`, which the
 application answers ``503`` with ``Retry-After``: an unverifiable replay is refused,
 never accepted.
 """
@@ -39,7 +39,7 @@ log = logging.getLogger("provider.errors")
 
 #: Default bound of :class:`MemoryReplayStore`: live nonces held at once.
 DEFAULT_MAX_ENTRIES = 1_000_000
-#: Set by :func:`~provider.contract.serving.serve`'s supervisor for the worker processes
+#: Set by :func:`~helpthread_kit.serving.serve`'s supervisor for the worker processes
 #: it starts to replace one (not for the first ones).
 REPLACEMENT_ENV = "HELPTHREAD_PROVIDER_REPLACEMENT_WORKER"
 #: Measured memory per live entry of :class:`MemoryReplayStore` (``bench/replay_store.py``).
@@ -55,7 +55,7 @@ class ReplayStore(Protocol):
     it on the event loop instead of in a worker thread, which saves a thread hand-off per
     request. Without the attribute a store is taken to block.
 
-    The :class:`~provider.contract.signature.Verifier` passes the request's signed time
+    The :class:`~helpthread_kit.signature.Verifier` passes the request's signed time
     as the keyword ``signed_at`` to a store whose ``add_if_absent`` accepts it (a
     parameter of that name, or ``**kwargs``), looked up once when the verifier is made.
     A store written for 0.1.0, without the keyword, is called with the two arguments as
@@ -71,7 +71,7 @@ class ReplayStore(Protocol):
             signed_at: the request's signed Unix time (whole seconds; ``None`` when the
                 caller does not know it). A store that can lose its memory — a process
                 restart, a flushed server — uses it to refuse what was signed before its
-                memory began (``False`` or :class:`~provider.contract.errors.StaleTimestamp`);
+                memory began (``False`` or :class:`~helpthread_kit.errors.StaleTimestamp`);
                 a store that cannot ignores it.
 
         Returns:
@@ -123,7 +123,7 @@ class MemoryReplayStore:
     A digest collision (two nonces with one 64-bit digest, about one in 2**40 at a
     million entries) refuses the second as a replay: it fails closed.
 
-    A store in a worker that :func:`~provider.contract.serving.serve`'s supervisor
+    A store in a worker that :func:`~helpthread_kit.serving.serve`'s supervisor
     started to replace another (after a crash, or on ``SIGHUP``) knows nothing of the
     nonces the dead worker saw. It therefore refuses every request signed before it
     began *or in the second it began* (``signed_at`` at or below :attr:`started_at`,
@@ -144,7 +144,7 @@ class MemoryReplayStore:
             (:data:`REPLACEMENT_ENV` set), else ``-inf`` (nothing refused).
     """
 
-    #: Per process: refused by a multi-worker :func:`~provider.contract.serving.serve`.
+    #: Per process: refused by a multi-worker :func:`~helpthread_kit.serving.serve`.
     shared = False
     #: A dictionary and a heap under a lock held for microseconds: safe on the event loop.
     blocking = False

@@ -117,7 +117,7 @@ def run_checks(session: Session, *, target: str, checks: Sequence[Check] = CHECK
     """Run ``checks`` on an open session.
 
     Args:
-        session: connected to the provider; see :class:`~provider.contract.conformance.session.Session`.
+        session: connected to the provider; see :class:`~helpthread_kit.conformance.session.Session`.
         target: what to call the provider in the report.
         checks: which checks; all by default.
     """
@@ -274,7 +274,7 @@ def check_asgi_app(
     """Check an ASGI application in-process (no socket); arguments as for :func:`check_url`.
 
     ``app`` may be several applications, one per simulated worker process: requests
-    then go to each in turn (see :class:`~provider.contract.conformance.transport.InProcessTransport`).
+    then go to each in turn (see :class:`~helpthread_kit.conformance.transport.InProcessTransport`).
 
     Raises:
         SecretRefused: a correctly signed request with a secret given was answered 401.

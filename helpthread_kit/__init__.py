@@ -8,8 +8,8 @@ msgspec). An adapter author can depend on it —
 ``helpthread-provider-contract``, whose dependencies are the ``contract`` extra of
 ``pyproject.toml`` (see the README) — and supply only a :class:`Backend`::
 
-    from provider.contract import ContractSettings, Registration, Exposure, create_app
-    from provider.contract.serving import serve
+    from helpthread_kit import ContractSettings, Registration, Exposure, create_app
+    from helpthread_kit.serving import serve
     serve(create_app(MyBackend(), ContractSettings(registrations=[...])))
 
 or mount :class:`ContractPlugin` in their own Litestar application, beside their own
@@ -18,10 +18,10 @@ routes: ``Litestar(route_handlers=[...], plugins=[ContractPlugin(MyBackend(), se
 What the package holds: signature verification and replay stores, request parsing,
 result rendering, errors, capabilities, schemas, the Litestar application and plugin
 (:func:`create_app`, :class:`ContractPlugin`), serving it with stock uvicorn on one or
-several worker processes (:mod:`~provider.contract.serving`), the signing
-helper (:mod:`~provider.contract.testing`), the black-box conformance checker
-(:mod:`~provider.contract.conformance`) and the test kit
-(:mod:`~provider.contract.testkit`).
+several worker processes (:mod:`~helpthread_kit.serving`), the signing
+helper (:mod:`~helpthread_kit.testing`), the black-box conformance checker
+(:mod:`~helpthread_kit.conformance`) and the test kit
+(:mod:`~helpthread_kit.testkit`).
 """
 
 from .app import ContractPlugin, contract_router, create_app

@@ -39,7 +39,7 @@ def strict_from_environment(environ: Mapping[str, str]) -> bool:
 
 @dataclass
 class ContractSettings:
-    """Everything :func:`~provider.contract.app.create_app` needs besides the backend.
+    """Everything :func:`~helpthread_kit.app.create_app` needs besides the backend.
 
     Attributes:
         registrations: the credentials served (CONTRACT X1); checked on creation.
@@ -58,12 +58,12 @@ class ContractSettings:
             (§4.2); its thread finishes in the background and still counts against
             ``max_in_flight`` until it does. ``None``: no deadline. Default 8.
         replay_store: where verified nonces are recorded (A5). Default: the store
-            :func:`~provider.contract.serving.serve` was given, else in-process —
+            :func:`~helpthread_kit.serving.serve` was given, else in-process —
             correct for a single serving process only.
         clock: Unix time in seconds; injected for tests.
         observer: called once per answered request with a :class:`RequestRecord`
             (for metrics); must be fast and must not raise.
-        strict: refuse (``500``, :class:`~provider.contract.errors.BackendFault`) an
+        strict: refuse (``500``, :class:`~helpthread_kit.errors.BackendFault`) an
             answer the contract layer would have to repair — a non-public result for
             ``customer_safe``, a field of an undeclared capability, more results than
             ``limit``… (``results.render_results``) — instead of repairing it. For the

@@ -30,7 +30,7 @@ class InProcessTransport(httpx.BaseTransport):
 
     Args:
         app: any ASGI application, e.g. the result of
-            :func:`provider.contract.create_app` — or several, one per simulated worker
+            :func:`helpthread_kit.create_app` — or several, one per simulated worker
             process: each request goes to the next in turn, as requests on fresh
             connections reach any worker of a server.
     """

@@ -14,7 +14,7 @@ from typing import Any
 
 __all__ = ["SCHEMA_NAMES", "load_schema"]
 
-#: name -> file in ``provider/contract/schemas/``.
+#: name -> file in ``helpthread_kit/schemas/``.
 SCHEMA_NAMES: dict[str, str] = {
     "retrieve-request": "retrieve-request.schema.json",
     "retrieve-response": "retrieve-response.schema.json",

@@ -4,7 +4,7 @@ X1–X8): :func:`create_app` for a provider that serves nothing else, and
 own routes::
 
     from litestar import Litestar, post
-    from provider.contract import ContractPlugin, ContractSettings
+    from helpthread_kit import ContractPlugin, ContractSettings
 
     @post("/hooks/resync")
     async def resync() -> dict[str, str]: ...
@@ -15,13 +15,13 @@ Reading from the outside in:
 
 * the plugin's exception handlers — every error leaves as the contract's envelope
   ``{"contractVersion":1,"error":{code,message}}``: a
-  :class:`~provider.contract.errors.ContractError` as itself, Litestar's own
+  :class:`~helpthread_kit.errors.ContractError` as itself, Litestar's own
   ``HTTPException`` (no route ``404``, no method ``405``, body too large ``413``…) as the
   code of its status, anything else as ``500 internal_error`` (logged);
-* :class:`~provider.contract.accesslog.AccessLog` — refusals made before a route
+* :class:`~helpthread_kit.accesslog.AccessLog` — refusals made before a route
   (oversized or ambiguous headers, encoded bodies, OPTIONS), one log line and one
-  :class:`~provider.contract.records.RequestRecord` per request;
-* :class:`~provider.contract.routes.ContractRoutes` — the four routes, each taking the
+  :class:`~helpthread_kit.records.RequestRecord` per request;
+* :class:`~helpthread_kit.routes.ContractRoutes` — the four routes, each taking the
   raw request: the signature is checked over the body's bytes before anything parses
   them (A2, A7), so no handler declares a parsed ``data`` parameter.
 """
@@ -91,7 +91,7 @@ def contract_router(backend: Backend, settings: ContractSettings, *, path: str =
     Raises:
         ValueError: a declared capability is unknown or not implemented by the backend.
         ConfigurationError: a per-process replay store in a worker of a multi-worker
-            :func:`~provider.contract.serving.serve` (A5).
+            :func:`~helpthread_kit.serving.serve` (A5).
     """
     _check_capabilities(backend, settings.capabilities)
     check_replay_store_for_workers(settings.replay_store)
@@ -132,7 +132,7 @@ class ContractPlugin(InitPluginProtocol):
     every error the application answers — the adapter's own routes' errors included.
 
     Args:
-        backend: answers searches; see :class:`~provider.contract.backend.Backend`.
+        backend: answers searches; see :class:`~helpthread_kit.backend.Backend`.
         settings: registrations, declared capabilities, limits, replay store.
         path: where the routes are mounted (default ``/``; the core calls
             ``{baseUrl}/retrieve``).
@@ -199,19 +199,19 @@ def create_app(backend: Backend, settings: ContractSettings, **litestar_options:
     nothing else (no OpenAPI routes unless ``openapi_config`` is given).
 
     Args:
-        backend: answers searches; see :class:`~provider.contract.backend.Backend`.
+        backend: answers searches; see :class:`~helpthread_kit.backend.Backend`.
         settings: registrations, declared capabilities and limits. Every declared
             capability must be implemented by the backend.
         litestar_options: passed to :class:`~litestar.Litestar` (``route_handlers`` of
             your own, ``openapi_config``…).
 
     Returns:
-        The application, for :func:`~provider.contract.serving.serve` or any ASGI server.
+        The application, for :func:`~helpthread_kit.serving.serve` or any ASGI server.
 
     Raises:
         ValueError: a declared capability is unknown or not implemented by the backend.
         ConfigurationError: a per-process replay store in a worker of a multi-worker
-            :func:`~provider.contract.serving.serve` (A5).
+            :func:`~helpthread_kit.serving.serve` (A5).
     """
     options: dict[str, Any] = {"openapi_config": None, "logging_config": None, **litestar_options}
     plugins = [ContractPlugin(backend, settings), *options.pop("plugins", [])]
@@ -220,9 +220,9 @@ def create_app(backend: Backend, settings: ContractSettings, **litestar_options:
 
 def openapi_document(app: Litestar, *, path: str = "/retrieve") -> dict[str, Any]:
     """The OpenAPI description of ``app`` (Litestar builds it from the routes; the shapes
-    are the JSON Schemas msgspec generates from :mod:`~provider.contract.models`), with
+    are the JSON Schemas msgspec generates from :mod:`~helpthread_kit.models`), with
     the ``/retrieve`` request body added from
-    :class:`~provider.contract.models.RetrieveRequestBody` — which Litestar cannot see:
+    :class:`~helpthread_kit.models.RetrieveRequestBody` — which Litestar cannot see:
     the handler reads raw bytes, never a parsed body (A2, A7). Needs ``openapi_config``
     on the app (``create_app(..., openapi_config=OpenAPIConfig(...))``).
 

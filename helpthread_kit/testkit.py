@@ -6,7 +6,7 @@ how to build your backend, and pytest runs every conformance check against
 ``create_app(your backend, settings)`` in-process — no server, no socket — as one test
 per check, named by its CONTRACT.md id::
 
-    from provider.contract.testkit import ContractTestKit
+    from helpthread_kit.testkit import ContractTestKit
 
     class TestMyAdapter(ContractTestKit):
         canary_queries = ("refund exception ledger",)  # phrases only internal documents contain
@@ -23,7 +23,7 @@ Two more things the kit does that a black-box run cannot:
   a backend got wrong — a non-public result for ``customer_safe``, a field of an
   undeclared capability, more results than ``limit``, a result in another language
   than the declared ``locale`` asked for… — it refuses the answer
-  (:class:`~provider.contract.errors.BackendFault`), and ``test_backend_needs_no_repairs``
+  (:class:`~helpthread_kit.errors.BackendFault`), and ``test_backend_needs_no_repairs``
   fails naming each duty broken. In production the same repairs are made, logged and
   counted; here they are bugs.
 * **Workers** (``workers = 2`` if you deploy with several): the kit builds one app per

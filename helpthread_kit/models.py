@@ -2,10 +2,10 @@
 §4.3, §4.4, CONTRACT C3 and "Errors"), from which JSON Schemas and the OpenAPI
 description are generated (:func:`json_schema`, Litestar's OpenAPI).
 
-They describe shapes, like the hand-kept files in ``provider/contract/schemas/`` — which
+They describe shapes, like the hand-kept files in ``helpthread_kit/schemas/`` — which
 ``tests/contract/test_models.py`` checks field by field against them, so the two cannot
 drift apart. Nothing parses a request through them: the body is verified over its raw
-bytes first and then read by :func:`~provider.contract.request.parse_retrieve_request`
+bytes first and then read by :func:`~helpthread_kit.request.parse_retrieve_request`
 (A2, A7, Q6), whose rules (duplicate keys, lone surrogates, depth) a schema cannot say.
 """
 

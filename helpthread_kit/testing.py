@@ -3,7 +3,7 @@
 For tests, for the ``query`` command, and for adapter authors testing their own
 provider::
 
-    from provider.contract.testing import signed_headers
+    from helpthread_kit.testing import signed_headers
     body = json.dumps({"query": "reset password"}).encode()
     headers = signed_headers(body, secret="...")
     httpx.post(url + "/retrieve", content=body, headers=headers)

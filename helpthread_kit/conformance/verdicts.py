@@ -24,7 +24,7 @@ class Failed(Exception):
     Args:
         message: the reason, one line.
         misses: each variant that missed, when the reason lists several
-            (:class:`~provider.contract.conformance.expect.Tally`); default: the message.
+            (:class:`~helpthread_kit.conformance.expect.Tally`); default: the message.
         own: the misses are the check's own subject, proven so by a baseline request
             that was answered (e.g. only hostile queries answered ``500``): never
             grouped under another failure (``grouping.py``).

@@ -15,7 +15,7 @@ takes Litestar's raw :class:`~litestar.Request` — never a parsed body — and 
 6. readiness (``503 index_unavailable``) and admission (``503 overloaded`` with
    ``Retry-After`` when too many searches run, W7);
 7. the answer: from the backend's cache on the event loop when it offers one
-   (:meth:`~provider.contract.backend.CachedAnswers.answer_from_cache`), else the search
+   (:meth:`~helpthread_kit.backend.CachedAnswers.answer_from_cache`), else the search
    on one of ``search_threads`` threads; then the envelope, filtered by exposure and
    capabilities (R1–R4, X6). What the filter had to repair is a backend bug: counted
    (``RequestRecord.repairs``), and in strict mode refused (``BackendFault``).
@@ -191,7 +191,7 @@ class ContractRoutes:
         goes first beyond :data:`PARSED_ENTRIES`.
 
         Raises:
-            InvalidRequest: as :func:`~provider.contract.request.parse_retrieve_request`.
+            InvalidRequest: as :func:`~helpthread_kit.request.parse_retrieve_request`.
         """
         key = (registration.exposure, body)
         found = self._queries.get(key)

@@ -79,7 +79,7 @@ class SQLiteReplayStore:
         return connection
 
     def add_if_absent(self, nonce: str, expires_at: float, *, signed_at: float | None = None) -> bool:
-        """See :meth:`~provider.contract.replay.ReplayStore.add_if_absent`. ``signed_at``
+        """See :meth:`~helpthread_kit.replay.ReplayStore.add_if_absent`. ``signed_at``
         is not needed: the database outlives every process that writes it.
 
         Raises:

@@ -1,4 +1,4 @@
-"""Render a :class:`~provider.contract.conformance.runner.Report` for people and for machines.
+"""Render a :class:`~helpthread_kit.conformance.runner.Report` for people and for machines.
 
 Text, one line per check, then a summary::
 

@@ -1,6 +1,6 @@
 """What a conformance check is, and what it yields (contract §8.2).
 
-A check is a function of a :class:`~provider.contract.conformance.session.Session` that either
+A check is a function of a :class:`~helpthread_kit.conformance.session.Session` that either
 returns the reason it passed, or raises :class:`Failed` / :class:`Skipped` with the
 reason it did not. Each carries the CONTRACT.md id of the duty it tests (``A4``,
 ``W3``…) and a name a person can read in one line.

@@ -2,7 +2,7 @@
 Q1–Q6, X4, X8; §4.1, §4.3).
 
 Everything here runs only after the signature has been verified (A7). Every failure is
-an :class:`~provider.contract.errors.InvalidRequest` naming the field, answered ``400``;
+an :class:`~helpthread_kit.errors.InvalidRequest` naming the field, answered ``400``;
 nothing in a body can raise anything else.
 """
 

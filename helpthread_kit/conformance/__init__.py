@@ -7,7 +7,7 @@ reason. Every body it receives is validated against the contract's JSON Schemas.
 
 Against a deployment::
 
-    from provider.contract.conformance import check_url, format_text
+    from helpthread_kit.conformance import check_url, format_text
     report = check_url("https://kb.example.com", customer_safe_secret="...",
                        canary_queries=["refund exception ledger"])
     print(format_text(report))

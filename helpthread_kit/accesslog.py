@@ -1,7 +1,7 @@
 """The outermost layer of the contract routes, a plain ASGI middleware Litestar runs
 around them: refusals made before a route runs (oversized or ambiguous headers, encoded
 bodies, OPTIONS), and one access-log line and one
-:class:`~provider.contract.records.RequestRecord` per request (CONTRACT A6, O2, W4).
+:class:`~helpthread_kit.records.RequestRecord` per request (CONTRACT A6, O2, W4).
 
 Requests Litestar refuses before any middleware (no such path, no such method) are
 reported by :func:`report_refusal`, called from the contract's exception handler."""

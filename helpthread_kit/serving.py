@@ -1,10 +1,10 @@
-"""Serving a provider: :func:`serve` runs any :func:`~provider.contract.create_app`
+"""Serving a provider: :func:`serve` runs any :func:`~helpthread_kit.create_app`
 application with **stock uvicorn**, configured through its public settings only, on one
 or several worker processes (CONTRACT W4, W7, A5).
 
 ::
 
-    from provider.contract.serving import serve
+    from helpthread_kit.serving import serve
     serve("my_adapter.app:make_app", workers=2, replay_store="sqlite:///var/lib/my-adapter/replay.db")
 
 What uvicorn is told (:func:`uvicorn_options`): its C parser (``httptools``) when
@@ -26,14 +26,14 @@ accepts connections. So
 * a worker that cannot start (a per-process replay store under several workers, a bad
   setting) stops the whole server once, with its error (:class:`WorkerStartFailed`);
   a worker that dies after it started is replaced, and replacements are marked
-  (:data:`~provider.contract.replay.REPLACEMENT_ENV`);
+  (:data:`~helpthread_kit.replay.REPLACEMENT_ENV`);
 * each worker has its own ``SO_REUSEPORT`` listener where the kernel spreads new
   connections over them (:class:`ReusePortListener`).
 
 With several workers every process must see every nonce (A5): :func:`serve` refuses
 ``workers > 1`` without a shared ``replay_store`` (``sqlite:///path`` for one machine,
 ``redis://…`` for several) and hands the setting to the workers through the
-environment; :func:`~provider.contract.create_app` refuses a store that is not shared
+environment; :func:`~helpthread_kit.create_app` refuses a store that is not shared
 inside a worker of a multi-worker :func:`serve`.
 """
 
@@ -105,7 +105,7 @@ def serving_workers() -> int:
 
 
 def default_replay_store() -> ReplayStore:
-    """The replay store :class:`~provider.contract.settings.ContractSettings` uses when
+    """The replay store :class:`~helpthread_kit.settings.ContractSettings` uses when
     given none: the one :func:`serve` was told (``replay_store=``), else in-memory.
 
     Raises:

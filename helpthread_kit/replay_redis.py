@@ -17,7 +17,7 @@ One Lua script per request does, atomically on the server:
 In steady state the epoch is long past and step 2 refuses nothing; for at most one
 replay window (300 s) after a loss of memory, requests signed before it are refused
 and the core signs again. If Redis cannot be reached the store raises
-:class:`~provider.contract.errors.ReplayStoreUnavailable` — the request is refused with
+:class:`~helpthread_kit.errors.ReplayStoreUnavailable` — the request is refused with
 ``503`` and ``Retry-After``, never accepted without a replay check.
 """
 
