@@ -302,6 +302,10 @@ def _release(text: str, held: list[str]) -> str:
     return _HELD_PIECE.sub(lambda m: held[ord(m.group(1)) - 0xF0000], text)
 
 
+#: What the kit's definition calls a tag that formats (:func:`markup_in`).
+_TAG_KIND = "HTML/XML tag"
+
+
 def _clean_prose(text: str, held: list[str] | None = None) -> str:
     text = _strip_comments(_decode_entities(text))
     text = _strip_tags(text, keep_words=False)
@@ -313,7 +317,7 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
     if not held:
         return text
     shown = _squash(_release(text, held))
-    if "<" in shown and markup_in(shown):
+    if "<" in shown and _TAG_KIND in markup_in(shown):
         # Escaped brackets that, put back, read as a tag that formats (``&lt;b&gt;x&lt;/b&gt;``):
         # a checker cannot tell them from leaked markup, so they are shown as ‹ › (the kit's
         # definition of plain text, as html_to_paragraphs does). Code is left as written.
