@@ -8,6 +8,7 @@ tests, and the JSON example, served, passes the ``conformance`` command."""
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -111,8 +112,9 @@ def test_the_kit_wheel_alone_serves_the_json_example_and_conformance_passes(tmp_
     shutil.copytree(REPO_ROOT / "examples" / "json_adapter", example,
                     ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
     port = _free_port()
-    secrets = {"JSON_ADAPTER_CUSTOMER_SAFE_SECRET": "c" * 48, "JSON_ADAPTER_AGENT_ONLY_SECRET": "a" * 48}
-    server_env = {**os.environ, **env, **secrets, "PYTHONPATH": str(example), "JSON_ADAPTER_PORT": str(port),
+    customer, agent = secrets.token_urlsafe(48), secrets.token_urlsafe(48)
+    keys = {"JSON_ADAPTER_CUSTOMER_SAFE_SECRET": customer, "JSON_ADAPTER_AGENT_ONLY_SECRET": agent}
+    server_env = {**os.environ, **env, **keys, "PYTHONPATH": str(example), "JSON_ADAPTER_PORT": str(port),
                   "JSON_ADAPTER_PUBLIC": "articles/public.json", "JSON_ADAPTER_INTERNAL": "articles/internal.json",
                   "KNOWLEDGE_PROVIDER_STRICT": "1"}
     log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 - closed by ProviderProcess.stop
@@ -125,8 +127,8 @@ def test_the_kit_wheel_alone_serves_the_json_example_and_conformance_passes(tmp_
         server.wait_until_healthy(timeout_s=60)
         checked = _run([str(bin_dir / "conformance"), f"http://127.0.0.1:{port}", "--strict-deployment",
                         "--application-only", *[arg for phrase in JSON_CANARIES for arg in ("--canary-query", phrase)]],
-                       tmp_path, {**env, "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": "c" * 48,
-                                  "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET": "a" * 48})
+                       tmp_path, {**env, "KNOWLEDGE_PROVIDER_CONFORMANCE_CUSTOMER_SAFE_SECRET": customer,
+                                  "KNOWLEDGE_PROVIDER_CONFORMANCE_AGENT_ONLY_SECRET": agent})
     finally:
         server.stop()
     assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
