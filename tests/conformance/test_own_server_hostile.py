@@ -9,10 +9,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from helpthread_kit.conformance import Status, check_url, format_text
 from tests.conformance.test_own_server import CANARIES, DRAFT_CANARIES, MINIMUM_SKIPS
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
 from tests.support import REPO_ROOT
+
+pytestmark = pytest.mark.e2e
 
 HOSTILE = {
     "en/hostile/escaped-tags.md": """---
