@@ -31,7 +31,9 @@ PASSAGE_MAX_CHARS = 400
 SECTION_MAX_LEVEL = 3
 # A sentence ends at whitespace after its stop, or right after a CJK full stop (Japanese
 # and Chinese put no space between sentences) unless a closing quote or bracket follows.
-_SENTENCE_END = re.compile(r"(?<=[.!?…:;])\s+|(?<=[。！？])(?![。！？」』）】〕”’])\s*")
+# Captures the gap, so sentences joined again keep it: none after a CJK full stop that
+# had none (a space there would make the passage differ from the page's text).
+_SENTENCE_END = re.compile(r"((?<=[.!?…:;])\s+|(?<=[。！？])(?![。！？」』）】〕”’])\s*)")
 _CJK_PAUSES = "、，；："
 
 
@@ -83,7 +85,10 @@ def _pieces(text: str, max_chars: int) -> Iterable[str]:
         yield text
         return
     current = ""
-    for sentence in _SENTENCE_END.split(text):
+    parts = _SENTENCE_END.split(text)
+    for index in range(0, len(parts), 2):
+        sentence = parts[index]
+        gap = " " if index and parts[index - 1] else ""
         if not sentence:
             continue
         while len(sentence) > max_chars:
@@ -92,11 +97,11 @@ def _pieces(text: str, max_chars: int) -> Iterable[str]:
                 yield current
                 current = ""
             yield head
-        if current and len(current) + 1 + len(sentence) > max_chars:
+        if current and len(current) + len(gap) + len(sentence) > max_chars:
             yield current
             current = sentence
         else:
-            current = f"{current} {sentence}" if current else sentence
+            current = f"{current}{gap}{sentence}" if current else sentence
     if current:
         yield current
 
