@@ -235,8 +235,8 @@ class _Draft:
         self.reasons.append(reason)
 
     def story(self) -> tuple[Reason, ...]:
-        """The reasons, ending with the audience as it stands (a rule that set the fields
-        directly, as :mod:`provider.wiki.same_text`'s do, is told in its own words)."""
+        """The reasons, ending with the audience as it stands (should a rule ever set the
+        fields directly rather than through :meth:`decide`, it is told in its own words)."""
         last = self.reasons[-1] if self.reasons else None
         if last is None or (last.audience, last.source) != (self.audience, self.audience_source):
             return (*self.reasons, Reason(self.audience, self.audience_source, CORPUS))

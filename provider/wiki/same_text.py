@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Protocol
 
-from .classify import INTERNAL, PUBLIC
+from .audience import CORPUS, INTERNAL, PUBLIC, Reason
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -45,6 +45,9 @@ class Draft(Protocol):
     problems: list[str]
     quarantine: list[str]
     withheld_as_duplicate: bool
+
+    def decide(self, reason: Reason) -> None:
+        """Set the audience through the corpus story (:class:`provider.wiki.corpus._Draft`)."""
 
 
 def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
@@ -91,8 +94,7 @@ def same_file(drafts: Mapping[str, Draft]) -> None:
                 draft.withheld = f"the same file as {withheld}, which is not served: {drafts[withheld].withheld}"
                 draft.problems.append(f"the same file as {withheld} (a link); withheld as it is")
             if internal is not None and draft.audience == PUBLIC:
-                draft.audience = INTERNAL
-                draft.audience_source = f"fail-closed: the same file as the internal {internal}"
+                draft.decide(Reason(INTERNAL, f"fail-closed: the same file as the internal {internal}", CORPUS))
                 draft.problems.append(f"the same file as {internal} (a link), which is internal; served as internal")
 
 
@@ -187,6 +189,5 @@ def _inherit(draft: Draft, path: str, source_withheld: str | None, *, accepted: 
         draft.withheld = f"{withheld[0]}, which is not served: {source_withheld}"
         draft.quarantine.append(f"{withheld[1]}, which is not served; not served either")
     else:
-        draft.audience = INTERNAL
-        draft.audience_source = f"fail-closed: {internal[0]}"
+        draft.decide(Reason(INTERNAL, f"fail-closed: {internal[0]}", CORPUS))
         draft.quarantine.append(f"{internal[1]}; served as internal")
