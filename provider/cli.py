@@ -556,19 +556,19 @@ def _format_findings(report: CheckReport) -> list[str]:
 @main.command()
 @_config_option
 @_setting_option("content")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (see README for the shape).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape: docs/how-to/check.md).")
 @click.option("--urls", "show_urls", is_flag=True, help="Also list each served document's citation URL.")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
 @click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="KIND",
-              help="With --strict: fail on warnings of this kind (repeatable; see README), e.g. orphan-translation.")
+              help="With --strict: fail on warnings of this kind (repeatable), e.g. orphan-translation.")
 @click.pass_context
 def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool, show_urls: bool,
           problems_only: bool, strict: bool, fail_on: tuple[str, ...]) -> None:
     """Lint the wiki as the index would see it, without serving or writing anything.
 
     \b
-    Exit status: 0 nothing quarantined; 1 something quarantined (see README), or with
+    Exit status: 0 nothing quarantined; 1 something quarantined (see docs/how-to/check.md), or with
     --strict an unused rule or a --fail-on warning; 2 the check could not run (bad
     configuration, no content folder, unknown --fail-on kind).
     """

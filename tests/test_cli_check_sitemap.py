@@ -53,6 +53,21 @@ def test_check_lists_pages_off_the_site_with_the_reason(tmp_path: Path) -> None:
     assert "1  not on the site (sitemap)\n" in out
 
 
+def test_a_withheld_page_on_the_site_is_no_sign_of_a_wrong_url_pattern(tmp_path: Path) -> None:
+    """A page the site publishes but we withhold (here: no text to serve, a mkdocstrings
+    stub) is not listed among the sitemap URLs no document produces: that list is read as
+    a sign of a wrong URL pattern (issue 24, operator trial)."""
+    config = site(tmp_path, urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/ref/agent/"))
+    (tmp_path / "content" / "docs" / "ref").mkdir()
+    (tmp_path / "content" / "docs" / "ref" / "agent.md").write_text("# Agents\n\n::: agents.agent\n", "utf-8")
+    _, out = run("--config", str(config), "--json")
+    data = json.loads(out)
+    stub = {f["path"]: f for f in data["files"]}["docs/ref/agent.md"]
+    assert stub["inPublicIndex"] is False and "no text to serve" in json.dumps(stub)
+    assert f"{BASE}/ref/agent/" not in data["summary"]["sitemap"]["siteUrlsWithoutDocumentTop"]
+    assert data["summary"]["sitemap"]["siteUrlsWithoutDocument"] == 0
+
+
 def test_check_json_has_urls_and_the_sitemap_summary(tmp_path: Path) -> None:
     config = site(tmp_path, urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/en/usage/"))
     code, out = run("--config", str(config), "--json")

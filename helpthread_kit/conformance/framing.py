@@ -138,5 +138,6 @@ def framing_envelope(s: Session) -> str:
         status, body = answers[0]
         if not _is_envelope(body):
             tally.miss(f"{label}: answered {status} {body[:60]!r}, expected a 4xx error envelope (put the "
-                       "reverse proxy of docs/explanation/litestar.md in front)")
+                       "reverse proxy of docs/explanation/litestar.md in front; to check the application "
+                       "alone, pass --application-only)")
     return tally.verdict("all 4 malformed requests answered with a 4xx envelope")

@@ -349,10 +349,12 @@ def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
 
 
 def _site_only(gate: SiteGate, resolved: dict[str, Resolved]) -> list[str]:
-    """Sitemap URLs that no served document's (public) citation URL matches."""
+    """Sitemap URLs that no document's citation URL matches. A withheld document counts as
+    producing its URL: the site publishing a page we withhold (say, one with no text to
+    serve) is no sign of a wrong URL pattern, which is what this list is read for."""
     if gate.sitemap is None:
         return []
-    produced = {site_key(url) for item in resolved.values() if item.served
+    produced = {site_key(url) for item in resolved.values()
                 for url in (gate.url(item.meta),) if url is not None}
     return sorted(url for key, url in gate.sitemap.urls.items() if key not in produced)
 
