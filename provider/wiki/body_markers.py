@@ -48,6 +48,7 @@ from itertools import pairwise
 
 from markdown_it.token import Token
 
+from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
 from .lookalike import _confusable_table, fold, resembles
 from .plaintext import parse_markdown
@@ -300,13 +301,12 @@ def _collapsed(body: str) -> list[BodyMarker]:
     customers: public). A label shown as code is text. The block runs from the label's
     line to the line of the matching ``</details>`` outside code (nested blocks counted);
     with none, to the end of the body (fail closed, as an unclosed marker)."""
-    from .sections import _shown_as_code  # here: sections reads hiding_summary from this module
 
     labels = [m for at in _SUMMARY_AT.finditer(body) if (m := hiding_summary(body, at.start())) is not None]
     if not labels:
         return []
     tags = list(_DETAILS.finditer(body))
-    code = _shown_as_code(body, [*labels, *tags], lambda text: text)
+    code = shown_as_code(body, [*labels, *tags], lambda text: text)
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
     found: list[BodyMarker] = []
     for index, label in enumerate(labels):

@@ -58,8 +58,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .body_markers import hiding_summary
+from .code_shown import shown_as_code
 from .lookalike import fold, mentions, near, resembles, squash
-from .plaintext import Block, parse_markdown, strip_templates
+from .plaintext import Block
 
 __all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "hiding_spans", "mark_internal_blocks", "split_sections"]
 
@@ -85,7 +86,7 @@ HIDE_COMMENT_PHRASES = ("内部", "社内", "機密", "机密", "非公開", "�
 HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden"}
 
 # Where an author can say "hide this" in some docs tool's syntax. Each is a *candidate*;
-# it counts only if it is not shown as code (:func:`_shown_as_code`).
+# it counts only if it is not shown as code (:func:`provider.wiki.code_shown.shown_as_code`).
 #: CSS that hides an element from a reader: ``display: none``, ``visibility: hidden``,
 #: ``font-size: 0``, ``opacity: 0`` (a zero not followed by a fraction), in any case.
 _HIDDEN_STYLE = (r"(?i:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
@@ -222,49 +223,19 @@ def _blank(text: str) -> str:
     return "\n" * text.count("\n")
 
 
-def _sentinel(index: int) -> str:
-    # A plain word: it has no Markdown meaning, so standing in for a marker it lands in
-    # whatever token the marker was in.
-    return f"kpmarker{index}x"
+def _without_hidden_labels(body: str, candidates: list[re.Match[str]]) -> list[re.Match[str]]:
+    """``candidates`` less the collapsible-block labels that hide their block.
 
-
-def _shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str]) -> set[int]:
-    """Indexes of ``matches`` that the reader sees as code.
-
-    A sentinel word is put just before each match (after its indentation), the body goes
-    through ``prepare`` (the layout's dialect rules) and the same parser the indexed text
-    comes from; a match is code only if its sentinel is inside a code token. A regex
-    guess at code spans once disagreed with the parser (escaped backticks, backticks in
-    an HTML block, a fence inside an MDX comment) and let text between real markers
-    through. The match's own text stays, so the parse is the page's: a letter added
-    outside a backtick run opens no code span and no code block. What counts is where a
-    match *starts*: a comment, tag or container whose opening is shown as code is text
-    (``{% comment %}`` in a code span, its words after the span visible prose), and
-    overlapping matches each keep their own start (a real marker inside the text a
-    Liquid comment candidate spans still counts)."""
-    if not matches:
-        return set()
-    starts: dict[int, list[int]] = {}
-    for index, match in enumerate(matches):
-        text = match.group(0)
-        starts.setdefault(match.start() + len(text) - len(text.lstrip(" \t")), []).append(index)
-    parts, position = [], 0
-    for number, start in enumerate(sorted(starts)):
-        parts += [body[position:start], _sentinel(number)]
-        position = start
-    parts.append(body[position:])
-    code: list[str] = []
-    for token in parse_markdown(strip_templates(prepare("".join(parts)))):
-        if token.type in ("fence", "code_block"):
-            code.append(token.content)
-        for child in token.children or ():
-            if child.type == "code_inline":
-                code.append(child.content)
-    shown = "\n".join(code)
-    if "kpmarker" not in shown:
-        return set()
-    return {index for number, start in enumerate(sorted(starts)) if _sentinel(number) in shown
-            for index in starts[start]}
+    A collapsible block labelled "Internal notes" is a heading over its block:
+    :mod:`provider.wiki.body_markers` hides it (``hiding-heading``) wherever the text as
+    written does not show it as code — the very test made here, so a label it leaves
+    (code as written, maybe not after the dialect rules) stays a would-be marker."""
+    labels = [m for m in candidates if hiding_summary(body, m.start()) is not None]
+    if not labels:
+        return candidates
+    written_code = shown_as_code(body, labels, lambda text: text)
+    dropped = {id(m) for i, m in enumerate(labels) if i not in written_code}
+    return [m for m in candidates if id(m) not in dropped]
 
 
 def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
@@ -282,17 +253,8 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
     candidates = hiding_spans(body, colon_containers=colon_containers)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
-    labels = [m for m in candidates if hiding_summary(body, m.start()) is not None]
-    if labels:
-        # A collapsible block labelled "Internal notes" is a heading over its block:
-        # :mod:`provider.wiki.body_markers` hides it (``hiding-heading``) wherever the
-        # text as written does not show it as code — the very test made here, so a label
-        # it leaves (code as written, maybe not after the dialect rules) stays a
-        # would-be marker.
-        written_code = _shown_as_code(body, labels, lambda text: text)
-        dropped = {id(m) for i, m in enumerate(labels) if i not in written_code}
-        candidates = [m for m in candidates if id(m) not in dropped]
-    code = _shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
+    candidates = _without_hidden_labels(body, candidates)
+    code = shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
 
     def line_of(offset: int) -> int:

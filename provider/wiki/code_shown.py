@@ -1,0 +1,60 @@
+"""Which pieces of a markdown body the reader sees as code.
+
+Marker syntax shown as code (an inline code span, a fence, an indented block) is text the
+page shows, never a marker: :mod:`provider.wiki.sections` and
+:mod:`provider.wiki.body_markers` both ask this module, so they decide code alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from .plaintext import parse_markdown, strip_templates
+
+__all__ = ["shown_as_code"]
+
+
+def _sentinel(index: int) -> str:
+    # A plain word: it has no Markdown meaning, so standing in for a marker it lands in
+    # whatever token the marker was in.
+    return f"kpmarker{index}x"
+
+
+def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str]) -> set[int]:
+    """Indexes of ``matches`` that the reader sees as code.
+
+    A sentinel word is put just before each match (after its indentation), the body goes
+    through ``prepare`` (the layout's dialect rules) and the same parser the indexed text
+    comes from; a match is code only if its sentinel is inside a code token. A regex
+    guess at code spans once disagreed with the parser (escaped backticks, backticks in
+    an HTML block, a fence inside an MDX comment) and let text between real markers
+    through. The match's own text stays, so the parse is the page's: a letter added
+    outside a backtick run opens no code span and no code block. What counts is where a
+    match *starts*: a comment, tag or container whose opening is shown as code is text
+    (``{% comment %}`` in a code span, its words after the span visible prose), and
+    overlapping matches each keep their own start (a real marker inside the text a
+    Liquid comment candidate spans still counts)."""
+    if not matches:
+        return set()
+    starts: dict[int, list[int]] = {}
+    for index, match in enumerate(matches):
+        text = match.group(0)
+        starts.setdefault(match.start() + len(text) - len(text.lstrip(" \t")), []).append(index)
+    parts, position = [], 0
+    for number, start in enumerate(sorted(starts)):
+        parts += [body[position:start], _sentinel(number)]
+        position = start
+    parts.append(body[position:])
+    code: list[str] = []
+    for token in parse_markdown(strip_templates(prepare("".join(parts)))):
+        if token.type in ("fence", "code_block"):
+            code.append(token.content)
+        for child in token.children or ():
+            if child.type == "code_inline":
+                code.append(child.content)
+    shown = "\n".join(code)
+    if "kpmarker" not in shown:
+        return set()
+    return {index for number, start in enumerate(sorted(starts)) if _sentinel(number) in shown
+            for index in starts[start]}
