@@ -230,11 +230,63 @@ def _may_hold(body: str) -> bool:
     return False
 
 
+# The opening line of a docs tool's box (admonition, tab, pymdown block, container,
+# shortcode), with its title if it has one: a reader takes the title for a heading over
+# the box's text.
+_BOX_OPENER = re.compile(
+    r'^(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"(?P<a>[^"\n]*)")?[ \t]*'
+    r'|===\+?[ \t]*"(?P<b>[^"\n]*)"[ \t]*'
+    r'|:{3,}[ \t]*[\w-]+[ \t]*(?:\[(?P<c>[^\]\n]*)\]|[ \t]+(?P<d>[^\n{]*))?(?:\{[^\n]*\})?[ \t]*'
+    r'|/{3,}[ \t]*[\w-]+[ \t]*(?:\|[ \t]*(?P<e>[^\n]*))?'
+    r'|\{\{[<%][ \t]*details\b(?:[^\n]*?(?:summary|title)="(?P<f>[^"\n]*)")?[^\n]*)$',
+    re.MULTILINE)
+
+
+def _flush_left(body: str) -> str:
+    """``body`` as the docs tools' boxes show it, line for line: each box's opening line
+    written as a level-2 heading of its title (an empty line when it has none), and the
+    text of an indented box (MkDocs admonitions and tabs, which plain Markdown would read
+    as code) moved left by the box's indentation; code inside a box stays code. ``body``
+    itself when it has no box."""
+    lines, changed = [], False
+    bodies: list[int] = []  # the column each open indented box's text starts at
+    for line in body.split("\n"):
+        expanded = line.expandtabs(4)
+        stripped = expanded.lstrip(" ")
+        if stripped:
+            while bodies and len(expanded) - len(stripped) < bodies[-1]:
+                bodies.pop()
+        text = expanded[bodies[-1]:] if bodies and stripped else (expanded if stripped else "")
+        opener = _BOX_OPENER.fullmatch(text.rstrip())
+        if opener is None:
+            lines.append(text)
+            continue
+        changed = True
+        lines.append(next(("## " + t for t in opener.groups() if t and t.strip()), ""))
+        if text.startswith(("!!!", "???", "===")):
+            bodies.append((bodies[-1] if bodies else 0) + 4)
+    return "\n".join(lines) if changed else body
+
+
 def find_body_markers(body: str) -> list[BodyMarker]:
     """Every finding of this module in a markdown body (front matter removed), in body
-    order. Text in code blocks and code spans is never a finding."""
-    if not _may_hold(body):
+    order. Text in code blocks and code spans is never a finding.
+
+    The body is read twice: as Markdown, and flush left with box titles as headings
+    (:func:`_flush_left`), since a docs tool shows an indented admonition body or a box
+    titled "Staff notes" as prose under a heading. A finding of either reading counts
+    (fail closed: the flat reading may take indented code for prose, never the reverse)."""
+    flat = _flush_left(body)
+    if not (_may_hold(body) or (flat != body and _may_hold(flat))):
         return []
+    found = _findings(body)
+    if flat != body:
+        seen = {(m.code, m.line) for m in found}
+        found += [m for m in _findings(flat) if (m.code, m.line) not in seen]
+    return sorted(found, key=lambda m: (m.start, m.code))
+
+
+def _findings(body: str) -> list[BodyMarker]:
     tokens = parse_markdown(body)
     lines = len(body.split("\n"))
     found: list[BodyMarker] = []
@@ -278,7 +330,7 @@ def find_body_markers(body: str) -> list[BodyMarker]:
                     line = start + text[: match.start(1)].count("\n") + 1
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     found += _collapsed(body)
-    return sorted(found, key=lambda m: (m.start, m.code))
+    return found
 
 
 def hiding_summary(body: str, at: int) -> re.Match[str] | None:
@@ -290,8 +342,24 @@ def hiding_summary(body: str, at: int) -> re.Match[str] | None:
     match = _SUMMARY.match(body, at)
     if match is None:
         return None
-    label = " ".join(html.unescape(_TAG.sub(" ", match.group(1))).split())
-    return match if says_not_for_customers(label) is not None else None
+    # A tag may split a word (``Inter<wbr>nal``) or separate two (``Internal<br>notes``):
+    # the label is read both ways.
+    labels = (" ".join(html.unescape(_TAG.sub(gap, match.group(1))).split()) for gap in (" ", ""))
+    return match if any(says_not_for_customers(label) is not None for label in labels) else None
+
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+def _not_a_closer(body: str, at: int) -> bool:
+    """Whether the ``</details>`` at ``at`` closes nothing in a browser: escaped, inside an
+    HTML comment or inside another tag (an attribute value). Only closers are set aside
+    this way: ignoring one can only hide more (fail closed)."""
+    if at and body[at - 1] == "\\":
+        return True
+    if body.rfind("<", 0, at) > body.rfind(">", 0, at):
+        return True
+    return any(m.start() < at < m.end() for m in _COMMENT.finditer(body, 0, at + 1))
 
 
 def _collapsed(body: str) -> list[BodyMarker]:
@@ -305,7 +373,7 @@ def _collapsed(body: str) -> list[BodyMarker]:
     labels = [m for at in _SUMMARY_AT.finditer(body) if (m := hiding_summary(body, at.start())) is not None]
     if not labels:
         return []
-    tags = list(_DETAILS.finditer(body))
+    tags = [tag for tag in _DETAILS.finditer(body) if not (tag.group(1) and _not_a_closer(body, tag.start()))]
     code = shown_as_code(body, [*labels, *tags], lambda text: text)
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
     found: list[BodyMarker] = []

@@ -11,6 +11,7 @@ nothing.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +83,22 @@ def test_x5_balance_labels_addressing_customers_hide_nothing(variant: tuple[str,
     doc = parse_public_page(body, layout)
     assert doc.meta.findings == (), body
     assert doc.meta.audience == "public" and CANARY in doc.public_body, body
+
+
+@pytest.mark.parametrize("closer", ["<!-- </details> -->", "\\</details>", '<a title="</details>">x</a>',
+                                    "<!--\n</details>\n-->"])
+def test_x2_a_closer_a_browser_ignores_does_not_end_the_hidden_block(closer: str) -> None:
+    """Attack: a ``</details>`` in a comment, escaped or in an attribute ended the block
+    early and served what followed."""
+    body = f"<details><summary>Internal notes</summary>\n\nA.\n{closer}\n{CANARY} text.\n</details>"
+    doc = parse_public_page(body, "mkdocs")
+    assert CANARY not in doc.public_body and "Public words last" in doc.public_body
+
+
+@pytest.mark.parametrize("tag", ["<wbr>", "<span></span>", "<b></b>", "<br>"])
+def test_x2_a_label_split_by_a_tag_is_still_read(tag: str) -> None:
+    """Attack: ``Inter<wbr>nal notes`` was not read as ``Internal notes``."""
+    glued = "Inter" + tag + "nal notes" if tag != "<br>" else "Internal" + tag + "notes"
+    body = f"<details><summary>{glued}</summary>\n\n{CANARY} text.\n</details>"
+    doc = parse_public_page(body, "mkdocs")
+    assert not (doc.meta.audience == "public" and CANARY in doc.public_body)
