@@ -339,7 +339,9 @@ _MKDOCS_BLOCK = re.compile(
     r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]{1,50}(?:[ \t]+[\w-]{1,50}){0,5}(?:[ \t]+"(.{0,500})")?[ \t]*$"""
 )
 _MKDOCS_TAB = re.compile(r"""^([ \t]*)===!?\+?[ \t]+"(.{0,500})"[ \t]*$""")
-_SNIPPET = re.compile(r"""^\s*;?-{1,2}8<-{1,2}(?:\s|$)""")
+# pymdownx.snippets takes a line for an include only when the file name ends it: a
+# sentence after it ("--8<-- "x.md" and then run the installer.") is text the page shows.
+_SNIPPET = re.compile(r"""^\s*;?-{1,2}8<-{1,2}[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\S+)[ \t]*$""")
 _SNIPPET_BLOCK = re.compile(r"""^\s*-{1,2}8<-{1,2}\s*$""")
 _INLINE_ATTRS = re.compile(r"\{\s{0,20}:?\s{0,20}[.#][^{}\n]{0,500}\}")
 # ``[text](url){target=_blank}``: attr_list after a link or image may hold only key=value.

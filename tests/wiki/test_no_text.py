@@ -51,6 +51,7 @@ def test_a_page_with_nothing_but_its_title_is_not_served(body: str, cause: str) 
     "# Runner\n\n## Run options\n",  # a heading beyond the title is text
     "Title-less text, one sentence.\n",
     "Page.\n",  # its title comes from the file name: the text is what it says
+    '# Setup\n\n--8<-- "x.md" and then run the installer.\n',  # not an include: text follows the file
 ])
 def test_a_page_with_any_text_beyond_its_title_is_served(body: str) -> None:
     served, why = _resolve({"docs/ref/page.md": HEAD + body})["docs/ref/page.md"]
