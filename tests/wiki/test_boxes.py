@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.wiki.test_code_shown import parse_public_page
 from tests.wiki.variants import CANARY
 
-EXAMPLES = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HIDING = ("Internal notes", "For support staff only", "Staff notes", "Internal only", "Confidential",
           "Notes for agents", "Not for customers", "Staff only")
 PUBLIC = ("Tip", "Note", "Example", "Support team", "Before you start", "Contact support")
