@@ -242,6 +242,16 @@ _BOX_OPENER = re.compile(
     re.MULTILINE)
 
 
+# A GitHub/DocFX alert's first line (``> [!NOTE]``): the box's kind, shown as its title.
+# Written as an empty quote line when a label follows, so the label starts its paragraph.
+_ALERT = re.compile(r"((?:[ \t]*>)+)[ \t]*\[![A-Za-z]+\][+-]?")
+#: The line after an alert's first line, when it opens with a label (bold, or a few words
+#: and a colon): only then is
+#: the quote's text read as starting there (its first words, when not a label, are the
+#: alert's prose: "Don't share your password" is advice, not a note for staff).
+_QUOTED_LABEL = re.compile(r"(?:[ \t]*>)+[ \t]*(?:\*\*|__|[^\s:>][^:\n]{0,40}:)")
+
+
 def _flush_left(body: str) -> str:
     """``body`` as the docs tools' boxes show it, line for line: each box's opening line
     written as a level-2 heading of its title (an empty line when it has none), and the
@@ -250,7 +260,8 @@ def _flush_left(body: str) -> str:
     itself when it has no box."""
     lines, changed = [], False
     bodies: list[int] = []  # the column each open indented box's text starts at
-    for line in body.split("\n"):
+    source = body.split("\n")
+    for number, line in enumerate(source):
         expanded = line.expandtabs(4)
         stripped = expanded.lstrip(" ")
         if stripped:
@@ -259,6 +270,10 @@ def _flush_left(body: str) -> str:
         text = expanded[bodies[-1]:] if bodies and stripped else (expanded if stripped else "")
         opener = _BOX_OPENER.fullmatch(text.rstrip())
         if opener is None:
+            alert = _ALERT.fullmatch(text.rstrip())
+            if alert is not None and _QUOTED_LABEL.match(source[number + 1] if number + 1 < len(source) else ""):
+                changed = True
+                text = alert.group(1)
             lines.append(text)
             continue
         changed = True

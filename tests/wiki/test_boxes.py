@@ -12,6 +12,7 @@ box, keep the page public.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,4 +90,19 @@ def test_balance_a_box_titled_for_customers_stays_public(case: tuple[str, str]) 
 def test_balance_staff_words_in_code_inside_a_box_stay_public() -> None:
     body = f'!!! tip "Tip"\n    Run it:\n\n    ```\n    ## Internal notes\n    {CANARY}\n    ```\n\nAfter.'
     doc = parse_public_page(body, "mkdocs")
+    assert doc.meta.audience == "public" and CANARY in doc.public_body
+
+
+@pytest.mark.parametrize("kind", ["NOTE", "IMPORTANT", "WARNING", "TIP", "CAUTION", "note"])
+@pytest.mark.parametrize("label", ["**Internal only:**", "**Staff only:**", "**Not for customers:**",
+                                   "Internal notes:"])
+@pytest.mark.parametrize("layout", ["docfx", "mkdocs", "docusaurus", "plain"])
+def test_x2_a_staff_label_under_an_alert_line_hides_its_text(kind: str, label: str, layout: str) -> None:
+    """Attack: under ``> [!NOTE]`` the label did not start its paragraph, so it hid nothing."""
+    doc = parse_public_page(f"> [!{kind}]\n> {label} {CANARY} text.", layout)
+    assert not (doc.meta.audience == "public" and CANARY in doc.public_body)
+
+
+def test_balance_an_alert_for_customers_stays_public() -> None:
+    doc = parse_public_page(f"> [!NOTE]\n> Use the {CANARY} command to sign in.", "docfx")
     assert doc.meta.audience == "public" and CANARY in doc.public_body
