@@ -246,10 +246,14 @@ _BOX_OPENER = re.compile(
 # Written as an empty quote line when a label follows, so the label starts its paragraph.
 _ALERT = re.compile(r"((?:[ \t]*>)+)[ \t]*\[![A-Za-z]+\][+-]?")
 #: The line after an alert's first line, when it opens with a label (bold, or a few words
-#: and a colon): only then is
-#: the quote's text read as starting there (its first words, when not a label, are the
-#: alert's prose: "Don't share your password" is advice, not a note for staff).
+#: and a colon): only then is the quote's text read as starting there (its first words,
+#: when not a label, are the alert's prose: "Don't share your password" is advice, not a
+#: note for staff).
 _QUOTED_LABEL = re.compile(r"(?:[ \t]*>)+[ \t]*(?:\*\*|__|[^\s:>][^:\n]{0,40}:)")
+
+
+#: Text without one of these holds no box or alert: most pages are not read line by line.
+_BOX_SIGNS = ("!!!", "???", "===", ":::", "///", "{{<", "{{%", "[!")
 
 
 def _flush_left(body: str) -> str:
@@ -258,6 +262,8 @@ def _flush_left(body: str) -> str:
     text of an indented box (MkDocs admonitions and tabs, which plain Markdown would read
     as code) moved left by the box's indentation; code inside a box stays code. ``body``
     itself when it has no box."""
+    if not any(sign in body for sign in _BOX_SIGNS):
+        return body
     lines, changed = [], False
     bodies: list[int] = []  # the column each open indented box's text starts at
     source = body.split("\n")
@@ -359,8 +365,14 @@ def hiding_summary(body: str, at: int) -> re.Match[str] | None:
         return None
     # A tag may split a word (``Inter<wbr>nal``) or separate two (``Internal<br>notes``):
     # the label is read both ways.
-    labels = (" ".join(html.unescape(_TAG.sub(gap, match.group(1))).split()) for gap in (" ", ""))
+    labels = (_label_text(match.group(1), gap) for gap in (" ", ""))
     return match if any(says_not_for_customers(label) is not None for label in labels) else None
+
+
+def _label_text(label: str, gap: str = " ") -> str:
+    """A ``<summary>`` element's text as shown: tags replaced by ``gap``, entities decoded,
+    white space collapsed."""
+    return " ".join(html.unescape(_TAG.sub(gap, label)).split())
 
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
@@ -404,7 +416,7 @@ def _collapsed(body: str) -> list[BodyMarker]:
             if depth == 0:
                 end = bisect.bisect_right(starts, tag.start())
                 break
-        text = " ".join(html.unescape(_TAG.sub(" ", label.group(1))).split())
+        text = _label_text(label.group(1))
         found.append(BodyMarker("hiding-heading", line + 1, text[:120], line, end))
     return found
 
