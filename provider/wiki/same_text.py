@@ -133,7 +133,7 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
             continue
         key, withheld = next((f for f in found if f[1]), found[0])
         path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
-        _inherit(draft, path, drafts[key].withheld if withheld else None, accepted=f"the same words as {path}",
+        _inherit(draft, drafts[key].withheld if withheld else None, accepted=f"the same words as {path}",
                  withheld=(f"the same words as {path}", f"nearly the same text as {path} (the same words)"),
                  internal=(f"a copy of the internal {path}",
                            f"nearly the same text as the internal {path} (the same words)"))
@@ -171,15 +171,15 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         key, withheld = min(found, key=lambda f: (not f[1], f[0]))
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
-        _inherit(draft, path, drafts[source].withheld if withheld else None, accepted=f"a paragraph of {path}",
+        _inherit(draft, drafts[source].withheld if withheld else None, accepted=f"a paragraph of {path}",
                  withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
                  internal=(f"holds a paragraph of the internal {path}",
                            f"holds a paragraph of the internal {path} (the same words)"))
 
 
-def _inherit(draft: Draft, path: str, source_withheld: str | None, *, accepted: str,
+def _inherit(draft: Draft, source_withheld: str | None, *, accepted: str,
              withheld: tuple[str, str], internal: tuple[str, str]) -> None:
-    """Rules 6b and 6c's one decision: a public ``draft`` related to ``path`` (withheld
+    """Rules 6b and 6c's one decision: a public ``draft`` related to a source (withheld
     for ``source_withheld``, else internal) is withheld or made internal, and quarantined
     — unless the operator accepted its ``near-copy`` finding. ``withheld`` and
     ``internal``: (what the reason says, what the quarantine message says)."""
