@@ -337,7 +337,8 @@ def _meta_json(meta: DocumentMeta) -> dict[str, Any]:
 #: by its ``__init__`` (``from_json``, ``replace``).
 _FIELDS = tuple(f.name for f in fields(DocumentMeta))
 #: Its fields that are tuples of strings (JSON lists).
-_TUPLE_FIELDS = ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags")
+_TUPLE_FIELDS = ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
+                 "block_shingles", "internal_block_shingles")
 
 
 def _meta_text(meta: DocumentMeta) -> str:

@@ -1,6 +1,7 @@
 """Which pieces of a markdown body the reader sees as code.
 
-Marker syntax shown as code (an inline code span, a fence, an indented block) is text the
+Marker syntax shown as code (an inline code span, a fence, an indented block, an HTML
+``<code>``, ``<kbd>``, ``<samp>``, ``<pre>``, ``<tt>`` or ``<var>`` element) is text the
 page shows, never a marker: :mod:`provider.wiki.sections` and
 :mod:`provider.wiki.body_markers` both ask this module, so they decide code alike.
 """
@@ -12,7 +13,32 @@ from collections.abc import Callable, Sequence
 
 from .plaintext import parse_markdown, strip_templates
 
-__all__ = ["shown_as_code"]
+__all__ = ["CODE_TAGS", "shown_as_code"]
+
+#: HTML elements a browser shows as code or as keys typed or output (their text is text,
+#: never a marker: ``<code>{.internal}</code>`` documents the syntax).
+CODE_TAGS = ("code", "kbd", "samp", "pre", "tt", "var")
+_OPEN = re.compile(r"<(" + "|".join(CODE_TAGS) + r")(?:\s[^>]*)?>", re.IGNORECASE)
+_CLOSE = re.compile(r"</(" + "|".join(CODE_TAGS) + r")\s*>", re.IGNORECASE)
+_ELEMENT = re.compile(r"<(" + "|".join(CODE_TAGS) + r")(?:\s[^>]*)?>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def _html_code(token_children: Sequence[object]) -> list[str]:
+    """The text of inline children inside an HTML code element (``<code>…</code>`` written
+    as HTML in a paragraph: markdown-it gives the tags as ``html_inline`` tokens and the
+    text between them as ordinary children)."""
+    out: list[str] = []
+    depth = 0
+    for child in token_children:
+        kind, content = getattr(child, "type", ""), getattr(child, "content", "")
+        if kind == "html_inline":
+            if _OPEN.fullmatch(content.strip()):
+                depth += 1
+            elif _CLOSE.fullmatch(content.strip()) and depth:
+                depth -= 1
+        elif depth:
+            out.append(content)
+    return out
 
 
 def _sentinel(index: int) -> str:
@@ -50,9 +76,12 @@ def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable
     for token in parse_markdown(strip_templates(prepare("".join(parts)))):
         if token.type in ("fence", "code_block"):
             code.append(token.content)
+        elif token.type == "html_block":
+            code += [found.group(2) for found in _ELEMENT.finditer(token.content)]
         for child in token.children or ():
             if child.type == "code_inline":
                 code.append(child.content)
+        code += _html_code(token.children or ())
     shown = "\n".join(code)
     if "kpmarker" not in shown:
         return set()

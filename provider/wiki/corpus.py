@@ -93,7 +93,7 @@ from .layouts import Layout
 from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import same_file, same_paragraphs, same_words
+from .same_text import contained_text, same_file, same_paragraphs, same_words
 
 if TYPE_CHECKING:
     from .site_gate import OffSite
@@ -713,6 +713,7 @@ def derive(
     _inherit_from_copies(drafts, copies)
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
+    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
     if default_locale is not None:
         _drift(drafts, default_locale)
 

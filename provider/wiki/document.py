@@ -35,6 +35,7 @@ from .classify import (
     readable_name,
     site_path,
 )
+from .containment import block_shingles
 from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, parse_date, post_group
 from .dialects import apply_dialects
@@ -517,6 +518,8 @@ def _text_fields(title: str, body: _Body) -> dict[str, Any]:
         "internal_bag": word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
         "paragraph_bags": paragraph_bags(b.text for b in body.public.blocks if b.kind != "heading"),
         "internal_paragraph_bags": paragraph_bags(b.text for b in body.internal_blocks if b.kind != "heading"),
+        "block_shingles": block_shingles(b.text for b in body.public.blocks),
+        "internal_block_shingles": block_shingles(b.text for b in body.internal_blocks),
     }
 
 

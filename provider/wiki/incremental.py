@@ -10,7 +10,9 @@ document's decision, though, reads only a few other documents — its **inputs**
   of an internal source, drift, translation sync, the group itself: rules 4, 5, 8–10);
 * the documents claiming its ``documentId`` (rule 7);
 * the documents whose text nearly copies its own or its internal sections' (rule 6,
-  from the :class:`~provider.wiki.copies.CopyGraph`).
+  from the :class:`~provider.wiki.copies.CopyGraph`);
+* the documents containing a unit of its text, and those a unit of which it contains
+  (rule 6d, from the :class:`~provider.wiki.containment.ContainmentIndex`).
 
 Every rule reads those inputs' decisions of earlier rules only, so a decision is a
 function of the metadata of its inputs, their inputs, and so on (the *closure*), and of
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from .containment import ContainmentIndex
 from .copies import CopyGraph
 from .corpus import Derived, Gate, Resolved, _sketches, derive
 from .document import DocumentMeta
@@ -159,6 +162,7 @@ class CorpusRules:
     def __init__(self, *, max_share: float = 0.5) -> None:
         self.max_share = max_share
         self.copies = CopyGraph()
+        self.contained = ContainmentIndex()
         self.last_full = True
         self.last_derived = 0
         self._config: tuple[Any, ...] | None = None
@@ -251,8 +255,10 @@ class CorpusRules:
         for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
                       self._by_file, self._by_bag):
             index.clear()
+        self.contained.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
+            self.contained.update(relpath, meta)
         self._ordered = sorted(docs)
         self._docs = dict(docs)
         self._resolved = derived.resolved
@@ -404,6 +410,7 @@ class CorpusRules:
                     del self._ordered[at]
             self.copies.update(relpath, new.sketch if new is not None else "")
             self.copies.update(relpath + "#internal", new.internal_sketch if new is not None else "")
+            self.contained.update(relpath, new)
 
     def _below(self, folder: str) -> list[str]:
         if not folder:
@@ -426,6 +433,7 @@ class CorpusRules:
         for key in (relpath, relpath + "#internal"):
             for other in self.copies.neighbours(key):
                 yield other.partition("#")[0]
+        yield from self.contained.related(relpath)  # contained text (rule 6d)
         if reverse:
             if meta.section or (self._bundle_rule and _is_index(relpath)):
                 yield from self._below(_parent(relpath))

@@ -215,6 +215,9 @@ class DocumentMeta:
         paragraph_bags, internal_paragraph_bags: :func:`provider.wiki.copies.paragraph_bags`
             of the paragraphs outside and inside internal sections: find a paragraph
             copied, in any word order, into a longer page (rule 6c).
+        block_shingles, internal_block_shingles: :func:`provider.wiki.containment.block_shingles`
+            of the blocks outside and inside internal sections: find a short internal
+            text, or an edited or split paragraph, contained in a public page (rule 6d).
     """
 
     relpath: str
@@ -259,10 +262,13 @@ class DocumentMeta:
     internal_bag: str = ""
     paragraph_bags: tuple[str, ...] = ()
     internal_paragraph_bags: tuple[str, ...] = ()
+    block_shingles: tuple[str, ...] = ()
+    internal_block_shingles: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags"):
+        for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
+                     "block_shingles", "internal_block_shingles"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -275,6 +281,8 @@ class DocumentMeta:
         data["accepted"] = tuple(data.get("accepted", ()))
         data["paragraph_bags"] = tuple(data.get("paragraph_bags", ()))
         data["internal_paragraph_bags"] = tuple(data.get("internal_paragraph_bags", ()))
+        data["block_shingles"] = tuple(data.get("block_shingles", ()))
+        data["internal_block_shingles"] = tuple(data.get("internal_block_shingles", ()))
         return cls(**data)
 
 

@@ -17,7 +17,11 @@ them on its drafts; CONTRACT X2).
   internal paragraph is as internal as the paragraph (containment, which neither the
   sketch nor the whole-text bag sees).
 
-All three relate documents the incremental rules must follow (:func:`file_keys`,
+* **Rule 6d — contained text** (:mod:`provider.wiki.containment`): a public document
+  holding most of the word shingles of a short internal text or of an internal
+  paragraph (edited, split, pasted into a longer paragraph) inherits its status.
+
+All four relate documents the incremental rules must follow (:func:`file_keys`,
 :func:`bag_keys`: :mod:`provider.wiki.incremental` indexes them).
 """
 
@@ -28,10 +32,11 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .audience import CORPUS, INTERNAL, PUBLIC, Reason
+from .containment import needed, public_set, units
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
-__all__ = ["Draft", "bag_keys", "file_keys", "same_file", "same_paragraphs", "same_words"]
+__all__ = ["Draft", "bag_keys", "contained_text", "file_keys", "same_file", "same_paragraphs", "same_words"]
 
 
 class Draft(Protocol):
@@ -175,6 +180,54 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
                  internal=(f"holds a paragraph of the internal {path}",
                            f"holds a paragraph of the internal {path} (the same words)"))
+
+
+def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
+                   on_the_site: tuple[str, ...]) -> None:
+    """Rule 6d: a public document containing a unit (:func:`units`) of an internal or
+    withheld document, or of any document's internal sections, outside its translation
+    group, inherits its status as rule 6c does (same sources and exceptions: see
+    :func:`provider.wiki.same_text.same_paragraphs`; the same ``near-copy`` finding)."""
+    sources: list[tuple[frozenset[int], str, bool]] = []
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
+            continue
+        whole, internal = units(draft.meta)
+        if draft.withheld is not None or (draft.audience != PUBLIC and not draft.audience_source.startswith(not_meant)):
+            sources += [(unit, relpath, draft.withheld is not None) for unit in whole]
+        sources += [(unit, relpath + "#internal", False) for unit in internal]
+    if not sources:
+        return
+    by_value: dict[int, list[int]] = defaultdict(list)
+    for number, (unit, _, _) in enumerate(sources):
+        for value in unit:
+            by_value[value].append(number)
+    for relpath, draft in sorted(drafts.items()):
+        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.block_shingles:
+            continue
+        held = public_set(draft.meta)
+        hits: dict[int, int] = defaultdict(int)
+        for value in held:
+            for number in by_value.get(value, ()):
+                hits[number] += 1
+        group = draft.meta.translation_group
+        found = []
+        for number, count in hits.items():
+            unit, key, withheld = sources[number]
+            source = key.partition("#")[0]
+            if count >= needed(len(unit)) and source != relpath and drafts[source].meta.translation_group != group:
+                found.append((not withheld, key, count, len(unit)))
+        if not found:
+            continue
+        not_withheld, key, count, size = min(found)
+        source = key.partition("#")[0]
+        path = source + (" (its internal section)" if key.endswith("#internal") else "")
+        share = f"{count} of its {size} word triples"
+        _inherit(draft, None if not_withheld else drafts[source].withheld,
+                 accepted=f"text of {path}",
+                 withheld=(f"text copied from {path}", f"holds the text of {path} ({share}), which is not served"),
+                 internal=(f"holds the text of the internal {path}",
+                           f"holds the text of the internal {path} ({share})"))
 
 
 def _inherit(draft: Draft, source_withheld: str | None, *, accepted: str,

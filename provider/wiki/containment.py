@@ -1,0 +1,193 @@
+"""Rule 6d — internal text contained in a public page (CONTRACT X2, X5).
+
+Rules 6–6c see a copy whose *whole* text matches (near-copy sketch, same words) or a
+copied paragraph of at least :data:`~provider.wiki.copies.MIN_PARAGRAPH_WORDS` words with
+exactly the same words. They miss a short internal text (an escalation code in one
+sentence) pasted inside a longer public paragraph, and a copied paragraph with one word
+edited or split in two. This rule measures **containment**: the share of an internal
+text's word shingles (:data:`SHINGLE_WORDS` consecutive words, folded as every copy rule
+folds them: NFKC, case, look-alike letters; :func:`provider.wiki.copies.words`) that one
+public document holds.
+
+* **Units** (what can be contained): each block of a document (paragraph, list item,
+  table, heading) with at least :data:`MIN_UNIT_SHINGLES` shingles, and the whole text of
+  a short document (or of its internal sections) when it holds more than one block and at
+  most :data:`SHORT_TEXT_SHINGLES` shingles. Under the floor (a title, "Coming soon",
+  "See the admin guide") a text is too common to taint anything.
+* **A unit is contained** in a document when the document's public blocks hold at least
+  :data:`CONTAINED_SHARE` of the unit's shingles, and at least :data:`MIN_UNIT_SHINGLES`
+  of them (:func:`contains`). At 3 words a shingle, a one-word edit costs at most 3
+  shingles: a 10-word sentence with one word changed keeps 5 of 8.
+* **Sources** are as for rule 6c: the units of an internal (meant) or withheld document,
+  and the units of any document's internal sections. A public document containing one,
+  outside its translation group, inherits its status (:func:`provider.wiki.same_text._inherit`:
+  withheld or internal, quarantined, accepted with a ``near-copy`` finding).
+
+Each document stores its blocks' shingles (:func:`block_shingles`; base64 of ascending
+32-bit CRC values): the rule reads metadata only, like the others. The relation between
+two documents (one contains a unit of the other) does not depend on their status:
+:class:`ContainmentIndex` keeps it for the incremental rules
+(:mod:`provider.wiki.incremental`) by **prefix filtering**: a unit of ``n`` shingles is
+contained only if the container holds one of its ``n - needed + 1`` smallest values.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import struct
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+
+from .copies import words
+from .model import DocumentMeta
+
+__all__ = ["CONTAINED_SHARE", "MIN_UNIT_SHINGLES", "SHINGLE_WORDS", "SHORT_TEXT_SHINGLES", "ContainmentIndex",
+           "block_shingles", "contains", "decode", "needed", "public_set", "units"]
+
+#: Words a shingle holds.
+SHINGLE_WORDS = 3
+#: Shingles a unit needs (8 words), and the fewest shingles of a unit a container must hold.
+MIN_UNIT_SHINGLES = 6
+#: The share of a unit's shingles a container must hold.
+CONTAINED_SHARE = 0.6
+#: A document (or its internal sections) of several blocks and at most this many shingles
+#: is also a unit as a whole: two short lines copied together.
+SHORT_TEXT_SHINGLES = 64
+
+
+def _shingles(text: str) -> set[int]:
+    found = words(text)
+    return {zlib.crc32(" ".join(found[i : i + SHINGLE_WORDS]).encode("utf-8"))
+            for i in range(len(found) - SHINGLE_WORDS + 1)}
+
+
+def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
+    """Each block's shingle set (blocks with none left out), encoded: base64 of the
+    ascending distinct 32-bit CRC-32 values, big-endian. Order of the blocks kept."""
+    out = []
+    for text in blocks:
+        values = sorted(_shingles(text))
+        if values:
+            out.append(base64.b64encode(struct.pack(f">{len(values)}I", *values)).decode("ascii"))
+    return tuple(out)
+
+
+def decode(encoded: str) -> tuple[int, ...]:
+    """The values of one :func:`block_shingles` entry, ascending."""
+    raw = base64.b64decode(encoded)
+    return struct.unpack(f">{len(raw) // 4}I", raw)
+
+
+def needed(size: int) -> int:
+    return max(MIN_UNIT_SHINGLES, math.ceil(CONTAINED_SHARE * size - 1e-9))
+
+
+def contains(unit: frozenset[int], container: frozenset[int] | set[int]) -> bool:
+    """Whether ``container`` (a document's public shingles) holds at least
+    :data:`CONTAINED_SHARE` of ``unit``'s shingles, and at least :data:`MIN_UNIT_SHINGLES`."""
+    return len(unit) >= MIN_UNIT_SHINGLES and len(unit & container) >= needed(len(unit))
+
+
+def _units_of(blocks: tuple[str, ...]) -> list[frozenset[int]]:
+    decoded = [frozenset(decode(b)) for b in blocks]
+    found = [values for values in decoded if len(values) >= MIN_UNIT_SHINGLES]
+    if len(decoded) > 1:
+        whole = frozenset().union(*decoded)
+        if MIN_UNIT_SHINGLES <= len(whole) <= SHORT_TEXT_SHINGLES:
+            found.append(whole)
+    return found
+
+
+def units(meta: DocumentMeta) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
+    """``(whole, internal)``: the units of the document's whole text (a source when the
+    document is internal or withheld) and of its internal sections (always a source)."""
+    internal = _units_of(meta.internal_block_shingles)
+    whole = _units_of(meta.block_shingles + meta.internal_block_shingles) if meta.internal_block_shingles \
+        else _units_of(meta.block_shingles)
+    return whole, internal
+
+
+def public_set(meta: DocumentMeta) -> frozenset[int]:
+    """The shingles of the document's public blocks (what a container holds)."""
+    return frozenset().union(*(decode(b) for b in meta.block_shingles))
+
+
+class ContainmentIndex:
+    """Which documents contain a unit of which others, whatever their status: the
+    relation rule 6d reads, kept for :mod:`provider.wiki.incremental` (documents related
+    here are each other's inputs).
+
+    Indexed: every document's public shingles (value → documents), and every unit's
+    prefix (its ``n - needed + 1`` smallest values: a container of the unit holds at
+    least one). A document's related ones are found from candidates sharing a value and
+    checked exactly with :func:`contains`. Memory: a dictionary entry per distinct
+    (value, document) pair of public text, and per prefix value.
+    """
+
+    def __init__(self) -> None:
+        self._held: dict[str, frozenset[int]] = {}
+        self._units: dict[str, list[frozenset[int]]] = {}
+        self._by_value: dict[int, set[str]] = defaultdict(set)
+        self._by_prefix: dict[int, set[str]] = defaultdict(set)
+
+    def clear(self) -> None:
+        """Forget every document."""
+        self._held.clear()
+        self._units.clear()
+        self._by_value.clear()
+        self._by_prefix.clear()
+
+    def update(self, key: str, meta: DocumentMeta | None) -> None:
+        """Index ``meta`` under ``key`` (``None``: remove the key)."""
+        for value in self._held.pop(key, ()):
+            self._discard(self._by_value, value, key)
+        for unit in self._units.pop(key, ()):
+            for value in _prefix(unit):
+                self._discard(self._by_prefix, value, key)
+        if meta is None:
+            return
+        held = public_set(meta)
+        whole, internal = units(meta)
+        found = list({*whole, *internal})
+        if held:
+            self._held[key] = held
+            for value in held:
+                self._by_value[value].add(key)
+        if found:
+            self._units[key] = found
+            for unit in found:
+                for value in _prefix(unit):
+                    self._by_prefix[value].add(key)
+
+    @staticmethod
+    def _discard(index: dict[int, set[str]], value: int, key: str) -> None:
+        members = index.get(value)
+        if members is not None:
+            members.discard(key)
+            if not members:
+                del index[value]
+
+    def related(self, key: str) -> Iterator[str]:
+        """The documents one of whose units ``key`` contains, and those containing one of
+        ``key``'s units."""
+        held = self._held.get(key, frozenset())
+        candidates = {other for value in held for other in self._by_prefix.get(value, ()) if other != key}
+        for other in candidates:
+            if any(contains(unit, held) for unit in self._units.get(other, ())):
+                yield other
+        containers: set[str] = set()
+        for unit in self._units.get(key, ()):
+            for value in _prefix(unit):
+                containers.update(self._by_value.get(value, ()))
+        containers.discard(key)
+        for other in containers:
+            other_held = self._held[other]
+            if any(contains(unit, other_held) for unit in self._units[key]):
+                yield other
+
+
+def _prefix(unit: frozenset[int]) -> list[int]:
+    ordered = sorted(unit)
+    return ordered[: len(ordered) - needed(len(ordered)) + 1]

@@ -1,0 +1,274 @@
+"""Rule 6d: short internal text, or an edited or split internal paragraph, contained in a
+public page (CONTRACT X2, X5).
+
+Rule 6c needs a paragraph of at least 20 words with exactly the same words. A short
+internal note pasted into a longer public paragraph, a copy with one word changed, or a
+paragraph split in two escaped it. Tested as a class: a generator pastes short internal
+texts into public paragraphs with edits, splits, look-alike letters, case and whitespace
+changes; benign counterparts (a title, a short common phrase, a few shared words) stay
+public. Every page goes through the real reader (:func:`provider.wiki.check.check_wiki`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from provider.indexing import Indexer
+from provider.search.layout import IndexLayout
+from provider.wiki.check import check_wiki
+from provider.wiki.classify import INTERNAL, PUBLIC
+from provider.wiki.containment import MIN_UNIT_SHINGLES, ContainmentIndex, block_shingles, contains, decode
+from provider.wiki.document import DocumentMeta, WikiSettings, git_blob_sha1
+from provider.wiki.findings import NEAR_COPY, Acceptance
+from provider.wiki.incremental import CorpusRules
+from provider.wiki.corpus import resolve
+
+from tests.wiki.test_incremental_rules import _apply_history
+
+NOW = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+#: Words of internal notes; none is in FILLER.
+SECRET_WORDS = ("override escalation vault rotate staging credential ticket waiver bypass refund "
+                "supervisor hotline discount code tier partner quota ledger").split()
+FILLER = ("install configure widget dashboard export report screen button account profile "
+          "language theme browser mobile tablet desktop chart table filter column row "
+          "invoice receipt currency timezone calendar reminder folder archive upload").split()
+LOOKALIKES = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "i": "і", "x": "х"}
+
+
+def _filler(rng: random.Random, count: int) -> str:
+    return " ".join(rng.choice(FILLER) for _ in range(count))
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+
+
+def _page(title: str, audience: str, paragraphs: list[str]) -> str:
+    return f"---\ntitle: {title}\naudience: {audience}\n---\n# {title}\n\n" + "\n\n".join(paragraphs) + "\n"
+
+
+def _public(site: Path) -> set[str]:
+    return {e.path for e in check_wiki(WikiSettings(root=site)).files if e.resolved is not None and e.resolved.public}
+
+
+def _disguise(words: list[str], rng: random.Random, how: str) -> list[str]:
+    """One variant of the class: what a careless (or hostile) author does to a pasted note."""
+    out = list(words)
+    if how == "edit":
+        out[rng.randrange(len(out))] = rng.choice(FILLER)
+    elif how == "drop":
+        del out[rng.randrange(1, len(out) - 1)]
+    elif how == "lookalike":
+        out = ["".join(LOOKALIKES.get(ch, ch) if rng.random() < 0.5 else ch for ch in w) for w in out]
+    elif how == "case":
+        out = [w.upper() if rng.random() < 0.5 else w.capitalize() for w in out]
+    return out
+
+
+@st.composite
+def pasted_notes(draw: st.DrawFn) -> tuple[str, list[str], str]:
+    """(internal note, the public page's paragraphs holding a variant of it, the variant kind)."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    size = draw(st.integers(MIN_UNIT_SHINGLES + 4, 40))
+    note = [rng.choice(SECRET_WORDS) for _ in range(size)]
+    note[0] = note[0].capitalize()
+    how = draw(st.sampled_from(["verbatim", "edit", "drop", "lookalike", "case", "split", "whitespace"]))
+    if how in ("edit", "drop") and size < 11:  # one edited word costs up to 3 of a note's shingles:
+        how = "verbatim"  # below 11 words the rest is under the floor of 6 (documented)
+    variant = _disguise(note, rng, how)
+    before, after = _filler(rng, rng.randint(0, 30)), _filler(rng, rng.randint(0, 30))
+    if how == "split":
+        cut = rng.randint(size // 3, 2 * size // 3)
+        paragraphs = [f"{before} {' '.join(variant[:cut])}.", f"{' '.join(variant[cut:])} {after}."]
+    elif how == "whitespace":
+        text = "".join(w + rng.choice([" ", "  ", "\t", "\u00a0", "\n"]) for w in variant)
+        paragraphs = [f"{before} {text.strip()} {after}."]
+    else:
+        paragraphs = [f"{before} {' '.join(variant)} {after}."]
+    return " ".join(note) + ".", [_filler(rng, 25) + ".", *paragraphs, _filler(rng, 25) + "."], how
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pasted_notes(), st.booleans())
+def test_x2_a_pasted_internal_note_never_reaches_the_public_index(tmp_path_factory, case, as_section) -> None:  # type: ignore[no-untyped-def]
+    """X2: a short internal text (an internal page, or an internal section of another
+    page) pasted into a public paragraph — verbatim, one word edited or dropped, split
+    across two paragraphs, in look-alike letters, another case, other whitespace — keeps
+    that public page out of ``customer_safe``; an unrelated public page stays public."""
+    note, paragraphs, _ = case
+    site = tmp_path_factory.mktemp("site")
+    rng = random.Random(len(note))
+    source = (_page("Runbook", "public", [_filler(rng, 20) + ".", "<!-- internal -->", note, "<!-- /internal -->"])
+              if as_section else _page("Runbook", "internal", [note]))
+    _write(site, {"ops/runbook.md": source, "guide.md": _page("Guide", "public", paragraphs),
+                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    public = _public(site)
+    assert "guide.md" not in public
+    assert "other.md" in public
+
+
+BENIGN = ["Coming soon", "See the admin guide", "Contact support for help", "Install the widget first"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 10**6), st.sampled_from(BENIGN), st.integers(0, 5))
+def test_short_or_loosely_shared_internal_text_taints_no_public_page(tmp_path_factory, seed, phrase, shared) -> None:  # type: ignore[no-untyped-def]
+    """The balance: an internal page under the floor (a title, "Coming soon", a few words)
+    whose text a public page also holds, or a longer internal note of which a public page
+    holds fewer than the contained share (a few words in common, scattered), leaves the
+    public page public."""
+    rng = random.Random(seed)
+    note = [rng.choice(SECRET_WORDS) for _ in range(20)]
+    # A public page holding a few of the note's words, never 3 in a row.
+    scattered = " ".join(f"{w} {rng.choice(FILLER)} {rng.choice(FILLER)}" for w in note[:shared])
+    site = tmp_path_factory.mktemp("site")
+    _write(site, {
+        "ops/soon.md": _page("Runbook", "internal", [phrase + "."]),
+        "ops/note.md": _page("Escalation", "internal", [" ".join(note) + "."]),
+        "guide.md": _page("Runbook", "public", [f"{_filler(rng, 20)} {phrase}. {scattered} {_filler(rng, 20)}."]),
+    })
+    assert "guide.md" in _public(site)
+
+
+def test_x2_the_attack_example_gw_7731_is_internal_and_named(tmp_path: Path) -> None:
+    """X2: the attacker's example — a one-sentence internal page pasted mid-paragraph into
+    a long public page — is internal, quarantined, and ``check`` names the source."""
+    site = tmp_path / "site"
+    _write(site, {
+        "ops/esc.md": _page("Escalation", "internal", ["Use override code GW-7731 for VIP refunds."]),
+        "guide.md": _page("Refunds", "public", [
+            "Our refund policy covers most orders, and you can ask any time from your account page. "
+            "Use override code GW-7731 for VIP refunds. Then wait three days for the money to arrive."]),
+    })
+    entry = next(e for e in check_wiki(WikiSettings(root=site)).files if e.path == "guide.md")
+    assert entry.resolved is not None and not entry.resolved.public and entry.resolved.quarantined
+    assert any("holds the text of the internal ops/esc.md" in q for q in entry.resolved.quarantine)
+
+
+def test_x2_the_public_index_leaves_out_a_page_holding_internal_text(tmp_path: Path) -> None:
+    """X2 end to end: the real indexer's public (``customer_safe``) index holds no page
+    containing an internal note."""
+    from whoosh import index as whoosh_index
+
+    site = tmp_path / "site"
+    _write(site, {
+        "ops/esc.md": _page("Escalation", "internal", ["Staging vault credential rotates every Tuesday at noon."]),
+        "guide.md": _page("Guide", "public", [
+            "Open the dashboard. The staging vault credential rotates every Tuesday at noon, remember. Then export."]),
+        "other.md": _page("Other", "public", ["Open the dashboard and export the report as a table."]),
+    })
+    layout = IndexLayout(tmp_path / "index")
+    with Indexer(WikiSettings(root=site), layout) as indexer:
+        indexer.sync()
+    name = layout.current_name()
+    assert name is not None
+    with whoosh_index.open_dir(str(layout.build_dir(name) / "public")).searcher() as searcher:
+        assert {fields["doc"]["id"] for fields in searcher.all_stored_fields()} == {"other"}
+
+
+def test_x2_an_accepted_finding_publishes_the_page_until_it_changes(tmp_path: Path) -> None:
+    """X2: the operator can accept the ``near-copy`` finding for the page's bytes; an edit
+    re-opens it."""
+    site = tmp_path / "site"
+    guide = _page("Guide", "public", ["Open it. Staging vault credential rotates every Tuesday at noon. Then go."])
+    _write(site, {"ops/esc.md": _page("Esc", "internal", ["Staging vault credential rotates every Tuesday at noon."]),
+                  "guide.md": guide})
+    accepted = (Acceptance("guide.md", NEAR_COPY, git_blob_sha1(guide.encode())),)
+    settings_ = dataclasses.replace(WikiSettings(root=site), accepted_findings=accepted)
+    entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
+    assert entry.resolved is not None and entry.resolved.public
+    assert any(p.startswith("accepted near-copy") for p in entry.resolved.problems)
+    (site / "guide.md").write_text(guide + "\nMore.\n", "utf-8")
+    entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
+    assert entry.resolved is not None and not entry.resolved.public
+
+
+def test_containment_counts_the_share_of_the_unit() -> None:
+    """The measure itself: 60 % of a unit's shingles, and at least the floor."""
+    unit = frozenset(decode(block_shingles(["one two three four five six seven eight nine ten"])[0]))
+    assert len(unit) == 8
+    assert contains(unit, set(unit))
+    assert not contains(unit, set(sorted(unit)[:4]))
+    assert contains(unit, set(sorted(unit)[:6]))
+
+
+# -- incremental ------------------------------------------------------------------------
+
+NOTES = ["override escalation vault rotate staging credential ticket waiver bypass",
+         "supervisor hotline discount code tier partner quota ledger refund"]
+BLOCKS = [*NOTES, f"install widget {NOTES[0]} dashboard export", f"theme {NOTES[1][:40]}", "chart table filter column row"]
+ENCODED = [block_shingles([b])[0] for b in BLOCKS]
+PATHS = [f"s{i}/p{i}.md" for i in range(5)]
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> list[tuple[dt.datetime, dict[str, DocumentMeta | None]]]:
+    batches: list[tuple[dt.datetime, dict[str, DocumentMeta | None]]] = []
+    for number in range(draw(st.integers(2, 6))):
+        touched = draw(st.lists(st.sampled_from(PATHS), min_size=5 if number == 0 else 1, max_size=5, unique=True))
+        batch: dict[str, DocumentMeta | None] = {}
+        for relpath in touched:
+            stem = relpath.removesuffix(".md")
+            gone = relpath != PATHS[0] and draw(st.integers(0, 5)) == 0
+            batch[relpath] = None if gone else DocumentMeta(
+                relpath=relpath, size=1, mtime_ns=1, revision="r1", doc_id=stem, title=stem,
+                audience=draw(st.sampled_from([PUBLIC, PUBLIC, INTERNAL])), draft=draw(st.integers(0, 5)) == 0,
+                locale="en", translation_group=stem, text_hash=stem,
+                block_shingles=tuple(draw(st.lists(st.sampled_from(ENCODED), min_size=1, max_size=2, unique=True))),
+                internal_block_shingles=tuple(draw(st.lists(st.sampled_from(ENCODED), max_size=1))),
+            )
+        batches.append((NOW, batch))
+    return batches
+
+
+@settings(max_examples=150, deadline=None)
+@given(histories(), st.booleans())
+def test_x2_incremental_contained_text_equals_a_fresh_resolve(
+    batches: list[tuple[dt.datetime, dict[str, DocumentMeta | None]]], hinted: bool,
+) -> None:
+    """X2, rule 6d: pages related only by contained text: after every batch (one-file
+    edits included) the incremental decisions equal a resolve from scratch."""
+    _apply_history(CorpusRules(max_share=1e9), batches, None, None, hinted)
+
+
+def test_a_one_file_edit_pasting_a_note_derives_the_two_pages_only() -> None:
+    """A one-file edit that pastes an internal note into a public page derives that page
+    and its source, not the corpus, and equals a fresh resolve."""
+    docs = {
+        f"s/p{i}.md": DocumentMeta(
+            relpath=f"s/p{i}.md", size=1, mtime_ns=0, revision="r1", doc_id=f"p{i}", title=f"p{i}",
+            audience=INTERNAL if i == 0 else PUBLIC, draft=False, locale="en", translation_group=f"p{i}",
+            text_hash=f"h{i}", block_shingles=(ENCODED[0] if i == 0 else block_shingles([f"page {i} of the docs"])[0],))
+        for i in range(30)
+    }
+    rules = CorpusRules()
+    rules.resolve(docs, default_locale="en", now=NOW)
+    docs["s/p7.md"] = dataclasses.replace(docs["s/p7.md"], block_shingles=(ENCODED[2],), revision="r2")
+    kept, touched = rules.resolve(docs, default_locale="en", now=NOW)
+    assert not rules.last_full and rules.last_derived == 2
+    assert kept == resolve(dict(docs), default_locale="en", now=NOW)
+    assert not kept["s/p7.md"].public
+
+
+def test_the_index_relates_a_container_and_its_source_both_ways() -> None:
+    index = ContainmentIndex()
+    meta = DocumentMeta(relpath="a.md", size=1, mtime_ns=0, revision="r", doc_id="a", title="a", audience=PUBLIC,
+                        draft=False, locale="en", translation_group="a")
+    index.update("src", dataclasses.replace(meta, block_shingles=(ENCODED[0],)))
+    index.update("box", dataclasses.replace(meta, block_shingles=(ENCODED[2],)))
+    index.update("far", dataclasses.replace(meta, block_shingles=(ENCODED[4],)))
+    assert set(index.related("src")) == {"box"}
+    assert set(index.related("box")) == {"src"}
+    assert set(index.related("far")) == set()
+    index.update("box", None)
+    assert set(index.related("src")) == set()
