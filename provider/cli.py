@@ -465,6 +465,8 @@ def _format_summary(summary: dict[str, Any]) -> list[str]:
                        ("quarantined", "quarantined"), ("withWarnings", "with warnings"),
                        ("withInternalSections", "with internal sections"), ("translationGroups", "translation groups")):
         lines.append(f"  {label:<28}{summary[key]:>7}")
+        if key == "withheld":  # by reason: the one kind an operator must act on shows
+            lines += [f"    {count:>5}  {kind}" for kind, count in summary.get("withheldByReason", {}).items()]
     lines.append(f"  {'served by locale':<28}" + ", ".join(f"{k} {v}" for k, v in summary["byLocale"].items()))
     lines.append(f"  {'translation drift':<28}" + ", ".join(f"{k} {v}" for k, v in summary["drift"].items()))
     if "sitemap" in summary:
@@ -523,8 +525,7 @@ def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
                      "pattern is wrong):")
         lines += [f"  {url}" for url in report.site_only[:SITE_ONLY_SHOWN]]
         if len(report.site_only) > SITE_ONLY_SHOWN:
-            lines.append(f"  … and {len(report.site_only) - SITE_ONLY_SHOWN} more (--json lists the first "
-                         f"{SITE_ONLY_SHOWN})")
+            lines.append(f"  … and {len(report.site_only) - SITE_ONLY_SHOWN} more (--json lists them all)")
     lines.append("")
     return lines
 

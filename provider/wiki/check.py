@@ -68,6 +68,7 @@ from .files import Skipped, discover
 from .findings import NEAR_COPY, read_finding, stale_acceptances
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
+from .reasons import withheld_kind
 from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
 from .sitemap import site_key
 from .sites import SitePolicy, load_site_policy
@@ -231,6 +232,8 @@ class CheckReport:
             "publicIndex": sum(1 for f in served if f.resolved is not None and f.resolved.public),
             "internal": sum(1 for f in served if f.resolved is not None and f.resolved.audience == "internal"),
             "withheld": sum(1 for f in self.files if f.status == "withheld"),
+            "withheldByReason": dict(Counter(withheld_kind(f.resolved.withheld) for f in self.files
+                                             if f.resolved is not None and f.resolved.withheld).most_common()),
             "skipped": sum(1 for f in self.files if f.status == "skipped"),
             "quarantined": sum(1 for f in self.files if f.quarantined),
             "withWarnings": sum(1 for f in self.files if f.warnings),
@@ -293,7 +296,8 @@ class CheckReport:
             "settings": self.settings,
             "summary": self.summary(),
             "unusedRules": self.unused_rules,
-            **({"sitemap": self.sitemap} if self.sitemap is not None else {}),
+            **({"sitemap": {**self.sitemap, "urlsWithoutDocument": self.site_only}} if self.sitemap is not None
+               else {}),
             "site": {"tool": self.site.tool, "sources": list(self.site.sources),
                      "findings": [{"source": f.source, "message": f.message} for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],

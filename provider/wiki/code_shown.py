@@ -73,17 +73,22 @@ def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable
         position = start
     parts.append(body[position:])
     code: list[str] = []
+    html: list[str] = []  # text inside HTML code elements
     for token in parse_markdown(strip_templates(prepare("".join(parts)))):
         if token.type in ("fence", "code_block"):
             code.append(token.content)
         elif token.type == "html_block":
-            code += [found.group(2) for found in _ELEMENT.finditer(token.content)]
+            html += [found.group(2) for found in _ELEMENT.finditer(token.content)]
         for child in token.children or ():
             if child.type == "code_inline":
                 code.append(child.content)
-        code += _html_code(token.children or ())
-    shown = "\n".join(code)
-    if "kpmarker" not in shown:
+        html += _html_code(token.children or ())
+    shown, in_html = "\n".join(code), "\n".join(html)
+    if "kpmarker" not in shown and "kpmarker" not in in_html:
         return set()
-    return {index for number, start in enumerate(sorted(starts)) if _sentinel(number) in shown
-            for index in starts[start]}
+    # Inside an HTML element a browser still reads a tag or a comment (``<code><!-- internal
+    # --></code>`` shows nothing): only a match that is not one is text there.
+    return {index for number, start in enumerate(sorted(starts))
+            for index in starts[start]
+            if _sentinel(number) in shown
+            or (_sentinel(number) in in_html and not matches[index].group(0).lstrip().startswith("<"))}

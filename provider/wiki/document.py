@@ -50,6 +50,7 @@ from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
 from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
 from .publication import FLAG_KEYS, lookup, read_publication
+from .redirects import redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
 
@@ -184,7 +185,10 @@ def parse_document(
     if not body.passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
     withheld = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
-    if not (withheld or section or page.title.source == "file name") and (stub := no_text_to_serve(
+    if not (withheld or section) and (stub := redirect_stub(
+            head.meta, head.front.body, (p.text for p in body.passages))):
+        publication["path"] = stub
+    elif not (withheld or section or page.title.source == "file name") and (stub := no_text_to_serve(
             head.front.body, (f"{p.heading} {p.text}" for p in body.passages), page.title.value)):
         publication["path"] = stub
     sources = {

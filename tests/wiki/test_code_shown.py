@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -130,3 +131,41 @@ def test_our_own_docs_line_about_attribute_markers_is_text() -> None:
             '    `{% confidential %}`, `<Internal>`, `<div class="agent-only">`, `{.internal}`;')
     doc = parse_public_page(line, "mkdocs")
     assert doc.meta.findings == () and doc.meta.audience == "public"
+
+
+#: HTML elements a browser shows as code, keys or output.
+HTML_CODE = ("code", "kbd", "samp", "tt", "var", "pre")
+
+
+@st.composite
+def in_html_code(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, body)``: a would-be marker that is not itself a tag or comment, inside an
+    HTML code element, in a sentence, a list item, a table cell or a block of its own."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    marker = draw(st.sampled_from([m for m in WOULD_BE if not m.startswith("<")]))
+    tag = draw(st.sampled_from(HTML_CODE))
+    attrs = draw(st.sampled_from(("", ' class="language-md"')))
+    element = f"<{tag}{attrs}>{marker}</{tag}>"
+    where = draw(st.sampled_from(("Write {} after a heading.", "- {} marks it", "| a | {} |", "{}")))
+    return layout, where.format(element)
+
+
+@EXAMPLES
+@given(in_html_code())
+def test_x5_balance_marker_syntax_in_an_html_code_element_is_text(variant: tuple[str, str]) -> None:
+    """X5 balance: ``<code>{.internal}</code>``, ``<kbd>``, ``<samp>`` … show the syntax; the
+    page stays public and whole, with no finding (it was quarantined as a would-be marker)."""
+    layout, body = variant
+    doc = parse_public_page(body, layout)
+    assert doc.meta.findings == (), body
+    assert not doc.meta.errors, body
+    assert doc.meta.audience == "public", body
+    assert "Public words first" in doc.public_body and "Public words last" in doc.public_body, body
+
+
+@pytest.mark.parametrize("tag", HTML_CODE)
+def test_x2_a_comment_or_tag_inside_an_html_code_element_still_counts(tag: str) -> None:
+    """X2: a browser reads ``<!-- internal -->`` inside ``<code>`` as a comment (it shows
+    nothing), so it is still a marker, and what it hides stays hidden."""
+    doc = parse_public_page(f"<{tag}><!-- internal --></{tag}> {CANARY} <!-- /internal -->", "plain")
+    assert CANARY not in doc.public_body

@@ -1,0 +1,57 @@
+"""Redirect stubs: pages whose only job is to send the reader elsewhere (CONTRACT X2).
+
+A page kept at an old URL so that links keep working — a ``<script>`` setting
+``location``, a ``<meta http-equiv="refresh">``, or front matter ``redirect_to:`` (the
+jekyll-redirect-from plugin), ``redirect:`` or ``redirect_url:`` — shows its reader
+nothing: the browser moves on. Served, its "This page moved" line outranks the page it
+points to (``docs/ref/extensions/litellm.md`` of the OpenAI Agents docs ranked first for
+LiteLLM). Such a page is withheld with the reason :func:`redirect_stub` gives, counted as
+its own kind by :mod:`provider.wiki.reasons`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .plaintext import outside_fences
+
+__all__ = ["MAX_STUB_WORDS", "REDIRECT_KEYS", "redirect_stub"]
+
+#: Front matter keys whose value sends the reader to another page.
+REDIRECT_KEYS = ("redirect_to", "redirect", "redirect_url")
+#: Words a page with a redirect in its body may show and still be a stub ("This page
+#: moved to …; if you are not redirected, use the link above"). A longer page that
+#: happens to hold such a script is a page.
+MAX_STUB_WORDS = 40
+
+_REDIRECT = re.compile(
+    r"<meta\b[^>]*http-equiv\s*=\s*[\"']?refresh"
+    r"|<script\b[^>]*>[^<]*?\blocation(?:\.href)?\s*=(?!=)"
+    r"|<script\b[^>]*>[^<]*?\blocation\.(?:replace|assign)\s*\(",
+    re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def redirect_stub(front: Mapping[str, Any], body: str, texts: Iterable[str]) -> str | None:
+    """Why the page is a redirect stub (a withholding reason), else ``None``.
+
+    Args:
+        front: the page's front matter.
+        body: its markdown body (fenced code is not read: a page showing a redirect
+            script as an example is no stub).
+        texts: the plain text of its passages (how many words it shows).
+    """
+    for key in REDIRECT_KEYS:
+        target = front.get(key)
+        if isinstance(target, str) and target.strip():
+            return f"a redirect stub: front matter {key} sends readers to {target.strip()[:120]}"
+    found: list[str] = []
+    outside_fences(body, lambda segment: found.append(segment) or "")
+    if not _REDIRECT.search("".join(found)):
+        return None
+    shown = sum(len(_WORD.findall(text)) for text in texts)
+    if shown > MAX_STUB_WORDS:
+        return None
+    return "a redirect stub: the page sends readers elsewhere with a script or a meta refresh"
