@@ -50,7 +50,7 @@ from markdown_it.token import Token
 
 from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
-from .lookalike import _confusable_table, fold, resembles
+from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
 
 __all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections",
@@ -354,10 +354,58 @@ def _findings(body: str) -> list[BodyMarker]:
     return found
 
 
+#: A collapsible block's label that names only who the block is for, staff (in the sites'
+#: languages: en, de, fr, es, pt, it): ``<summary>Support team</summary>`` reads "for the
+#: support team". Only as the whole label, after :data:`_AUDIENCE_FILLER`: "Contact the
+#: support team", "Team settings", "Agents SDK" name topics. Measured: no ``<summary>``
+#: of the shared corpora is one (docs/how-to/findings.md).
+_AUDIENCE_LABELS = frozenset(tuple(p.split()) for p in (
+    "support team", "support agents", "support agent", "support staff", "agents", "staff", "employees",
+    "internal team", "support team members", "team members", "ops team", "operations team", "supportteam",
+    "mitarbeiter", "mitarbeitende", "personal", "supportteam intern", "equipe support", "equipe de support",
+    "personnel", "employes", "equipo de soporte", "empleados", "agentes", "equipe de suporte", "funcionarios",
+    "team di supporto", "personale", "dipendenti", "agenti",
+))
+#: Words a who-it-is-for label may add: "For the support team", "Nur für Mitarbeiter".
+_AUDIENCE_FILLER = frozenset(("for", "the", "our", "only", "nur", "fur", "die", "pour", "le", "la", "les", "l",
+                              "du", "de", "reserve", "au", "aux", "para", "el", "los", "solo", "o", "a", "os",
+                              "apenas", "per", "il", "i", "solo", "riservato", "al"))
+#: The same in scripts written without spaces (ja, zh, ko): the whole label.
+_AUDIENCE_LABELS_CJK = frozenset(("サポートチーム", "スタッフ向け", "社員向け", "社内向け", "サポート担当者向け",
+                                  "支持团队", "员工", "员工专用", "内部人员", "지원팀", "직원", "직원용", "직원 전용"))
+
+
+def _audience_word(word: str) -> str:
+    """``word``, or the word of a who-it-is-for label it imitates (look-alike letters,
+    :func:`~provider.wiki.lookalike.resembles`)."""
+    if word.isascii():
+        return word
+    vocabulary = {w for phrase in _AUDIENCE_LABELS for w in phrase} | _AUDIENCE_FILLER
+    return next((w for w in sorted(vocabulary) if len(w) > 2 and resembles(word, w)), word)
+
+
+def names_staff(label: str) -> bool:
+    """Whether a collapsible block's label names only who it is for, staff
+    (:data:`_AUDIENCE_LABELS`): ``"Support team"``, ``"For employees"`` → ``True``;
+    ``"Contact the support team"``, ``"Agents SDK"`` → ``False``."""
+    if " ".join(fold(label).split()) in {fold(phrase) for phrase in _AUDIENCE_LABELS_CJK}:
+        return True
+    skeleton = latin_skeleton()
+    wanted = {tuple(w for w in phrase if w not in _AUDIENCE_FILLER) for phrase in _AUDIENCE_LABELS}
+    # Read two ways (fail closed): look-alike letters matched letter by letter, and the
+    # text as the Latin letters it imitates (the copy rules' reading).
+    for text in (label, fold(label.translate(skeleton)).translate(skeleton)):
+        words = tuple(w for w in map(_audience_word, _words(text)) if w not in _AUDIENCE_FILLER)
+        if words in wanted:
+            return True
+    return False
+
+
 def hiding_summary(body: str, at: int) -> re.Match[str] | None:
     """The collapsible block's label element starting at offset ``at`` of ``body``
     (``<summary>Internal notes</summary>``) when the label says its block is not for
-    customers (:func:`says_not_for_customers`, after removing tags and entities), else
+    customers (:func:`says_not_for_customers`) or names only staff as its readers
+    (:func:`names_staff`: ``Support team``), after removing tags and entities, else
     ``None``. :mod:`provider.wiki.sections` asks the same question of its would-be
     markers, so the two never disagree."""
     match = _SUMMARY.match(body, at)
@@ -366,7 +414,7 @@ def hiding_summary(body: str, at: int) -> re.Match[str] | None:
     # A tag may split a word (``Inter<wbr>nal``) or separate two (``Internal<br>notes``):
     # the label is read both ways.
     labels = (_label_text(match.group(1), gap) for gap in (" ", ""))
-    return match if any(says_not_for_customers(label) is not None for label in labels) else None
+    return match if any(says_not_for_customers(label) is not None or names_staff(label) for label in labels) else None
 
 
 def _label_text(label: str, gap: str = " ") -> str:

@@ -185,11 +185,7 @@ def parse_document(
     if not body.passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
     withheld = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
-    if not (withheld or section) and (stub := redirect_stub(
-            head.meta, head.front.body, (p.text for p in body.passages))):
-        publication["path"] = stub
-    elif not (withheld or section or page.title.source == "file name") and (stub := no_text_to_serve(
-            head.front.body, (f"{p.heading} {p.text}" for p in body.passages), page.title.value)):
+    if not (withheld or section) and (stub := _stub(head.meta, head.front.body, body, page)):
         publication["path"] = stub
     sources = {
         "audience": verdict.source,
@@ -499,6 +495,17 @@ def _page_fields(settings: WikiSettings, relpath: str, meta: dict[str, Any], bod
     warnings += [w for w in more if not any(w in e for e in errors)]
     due = review_due.value.isoformat() if review_due.value is not None else None
     return _Page(title, due, url, sync, page_date, warnings)
+
+
+def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str | None:
+    """Why a page that is not a page is not served: a redirect stub
+    (:func:`~provider.wiki.redirects.redirect_stub`), or a page with no text beyond its
+    title (:func:`~provider.wiki.plaintext.no_text_to_serve`; not when the title is the
+    file name, which says nothing either); ``None`` for a page."""
+    stub = redirect_stub(front, markdown, (p.text for p in body.passages))
+    if stub is None and page.title.source != "file name":
+        stub = no_text_to_serve(markdown, (f"{p.heading} {p.text}" for p in body.passages), page.title.value)
+    return stub
 
 
 def _text_fields(title: str, body: _Body) -> dict[str, Any]:

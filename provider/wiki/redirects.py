@@ -47,9 +47,14 @@ def redirect_stub(front: Mapping[str, Any], body: str, texts: Iterable[str]) -> 
         target = front.get(key)
         if isinstance(target, str) and target.strip():
             return f"a redirect stub: front matter {key} sends readers to {target.strip()[:120]}"
-    found: list[str] = []
-    outside_fences(body, lambda segment: found.append(segment) or "")
-    if not _REDIRECT.search("".join(found)):
+    prose: list[str] = []
+
+    def keep(segment: str) -> str:
+        prose.append(segment)
+        return segment
+
+    outside_fences(body, keep)  # fenced code shows a redirect, it does not run one
+    if not _REDIRECT.search("".join(prose)):
         return None
     shown = sum(len(_WORD.findall(text)) for text in texts)
     if shown > MAX_STUB_WORDS:

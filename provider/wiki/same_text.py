@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .audience import CORPUS, INTERNAL, PUBLIC, Reason
-from .containment import needed, public_set, units
+from .containment import MAX_CONTAINERS, SHARED_SHARE, needed, public_set, units
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -184,10 +184,14 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
 
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                    on_the_site: tuple[str, ...]) -> None:
-    """Rule 6d: a public document containing a unit (:func:`units`) of an internal or
-    withheld document, or of any document's internal sections, outside its translation
-    group, inherits its status as rule 6c does (same sources and exceptions: see
-    :func:`provider.wiki.same_text.same_paragraphs`; the same ``near-copy`` finding)."""
+    """Rule 6d: a public document containing a unit (:func:`provider.wiki.containment.units`)
+    of an internal or withheld document, or of any document's internal sections, outside
+    its translation group, inherits its status as rule 6c does (same sources and
+    exceptions: see :func:`same_paragraphs`; the same ``near-copy`` finding) — unless the
+    unit is *shared wording*: repeated (:data:`~provider.wiki.containment.SHARED_SHARE` of
+    it held) by more than :data:`~provider.wiki.containment.MAX_CONTAINERS` other documents
+    (outside the source's group, whatever their status), such as "This feature requires a Microsoft 365
+    administrator account", which support sites repeat on dozens of pages."""
     sources: list[tuple[frozenset[int], str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
@@ -202,28 +206,36 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     for number, (unit, _, _) in enumerate(sources):
         for value in unit:
             by_value[value].append(number)
+    containers: dict[int, list[tuple[str, int]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
-        if draft.withheld is not None or draft.audience != PUBLIC or not draft.meta.block_shingles:
+        if not draft.meta.block_shingles:
             continue
-        held = public_set(draft.meta)
         hits: dict[int, int] = defaultdict(int)
-        for value in held:
+        for value in public_set(draft.meta):
             for number in by_value.get(value, ()):
                 hits[number] += 1
         group = draft.meta.translation_group
-        found = []
         for number, count in hits.items():
-            unit, key, withheld = sources[number]
-            source = key.partition("#")[0]
-            if count >= needed(len(unit)) and source != relpath and drafts[source].meta.translation_group != group:
-                found.append((not withheld, key, count, len(unit)))
-        if not found:
+            unit, key, _ = sources[number]
+            origin = drafts[key.partition("#")[0]].meta
+            if count >= needed(len(unit), SHARED_SHARE) and origin.relpath != relpath \
+                    and origin.translation_group != group:
+                containers[number].append((relpath, count))
+    found: dict[str, list[tuple[bool, str, int, int]]] = defaultdict(list)
+    for number, paths in containers.items():
+        if len(paths) > MAX_CONTAINERS:
             continue
-        not_withheld, key, count, size = min(found)
+        unit, key, withheld = sources[number]
+        for relpath, count in paths:
+            draft = drafts[relpath]
+            if count >= needed(len(unit)) and draft.withheld is None and draft.audience == PUBLIC:
+                found[relpath].append((not withheld, key, count, len(unit)))
+    for relpath, hits_ in sorted(found.items()):
+        not_withheld, key, count, size = min(hits_)
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
         share = f"{count} of its {size} word triples"
-        _inherit(draft, None if not_withheld else drafts[source].withheld,
+        _inherit(drafts[relpath], None if not_withheld else drafts[source].withheld,
                  accepted=f"text of {path}",
                  withheld=(f"text copied from {path}", f"holds the text of {path} ({share}), which is not served"),
                  internal=(f"holds the text of the internal {path}",

@@ -26,8 +26,12 @@ HIDING = ("internal notes", "for support staff only", "staff only", "internal on
 #: Labels without a hide word. A label naming one outside a hiding phrase (``Internal``,
 #: ``Internal DNS``) stays a would-be marker, as before: a collapsed block is more often
 #: hidden on purpose than a heading is (docs/reference/internal-sections.md).
-PUBLIC = ("support team", "contact support", "details", "show the output", "support",
-          "for customers", "team settings")
+PUBLIC = ("contact the support team", "contact support", "details", "show the output", "support",
+          "for customers", "team settings", "show the code", "support hours", "our team")
+#: Labels naming only who the block is for, staff (issue 24): they hide it as a hiding
+#: phrase does.
+STAFF = ("support team", "for the support team", "support agents", "staff", "employees", "for employees",
+         "nur fur mitarbeiter", "equipe support", "personnel", "equipo de soporte", "empleados", "dipendenti")
 
 
 @st.composite
@@ -74,6 +78,24 @@ def test_x2_a_collapsible_block_labelled_internal_never_reaches_customer_safe(va
         assert {read_finding(f)[0] for f in doc.meta.findings} == {"hiding-heading"}, body
         assert "Public words first" in doc.public_body, body
         assert CANARY in doc.body, body  # agents keep it
+
+
+@EXAMPLES
+@given(collapsed(STAFF))
+def test_x2_a_collapsible_block_labelled_with_its_staff_readers_never_reaches_customer_safe(
+        variant: tuple[str, str]) -> None:
+    """X2: ``<details><summary>Support team</summary>…`` (and "Staff", "For employees",
+    "Nur für Mitarbeiter"…) names who the block is for: hidden, reported."""
+    layout, body = variant
+    doc = parse_public_page(body, layout)
+    assert not (doc.meta.audience == "public" and CANARY in doc.public_body), body
+    assert doc.meta.findings, body
+
+
+@pytest.mark.parametrize("label", ["サポートチーム", "社員向け", "员工专用", "직원 전용"])
+def test_x2_staff_labels_in_scripts_without_spaces_hide_the_block(label: str) -> None:
+    doc = parse_public_page(f"<details>\n<summary>{label}</summary>\n\n{CANARY} text.\n\n</details>", "hugo")
+    assert CANARY not in doc.public_body
 
 
 @EXAMPLES
