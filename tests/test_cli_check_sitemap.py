@@ -151,3 +151,37 @@ def test_x2_check_fails_when_the_sitemap_leaves_customers_nothing(
     assert code == 1, out
     assert message in out
     assert "OK:" not in out
+
+
+def test_check_json_lists_every_site_url_without_a_document(tmp_path: Path) -> None:
+    """Operator trial (issue 24): ``--json`` listed only the first 10 sitemap URLs no
+    document produces; it lists them all (the text shortens with a count)."""
+    extra = [f"{BASE}/old/{n:02}/" for n in range(25)]
+    config = site(tmp_path, urlset(f"{BASE}/", f"{BASE}/install/", f"{BASE}/usage/", *extra))
+    _, out = run("--config", str(config), "--json")
+    data = json.loads(out)
+    assert data["sitemap"]["urlsWithoutDocument"] == sorted(extra)
+    assert data["summary"]["sitemap"]["siteUrlsWithoutDocument"] == 25
+    _, text = run("--config", str(config))
+    assert "… and 15 more (--json lists them all)" in text
+
+
+def test_check_summary_breaks_withheld_down_by_reason(tmp_path: Path) -> None:
+    """Operator trial (issue 24): the summary's withheld count is broken down by the kind
+    of reason, in the text and in ``--json``; the kinds add up to the count."""
+    config = site(tmp_path, None)
+    docs = tmp_path / "content" / "docs"
+    (docs / "ref").mkdir()
+    (docs / "ref" / "agent.md").write_text("# Agents\n\n::: agents.agent\n", "utf-8")
+    (docs / "old.md").write_text('# Old\n\n<script>window.location.replace("../new/")</script>\n\nMoved.\n', "utf-8")
+    (docs / "wip.md").write_text("---\ndraft: true\n---\n# WIP\n\nSoon.\n", "utf-8")
+    (tmp_path / "kp.yaml").write_text((tmp_path / "kp.yaml").read_text("utf-8").replace(
+        "sitemap: site/sitemap.xml", ""), "utf-8")
+    _, out = run("--config", str(config), "--json")
+    summary = json.loads(out)["summary"]
+    assert summary["withheldByReason"]["no text to serve (generated or bare title)"] == 1
+    assert summary["withheldByReason"]["redirect stubs"] == 1
+    assert sum(summary["withheldByReason"].values()) == summary["withheld"]
+    _, text = run("--config", str(config))
+    assert re.search(r"withheld \(served to nobody\) +3\n(?: +1  .+\n){3}", text), text
+    assert "    1  redirect stubs\n" in text
