@@ -21,7 +21,7 @@ public document holds.
   split one from 12, one with a word edited or dropped from 17 (rule 6c already holds a
   20-word paragraph with its words reordered).
 * **Shared wording is no secret**: a unit that more than :data:`MAX_CONTAINERS` other
-  documents repeat (hold :data:`SHARED_SHARE` of it) taints none of them.
+  documents contain (:data:`SHARED_SHARE`) taints none of them.
 * **Sources** are as for rule 6c: the units of an internal (meant) or withheld document,
   and the units of any document's internal sections. A public document containing one,
   outside its translation group, inherits its status (:func:`provider.wiki.same_text._inherit`:
@@ -42,8 +42,9 @@ import math
 import struct
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
+from .audience import PUBLIC
 from .copies import words
 from .model import DocumentMeta
 
@@ -72,9 +73,11 @@ MIN_UNIT_SHINGLES = 6
 #: a word or two changed demoted 11 and 7 pages; 0.8 still holds a 17-word text with one
 #: word edited (15 of 18 shingles kept is 0.83).
 CONTAINED_SHARE = 0.8
-#: The looser share at which a document counts as *repeating* a unit (see
-#: :data:`MAX_CONTAINERS`): boilerplate varies a little from page to page.
-SHARED_SHARE = 0.5
+#: The share at which a document counts as *repeating* a unit (see
+#: :data:`MAX_CONTAINERS`). Equal to :data:`CONTAINED_SHARE`: a looser one (0.5) caught
+#: boilerplate varying from page to page, but related so many documents that a one-file
+#: edit of the Hetzner tutorials derived the whole corpus again (docs/how-to/findings.md).
+SHARED_SHARE = CONTAINED_SHARE
 #: Documents that may repeat a unit (hold :data:`SHARED_SHARE` of it) while it still
 #: taints them: past this many (outside the source's translation group) it is wording the
 #: site repeats ("This feature requires a Microsoft 365 administrator account"), not a
@@ -130,9 +133,22 @@ def _units_of(blocks: tuple[str, ...]) -> list[frozenset[int]]:
     return found
 
 
+def source_capable(meta: DocumentMeta) -> bool:
+    """Whether the document's own metadata can make it a source of rule 6d: internal by
+    its front matter or the operator's audience rules, withheld by its own publication
+    keys or path, quarantined, or holding internal sections. A document public by its
+    metadata but internal by a corpus rule (a Hugo section's cascade) is no source: every
+    document being one related most of a corpus to itself through shared code blocks, so
+    that a one-file edit derived every document again."""
+    return meta.audience != PUBLIC or meta.draft or bool(meta.errors) or bool(meta.internal_block_shingles)
+
+
 def units(meta: DocumentMeta) -> tuple[list[frozenset[int]], list[frozenset[int]]]:
     """``(whole, internal)``: the units of the document's whole text (a source when the
-    document is internal or withheld) and of its internal sections (always a source)."""
+    document is internal or withheld) and of its internal sections (always a source);
+    none for a document that is not :func:`source_capable`."""
+    if not source_capable(meta):
+        return [], []
     internal = _units_of(meta.internal_block_shingles)
     whole = _units_of(meta.block_shingles + meta.internal_block_shingles) if meta.internal_block_shingles \
         else _units_of(meta.block_shingles)
@@ -145,76 +161,63 @@ def public_set(meta: DocumentMeta) -> frozenset[int]:
 
 
 class ContainmentIndex:
-    """Which documents contain a unit of which others, whatever their status: the
-    relation rule 6d reads, kept for :mod:`provider.wiki.incremental` (documents related
-    here are each other's inputs).
+    """Which documents contain a unit of a source-capable one (:func:`source_capable`),
+    whatever their status: the relation rule 6d reads, kept for
+    :mod:`provider.wiki.incremental` (documents related here are each other's inputs).
 
-    Indexed: every document's public shingles (value → documents), and every unit's
-    prefix (its ``n - needed + 1`` smallest values: a container of the unit holds at
-    least one). A document's related ones are found from candidates sharing a value and
-    checked exactly with :func:`contains`. Memory: a dictionary entry per distinct
-    (value, document) pair of public text, and per prefix value.
+    Only source-capable documents' units are kept, with their prefixes indexed (a unit of
+    ``n`` shingles is contained only where one of its ``n - needed + 1`` smallest values
+    is): a document's sources are found by probing its public shingles. A source's
+    containers are found by reading every document's stored shingles (``docs``): done
+    only for a document with units (an internal page, a draft, a page with internal
+    sections), so the index holds nothing per public page.
     """
 
     def __init__(self) -> None:
-        self._held: dict[str, frozenset[int]] = {}
         self._units: dict[str, list[frozenset[int]]] = {}
-        self._by_value: dict[int, set[str]] = defaultdict(set)
         self._by_prefix: dict[int, set[str]] = defaultdict(set)
 
     def clear(self) -> None:
         """Forget every document."""
-        self._held.clear()
         self._units.clear()
-        self._by_value.clear()
         self._by_prefix.clear()
 
     def update(self, key: str, meta: DocumentMeta | None) -> None:
         """Index ``meta`` under ``key`` (``None``: remove the key)."""
-        for value in self._held.pop(key, ()):
-            self._discard(self._by_value, value, key)
         for unit in self._units.pop(key, ()):
             for value in _prefix(unit):
-                self._discard(self._by_prefix, value, key)
+                members = self._by_prefix.get(value)
+                if members is not None:
+                    members.discard(key)
+                    if not members:
+                        del self._by_prefix[value]
         if meta is None:
             return
-        held = public_set(meta)
         whole, internal = units(meta)
         found = list({*whole, *internal})
-        if held:
-            self._held[key] = held
-            for value in held:
-                self._by_value[value].add(key)
         if found:
             self._units[key] = found
             for unit in found:
                 for value in _prefix(unit):
                     self._by_prefix[value].add(key)
 
-    @staticmethod
-    def _discard(index: dict[int, set[str]], value: int, key: str) -> None:
-        members = index.get(value)
-        if members is not None:
-            members.discard(key)
-            if not members:
-                del index[value]
-
-    def related(self, key: str) -> Iterator[str]:
-        """The documents one of whose units ``key`` contains, and those containing one of
-        ``key``'s units."""
-        held = self._held.get(key, frozenset())
+    def related(self, key: str, meta: DocumentMeta, docs: Mapping[str, DocumentMeta]) -> Iterator[str]:
+        """The documents one of whose units ``key`` (its ``meta``) contains, and, when
+        ``key`` has units, the documents of ``docs`` containing one."""
+        held = public_set(meta) if meta.block_shingles else frozenset()
         candidates = {other for value in held for other in self._by_prefix.get(value, ()) if other != key}
         for other in candidates:
             if any(contains(unit, held, SHARED_SHARE) for unit in self._units.get(other, ())):
                 yield other
-        containers: set[str] = set()
-        for unit in self._units.get(key, ()):
-            for value in _prefix(unit):
-                containers.update(self._by_value.get(value, ()))
-        containers.discard(key)
-        for other in containers:
-            other_held = self._held[other]
-            if any(contains(unit, other_held, SHARED_SHARE) for unit in self._units[key]):
+        mine = self._units.get(key)
+        if not mine:
+            return
+        probes = {value for unit in mine for value in _prefix(unit)}
+        for other, other_meta in docs.items():
+            if other == key or not other_meta.block_shingles:
+                continue
+            values = public_set(other_meta)
+            if not probes.isdisjoint(values) and any(contains(unit, values, SHARED_SHARE) for unit in mine):
                 yield other
 
 

@@ -420,7 +420,8 @@ class CorpusRules:
         end = bisect.bisect_left(self._ordered, folder + "0")  # "0" is the character after "/"
         return self._ordered[start:end]
 
-    def _related(self, relpath: str, meta: DocumentMeta, *, reverse: bool) -> Iterator[str]:
+    def _related(self, relpath: str, meta: DocumentMeta, docs: Mapping[str, DocumentMeta], *,
+                 reverse: bool) -> Iterator[str]:
         """The inputs of ``relpath``'s decision (``reverse``: the documents it is an input
         of), in the current state of the relations."""
         yield from self._by_stem.get(strip_extension(relpath), ())
@@ -433,7 +434,7 @@ class CorpusRules:
         for key in (relpath, relpath + "#internal"):
             for other in self.copies.neighbours(key):
                 yield other.partition("#")[0]
-        yield from self.contained.related(relpath)  # contained text (rule 6d)
+        yield from self.contained.related(relpath, meta, docs)  # contained text (rule 6d)
         if reverse:
             if meta.section or (self._bundle_rule and _is_index(relpath)):
                 yield from self._below(_parent(relpath))
@@ -450,7 +451,7 @@ class CorpusRules:
         todo = list(seen)
         while todo:
             relpath = todo.pop()
-            for other in self._related(relpath, docs[relpath], reverse=reverse):
+            for other in self._related(relpath, docs[relpath], docs, reverse=reverse):
                 if other not in seen and other in docs:
                     seen.add(other)
                     todo.append(other)

@@ -237,7 +237,7 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         share = f"{count} of its {size} word triples"
         _inherit(drafts[relpath], None if not_withheld else drafts[source].withheld,
                  accepted=f"text of {path}",
-                 withheld=(f"text copied from {path}", f"holds the text of {path} ({share}), which is not served"),
+                 withheld=(f"text copied from {path}", f"holds the text of {path} ({share})"),
                  internal=(f"holds the text of the internal {path}",
                            f"holds the text of the internal {path} ({share})"))
 

@@ -268,17 +268,24 @@ def test_a_one_file_edit_pasting_a_note_derives_the_two_pages_only() -> None:
 
 
 def test_the_index_relates_a_container_and_its_source_both_ways() -> None:
+    """The incremental relation: a source-capable document (internal here) and a page
+    containing one of its units are each other's inputs; two public pages sharing a
+    block are not (a public page is no source: relating them tied whole corpora together)."""
     index = ContainmentIndex()
     meta = DocumentMeta(relpath="a.md", size=1, mtime_ns=0, revision="r", doc_id="a", title="a", audience=PUBLIC,
                         draft=False, locale="en", translation_group="a")
-    index.update("src", dataclasses.replace(meta, block_shingles=(ENCODED[0],)))
-    index.update("box", dataclasses.replace(meta, block_shingles=(ENCODED[2],)))
-    index.update("far", dataclasses.replace(meta, block_shingles=(ENCODED[4],)))
-    assert set(index.related("src")) == {"box"}
-    assert set(index.related("box")) == {"src"}
-    assert set(index.related("far")) == set()
-    index.update("box", None)
-    assert set(index.related("src")) == set()
+    docs = {"src": dataclasses.replace(meta, audience=INTERNAL, block_shingles=(ENCODED[0],)),
+            "box": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
+            "twin": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
+            "far": dataclasses.replace(meta, block_shingles=(ENCODED[4],))}
+    for key, value in docs.items():
+        index.update(key, value)
+    assert set(index.related("src", docs["src"], docs)) == {"box", "twin"}
+    assert set(index.related("box", docs["box"], docs)) == {"src"}
+    assert set(index.related("far", docs["far"], docs)) == set()
+    index.update("src", None)
+    del docs["src"]
+    assert set(index.related("box", docs["box"], docs)) == set()
 
 
 @pytest.mark.parametrize(("repeats", "public"), [(1, False), (3, False), (4, True), (8, True)])
@@ -295,3 +302,17 @@ def test_shared_wording_repeated_on_many_pages_taints_none(tmp_path: Path, repea
     site = tmp_path / "site"
     _write(site, files)
     assert ({f"p{n}.md" for n in range(repeats)} <= _public(site)) is public
+
+
+def test_x2_text_of_a_withheld_page_withholds_the_page_holding_it(tmp_path: Path) -> None:
+    """X2: a public page holding the text of a draft (withheld) is withheld too, and
+    ``check`` says why once."""
+    site = tmp_path / "site"
+    note = "Staging vault credential rotates every Tuesday at noon for the billing team."
+    _write(site, {"wip.md": "---\ntitle: WIP\ndraft: true\n---\n# WIP\n\n" + note + "\n",
+                  "guide.md": _page("Guide", "public", [
+                      f"{_filler(random.Random(1), 40)}. {note} {_filler(random.Random(2), 40)}."])})
+    entry = next(e for e in check_wiki(WikiSettings(root=site)).files if e.path == "guide.md")
+    assert entry.resolved is not None and not entry.resolved.served
+    assert entry.resolved.withheld is not None and entry.resolved.withheld.startswith("text copied from wip.md")
+    assert [q.count("which is not served") for q in entry.resolved.quarantine] == [1]
