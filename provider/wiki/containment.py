@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 
 from .audience import PUBLIC
-from .copies import words
+from .copies import _length, words
 from .model import DocumentMeta
 
 __all__ = [
@@ -88,26 +88,35 @@ MAX_CONTAINERS = 3
 SHORT_TEXT_SHINGLES = 64
 
 
-def _shingles(text: str) -> set[int]:
-    found = words(text)
+#: Marks a block of a script written without spaces (:func:`block_shingles`).
+_SPLIT = "h:"
+
+
+def _shingles(found: list[str]) -> set[int]:
     return {zlib.crc32(" ".join(found[i : i + SHINGLE_WORDS]).encode("utf-8"))
             for i in range(len(found) - SHINGLE_WORDS + 1)}
 
 
 def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     """Each block's shingle set (blocks with none left out), encoded: base64 of the
-    ascending distinct 32-bit CRC-32 values, big-endian. Order of the blocks kept."""
+    ascending distinct 32-bit CRC-32 values, big-endian, after ``h:`` when the block is
+    written in a script without spaces (each character one :func:`~provider.wiki.copies.words`
+    entry: such a unit needs twice the shingles, as a Japanese or Chinese word is about two
+    characters — at one each, 8 characters of a glossary entry were a "text"). Order of the
+    blocks kept."""
     out = []
     for text in blocks:
-        values = sorted(_shingles(text))
+        found = words(text)
+        values = sorted(_shingles(found))
         if values:
-            out.append(base64.b64encode(struct.pack(f">{len(values)}I", *values)).decode("ascii"))
+            encoded = base64.b64encode(struct.pack(f">{len(values)}I", *values)).decode("ascii")
+            out.append(_SPLIT + encoded if _length(found) < len(found) else encoded)
     return tuple(out)
 
 
 def decode(encoded: str) -> tuple[int, ...]:
     """The values of one :func:`block_shingles` entry, ascending."""
-    raw = base64.b64decode(encoded)
+    raw = base64.b64decode(encoded.removeprefix(_SPLIT))
     return struct.unpack(f">{len(raw) // 4}I", raw)
 
 
@@ -124,11 +133,12 @@ def contains(unit: frozenset[int], container: frozenset[int] | set[int], share: 
 
 
 def _units_of(blocks: tuple[str, ...]) -> list[frozenset[int]]:
-    decoded = [frozenset(decode(b)) for b in blocks]
-    found = [values for values in decoded if len(values) >= MIN_UNIT_SHINGLES]
+    decoded = [(frozenset(decode(b)), 2 if b.startswith(_SPLIT) else 1) for b in blocks]
+    found = [values for values, scale in decoded if len(values) >= MIN_UNIT_SHINGLES * scale]
     if len(decoded) > 1:
-        whole = frozenset().union(*decoded)
-        if MIN_UNIT_SHINGLES <= len(whole) <= SHORT_TEXT_SHINGLES:
+        whole = frozenset().union(*(values for values, _ in decoded))
+        scale = max(scale for _, scale in decoded)
+        if MIN_UNIT_SHINGLES * scale <= len(whole) <= SHORT_TEXT_SHINGLES * scale:
             found.append(whole)
     return found
 

@@ -316,3 +316,18 @@ def test_x2_text_of_a_withheld_page_withholds_the_page_holding_it(tmp_path: Path
     assert entry.resolved is not None and not entry.resolved.served
     assert entry.resolved.withheld is not None and entry.resolved.withheld.startswith("text copied from wip.md")
     assert [q.count("which is not served") for q in entry.resolved.quarantine] == [1]
+
+
+def test_cjk_units_need_twice_the_characters(tmp_path: Path) -> None:
+    """A Japanese glossary line of 10 characters (about 5 words) taints nothing; a
+    30-character internal sentence pasted into a public page does (X2). Each character
+    is one word to the copy rules, so a unit in such a script needs twice the shingles
+    (the kaia archive scenario demoted ~60 translated pages for 8-character glossary terms)."""
+    short = "ノードの同期状態です"
+    long_ = "内部の運用チームだけが使う緊急用の管理者パスワードは毎週月曜日に変更されます"
+    site = tmp_path / "site"
+    _write(site, {"ops/a.md": _page("A", "internal", [short]), "ops/b.md": _page("B", "internal", [long_]),
+                  "one.md": _page("One", "public", [f"説明の前半です。{short}。説明の後半です。"]),
+                  "two.md": _page("Two", "public", [f"説明の前半です。{long_}。説明の後半です。"])})
+    public = _public(site)
+    assert "one.md" in public and "two.md" not in public
