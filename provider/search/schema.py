@@ -17,7 +17,7 @@ from .analysis import ANY, analyzer_for
 __all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE", "TITLE_BOOST", "body_field",
            "build_schema", "code_field", "languages_of", "title_field"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8  # 8: block shingles on DocumentMeta (rule 6d): an older manifest lacks them, so rebuild
 #: Values of the stored ``sync`` field that a search reads back (``freshness``): a
 #: translation current with its source, or stale. The indexing pipeline maps the corpus
 #: rules' translation sync states onto these; any other value reads as unknown.
