@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from html.parser import HTMLParser
 
 __all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "LOOK_ALIKES", "as_plain_text", "clip_text",
@@ -175,6 +176,7 @@ def _translator(table: dict[int, str]) -> Callable[[re.Match[str]], str]:
     return lambda match: match.group(0).translate(table)
 
 
+@lru_cache(maxsize=8192)  # the same passages make the snippets of many queries
 def as_plain_text(text: str) -> str:
     """``text`` as plain text a black-box checker accepts (CONTRACT R3), changed only
     where :func:`markup_in` finds markup: there, the characters that make it markup are
