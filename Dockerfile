@@ -28,9 +28,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY constraints.txt pyproject.toml README.md ./
 COPY provider ./provider
-COPY helpthread_kit ./helpthread_kit
+COPY kit ./kit
 # Every dependency at the version in constraints.txt: two builds a week apart are the same.
-RUN python -m pip install --constraint constraints.txt . \
+RUN python -m pip install --constraint constraints.txt ./kit . \
  && useradd --system --uid 10001 --home-dir /srv --shell /usr/sbin/nologin provider \
  && mkdir -p /srv/content /srv/index \
  && chown -R provider:provider /srv/index

@@ -262,9 +262,10 @@ def start_noop(tree: Path = ROOT) -> tuple[str, subprocess.Popen[bytes]]:
     package of source tree ``tree`` (another checkout: its HTTP protocol and signature
     check); return its base URL and the process."""
     port = free_port()
-    # The tree's provider package imported first, so that this module's own imports of
-    # provider.* (its ROOT first on sys.path) find that package already loaded.
+    # The tree's kit and provider packages imported first, so that this module's own
+    # imports (its ROOT first on sys.path) find them already loaded: one tree's code.
     script = (f"import sys; sys.path.insert(0, {str(tree)!r}); import helpthread_kit.serving; "
+              "import provider.search.backend; "  # this module's own import, from the same tree
               f"sys.path.insert(1, {str(Path(__file__).resolve().parent)!r}); import peers; "
               f"peers.serve_noop({port})")
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -31,8 +31,10 @@ With ``--passages``, every page is read as indexing reads it (``load_document``)
 title and every passage are judged by the kit's definition of plain text
 (:func:`helpthread_kit.plaintext.markup_in`) twice: with the pieces the page shows
 literally (its code and escaped characters) set aside — the provider's own judgement —
-and as a black-box checker sees them, with nothing set aside. Figures: pages, passages,
-passages with markup each way (by kind), and a sample.
+and as a black-box checker sees them, with nothing set aside; those it flags are also
+judged as the provider shows them (:func:`helpthread_kit.plaintext.as_plain_text`, code
+with look-alike characters). Figures: pages, passages, passages with markup each way (by
+kind), passages shown with look-alikes and the characters swapped, and a sample.
 
 With ``--snippets N``, the corpus is also indexed (a temporary index) and N queries are
 asked with ``agent_only`` reach (everything servable): each query is three to five
@@ -62,7 +64,7 @@ sys.path.insert(0, str(ROOT))
 from msgspec.structs import replace  # noqa: E402
 
 from helpthread_kit.backend import SearchQuery  # noqa: E402
-from helpthread_kit.plaintext import markup_in, without_literal  # noqa: E402
+from helpthread_kit.plaintext import as_plain_text, markup_in, without_literal  # noqa: E402
 from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.config import ProviderConfig, load_config  # noqa: E402
 from provider.indexing import Indexer  # noqa: E402
@@ -216,6 +218,12 @@ def passage_scan(settings: WikiSettings) -> tuple[Counter[str], list[str]]:
                 figures[f"  as a black-box checker sees them: {markup}"] += 1
             if blind:
                 figures[f"{kind}s a black-box checker flags"] += 1
+                shown = as_plain_text(text)
+                if markup_in(shown):
+                    figures[f"{kind}s a black-box checker flags as shown (as_plain_text)"] += 1
+                figures[f"{kind}s shown with look-alikes"] += 1
+                figures[f"  characters written as look-alikes in {kind}s"] += sum(
+                    a != b for a, b in zip(text, shown, strict=True))
     return figures, findings
 
 
@@ -256,6 +264,9 @@ def snippet_residue(config: ProviderConfig, queries: int, seed: int) -> tuple[Co
                 if kinds:
                     figures["snippets with markup"] += 1
                     findings.append(f"SNIPPET {relpath} for {text!r}: {kinds} {result.snippet[:200]!r}")
+                if markup_in(result.snippet) or markup_in(result.title):
+                    figures["snippets or titles a black-box checker flags"] += 1
+                    findings.append(f"BLACK-BOX {relpath} for {text!r}: {result.title!r} {result.snippet[:200]!r}")
         figures["queries"] = asked
     return figures, findings
 
@@ -307,6 +318,8 @@ def main() -> None:
             print(f"{'queries':45} {shown['queries']:>8}")
             print(f"{'top-3 snippets':45} {shown['snippets']:>8}")
             print(f"{'top-3 snippets with markup':45} {shown['snippets with markup']:>8}  ({share:.1%})")
+            flagged = shown["snippets or titles a black-box checker flags"]
+            print(f"{'  a black-box checker flags (title/snippet)':45} {flagged:>8}")
             for line in found[: args.sample]:
                 print("   ", line)
 

@@ -79,6 +79,8 @@ def build_app(
         registrations=list(registrations),
         capabilities=config.declared_capabilities(backend.implemented_capabilities),
         max_in_flight=config.max_in_flight,
+        # Below uvicorn's limit_concurrency (max_connections), which answers plain text.
+        max_requests=max(1, config.max_connections // 2),
         search_threads=config.search_threads,
         replay_store=store,
         observer=observer,

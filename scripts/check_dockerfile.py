@@ -190,9 +190,10 @@ class Emulator:
         freeze = subprocess.run([str(self.venv / "bin" / "python"), "-m", "pip", "list", "--format", "json",
                                  "--exclude-editable"], capture_output=True, text=True, check=True)
         installed = {_canonical(d["name"]): d["version"] for d in json.loads(freeze.stdout)}
-        project = _canonical("helpthread-knowledge-provider")
+        # This repository's own two distributions (the provider and its kit, kit/) are built from the checkout.
+        own = (_canonical("helpthread-knowledge-provider"), _canonical("helpthread-kit"))
         unpinned = sorted(f"{name} {version} (pinned: {pins.get(name, 'no')})" for name, version in installed.items()
-                          if name not in (project, "pip", "setuptools", "wheel") and pins.get(name) != version)
+                          if name not in (*own, "pip", "setuptools", "wheel") and pins.get(name) != version)
         if unpinned:
             raise StepFailed(f"installed but not pinned at that version in {constraints.name}: {', '.join(unpinned)}")
         print(f"    every one of {len(installed) - 1} installed distributions is pinned in {constraints.name}")

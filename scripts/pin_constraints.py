@@ -2,7 +2,7 @@
 
     python scripts/pin_constraints.py [--check]
 
-Asks pip to resolve ``pip install .`` without installing anything (``--dry-run
+Asks pip to resolve ``pip install ./kit .`` without installing anything (``--dry-run
 --ignore-installed --report``), so the pins are what a fresh environment — the
 container image — would get today. ``--check`` only reports whether the file is current
 (exit 1 if not). The Dockerfile installs with ``--constraint constraints.txt``.
@@ -21,22 +21,24 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "constraints.txt"
 HEADER = """\
 # Exact versions of every runtime dependency, direct and indirect, used by the Dockerfile
-# (`pip install --constraint constraints.txt .`), so two image builds a week apart install
+# (`pip install --constraint constraints.txt ./kit .`), so two image builds a week apart install
 # the same code. pyproject.toml keeps the ranges the package supports.
 # Regenerate after changing dependencies:  python scripts/pin_constraints.py
 """
 
 
 def resolved() -> list[tuple[str, str]]:
-    """(name, version) of every distribution ``pip install .`` would install, but the project."""
+    """(name, version) of every distribution ``pip install ./kit .`` would install, but this
+    repository's own two."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--dry-run", "--ignore-installed",
-                        "--report", str(report), str(ROOT)], check=True)
+                        "--report", str(report), str(ROOT / "kit"), str(ROOT)], check=True)
         data = json.loads(report.read_text("utf-8"))
-    project = "helpthread-knowledge-provider"
+    # This repository's own two distributions: the provider and the kit it depends on (kit/).
+    own = ("helpthread-knowledge-provider", "helpthread-kit")
     return sorted(((item["metadata"]["name"], item["metadata"]["version"]) for item in data["install"]
-                   if item["metadata"]["name"] != project), key=lambda pair: pair[0].lower())
+                   if item["metadata"]["name"] not in own), key=lambda pair: pair[0].lower())
 
 
 def render(pins: list[tuple[str, str]]) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import compress, pairwise, starmap
 from operator import ne
 
-from helpthread_kit.plaintext import ELLIPSIS, clip_text
+from helpthread_kit.plaintext import ELLIPSIS, as_plain_text, clip_text
 from helpthread_kit.results import SNIPPET_MAX_CHARS
 
 __all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "pair_weights", "passage_terms",
@@ -77,7 +77,10 @@ def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_M
     The snippet never starts or ends inside a word without an ellipsis (CONTRACT R3):
     passages are cut at sentences and spaces, a passage cut inside a word carries an
     ellipsis at the cut, and a text still too long is clipped with one
-    (:func:`helpthread_kit.plaintext.clip_text`)."""
+    (:func:`helpthread_kit.plaintext.clip_text`). Code and escaped text that would read
+    as markup are shown with look-alike characters
+    (:func:`helpthread_kit.plaintext.as_plain_text`), after the clip, so a cut cannot
+    leave half a tag."""
     if not passages:
         return "", range(0)
     text = passages[start]
@@ -88,7 +91,7 @@ def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_M
             break
         text = joined
         end += 1
-    return clip_text(text, max_chars), range(start, end)
+    return as_plain_text(clip_text(text, max_chars)), range(start, end)
 
 
 def _join(text: str, following: str) -> str:

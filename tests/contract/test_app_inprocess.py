@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 import httpx
+import pytest
 
 from helpthread_kit import (
     ContractSettings,
@@ -109,6 +110,40 @@ def test_w7_overload_is_503_with_retry_after_at_once() -> None:
                                                                     "message": reply.json()["error"]["message"]}}
     assert backend.calls == 2
     assert health_status == 200 and health_s < 0.3
+
+
+def test_w7_requests_beyond_the_process_limit_get_the_envelope_503_with_retry_after() -> None:
+    """W7: beyond ``max_requests`` requests in the application at once (any route), the
+    answer is ``503 overloaded`` in the envelope with ``Retry-After`` at once — the
+    application's own limit, below uvicorn's ``limit_concurrency``, whose ``503`` is
+    plain text without ``Retry-After``. Liveness (``/healthz``) still answers."""
+    backend = SlowBackend(delay_s=0.5)
+
+    async def scenario() -> tuple[list[httpx.Response], int, int]:
+        async with _client(backend, max_requests=3, max_in_flight=100, search_threads=8, retry_after_s=2) as client:
+            tasks = [asyncio.create_task(_post(client, CS, {"query": "x"})) for _ in range(8)]
+            await asyncio.sleep(0.1)
+            health = await client.get("http://provider/healthz")
+            capabilities = await client.get("http://provider/capabilities")
+            replies = list(await asyncio.gather(*tasks))
+            after = await _post(client, CS, {"query": "x"})
+            return [*replies, after], health.status_code, capabilities.status_code
+
+    replies, health, capabilities = asyncio.run(scenario())
+    statuses = [r.status_code for r in replies]
+    assert sorted(statuses[:8]).count(200) == 3 and statuses[:8].count(503) == 5
+    for reply in replies[:8]:
+        if reply.status_code == 503:
+            assert reply.headers["retry-after"] == "2"
+            assert reply.json()["contractVersion"] == 1 and reply.json()["error"]["code"] == "overloaded"
+    assert health == 200 and capabilities == 503  # every route counts but liveness
+    assert statuses[8] == 200  # the count comes back down
+    assert backend.calls == 4
+
+
+def test_max_requests_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="max_requests"):
+        ContractSettings(registrations=REGISTRATIONS, max_requests=0)
 
 
 def test_x2_x6_r4_response_layer_drops_what_a_broken_backend_leaks() -> None:

@@ -1,6 +1,6 @@
-"""The contract kit stands alone (issues 14, 25): scripts/build_contract_dist.py builds it
-as its own distribution, ``helpthread-kit`` (import package ``helpthread_kit`` renamed
-``helpthread_kit``, command ``conformance``), which installs into an empty virtual
+"""The contract kit stands alone (issues 14, 25): ``kit/`` is its own distribution,
+``helpthread-kit`` (import package ``helpthread_kit``, command ``conformance``), the one
+the reference provider depends on, which installs into an empty virtual
 environment — no Whoosh, markdown-it-py or watchfiles, nothing of the reference provider
 (Litestar and its PyYAML are its own) — and there the example adapters run their own
 tests, and the JSON example, served, passes the ``conformance`` command."""
@@ -35,10 +35,11 @@ def _run(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subpr
 
 @pytest.fixture(scope="module")
 def standalone(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with only helpthread-provider-contract[kit] installed; its python."""
+    """A fresh venv with only helpthread-kit[kit] installed (from kit/); its python."""
     root = tmp_path_factory.mktemp("standalone")
-    built = _run([sys.executable, str(REPO_ROOT / "scripts" / "build_contract_dist.py"), str(root / "dist")], root)
-    assert built.returncode == 0, built.stderr
+    # A copy, so that building leaves nothing in the checkout.
+    shutil.copytree(REPO_ROOT / "kit", root / "dist",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
     venv.EnvBuilder(with_pip=True, clear=True).create(root / "venv")
     python = root / "venv" / "bin" / "python"
     # Outside the repository, so that nothing of it is importable but what was installed.
@@ -92,13 +93,26 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def test_the_kit_distribution_is_the_one_the_provider_depends_on() -> None:
+    """One distribution: the root project depends on helpthread-kit and ships none of
+    its files; kit/pyproject.toml names the ``conformance`` command."""
+    import tomllib
+
+    root = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text("utf-8"))
+    kit = tomllib.loads((REPO_ROOT / "kit" / "pyproject.toml").read_text("utf-8"))
+    assert kit["project"]["name"] == "helpthread-kit"
+    assert any(dep.startswith("helpthread-kit") for dep in root["project"]["dependencies"])
+    assert root["tool"]["setuptools"]["packages"]["find"]["include"] == ["provider*"]
+    assert kit["project"]["scripts"] == {"conformance": "helpthread_kit.conformance_cli:run"}
+    assert not (REPO_ROOT / "helpthread_kit").exists()
+
+
 def test_the_kit_wheel_alone_serves_the_json_example_and_conformance_passes(tmp_path: Path) -> None:
     """Exactly what examples/json_adapter/README.md tells an adapter author: a fresh
     venv, ``pip install`` the built kit wheel (nothing of the reference provider), run
     the example adapter, run ``conformance`` against it — every check passes."""
-    built = _run([sys.executable, str(REPO_ROOT / "scripts" / "build_contract_dist.py"), str(tmp_path / "src")],
-                 tmp_path)
-    assert built.returncode == 0, built.stderr
+    shutil.copytree(REPO_ROOT / "kit", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info",
+                                                                                      "build"))
     wheel = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "wheels"),
                   str(tmp_path / "src")], tmp_path, {"PIP_DISABLE_PIP_VERSION_CHECK": "1"})
     assert wheel.returncode == 0, wheel.stdout + wheel.stderr

@@ -7,7 +7,10 @@ import os
 import time
 
 from helpthread_kit.app import ASGIApp
+from helpthread_kit.backend import SearchQuery
 from helpthread_kit.replay import MemoryReplayStore
+from helpthread_kit.results import Result
+from tests.conformance.broken.corpus import ArticleBackend
 from tests.conformance.broken.providers import correct_app
 
 
@@ -21,3 +24,18 @@ def slow_app() -> ASGIApp:
     a large index and its language segmenters on a busy machine."""
     time.sleep(float(os.environ["SLOW_START_S"]))
     return correct_app()
+
+
+class _SlowSearch(ArticleBackend):
+    """Each search takes ``$SLOW_SEARCH_S`` seconds: requests pile up in the application."""
+
+    def search(self, query: SearchQuery) -> list[Result]:
+        time.sleep(float(os.environ["SLOW_SEARCH_S"]))
+        return super().search(query)
+
+
+def slow_search_app() -> ASGIApp:
+    """Slow searches and a small request limit (``$MAX_REQUESTS``): the application's own
+    ``503`` envelope (W7) is reached before uvicorn's ``limit_concurrency``."""
+    return correct_app(_SlowSearch(), max_requests=int(os.environ["MAX_REQUESTS"]), max_in_flight=1000,
+                       search_threads=32)

@@ -114,3 +114,32 @@ def test_an_encoded_body_is_refused(sample_server: ProviderProcess) -> None:
     raw = signed_request(body, "Content-Encoding: gzip", f"Content-Length: {len(body)}") + b"\r\n" + body
     [(status, _, answer)] = responses(exchange(sample_server, raw))
     assert status == 415 and envelope_code(answer) == "unsupported_media_type"
+
+
+@pytest.mark.parametrize("trailers", [(), ("X-Helpthread-Signature",),
+                                      ("X-Helpthread-Signature", "X-Helpthread-Request")])
+def test_a1_a2_a_signature_sent_only_as_a_chunked_trailer_is_not_accepted(
+    sample_server: ProviderProcess, trailers: tuple[str, ...]
+) -> None:
+    """A1, A2: the signature is read from the request head only. uvicorn's httptools
+    protocol adds a chunked body's trailer fields to the scope's header list, where the
+    application cannot tell them from the head's (measured: a signature sent only as a
+    trailer was answered 200). So a chunked body is refused — ``411`` with the envelope,
+    the connection closed — whether its signature is in the head or only in trailers."""
+    body = b'{"query":"refund"}'
+    headers = signed_headers(body, CUSTOMER_SECRET)
+    head = [f"{k}: {v}" for k, v in headers.items() if k not in trailers]
+    tail = "".join(f"{k}: {headers[k]}\r\n" for k in trailers)
+    declared = ["Trailer: " + ", ".join(trailers)] if trailers else []
+    raw = ("\r\n".join(["POST /retrieve HTTP/1.1", "Host: provider", *head, "Transfer-Encoding: chunked",
+                        *declared]) + "\r\n\r\n").encode()
+    raw += f"{len(body):x}\r\n".encode() + body + b"\r\n0\r\n" + tail.encode() + b"\r\n"
+    answers = responses(exchange(sample_server, raw, read_s=2.0))
+    assert [status for status, _, _ in answers] == [411], answers
+    _, answer_headers, answer = answers[0]
+    assert envelope_code(answer) == "invalid_request"
+    assert answer_headers.get("connection") == "close"
+    # The same request with Content-Length is answered.
+    framed = signed_request(body, f"Content-Length: {len(body)}") + b"\r\n" + body
+    [(status, _, answer)] = responses(exchange(sample_server, framed, read_s=2.0))[:1]
+    assert status == 200, (status, answer)

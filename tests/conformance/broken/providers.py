@@ -55,6 +55,20 @@ class MarkupBackend(ArticleBackend):
         return f"**{super().snippet(article, words)}** See <a href=\"/kb/{article.id}\">the article</a>."
 
 
+class TemplateMarkupBackend(ArticleBackend):
+    """Snippets from a source whose shortcodes and entities were never rendered."""
+
+    def snippet(self, article: Article, words: set[str]) -> str:
+        return f"{{{{< note >}}}}{super().snippet(article, words)} &amp; more{{{{< /note >}}}}"
+
+
+class MarkdownLinkBackend(ArticleBackend):
+    """Snippets that keep the source's Markdown link and code span (R3: no Markdown)."""
+
+    def snippet(self, article: Article, words: set[str]) -> str:
+        return f"[{super().snippet(article, words)}](https://x.example/kb/{article.id}) Run `make help`."
+
+
 class LeakyBackend(ArticleBackend):
     """Searches everything for every reach and labels results by the reach: an internal
     article reaches customer_safe labelled public."""
@@ -95,6 +109,16 @@ BROKEN: tuple[BrokenProvider, ...] = (
         "markup-in-snippets",
         lambda: correct_app(MarkupBackend()),
         {check("R3", "plain text"): "contains HTML/XML tag, Markdown bold"},
+    ),
+    BrokenProvider(
+        "unrendered-shortcodes-and-entities",
+        lambda: correct_app(TemplateMarkupBackend()),
+        {check("R3", "plain text"): "contains HTML entity, template tag"},
+    ),
+    BrokenProvider(
+        "markdown-links-in-snippets",
+        lambda: correct_app(MarkdownLinkBackend()),
+        {check("R3", "plain text"): "contains Markdown link, Markdown inline code"},
     ),
     BrokenProvider(
         "leaks-internal-canary-to-customer-safe",

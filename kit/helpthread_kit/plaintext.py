@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from html.parser import HTMLParser
 
-__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "clip_text", "html_to_paragraphs", "html_to_text",
-           "is_plain_text", "markup_in", "safe_cut", "without_literal"]
+__all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "LOOK_ALIKES", "as_plain_text", "clip_text",
+           "html_to_paragraphs", "html_to_text", "is_plain_text", "markup_in", "safe_cut", "without_literal"]
 
 #: HTML element names (WHATWG, with a few obsolete ones still found in exports).
 HTML_ELEMENTS = frozenset("""
@@ -92,24 +93,31 @@ class _TagPattern:
         return "<" in text and _formatting_tags(text)
 
 
-_PATTERNS: tuple[tuple[re.Pattern[str] | _TagPattern, str], ...] = (
+_TAG_LABEL, _COMMENT_LABEL = "HTML/XML tag", "HTML comment"
+
+#: Per kind of markup: how it is found, and which of its characters are written as
+#: look-alikes (:data:`LOOK_ALIKES`) so that it reads as markup no longer.
+_PATTERNS: tuple[tuple[re.Pattern[str] | _TagPattern, str, str], ...] = (
     # A tag starts "<name" or "</name" with no space after "<" (as HTML parsers require);
     # the second form catches a tag cut off by a snippet boundary ("<a href=...").
-    (_TagPattern(), "HTML/XML tag"),
-    (re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*\s+[A-Za-z:@-]+\s*="), "HTML/XML tag"),
-    (re.compile(r"<!--|-->"), "HTML comment"),
-    (_ENTITY, "HTML entity"),
-    (re.compile(r"!\[[^\]\n]*\]"), "Markdown image"),
-    (re.compile(r"\[[^\]\n]*\]\([^)\n]*\)"), "Markdown link"),
-    (re.compile(r"(?:^|\n)\s{0,3}\[[^\]\n]+\]:\s*\S"), "Markdown link definition"),
-    (re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__"), "Markdown bold"),
-    (re.compile(r"(?:^|\n)\s{0,3}#{1,6}\s"), "Markdown heading"),
-    (re.compile(r"```|~~~"), "Markdown code fence"),
-    (re.compile(r"`[^`\n]+`"), "Markdown inline code"),
-    (re.compile(r"\|\s*:?-{3,}:?\s*\|"), "Markdown table rule"),
+    (_TagPattern(), _TAG_LABEL, "<>"),
+    (re.compile(r"</?[A-Za-z][A-Za-z0-9:.-]*\s+[A-Za-z:@-]+\s*="), _TAG_LABEL, "<"),
+    (re.compile(r"<!--|-->"), _COMMENT_LABEL, "<>"),
+    (_ENTITY, "HTML entity", "&"),
+    (re.compile(r"!\[[^\]\n]*\]"), "Markdown image", "[]"),
+    (re.compile(r"\[[^\]\n]*\]\([^)\n]*\)"), "Markdown link", "[]"),
+    (re.compile(r"(?:^|\n)\s{0,3}\[[^\]\n]+\]:\s*\S"), "Markdown link definition", "[]"),
+    (re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__"), "Markdown bold", "*_"),
+    (re.compile(r"(?:^|\n)\s{0,3}#{1,6}\s"), "Markdown heading", "#"),
+    (re.compile(r"```|~~~"), "Markdown code fence", "`~"),
+    (re.compile(r"`[^`\n]+`"), "Markdown inline code", "`"),
+    (re.compile(r"\|\s*:?-{3,}:?\s*\|"), "Markdown table rule", "|"),
     # Jinja comments need the space ("{# note #}"): "INV-{####}" is a plain format string.
-    (re.compile(r"\{\{|\}\}|\{%|%\}|\{#\s|\s#\}"), "template tag"),
+    (re.compile(r"\{\{|\}\}|\{%|%\}|\{#\s|\s#\}"), "template tag", "{}"),
 )
+
+#: Every kind of markup above holds one of these characters: text without any is plain.
+_MAYBE_MARKUP = re.compile(r"[<>&\[*_#`~|{}]")
 
 
 def markup_in(text: str, literal: Iterable[str] = ()) -> list[str]:
@@ -127,7 +135,9 @@ def markup_in(text: str, literal: Iterable[str] = ()) -> list[str]:
     if literal:
         text = without_literal(text, literal)
     found: list[str] = []
-    for pattern, label in _PATTERNS:
+    if not _MAYBE_MARKUP.search(text):
+        return found
+    for pattern, label, _ in _PATTERNS:
         if label not in found and pattern.search(text):
             found.append(label)
     return found
@@ -136,6 +146,67 @@ def markup_in(text: str, literal: Iterable[str] = ()) -> list[str]:
 def is_plain_text(text: str, literal: Iterable[str] = ()) -> bool:
     """Whether ``text`` is plain text (CONTRACT R3): :func:`markup_in` finds nothing."""
     return not markup_in(text, literal)
+
+
+#: How a character a page shows literally is written where, as it stands, it would make
+#: text read as formatting markup (:func:`as_plain_text`): a character that looks the
+#: same to a reader and that no renderer or checker reads as syntax.
+LOOK_ALIKES: dict[str, str] = {
+    "<": "‹", ">": "›",      # single angle quotation marks (as LITERAL_BRACKETS)
+    "&": "＆",               # fullwidth ampersand
+    "[": "［", "]": "］",     # fullwidth square brackets
+    "*": "∗",                # asterisk operator
+    "_": "＿",               # fullwidth low line
+    "#": "＃",               # fullwidth number sign
+    "`": "‵",                # reversed prime
+    "~": "∼",                # tilde operator
+    "|": "│",                # box drawings light vertical
+    "{": "｛", "}": "｝",     # fullwidth curly brackets
+}
+_ALL_LOOK_ALIKES = str.maketrans(LOOK_ALIKES)
+_LOOK_ALIKE_TABLES = {chars: str.maketrans({c: LOOK_ALIKES[c] for c in chars}) for _, _, chars in _PATTERNS}
+
+
+def _tag_look_alikes(text: str) -> str:
+    """``text`` with every angle-bracket word that could be a tag (``_is_tag``) in ‹ ›."""
+    return _TAG.sub(lambda m: m.group(0).translate(LITERAL_BRACKETS) if _is_tag(m) else m.group(0), text)
+
+
+def _translator(table: dict[int, str]) -> Callable[[re.Match[str]], str]:
+    return lambda match: match.group(0).translate(table)
+
+
+@lru_cache(maxsize=8192)  # the same passages make the snippets of many queries
+def as_plain_text(text: str) -> str:
+    """``text`` as plain text a black-box checker accepts (CONTRACT R3), changed only
+    where :func:`markup_in` finds markup: there, the characters that make it markup are
+    written as :data:`LOOK_ALIKES` (``<div class="x">`` → ``‹div class="x"›``,
+    ``__name__`` → ``＿＿name＿＿``, ``{{ .Values }}`` → ``｛｛ .Values ｝｝``).
+
+    This is how a provider shows text its page shows literally — code, an escaped tag —
+    where it would read as markup (docs/explanation/plain-text.md). It is the last step
+    of showing a text, not a converter: text that still holds the page's own markup is
+    the converter's bug, judged before this step (:func:`markup_in` with ``literal``).
+    Each character is replaced by one, so the length is unchanged (a clipped text stays
+    within its bound).
+
+    Returns:
+        ``text`` itself when it is plain; otherwise a text :func:`markup_in` finds
+        nothing in, of the same length.
+    """
+    for _ in range(3):
+        kinds = markup_in(text)
+        if not kinds:
+            return text
+        for pattern, label, chars in _PATTERNS:
+            if label not in kinds:
+                continue
+            if isinstance(pattern, _TagPattern):
+                text = _tag_look_alikes(text)
+            else:
+                text = pattern.sub(_translator(_LOOK_ALIKE_TABLES[chars]), text)
+    # Not reached by any text known; every kind of markup needs one of these characters.
+    return text if not markup_in(text) else text.translate(_ALL_LOOK_ALIKES)
 
 
 _SPACES = re.compile(r"\s+")

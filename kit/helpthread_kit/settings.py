@@ -50,6 +50,11 @@ class ContractSettings:
             of astral characters, each escaped as a 12-byte surrogate pair — is 12.3 KiB.
         body_timeout_s: a body not received within this many seconds is refused ``400``.
         max_in_flight: searches admitted at once; beyond it ``503 overloaded`` at once (W7).
+        max_requests: HTTP requests one process answers at once, of any route; beyond it
+            ``503 overloaded`` with ``Retry-After`` in the envelope, before any other work
+            (W7). Default 256: below :func:`~helpthread_kit.serving.serve`'s
+            ``max_connections`` (512), where uvicorn itself would answer ``503`` in plain
+            text without ``Retry-After``. ``None``: no limit.
         search_threads: worker threads that run searches (Whoosh is CPU-bound Python, so
             a few threads only keep the event loop free; more workers add throughput).
         retry_after_s: the ``Retry-After`` sent with ``503`` answers, in seconds.
@@ -77,6 +82,7 @@ class ContractSettings:
     max_body_bytes: int = 16384
     body_timeout_s: float = 10.0
     max_in_flight: int = 32
+    max_requests: int | None = 256
     search_threads: int = 4
     retry_after_s: int = 1
     search_deadline_s: float | None = 8.0
@@ -87,3 +93,5 @@ class ContractSettings:
 
     def __post_init__(self) -> None:
         check_registrations(self.registrations)
+        if self.max_requests is not None and self.max_requests < 1:
+            raise ValueError(f"max_requests must be at least 1 or None, not {self.max_requests}")

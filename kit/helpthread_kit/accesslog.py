@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from .errors import ContractError, InvalidRequest, MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType
+from .errors import ContractError, InvalidRequest, MethodNotAllowed, Overloaded, PayloadTooLarge, UnsupportedMediaType
 from .records import RequestRecord, printable
 
 __all__ = ["NOTE_KEY", "ASGIApp", "AccessLog", "Message", "Receive", "Scope", "Send", "note", "report_refusal"]
@@ -52,6 +52,24 @@ def _request_digest(value: str | None) -> str:
     return hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()[:12]
 
 
+class RequestLimit:
+    """The requests one process answers at once, counted across every route (Litestar
+    builds a middleware instance per route; they share this): beyond ``max_requests``,
+    :class:`AccessLog` answers ``503 overloaded`` with ``Retry-After: retry_after_s``
+    in the envelope (CONTRACT W7). One event loop per process: no lock is needed.
+
+    Raises:
+        ValueError: ``max_requests`` below 1.
+    """
+
+    def __init__(self, max_requests: int, retry_after_s: int = 1) -> None:
+        if max_requests < 1:
+            raise ValueError(f"max_requests must be at least 1, not {max_requests}")
+        self.max_requests = max_requests
+        self.retry_after_s = retry_after_s
+        self.in_flight = 0
+
+
 class AccessLog:
     """Outermost ASGI layer: one log line per request, for every route including 404s,
     and one :class:`RequestRecord` for the observer.
@@ -61,16 +79,21 @@ class AccessLog:
     """
 
     def __init__(
-        self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None, max_header_bytes: int = 16384
+        self, app: ASGIApp, observer: Callable[[RequestRecord], None] | None = None, max_header_bytes: int = 16384,
+        limit: RequestLimit | None = None,
     ) -> None:
         """Args:
             app: the routes.
             observer: called with each request's record; must be fast.
             max_header_bytes: larger request heads are answered ``431``.
+            limit: the process's :class:`RequestLimit`; beyond it ``503 overloaded``
+                with ``Retry-After``, in the envelope (W7), before any other work
+                (``/healthz`` aside: a live process is live under load). ``None``: none.
         """
         self.app = app
         self.observer = observer
         self.max_header_bytes = max_header_bytes
+        self.limit = limit
 
     def _refusal(self, scope: Scope) -> ContractError | None:
         """Answers given before the application sees the request: oversized headers,
@@ -91,6 +114,15 @@ class AccessLog:
             # RFC 9112 §6.1: a proxy in front may frame this request by Content-Length
             # while we frame it by Transfer-Encoding — request smuggling. Refuse, close.
             error = InvalidRequest("headers", "both Content-Length and Transfer-Encoding: the framing is ambiguous")
+            error.close_connection = True  # type: ignore[attr-defined]
+            return error
+        if names.get(b"transfer-encoding"):
+            # A chunked body may end in trailer fields, and uvicorn's httptools protocol
+            # adds them to the scope's header list, where nothing tells them from the
+            # request head's: a signature sent after the body would count (A1, A2). The
+            # core and the reverse proxy send Content-Length; RFC 9112 §6.3 allows 411.
+            error = InvalidRequest("body", "send it with Content-Length; a chunked body is not accepted")
+            error.status_override = 411  # type: ignore[attr-defined]
             error.close_connection = True  # type: ignore[attr-defined]
             return error
         for name in _SINGLE_HEADERS:
@@ -117,8 +149,16 @@ class AccessLog:
                 noted["status"] = message["status"]
             await send(message)
 
+        limit = self.limit
+        if limit is not None:
+            limit.in_flight += 1
         try:
             refusal = self._refusal(scope)
+            if (refusal is None and limit is not None and limit.in_flight > limit.max_requests
+                    and not scope.get("path", "").endswith("/healthz")):  # liveness stays 200 under load
+                # uvicorn's own limit (limit_concurrency) would answer plain text without
+                # Retry-After; this one is set below it (helpthread_kit.serving).
+                refusal = Overloaded("too many requests in flight; retry shortly", retry_after_s=limit.retry_after_s)
             if refusal is None:
                 await self.app(scope, receive, send_wrapper)
             else:
@@ -129,9 +169,12 @@ class AccessLog:
                            (b"content-length", str(len(body)).encode())]
                 if getattr(refusal, "close_connection", False):
                     headers.append((b"connection", b"close"))
+                headers += [(name.lower().encode(), value.encode()) for name, value in refusal.headers().items()]
                 await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
                 await send_wrapper({"type": "http.response.body", "body": body})
         finally:
+            if limit is not None:
+                limit.in_flight -= 1
             if self.observer is not None or log.isEnabledFor(logging.INFO):
                 self._report(scope, noted, started)
 

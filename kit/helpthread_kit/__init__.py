@@ -4,9 +4,8 @@ This package imports nothing from Whoosh, markdown-it-py or watchfiles, nor from
 wiki and search code of this repository, and works in an environment where none of them
 is installed (tests check both); it is built on Litestar (which brings PyYAML and
 msgspec). An adapter author can depend on it —
-``scripts/build_contract_dist.py`` builds it as its own distribution,
-``helpthread-provider-contract``, whose dependencies are the ``contract`` extra of
-``pyproject.toml`` (see the README) — and supply only a :class:`Backend`::
+``kit/pyproject.toml`` makes it a distribution of its own, ``helpthread-kit``, which the
+reference provider depends on too (docs/adapter.md) — and supply only a :class:`Backend`::
 
     from helpthread_kit import ContractSettings, Registration, Exposure, create_app
     from helpthread_kit.serving import serve

@@ -40,7 +40,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.plugins import InitPluginProtocol
 from litestar.response.base import ASGIResponse
 
-from .accesslog import AccessLog, ASGIApp, Message, Receive, Scope, Send, note, report_refusal
+from .accesslog import AccessLog, ASGIApp, Message, Receive, RequestLimit, Scope, Send, note, report_refusal
 from .backend import Backend
 from .capabilities import ALL_CAPABILITIES
 from .errors import (
@@ -144,11 +144,14 @@ class ContractPlugin(InitPluginProtocol):
     def __init__(self, backend: Backend, settings: ContractSettings, *, path: str = "/") -> None:
         self.settings = settings
         self.router = contract_router(backend, settings, path=path)
+        max_requests = settings.max_requests
+        self.limit = None if max_requests is None else RequestLimit(max_requests, settings.retry_after_s)
         self._store_logged = -STORE_LOG_INTERVAL_S
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
         app_config.route_handlers.append(self.router)
-        app_config.middleware.insert(0, DefineMiddleware(cast("Any", AccessLog), observer=self.settings.observer))
+        app_config.middleware.insert(0, DefineMiddleware(cast("Any", AccessLog), observer=self.settings.observer,
+                                                         limit=self.limit))
         app_config.exception_handlers = {
             **app_config.exception_handlers,
             ContractError: self._contract_error,
