@@ -36,11 +36,13 @@ class Semantic:
         embedder: the model the index's vectors were made with.
         weight: the meaning ranking's weight in the fusion; the word ranking's is 1.
         k: the reciprocal-rank fusion offset.
+        lexical: the word ranking's weight (0: the meaning ranking alone, for measuring it).
     """
 
     embedder: Embedder
     weight: float = 1.0
     k: int = RRF_K
+    lexical: float = 1.0
 
     @classmethod
     def load(cls, model: str, weight: float = 1.0) -> Semantic:
@@ -85,8 +87,8 @@ class MeaningSearch:
             # One entry per document: a document the words found is ranked at its lexical entry.
             lexical_paths = {hit.path: hit.docnum for hit in lexical}
             similarity = {lexical_paths.get(columns[2][d], d): s for d, s in similarity.items()}
-        ranked = fuse([(1.0, [hit.docnum for hit in lexical]), (self.semantic.weight, list(similarity))],
-                      self.semantic.k)
+        words = [hit.docnum for hit in lexical]
+        ranked = fuse([(self.semantic.lexical, words), (self.semantic.weight, list(similarity))], self.semantic.k)
         hits = []
         for _, docnum in ranked[: max(len(lexical), fetch)]:
             hit = by_docnum.get(docnum)
