@@ -586,7 +586,7 @@ class WhooshBackend:
             open_languages = languages_with_unmatched_groups(
                 searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
             later = {lang: ws for lang, ws in later.items() if lang in open_languages}
-        meaning = self._meaning(searcher, languages, query, (*first, *later), locale_filter)
+        meaning = self._meaning(searcher, languages, query, (*first, *later), None if pref is None else wanted)
         while True:
             found = self._match(searcher, first, fetch, locale_filter, per_document)
             if later and len(found) < fetch:
@@ -604,29 +604,19 @@ class WhooshBackend:
         return _results(searcher, hits, languages, words, query.text)
 
     def _meaning(self, searcher: Searcher, languages: Sequence[str], query: SearchQuery,
-                 searched: Sequence[str], locale_filter: DocIdSet | None) -> MeaningSearch | None:
+                 searched: Sequence[str], wanted: Sequence[str] | None) -> MeaningSearch | None:
         """The vector half of a ``semanticSearch`` query (``None``: lexical only): over the
-        entries the lexical half may find — the locale filter's, else those in a language
-        the query was searched in."""
+        entries the lexical half may find — in the ``wanted`` locales (the request's),
+        else in a language the query was searched in."""
         if self.semantic is None or SEMANTIC_SEARCH not in query.capabilities:
             return None
         vector = self.semantic.embedder.embed([query.text])[0]
         if not vector.any():
             return None
-        allowed_languages = set(searched)
-        locales = _columns(searcher)[0]
-        verdicts: dict[str, bool] = {}
-
-        def allowed(docnum: int) -> bool:
-            if locale_filter is not None:
-                return docnum in locale_filter
-            locale = locales[docnum]
-            verdict = verdicts.get(locale)
-            if verdict is None:
-                verdict = verdicts[locale] = analysis_language(locale, languages) in allowed_languages
-            return verdict
-
-        return MeaningSearch(self.semantic, vector, allowed)
+        info = _index_info(searcher, languages)
+        if wanted is None:
+            wanted = [locale for locale in info.locales if analysis_language(locale, languages) in set(searched)]
+        return MeaningSearch(self.semantic, vector, frozenset(wanted))
 
     @staticmethod
     def _match(

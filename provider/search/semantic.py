@@ -10,7 +10,6 @@ cap, snippets cut from the matching entry's passages, scores that never rise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +59,8 @@ class MeaningSearch:
 
     semantic: Semantic
     vector: Vectors
-    allowed: Callable[[int], bool]
+    #: the (lowercased) locales of the entries it may find; ``None``: any
+    locales: frozenset[str] | None
 
     def fused(self, searcher: Any, columns: tuple[Any, Any, Any], lexical: list[Hit], fetch: int,
               per_document: int | None) -> list[Hit]:
@@ -68,7 +68,7 @@ class MeaningSearch:
         ``per_document`` 1, each document's nearest entry only): at most
         ``max(len(lexical), fetch)`` hits, best first. ``columns``: the searcher's locale,
         group and path column readers."""
-        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.allowed)
+        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales)
         similarity: dict[int, float] = {}
         paths: set[str] = set()
         for score, docnum in near:

@@ -14,7 +14,7 @@ score is ``Σ weight / (RRF_K + rank)`` over the rankings it appears in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ MATRIX_SEGMENTS = 64
 
 Matrix = npt.NDArray[np.float32]
 MATRICES: LRUCache[Hashable, Matrix] = LRUCache(MATRIX_SEGMENTS)
+LOCALES: LRUCache[Hashable, npt.NDArray[np.object_]] = LRUCache(MATRIX_SEGMENTS)
 
 
 def _segment_matrix(leaf: Any, scope: Hashable, width: int) -> Matrix:
@@ -56,48 +57,74 @@ def _segment_matrix(leaf: Any, scope: Hashable, width: int) -> Matrix:
     return matrix
 
 
-def nearest(searcher: Any, query: Matrix, count: int, allowed: Callable[[int], bool] | None = None
+class _Vectors:
+    """One searcher's vectors (a searcher reads one generation): per segment its matrix, and
+    for all entries at once whether each is live and its locale's code."""
+
+    def __init__(self, searcher: Any, width: int) -> None:
+        scope = getattr(searcher, "_kp_scope", None) or id(searcher)
+        self.segments: list[Matrix] = []
+        alive: list[npt.NDArray[np.bool_]] = []
+        for leaf, _ in searcher.reader().leaf_readers():
+            matrix = _segment_matrix(leaf, scope, width)
+            self.segments.append(matrix)
+            mask = np.ones(len(matrix), dtype=bool)
+            if leaf.has_deletions():
+                mask[:] = False
+                mask[np.fromiter(leaf.all_doc_ids(), dtype=np.int64)] = True
+            alive.append(mask)
+        self.alive = np.concatenate(alive) if alive else np.zeros(0, dtype=bool)
+        names = np.concatenate([_segment_locales(leaf, scope) for leaf, _ in searcher.reader().leaf_readers()]
+                               ) if alive else np.zeros(0, dtype=object)
+        self.codes = {name: code for code, name in enumerate(sorted(set(names.tolist())))}
+        self.locale = np.fromiter((self.codes[name] for name in names), dtype=np.int32, count=len(names))
+        self._masks: dict[frozenset[str] | None, npt.NDArray[np.bool_]] = {}
+
+    def mask(self, locales: frozenset[str] | None) -> npt.NDArray[np.bool_]:
+        """Live entries in one of ``locales`` (``None``: any)."""
+        found = self._masks.get(locales)
+        if found is None:
+            found = self.alive
+            if locales is not None:
+                codes = [self.codes[name] for name in locales if name in self.codes]
+                found = found & np.isin(self.locale, np.asarray(codes, dtype=np.int32))
+            if len(self._masks) < 64:
+                self._masks[locales] = found
+        return found
+
+
+def _segment_locales(leaf: Any, scope: Hashable) -> npt.NDArray[np.object_]:
+    """The (lowercased) locale of each entry of one segment, from its column (kept per segment)."""
+    key = (segment_key(scope, leaf), "locale")
+    found = LOCALES.get(key)
+    if found is None:
+        column = leaf.column_reader("locale")
+        found = LOCALES[key] = np.asarray([column[d] for d in range(leaf.doc_count_all())], dtype=object)
+    return found
+
+
+def nearest(searcher: Any, query: Matrix, count: int, locales: frozenset[str] | None = None
             ) -> list[tuple[float, int]]:
     """The ``count`` live entries most similar to the unit vector ``query`` (cosine), best
-    first, as ``(similarity, docnum)``; ties by docnum. ``allowed(docnum)``: whether the
-    query may see an entry (its locale and language), ``None``: all. An index without
-    vectors, or of another dimension, gives ``[]``."""
-    reader = searcher.reader()
+    first, as ``(similarity, docnum)``; only entries whose (lowercased) locale is in
+    ``locales`` when given. Entries with no similarity above 0 are never returned. An index
+    without vectors, or of another dimension, gives ``[]``."""
     schema = searcher.schema
     if VECTOR_FIELD not in schema.names() or count <= 0:
         return []
     width = int(schema[VECTOR_FIELD].column_type._fixedlen)
     if width != 2 * query.shape[0]:
         return []
-    scope = getattr(searcher, "_kp_scope", None) or id(searcher)
-    scores_all: list[npt.NDArray[np.float32]] = []
-    docnums_all: list[npt.NDArray[np.int64]] = []
-    for leaf, offset in reader.leaf_readers():
-        matrix = _segment_matrix(leaf, scope, width)
-        if not len(matrix):
-            continue
-        scores = matrix @ query
-        docnums = np.arange(offset, offset + len(matrix), dtype=np.int64)
-        if leaf.has_deletions():
-            alive = np.fromiter((not leaf.is_deleted(i) for i in range(len(matrix))), dtype=bool, count=len(matrix))
-            scores, docnums = scores[alive], docnums[alive]
-        scores_all.append(scores)
-        docnums_all.append(docnums)
-    if not scores_all:
+    vectors: _Vectors | None = getattr(searcher, "_kp_vectors", None)
+    if vectors is None:
+        vectors = searcher._kp_vectors = _Vectors(searcher, width)
+    if not len(vectors.alive):
         return []
-    scores = np.concatenate(scores_all)
-    docnums = np.concatenate(docnums_all)
-    order = np.lexsort((docnums, -scores))
-    found: list[tuple[float, int]] = []
-    for i in order:
-        if scores[i] <= 0:
-            break  # a zero vector (no text) or an unrelated entry: never a meaning match
-        docnum = int(docnums[i])
-        if allowed is None or allowed(docnum):
-            found.append((float(scores[i]), docnum))
-            if len(found) >= count:
-                break
-    return found
+    scores = np.concatenate([matrix @ query for matrix in vectors.segments])
+    scores[~vectors.mask(locales)] = -np.inf
+    top = np.argpartition(-scores, count)[:count] if count < len(scores) else np.arange(len(scores))
+    top = top[np.lexsort((top, -scores[top]))]
+    return [(float(scores[i]), int(i)) for i in top if scores[i] > 0]
 
 
 def fuse(rankings: Sequence[tuple[float, Sequence[int]]], k: int = RRF_K) -> list[tuple[float, int]]:

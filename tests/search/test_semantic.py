@@ -20,17 +20,16 @@ from helpthread_kit.registrations import ConfigurationError, Exposure
 from provider.config import ProviderConfig
 from provider.indexing import Indexer
 from provider.search.backend import WhooshBackend
+from provider.search.embedding import load_embedder
 from provider.search.layout import ALL, PUBLIC, IndexLayout
 from provider.search.schema import VECTOR_FIELD, build_schema
+from provider.search.semantic import Semantic
 from provider.search.vectors import fuse, nearest
 from provider.wiki.document import WikiSettings
 from tests.support import REPO_ROOT
 
 pytest.importorskip("tokenizers", reason="the semantic extra")
 pytest.importorskip("safetensors", reason="the semantic extra")
-
-from provider.search.embedding import load_embedder  # noqa: E402 - after the extra's check
-from provider.search.semantic import Semantic  # noqa: E402
 
 EVERY = frozenset(ALL_CAPABILITIES)
 LEXICAL = EVERY - {SEMANTIC_SEARCH}
@@ -106,7 +105,7 @@ def test_an_operator_folder_in_model2vec_layout_loads(tmp_path: Path) -> None:
 
 def test_fusion_ranks_by_reciprocal_rank() -> None:
     assert [d for _, d in fuse([(1.0, [1, 2, 3]), (1.0, [3, 1])], k=60)] == [1, 3, 2]
-    assert [d for _, d in fuse([(0.0, [1, 2]), (1.0, [2])], k=60)][0] == 2
+    assert fuse([(0.0, [1, 2]), (1.0, [2])], k=60)[0][1] == 2
 
 
 # -- hybrid answers keep audience and locale ---------------------------------------------
