@@ -586,7 +586,7 @@ class WhooshBackend:
             open_languages = languages_with_unmatched_groups(
                 searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
             later = {lang: ws for lang, ws in later.items() if lang in open_languages}
-        meaning = self._meaning(searcher, languages, query, (*first, *later), None if pref is None else wanted)
+        meaning = self._meaning(searcher, languages, query, allowed, None if pref is None else wanted)
         while True:
             found = self._match(searcher, first, fetch, locale_filter, per_document)
             if later and len(found) < fetch:
@@ -604,19 +604,24 @@ class WhooshBackend:
         return _results(searcher, hits, languages, words, query.text)
 
     def _meaning(self, searcher: Searcher, languages: Sequence[str], query: SearchQuery,
-                 searched: Sequence[str], wanted: Sequence[str] | None) -> MeaningSearch | None:
+                 written: Collection[str], wanted: Sequence[str] | None) -> MeaningSearch | None:
         """The vector half of a ``semanticSearch`` query (``None``: lexical only): over the
-        entries the lexical half may find — in the ``wanted`` locales (the request's),
-        else in a language the query was searched in."""
+        entries in the ``wanted`` locales (the request's), else in a language the query is
+        written in (``written``: language subtags), and of those only in languages the
+        model serves."""
         if self.semantic is None or SEMANTIC_SEARCH not in query.capabilities:
+            return None
+        served = self.semantic.embedder.languages
+        info = _index_info(searcher, languages)
+        candidates = wanted if wanted is not None else [
+            locale for locale in info.locales if locale.split("-", 1)[0] in written]
+        locales = frozenset(locale for locale in candidates if served is None or locale.split("-", 1)[0] in served)
+        if not locales:
             return None
         vector = self.semantic.embedder.embed([query.text])[0]
         if not vector.any():
             return None
-        info = _index_info(searcher, languages)
-        if wanted is None:
-            wanted = [locale for locale in info.locales if analysis_language(locale, languages) in set(searched)]
-        return MeaningSearch(self.semantic, vector, frozenset(wanted))
+        return MeaningSearch(self.semantic, vector, locales)
 
     @staticmethod
     def _match(
