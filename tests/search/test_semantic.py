@@ -19,6 +19,7 @@ from helpthread_kit.capabilities import ALL_CAPABILITIES, SEMANTIC_SEARCH
 from helpthread_kit.registrations import ConfigurationError, Exposure
 from provider.config import ProviderConfig
 from provider.indexing import Indexer
+from provider.indexing.vectors import entry_vectors
 from provider.search.backend import WhooshBackend
 from provider.search.embedding import load_embedder
 from provider.search.layout import ALL, PUBLIC, IndexLayout
@@ -170,18 +171,19 @@ _BODIES = ("Refunds are paid back to the card within five days.",
            "The staff escalation runbook for chargebacks and fraud.")
 
 
-def _live_entries(folder: Path) -> dict[str, list[tuple[np.ndarray, str]]]:
-    """Path -> (vector, the text it should embed) of every live entry of the index in
+def _live_entries(folder: Path) -> dict[str, list[tuple[np.ndarray, str, str]]]:
+    """Path -> (vector, title, the text it should embed) of every live entry of the index in
     ``folder`` (deleted entries are skipped, as a search skips them)."""
-    found: dict[str, list[tuple[np.ndarray, str]]] = {}
+    found: dict[str, list[tuple[np.ndarray, str, str]]] = {}
     ix = whoosh_index.open_dir(str(folder))
     with ix.searcher() as searcher:
         reader = searcher.reader()
         column = reader.column_reader(VECTOR_FIELD)
         for docnum, stored in reader.iter_docs():
-            text = "\n".join((stored["doc"]["title"], *stored["passages"]))
+            title = stored["doc"]["title"]
+            text = "\n".join((title, *stored["passages"]))
             vector = np.frombuffer(column[docnum], dtype="<f2").astype(np.float32)
-            found.setdefault(stored["path"], []).append((vector, text))
+            found.setdefault(stored["path"], []).append((vector, title, text))
     return found
 
 
@@ -225,9 +227,9 @@ def test_a_page_made_internal_leaves_the_public_vectors_in_the_same_batch(
             assert set(public) <= {f"p{p}.md" for p, (a, _) in state.items() if a == "public"}
             assert set(agent) == {f"p{p}.md" for p in state}
             for entries in (*public.values(), *agent.values()):
-                for vector, text in entries:
+                for vector, title, text in entries:
                     # Each vector is its own entry's text's, nothing else's.
-                    assert np.allclose(vector, model.embed([text])[0], atol=2e-3)
+                    assert np.allclose(vector, entry_vectors(model, title, [text])[0], atol=2e-3)
             for p, (a, b) in state.items():
                 if a != "internal":
                     continue
