@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-
 from ..search.embedding import Embedder, Vectors, load_embedder, to_bytes
 from ..search.prepared import Unit
 from ..search.schema import VECTOR_FIELD
