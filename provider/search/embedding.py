@@ -24,6 +24,7 @@ cannot be loaded. Needs the ``semantic`` extra (``tokenizers``, ``safetensors``)
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -140,12 +141,19 @@ def _digest(*paths: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def _read_table(path: Path) -> Vectors:
+_EXTRA = "semantic search needs the 'semantic' extra: pip install 'helpthread-knowledge-provider[semantic]'"
+
+
+def _extra(module: str) -> Any:
+    """A module of the ``semantic`` extra, imported only when a model is loaded."""
     try:
-        from safetensors.numpy import load_file
+        return importlib.import_module(module)
     except ImportError as exc:
-        raise EmbeddingUnavailable("semantic search needs the 'semantic' extra: "
-                                   "pip install 'helpthread-knowledge-provider[semantic]'") from exc
+        raise EmbeddingUnavailable(_EXTRA) from exc
+
+
+def _read_table(path: Path) -> Vectors:
+    load_file = _extra("safetensors.numpy").load_file
     try:
         tensors = load_file(str(path))
     except Exception as exc:  # safetensors raises its own error types for a malformed file
@@ -159,13 +167,9 @@ def _read_table(path: Path) -> Vectors:
 
 
 def _read_tokenizer(path: Path) -> Any:
+    tokenizer_class = _extra("tokenizers").Tokenizer
     try:
-        from tokenizers import Tokenizer
-    except ImportError as exc:
-        raise EmbeddingUnavailable("semantic search needs the 'semantic' extra: "
-                                   "pip install 'helpthread-knowledge-provider[semantic]'") from exc
-    try:
-        tokenizer = Tokenizer.from_file(str(path))
+        tokenizer = tokenizer_class.from_file(str(path))
     except Exception as exc:  # tokenizers raises a bare Exception for a malformed file
         raise EmbeddingUnavailable(f"{path}: not a readable tokenizer.json ({exc})") from exc
     tokenizer.no_padding()
@@ -196,8 +200,7 @@ def load_embedder(model: str) -> StaticEmbedder:
     if model == DEFAULT_MODEL:
         spec = importlib.util.find_spec("wordllama")  # finds the package without running it
         if spec is None or not spec.submodule_search_locations:
-            raise EmbeddingUnavailable("the default model ships in the 'wordllama' package: "
-                                       "pip install 'helpthread-knowledge-provider[semantic]'")
+            raise EmbeddingUnavailable(f"the default model ships in the 'wordllama' package; {_EXTRA}")
         root = Path(next(iter(spec.submodule_search_locations)))
         # English only: on the German sample queries it lost 0.12 recall@5 to the words alone.
         return _load(root / _WORDLLAMA_WEIGHTS, root / _WORDLLAMA_TOKENIZER, DEFAULT_MODEL, frozenset({"en"}))
