@@ -87,13 +87,13 @@ class StaticEmbedder:
 
     Args:
         name: as :attr:`Embedder.name`.
-        table: ``(vocabulary, d)`` ``float32``.
+        table: ``(vocabulary, d)``, ``float16`` or ``float32``.
         tokenizer: a ``tokenizers.Tokenizer`` whose ids index ``table``.
         languages: as :attr:`Embedder.languages`.
     """
 
     name: str
-    table: Vectors
+    table: npt.NDArray[np.floating[Any]]
     tokenizer: Any
     languages: frozenset[str] | None = None
 
@@ -111,7 +111,7 @@ class StaticEmbedder:
             ids = np.asarray(encoding.ids, dtype=np.int64)
             if ids.size:
                 np.clip(ids, 0, top, out=ids)
-                out[row] = self.table[ids].mean(axis=0)
+                out[row] = self.table[ids].mean(axis=0, dtype=np.float32)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         out /= norms
@@ -152,7 +152,7 @@ def _extra(module: str) -> Any:
         raise EmbeddingUnavailable(_EXTRA) from exc
 
 
-def _read_table(path: Path) -> Vectors:
+def _read_table(path: Path) -> npt.NDArray[np.floating[Any]]:
     load_file = _extra("safetensors.numpy").load_file
     try:
         tensors = load_file(str(path))
@@ -163,7 +163,8 @@ def _read_table(path: Path) -> Vectors:
     if table is None or table.ndim != 2:
         raise EmbeddingUnavailable(f"{path}: expected one 2-D tensor (vocabulary x dimensions), "
                                    f"found {sorted(tensors)}")
-    return np.ascontiguousarray(table, dtype=np.float32)
+    # float16 stays float16 (half the memory in every process that embeds); rows are widened when read.
+    return np.ascontiguousarray(table, dtype=np.float16 if table.dtype == np.float16 else np.float32)
 
 
 def _read_tokenizer(path: Path) -> Any:
