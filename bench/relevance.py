@@ -31,6 +31,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +42,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from helpthread_kit.backend import SearchQuery  # noqa: E402
-from helpthread_kit.capabilities import RETRIEVE  # noqa: E402
+from helpthread_kit.capabilities import RETRIEVE, SEMANTIC_SEARCH  # noqa: E402
 from helpthread_kit.locales import canonical_tag  # noqa: E402
 from helpthread_kit.registrations import Exposure  # noqa: E402
 from provider.config import load_config  # noqa: E402 - after the path set-up above
 from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
+from provider.search.embedding import load_embedder  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
+from provider.search.semantic import Semantic  # noqa: E402
+from provider.search.vectors import RRF_K  # noqa: E402
 
 MODES = {"minimum": "minimum", "all": "all", "all-whole": "all-but-chunking", "minimum-over-all": "minimum"}
 DEPTH = 5
@@ -103,11 +107,18 @@ def _capabilities(mode: str) -> str | tuple[str, ...]:
     return "all" if mode == "all" else tuple(c for c in every if c != "chunking")
 
 
-def run_mode(mode: str, queries: QuerySet, content: Path, index_dir: Path | None = None
-             ) -> list[tuple[Query, list[str]]]:
+Answers = list[tuple[Query, list[str]]]
+#: ``--semantic``: each mode's queries answered three ways over one build with vectors.
+MATCHING = {"lexical": None, "vector": 0.0, "hybrid": 1.0}
+
+
+def run_mode(mode: str, queries: QuerySet, content: Path, index_dir: Path | None = None, *,
+             semantic: Semantic | None = None) -> Answers | dict[str, Answers]:
     """Each query with the distinct documentIds answered, best first. With ``index_dir``
     the index is kept there and brought up to date instead of built afresh (a changed
-    schema or analysis still rebuilds it)."""
+    schema or analysis still rebuilds it). With ``semantic``, the index holds vectors and
+    the answers are given per :data:`MATCHING` (``lexical``: without ``semanticSearch``;
+    ``vector``: the meaning ranking alone, the word ranking's weight 0; ``hybrid``: fused)."""
     if queries.config is None:
         config = replace(load_config(ROOT / "knowledge-provider.yaml"), content=content)
     else:
@@ -117,19 +128,31 @@ def run_mode(mode: str, queries: QuerySet, content: Path, index_dir: Path | None
     built = "all" if mode == "minimum-over-all" else mode
     declared = replace(config, capabilities=_capabilities(mode.removesuffix("-over-all"))).declared_capabilities(
         WhooshBackend.implemented_capabilities)
-    config = replace(config, capabilities=_capabilities(built))
+    config = replace(config, capabilities=_capabilities(built), semantic_search=semantic is not None)
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp) if index_dir is None else index_dir / built
         where.mkdir(parents=True, exist_ok=True)
         with Indexer(config.wiki_settings(), IndexLayout(where)) as indexer:
             indexer.sync()
-        backend = WhooshBackend(where, cache_entries=0, fallback_locales=config.fallback_chain)
-        answers = []
-        for q in queries.queries:
-            locale = canonical_tag(q.locale) if q.locale and "locale" in declared else None
-            search = SearchQuery(text=q.query, limit=FETCH, reach=Exposure(q.profile), capabilities=declared,
-                                 locale=locale, locale_fallback=q.fallback and "localeFallback" in declared)
-            answers.append((q, list(dict.fromkeys(r.document_id for r in backend.search(search)))))
+        if semantic is None:
+            backend = WhooshBackend(where, cache_entries=0, fallback_locales=config.fallback_chain)
+            return _answers(backend, queries, declared)
+        by_matching = {}
+        for name, lexical_weight in MATCHING.items():
+            fusion = None if lexical_weight is None else dataclass_replace(semantic, lexical=lexical_weight)
+            backend = WhooshBackend(where, cache_entries=0, fallback_locales=config.fallback_chain, semantic=fusion)
+            caps = declared | {SEMANTIC_SEARCH} if fusion is not None else declared
+            by_matching[name] = _answers(backend, queries, caps)
+        return by_matching
+
+
+def _answers(backend: WhooshBackend, queries: QuerySet, declared: frozenset[str]) -> list[tuple[Query, list[str]]]:
+    answers = []
+    for q in queries.queries:
+        locale = canonical_tag(q.locale) if q.locale and "locale" in declared else None
+        search = SearchQuery(text=q.query, limit=FETCH, reach=Exposure(q.profile), capabilities=declared,
+                             locale=locale, locale_fallback=q.fallback and "localeFallback" in declared)
+        answers.append((q, list(dict.fromkeys(r.document_id for r in backend.search(search)))))
     return answers
 
 
@@ -154,23 +177,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="minimum,all", help="comma-separated: " + ", ".join(MODES))
     parser.add_argument("--by-kind", action="store_true", help="also break the figures down by query kind")
     parser.add_argument("--misses", action="store_true", help="list queries whose best answer is not first")
-    parser.add_argument("--corpus", help="a set on a real corpus: bench/relevance/NAME.yaml (kaia-docs, astro-docs)")
+    parser.add_argument("--corpus", help="a set on a real corpus: bench/relevance/NAME.yaml (kaia-docs, astro-docs, "
+                        "paraphrase-<corpus> for each shared corpus)")
     parser.add_argument("--index-dir", type=Path, help="keep the indexes here and reuse them (faster re-runs)")
+    parser.add_argument("--semantic", action="store_true",
+                        help="build with vectors (semantic_search) and show lexical, vector and hybrid rows per mode")
+    parser.add_argument("--semantic-model", default="wordllama", help="with --semantic: the semantic_model")
+    parser.add_argument("--semantic-weight", type=float, default=1.0, help="with --semantic: semantic_weight")
+    parser.add_argument("--rrf-k", type=int, default=RRF_K, help="with --semantic: the fusion's rank offset")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     path = ROOT / "bench" / "relevance" / f"{args.corpus}.yaml" if args.corpus else args.queries
     queries = load_queries(path)
     report: dict[str, Any] = {}
+    semantic = (Semantic(load_embedder(args.semantic_model), args.semantic_weight, args.rrf_k)
+                if args.semantic else None)
     for mode in args.modes.split(","):
-        answers = run_mode(mode, queries, args.content.resolve(), args.index_dir)
-        report[mode] = {"figures": judge(answers),
-                        "misses": [{"query": q.query, "expect": list(q.expect), "got": ids[:DEPTH]}
-                                   for q, ids in answers if not ids or ids[0] not in q.expect]}
+        found = run_mode(mode, queries, args.content.resolve(), args.index_dir, semantic=semantic)
+        for name, answers in (found.items() if isinstance(found, dict) else [(mode, found)]):
+            key = mode if not isinstance(found, dict) else f"{mode}/{name}"
+            report[key] = {"figures": judge(answers),
+                           "misses": [{"query": q.query, "expect": list(q.expect), "got": ids[:DEPTH]}
+                                      for q, ids in answers if not ids or ids[0] not in q.expect]}
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return 0
     print(f"{len(queries.queries)} queries; recall@{DEPTH} and MRR over distinct documents\n")
-    print(f"{'mode':<17}{'group':<16}{'n':>4}{'recall@5':>10}{'MRR':>8}")
+    print(f"{'mode':<22}{'group':<16}{'n':>4}{'recall@5':>10}{'MRR':>8}")
     for mode, data in report.items():
         figures = data["figures"]
         groups = [g for g in (*LANGUAGES, "all") if g in figures]
@@ -178,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
             groups += sorted(g for g in figures if g.startswith("kind:"))
         for group in groups:
             row = figures[group]
-            print(f"{mode:<17}{group:<16}{row['n']:>4}{row['recall@5']:>10.3f}{row['mrr']:>8.3f}")
+            print(f"{mode:<22}{group:<16}{row['n']:>4}{row['recall@5']:>10.3f}{row['mrr']:>8.3f}")
     if args.misses:
         for mode, data in report.items():
             print(f"\n{mode}: best answer not first")

@@ -17,12 +17,14 @@ from pathlib import Path
 from helpthread_kit.app import ASGIApp, create_app
 from helpthread_kit.capabilities import CITATION_URL
 from helpthread_kit.records import RequestRecord
-from helpthread_kit.registrations import Registration
+from helpthread_kit.registrations import ConfigurationError, Registration
 from helpthread_kit.replay import ReplayStore, open_replay_store
 from helpthread_kit.settings import ContractSettings
 
 from .config import ProviderConfig
 from .search.backend import ReadyGate, WhooshBackend
+from .search.embedding import EmbeddingUnavailable
+from .search.semantic import Semantic
 
 __all__ = ["MarkerGate", "build_app"]
 
@@ -44,6 +46,20 @@ class MarkerGate:
         if not self._seen:
             self._seen = self.path.exists()
         return self._seen
+
+
+def semantic_of(config: ProviderConfig) -> Semantic | None:
+    """The ``semanticSearch`` model and fusion the configuration switches on, or ``None``.
+
+    Raises:
+        ConfigurationError: ``semantic_search`` is on and the model cannot be loaded.
+    """
+    if not config.semantic_search:
+        return None
+    try:
+        return Semantic.load(config.semantic_model_path, config.semantic_weight)
+    except EmbeddingUnavailable as exc:
+        raise ConfigurationError(f"semantic_model: {exc}") from None
 
 
 def build_app(
@@ -73,7 +89,7 @@ def build_app(
     # they are removed on the backend's side, where that is a choice (R4).
     backend = WhooshBackend(config.index, ready=ready, cache_entries=config.cache_entries,
                             cache_bytes=config.cache_mib * 1024 * 1024, fallback_locales=config.fallback_chain,
-                            searchers=config.search_threads, declared_only=True)
+                            searchers=config.search_threads, declared_only=True, semantic=semantic_of(config))
     store = replay_store or open_replay_store(config.replay_store_spec, state_dir=config.state_dir)
     settings = ContractSettings(
         registrations=list(registrations),

@@ -38,7 +38,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import yaml
 
-from helpthread_kit.capabilities import ALL_CAPABILITIES, CHUNKING, parse_capabilities
+from helpthread_kit.capabilities import ALL_CAPABILITIES, CHUNKING, SEMANTIC_SEARCH, parse_capabilities
 from helpthread_kit.registrations import ConfigurationError, Exposure, Registration, check_registrations
 
 from . import config_values as values
@@ -156,6 +156,15 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     capabilities: Annotated[str | tuple[str, ...], setting(
         "capabilities to declare: minimum | all | list of capability names",
         expects="`minimum`, `all` or a list of capability names", parse=values.capabilities)] = "minimum"
+    semantic_search: Annotated[bool, setting(
+        "true to match passages by meaning too (declares semanticSearch); needs the semantic extra, "
+        "rebuilds the index")] = False
+    semantic_model: Annotated[str, setting(
+        "with semantic_search: wordllama (English, shipped in the package) or a folder holding a static model's "
+        "model.safetensors and tokenizer.json", expects="`wordllama` or a folder")] = "wordllama"
+    semantic_weight: Annotated[float, setting(
+        "with semantic_search: weight of the meaning ranking against the word ranking (1.0) when they are fused",
+        ge=0, le=10, expects="a number from 0 to 10")] = 1.0
     fallback_locales: Annotated[tuple[str, ...], setting(
         "BCP 47 tags tried in order with localeFallback; the default locale is always last",
         expects="a list of BCP 47 tags, e.g. [de, en]", default="[default_locale]",
@@ -238,7 +247,18 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     def wiki_settings(self) -> WikiSettings:
         """How to read and index the wiki. The index holds chunks when ``chunking`` is
-        among the configured capabilities."""
+        among the configured capabilities, and a vector per entry with ``semantic_search``.
+
+        Raises:
+            ConfigurationError: ``semantic_search`` is on and its model cannot be loaded.
+        """
+        if self.semantic_search:
+            from .search.embedding import EmbeddingUnavailable, load_embedder  # the extra: only when switched on
+
+            try:
+                load_embedder(self.semantic_model_path)
+            except EmbeddingUnavailable as exc:
+                raise ConfigurationError(f"{self._where('semantic_model')}: {exc}") from None
         return WikiSettings(
             root=self.content,
             default_locale=self.default_locale,
@@ -254,7 +274,19 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
             sitemap=self.sitemap,
             sitemap_refresh_s=self.sitemap_refresh_s,
             accepted_findings=self.accepted_findings,
+            semantic_model=self.semantic_model_path if self.semantic_search else None,
         )
+
+    @property
+    def semantic_model_path(self) -> str:
+        """``semantic_model`` as :func:`~provider.search.embedding.load_embedder` takes it: the
+        shipped model's name, or a folder resolved against the configuration file's."""
+        if self.semantic_model == "wordllama":
+            return self.semantic_model
+        folder = Path(self.semantic_model).expanduser()
+        if not folder.is_absolute() and self.source is not None:
+            folder = self.source.parent / folder
+        return str(folder)
 
     @property
     def chunking(self) -> bool:
@@ -277,10 +309,15 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         Raises:
             ConfigurationError: an unknown or unimplemented capability is configured.
         """
+        if not self.semantic_search and SEMANTIC_SEARCH in _named(self.capabilities):
+            raise ConfigurationError(f"{self._where('capabilities')}: semanticSearch is switched on by "
+                                     "`semantic_search: true` (and the semantic extra), not by naming it here")
         try:
-            return parse_capabilities(self.capabilities, implemented=implemented)
+            declared = parse_capabilities(self.capabilities, implemented=implemented - {SEMANTIC_SEARCH})
         except ValueError as exc:
             raise ConfigurationError(f"{self._where('capabilities')}: {exc}") from None
+        # Only ever by the operator's own switch (C2): `all` means every lexical capability.
+        return declared | {SEMANTIC_SEARCH} if self.semantic_search else declared
 
     @property
     def state_dir(self) -> Path:
@@ -356,6 +393,12 @@ def _decode_path(kind: type, value: Any) -> Any:
     if not isinstance(value, str):
         raise TypeError("a path must be text")  # msgspec reports it as a ValidationError
     return Path(value)
+
+
+def _named(capabilities: str | tuple[str, ...]) -> set[str]:
+    """The capability names a ``capabilities`` value lists by name (none for a keyword)."""
+    parts = capabilities.split(",") if isinstance(capabilities, str) else capabilities
+    return {str(part).strip() for part in parts}
 
 
 def env_flag(value: str | None) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..search.analysis import cjk_mode, schema_languages
+from ..search.embedding import load_embedder
 from ..search.layout import ALL, PUBLIC, IndexLayout
 from ..search.schema import SCHEMA_VERSION
 from ..wiki.corpus import Resolved
@@ -60,6 +61,9 @@ def settings_key(settings: WikiSettings) -> str:
     data = {**settings.describe(), "schema": SCHEMA_VERSION, "languages": schema_languages(settings.known_locales),
             "cjk": cjk_mode()}
     data.pop("root", None)
+    if settings.semantic_model is not None:
+        # Vectors of another model (or none) cannot be searched with this one's: rebuilt aside.
+        data["semantic"] = load_embedder(settings.semantic_model).name
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

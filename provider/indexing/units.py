@@ -20,6 +20,7 @@ from ..search.snippets import passage_terms
 from ..wiki.chunks import split_chunks
 from ..wiki.document import WikiDocument, WikiSettings
 from ..wiki.passages import Passage
+from .vectors import with_vectors
 
 __all__ = ["prepare", "text_units"]
 
@@ -93,6 +94,8 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
             "passage_internal": tuple(i for i, p in enumerate(unit_passages) if p.internal),
             "passage_code": tuple(i for i, p in enumerate(unit_passages) if _mostly_code(p)),
         }))
+    if settings.semantic_model is not None:
+        return with_vectors(settings.semantic_model, meta.title, tuple(units))
     return tuple(units)
 
 

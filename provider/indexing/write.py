@@ -34,6 +34,7 @@ from .manifest import Manifest
 from .report import SyncReport, took, warn
 from .sidewriter import SideWriter
 from .units import text_units
+from .vectors import vector_bytes_of
 
 __all__ = ["WAIT_FOR_AGENT_INDEX", "EntryWriter", "open_for_update", "withdraw"]
 
@@ -116,7 +117,7 @@ class EntryWriter:
         the fingerprints and save ``manifest`` there. Nothing is left half-written on
         failure: the folder is then never published."""
         started = time.monotonic()
-        schema = build_schema(self.languages)
+        schema = build_schema(self.languages, vector_bytes=vector_bytes_of(self.settings))
         for sub in (PUBLIC, ALL):
             (path / sub).mkdir()
             whoosh_index.create_in(str(path / sub), schema)

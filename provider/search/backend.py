@@ -108,6 +108,7 @@ from .querylang import candidate_languages, searched_first, stop_words_of, writi
 from .schema import SYNC_CURRENT, SYNC_STALE, body_field, code_field, languages_of, title_field
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
+from .semantic import MeaningSearch, Semantic
 from .snippets import best_passage, pair_weights, snippet_span
 from .spelling import VocabularyIndexes, closest_in
 
@@ -390,6 +391,9 @@ class WhooshBackend:
             rather than every field the index has. The contract layer counts removing
             an undeclared field as a backend fault, so the application asks for this;
             done once per cached answer, not per request.
+        semantic: implement ``semanticSearch`` with this model and fusion (a query
+            declaring it is matched by meaning too, over an index built with vectors of
+            the same model); ``None``: lexical only.
     """
 
     #: Every optional capability but ``semanticSearch`` (this is lexical BM25F search).
@@ -407,8 +411,13 @@ class WhooshBackend:
         clock: Clock = utc_now,
         searchers: int = 4,
         declared_only: bool = False,
+        semantic: Semantic | None = None,
     ) -> None:
         self.layout = IndexLayout(Path(index_root))
+        #: ``semanticSearch`` (the operator's switch): how queries are embedded and fused.
+        self.semantic = semantic
+        if semantic is not None:
+            self.implemented_capabilities = WhooshBackend.implemented_capabilities | {SEMANTIC_SEARCH}
         self._ready = ready
         self.cache = ResultCache(cache_entries, cache_bytes)
         self.declared_only = declared_only
@@ -578,11 +587,14 @@ class WhooshBackend:
             open_languages = languages_with_unmatched_groups(
                 searcher, _columns(searcher), first, lambda locale: analysis_language(locale, languages))
             later = {lang: ws for lang, ws in later.items() if lang in open_languages}
+        meaning = self._meaning(searcher, languages, query, allowed, None if pref is None else wanted)
         while True:
             found = self._match(searcher, first, fetch, locale_filter, per_document)
             if later and len(found) < fetch:
                 # Another language's fields hold other documents: no hit can repeat.
                 found += self._match(searcher, later, fetch - len(found), None, per_document)
+            if meaning is not None:
+                found = meaning.fused(searcher, _columns(searcher), found, fetch, per_document)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
             hits, short = cap_passages(chosen, limit, whole_documents=whole)
             # More hits may exist and were needed: fetch more (rarely: a locale filter
@@ -591,6 +603,26 @@ class WhooshBackend:
                 break
             fetch = min(fetch * 4, FETCH_MAX)
         return _results(searcher, hits, languages, words, query.text)
+
+    def _meaning(self, searcher: Searcher, languages: Sequence[str], query: SearchQuery,
+                 written: Collection[str], wanted: Sequence[str] | None) -> MeaningSearch | None:
+        """The vector half of a ``semanticSearch`` query (``None``: lexical only): over the
+        entries in the ``wanted`` locales (the request's), else in a language the query is
+        written in (``written``: language subtags), and of those only in languages the
+        model serves."""
+        if self.semantic is None or SEMANTIC_SEARCH not in query.capabilities:
+            return None
+        served = self.semantic.embedder.languages
+        info = _index_info(searcher, languages)
+        candidates = wanted if wanted is not None else [
+            locale for locale in info.locales if locale.split("-", 1)[0] in written]
+        locales = frozenset(locale for locale in candidates if served is None or locale.split("-", 1)[0] in served)
+        if not locales:
+            return None
+        vector = self.semantic.embedder.embed([query.text])[0]
+        if not vector.any():
+            return None
+        return MeaningSearch(self.semantic, vector, locales)
 
     @staticmethod
     def _match(

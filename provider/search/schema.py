@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.columns import FixedBytesColumn
+from whoosh.fields import COLUMN, ID, STORED, TEXT, Schema
 
 from .analysis import ANY, analyzer_for
 
-__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE", "TITLE_BOOST", "body_field",
-           "build_schema", "code_field", "languages_of", "title_field"]
+__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE", "TITLE_BOOST", "VECTOR_FIELD",
+           "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
+           "vector_bytes"]
 
 SCHEMA_VERSION = 8  # 8: block shingles on DocumentMeta (rule 6d): an older manifest lacks them, so rebuild
 #: Values of the stored ``sync`` field that a search reads back (``freshness``): a
@@ -50,7 +52,25 @@ def languages_of(schema: Schema) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda language: (language == ANY, language)))
 
 
-def build_schema(languages: Iterable[str]) -> Schema:
+#: The column of an entry's embedding (``semanticSearch`` only): the unit vector of the
+#: entry's own text, ``float16`` bytes (:func:`~provider.search.embedding.to_bytes`), kept
+#: as a fixed-width column so a segment's vectors are read as one array.
+VECTOR_FIELD = "vector"
+
+
+def has_vectors(schema: Schema) -> bool:
+    """Whether an index was built with a vector per entry."""
+    return VECTOR_FIELD in schema.names()
+
+
+def vector_bytes(schema: Schema) -> int:
+    """Bytes of one stored vector (``2·d``), 0 for an index without vectors."""
+    if VECTOR_FIELD not in schema.names():
+        return 0
+    return int(schema[VECTOR_FIELD].column_type._fixedlen)
+
+
+def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
     """Fields:
 
     * ``key`` — unique: the file's path relative to the content root, and ``#`` and the
@@ -75,6 +95,10 @@ def build_schema(languages: Iterable[str]) -> Schema:
       empty in the public index, which never receives those passages at all);
     * ``passage_code`` — stored: indexes of passages mostly made of code.
 
+    * ``vector`` — a column, only with ``vector_bytes`` (``semanticSearch``): the embedding
+      of the entry's own text (its title and passages in this view), so an entry and its
+      vector are added and deleted together.
+
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
     Version 5: script-aware tokenizer; ja, zh and ko segmented into words; ``locale`` and
     ``group`` columns; ``code_<L>`` fields.
@@ -93,6 +117,8 @@ def build_schema(languages: Iterable[str]) -> Schema:
         "passage_internal": STORED(),
         "passage_code": STORED(),
     }
+    if vector_bytes:
+        fields[VECTOR_FIELD] = COLUMN(FixedBytesColumn(vector_bytes, default=bytes(vector_bytes)))
     for language in languages:
         analyzer = analyzer_for(language)
         fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST)

@@ -75,6 +75,9 @@ class WikiSettings:
             again at once).
         accepted_findings: heuristic findings the operator reviewed and accepted
             (:mod:`provider.wiki.findings`).
+        semantic_model: with ``semanticSearch``, the embedding model whose vectors each
+            entry stores (:func:`~provider.search.embedding.load_embedder`); ``None``: no
+            vectors (the index's schema has no ``vector`` field).
     """
 
     root: Path
@@ -92,6 +95,7 @@ class WikiSettings:
     sitemap: tuple[str, ...] = ()
     sitemap_refresh_s: float = 600.0
     accepted_findings: tuple[Acceptance, ...] = ()
+    semantic_model: str | None = None
 
     @property
     def audience_only_rules(self) -> tuple[AudienceRule, ...]:

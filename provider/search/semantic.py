@@ -1,0 +1,101 @@
+"""``semanticSearch``: the word ranking fused with a meaning ranking, hit for hit.
+
+The lexical search (:class:`~provider.search.backend.WhooshBackend`) finds its hits as
+always; :class:`MeaningSearch` adds the entries nearest the query's vector among those
+the same query may see (its locale filter, or its searched languages) and fuses the two
+rankings by reciprocal rank (:func:`~provider.search.vectors.fuse`). What follows is the
+lexical path's own: one answer per translation group, the locale ranking, the passage
+cap, snippets cut from the matching entry's passages, scores that never rise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .embedding import Embedder, Vectors, load_embedder
+from .selection import Hit
+from .vectors import RRF_K, fuse, nearest
+
+__all__ = ["MeaningSearch", "Semantic"]
+
+#: Half-saturation of :func:`~provider.search.backend.normalised_score`: a hit found by
+#: meaning only gets a raw score whose normalised value is its cosine similarity.
+_SCORE_HALF = 10.0
+#: Meaning candidates read per lexical candidate place (a document's several entries and
+#: entries of other locales are skipped among them).
+_CANDIDATES = 4
+
+
+@dataclass(frozen=True)
+class Semantic:
+    """How ``semanticSearch`` queries are matched.
+
+    Attributes:
+        embedder: the model the index's vectors were made with.
+        weight: the meaning ranking's weight in the fusion; the word ranking's is 1.
+        k: the reciprocal-rank fusion offset.
+        lexical: the word ranking's weight (0: the meaning ranking alone, for measuring it).
+    """
+
+    embedder: Embedder
+    weight: float = 1.0
+    k: int = RRF_K
+    lexical: float = 1.0
+
+    @classmethod
+    def load(cls, model: str, weight: float = 1.0) -> Semantic:
+        """With the model of the ``semantic_model`` setting (loaded once per process).
+
+        Raises:
+            EmbeddingUnavailable: it cannot be loaded.
+        """
+        return cls(load_embedder(model), weight)
+
+
+@dataclass(frozen=True)
+class MeaningSearch:
+    """One query's meaning half: its vector and which entries it may see."""
+
+    semantic: Semantic
+    vector: Vectors
+    #: the (lowercased) locales of the entries it may find; ``None``: any
+    locales: frozenset[str] | None
+
+    def fused(self, searcher: Any, columns: tuple[Any, Any, Any], lexical: list[Hit], fetch: int,
+              per_document: int | None) -> list[Hit]:
+        """``lexical`` (best first) fused with the ``fetch`` nearest allowed entries (with
+        ``per_document`` 1, each document's nearest entry only): at most
+        ``max(len(lexical), fetch)`` hits, best first. ``columns``: the searcher's locale,
+        group and path column readers."""
+        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales)
+        similarity: dict[int, float] = {}
+        paths: set[str] = set()
+        for score, docnum in near:
+            if per_document == 1:
+                path = columns[2][docnum]
+                if path in paths:
+                    continue
+                paths.add(path)
+            similarity[docnum] = score
+            if len(similarity) >= fetch:
+                break
+        if not similarity:
+            return lexical
+        by_docnum = {hit.docnum: hit for hit in lexical}
+        if per_document == 1:
+            # One entry per document: a document the words found is ranked at its lexical entry.
+            lexical_paths = {hit.path: hit.docnum for hit in lexical}
+            similarity = {lexical_paths.get(columns[2][d], d): s for d, s in similarity.items()}
+        words = [hit.docnum for hit in lexical]
+        ranked = fuse([(self.semantic.lexical, words), (self.semantic.weight, list(similarity))], self.semantic.k)
+        hits = []
+        for _, docnum in ranked[: max(len(lexical), fetch)]:
+            hit = by_docnum.get(docnum)
+            if hit is None:
+                cosine = min(max(similarity[docnum], 0.0), 0.99)
+                hit = Hit(docnum, _SCORE_HALF * cosine / (1 - cosine), columns[0][docnum], columns[1][docnum],
+                          columns[2][docnum])
+            hits.append(hit)
+        return hits
+

@@ -1,0 +1,140 @@
+"""The meaning half of ``semanticSearch``: nearest entries by vector, and their fusion with
+the word ranking.
+
+Each entry's vector is a column of its own Whoosh entry (:data:`~provider.search.schema.
+VECTOR_FIELD`), so a search reads it from the same segments, with the same deletions, as
+the text it was made from: an entry deleted or replaced by a commit is gone from both at
+once. A segment's vectors are read once, as one ``float32`` matrix, and kept per segment
+(:data:`MATRICES`, as :data:`~provider.search.arrays.POSTINGS` keeps posting lists);
+deleted entries and the entries a query may not see are masked per search.
+
+The two rankings are fused by reciprocal rank (Cormack et al., 2009): an entry's fused
+score is ``Σ weight / (RRF_K + rank)`` over the rankings it appears in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from cachetools import LRUCache
+
+from .arrays import segment_key
+from .schema import VECTOR_FIELD
+
+__all__ = ["MATRICES", "RRF_K", "fuse", "nearest"]
+
+#: The rank offset of reciprocal-rank fusion (60 in the original paper; measured here with
+#: ``bench/relevance.py --rrf-k``).
+RRF_K = 60
+#: Segments whose vector matrix is kept per process (each ``entries × d × 4`` bytes).
+MATRIX_SEGMENTS = 64
+
+Matrix = npt.NDArray[np.float32]
+MATRICES: LRUCache[Hashable, Matrix] = LRUCache(MATRIX_SEGMENTS)
+LOCALES: LRUCache[Hashable, npt.NDArray[np.object_]] = LRUCache(MATRIX_SEGMENTS)
+
+
+def _segment_matrix(leaf: Any, scope: Hashable, width: int) -> Matrix:
+    """The ``(documents, d)`` float32 vectors of one segment (zeros where none is stored)."""
+    key = (segment_key(scope, leaf), width)
+    found = MATRICES.get(key)
+    if found is not None:
+        return found
+    count = leaf.doc_count_all()
+    column = leaf.column_reader(VECTOR_FIELD)
+    raw = None
+    dbfile, base, stored = (getattr(column, name, None) for name in ("_dbfile", "_basepos", "_count"))
+    if dbfile is not None and base is not None and stored is not None:
+        # A fixed-width column is one run of bytes: read at once, not one document at a time.
+        raw = bytes(dbfile.get(base, stored * width)) + bytes(width * (count - stored))
+    else:
+        raw = b"".join(column[docnum] for docnum in range(count))
+    matrix = np.frombuffer(raw, dtype="<f2").astype(np.float32).reshape(count, width // 2)
+    MATRICES[key] = matrix
+    return matrix
+
+
+class _Vectors:
+    """One searcher's vectors (a searcher reads one generation): per segment its matrix, and
+    for all entries at once whether each is live and its locale's code."""
+
+    def __init__(self, searcher: Any, width: int) -> None:
+        scope = getattr(searcher, "_kp_scope", None) or id(searcher)
+        self.segments: list[Matrix] = []
+        alive: list[npt.NDArray[np.bool_]] = []
+        for leaf, _ in searcher.reader().leaf_readers():
+            matrix = _segment_matrix(leaf, scope, width)
+            self.segments.append(matrix)
+            mask = np.ones(len(matrix), dtype=bool)
+            if leaf.has_deletions():
+                mask[:] = False
+                mask[np.fromiter(leaf.all_doc_ids(), dtype=np.int64)] = True
+            alive.append(mask)
+        self.alive = np.concatenate(alive) if alive else np.zeros(0, dtype=bool)
+        names = np.concatenate([_segment_locales(leaf, scope) for leaf, _ in searcher.reader().leaf_readers()]
+                               ) if alive else np.zeros(0, dtype=object)
+        self.codes = {name: code for code, name in enumerate(sorted(set(names.tolist())))}
+        self.locale = np.fromiter((self.codes[name] for name in names), dtype=np.int32, count=len(names))
+        self._masks: dict[frozenset[str] | None, npt.NDArray[np.bool_]] = {}
+
+    def mask(self, locales: frozenset[str] | None) -> npt.NDArray[np.bool_]:
+        """Live entries in one of ``locales`` (``None``: any)."""
+        found = self._masks.get(locales)
+        if found is None:
+            found = self.alive
+            if locales is not None:
+                codes = [self.codes[name] for name in locales if name in self.codes]
+                found = found & np.isin(self.locale, np.asarray(codes, dtype=np.int32))
+            if len(self._masks) < 64:
+                self._masks[locales] = found
+        return found
+
+
+def _segment_locales(leaf: Any, scope: Hashable) -> npt.NDArray[np.object_]:
+    """The (lowercased) locale of each entry of one segment, from its column (kept per segment)."""
+    key = (segment_key(scope, leaf), "locale")
+    found = LOCALES.get(key)
+    if found is None:
+        column = leaf.column_reader("locale")
+        found = LOCALES[key] = np.asarray([column[d] for d in range(leaf.doc_count_all())], dtype=object)
+    return found
+
+
+def nearest(searcher: Any, query: Matrix, count: int, locales: frozenset[str] | None = None
+            ) -> list[tuple[float, int]]:
+    """The ``count`` live entries most similar to the unit vector ``query`` (cosine), best
+    first, as ``(similarity, docnum)``; only entries whose (lowercased) locale is in
+    ``locales`` when given. Entries with no similarity above 0 are never returned. An index
+    without vectors, or of another dimension, gives ``[]``."""
+    schema = searcher.schema
+    if VECTOR_FIELD not in schema.names() or count <= 0:
+        return []
+    width = int(schema[VECTOR_FIELD].column_type._fixedlen)
+    if width != 2 * query.shape[0]:
+        return []
+    vectors: _Vectors | None = getattr(searcher, "_kp_vectors", None)
+    if vectors is None:
+        vectors = searcher._kp_vectors = _Vectors(searcher, width)
+    if not len(vectors.alive):
+        return []
+    scores = np.concatenate([matrix @ query for matrix in vectors.segments])
+    scores[~vectors.mask(locales)] = -np.inf
+    top = np.argpartition(-scores, count)[:count] if count < len(scores) else np.arange(len(scores))
+    top = top[np.lexsort((top, -scores[top]))]
+    return [(float(scores[i]), int(i)) for i in top if scores[i] > 0]
+
+
+def fuse(rankings: Sequence[tuple[float, Sequence[int]]], k: int = RRF_K) -> list[tuple[float, int]]:
+    """Reciprocal-rank fusion of ``(weight, docnums best first)`` rankings: ``(fused score,
+    docnum)``, best first; ties keep the order of the first ranking an entry appears in."""
+    fused: dict[int, float] = {}
+    first_seen: dict[int, tuple[int, int]] = {}
+    for which, (weight, docnums) in enumerate(rankings):
+        for rank, docnum in enumerate(docnums, start=1):
+            fused[docnum] = fused.get(docnum, 0.0) + weight / (k + rank)
+            first_seen.setdefault(docnum, (which, rank))
+    return sorted(((score, docnum) for docnum, score in fused.items()),
+                  key=lambda pair: (-pair[0], first_seen[pair[1]]))

@@ -1,0 +1,242 @@
+"""``semanticSearch`` (issue 28): off unless the operator switches it on (C1, C2), vectors
+that live and die with their entry's text (X2, X7), hybrid answers that keep the lexical
+path's locale and audience rules (Q3, X1)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+from whoosh import index as whoosh_index
+
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.capabilities import ALL_CAPABILITIES, SEMANTIC_SEARCH
+from helpthread_kit.registrations import ConfigurationError, Exposure
+from provider.config import ProviderConfig
+from provider.indexing import Indexer
+from provider.indexing.vectors import entry_vectors
+from provider.search.backend import WhooshBackend
+from provider.search.embedding import load_embedder
+from provider.search.layout import ALL, PUBLIC, IndexLayout
+from provider.search.schema import VECTOR_FIELD, build_schema
+from provider.search.semantic import Semantic
+from provider.search.vectors import fuse, nearest
+from provider.wiki.document import WikiSettings
+from tests.support import REPO_ROOT
+
+pytest.importorskip("tokenizers", reason="the semantic extra")
+pytest.importorskip("safetensors", reason="the semantic extra")
+
+EVERY = frozenset(ALL_CAPABILITIES)
+LEXICAL = EVERY - {SEMANTIC_SEARCH}
+MODEL = "wordllama"
+
+
+# -- C1/C2: declared only when switched on ----------------------------------------------
+
+def test_default_configuration_declares_no_semantic_search() -> None:
+    """C2: the default declares the minimum set; ``all`` means the lexical capabilities."""
+    config = ProviderConfig()
+    assert config.declared_capabilities(WhooshBackend.implemented_capabilities) == {"retrieve"}
+    every = replace(config, capabilities="all").declared_capabilities(WhooshBackend.implemented_capabilities)
+    assert SEMANTIC_SEARCH not in every
+    assert config.wiki_settings().semantic_model is None
+
+
+def test_semantic_search_is_declared_when_switched_on() -> None:
+    config = replace(ProviderConfig(), semantic_search=True)
+    assert config.declared_capabilities(WhooshBackend.implemented_capabilities) == {"retrieve", SEMANTIC_SEARCH}
+    assert config.wiki_settings().semantic_model == MODEL
+
+
+def test_naming_semantic_search_without_the_switch_is_an_error() -> None:
+    config = replace(ProviderConfig(), capabilities=("locale", SEMANTIC_SEARCH))
+    with pytest.raises(ConfigurationError, match="semantic_search: true"):
+        config.declared_capabilities(WhooshBackend.implemented_capabilities)
+
+
+def test_an_unloadable_model_is_a_configuration_error(tmp_path: Path) -> None:
+    config = replace(ProviderConfig(), semantic_search=True, semantic_model=str(tmp_path / "missing"))
+    with pytest.raises(ConfigurationError, match="semantic_model"):
+        config.wiki_settings()
+
+
+def test_the_default_schema_has_no_vector_field() -> None:
+    """With the default configuration the index is what it was (no new field)."""
+    assert VECTOR_FIELD not in build_schema(("en",)).names()
+    assert build_schema(("en",)).names() == build_schema(("en",), vector_bytes=0).names()
+
+
+def test_backend_implements_semantic_search_only_with_a_model() -> None:
+    assert SEMANTIC_SEARCH not in WhooshBackend(Path("missing")).implemented_capabilities
+    backend = WhooshBackend(Path("missing"), semantic=Semantic.load(MODEL))
+    assert SEMANTIC_SEARCH in backend.implemented_capabilities
+    assert SEMANTIC_SEARCH not in WhooshBackend.implemented_capabilities  # the class: lexical
+
+
+# -- the model --------------------------------------------------------------------------
+
+def test_embeddings_are_unit_vectors_and_related_texts_are_closer() -> None:
+    model = load_embedder(MODEL)
+    vectors = model.embed(["refund my money", "get a reimbursement for a payment", "install a kernel module", ""])
+    assert vectors.shape == (4, model.dimensions) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors[:3], axis=1), 1.0, atol=1e-4)
+    assert not vectors[3].any()
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
+
+
+def test_an_operator_folder_in_model2vec_layout_loads(tmp_path: Path) -> None:
+    """A static model from a local folder: ``model.safetensors`` + ``tokenizer.json``
+    (here the shipped model's table and tokenizer, copied under model2vec's names)."""
+    from safetensors.numpy import save_file
+
+    shipped = load_embedder(MODEL)
+    save_file({"embeddings": shipped.table.astype(np.float16)}, str(tmp_path / "model.safetensors"))
+    shipped.tokenizer.save(str(tmp_path / "tokenizer.json"))
+    mine = load_embedder(str(tmp_path))
+    text = ["how do I reset my password"]
+    assert mine.name != shipped.name
+    assert np.allclose(mine.embed(text), shipped.embed(text), atol=1e-3)
+
+
+def test_fusion_ranks_by_reciprocal_rank() -> None:
+    assert [d for _, d in fuse([(1.0, [1, 2, 3]), (1.0, [3, 1])], k=60)] == [1, 3, 2]
+    assert fuse([(0.0, [1, 2]), (1.0, [2])], k=60)[0][1] == 2
+
+
+# -- hybrid answers keep audience and locale ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def hybrid(tmp_path_factory: pytest.TempPathFactory) -> WhooshBackend:
+    content = tmp_path_factory.mktemp("content")
+    shutil.copytree(REPO_ROOT / "content", content, dirs_exist_ok=True)
+    index = tmp_path_factory.mktemp("index")
+    with Indexer(WikiSettings(root=content, locales=("en", "de"), chunking=True, semantic_model=MODEL),
+                 IndexLayout(index)) as indexer:
+        indexer.sync()
+    return WhooshBackend(index, fallback_locales=("en",), semantic=Semantic.load(MODEL))
+
+
+PARAPHRASES = ("I was charged twice", "money back", "can't log in after changing phone", "team member permissions",
+               "who can see our staff notes", "Geld zurück", "bank connection broken")
+
+
+@pytest.mark.parametrize("text", PARAPHRASES)
+def test_customer_safe_hybrid_answers_are_public_only(hybrid: WhooshBackend, text: str) -> None:
+    """X1/X2: every customer_safe answer, found by words or by meaning, is public."""
+    query = SearchQuery(text=text, limit=20, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY)
+    results = hybrid.search(query)
+    assert results
+    assert all(r.audience == "public" for r in results)
+
+
+@pytest.mark.parametrize("text", PARAPHRASES)
+def test_hybrid_answers_obey_the_locale(hybrid: WhooshBackend, text: str) -> None:
+    """Q3: with a locale and no fallback, meaning matches of other locales are not answered."""
+    for locale in ("en", "de"):
+        query = SearchQuery(text=text, limit=20, reach=Exposure.AGENT_ONLY, capabilities=EVERY, locale=locale)
+        assert all(r.locale.split("-")[0] == locale for r in hybrid.search(query))
+
+
+def test_hybrid_keeps_scores_chunks_and_snippets(hybrid: WhooshBackend) -> None:
+    query = SearchQuery(text="money back", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY, locale="en")
+    results = hybrid.search(query)
+    scores = [r.score for r in results]
+    assert all(s is not None and 0 <= s < 1 for s in scores) and scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+    assert all(r.chunk_id and r.snippet for r in results)
+    assert len({r.document_id for r in results}) >= 3
+
+
+def test_hybrid_finds_a_paraphrase_the_words_miss(hybrid: WhooshBackend) -> None:
+    """The point of it: a question sharing few words with its answer."""
+    def ids(capabilities: frozenset[str]) -> list[str]:
+        query = SearchQuery(text="money back", limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=capabilities,
+                            locale="en")
+        return [r.document_id for r in hybrid.search(query)]
+
+    assert "en/billing/requesting-a-refund" in ids(EVERY)[:3]
+
+
+# -- X2/X7: a vector leaves with its text, in the same commit ----------------------------
+
+_PAGE = "---\ntitle: {title}\naudience: {audience}\n---\n\n{body}\n"
+_BODIES = ("Refunds are paid back to the card within five days.",
+           "Reset your password from the sign-in page when you forget it.",
+           "Export all invoices as a spreadsheet for your accountant.",
+           "The staff escalation runbook for chargebacks and fraud.")
+
+
+def _live_entries(folder: Path) -> dict[str, list[tuple[np.ndarray, str, str]]]:
+    """Path -> (vector, title, the text it should embed) of every live entry of the index in
+    ``folder`` (deleted entries are skipped, as a search skips them)."""
+    found: dict[str, list[tuple[np.ndarray, str, str]]] = {}
+    ix = whoosh_index.open_dir(str(folder))
+    with ix.searcher() as searcher:
+        reader = searcher.reader()
+        column = reader.column_reader(VECTOR_FIELD)
+        for docnum, stored in reader.iter_docs():
+            title = stored["doc"]["title"]
+            text = "\n".join((title, *stored["passages"]))
+            vector = np.frombuffer(column[docnum], dtype="<f2").astype(np.float32)
+            found.setdefault(stored["path"], []).append((vector, title, text))
+    return found
+
+
+edits = st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["public", "internal", "delete"]),
+                           st.integers(0, len(_BODIES) - 1)), min_size=1, max_size=6)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=edits)
+def test_a_page_made_internal_leaves_the_public_vectors_in_the_same_batch(
+        tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[int, str, int]]) -> None:
+    """X7 and X2 for vectors, over random edit sequences: after every batch the public
+    index holds a vector for exactly the public pages, each the embedding of its public
+    text, and a query equal to an internal page's text never reaches it by meaning."""
+    content = tmp_path_factory.mktemp("wiki")
+    index = tmp_path_factory.mktemp("index")
+    model = load_embedder(MODEL)
+    state: dict[int, tuple[str, int]] = {}
+    settings_ = WikiSettings(root=content, semantic_model=MODEL)
+    backend = WhooshBackend(index, cache_entries=0, semantic=Semantic(model))
+    with Indexer(settings_, IndexLayout(index)) as indexer:
+        for page in range(3):
+            state[page] = ("public", page)
+            (content / f"p{page}.md").write_text(_PAGE.format(title=f"Page {page}", audience="public",
+                                                              body=_BODIES[page]), "utf-8")
+        indexer.sync()
+        for page, audience, body in steps:
+            path = content / f"p{page}.md"
+            if audience == "delete":
+                path.unlink(missing_ok=True)
+                state.pop(page, None)
+            else:
+                path.write_text(_PAGE.format(title=f"Page {page}", audience=audience, body=_BODIES[body]), "utf-8")
+                state[page] = (audience, body)
+            indexer.sync()  # one batch
+            build = IndexLayout(index).build_dir(IndexLayout(index).current_name() or "")
+            public = _live_entries(build / PUBLIC)
+            agent = _live_entries(build / ALL)
+            # Internal and deleted pages have no entry, hence no vector, in the public index
+            # (a public page may be withheld too: a copy of an internal one, rule 6).
+            assert set(public) <= {f"p{p}.md" for p, (a, _) in state.items() if a == "public"}
+            assert set(agent) == {f"p{p}.md" for p in state}
+            for entries in (*public.values(), *agent.values()):
+                for vector, title, text in entries:
+                    # Each vector is its own entry's text's, nothing else's.
+                    assert np.allclose(vector, entry_vectors(model, title, [text])[0], atol=2e-3)
+            for p, (a, b) in state.items():
+                if a != "internal":
+                    continue
+                vector = model.embed([f"Page {p}\n{_BODIES[b]}"])[0]
+                with whoosh_index.open_dir(str(build / PUBLIC)).searcher() as searcher:
+                    near = nearest(searcher, vector, 50)
+                    paths = {searcher.stored_fields(d)["path"] for _, d in near}
+                assert f"p{p}.md" not in paths
+                query = SearchQuery(text=_BODIES[b], limit=20, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY)
+                assert all(r.audience == "public" for r in backend.search(query))
