@@ -28,9 +28,11 @@ from typing import Any
 
 __all__ = ["GENERATIONS", "KEPT_GENERATIONS", "GenerationState", "Generations"]
 
-#: Generations kept at once, over every index of the process (a commit makes a new
-#: generation of each index; searchers still on an older one keep theirs while they live).
-KEPT_GENERATIONS = 8
+#: Generations kept at once, over every index of the process: the public and the agent
+#: index's current ones and the ones before (searchers still open on them after a commit).
+#: Each holds up to ``DF_CACHE_TERMS`` document frequencies (a few MiB at most), so
+#: their number is the bound of this cache's memory.
+KEPT_GENERATIONS = 4
 
 
 class GenerationState:
