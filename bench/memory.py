@@ -22,7 +22,8 @@ last half of the run.
 ``--corpus NAME`` serves a real corpus instead, configured by ``bench/corpora/NAME.yaml``
 (its index built by the server's first start, in ``--index-dir`` when given, so a second
 run starts on it), the queries made of 2–4 words of its relevance set's questions
-(``bench/relevance/NAME.yaml``: every language of it) and every one different.
+(``bench/relevance/NAME.yaml``: every language of it; else of its file names) and every
+one different.
 
 First (synthetic wiki only), the answer cache's size estimate against a measurement: 300 answers of this
 wiki, their bytes as :func:`~provider.search.backend.answer_bytes` counts them and as
@@ -214,8 +215,13 @@ def corpus_setup(name: str, where: Path) -> tuple[dict[str, object], list[str]]:
     config["content"] = str((path.parent / str(config["content"])).resolve())
     config.update({"index": str(where / f"corpus-{name}" / "index"), "workers": 1, "max_in_flight": 256,
                    "log_level": "warning"})
-    relevance = yaml.safe_load((ROOT / "bench" / "relevance" / f"{name}.yaml").read_text("utf-8"))
-    words = sorted({word for item in relevance["queries"] for word in str(item["query"]).split()})
+    questions = ROOT / "bench" / "relevance" / f"{name}.yaml"
+    if questions.exists():
+        relevance = yaml.safe_load(questions.read_text("utf-8"))
+        words = sorted({word for item in relevance["queries"] for word in str(item["query"]).split()})
+    else:  # no relevance set: the words of its file names
+        stems = (path.stem for path in Path(str(config["content"])).rglob("*.md"))
+        words = sorted({word for stem in stems for word in stem.replace("_", "-").split("-") if len(word) > 2})
     return config, words
 
 
