@@ -12,14 +12,20 @@ by that tree's code). Each round sends
 ``--requests`` signed requests over ``--connections`` keep-alive connections to:
 
 * ``/retrieve`` repeating 20 queries (answered from the answer cache once warm),
+* ``/retrieve`` with ``--distinct`` queries never sent before (new ones each round, the
+  same for every tree; each a search on a search thread, issue 27),
 * ``GET /capabilities``,
 * the no-op endpoint,
 
 and reads the CPU time of the process that answers (the serving worker; the no-op's
-one process). Printed per tree: CPU µs per request and requests per second, the median
-of ``--rounds`` rounds (trees and endpoints interleaved round by round, so a change in
-the machine's load hits all alike), and each endpoint's CPU above the no-op's. The
-client (bench/common.raw_load: each request signed as it is sent, raw keep-alive
+one process). The distinct queries of each round are also searched **in process** with
+the same tree's code (bench/search.py's measurement: ``WhooshBackend`` without answer
+cache, a fresh process, the searching thread's CPU), and the table ends with the HTTP
+cost of a distinct query against issue 27's bound, ``1.3 × in-process CPU + 0.3 ms``
+(means, since CPU per request over HTTP is a mean). Printed per tree: CPU µs per
+request and requests per second, the median of ``--rounds`` rounds (trees and endpoints
+interleaved round by round, so a change in the machine's load hits all alike), and each
+endpoint's CPU above the no-op's. The client (bench/common.raw_load: each request signed as it is sent, raw keep-alive
 sockets) runs on the same machine and shares its two CPUs: read the CPU figures first.
 
 ``--py-spy FILE`` then records the first tree's serving worker with py-spy (it must be
@@ -55,7 +61,7 @@ from common import Call, raw_load, running_server  # noqa: E402
 from load import SECRET, queries  # noqa: E402
 from memory import worker_pid  # noqa: E402
 from peers import start_noop  # noqa: E402
-from search import prepare  # noqa: E402
+from search import _run_tree, prepare  # noqa: E402
 
 from helpthread_kit.testing import signed_headers  # noqa: E402
 
@@ -130,6 +136,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000, help="requests per endpoint and round")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--distinct", type=int, default=1500,
+                        help="distinct /retrieve queries per tree and round (0: none)")
     parser.add_argument("--index-dir", type=Path, help="bench/search.py's --index-dir (reused)")
     parser.add_argument("--baseline", type=Path, help="another source tree, measured beside this one")
     parser.add_argument("--py-spy", type=Path, metavar="FILE",
@@ -179,8 +187,17 @@ def main() -> None:
             measure(noop_base, noop_proc.pid, retrieve[:200], args.connections)
             noops[name] = (noop_base, noop_proc.pid)
         rows: dict[str, list[tuple[float, float]]] = {}
+        in_process: dict[str, list[float]] = {}
+        fresh = queries(vocabulary, args.distinct * args.rounds, seed=4242)  # none of them repeated_set's
         for round_ in range(args.rounds):
+            distinct = fresh[round_ * args.distinct:(round_ + 1) * args.distinct]
             for name, (base, worker, _) in servers.items():
+                if distinct:
+                    calls = [("POST", "/retrieve", json.dumps({"query": q}).encode()) for q in distinct]
+                    rows.setdefault(f"{name} /retrieve (distinct)", []).append(
+                        measure(base, worker, calls, args.connections))
+                    cpu = _run_tree(dict(trees)[name], prepared["minimum"], "minimum", distinct)["cpu"]
+                    in_process.setdefault(name, []).append(statistics.fmean(cpu) * 1e6)
                 rows.setdefault(f"{name} no-op", []).append(measure(*noops[name], retrieve, args.connections))
                 rows.setdefault(f"{name} /retrieve (cached)", []).append(
                     measure(base, worker, retrieve, args.connections))
@@ -200,6 +217,14 @@ def main() -> None:
         rps = statistics.median(r for _, r in values)
         print(f"| {name} | {' '.join(f'{c:.0f}' for c, _ in values)} | {cpu:.0f} | {cpu - noop_cpu:+.0f} | "
               f"{rps:.0f} | {rps / noop_rps:.0%} |")
+    for name, values in in_process.items():
+        search_us = statistics.median(values)
+        http_us = statistics.median(c for c, _ in rows[f"{name} /retrieve (distinct)"])
+        bound = 1.3 * search_us + 300
+        print(f"\n{name}: distinct query over HTTP {http_us:.0f} µs CPU a request; the same searches in process "
+              f"{search_us:.0f} µs (rounds: {' '.join(f'{v:.0f}' for v in values)}); ratio {http_us / search_us:.2f}; "
+              f"issue 27's bound 1.3 × {search_us:.0f} + 300 = {bound:.0f} µs: "
+              f"{'met' if http_us <= bound else 'not met'} ({http_us - bound:+.0f} µs)")
     print(f"\n(at {commit}; load average {os.getloadavg()[0]:.2f} at the end)")
 
 

@@ -3,6 +3,8 @@
     python bench/memory.py                                  # 10,000 documents, 3 minutes
     python bench/memory.py --minutes 10 --index-dir /tmp/kp-search
     python bench/memory.py --baseline /tmp/kp-main          # then the same with another tree's server
+    python bench/memory.py --corpus astro-docs --connections 16 --minutes 5 --index-dir /tmp/kp-mem
+        # a real corpus: served as bench/corpora/astro-docs.yaml says (issue 27)
 
 Uses bench/search.py's wiki and minimum-configuration index (``--index-dir`` shares them
 with it), starts the real server (``knowledge-provider serve``, one worker, default
@@ -17,7 +19,13 @@ requests: the one holding the socket listening on the server's port, the largest
 RSS if several do; printed at idle with the other processes), with the slope over the
 last half of the run.
 
-First, the answer cache's size estimate against a measurement: 300 answers of this
+``--corpus NAME`` serves a real corpus instead, configured by ``bench/corpora/NAME.yaml``
+(its index built by the server's first start, in ``--index-dir`` when given, so a second
+run starts on it), the queries made of 2–4 words of its relevance set's questions
+(``bench/relevance/NAME.yaml``: every language of it; else of its file names) and every
+one different.
+
+First (synthetic wiki only), the answer cache's size estimate against a measurement: 300 answers of this
 wiki, their bytes as :func:`~provider.search.backend.answer_bytes` counts them and as
 tracemalloc counts a fresh copy of them (unpickled: new strings and objects).
 """
@@ -196,11 +204,35 @@ def slope(samples: list[tuple[float, float]]) -> float:
     return 0.0 if var == 0 else sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var * 60
 
 
+def corpus_setup(name: str, where: Path) -> tuple[dict[str, object], list[str]]:
+    """The server configuration of real corpus ``name`` (bench/corpora/NAME.yaml, its
+    paths made absolute, the index under ``where``) and the words of its relevance set's
+    questions."""
+    import yaml
+
+    path = ROOT / "bench" / "corpora" / f"{name}.yaml"
+    config: dict[str, object] = yaml.safe_load(path.read_text("utf-8"))
+    config["content"] = str((path.parent / str(config["content"])).resolve())
+    config.update({"index": str(where / f"corpus-{name}" / "index"), "workers": 1, "max_in_flight": 256,
+                   "log_level": "warning"})
+    questions = ROOT / "bench" / "relevance" / f"{name}.yaml"
+    if questions.exists():
+        relevance = yaml.safe_load(questions.read_text("utf-8"))
+        words = sorted({word for item in relevance["queries"] for word in str(item["query"]).split()})
+    else:  # no relevance set: the words of its file names
+        stems = (path.stem for path in Path(str(config["content"])).rglob("*.md"))
+        words = sorted({word for stem in stems for word in stem.replace("_", "-").split("-") if len(word) > 2})
+    return config, words
+
+
 def run(name: str, tree: Path, prepared: dict[str, str], vocabulary: list[str], args: argparse.Namespace,
-        workdir: Path) -> dict[str, float]:
-    wiki = Path(prepared["minimum"]).parent / "wiki"
-    config = {"content": str(wiki), "index": prepared["minimum"], "locales": ["en", "de"], "workers": 1,
-              "max_in_flight": 256, "log_level": "warning"}
+        workdir: Path, corpus_config: dict[str, object] | None = None) -> dict[str, float]:
+    if corpus_config is None:
+        wiki = Path(prepared["minimum"]).parent / "wiki"
+        config = {"content": str(wiki), "index": prepared["minimum"], "locales": ["en", "de"], "workers": 1,
+                  "max_in_flight": 256, "log_level": "warning"}
+    else:
+        config = corpus_config
     base, proc = start(tree, config, workdir)
     try:
         time.sleep(2)
@@ -267,9 +299,23 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=5, help="seconds between RSS samples")
     parser.add_argument("--index-dir", type=Path, help="bench/search.py's --index-dir (reused)")
     parser.add_argument("--baseline", type=Path, help="another source tree whose server is measured after this one")
+    parser.add_argument("--corpus",
+                        help="a real corpus (NAME of bench/corpora/NAME.yaml) instead of the synthetic wiki")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kp-memory-") as tmp:
         base = args.index_dir or Path(tmp)
+        trees = [("after", ROOT)] + ([("before", args.baseline.resolve())] if args.baseline else [])
+        if args.corpus:
+            config, words = corpus_setup(args.corpus, base)
+            load = os.getloadavg()
+            print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, corpus {args.corpus}, "
+                  f"{args.connections} connections, load average {load[0]:.2f} {load[1]:.2f}")
+            rows = {}
+            for name, tree in trees:  # one writer per index: each tree its own
+                own = {**config, "index": f"{config['index']}-{name}"}
+                rows[name] = run(name, tree, {}, words, args, Path(tmp), own)
+            _table(rows)
+            return
         prepared = prepare(base / f"docs-{args.docs}", args.docs, ("minimum",))
         vocabulary = json.loads((base / f"docs-{args.docs}" / "vocabulary.json").read_text())
         load = os.getloadavg()
@@ -278,15 +324,18 @@ def main() -> None:
         estimated, measured = answer_sizes(Path(prepared["minimum"]), vocabulary)
         print(f"cached answer (10 results): estimated {estimated / 1024:.1f} KiB, measured {measured / 1024:.1f} KiB")
         # This tree first: its figure is the one wanted if the run is cut short.
-        trees = [("after", ROOT)] + ([("before", args.baseline.resolve())] if args.baseline else [])
         rows = {name: run(name, tree, prepared, vocabulary, args, Path(tmp)) for name, tree in trees}
-        load = os.getloadavg()
-        print(f"\nload average after: {load[0]:.2f} {load[1]:.2f}")
-        print(f"{'code':<7} {'idle MiB':>8} {'peak MiB':>8} {'MiB/min':>8}   worker: {'idle':>5} {'peak':>5} "
-              f"{'MiB/min (last half)':>19}")
-        for name, row in rows.items():
-            print(f"{name:<7} {row['idle']:8.0f} {row['peak']:8.0f} {row['slope']:+8.1f}           "
-                  f"{row['worker_idle']:5.0f} {row['worker_peak']:5.0f} {row['worker_slope']:+19.1f}")
+        _table(rows)
+
+
+def _table(rows: dict[str, dict[str, float]]) -> None:
+    load = os.getloadavg()
+    print(f"\nload average after: {load[0]:.2f} {load[1]:.2f}")
+    print(f"{'code':<7} {'idle MiB':>8} {'peak MiB':>8} {'MiB/min':>8}   worker: {'idle':>5} {'peak':>5} "
+          f"{'MiB/min (last half)':>19}")
+    for name, row in rows.items():
+        print(f"{name:<7} {row['idle']:8.0f} {row['peak']:8.0f} {row['slope']:+8.1f}           "
+              f"{row['worker_idle']:5.0f} {row['worker_peak']:5.0f} {row['worker_slope']:+19.1f}")
 
 
 if __name__ == "__main__":

@@ -99,10 +99,11 @@ def prepare(where: Path, docs: int, modes: tuple[str, ...] = ("minimum", "all"))
     return out
 
 
-def measure(index: str, mode: str, queries: list[str]) -> dict[str, Any]:
+def measure(index: str, mode: str, queries: list[str], again: bool = False) -> dict[str, Any]:
     """Run in the tree whose code is measured (``sys.path`` set by the caller): one round
     over ``queries``; timings in seconds, top-10 ids, and counts of spelling look-ups
-    and OR fill-ups."""
+    and OR fill-ups; with ``again``, also the CPU of searching each query a second time
+    (``cpu_again``: the same searches once every cache but the answer cache is warm)."""
     from whoosh.searching import Searcher
 
     import provider.search.backend as backend_module
@@ -164,14 +165,19 @@ def measure(index: str, mode: str, queries: list[str]) -> dict[str, Any]:
         ids.append([r.document_id + (f"#{r.chunk_id}" if r.chunk_id else "") for r in results])
         spelled += calls["spelling"] > 0
         filled += calls["search"] > 1
+    cpu_again = []
+    for text in queries if again else ():
+        cpu_started = time.thread_time()
+        backend.search(query(text))
+        cpu_again.append(time.thread_time() - cpu_started)
     return {"timings": timings, "cpu": cpu, "ids": ids, "spelling": spelled / len(queries),
-            "fillup": filled / len(queries)}
+            "fillup": filled / len(queries), "cpu_again": cpu_again}
 
 
-def _run_tree(tree: Path, index: str, mode: str, queries: list[str]) -> dict[str, Any]:
+def _run_tree(tree: Path, index: str, mode: str, queries: list[str], again: bool = False) -> dict[str, Any]:
     """One round with ``tree``'s code, in a fresh process (the two trees' modules cannot
     share one)."""
-    payload = json.dumps({"tree": str(tree), "index": index, "mode": mode, "queries": queries})
+    payload = json.dumps({"tree": str(tree), "index": index, "mode": mode, "queries": queries, "again": again})
     done = subprocess.run([sys.executable, __file__, "--measure-stdin"], input=payload, capture_output=True,
                           text=True, check=True, cwd=tree)
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
@@ -209,12 +215,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--minimum-only", action="store_true",
                         help="only the minimum configuration (no chunked index to build at --docs)")
+    parser.add_argument("--again", action="store_true",
+                        help="also search every query a second time: mean CPU of a query seen for the first "
+                             "time against the same query again (issue 27)")
     parser.add_argument("--measure-stdin", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_stdin:
         job = json.loads(sys.stdin.read())
         sys.path.insert(0, job["tree"])
-        print(json.dumps(measure(job["index"], job["mode"], job["queries"])))
+        print(json.dumps(measure(job["index"], job["mode"], job["queries"], job.get("again", False))))
         return
     load = os.getloadavg()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f}")
@@ -224,6 +233,7 @@ def main() -> None:
         base = args.index_dir or Path(tmp)
         table: dict[tuple[int, str, str], dict[str, float]] = {}
         answers: dict[tuple[int, str, str], list[list[str]]] = {}
+        again: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
         for size in sizes:
             modes = ("minimum", "all") if size == args.docs and not args.minimum_only else ("minimum",)
             prepared = prepare(base / f"docs-{size}", size, modes)
@@ -231,8 +241,9 @@ def main() -> None:
                 rounds: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
                 for _ in range(args.rounds):
                     for name, tree in trees.items():  # alternating: both see the same load
-                        rounds[name].append(_run_tree(tree, prepared[mode], mode, prepared["queries"]))
+                        rounds[name].append(_run_tree(tree, prepared[mode], mode, prepared["queries"], args.again))
                 for name in trees:
+                    again[(size, mode, name)] = rounds[name]
                     table[(size, mode, name)] = _summary(rounds[name])
                     answers[(size, mode, name)] = rounds[name][0]["ids"]
         load = os.getloadavg()
@@ -251,6 +262,12 @@ def main() -> None:
                 line += (f"; 50,000 / {args.docs:,} p50 {large['p50'] / small['p50']:.2f}x "
                          f"(CPU {large['cpu50'] / small['cpu50']:.2f}x)")
             print(line)
+        if args.again:
+            for (size, mode, name), found in again.items():
+                first = statistics.median(statistics.fmean(r["cpu"]) * 1000 for r in found)
+                second = statistics.median(statistics.fmean(r["cpu_again"]) * 1000 for r in found)
+                print(f"{name}, {size:,} {mode}: mean CPU of a query seen for the first time {first:.2f} ms, "
+                      f"the same query again {second:.2f} ms ({first / second:.2f}x; answer cache off)")
         if args.baseline is not None:
             for (size, mode, name), ids in answers.items():
                 if name == "after":

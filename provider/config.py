@@ -89,6 +89,7 @@ def setting(
     env: str | None = None,
     path: Literal["folder", "file"] | None = None,
     parse: Callable[[Any, str], Any] | None = None,
+    reload: bool = False,
 ) -> msgspec.Meta:
     """The declaration of one setting, for ``Annotated[type, setting(...)]``.
 
@@ -103,8 +104,13 @@ def setting(
         path: a ``folder`` or ``file`` path, relative to the configuration file.
         parse: a reader ``(value, where) -> value`` for a file form richer than the type
             (:mod:`provider.config_values`); it raises its own errors.
+        reload: a change of the file applies to a running ``serve`` (the index writer
+            reads the wiki again with it, :mod:`provider.reload`); otherwise the change
+            waits for a restart and the log says so. Every setting that can make a page
+            less public is one of these.
     """
-    extra = {"expects": expects, "default": default, "env": env, "path": path, "parse": parse}
+    extra = {"expects": expects, "default": default, "env": env, "path": path, "parse": parse,
+             "reload": reload or None}
     checks: dict[str, Any] = {"ge": ge, "le": le, "pattern": pattern}
     meta: msgspec.Meta = msgspec.Meta(**{k: v for k, v in checks.items() if v is not None}, description=help,
                                       extra={k: v for k, v in extra.items() if v is not None})
@@ -130,29 +136,29 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
                                            parse=values.tag)] = "en"
     locales: Annotated[tuple[str, ...], setting(
         "BCP 47 tags recognised in paths, e.g. [en, de]", expects="a list of BCP 47 tags, e.g. [en, de]",
-        parse=values.tags("[en, de]"))] = ("en",)
+        parse=values.tags("[en, de]"), reload=True)] = ("en",)
     audience_rules: Annotated[tuple[AudienceRule, ...], setting(
         "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match wins, every "
         "withhold/skip match applies", expects="a list of `{glob: audience}`", default="none",
-        parse=values.audience_rules)] = ()
+        parse=values.audience_rules, reload=True)] = ()
     audience_key: Annotated[str | None, setting(
         "front matter key that carries the audience, or none", expects="a key, or `none`",
-        parse=values.audience_key)] = "audience"
+        parse=values.audience_key, reload=True)] = "audience"
     audience_values: Annotated[tuple[tuple[str, str], ...], setting(
         "exact map of that key's values to public|internal, e.g. {ITPro: public}; others internal",
         expects="a mapping of value to `public` or `internal`", default="none",
-        parse=values.audience_values)] = ()
+        parse=values.audience_values, reload=True)] = ()
     withhold_noindex: Annotated[bool, setting(
-        "true to serve nobody pages whose front matter ROBOTS says NOINDEX")] = False
+        "true to serve nobody pages whose front matter ROBOTS says NOINDEX", reload=True)] = False
     accepted_findings: Annotated[tuple[Acceptance, ...], setting(
         "reviewed heuristic findings to ignore: a list of {path, finding, digest}",
-        expects="a list of `{path, finding, digest}`", default="none", parse=values.acceptances)] = ()
+        expects="a list of `{path, finding, digest}`", default="none", parse=values.acceptances, reload=True)] = ()
     layout: Annotated[str, setting(
-        "docs tool preset", expects=f"one of {', '.join(LAYOUTS)}", parse=values.layout)] = DEFAULT_LAYOUT
+        "docs tool preset", expects=f"one of {', '.join(LAYOUTS)}", parse=values.layout, reload=True)] = DEFAULT_LAYOUT
     locale_pattern_pairs: Annotated[tuple[tuple[str, str | None], ...], setting(
         "list of path patterns with {locale}, e.g. [\"content/{locale}/**\"]; replaces the layout's",
         expects="a list of patterns with `{locale}`", default="the layout's",
-        parse=values.locale_patterns)] | None = msgspec.field(default=None, name="locale_patterns")
+        parse=values.locale_patterns, reload=True)] | None = msgspec.field(default=None, name="locale_patterns")
     capabilities: Annotated[str | tuple[str, ...], setting(
         "capabilities to declare: minimum | all | list of capability names",
         expects="`minimum`, `all` or a list of capability names", parse=values.capabilities)] = "minimum"
@@ -171,19 +177,19 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         parse=values.tags("[de, en]"))] | None = None
     citation_base_url: Annotated[str, setting(
         "https base URL of the public site, for citation URLs (citationUrl)", expects="an https URL",
-        parse=values.base_url)] | None = None
+        parse=values.base_url, reload=True)] | None = None
     citation_path_pattern: Annotated[str, setting(
         "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} {slug}",
         expects="a path pattern", default="the layout's, e.g. /{locale_prefix}{path}/ for hugo",
-        parse=values.path_pattern)] | None = None
+        parse=values.path_pattern, reload=True)] | None = None
     route_base_path: Annotated[str, setting(
         "Docusaurus: the docs plugin's routeBasePath, for {path}; / for none", expects="a path",
-        parse=values.route_base_path)] = values.ROUTE_BASE_PATH
+        parse=values.route_base_path, reload=True)] = values.ROUTE_BASE_PATH
     internal_citation_base_url: Annotated[str, setting(
         "https base URL where agents read internal documents (agent_only only)", expects="an https URL",
-        parse=values.base_url)] | None = None
+        parse=values.base_url, reload=True)] | None = None
     max_file_bytes: Annotated[int, setting("larger markdown files are skipped", ge=1024,
-                                           le=1 << 30)] = DEFAULT_MAX_FILE_BYTES
+                                           le=1 << 30, reload=True)] = DEFAULT_MAX_FILE_BYTES
     log_level: Annotated[Literal["debug", "info", "warning", "error"], setting("log level")] = "info"
     poll: Annotated[bool, setting("poll for file changes instead of OS notifications (NFS, SMB, Docker Desktop)",
                                   env=POLL_ENV)] = False
@@ -193,7 +199,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         le=86_400)] = msgspec.field(default=300.0, name="reconcile_interval")
     parse_timeout_s: Annotated[int, setting(
         "seconds one file may take to read and parse before it is skipped", ge=1,
-        le=600)] = msgspec.field(default=30, name="parse_timeout")
+        le=600, reload=True)] = msgspec.field(default=30, name="parse_timeout")
     workers: Annotated[int, setting(
         "serving processes; the index is written by the parent process, never by them", ge=1, le=64)] = 1
     serving_niceness: Annotated[int, setting(
@@ -223,9 +229,10 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         "the site's sitemap: a file of the build output (relative to this file) or an https URL, or a list of "
         "them; then a page is public only if its citation URL is on the site",
         expects="a sitemap file or an https URL, or a list of them", default="none", path="file",
-        parse=values.sitemap)] = ()
+        parse=values.sitemap, reload=True)] = ()
     sitemap_refresh_s: Annotated[float, setting(
-        "seconds between reads of the sitemap; a changed sitemap file is read at once", ge=1, le=86_400)] = 600.0
+        "seconds between reads of the sitemap; a changed sitemap file is read at once", ge=1, le=86_400,
+        reload=True)] = 600.0
     #: The YAML file read, if any (for messages).
     source: Path | None = None
     #: The settings given as command-line options (for messages).
@@ -453,6 +460,11 @@ class Setting:
     @property
     def env(self) -> str | None:
         return (self.meta.extra or {}).get("env")
+
+    @property
+    def reloadable(self) -> bool:
+        """Whether a change of the file applies to a running ``serve`` (see :func:`setting`)."""
+        return bool((self.meta.extra or {}).get("reload"))
 
     @property
     def path(self) -> str | None:

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from helpthread_kit.app import ASGIApp
 
     from .indexing import Indexer, SyncReport
+    from .reload import ConfigFollower
     from .watch import LiveIndexer
 
 __all__ = [
@@ -389,6 +390,7 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
             f"{config.replay_store_spec.split('://')[0]}")
         _write_serving_state(config)
         live.start()
+        follower = _follow_configuration(config, live)
         try:
             supervise("provider.startup:worker_app", own_process=True, workers=config.workers,
                       replay_store=_replay_store_setting(config), host=config.host, port=config.port,
@@ -400,7 +402,26 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
             # Logged once by the supervisor, which stopped every worker: exit 1, no traceback.
             raise StartupError(str(exc)) from None
         finally:
+            follower.stop()
             live.stop()
+
+
+def _follow_configuration(config: ProviderConfig, live: LiveIndexer) -> ConfigFollower:
+    """Follow the configuration file while serving (:mod:`provider.reload`): read it
+    again when it changes or on ``SIGHUP``; the settings applied while serving go to the
+    writer's live indexer (and to the worker settings file, for a worker started later)."""
+    from .reload import ConfigFollower, Reload
+
+    def apply(found: Reload) -> None:
+        _hand_down(found.config)
+        live.reconfigure(found.config.wiki_settings(), parse_timeout_s=found.config.parse_timeout_s)
+
+    follower = ConfigFollower(config, apply)
+    if hasattr(signal, "SIGHUP") and threading.current_thread() is threading.main_thread():
+        # Without a handler SIGHUP would end the server (its default action).
+        signal.signal(signal.SIGHUP, lambda signum, frame: follower.request())
+    follower.start()
+    return follower
 
 
 def _stop_with_parent() -> None:
@@ -445,10 +466,12 @@ def worker_app() -> ASGIApp:
             log.warning("serving_niceness %d not applied (%s): the index writer shares the CPU equally with "
                         "searches", config.serving_niceness, exc)
     metrics = Metrics() if os.environ.get(MULTIPROC_ENV) else None
-    app, _ = build_app(
+    app, backend = build_app(
         config,
         registrations_from_env(),
         ready=MarkerGate(config.state_dir / "ready"),
         observer=metrics.observe_request if metrics else None,
     )
+    # Warm up now, while the writer's start-up sync runs, not during the first requests.
+    backend.open_ahead()
     return app

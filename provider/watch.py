@@ -47,6 +47,7 @@ import watchfiles
 
 from .config import POLL_ENV, env_flag
 from .indexing import Indexer, Progress, SyncReport
+from .wiki.document import WikiSettings
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
 
@@ -137,6 +138,9 @@ class LiveIndexer:
         self.watching = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._sitemap_thread: threading.Thread | None = None
+        #: the indexer given (its owner closes it); :meth:`reconfigure` may replace it
+        self._original = indexer
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -150,10 +154,43 @@ class LiveIndexer:
         return self._thread is not None and self._thread.is_alive()
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        """Ask the thread to stop and wait for it (at most ``timeout_s`` seconds)."""
+        """Ask the thread to stop and wait for it (at most ``timeout_s`` seconds). An
+        indexer made by :meth:`reconfigure` has its reader processes stopped here; the
+        writer lock stays with the caller's indexer, which releases it."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout_s)
+        if self.indexer is not self._original:
+            self.indexer.reader.close()
+
+    def reconfigure(self, settings: WikiSettings, *, parse_timeout_s: float) -> SyncReport | None:
+        """Read the wiki with new ``settings`` from now on (a configuration change while
+        serving, :mod:`provider.reload`), then scan it all.
+
+        A new :class:`~provider.indexing.Indexer` with these settings replaces the
+        current one between two batches; it shares the index folder and the writer lock
+        this process holds. When the settings change how files are classified, the scan
+        builds the index afresh aside and swaps it in (the current build serves until
+        then); otherwise it is an ordinary scan. Waits for a rebuild aside in progress
+        (``serve --rebuild``) to finish first: it reads with the indexer being replaced.
+        """
+        self.rebuilt.wait()
+        with self._write_lock:
+            previous = self.indexer
+            fresh = Indexer(settings, previous.layout, parse_timeout_s=parse_timeout_s)
+            fresh.open()
+            self.indexer = fresh
+        # Only its reader processes stop: the writer lock is shared, and the caller's
+        # indexer releases it when it closes.
+        previous.reader.close()
+        if fresh.site is not None and self.ready.is_set():
+            self._start_sitemap_thread()
+        return self.scan()
+
+    def _start_sitemap_thread(self) -> None:
+        if self._sitemap_thread is None or not self._sitemap_thread.is_alive():
+            self._sitemap_thread = threading.Thread(target=self._follow_sitemap, name="sitemap", daemon=True)
+            self._sitemap_thread.start()
 
     def run(self) -> None:
         """Startup sync, then follow the folder until :meth:`stop`."""
@@ -177,7 +214,7 @@ class LiveIndexer:
         else:
             self.rebuilt.set()
         if self.indexer.site is not None:
-            threading.Thread(target=self._follow_sitemap, name="sitemap", daemon=True).start()
+            self._start_sitemap_thread()
         while not self._stop.is_set():
             try:
                 self._follow()
@@ -233,8 +270,9 @@ class LiveIndexer:
 
     def _follow_sitemap(self) -> None:
         """Read the sitemap again when due; sync when its published URLs changed. The read
-        (an HTTP request, perhaps) happens outside the write lock: batches go on meanwhile."""
-        while not self._stop.wait(SITEMAP_CHECK_S):
+        (an HTTP request, perhaps) happens outside the write lock: batches go on meanwhile.
+        Ends when the indexer in use has no sitemap (a configuration change removed it)."""
+        while not self._stop.wait(SITEMAP_CHECK_S) and self.indexer.site is not None:
             try:
                 changed = self.indexer.refresh_sitemap()
             except Exception:  # never expected (refresh logs and keeps the last good one)

@@ -90,14 +90,15 @@ def config_page() -> str:
     from provider import config as cfg
 
     options = _options()
-    rows = ["| key | default | accepts | meaning | also set by |", "|---|---|---|---|---|"]
+    rows = ["| key | default | accepts | meaning | also set by | a change while serving |",
+            "|---|---|---|---|---|---|"]
     for key, item in cfg.SETTINGS.items():
         flag = f"--{key.replace('_', '-')}"
         also = [f"`${item.env}`"] if item.env else []
         also += [f"`{flag}` ({', '.join(options[flag])})"] if flag in options else []
         default = _cell(item.default_text) if (item.meta.extra or {}).get("default") else f"`{item.default_text}`"
         rows.append(f"| `{key}` | {default} | {_cell(item.expects)} | {_cell(item.help)} | "
-                    f"{', '.join(also) or '—'} |")
+                    f"{', '.join(also) or '—'} | {'applied' if item.reloadable else 'restart'} |")
     secret_rows = []
     for exposure, name in cfg.SECRET_ENV.items():
         secret_rows.append(f"| `{name}` | the `{exposure.value}` registration's secret; several, comma-separated, "
@@ -115,6 +116,15 @@ def config_page() -> str:
         "the key accepts, with a message naming the file, the key and what it must be. The",
         "environment variable or command-line option of a key overrides the file. How to use them:",
         "[Configure it](../how-to/configure.md).",
+        "",
+        "While `serve` runs, the file is read again when it changes and on `SIGHUP`. A change of a",
+        "key marked *applied* takes effect without a restart: the index writer reads the wiki",
+        "again with it (rebuilding the index aside when the change alters how files are",
+        "classified; the current index serves until the new one is swapped in). Every key that",
+        "can make a page less public is one of them. A change of a key marked *restart* is named",
+        "in one log line (`… read at start only; restart the provider to apply`) and the running",
+        "value stays until the next start. A file that no longer parses changes nothing (logged).",
+        "Secrets (below) are read at start only.",
         "",
         "## Keys",
         "",

@@ -24,7 +24,6 @@ takes Litestar's raw :class:`~litestar.Request` — never a parsed body — and 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +32,7 @@ from typing import Any, cast
 
 import anyio
 import anyio.to_thread
+import msgspec
 from litestar import Request
 from litestar.response.base import ASGIResponse
 
@@ -72,9 +72,16 @@ _READY = b'{"contractVersion":1,"status":"ready"}'
 _NO_STORE = {"cache-control": "no-store"}
 
 
+_ENCODER = msgspec.json.Encoder()
+
+
 def encode_json(payload: object) -> bytes:
-    """``payload`` as compact UTF-8 JSON, as every answer is sent."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """``payload`` as compact UTF-8 JSON, as every answer is sent. msgspec's encoder:
+    the same bytes as ``json.dumps(ensure_ascii=False, separators=(",", ":"))`` for every
+    answer (numbers below 1e-4 or from 1e16 on aside: written without an exponent, or
+    ``1e16`` for ``1e+16``), in a quarter of its time — a tenth of a distinct query's
+    work on the event loop (issue 27)."""
+    return _ENCODER.encode(payload)
 
 
 def json_response(status: int, payload: object, headers: dict[str, str] | None = None) -> ASGIResponse:

@@ -101,6 +101,7 @@ from . import spelling
 from .analysis import ANY, analysis_language
 from .arrays import POSTINGS, segment_key, top_entries
 from .collecting import BestPerKey
+from .generation import GENERATIONS, GenerationState
 from .grouping import entries_are_documents, languages_with_unmatched_groups
 from .layout import ALL, PUBLIC, IndexLayout
 from .pool import SearcherPool
@@ -699,7 +700,35 @@ class WhooshBackend:
 
     # -- internals -----------------------------------------------------------------------
 
+    def open_ahead(self) -> threading.Thread:
+        """Open the current build (if there is one yet) and warm it up in a thread now,
+        rather than when the first request arrives: a serving worker calls this as it
+        starts, so on a restart the warm-up runs while the index writer's start-up sync
+        runs (searches are refused until the writer is ready in any case), not during
+        the first requests. Returns the thread (daemon; it ends after the opening)."""
+        thread = threading.Thread(target=self._open_quietly, daemon=True, name="kp-open-ahead")
+        thread.start()
+        return thread
+
+    def _open_quietly(self) -> None:
+        try:
+            self._current()
+        except Exception:  # opening is retried by the first request, which reports it
+            log.debug("opening the index ahead failed", exc_info=True)
+
     def _warm_spelling(self, build: _Build) -> None:
+        # The generation's index summary, which the first search of each index would
+        # otherwise compute (a walk over the whole path lexicon, :func:`_index_info`);
+        # kept for the searchers of this generation (:mod:`provider.search.generation`).
+        # The searcher is closed, not left idle in a pool: one of an index nobody
+        # searches would keep the files of its generation open after later commits.
+        for which in (PUBLIC, ALL):
+            try:
+                with self._open_searcher(build, which) as found:
+                    _index_info(found, build.languages[which])
+            except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
+                log.debug("searcher warm-up of build %s stopped: %s", build.name, exc)
+                return
         for which, index in build.indexes.items():
             try:
                 with index.reader() as reader:
@@ -732,7 +761,10 @@ class WhooshBackend:
     def _open_searcher(self, build: _Build, which: str) -> Searcher:
         searcher = build.indexes[which].searcher()
         # Names the index for the vocabulary's deletion indexes and the posting lists.
-        searcher._kp_scope = self._scope(build, which)
+        searcher._kp_scope = scope = self._scope(build, which)
+        # What every searcher of this generation computes alike (index summary, document
+        # frequencies) is computed once for all of them.
+        searcher._kp_shared = GENERATIONS.of(scope, searcher.ixreader.generation())
         return searcher
 
     def _current(self) -> _Build | None:
@@ -864,7 +896,10 @@ class _IndexInfo:
 
 
 def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
-    info: _IndexInfo | None = getattr(searcher, "_kp_info", None)
+    """The searcher's :class:`_IndexInfo`, computed once per index generation
+    (:mod:`provider.search.generation`) — it walks the whole ``path`` lexicon."""
+    shared: GenerationState | None = getattr(searcher, "_kp_shared", None)
+    info: _IndexInfo | None = shared.info if shared is not None else getattr(searcher, "_kp_info", None)
     if info is None:
         counts = {lang: int(searcher.doc_frequency("lang", lang)) for lang in languages if lang != ANY}
         counts[ANY] = max(int(searcher.doc_count()) - sum(counts.values()), 0)
@@ -872,7 +907,10 @@ def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
                         for term in searcher.reader().lexicon("locale"))
         files = sum(1 for _ in searcher.reader().lexicon("path"))
         info = _IndexInfo(counts, locales, chunked=int(searcher.doc_count()) > files)
-        searcher._kp_info = info
+        if shared is not None:
+            shared.info = info
+        else:
+            searcher._kp_info = info
     return info
 
 
@@ -908,18 +946,23 @@ def _indexed(searcher: Searcher, language: str, word: str) -> bool:
     return any(_dfs(searcher, language, word))
 
 
-#: (language, term) document frequencies remembered per searcher (a searcher sees one
-#: unchanging index generation, so they cannot go stale).
+#: (language, term) document frequencies remembered per index generation (shared by its
+#: searchers: one unchanging generation, so they cannot go stale).
 DF_CACHE_TERMS = 50_000
 
 
 def _dfs(searcher: Searcher, language: str, word: str) -> tuple[int, int, int]:
     """Documents containing ``word`` in the title, body and code fields of ``language``;
     one query asks this several times per word (matching, spelling, its language)."""
-    cache: dict[tuple[str, str], tuple[int, int, int]] | None = getattr(searcher, "_kp_dfs", None)
+    shared: GenerationState | None = getattr(searcher, "_kp_shared", None)
+    cache: dict[tuple[str, str], tuple[int, int, int]] | None = (
+        shared.dfs if shared is not None else getattr(searcher, "_kp_dfs", None))
     if cache is None or len(cache) > DF_CACHE_TERMS:
         cache = {}
-        searcher._kp_dfs = cache
+        if shared is not None:
+            shared.dfs = cache
+        else:
+            searcher._kp_dfs = cache
     found = cache.get((language, word))
     if found is None:
         title, body, code = (int(searcher.doc_frequency(field(language), word)) for field in _FIELDS)
