@@ -165,21 +165,42 @@ def open_indexer(config: ProviderConfig, *, long_running: bool = False) -> Itera
 
 
 class _ProgressBar:
-    """A progress bar on stderr for large wikis, created on first use."""
+    """A progress bar on stderr for large wikis, created on first use: one for reading,
+    one for writing (a pass that reads again after its first total goes on counting on a
+    bar of the new total), and a line for each step in between."""
 
     def __init__(self, label: str, threshold: int = 200) -> None:
         self.label, self.threshold = label, threshold
         self._bar: Any = None
+        self._at = 0
+        self._large = False
+        self._step = "reading"
 
     def __call__(self, done: int, total: int) -> None:
         if total < self.threshold or not sys.stderr.isatty():
             return
-        if self._bar is None:
-            self._bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+        self._large = True
+        if self._bar is None or self._bar.length != total:
+            self._close()
+            label = self.label if self._step == "reading" else f"{self.label}: {self._step}"
+            self._bar = click.progressbar(length=total, label=label, file=sys.stderr)
             self._bar.__enter__()
-        self._bar.update(1)
+        self._bar.update(done - self._at)
+        self._at = done
         if done >= total:
+            self._close()
+
+    def phase(self, step: str, total: int = 0) -> None:
+        """The pass went on to ``step`` (see :func:`provider.indexing.report.stage`)."""
+        self._close()
+        self._step = step
+        if self._large and step != "done" and sys.stderr.isatty():
+            click.echo(f"{self.label}: {step}", err=True)
+
+    def _close(self) -> None:
+        if self._bar is not None:
             self._bar.__exit__(None, None, None)
+        self._bar, self._at = None, 0
 
 
 def progress(config: ProviderConfig) -> Callable[[str], Callable[[int, int], None]]:
@@ -189,7 +210,7 @@ def progress(config: ProviderConfig) -> Callable[[str], Callable[[int, int], Non
 
     if sys.stderr.isatty() and config.log_format != "json":
         return _ProgressBar
-    return lambda label: ProgressLog(label, log)
+    return lambda label: ProgressLog(label, log, beat=True)
 
 
 def announcer(config: ProviderConfig) -> Callable[[str], None]:

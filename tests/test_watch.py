@@ -178,7 +178,8 @@ def test_a_changed_sitemap_prints_progress_lines_until_its_pass_is_done(
                 time.sleep(0.05)
         finally:
             live.stop()
-    lines = [r for r in caplog.records if getattr(r, "phase", None) == SITEMAP_PROGRESS.lower()]
+    lines = [r for r in caplog.records if getattr(r, "phase", None) == SITEMAP_PROGRESS.lower()
+             and getattr(r, "step", None) == "reading"]
     # A line per interval: here per file read, from the second (the first starts the
     # clock) to the one before the last (the pass's own summary line ends it).
     assert [r.done for r in lines] == list(range(2, len(pages)))  # type: ignore[attr-defined]

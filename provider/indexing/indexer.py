@@ -36,7 +36,7 @@ from . import heap
 from .decide import Changes, changes_of, resolve, to_withdraw
 from .manifest import Manifest
 from .read import InThread, Read, read_again, read_files
-from .report import Progress, SyncReport, summarize, took
+from .report import Progress, SyncReport, stage, summarize, took
 from .scan import discover_all, expand, unchanged
 from .sidewriter import SideWriter
 from .units import prepare
@@ -177,10 +177,13 @@ class Indexer:
         """
         started = time.monotonic()
         report = SyncReport()
-        if rebuild or self._manifest is None or self._build is None:
-            self._full_build(report, progress)
-        else:
-            self._update(report, paths, progress)
+        try:
+            if rebuild or self._manifest is None or self._build is None:
+                self._full_build(report, progress)
+            else:
+                self._update(report, paths, progress)
+        finally:
+            stage(progress, "done")
         if (self._manifest is not None and self._manifest.rules.last_full
                 and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS):
             settled = time.monotonic()
@@ -225,6 +228,7 @@ class Indexer:
             report.duration_s = time.monotonic() - started
             return pending
         finally:
+            stage(progress, "done")
             reader.close()
             self._aside_readers.remove(reader)
 
@@ -273,10 +277,13 @@ class Indexer:
         manifest.docs = {relpath: doc.meta for relpath, doc in read.loaded.items()}
         manifest.skipped = read.skipped
         started = time.monotonic()
+        stage(progress, "rules")
         resolved, _ = self._resolve(manifest)
         took(report, "corpus rules", started)
         name, path = self.layout.new_build()
-        self._writer.write_build(path, resolved, read.loaded, read.prepared, report, manifest)
+        counts = stage(progress, "writing", sum(item.served for item in resolved.values()))
+        self._writer.write_build(path, resolved, read.loaded, read.prepared, report, manifest,
+                                 progress if counts else None)
         return PendingBuild(name=name, manifest=manifest, resolved=resolved, report=report)
 
     def _publish(self, pending: PendingBuild) -> None:
@@ -349,6 +356,7 @@ class Indexer:
         build: str, read: Read, withdrawn: set[str], side: SideWriter | None,
     ) -> None:
         started = time.monotonic()
+        stage(progress, "rules")
         resolved, touched = self._resolve(manifest)
         took(report, "corpus rules", started)
         started = time.monotonic()
@@ -385,7 +393,9 @@ class Indexer:
         if not changes.written:
             return
         texts, prepared = dict(read.loaded), dict(read.prepared)
+        stage(progress, "reading")
         read_again(self.reader, changes.written, texts, prepared, progress, done_before=read.files)
+        stage(progress, "writing", 0)
         self._writer.write_batch(self.layout.build_dir(build), changes.written, texts, prepared, report,
                                  changes.public, side)
         self._writes += 1

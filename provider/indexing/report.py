@@ -12,10 +12,25 @@ from dataclasses import dataclass, field
 from ..wiki.files import Skipped
 from .manifest import Manifest
 
-__all__ = ["Progress", "SyncReport", "summarize", "took", "warn"]
+__all__ = ["Progress", "SyncReport", "stage", "summarize", "took", "warn"]
 
-#: ``progress(done, total)`` — called while files are read during a sync.
+#: ``progress(done, total)`` — called while files are read during a sync (and while
+#: documents are written, after :func:`stage` said ``writing``).
 Progress = Callable[[int, int], None]
+
+
+def stage(progress: Progress | None, step: str, total: int = 0) -> bool:
+    """Tell ``progress`` that the pass went on to ``step`` (``rules``, ``writing``,
+    ``committing``; ``done`` ends the pass), with ``total`` items it will count (0: none),
+    when it listens (a ``phase(step, total)`` method, as
+    :class:`~provider.logsetup.ProgressLog` has): progress lines then cover every step,
+    not only reading. Returns whether it listens (only then does it count the
+    documents written: a bare ``progress(done, total)`` counts files read)."""
+    listener = getattr(progress, "phase", None)
+    if callable(listener):
+        listener(step, total)
+        return True
+    return False
 
 
 @dataclass

@@ -31,7 +31,7 @@ from ..wiki.corpus import Resolved
 from ..wiki.document import WikiDocument, WikiSettings
 from .entries import entry_header, index_entries
 from .manifest import Manifest
-from .report import SyncReport, took, warn
+from .report import Progress, SyncReport, stage, took, warn
 from .sidewriter import SideWriter
 from .units import text_units
 from .vectors import vector_bytes_of
@@ -111,11 +111,13 @@ class EntryWriter:
     # -- a cold build ------------------------------------------------------------------
 
     def write_build(self, path: Path, resolved: Mapping[str, Resolved], loaded: Mapping[str, WikiDocument],
-                    prepared: dict[str, bytes], report: SyncReport, manifest: Manifest) -> None:
+                    prepared: dict[str, bytes], report: SyncReport, manifest: Manifest,
+                    progress: Progress | None = None) -> None:
         """Create both indexes in the new build folder ``path``, write every served
         document of ``resolved`` (texts in ``loaded``; ``prepared`` is used up), record
         the fingerprints and save ``manifest`` there. Nothing is left half-written on
-        failure: the folder is then never published."""
+        failure: the folder is then never published. ``progress(done, total)`` counts the
+        served documents written, then hears the ``committing`` step (:func:`stage`)."""
         started = time.monotonic()
         schema = build_schema(self.languages, vector_bytes=vector_bytes_of(self.settings))
         for sub in (PUBLIC, ALL):
@@ -131,8 +133,9 @@ class EntryWriter:
             public_writer = writer_for(whoosh_index.open_dir(str(path / PUBLIC)), limitmb=WRITER_MB)
         all_writer = writer_for(whoosh_index.open_dir(str(path / ALL)), limitmb=WRITER_MB)
         try:
-            self._add_all(resolved, loaded, prepared, report, manifest, all_writer, public_writer, side)
+            self._add_all(resolved, loaded, prepared, report, manifest, all_writer, public_writer, side, progress)
             took(report, "add documents (Whoosh pools)", started)
+            stage(progress, "committing")
             started = time.monotonic()
             if public_writer is not None:
                 public_writer.commit()
@@ -158,8 +161,10 @@ class EntryWriter:
 
     def _add_all(self, resolved: Mapping[str, Resolved], loaded: Mapping[str, WikiDocument],
                  prepared: dict[str, bytes], report: SyncReport, manifest: Manifest, all_writer: IndexWriter,
-                 public_writer: IndexWriter | None, side: SideWriter | None) -> None:
+                 public_writer: IndexWriter | None, side: SideWriter | None,
+                 progress: Progress | None = None) -> None:
         """Add a cold build's entries to its writers (their postings detached again)."""
+        served = sum(item.served for item in resolved.values())
         once = AnalysedOnce()
         if public_writer is not None:
             once.attach(public_writer)
@@ -185,6 +190,8 @@ class EntryWriter:
                     for entry in self._entries(item, loaded[relpath], report, public_view=True, units=units):
                         public_writer.add_document(**entry)
                 once.clear()
+                if progress is not None:
+                    progress(report.written, served)
             manifest.fingerprints[relpath] = item.fingerprint()
         once.detach(all_writer)
         if public_writer is not None:

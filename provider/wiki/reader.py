@@ -186,6 +186,9 @@ class DocumentReader:
         """Stop the worker processes. A :meth:`read` still running in another thread (a
         shutdown during a batch) ends without starting new ones."""
         self._closed = True
+        self._stop_workers()
+
+    def _stop_workers(self) -> None:
         for worker in self._workers:
             with contextlib.suppress(OSError, ValueError):
                 worker.tasks.put(None)
@@ -229,6 +232,17 @@ class DocumentReader:
         if self._closed:
             raise ReaderClosed("the document reader is closed (shutting down)")
         self._ensure_started(len(todo))
+        try:
+            yield from self._read_started(todo)
+        finally:
+            # Reader processes live only while there is reading to do: each holds the
+            # parsers and the dictionaries of every language it analysed (hundreds of
+            # MiB on a multilingual site), and the next batch forks new ones from the
+            # forkserver, which has the parsing modules loaded, in milliseconds.
+            if not self._closed:
+                self._stop_workers()
+
+    def _read_started(self, todo: list[str]) -> Iterator[tuple[str, Loaded, bytes | None]]:
         waiting = list(reversed(todo))
         remaining = set(todo)
         for worker in self._workers:

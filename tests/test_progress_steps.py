@@ -1,0 +1,133 @@
+"""Progress that tells the truth (issue 27): a line at least every interval until the
+pass is done, in every step (reading, corpus rules, writing, committing), and an
+estimate of the time left to the end of the pass, not only to the end of reading."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pytest
+
+from provider.indexing import Indexer
+from provider.logsetup import AFTER_READING, COMMIT_SHARE, ProgressLog
+from provider.search.layout import IndexLayout
+from provider.wiki.document import WikiSettings
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def _logger(name: str) -> tuple[logging.Logger, _Lines]:
+    logger = logging.getLogger(name)
+    logger.setLevel(logging.INFO)
+    logger.addHandler(lines := _Lines())
+    return logger, lines
+
+
+def test_the_estimate_once_a_fifth_is_read_is_within_30_percent_of_the_time_left_to_the_end() -> None:
+    """A simulated 1,000-file pass on a fake clock: reading 20 s, then the corpus rules,
+    writing and committing, which take a quarter longer than the estimate assumes (as on a
+    corpus whose rules are slow). Every line once a fifth is read estimates the time left
+    to the end of the pass (reading, then the steps after it) within 30 %, and each step
+    has lines of its own."""
+    now = [0.0]
+    logger, lines = _logger("test.progress.simulated")
+    progress = ProgressLog("Indexing", logger, interval_s=5.0, clock=lambda: now[0])
+    reading_s, files, slower = 20.0, 1000, 1.25
+    writing_s = 4.0 * slower
+    committing_s = COMMIT_SHARE * writing_s
+    rules_s = AFTER_READING * reading_s * slower - writing_s - committing_s
+    end = reading_s + rules_s + writing_s + committing_s
+    estimates: list[tuple[float, float]] = []
+
+    def advance(seconds: float) -> None:
+        now[0] += seconds
+        progress.tick()
+        if lines.records and now[0] >= reading_s / 5:
+            estimates.append((progress.left_s(now[0]), end - now[0]))
+
+    # (step, seconds, files counted: 0 for a step that counts nothing)
+    for step, seconds, counted in (("reading", reading_s, files), ("rules", rules_s, 0),
+                                   ("writing", writing_s, files), ("committing", committing_s, 0)):
+        if step != "reading":
+            progress.phase(step, counted)
+        for done in range(1, (counted or 100) + 1):
+            advance(seconds / (counted or 100))
+            if counted:
+                progress(done, counted)
+    progress.phase("done")
+    assert {r.step for r in lines.records} == {"reading", "rules", "writing", "committing"}  # type: ignore[attr-defined]
+    # While reading (and in each step after it until its last seconds, where any error
+    # is a large share of little).
+    checked = [(estimated, real) for estimated, real in estimates if real >= 3.0]
+    assert len(checked) > 1000
+    for estimated, real in checked:
+        assert abs(estimated - real) <= 0.3 * real, (estimated, real)
+
+
+def test_no_two_lines_are_more_than_an_interval_apart_until_the_pass_is_done() -> None:
+    """The gap between consecutive lines, on the fake clock, with every step silent
+    (no files counted): the heartbeat alone carries the pass."""
+    now = [0.0]
+    stamps: list[float] = []
+    logger, lines = _logger("test.progress.gaps")
+    progress = ProgressLog("Indexing", logger, interval_s=5.0, clock=lambda: now[0])
+    original = lines.emit
+    lines.emit = lambda record: (stamps.append(now[0]), original(record))  # type: ignore[method-assign]
+    progress(1, 1000)
+    for step, seconds in (("reading", 31.0), ("rules", 17.0), ("writing", 23.0), ("committing", 19.0)):
+        if step != "reading":
+            progress.phase(step)
+        for _ in range(int(seconds * 2)):
+            now[0] += 0.5
+            progress.tick()
+    finished = now[0]
+    progress.phase("done")
+    for _ in range(100):
+        now[0] += 0.5
+        progress.tick()
+    gaps = [b - a for a, b in zip([0.0, *stamps], [*stamps, finished], strict=True)]
+    assert max(gaps) <= 5.0, gaps
+    assert all(stamp <= finished for stamp in stamps)  # nothing once the pass is done
+
+
+@pytest.mark.timeout(60)
+def test_the_heartbeat_thread_writes_while_a_step_is_silent_and_stops_with_the_pass() -> None:
+    logger, lines = _logger("test.progress.thread")
+    progress = ProgressLog("Indexing", logger, interval_s=0.05, beat=True)
+    progress(1, 1000)
+    progress.phase("committing")
+    deadline = time.monotonic() + 30
+    while sum(r.step == "committing" for r in lines.records) < 3:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "no heartbeat lines while committing"
+        time.sleep(0.05)
+    progress.phase("done")
+    time.sleep(0.3)
+    count = len(lines.records)
+    time.sleep(0.3)
+    assert len(lines.records) == count
+
+
+def test_a_real_build_names_each_step_in_order(tmp_path: Path) -> None:
+    """On a real indexer: the lines name reading, the corpus rules, writing and
+    committing, in that order, and the writing lines count the documents written."""
+    for n in range(12):
+        (tmp_path / f"page-{n:02d}.md").write_text(f"---\naudience: public\n---\n# Page {n}\n\nText {n}.\n", "utf-8")
+    ticks = iter(range(0, 10**6, 6))
+    logger, lines = _logger("test.progress.real")
+    progress = ProgressLog("Indexing", logger, threshold=0, clock=lambda: float(next(ticks)))
+    with Indexer(WikiSettings(root=tmp_path), IndexLayout(tmp_path / ".." / f"{tmp_path.name}-index")) as indexer:
+        indexer.sync(progress=progress)
+    steps = [r.step for r in lines.records]  # type: ignore[attr-defined]
+    order = [step for n, step in enumerate(steps) if n == 0 or steps[n - 1] != step]
+    assert order == ["reading", "rules", "writing", "committing"]
+    writing = [r for r in lines.records if r.step == "writing" and r.total]  # type: ignore[attr-defined]
+    assert writing and {r.total for r in writing} == {12}  # type: ignore[attr-defined]
