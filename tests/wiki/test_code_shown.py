@@ -83,15 +83,19 @@ def shown_as_code(draw: st.DrawFn) -> tuple[str, str]:
     return layout, draw(inline_code(marker))
 
 
-@EXAMPLES
-@given(shown_as_code())
-def test_x5_balance_marker_syntax_shown_as_code_is_text(variant: tuple[str, str]) -> None:
-    layout, body = variant
+
+def _assert_public_and_whole(layout: str, body: str) -> None:
+    """The page parses public, with no finding or error, and serves its words whole."""
     doc = parse_public_page(body, layout)
     assert doc.meta.findings == (), body
     assert not doc.meta.errors, body
     assert doc.meta.audience == "public", body
     assert "Public words first" in doc.public_body and "Public words last" in doc.public_body, body
+
+@EXAMPLES
+@given(shown_as_code())
+def test_x5_balance_marker_syntax_shown_as_code_is_text(variant: tuple[str, str]) -> None:
+    _assert_public_and_whole(*variant)
 
 
 @st.composite
@@ -155,12 +159,7 @@ def in_html_code(draw: st.DrawFn) -> tuple[str, str]:
 def test_x5_balance_marker_syntax_in_an_html_code_element_is_text(variant: tuple[str, str]) -> None:
     """X5 balance: ``<code>{.internal}</code>``, ``<kbd>``, ``<samp>`` … show the syntax; the
     page stays public and whole, with no finding (it was quarantined as a would-be marker)."""
-    layout, body = variant
-    doc = parse_public_page(body, layout)
-    assert doc.meta.findings == (), body
-    assert not doc.meta.errors, body
-    assert doc.meta.audience == "public", body
-    assert "Public words first" in doc.public_body and "Public words last" in doc.public_body, body
+    _assert_public_and_whole(*variant)
 
 
 @pytest.mark.parametrize("tag", HTML_CODE)
