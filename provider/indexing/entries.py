@@ -84,7 +84,7 @@ def url_warnings_of(settings: WikiSettings, resolved: Resolved) -> tuple[str, ..
     """The citation-URL warning :func:`entry_header` gives a document in the views it is
     written to (one URL for both: the agent view differs only for documents not public),
     or ``()``. Free when no URL can be built (no base URL for its audience, no absolute
-    front matter ``url``); else one URL built (~40 µs)."""
+    front matter ``url``); else one URL built."""
     if not resolved.served:
         return ()
     citation = settings.citation

@@ -216,9 +216,8 @@ class CorpusRules:
 
         Returns:
             ``(resolved, touched)``: every document's decision (a read-only view of the
-            kept decisions: it changes with the next call; copying 50,000 entries took
-            12 ms), and the paths
-            whose decision may differ from the previous call's, removed ones included
+            kept decisions: it changes with the next call; a copy would cost a pass over
+            every entry), and the paths whose decision may differ from the previous call's, removed ones included
             (every path, before and after, when the whole corpus was derived).
         """
         paused = gc.isenabled()

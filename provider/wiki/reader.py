@@ -40,9 +40,8 @@ DEFAULT_PARSE_TIMEOUT_S = 30.0
 #: How often an idle reader process checks that the process that started it still runs (seconds).
 _PARENT_CHECK_S = 1.0
 #: How often, at most, the reading process checks its workers for a stuck file or a death
-#: (seconds): a check polls each worker's sentinel (a selector each, ~0.1 ms); after
-#: every result, it took 8 % of the main process's CPU in a 500-file batch, CPU the
-#: reader processes wanted.
+#: (seconds): a check polls each worker's sentinel (a selector each); done after every
+#: result, it took CPU from the main process that the reader processes wanted.
 _REAP_EVERY_S = 0.05
 Loaded = WikiDocument | Skipped | None
 #: ``prepare(settings, document) -> bytes``: more work on a document read, done in the

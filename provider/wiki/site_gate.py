@@ -123,8 +123,8 @@ class SiteGate:
 class UrlCache:
     """Each document's public citation URL and its :func:`~provider.wiki.sitemap.site_key`,
     kept while its :class:`DocumentMeta` lives (a changed file has a new one): a new
-    sitemap derives every decision again, and building every URL again was most of that
-    (~0.1 ms a document). Entries go with their document (weak references)."""
+    sitemap derives every decision again, and building every URL again was most of that.
+    Entries go with their document (weak references)."""
 
     def __init__(self, settings: WikiSettings) -> None:
         self.settings = settings
