@@ -138,8 +138,9 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         "BCP 47 tags recognised in paths, e.g. [en, de]", expects="a list of BCP 47 tags, e.g. [en, de]",
         parse=values.tags("[en, de]"), reload=True)] = ("en",)
     audience_rules: Annotated[tuple[AudienceRule, ...], setting(
-        "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match wins, every "
-        "withhold/skip match applies", expects="a list of `{glob: audience}`", default="none",
+        "list of {pattern: public|internal|withhold|skip} glob rules; first public/internal match wins (an "
+        "internal match holds whatever the page says), every withhold/skip match applies",
+        expects="a list of `{glob: audience}`", default="none",
         parse=values.audience_rules, reload=True)] = ()
     audience_key: Annotated[str | None, setting(
         "front matter key that carries the audience, or none", expects="a key, or `none`",

@@ -16,7 +16,9 @@ Two stages, one :class:`Reason` type, so ``check`` tells one story:
 
    a. unreadable bytes or header → internal;
    b. else the front matter's audience keys (:func:`audience_signals`) decide, said as
-      coming from the site's metadata when only the docs tool's defaults set them;
+      coming from the site's metadata when only the docs tool's defaults set them; a
+      first matching operator rule saying ``internal`` takes back a ``public`` (rules can
+      serve less than the file says, never more);
    c. else the first matching rule, internal for a symlink whose real path the rules do
       not make public, else internal;
    d. an audience key written in the body → internal;
@@ -196,8 +198,12 @@ def decide_file(facts: FileFacts) -> Verdict:
         if signals:
             first, errors = _by_signals(signals)
             reasons = [_said_by_site(first, facts)]
+            if reasons[-1].audience == PUBLIC:
+                reasons.extend(_internal_by_rule(facts))
         else:
             reasons, errors = _by_rules_for_both(facts), []
+            # An internal rule is not undone by a section's cascade either.
+            own = bool(_internal_by_rule(facts))
         if facts.audience_in_body:
             reasons.append(Reason(INTERNAL, "fail-closed: an audience key in the body"))
     if facts.would_be_marker:
@@ -214,6 +220,19 @@ def _said_by_site(reason: Reason, facts: FileFacts) -> Reason:
         return reason
     return Reason(reason.audience, f"site metadata ({', '.join(facts.site_sources)}): "
                                    f"{reason.source.removeprefix('front matter').strip()}")
+
+
+def _internal_by_rule(facts: FileFacts) -> list[Reason]:
+    """An operator rule can make a file less public than its front matter says, never
+    more: the first matching rule saying ``internal`` (for the path or a symlink's real
+    path) takes back a front matter ``public``."""
+    for path in (facts.relpath, facts.real_relpath):
+        if path is None:
+            continue
+        decision = _by_rules(path, facts.rules)
+        if decision.audience == INTERNAL and decision.source != UNDECIDED:
+            return [Reason(INTERNAL, f"{decision.source}: internal whatever the front matter says")]
+    return []
 
 
 def _by_rules_for_both(facts: FileFacts) -> list[Reason]:

@@ -211,7 +211,9 @@ def _may_hold(body: str) -> bool:
     else:
         text = fast_fold(body).lower()
         table = _confusable_table()
-        if any(char in table for char in set(text) if not char.isascii()):
+        # Before folding: folding may already turn a look-alike into another Latin letter
+        # (Cyrillic palochka ``ӏ`` → ``i``) than the one a reader sees (``l``).
+        if any(char in table for char in set(body) if not char.isascii()):
             return True
     if "<summary" in text:
         return True  # a collapsible block's label may span lines

@@ -96,9 +96,11 @@ def test_section_cascade_makes_a_section_public_in_one_place() -> None:
     ("own", "nearest", "rule", "expected"),
     [
         ("audience: internal", "public", "public", "internal"),  # own front matter first
-        ("audience: public", "internal", "internal", "public"),
+        ("audience: public", "internal", "internal", "internal"),  # an internal rule serves less
+        ("audience: public", "public", "internal", "internal"),
+        ("audience: public", "public", "public", "public"),
         ("", "internal", "public", "internal"),  # nearest cascade beats the rule
-        ("", "public", "internal", "public"),
+        ("", "public", "internal", "internal"),  # an internal rule is not undone by a cascade
         ("", None, "public", "public"),  # no cascade: the rule
         ("", None, None, "internal"),  # nothing: fail closed
         ("audience: Public", "public", "public", "internal"),  # own but invalid: fail closed

@@ -125,11 +125,16 @@ def test_x5_explicit_internal_beats_public_rule() -> None:
     assert decision.value == INTERNAL
 
 
-def test_x5_explicit_public_beats_internal_rule() -> None:
+def test_x5_an_internal_rule_takes_back_front_matter_public() -> None:
+    """An operator makes a folder internal with one rule, whatever its pages say (rules
+    serve less than the front matter, never more); a public first match does not."""
     decision = decide_audience(
         {"audience": "public"}, "docs/a.md", (AudienceRule("docs/**", INTERNAL),), unreadable=None
     )
-    assert decision == decision.__class__(PUBLIC, "front matter")
+    assert decision.value == INTERNAL and "rule 'docs/**'" in decision.source
+    first = (AudienceRule("docs/public/**", PUBLIC), AudienceRule("docs/**", INTERNAL))
+    assert decide_audience({"audience": "public"}, "docs/public/a.md", first, unreadable=None) \
+        == decision.__class__(PUBLIC, "front matter")
 
 
 def test_first_matching_rule_wins() -> None:
