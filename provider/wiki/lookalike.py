@@ -58,6 +58,26 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+#: A Unicode name that says "this is the Latin letter X, drawn otherwise": small capitals
+#: (``ɪ``, ``ᴛ``), modifier and superscript or subscript letters — look-alikes that the
+#: confusables table does not list.
+_NAMED_LATIN = re.compile(r"(?:LATIN (?:SMALL |CAPITAL |SUBSCRIPT SMALL )?LETTER|MODIFIER LETTER (?:SMALL|CAPITAL)"
+                          r"|SUPERSCRIPT LATIN SMALL LETTER)(?: SMALL CAPITAL| CAPITAL)? ([A-Z])")
+
+
+@lru_cache(maxsize=1)
+def named_latin() -> dict[str, str]:
+    """Each non-ASCII character whose Unicode name makes it a plain Latin letter
+    (:data:`_NAMED_LATIN`) → that letter, lowercase."""
+    found: dict[str, str] = {}
+    for code in range(0x80, 0x20000):
+        char = chr(code)
+        match = _NAMED_LATIN.fullmatch(unicodedata.name(char, ""))
+        if match:
+            found[char] = match.group(1).lower()
+    return found
+
+
 @lru_cache(maxsize=1)
 def _confusable_table() -> dict[str, frozenset[str]]:
     """Each character → the lowercase ASCII letters and digits it is confusable with."""
@@ -71,6 +91,8 @@ def _confusable_table() -> dict[str, frozenset[str]]:
             other = entry.get("c", "")
             if len(other) == 1 and other.isascii() and other.isalnum():
                 table.setdefault(char.casefold() if char.isascii() else char, set()).add(other.lower())
+    for char, letter in named_latin().items():
+        table.setdefault(char, set()).add(letter)
     # The table lists pairs (``ӏ`` ~ ``i``, ``I`` ~ ``l``); a reader does not: close it
     # over the ASCII letters it reaches, so ``ӏ`` also reads as ``l``.
     closed = {char: found | {more for other in found for more in table.get(other, ())} for char, found in table.items()}
@@ -95,6 +117,9 @@ def latin_skeleton() -> dict[int, str]:
                           and e["c"].isalpha()})
         if len(letters) == 1:
             skeleton[ord(char)] = letters[0]
+    for char, letter in named_latin().items():
+        if char.casefold() == char:
+            skeleton.setdefault(ord(char), letter)
     return skeleton
 
 
