@@ -2,7 +2,8 @@
 
 Marker syntax shown as code (an inline code span, a fence, an indented block, an HTML
 ``<code>``, ``<kbd>``, ``<samp>``, ``<pre>``, ``<tt>`` or ``<var>`` element) is text the
-page shows, never a marker: :mod:`provider.wiki.sections` and
+page shows, never a marker — but in a Hugo site a shortcode, which runs before Markdown,
+is never code unless escaped (``{{</* … */>}}``): :mod:`provider.wiki.sections` and
 :mod:`provider.wiki.body_markers` both ask this module, so they decide code alike.
 """
 
@@ -47,7 +48,8 @@ def _sentinel(index: int) -> str:
     return f"kpmarker{index}x"
 
 
-def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str]) -> set[int]:
+def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable[[str], str], *,
+                  shortcodes_run_first: bool = False) -> set[int]:
     """Indexes of ``matches`` that the reader sees as code.
 
     A sentinel word is put just before each match (after its indentation), the body goes
@@ -60,7 +62,8 @@ def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable
     match *starts*: a comment, tag or container whose opening is shown as code is text
     (``{% comment %}`` in a code span, its words after the span visible prose), and
     overlapping matches each keep their own start (a real marker inside the text a
-    Liquid comment candidate spans still counts)."""
+    Liquid comment candidate spans still counts). With ``shortcodes_run_first`` (Hugo) a
+    shortcode is never code unless escaped."""
     if not matches:
         return set()
     starts: dict[int, list[int]] = {}
@@ -90,5 +93,13 @@ def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable
     # --></code>`` shows nothing): only a match that is not one is text there.
     return {index for number, start in enumerate(sorted(starts))
             for index in starts[start]
-            if _sentinel(number) in shown
-            or (_sentinel(number) in in_html and not matches[index].group(0).lstrip().startswith("<"))}
+            if not (shortcodes_run_first and _expanded_first(matches[index].group(0)))
+            and (_sentinel(number) in shown
+                 or (_sentinel(number) in in_html and not matches[index].group(0).lstrip().startswith("<")))}
+
+
+def _expanded_first(text: str) -> bool:
+    """A Hugo shortcode runs before Markdown is read, inside code spans, fences and HTML
+    code elements too: only its escaped form (``{{</* internal */>}}``) is shown as text."""
+    text = text.lstrip()
+    return text.startswith(("{{<", "{{%")) and not text.startswith(("{{</*", "{{%/*"))

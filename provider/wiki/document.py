@@ -440,12 +440,12 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, accepted: f
     def prepare(body: str) -> str:
         return apply_dialects(body, layout.dialects)
 
-    split = split_sections(mark_body_sections(body_text, hiding), prepare=prepare,
-                           colon_containers=layout.name != "mkdocs")
+    options = {"colon_containers": layout.name != "mkdocs", "shortcodes_run_first": layout.name == "hugo"}
+    split = split_sections(mark_body_sections(body_text, hiding), prepare=prepare, **options)
     if hiding:
         # The markers put at line starts hide what a would-be marker there (``> [!X]``)
         # looks like: look for would-be markers in the text as written too.
-        written = split_sections(body_text, prepare=prepare, colon_containers=layout.name != "mkdocs")
+        written = split_sections(body_text, prepare=prepare, **options)
         near = tuple(sorted({*split.near_miss_lines, *written.near_miss_lines}))
         split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:

@@ -239,7 +239,7 @@ def _without_hidden_labels(body: str, candidates: list[re.Match[str]]) -> list[r
 
 
 def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
-                   colon_containers: bool = True) -> SectionSplit:
+                   colon_containers: bool = True, shortcodes_run_first: bool = False) -> SectionSplit:
     """Split a markdown body (front matter removed) into its full and public views.
 
     Args:
@@ -248,13 +248,16 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
             layout's dialect rules); used to tell which markers are shown as code.
         colon_containers: whether the layout's tool has ``:::`` containers (see
             :func:`hiding_spans`).
+        shortcodes_run_first: the layout's tool (Hugo) runs shortcodes before Markdown,
+            inside code too: a shortcode marker shown as code still hides.
     """
     markers = list(MARKER.finditer(body))
     candidates = hiding_spans(body, colon_containers=colon_containers)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
     candidates = _without_hidden_labels(body, candidates)
-    code = shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text))
+    code = shown_as_code(body, [*markers, *candidates], prepare or (lambda text: text),
+                         shortcodes_run_first=shortcodes_run_first)
     starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
 
     def line_of(offset: int) -> int:

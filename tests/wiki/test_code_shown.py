@@ -38,6 +38,11 @@ HEADER = ("---\ntitle: x\naudience: internal\n---", '{"title": "x", "audience": 
 LAYOUTS = ("plain", "hugo", "jekyll", "mkdocs", "docfx", "docusaurus")
 
 
+def _runs_first(marker: str, layout: str) -> bool:
+    """Hugo runs a shortcode before Markdown, inside code too: it is no text there."""
+    return layout == "hugo" and marker.startswith(("{{<", "{{%"))
+
+
 def parse_public_page(body: str, layout: str) -> WikiDocument:
     """``body`` between two public paragraphs of a page whose front matter says public."""
     text = f"---\ntitle: Page\naudience: public\n---\n\nPublic words first.\n\n{body}\n\nPublic words last.\n"
@@ -77,7 +82,7 @@ def code_block(draw: st.DrawFn, marker: str, layout: str) -> str:
 def shown_as_code(draw: st.DrawFn) -> tuple[str, str]:
     """``(layout, body)``: one marker of any kind shown as code."""
     layout = draw(st.sampled_from(LAYOUTS))
-    marker = draw(st.sampled_from(WOULD_BE + EXACT + AUDIENCE + HEADER))
+    marker = draw(st.sampled_from([m for m in WOULD_BE + EXACT + AUDIENCE + HEADER if not _runs_first(m, layout)]))
     if "\n" in marker or draw(st.booleans()):
         return layout, draw(code_block(marker, layout))
     return layout, draw(inline_code(marker))
@@ -146,7 +151,7 @@ def in_html_code(draw: st.DrawFn) -> tuple[str, str]:
     """``(layout, body)``: a would-be marker that is not itself a tag or comment, inside an
     HTML code element, in a sentence, a list item, a table cell or a block of its own."""
     layout = draw(st.sampled_from(LAYOUTS))
-    marker = draw(st.sampled_from([m for m in WOULD_BE if not m.startswith("<")]))
+    marker = draw(st.sampled_from([m for m in WOULD_BE if not m.startswith("<") and not _runs_first(m, layout)]))
     tag = draw(st.sampled_from(HTML_CODE))
     attrs = draw(st.sampled_from(("", ' class="language-md"')))
     element = f"<{tag}{attrs}>{marker}</{tag}>"
@@ -168,3 +173,23 @@ def test_x2_a_comment_or_tag_inside_an_html_code_element_still_counts(tag: str) 
     nothing), so it is still a marker, and what it hides stays hidden."""
     doc = parse_public_page(f"<{tag}><!-- internal --></{tag}> {CANARY} <!-- /internal -->", "plain")
     assert CANARY not in doc.public_body
+
+
+@pytest.mark.parametrize("shown", ["`{}`", "<code>{}</code>", "<kbd>{}</kbd>", "```\n{}\n```"])
+@pytest.mark.parametrize(("opening", "closing"), [("{{< internal >}}", "{{< /internal >}}"),
+                                                  ("{{% staff %}}", "{{% /staff %}}")])
+def test_x2_a_hugo_shortcode_shown_as_code_still_runs(shown: str, opening: str, closing: str) -> None:
+    """X2: Hugo runs shortcodes before Markdown, in code spans, HTML code elements and
+    fences alike: a shortcode marker written as code still hides (the attack's
+    ``<code>{{< internal >}}</code> secret <code>{{< /internal >}}</code>`` was served)."""
+    body = f"{shown.format(opening)}\n\n{CANARY} staff text.\n\n{shown.format(closing)}"
+    doc = parse_public_page(body, "hugo")
+    assert not (doc.meta.audience == "public" and CANARY in doc.public_body), body
+
+
+@pytest.mark.parametrize("shown", ["`{}`", "<code>{}</code>"])
+def test_x5_balance_an_escaped_hugo_shortcode_is_text(shown: str) -> None:
+    """X5 balance: ``{{</* internal */>}}`` is how a Hugo page shows the syntax: text."""
+    doc = parse_public_page(f"Write {shown.format('{{</* internal */>}}')} to hide a section.", "hugo")
+    assert doc.meta.audience == "public" and not doc.meta.findings
+    assert "Public words last" in doc.public_body
