@@ -33,7 +33,7 @@ from itertools import chain
 
 import numpy as np
 
-from .lookalike import _ignorable, latin_skeleton
+from .lookalike import BLANK_FILLERS, _ignorable, latin_skeleton
 
 __all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD",
            "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
@@ -83,6 +83,9 @@ class _Dropped(dict[int, int | None]):
 
     def __missing__(self, code: int) -> int | None:
         char = chr(code)
+        if char in BLANK_FILLERS:
+            self[code] = 32  # a gap the reader sees: a word break
+            return 32
         kept = None if _ignorable(char) or unicodedata.category(char) in ("Mn", "Me") else code
         self[code] = kept
         return kept

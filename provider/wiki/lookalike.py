@@ -37,6 +37,11 @@ _IGNORABLE_EXTRA = frozenset(
 )
 
 
+#: Default-ignorable characters a font draws as a blank (Hangul fillers): a reader sees a
+#: gap between words, so folding makes them a space, never joins the words around them.
+BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def _ignorable(char: str) -> bool:
     if char in _IGNORABLE_EXTRA or 0xE0100 <= ord(char) <= 0xE01EF:
         return True
@@ -53,8 +58,8 @@ def fold(text: str) -> str:
         # thousand while a document's front matter is read).
         return text.casefold()
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text)
-                   if not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me"))
+    text = "".join(" " if ch in BLANK_FILLERS else ch for ch in unicodedata.normalize("NFD", text)
+                   if ch in BLANK_FILLERS or (not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me")))
     return unicodedata.normalize("NFKC", text).casefold()
 
 

@@ -53,3 +53,13 @@ def test_x2_a_staff_label_in_named_look_alikes_hides_its_text(label: str, form: 
 @given(disguised("for refunds over five hundred euros call the finance hotline"))
 def test_x2_copies_in_named_look_alikes_are_the_same_words(text: str) -> None:
     assert words(text) == words("for refunds over five hundred euros call the finance hotline")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([" ", "\u3164", "\u115f", "\u1160", "\uffa0"]), min_size=9, max_size=9))
+def test_x2_a_blank_filler_between_words_is_a_word_break(gaps: list[str]) -> None:
+    """X2: Hangul fillers are default-ignorable but drawn as blanks; folding them away
+    joined a pasted note into one long word, so the copy rules saw no shingles (attack)."""
+    sentence = "for refunds over five hundred euros call the finance hotline".split()
+    text = sentence[0] + "".join(gap + word for gap, word in zip(gaps, sentence[1:], strict=True))
+    assert words(text) == sentence
