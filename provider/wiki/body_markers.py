@@ -91,6 +91,11 @@ _MAYBE = re.compile(r"internal[\s_-]+(?:only|use|notes?|eyes|confidential)|for i
                     r"publication|published|"
                     r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
                     r"(?:todo|fixme|xxx|hack|note)\s*\(")  # matched on lowercased text (4x faster)
+#: Inline markup between a phrase's words (``*Internal* notes``, ``[Internal](#x) notes``,
+#: ``<em>Internal</em> notes``): blanked, length kept, before :data:`_MAYBE` looks.
+_INLINE_MARKUP = re.compile(r"\]\([^)\n]*\)|</?[a-z][^>\n]*>|[*`\[\]~]")
+#: A heading written as HTML; its text is read as a Markdown heading's is.
+_HTML_HEADING = re.compile(r"<h([1-6])(?:\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 #: "DRAFT - …", "DRAFT: …": a heading or label announcing a draft.
 _DRAFT_LEAD = re.compile(r"[\s#*_>🔒]*draft\s*[-–—:|]")
 #: Words after "confidential" that say it is about the text, not a technical term.
@@ -217,7 +222,7 @@ def _may_hold(body: str) -> bool:
             return True
     if "<summary" in text:
         return True  # a collapsible block's label may span lines
-    for match in _MAYBE.finditer(text):
+    for match in _MAYBE.finditer(_INLINE_MARKUP.sub(lambda m: " " * len(m.group(0)), text)):
         # Only where a phrase counts: a heading (ATX, or a line above a setext
         # underline), a blockquote, a label before a colon or in bold, a TODO, an
         # audience key. A phrase in the middle of prose is no finding.
@@ -225,7 +230,7 @@ def _may_hold(body: str) -> bool:
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)].lstrip(" \t")
         after = text[end + 1 : text.find("\n", end + 1)] if end >= 0 else ""
-        if (line[:1] in "#>*_-+|" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
+        if (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
                 or match.group(0).endswith("(") or "audience" in match.group(0)
                 or (after.strip(" \t") and set(after.strip(" \t")) <= set("=-"))):
             return True
@@ -326,6 +331,8 @@ def _findings(body: str) -> list[BodyMarker]:
                 found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
             elif _TODO.search(text):
                 found.append(BodyMarker("todo-internal", token.map[0] + 1, text.strip()[:120], token.map[0], end))
+        elif token.type in ("html_block", "inline") and token.map is not None and "<h" in token.content.lower():
+            found += _html_headings(token, headings, tokens, lines)
         elif token.type == "blockquote_open" and token.map is not None:
             quoted = next((t for t in tokens[position:] if t.type == "inline"), None)
             first = _inline_text(quoted).split("\n", 1)[0] if quoted is not None else ""
@@ -353,6 +360,24 @@ def _findings(body: str) -> list[BodyMarker]:
                     line = start + text[: match.start(1)].count("\n") + 1
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     found += _collapsed(body)
+    return found
+
+
+def _html_headings(token: Token, headings: list[tuple[int, int]], tokens: Sequence[Token],
+                   lines: int) -> list[BodyMarker]:
+    """``hiding-heading`` findings for headings written as HTML (``<h2>Internal
+    notes</h2>``): the section runs to the next Markdown heading of the same or a higher
+    level, else to the end of the body."""
+    assert token.map is not None
+    found: list[BodyMarker] = []
+    for match in _HTML_HEADING.finditer(token.content):
+        text = re.sub(r"<[^>]*>", " ", match.group(2))
+        if says_not_for_customers(text) is None:
+            continue
+        level, start = int(match.group(1)), token.map[0] + token.content[: match.start()].count("\n")
+        end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
+                    if tokens[i].map[0] > start and other <= level), lines)  # type: ignore[index]
+        found.append(BodyMarker("hiding-heading", start + 1, " ".join(text.split())[:120], start, end))
     return found
 
 

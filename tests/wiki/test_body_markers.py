@@ -116,3 +116,18 @@ def test_x5_mkdocstrings_reference_is_not_a_container() -> None:
     text = "---\naudience: public\n---\n# Agents\n\n::: agents\n\n::: agents.run\n"
     assert _parse(text, "mkdocs").meta.audience == "public"
     assert _parse(text, "docusaurus").meta.audience == "internal"  # an admonition type there
+
+
+@pytest.mark.parametrize("heading", [
+    "## *Internal* notes", "## **Internal** notes", "## [Internal](#x) notes", "## _Staff_ only",
+    "## <em>Internal</em> notes", "<h2>Internal notes</h2>", '<h3 id="x">Support <b>staff</b> only</h3>',
+    "## ~~Public~~ Internal notes",
+])
+def test_x2_a_hiding_heading_wrapped_in_inline_markup_or_written_as_html_hides(heading: str) -> None:
+    """X2 (attack): the heading's words count as the reader sees them, whatever inline
+    markup sits between them, and a heading written as HTML is a heading; the section
+    ends at the next heading of its level."""
+    doc = _parse(f"---\naudience: public\ntitle: Page\n---\nPublic intro.\n\n{heading}\n\n{CANARY} staff text.\n\n"
+                 "## Next\n\nPublic after.\n")
+    assert CANARY not in doc.public_body and "Public after" in doc.public_body
+    assert doc.meta.findings
