@@ -207,5 +207,5 @@ def load_embedder(model: str) -> StaticEmbedder:
         return _load(root / _WORDLLAMA_WEIGHTS, root / _WORDLLAMA_TOKENIZER, DEFAULT_MODEL, frozenset({"en"}))
     folder = Path(model)
     if not folder.is_dir():
-        raise EmbeddingUnavailable(f"semantic_model: {model!r} is neither {DEFAULT_MODEL!r} nor a folder")
+        raise EmbeddingUnavailable(f"{model!r} is neither {DEFAULT_MODEL!r} nor a folder")
     return _load(folder / "model.safetensors", folder / "tokenizer.json", folder.name or str(folder))
