@@ -185,12 +185,12 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                    on_the_site: tuple[str, ...]) -> None:
     """Rule 6d: a public document containing a unit (:func:`provider.wiki.containment.units`)
-    of an internal or withheld document, or of any document's internal sections, outside
-    its translation group, inherits its status as rule 6c does (same sources and
+    of an internal or withheld document, or of any document's internal sections — its own
+    translations included —, inherits its status as rule 6c does (same sources and
     exceptions: see :func:`same_paragraphs`; the same ``near-copy`` finding) — unless the
     unit is *shared wording*: repeated (:data:`~provider.wiki.containment.SHARED_SHARE` of
     it held) by more than :data:`~provider.wiki.containment.MAX_CONTAINERS` other documents
-    (outside the source's group, whatever their status), such as "This feature requires a Microsoft 365
+    (whatever their status), such as "This feature requires a Microsoft 365
     administrator account", which support sites repeat on dozens of pages."""
     sources: list[tuple[frozenset[int], str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
@@ -214,12 +214,11 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         for value in public_set(draft.meta):
             for number in by_value.get(value, ()):
                 hits[number] += 1
-        group = draft.meta.translation_group
+        # A translation is no exception here: text of an internal source left as it is in a
+        # public translation is the source's text (the attack's esc.fr.md), not a translation.
         for number, count in hits.items():
             unit, key, _ = sources[number]
-            origin = drafts[key.partition("#")[0]].meta
-            if count >= needed(len(unit), SHARED_SHARE) and origin.relpath != relpath \
-                    and origin.translation_group != group:
+            if count >= needed(len(unit), SHARED_SHARE) and key.partition("#")[0] != relpath:
                 containers[number].append((relpath, count))
     found: dict[str, list[tuple[bool, str, int, int]]] = defaultdict(list)
     for number, paths in containers.items():

@@ -331,3 +331,18 @@ def test_cjk_units_need_twice_the_characters(tmp_path: Path) -> None:
                   "two.md": _page("Two", "public", [f"説明の前半です。{long_}。説明の後半です。"])})
     public = _public(site)
     assert "one.md" in public and "two.md" not in public
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pasted_notes(), st.sampled_from(["fr", "de", "ja"]))
+def test_x2_an_internal_pages_text_left_in_its_public_translation_is_not_served(tmp_path_factory, case, locale) -> None:  # type: ignore[no-untyped-def]
+    """X2 (attack): a translation that says ``audience: public`` but carries its internal
+    source's text (any variant :func:`pasted_notes` makes) is the source's text, not a
+    translation: the translation group is no exception to rule 6d."""
+    note, paragraphs, _ = case
+    site = tmp_path_factory.mktemp("site")
+    _write(site, {"ops/runbook.md": _page("Runbook", "internal", [note]),
+                  f"ops/runbook.{locale}.md": _page("Traduction", "public", ["Une ligne traduite.", *paragraphs])})
+    settings_ = WikiSettings(root=site, locales=("en", locale))
+    public = {e.path for e in check_wiki(settings_).files if e.resolved is not None and e.resolved.public}
+    assert f"ops/runbook.{locale}.md" not in public
