@@ -155,6 +155,11 @@ class VocabularyIndexes:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._indexes: dict[tuple[str, str, str], DeletionIndex] = {}
+        #: keys being built, each with the event its builder sets when done: a second
+        #: caller waits for that build instead of building the same index beside it (the
+        #: warm-up thread and every search thread built kaia-docs' English index at once,
+        #: each past the search deadline)
+        self._building: dict[tuple[str, str, str], threading.Event] = {}
         #: deletion indexes built so far (one per segment and language)
         self.built = 0
 
@@ -165,14 +170,32 @@ class VocabularyIndexes:
         reader are dropped."""
         leaves = [leaf for leaf, _ in reader.leaf_readers()]
         keys = [(scope, leaf.segment().segment_id(), language) for leaf in leaves]
-        with self._lock:
-            missing = [(key, leaf) for key, leaf in zip(keys, leaves, strict=True) if key not in self._indexes]
-        for key, leaf in missing:
-            present = [field for field in fields if field in leaf.schema]
-            index = DeletionIndex(term for field in present for term in _decoded(leaf.lexicon(field)))
+        for _ in range(2):  # a second round only if another thread's build failed
+            mine, theirs = [], []
             with self._lock:
-                self._indexes.setdefault(key, index)
-                self.built += 1
+                for key, leaf in zip(keys, leaves, strict=True):
+                    if key in self._indexes:
+                        continue
+                    if key in self._building:
+                        theirs.append(self._building[key])
+                    else:
+                        self._building[key] = threading.Event()
+                        mine.append((key, leaf))
+            for key, leaf in mine:
+                try:
+                    present = [field for field in fields if field in leaf.schema]
+                    index = DeletionIndex(term for field in present for term in _decoded(leaf.lexicon(field)))
+                    with self._lock:
+                        self._indexes.setdefault(key, index)
+                        self.built += 1
+                finally:
+                    with self._lock:
+                        self._building.pop(key).set()
+            for event in theirs:
+                event.wait()
+            with self._lock:
+                if all(key in self._indexes for key in keys):
+                    break
         with self._lock:
             found = [self._indexes[key] for key in keys]
             current = set(keys)

@@ -165,3 +165,34 @@ def test_a_misspelled_word_is_still_corrected(index: Path) -> None:
     found = backend.search(SearchQuery(text="pasword reset", limit=5, reach=Exposure.AGENT_ONLY,
                                        capabilities=MINIMUM))
     assert found and any("password" in r.document_id or "Password" in r.title for r in found)
+
+
+def test_threads_asking_for_the_same_deletion_index_share_one_build(index: Path) -> None:
+    """The warm-up thread and the search threads ask for the same segment's deletion
+    index at once: it is built once and they all get it (three concurrent builds of a
+    large vocabulary each ran past the search deadline, answered 503)."""
+    import threading
+
+    from provider.search.spelling import VocabularyIndexes
+
+    backend = WhooshBackend(index, cache_entries=0)
+    build = backend._current()
+    assert build is not None
+    indexes = VocabularyIndexes()
+    fields = [body_field("en"), title_field("en"), code_field("en")]
+    start = threading.Barrier(6)
+    results: list[list[DeletionIndex]] = []
+
+    def ask() -> None:
+        with build.indexes["all"].reader() as reader:
+            start.wait()
+            results.append(indexes.of("all", reader, fields, "en"))
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    segments = len(results[0])
+    assert indexes.built == segments
+    assert all([id(i) for i in found] == [id(i) for i in results[0]] for found in results)
