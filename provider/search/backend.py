@@ -150,6 +150,10 @@ FETCH_MAX = 400
 #: at most SPELLING_MAX_WORDS terms per language and query are corrected.
 SPELLING_MIN_CHARS = spelling.MIN_CHARS
 SPELLING_TWO_EDITS_CHARS = spelling.TWO_EDITS_CHARS
+#: How long (seconds) a search waits for a vocabulary's deletion index another thread
+#: (the warm-up) is building, before it goes on without typo correction: well under the
+#: search deadline.
+SPELLING_WAIT_S = 2.0
 SPELLING_PREFIX = spelling.PREFIX
 SPELLING_MAX_WORDS = 4
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -1012,7 +1016,9 @@ def _closest(searcher: Searcher, language: str, word: str) -> str | None:
         return None  # a CJK term is a segmenter's word or a bigram: an edit makes another word
     fields = [field(language) for field in _FIELDS]
     scope = getattr(searcher, "_kp_scope", None) or f"searcher-{id(searcher)}"
-    indexes = VOCABULARY.of(scope, searcher.reader(), fields, language)
+    indexes = VOCABULARY.of(scope, searcher.reader(), fields, language, wait_s=SPELLING_WAIT_S)
+    if indexes is None:
+        return None  # the warm-up is still building this vocabulary's index
     body = body_field(language)
     return closest_in(indexes, word, lambda term: searcher.doc_frequency(body, term))
 

@@ -44,6 +44,9 @@ __all__ = ["MIN_CHARS", "PREFIX", "TWO_EDITS_CHARS", "DeletionIndex", "Vocabular
 MIN_CHARS = 4
 #: From this many characters on, a term may be two edits away from its correction.
 TWO_EDITS_CHARS = 9
+#: Words longer than this are not corrected: a 1,024-character query word has half a
+#: million two-edit deletions, and no vocabulary word is its misspelling.
+MAX_CHARS = 64
 #: A correction shares this many first characters with the term.
 PREFIX = 2
 
@@ -135,7 +138,10 @@ class DeletionIndex:
 def closest_in(indexes: Sequence[DeletionIndex], word: str, frequency: Any) -> str | None:
     """The term of ``indexes`` closest to ``word`` (fewest edits, up to
     :func:`max_edits`), the most frequent by ``frequency(term)`` among equally close ones,
-    then the first in code-point order; ``None`` when none is close enough."""
+    then the first in code-point order; ``None`` when none is close enough, and for a
+    word over :data:`MAX_CHARS` (its deletions grow with the square of its length)."""
+    if len(word) > MAX_CHARS:
+        return None
     for edits in range(1, max_edits(word) + 1):
         found = set().union(*(index.within(word, edits) for index in indexes))
         if found:
@@ -163,11 +169,14 @@ class VocabularyIndexes:
         #: deletion indexes built so far (one per segment and language)
         self.built = 0
 
-    def of(self, scope: str, reader: Any, fields: Sequence[str], language: str) -> list[DeletionIndex]:
+    def of(self, scope: str, reader: Any, fields: Sequence[str], language: str, *,
+           wait_s: float | None = None) -> list[DeletionIndex] | None:
         """The deletion indexes of ``reader``'s segments for ``language``, whose
         vocabulary is the union of ``fields``; ``scope`` names the index (segments of
         other indexes are kept apart). Indexes of this scope's segments no longer in the
-        reader are dropped."""
+        reader are dropped. ``wait_s``: how long (seconds) to wait for an index another
+        thread is building; ``None`` when that build has not finished by then (a search
+        goes on without typo correction rather than past its deadline)."""
         leaves = [leaf for leaf, _ in reader.leaf_readers()]
         keys = [(scope, leaf.segment().segment_id(), language) for leaf in leaves]
         for _ in range(2):  # a second round only if another thread's build failed
@@ -192,7 +201,8 @@ class VocabularyIndexes:
                     with self._lock:
                         self._building.pop(key).set()
             for event in theirs:
-                event.wait()
+                if not event.wait(wait_s):
+                    return None
             with self._lock:
                 if all(key in self._indexes for key in keys):
                     break

@@ -196,3 +196,37 @@ def test_threads_asking_for_the_same_deletion_index_share_one_build(index: Path)
     segments = len(results[0])
     assert indexes.built == segments
     assert all([id(i) for i in found] == [id(i) for i in results[0]] for found in results)
+
+
+def test_a_search_does_not_wait_past_its_budget_for_another_threads_build(index: Path) -> None:
+    """While another thread (the warm-up) builds a vocabulary's index, a search waits at
+    most ``wait_s`` and then goes on without typo correction (``None``), never past the
+    search deadline; once built, the index is returned at once."""
+    import threading
+    import time
+
+    from provider.search.spelling import VocabularyIndexes
+
+    backend = WhooshBackend(index, cache_entries=0)
+    build = backend._current()
+    assert build is not None
+    indexes = VocabularyIndexes()
+    fields = [body_field("en"), title_field("en"), code_field("en")]
+    with build.indexes["all"].reader() as reader:
+        key = ("all", reader.leaf_readers()[0][0].segment().segment_id(), "en")
+        busy = threading.Event()
+        indexes._building[key] = busy  # another thread's build, not finished
+        started = time.monotonic()
+        assert indexes.of("all", reader, fields, "en", wait_s=0.2) is None
+        assert time.monotonic() - started < 5
+        del indexes._building[key]
+        busy.set()
+        assert indexes.of("all", reader, fields, "en", wait_s=0.2)
+
+
+def test_a_word_longer_than_any_misspelling_is_not_corrected() -> None:
+    """A 1,024-character query word (the checker's Q1 probe) has ~500,000 two-edit
+    deletions: it is not corrected, and costs nothing."""
+    index = DeletionIndex(["invoice", "invoices", "payment"])
+    assert closest_in([index], "ab" * 512, lambda term: 1) is None
+    assert closest_in([index], "invoicse", lambda term: 1) == "invoice"
