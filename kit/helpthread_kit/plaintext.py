@@ -43,7 +43,8 @@ from functools import lru_cache
 from html.parser import HTMLParser
 
 __all__ = ["ELLIPSIS", "HTML_ELEMENTS", "LITERAL_BRACKETS", "LOOK_ALIKES", "as_plain_text", "clip_text",
-           "html_to_paragraphs", "html_to_text", "is_plain_text", "markup_in", "safe_cut", "without_literal"]
+           "html_to_paragraphs", "html_to_text", "is_plain_text", "markup_in", "safe_cut", "without_controls",
+           "without_literal"]
 
 #: HTML element names (WHATWG, with a few obsolete ones still found in exports).
 HTML_ELEMENTS = frozenset("""
@@ -207,6 +208,32 @@ def as_plain_text(text: str) -> str:
                 text = pattern.sub(_translator(_LOOK_ALIKE_TABLES[chars]), text)
     # Not reached by any text known; every kind of markup needs one of these characters.
     return text if not markup_in(text) else text.translate(_ALL_LOOK_ALIKES)
+
+
+#: Characters that reorder or forge what a reader sees rather than show anything:
+#: bidirectional embeddings, overrides and isolates (the "Trojan Source" class: text
+#: shown in an order other than the one stored), and the BOM/word joiner used as
+#: invisible separators. The marks U+200E/U+200F and the joiners U+200C/U+200D stay:
+#: Arabic, Hebrew, Persian and emoji text needs them.
+_REORDERING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def without_controls(text: str) -> str:
+    """``text`` as a reader may be shown it: C0 and C1 control characters (except tab
+    and newline) and the line/paragraph separators U+2028/U+2029 become spaces, and
+    bidirectional embedding, override and isolate controls (U+202A–U+202E,
+    U+2066–U+2069) and U+FEFF are removed, so a snippet or title cannot reorder or
+    forge the text around it where it is displayed (CONTRACT R3, O3).
+
+    Returns:
+        ``text`` itself when it holds none of them; otherwise a text at most as long.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    if any(char in _REORDERING for char in text):
+        text = "".join(char for char in text if char not in _REORDERING)
+    return _CONTROLS.sub(" ", text)
 
 
 _SPACES = re.compile(r"\s+")

@@ -93,7 +93,7 @@ from helpthread_kit.backend import SearchQuery
 from helpthread_kit.capabilities import CHUNKING, FRESHNESS, OPTIONAL_CAPABILITIES, SEMANTIC_SEARCH
 from helpthread_kit.errors import IndexUnavailable
 from helpthread_kit.locales import LocalePreference, preference
-from helpthread_kit.plaintext import as_plain_text
+from helpthread_kit.plaintext import as_plain_text, without_controls
 from helpthread_kit.registrations import Exposure
 from helpthread_kit.results import Result
 
@@ -831,7 +831,7 @@ def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],
         due = _parse_due(doc.get("review_due"))
         result = Result(
             document_id=doc["id"],
-            title=as_plain_text(doc["title"]),
+            title=as_plain_text(without_controls(doc["title"])),
             snippet=snippet,
             audience="internal" if internal else doc["audience"],
             revision=doc["revision"],

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import compress, pairwise, starmap
 from operator import ne
 
-from helpthread_kit.plaintext import ELLIPSIS, as_plain_text, clip_text
+from helpthread_kit.plaintext import ELLIPSIS, as_plain_text, clip_text, without_controls
 from helpthread_kit.results import SNIPPET_MAX_CHARS
 
 __all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "pair_weights", "passage_terms",
@@ -80,7 +80,8 @@ def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_M
     (:func:`helpthread_kit.plaintext.clip_text`). Code and escaped text that would read
     as markup are shown with look-alike characters
     (:func:`helpthread_kit.plaintext.as_plain_text`), after the clip, so a cut cannot
-    leave half a tag."""
+    leave half a tag. Control characters and bidirectional overrides an author left in
+    the page are not shown (:func:`helpthread_kit.plaintext.without_controls`)."""
     if not passages:
         return "", range(0)
     text = passages[start]
@@ -91,7 +92,9 @@ def snippet_span(passages: Sequence[str], start: int, max_chars: int = SNIPPET_M
             break
         text = joined
         end += 1
-    return as_plain_text(clip_text(text, max_chars)), range(start, end)
+    shown = as_plain_text(clip_text(without_controls(text), max_chars))
+    # A passage of nothing but control characters still shows something (R3: never empty).
+    return (shown if shown.strip() else ELLIPSIS), range(start, end)
 
 
 def _join(text: str, following: str) -> str:

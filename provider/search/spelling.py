@@ -176,8 +176,11 @@ class VocabularyIndexes:
         other indexes are kept apart). Indexes of this scope's segments no longer in the
         reader are dropped. ``wait_s``: how long (seconds) to wait for an index another
         thread is building; ``None`` when that build has not finished by then (a search
-        goes on without typo correction rather than past its deadline)."""
-        leaves = [leaf for leaf, _ in reader.leaf_readers()]
+        goes on without typo correction rather than past its deadline), also when another
+        thread's build of one of them failed twice."""
+        # An index without segments (nothing public yet) reads as one leaf with no
+        # segment and no vocabulary.
+        leaves = [leaf for leaf, _ in reader.leaf_readers() if leaf.segment() is not None]
         keys = [(scope, leaf.segment().segment_id(), language) for leaf in leaves]
         for _ in range(2):  # a second round only if another thread's build failed
             mine, theirs = [], []
@@ -207,6 +210,8 @@ class VocabularyIndexes:
                 if all(key in self._indexes for key in keys):
                     break
         with self._lock:
+            if not all(key in self._indexes for key in keys):
+                return None  # another thread's build failed twice: no typo correction this time
             found = [self._indexes[key] for key in keys]
             current = set(keys)
             # This index's segments gone (merged, or a rebuild swapped in): drop them. A

@@ -230,3 +230,31 @@ def test_a_word_longer_than_any_misspelling_is_not_corrected() -> None:
     index = DeletionIndex(["invoice", "invoices", "payment"])
     assert closest_in([index], "ab" * 512, lambda term: 1) is None
     assert closest_in([index], "invoicse", lambda term: 1) == "invoice"
+
+
+def test_an_index_with_nothing_public_warms_and_searches_without_error(tmp_path: Path) -> None:
+    """Nothing public yet: the customer_safe index has no segment. Its warm-up and a
+    misspelled customer_safe query find no vocabulary and answer nothing — no exception
+    in the warm-up thread (it crashed on the segment-less reader, so typo correction was
+    never warmed for the agent index either)."""
+    import threading
+
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "refund.md").write_text("---\naudience: internal\n---\n# Refund exceptions\n\nMoney back.\n")
+    with Indexer(WikiSettings(root=content), IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+    failures: list[BaseException | None] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: failures.append(args.exc_value)
+    try:
+        found = WhooshBackend(tmp_path / "index")
+        query = SearchQuery(text="mony bak", limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=MINIMUM)
+        assert found.search(query) == ()
+        for thread in [t for t in threading.enumerate() if t.name == "kp-spelling-warm"]:
+            thread.join(30)
+    finally:
+        threading.excepthook = previous
+    assert failures == []
+    agent = SearchQuery(text="refnd exceptons", limit=10, reach=Exposure.AGENT_ONLY, capabilities=MINIMUM)
+    assert [r.title for r in found.search(agent)] == ["Refund exceptions"]
