@@ -625,11 +625,13 @@ class _QueryTarget:
 def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
     """Pick one consistent URL and secret: the running ``serve --dev``'s URL with its own
     secrets, or an explicit ``--url`` with the secret from the environment — never the
-    state file's URL with an unrelated secret from the environment.
+    state file's URL with an unrelated secret from the environment, and never the state
+    file's secrets with another server's ``--url``.
 
     Raises:
         ConfigError: the environment's secret is unusable.
-        click.ClickException: no secret for ``profile`` anywhere.
+        click.ClickException: no secret for ``profile`` anywhere, or only the ``--dev``
+            state file's for another URL than ``url``.
     """
     from .devmode import dev_state_path, read_dev_state, running_dev_server
 
@@ -649,9 +651,14 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
         base = url.rstrip("/")
         if env_secret is not None:
             return _QueryTarget(base, env_secret, from_env, False)
+        if dev_secret is not None and base == dev_url:
+            return _QueryTarget(base, dev_secret, dev_source, True)
         if dev_secret is not None:
-            note = "" if base == dev_url else f"those secrets are {dev_url or 'another server'}'s, not --url's"
-            return _QueryTarget(base, dev_secret, dev_source, True, note)
+            # A secret goes only to the server it was made for: another server signing
+            # requests with it would be handed a valid credential of the --dev one.
+            raise click.ClickException(
+                f"no {profile.value} secret for {base}: export {variable}; {dev_source} holds the secrets of "
+                f"{dev_url or 'another server'} only")
     else:
         if dev_secret is not None and dev_url and running_dev_server() is not None:
             note = f"${variable} is ignored: pass --url to use it" if env_secret is not None else ""
@@ -709,7 +716,8 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     URL and secret are taken as a consistent pair, and named on stderr:
       without --url: a running `serve --dev`'s URL with its secrets (from its state
         file), else http://127.0.0.1:8080 with KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET;
-      with --url: KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET, else the --dev secrets.
+      with --url: KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET, else the --dev secrets if
+        --url is that server's URL (they are never sent to another server).
     (_AGENT_ONLY_SECRET with --profile agent_only; the first of several.) --json prints
     the answer's bytes as received. Answers are read within the core's limits (10 s, 1 MiB).
     """

@@ -125,3 +125,19 @@ def test_a_refused_signature_names_the_secret_source(sample_server: ProviderProc
     assert result.returncode == 1
     said = result.stderr.decode()
     assert "401" in said and "signed with the secret from $KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
+
+
+def test_the_dev_state_files_secret_is_never_sent_to_another_url(sample_server: ProviderProcess,
+                                                                 tmp_path: Path) -> None:
+    """`query --url` of another server, no secret in the environment: the --dev server's
+    secret is not used to sign for it (a credential of one server handed to another);
+    the error says which variable to export and whose secrets the state file holds."""
+    fake_dev_state(tmp_path, sample_server)
+    other = sample_server.base_url.replace("127.0.0.1", "localhost")
+    result = run_query(["reset password", "--url", other], clean_env(tmp_path))
+    assert result.returncode == 1
+    said = result.stderr.decode()
+    assert f"for {other}: export KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
+    assert f"holds the secrets of {sample_server.base_url} only" in said
+    same = run_query(["reset password", "--url", sample_server.base_url], clean_env(tmp_path))
+    assert same.returncode == 0, same.stderr
