@@ -25,7 +25,7 @@ from .audience import (
     decide_audience,
     decide_own_audience,
 )
-from .dates import DATED_NAME, parse_date
+from .dates import DATED_NAME, not_a_date, parse_date
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
 from .locales import normalize_tag, strip_extension
 from .plaintext import clean_inline
@@ -280,7 +280,7 @@ def decide_review_due(data: Mapping[str, Any]) -> tuple[Decision, list[str]]:
         return Decision(None, ""), []
     value = parse_date(data["review_due"])
     if value is None:
-        return Decision(None, ""), ["front matter review_due is not a date (or is out of range); ignored"]
+        return Decision(None, ""), [f"{not_a_date('review_due', data['review_due'])}; ignored"]
     return Decision(value, "front matter review_due"), []
 
 

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 from typing import Any
 
-__all__ = ["DATED_NAME", "parse_date", "post_group"]
+__all__ = ["DATED_NAME", "not_a_date", "parse_date", "post_group"]
 
 #: ``2024-01-31-my-title`` (Jekyll posts, Docusaurus blog posts).
 DATED_NAME = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})-(?P<slug>.+)")
@@ -71,3 +71,12 @@ def post_group(path: str, posts_folder: str) -> str | None:
     if dated is None:
         return None
     return f"{folder}/{dated['date'][:4]}/{dated['slug']}"
+
+
+def not_a_date(key: str, raw: Any) -> str:
+    """The message for a front matter date that :func:`parse_date` cannot read: the key,
+    the value as written (up to 40 characters) and the forms that are read."""
+    shown = str(raw)
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    return (f"front matter {key} {shown!r} is not a date (write YYYY-MM-DD, or an ISO 8601 date-time such as "
+            "2026-03-01T09:30:00+01:00)")

@@ -37,7 +37,7 @@ from .classify import (
 )
 from .containment import block_shingles
 from .copies import paragraph_bags, sketch, word_bag
-from .dates import DATED_NAME, parse_date, post_group
+from .dates import DATED_NAME, not_a_date, parse_date, post_group
 from .dialects import apply_dialects
 from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, format_finding
@@ -138,7 +138,7 @@ def _page_date(data: dict[str, Any], relpath: str, layout: Layout) -> tuple[str 
     if found is not None:
         value = parse_date(found[1])
         if value is None:
-            return None, [f"front matter {found[0]} is not a date"]
+            return None, [not_a_date(found[0], found[1])]
         return value.isoformat(), []
     if layout.dated_names:
         named = DATED_NAME.fullmatch(strip_extension(relpath).rsplit("/", 1)[-1])

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .classify import decide_draft
-from .dates import DATED_NAME, parse_date
+from .dates import DATED_NAME, not_a_date, parse_date
 from .layouts import Layout
 
 __all__ = [
@@ -129,7 +129,7 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
             continue
         facts[key] = _date_fact(found[1])
         if facts[key] == INVALID:
-            errors.append(f"front matter {found[0]} is not a date; withheld")
+            errors.append(f"{not_a_date(found[0], found[1])}; withheld")
     return facts, errors
 
 
@@ -152,7 +152,7 @@ def read_publication(
         # Hugo's default: a page without publishDate is published at its date.
         facts["publishDate"] = _date_fact(date_key[1])
         if facts["publishDate"] == INVALID:
-            errors.append(f"front matter {date_key[0]} is not a date; withheld")
+            errors.append(f"{not_a_date(date_key[0], date_key[1])}; withheld")
     if "publishDate" not in facts and layout.posts_folder and layout.posts_folder in parts[:-1]:
         # Jekyll publishes a post at its date (front matter, else file name); future
         # posts are not built by default (``future: false``).

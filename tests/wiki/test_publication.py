@@ -82,6 +82,8 @@ def test_hugo_date_stands_in_for_publish_date() -> None:
     assert reason({"date": "2999-01-01", "publishDate": "2020-01-01"}, "content/a.md", HUGO) is None
     facts, errors, _ = read_publication({"date": "not a date"}, "content/a.md", HUGO)
     assert facts["publishDate"] == INVALID and errors
+    # The message names the value as written and the forms that are read.
+    assert "'not a date'" in errors[0] and "YYYY-MM-DD" in errors[0] and "withheld" in errors[0]
 
 
 def test_jekyll_posts_and_drafts() -> None:
