@@ -381,11 +381,11 @@ def _clip(text: str, width: int) -> str:
 
 
 def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool = False,
-                 strict_failures: Sequence[str] = ()) -> str:
+                 strict_failures: Sequence[str] = (), wide: bool = False) -> str:
     """The human form of ``check``: settings, a table of files, problems, a summary
     (``urls``: and each document's citation URL), and one verdict: ``FAILED``, the
-    ``STRICT`` failures, or ``OK``."""
-    lines = _format_settings(report) + _format_table(report, problems_only=problems_only)
+    ``STRICT`` failures, or ``OK``. ``wide``: table cells are never cut short."""
+    lines = _format_settings(report) + _format_table(report, problems_only=problems_only, wide=wide)
     for pattern in report.unused_rules:
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
     if report.unused_rules:
@@ -425,8 +425,13 @@ def _format_settings(report: CheckReport) -> list[str]:
     ]
 
 
-def _format_table(report: CheckReport, *, problems_only: bool) -> list[str]:
-    """``check``'s table: one row per file (``problems_only``: per file with a problem)."""
+#: Widest a table cell is shown (characters) unless ``check --wide``.
+_CELL_MAX = 48
+
+
+def _format_table(report: CheckReport, *, problems_only: bool, wide: bool = False) -> list[str]:
+    """``check``'s table: one row per file (``problems_only``: per file with a problem;
+    ``wide``: cells at full length, else cut at :data:`_CELL_MAX` characters with "…")."""
     rows = []
     for entry in report.files:
         if problems_only and not (entry.quarantined or entry.warnings):
@@ -444,13 +449,16 @@ def _format_table(report: CheckReport, *, problems_only: bool) -> list[str]:
                      item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
     if not rows:
         return []
-    widths = [min(max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]), 48) for i in range(6)]
+    longest = [max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]) for i in range(6)]
+    widths = longest if wide else [min(width, _CELL_MAX) for width in longest]
     lines = ["  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH"]
     for row in rows:
         cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
         lines.append("  ".join(cells) + "  " + row[-1])
     lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
                  "public index)")
+    if widths != longest:
+        lines.append(f"(cells cut at {_CELL_MAX} characters end in …: `check --wide` or `--json` shows them in full)")
     lines.append("")
     return lines
 
@@ -560,12 +568,13 @@ def _format_findings(report: CheckReport) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape: docs/how-to/check.md).")
 @click.option("--urls", "show_urls", is_flag=True, help="Also list each served document's citation URL.")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
+@click.option("--wide", is_flag=True, help="Show table cells (the WHY column above all) in full, not cut short.")
 @click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="KIND",
               help="With --strict: fail on warnings of this kind (repeatable), e.g. orphan-translation.")
 @click.pass_context
 def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool, show_urls: bool,
-          problems_only: bool, strict: bool, fail_on: tuple[str, ...]) -> None:
+          problems_only: bool, wide: bool, strict: bool, fail_on: tuple[str, ...]) -> None:
     """Lint the wiki as the index would see it, without serving or writing anything.
 
     \b
@@ -595,7 +604,8 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {})},
                               ensure_ascii=False, indent=2))
     else:
-        click.echo(format_check(report, problems_only=problems_only, urls=show_urls, strict_failures=failures))
+        click.echo(format_check(report, problems_only=problems_only, urls=show_urls, strict_failures=failures,
+                                wide=wide))
     ctx.exit(report.exit_code or (1 if failures else 0))
 
 

@@ -114,3 +114,16 @@ def test_strict_fails_on_an_unused_rule_and_on_chosen_warnings(tmp_path: Path) -
     assert code == 1 and "de/nur.md: orphan-translation" in out  # ...unless the operator says so
     code, out, _ = run("--config", str(config), "--strict", "--fail-on", "orphan", "--json")
     assert code == 2
+
+
+def test_a_reason_cut_short_in_the_table_is_said_and_wide_shows_it_in_full(tmp_path: Path) -> None:
+    """An operator reads why a page is withheld: the table cuts long cells (and says so);
+    ``--wide`` shows the whole reason."""
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "a.md").write_text("# No audience key\n\nText.\n")
+    _, out, _ = run("--content", str(content))
+    assert "…" in out and "`check --wide` or `--json` shows them in full" in out
+    _, wide, _ = run("--content", str(content), "--wide")
+    row = next(line for line in wide.splitlines() if line.endswith("a.md"))
+    assert "…" not in row and "shows them in full" not in wide
