@@ -172,7 +172,9 @@ class _HTMLText(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self._skip_depth:
-            self.parts.append(data)
+            # Inside an HTML block Markdown is not parsed: ``a__b__c`` or ``[x](y)`` there
+            # is what the reader sees, literally (the kit's rule for such text, R3).
+            self.parts.append(_hold(self._held, data) if markup_in(data) else data)
 
 
 # A "<" that does not open a tag closed within 1,000 characters (or a declaration): the

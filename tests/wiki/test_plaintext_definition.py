@@ -7,7 +7,7 @@ literal pieces (:attr:`Block.verbatim`, a code block's whole text)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpthread_kit.plaintext import HTML_ELEMENTS, is_plain_text, markup_in
@@ -93,6 +93,9 @@ def _pages(draw: st.DrawFn) -> str:
 
 @settings(max_examples=300, deadline=None)
 @given(_pages(), st.booleans())
+# An HTML block (a line opening with a comment or a tag) shows Markdown literally.
+@example("<!-- refund --> `a__b__c`", False)
+@example("<div>**bold** and [x](y) and {{ x }}</div>", True)
 def test_r3_every_block_of_a_hostile_page_is_plain_text(source: str, learn: bool) -> None:
     """R3, as a class: pages mixing escaped tags, entities, code spans and fences holding
     markup-like text, real tags, links, emphasis, shortcodes and comments — every block
