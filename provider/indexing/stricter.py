@@ -155,7 +155,7 @@ def _stricter(old: WikiSettings, new: WikiSettings, manifest: Manifest, public: 
     unknown = {relpath for relpath, meta in docs.items() if meta.size > new.max_file_bytes}
     reread: dict[str, DocumentMeta] = {}
     for relpath in sorted(to_read - unknown):
-        meta = reread_header(new, docs[relpath])
+        meta = reread_header(new, docs[relpath], read_with=old)
         if meta is None:
             unknown.add(relpath)
         else:

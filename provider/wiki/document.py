@@ -230,7 +230,8 @@ def parse_document(
     return WikiDocument(meta=meta, passages=body.passages, public_passages=body.public_passages)
 
 
-def reread_header(settings: WikiSettings, before: DocumentMeta) -> DocumentMeta | None:
+def reread_header(settings: WikiSettings, before: DocumentMeta, *,
+                  read_with: WikiSettings | None = None) -> DocumentMeta | None:
     """``before`` (a file read with other settings, or under another docs-tool
     configuration) with what its header decides under ``settings``: own audience,
     withholding facts, errors, accepted findings, a section page's cascade — what a
@@ -242,6 +243,11 @@ def reread_header(settings: WikiSettings, before: DocumentMeta) -> DocumentMeta 
     cannot be read, is larger than ``settings.max_file_bytes``, is no longer what
     ``before`` describes (another git blob), is skipped by a rule or left out by the docs
     tool now, or lost the acceptance of a finding it had. Never raises on content.
+
+    ``read_with``: the settings ``before`` was read with. A page ``before`` withholds as
+    no page (a redirect stub, no text: read from the body) stays withheld; telling that
+    reason from the operator's (a ``withhold`` rule, ``NOINDEX``, which the new settings
+    decide) takes the header read with them too. Without them, it stays withheld.
     """
     relpath = before.relpath
     try:
@@ -259,7 +265,11 @@ def reread_header(settings: WikiSettings, before: DocumentMeta) -> DocumentMeta 
         return None
     layout = settings.preset
     publication, publication_errors, _ = _withholding(settings, relpath, before.real_relpath, head)
-    if before.publication.get("path") and not publication.get("path"):
+    if before.publication.get("path") and not publication.get("path") and not (
+            read_with is not None and _withholding(
+                read_with, relpath, before.real_relpath,
+                _read_header(read_with, relpath, data, revision, before.real_relpath))[0].get("path")
+            == before.publication["path"]):
         publication["path"] = before.publication["path"]  # a stub page (read from the body) stays one
     verdict = decide_file(FileFacts(
         relpath, head.meta, settings.audience_only_rules, unreadable=head.unreadable,

@@ -27,9 +27,15 @@ GLOBS = ("guides/**", "guides/admin/**", "faq/**", "**/page1.md", "*.md", "**")
 #: Bodies: some shared between pages, so copy rules link pages (a page made internal
 #: takes its public copies with it).
 BODIES = (
-    "A refund for a duplicate charge is requested from the order page within thirty days.",
-    "Resetting a password sends a link that expires after one hour to the account address.",
-    "The export runs nightly and keeps seven days of files for every workspace on the plan.",
+    "A refund for a duplicate charge is requested from the order page within thirty days of the charge. The "
+    "billing team checks the two charges against the bank statement, cancels the second one and sends a "
+    "confirmation by email; the money reaches the card within five working days, or ten for some banks.",
+    "Resetting a password sends a link that expires after one hour to the address on the account. When the "
+    "link has expired, request another from the sign-in page; when no email arrives, look in the spam folder, "
+    "then ask an administrator of the workspace to confirm the address the account uses.",
+    "The export runs nightly and keeps seven days of files for every workspace on the business plan. Each "
+    "file holds the tickets changed that day, with their comments and attachments listed by name; download "
+    "them from the settings page before they are removed, or connect a storage bucket to keep them longer.",
 )
 
 
@@ -47,7 +53,7 @@ def _pages(draw: st.DrawFn) -> dict[str, str]:
             front.append(f"ms.audience: {visibility}")
         if draw(st.booleans()):
             front.append("ROBOTS: NOINDEX")
-        body = draw(st.sampled_from(BODIES))
+        body = "\n\n".join(draw(st.lists(st.sampled_from(BODIES), min_size=1, max_size=2, unique=True)))
         if draw(st.booleans()):
             body += "\n\n" + "Long troubleshooting notes follow here. " * 40  # past 1 KiB
         pages[f"{folder}page{number}.md"] = "---\n" + "\n".join(front) + "\n---\n\n# Page\n\n" + body + "\n"
