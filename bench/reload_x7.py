@@ -108,7 +108,7 @@ def main() -> None:
 
         print(f"from the save: reload line {shown(logged)}, gone from customer_safe {shown(gone)}, "
               f"rebuild swapped in {shown(swapped)}")
-        print("withdrawal:", line.split("provider", 1)[-1].lstrip(".:indexer ").strip())
+        print("withdrawal:", line[line.find("configuration changed"):])
     finally:
         proc.terminate()
         proc.wait(timeout=60)

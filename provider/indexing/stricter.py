@@ -19,7 +19,8 @@ How it decides, per setting that changed (:meth:`WikiSettings.describe` keys):
   settings (:func:`provider.wiki.document.reread_header`);
 * ``audience_key``, ``audience_values``, ``withhold_noindex``, ``accepted_findings``,
   a changed docs-tool configuration: every page's header is read again;
-* ``max_file_bytes``: the pages now too large leave;
+* ``max_file_bytes``: the pages now too large leave (as do pages a rule now skips or the
+  docs tool now leaves out: they are not in the corpus any more);
 * ``sitemap``, ``citation``: nothing is read; the corpus rules below apply the new
   sitemap (rule 11) to the new citation URLs;
 * ``chunking``: no page changes audience;
@@ -29,8 +30,9 @@ How it decides, per setting that changed (:meth:`WikiSettings.describe` keys):
 
 Then the corpus-wide rules (:func:`provider.wiki.corpus.resolve`: cascades, copies,
 translations of internal text, duplicate ids, the sitemap) run over every page with
-the headers read again, a page whose header could not be read again counting as
-internal, so a page made internal by a rule that reads another page is found too.
+the headers read again, a page whose header could not be judged (its bytes changed since
+it was indexed, a finding no longer accepted) counting as internal, so a page made
+internal by a rule that reads another page is found too.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from ..wiki.audience import INTERNAL
 from ..wiki.audience_map import SKIP, WITHHOLD
 from ..wiki.corpus import Gate, public_part, resolve
 from ..wiki.document import DocumentMeta, WikiSettings, reread_header
+from ..wiki.files import Skipped
 from ..wiki.gitblobs import GitBlobs
 from .manifest import Manifest
 
@@ -152,19 +155,24 @@ def _stricter(old: WikiSettings, new: WikiSettings, manifest: Manifest, public: 
         to_read = _matched(docs, _rules_changed(old, new))
     else:
         to_read = set()
-    unknown = {relpath for relpath, meta in docs.items() if meta.size > new.max_file_bytes}
+    # gone: not indexed under ``new`` (too large, skipped, excluded by the docs tool);
+    # unknown: not decided without a full reading, so counted as internal.
+    gone = {relpath for relpath, meta in docs.items() if meta.size > new.max_file_bytes}
+    unknown: set[str] = set()
     reread: dict[str, DocumentMeta] = {}
-    for relpath in sorted(to_read - unknown):
+    for relpath in sorted(to_read - gone):
         meta = reread_header(new, docs[relpath], read_with=old)
         if meta is None:
             unknown.add(relpath)
+        elif isinstance(meta, Skipped):
+            gone.add(relpath)
         else:
             reread[relpath] = meta
     why = ", ".join(sorted(changed)) or ("the docs tool's configuration" if site_changed else "nothing")
-    if not (reread or unknown or changed & RULES_ONLY_KEYS):
+    if not (reread or unknown or gone or changed & RULES_ONLY_KEYS):
         return Withdrawal(frozenset(), False, why, 0)
     view = {relpath: _forced_internal(meta) if relpath in unknown else reread.get(relpath, meta)
-            for relpath, meta in docs.items()}
+            for relpath, meta in docs.items() if relpath not in gone}
     resolved = resolve(view, default_locale=new.default_locale, now=now, blobs=blobs, layout=new.preset, gate=gate)
     leaving = {relpath for relpath in public
                if relpath in unknown or (item := resolved.get(relpath)) is None or not item.public}

@@ -231,18 +231,19 @@ def parse_document(
 
 
 def reread_header(settings: WikiSettings, before: DocumentMeta, *,
-                  read_with: WikiSettings | None = None) -> DocumentMeta | None:
+                  read_with: WikiSettings | None = None) -> DocumentMeta | Skipped | None:
     """``before`` (a file read with other settings, or under another docs-tool
     configuration) with what its header decides under ``settings``: own audience,
     withholding facts, errors, accepted findings, a section page's cascade — what a
     configuration change can make stricter without the body having changed. The body
     is not parsed: its facts are ``before``'s (they depend on the bytes only).
 
-    Returns ``None`` when this cannot tell without a full reading, so the caller must
-    treat the page as leaving the public index (fail closed, CONTRACT X7): the file
-    cannot be read, is larger than ``settings.max_file_bytes``, is no longer what
-    ``before`` describes (another git blob), is skipped by a rule or left out by the docs
-    tool now, or lost the acceptance of a finding it had. Never raises on content.
+    Returns a :class:`~provider.wiki.files.Skipped` for a file no longer indexed under
+    ``settings`` (larger than ``max_file_bytes``, skipped by a rule, left out by the docs
+    tool), and ``None`` when this cannot tell without a full reading, so the caller must
+    treat the page as internal (fail closed, CONTRACT X7): the file cannot be read, is no
+    longer what ``before`` describes (another git blob), or lost the acceptance of a
+    finding it had. Never raises on content.
 
     ``read_with``: the settings ``before`` was read with. A page ``before`` withholds as
     no page (a redirect stub, no text: read from the body) stays withheld; telling that
@@ -255,13 +256,18 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
             data = handle.read(settings.max_file_bytes + 1)
     except OSError:
         return None
+    if len(data) > settings.max_file_bytes:
+        return Skipped(relpath, f"larger than {settings.max_file_bytes} bytes")
     revision = git_blob_sha1(data)
-    if len(data) > settings.max_file_bytes or revision != before.revision:
+    if revision != before.revision:
         return None
-    if ignore_reason(relpath, settings.ignore_rules) is not None:
-        return None
+    ignored = ignore_reason(relpath, settings.ignore_rules)
+    if ignored is not None:
+        return Skipped(relpath, ignored, expected=True)
     head = _read_header(settings, relpath, data, revision, before.real_relpath)
-    if head.site.excluded is not None or not set(before.accepted) <= head.accepted:
+    if head.site.excluded is not None:
+        return Skipped(relpath, head.site.excluded, expected=True)
+    if not set(before.accepted) <= head.accepted:
         return None
     layout = settings.preset
     publication, publication_errors, _ = _withholding(settings, relpath, before.real_relpath, head)

@@ -12,9 +12,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from whoosh import index as whoosh_index
 
+from provider.indexing import Indexer
 from provider.indexing.manifest import Manifest
 from provider.indexing.stricter import public_paths, stricter
+from provider.search.layout import PUBLIC, IndexLayout
 from provider.search.schema import SCHEMA_VERSION
 from provider.wiki.audience import AudienceRule
 from provider.wiki.audience_map import AudienceMap
@@ -160,3 +163,38 @@ def test_no_change_of_publication_withdraws_nothing_and_reads_nothing(tmp_path: 
     old = WikiSettings(root=tmp_path)
     found = stricter(old, replace(old, chunking=True), _decided(old, ["a.md"]), now=NOW)
     assert not found.paths and found.headers == 0 and not found.everything
+
+
+def _public_index(index: Path) -> set[str]:
+    layout = IndexLayout(index)
+    name = layout.current_name()
+    assert name is not None
+    with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
+        return {fields["path"] for fields in searcher.all_stored_fields()}
+
+
+def test_a_changed_docs_tool_configuration_withdraws_what_it_excludes_before_the_scan(tmp_path: Path) -> None:
+    """X7: ``mkdocs.yml`` gains ``exclude_docs`` and a folder gains a ``.meta.yml`` saying
+    internal: those pages leave the public index in the withdrawal, before any page is
+    read again; the scan that follows keeps them out and writes back every page the
+    withdrawal took out that is still public."""
+    site = tmp_path / "site"
+    page = "---\ntitle: P\naudience: public\n---\n\n" + BODIES[0] + "\n"
+    bare = "---\ntitle: B\n---\n\n" + BODIES[1] + "\n"
+    _wiki(site, {"mkdocs.yml": "site_name: x\nplugins:\n  - meta\n", "docs/index.md": page,
+                 "docs/secret/s.md": page, "docs/team/.meta.yml": "audience: public\n", "docs/team/p.md": bare,
+                 "docs/guide/g.md": page.replace(BODIES[0], BODIES[2])})
+    settings = WikiSettings(root=site, layout="mkdocs")
+    with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        before = _public_index(tmp_path / "index")
+        assert before == {"docs/index.md", "docs/secret/s.md", "docs/team/p.md", "docs/guide/g.md"}
+        (site / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - meta\nexclude_docs: |\n  secret/\n", "utf-8")
+        (site / "docs/team/.meta.yml").write_text("audience: internal\n", "utf-8")  # p.md's own is unchanged
+        found = indexer.withdraw_stricter(settings, site_changed=True)
+        assert found is not None and not found.everything
+        assert found.paths == {"docs/secret/s.md", "docs/team/p.md"}
+        assert _public_index(tmp_path / "index") == before - found.paths
+        indexer.sync()
+        assert _public_index(tmp_path / "index") == {"docs/index.md", "docs/guide/g.md"}
+        assert not indexer.withdrawn_ahead
