@@ -398,8 +398,9 @@ class Indexer:
         changes = changes_of(manifest, resolved, touched, withdrawn)
         took(report, "fingerprints", started)
         started = time.monotonic()
-        self._withdraw_leaving(manifest, build, changes, read, withdrawn)
-        took(report, "withdraw what the rules took out (public index)", started)
+        leaving = self._withdraw_leaving(manifest, build, changes, read, withdrawn)
+        if leaving:
+            took(report, "withdraw what the rules took out (public index)", started)
         started = time.monotonic()
         waited = report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0)
         try:
@@ -409,6 +410,7 @@ class Indexer:
             # compares everything again (fail closed), not only what it changes.
             manifest.rules.invalidate()
             raise
+        self.withdrawn_ahead -= leaving
         # Without the time this process only waited for the agent index's writer (its own step).
         took(report, "write and commit (Whoosh)", started + report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0) - waited)
         if changes.written:
@@ -440,19 +442,23 @@ class Indexer:
         heap.collect_after_write(self._writes)
 
     def _withdraw_leaving(self, manifest: Manifest, build: str, changes: Changes, read: Read,
-                          withdrawn: set[str]) -> None:
+                          withdrawn: set[str]) -> set[str]:
         """X7: what the corpus rules took out of the public index (a page gone from a
         re-read sitemap, a page whose section became internal…) leaves it now, in one
-        commit, when the batch must first read pages again (slow): not after that."""
+        commit, when the batch must first read pages again (slow): not after that.
+        Returns what left; until the batch is written it is in :attr:`withdrawn_ahead`
+        (a failed batch leaves it to the next one to write back, if still public)."""
         if all(relpath in read.loaded for relpath, item in changes.written.items() if item is not None):
-            return  # nothing to read again: the batch's own commit follows at once
+            return set()  # nothing to read again: the batch's own commit follows at once
         leaving = {relpath for relpath in changes.public - withdrawn
                    if public_part(manifest.fingerprints.get(relpath))
                    and not public_part(changes.fingerprints.get(relpath))}
         if leaving:
             withdraw(self.layout.build_dir(build) / PUBLIC, leaving)
+            self.withdrawn_ahead |= leaving
             log.info("withdrew %d document(s) the corpus rules took out of the public index ahead of reading "
                      "them again", len(leaving))
+        return leaving
 
     def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
         """X7: before the batch's slow reading, take out of the public index what may
