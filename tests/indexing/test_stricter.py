@@ -43,10 +43,15 @@ BODIES = (
 
 
 @st.composite
-def _pages(draw: st.DrawFn) -> dict[str, str]:
+def _pages(draw: st.DrawFn, prefix: str = "", sections: bool = False) -> dict[str, str]:
+    """Pages under ``prefix``; with ``sections``, a Hugo section page for ``guides/``
+    whose ``cascade`` may say an audience."""
     pages = {}
+    if sections and draw(st.booleans()):
+        cascade = draw(st.sampled_from(["", "cascade:\n  audience: public\n", "cascade:\n  audience: internal\n"]))
+        pages[f"{prefix}guides/_index.md"] = f"---\ntitle: Guides\n{cascade}---\n\nThe guides.\n"
     for number in range(draw(st.integers(2, 7))):
-        folder = draw(st.sampled_from(FOLDERS))
+        folder = prefix + draw(st.sampled_from(FOLDERS))
         front = [f"title: Page {number}"]
         audience = draw(st.sampled_from([None, "public", "internal"]))
         if audience:
@@ -64,8 +69,8 @@ def _pages(draw: st.DrawFn) -> dict[str, str]:
 
 
 @st.composite
-def _settings(draw: st.DrawFn) -> dict[str, object]:
-    rules = tuple(AudienceRule(draw(st.sampled_from(GLOBS)),
+def _settings(draw: st.DrawFn, prefix: str = "") -> dict[str, object]:
+    rules = tuple(AudienceRule(draw(st.sampled_from([prefix + glob for glob in GLOBS])),
                                draw(st.sampled_from(["public", "public", "internal", "withhold", "skip"])))
                   for _ in range(draw(st.integers(0, 3))))
     key = draw(st.sampled_from(["audience", "ms.audience"]))
@@ -89,14 +94,19 @@ def _decided(settings: WikiSettings, relpaths: list[str]) -> Manifest:
     return manifest
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pages=_pages(), before=_settings(), after=_settings())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), layout=st.sampled_from(["plain", "hugo"]))
 def test_the_pages_withdrawn_at_once_include_every_page_the_rebuild_makes_non_public(
-        pages: dict[str, str], before: dict[str, object], after: dict[str, object]) -> None:
-    """X7, as a class: for any wiki and any edit of audience rules (public, internal,
-    withhold, skip; reordered, added, removed), audience key and values,
-    ``withhold_noindex`` and ``max_file_bytes``, the pages withdrawn at once include
-    every page of the public index the full rebuild with the new settings leaves out."""
+        data: st.DataObject, layout: str) -> None:
+    """X7, as a class: for any wiki (plain, or Hugo with a section page's cascade) and any
+    edit of audience rules (public, internal, withhold, skip; reordered, added, removed),
+    audience key and values, ``withhold_noindex`` and ``max_file_bytes``, the pages
+    withdrawn at once include every page of the public index the full rebuild with the
+    new settings leaves out."""
+    prefix = "content/" if layout == "hugo" else ""
+    pages = data.draw(_pages(prefix, sections=layout == "hugo"), "pages")
+    before = {**data.draw(_settings(prefix), "before"), "layout": layout}
+    after = {**data.draw(_settings(prefix), "after"), "layout": layout}
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         for relpath, text in pages.items():
