@@ -71,7 +71,10 @@ def test_an_internal_rule_added_while_serving_withholds_the_page_from_customer_s
     _edit(server, audience_rules=[{ARTICLE: "internal"}])
     wait_for(lambda: DOC_ID not in _results(server, CUSTOMER_SECRET), "customer_safe no longer gets the page",
              timeout_s=60, every_s=0.2)
-    assert _results(server, AGENT_SECRET).get(DOC_ID) == "internal"
+    # customer_safe loses it at once (withdrawn ahead of the rebuild); agent_only's label
+    # comes with the rebuilt index.
+    wait_for(lambda: _results(server, AGENT_SECRET).get(DOC_ID) == "internal", "agent_only's label internal",
+             timeout_s=60, every_s=0.2)
     assert server.proc.poll() is None and server.proc.pid == pid
     assert "applying audience_rules while serving" in server.log()
     # Once withheld, it stays withheld (no request finds it again).
