@@ -24,16 +24,22 @@ QUERY = "requesting a refund"
 ARTICLE = "en/billing/requesting-a-refund.md"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> ProviderProcess:
-    """The sample wiki with the refund article's audience given by an audience rule (its
-    front matter line removed: rules decide where front matter does not)."""
+def rule_decided_wiki(tmp_path: Path) -> Path:
+    """A copy of the sample wiki in which the refund article's audience is left to an
+    audience rule (its front matter line removed: rules decide where front matter does not)."""
     content = tmp_path / "source"
     shutil.copytree(REPO_ROOT / "content", content)
     article = content / ARTICLE
     text = article.read_text("utf-8")
     assert "\naudience: public\n" in text
     article.write_text(text.replace("\naudience: public\n", "\n", 1), "utf-8")
+    return content
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> ProviderProcess:
+    """The sample wiki with the refund article's audience given by an audience rule."""
+    content = rule_decided_wiki(tmp_path)
     started = start_provider(tmp_path / "served", content=content, config={"audience_rules": [{ARTICLE: "public"}]})
     yield started  # type: ignore[misc]
     started.stop()

@@ -12,7 +12,6 @@ test_rebuild_while_serving.py: the wiki holds one file that takes longer than
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import threading
 import time
@@ -22,13 +21,11 @@ import pytest
 import yaml
 
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
-from tests.support import REPO_ROOT, ProviderProcess, wait_for
+from tests.e2e.test_config_reload import ARTICLE, DOC_ID, QUERY, rule_decided_wiki
+from tests.support import ProviderProcess, wait_for
 
 pytestmark = pytest.mark.e2e
 
-ARTICLE = "en/billing/requesting-a-refund.md"
-DOC_ID = "en/billing/requesting-a-refund"
-QUERY = "requesting a refund"
 PARSE_TIMEOUT_S = 6
 APPLIED = "applying audience_rules while serving"
 BUILT = "scan complete at"
@@ -37,12 +34,7 @@ BUILT = "scan complete at"
 def _server(tmp_path: Path) -> ProviderProcess:
     """The sample wiki with the refund article public by an audience rule (its front
     matter line removed), and a file that makes every full build slow."""
-    content = tmp_path / "source"
-    shutil.copytree(REPO_ROOT / "content", content)
-    article = content / ARTICLE
-    text = article.read_text("utf-8")
-    assert "\naudience: public\n" in text
-    article.write_text(text.replace("\naudience: public\n", "\n", 1), "utf-8")
+    content = rule_decided_wiki(tmp_path)
     (content / "slow.md").write_text("[" * 1_500_000, "utf-8")
     return start_provider(tmp_path / "served", content=content, ready_timeout_s=120,
                           config={"audience_rules": [{ARTICLE: "public"}], "parse_timeout": PARSE_TIMEOUT_S})
