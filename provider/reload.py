@@ -9,9 +9,12 @@ values, ``withhold_noindex``, the sitemap, the layout and locale patterns, accep
 findings). A change of them gives the writer a new
 :class:`~provider.indexing.Indexer` with the new settings, then a full scan: when the
 settings change how files are classified, that scan builds the index afresh aside and
-swaps it in, the old build serving meanwhile (as after a restart with changed settings),
-and from the swap no ``customer_safe`` request finds a page the new settings withhold
-(CONTRACT X2, X7). The serving workers pick up the new build as after any rebuild.
+swaps it in, the old build serving meanwhile (as after a restart with changed settings).
+Before that, and before the line saying the change is applied, a quick pass
+(:mod:`provider.indexing.stricter`: the pages' headers and the corpus rules, no body
+parsed) takes out of the old build's public index every page the new settings may make
+less public, so no ``customer_safe`` request finds one from that line on (CONTRACT X2,
+X7); a page made more public waits for the swap. The serving workers pick up the new build as after any rebuild.
 
 Everything else (ports, workers, TLS, capabilities, limits, caches, logging…) is read
 by processes that are already running; a change of it is logged once, as one line
@@ -97,12 +100,18 @@ class ConfigFollower:
         apply: called with each :class:`Reload` that applied keys; it makes the new
             settings take effect (the writer's new indexer) and must not raise.
         check_s: seconds between looks at the file.
+        prepare: called with such a :class:`Reload` before the line saying it is
+            applied, and before ``apply``: the quick part — what makes anything less
+            public takes effect there (the early withdrawal, CONTRACT X7), so no
+            ``customer_safe`` answer given after that line holds a page the new settings
+            withhold. Must not raise.
     """
 
     def __init__(self, config: ProviderConfig, apply: Callable[[Reload], None], *,
-                 check_s: float = CONFIG_CHECK_S) -> None:
+                 check_s: float = CONFIG_CHECK_S, prepare: Callable[[Reload], None] | None = None) -> None:
         self.config = config
         self.apply = apply
+        self.prepare = prepare
         self.check_s = check_s
         self._asked = threading.Event()
         self._stop = threading.Event()
@@ -166,9 +175,11 @@ class ConfigFollower:
                         "is" if len(found.restart) == 1 else "are")
         self._reported = found.restart
         if found.applied:
+            self.config = found.config
+            if self.prepare is not None:
+                self.prepare(found)
             log.info("configuration %s changed (%s): applying %s while serving", source, reason,
                      ", ".join(found.applied))
-            self.config = found.config
             self.apply(found)
         elif not found.restart and reason == "SIGHUP":
             log.info("configuration %s read again (SIGHUP): nothing changed", source)

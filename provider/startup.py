@@ -430,14 +430,20 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
 def _follow_configuration(config: ProviderConfig, live: LiveIndexer) -> ConfigFollower:
     """Follow the configuration file while serving (:mod:`provider.reload`): read it
     again when it changes or on ``SIGHUP``; the settings applied while serving go to the
-    writer's live indexer (and to the worker settings file, for a worker started later)."""
+    writer's live indexer (and to the worker settings file, for a worker started later):
+    first the quick early withdrawal and the new indexer (:meth:`LiveIndexer.switch`),
+    then the scan or rebuild that applies the rest."""
     from .reload import ConfigFollower, Reload
+
+    def prepare(found: Reload) -> None:
+        # Quick: what the new settings may make less public leaves customer_safe now.
+        live.switch(found.config.wiki_settings(), parse_timeout_s=found.config.parse_timeout_s)
 
     def apply(found: Reload) -> None:
         _hand_down(found.config)
-        live.reconfigure(found.config.wiki_settings(), parse_timeout_s=found.config.parse_timeout_s)
+        live.scan()
 
-    follower = ConfigFollower(config, apply)
+    follower = ConfigFollower(config, apply, prepare=prepare)
     if hasattr(signal, "SIGHUP") and threading.current_thread() is threading.main_thread():
         # Without a handler SIGHUP would end the server (its default action).
         signal.signal(signal.SIGHUP, lambda signum, frame: follower.request())

@@ -47,6 +47,7 @@ import watchfiles
 
 from .config import POLL_ENV, env_flag
 from .indexing import Indexer, Progress, SyncReport
+from .indexing.stricter import Withdrawal
 from .wiki.document import WikiSettings
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
@@ -165,27 +166,46 @@ class LiveIndexer:
 
     def reconfigure(self, settings: WikiSettings, *, parse_timeout_s: float) -> SyncReport | None:
         """Read the wiki with new ``settings`` from now on (a configuration change while
-        serving, :mod:`provider.reload`), then scan it all.
+        serving, :mod:`provider.reload`): :meth:`switch`, then scan it all."""
+        self.switch(settings, parse_timeout_s=parse_timeout_s)
+        return self.scan()
 
-        A new :class:`~provider.indexing.Indexer` with these settings replaces the
-        current one between two batches; it shares the index folder and the writer lock
-        this process holds. When the settings change how files are classified, the scan
-        builds the index afresh aside and swaps it in (the current build serves until
-        then); otherwise it is an ordinary scan. Waits for a rebuild aside in progress
-        (``serve --rebuild``) to finish first: it reads with the indexer being replaced.
+    def switch(self, settings: WikiSettings, *, parse_timeout_s: float) -> Withdrawal | None:
+        """Take out of the served build's public index, at once, every page the new
+        ``settings`` may make less public (:meth:`Indexer.withdraw_stricter`, CONTRACT X7),
+        then give the writer a new :class:`~provider.indexing.Indexer` with these
+        settings, between two batches. Quick (a rules-only pass, no body is parsed); the
+        caller then calls :meth:`scan`: when the settings change how files are classified,
+        it builds the index afresh aside and swaps it in (the current build, less what was
+        withdrawn, serves until then); otherwise it is an ordinary scan, which writes the
+        withdrawn pages that are still public back.
+
+        The new indexer shares the index folder and the writer lock this process holds.
+        Waits for a rebuild aside in progress (``serve --rebuild``) to finish first: it
+        reads with the indexer being replaced. Returns what was withdrawn (``None``: no
+        build is served yet).
         """
         self.rebuilt.wait()
         with self._write_lock:
             previous = self.indexer
             fresh = Indexer(settings, previous.layout, parse_timeout_s=parse_timeout_s)
             fresh.open()
+            try:
+                found = previous.withdraw_stricter(settings, site=fresh.site)
+            except Exception:  # a failed commit: the scan that follows still applies the change
+                log.exception("withdrawing ahead of the configuration change failed; the change takes effect "
+                              "when the new build is served")
+                found = None
+            # A build that goes on being updated (same classification settings) must
+            # write what was withdrawn back; a new build starts without it.
+            fresh.withdrawn_ahead |= previous.withdrawn_ahead
             self.indexer = fresh
         # Only its reader processes stop: the writer lock is shared, and the caller's
         # indexer releases it when it closes.
         previous.reader.close()
         if fresh.site is not None and self.ready.is_set():
             self._start_sitemap_thread()
-        return self.scan()
+        return found
 
     def _start_sitemap_thread(self) -> None:
         if self._sitemap_thread is None or not self._sitemap_thread.is_alive():
@@ -261,6 +281,14 @@ class LiveIndexer:
             # everything (pages whose view of it changed are read again).
             log.info("a site configuration file changed (%s); scanning everything again",
                      next(path for path in batch if is_site_config(path)))
+            # X7: what the new configuration may exclude or withhold leaves the public
+            # index now, not after every page is read again; the scan writes it back
+            # where it is still public.
+            with self._write_lock:
+                try:
+                    self.indexer.withdraw_stricter(self.indexer.settings, site=self.indexer.site, site_changed=True)
+                except Exception:  # the scan below still applies the change
+                    log.exception("withdrawing ahead of the site configuration change failed")
             return self.scan()
         report = self._sync(batch)
         if report is not None and report.changed:

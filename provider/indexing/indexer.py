@@ -27,7 +27,7 @@ from ..search.analysis import cjk_mode, schema_languages
 from ..search.embedding import load_embedder
 from ..search.layout import ALL, PUBLIC, IndexLayout
 from ..search.schema import SCHEMA_VERSION
-from ..wiki.corpus import Resolved
+from ..wiki.corpus import Resolved, public_part
 from ..wiki.document import WikiSettings
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
@@ -39,10 +39,11 @@ from .read import InThread, Read, read_again, read_files
 from .report import Progress, SyncReport, stage, summarize, took
 from .scan import discover_all, expand, unchanged
 from .sidewriter import SideWriter
+from .stricter import Withdrawal, public_paths, stricter
 from .units import prepare
 from .write import WAIT_FOR_AGENT_INDEX, EntryWriter, withdraw
 
-__all__ = ["Indexer", "PendingBuild", "Progress", "SyncReport", "settings_key"]
+__all__ = ["Indexer", "PendingBuild", "Progress", "SyncReport", "Withdrawal", "settings_key"]
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +117,9 @@ class Indexer:
         self._aside_readers: list[DocumentReader] = []
         self._writes = 0
         self._closed = False
+        #: Pages taken out of the public index by :meth:`withdraw_stricter` that the next
+        #: update writes again as they now are (those still public come back).
+        self.withdrawn_ahead: set[str] = set()
         #: The site's sitemap when one is configured (:mod:`provider.wiki.site_gate`).
         self.site: SiteSource | None = None
         if settings.sitemap:
@@ -198,6 +202,34 @@ class Indexer:
         syncs (``sync([])``), which derives every decision again. Never raises; slow for
         an https sitemap, so call it outside the lock that serialises syncs."""
         return self.site is not None and self.site.due() and self.site.refresh()
+
+    def withdraw_stricter(self, new: WikiSettings, *, site: SiteSource | None = None,
+                          site_changed: bool = False) -> Withdrawal | None:
+        """X7 for a configuration change: take out of the served build's public index, in
+        one commit, every page the ``new`` settings (or a changed docs-tool configuration,
+        ``site_changed``) may make less public (:func:`~provider.indexing.stricter.stricter`),
+        and log one line saying how many and how long it took. ``site``: the sitemap as
+        ``new`` configures it (``None``: none). Returns what was found, or ``None`` when no
+        build is served. Not concurrent with :meth:`sync`: the caller serialises the two.
+
+        The pages stay out until a build made with ``new`` is swapped in, or, when this
+        indexer goes on updating its build, until its next update writes them again as
+        they now are (:attr:`withdrawn_ahead`).
+        """
+        manifest, build = self._manifest, self._build
+        if manifest is None or build is None:
+            return None
+        started = time.monotonic()
+        found = stricter(self.settings, new, manifest, now=self._clock(), site_changed=site_changed,
+                         gate=site.gate(new) if site is not None else None, blobs=self._blobs)
+        if found.paths:
+            withdraw(self.layout.build_dir(build) / PUBLIC, set(found.paths))
+            self.withdrawn_ahead |= found.paths
+        log.info("%s: withdrew %d of %d public page(s) from customer_safe in %.2fs (%s%s); the rest is decided by "
+                 "the new build", "site configuration changed" if site_changed else "configuration changed",
+                 len(found.paths), len(public_paths(manifest)), time.monotonic() - started, found.why,
+                 "" if found.everything else f", {found.headers} header(s) read again")
+        return found
 
     # -- internals -----------------------------------------------------------------------
 
@@ -326,6 +358,7 @@ class Indexer:
                 manifest.docs[relpath] = doc.meta
             manifest.settings_key = self._key
             self._decide_and_write(report, paths, progress, manifest, build, read, withdrawn, side)
+            self.withdrawn_ahead -= withdrawn
         finally:
             if side is not None:
                 side.cancel()  # nothing to write, or a failure: a committed one ignores this
@@ -335,12 +368,14 @@ class Indexer:
         vanished: set[str], side: SideWriter | None,
     ) -> tuple[Read, set[str]]:
         """Withdraw early what may have left the public index (:meth:`_withdraw_early`)
-        and read ``to_read``: ``(what was read, what was withdrawn)``."""
+        and read ``to_read``: ``(what was read, what was withdrawn)`` — the pages
+        :meth:`withdraw_stricter` took out included."""
+        ahead = set(self.withdrawn_ahead)
         if side is None:
             started = time.monotonic()
             withdrawn = self._withdraw_early(manifest, build, to_read | vanished)
             took(report, "withdraw early (public index)", started)
-            return read_files(self.reader, sorted(to_read), report, progress, len(to_read)), withdrawn
+            return read_files(self.reader, sorted(to_read), report, progress, len(to_read)), withdrawn | ahead
         # A large batch: the withdrawal (one commit) runs in a thread while the reader
         # processes start on the batch, instead of before them; it still commits long
         # before the batch can (after every file is read).
@@ -349,7 +384,7 @@ class Indexer:
             read = read_files(self.reader, sorted(to_read), report, progress, len(to_read))
         finally:
             withdrawn = withdrawing.result()
-        return read, withdrawn
+        return read, withdrawn | ahead
 
     def _decide_and_write(
         self, report: SyncReport, paths: Iterable[str] | None, progress: Progress | None, manifest: Manifest,
@@ -363,6 +398,10 @@ class Indexer:
         changes = changes_of(manifest, resolved, touched, withdrawn)
         took(report, "fingerprints", started)
         started = time.monotonic()
+        leaving = self._withdraw_leaving(manifest, build, changes, read, withdrawn)
+        if leaving:
+            took(report, "withdraw what the rules took out (public index)", started)
+        started = time.monotonic()
         waited = report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0)
         try:
             self._write(build, changes, read, report, side, progress)
@@ -371,6 +410,7 @@ class Indexer:
             # compares everything again (fail closed), not only what it changes.
             manifest.rules.invalidate()
             raise
+        self.withdrawn_ahead -= leaving
         # Without the time this process only waited for the agent index's writer (its own step).
         took(report, "write and commit (Whoosh)", started + report.timings.get(WAIT_FOR_AGENT_INDEX, 0.0) - waited)
         if changes.written:
@@ -400,6 +440,25 @@ class Indexer:
                                  changes.public, side)
         self._writes += 1
         heap.collect_after_write(self._writes)
+
+    def _withdraw_leaving(self, manifest: Manifest, build: str, changes: Changes, read: Read,
+                          withdrawn: set[str]) -> set[str]:
+        """X7: what the corpus rules took out of the public index (a page gone from a
+        re-read sitemap, a page whose section became internal…) leaves it now, in one
+        commit, when the batch must first read pages again (slow): not after that.
+        Returns what left; until the batch is written it is in :attr:`withdrawn_ahead`
+        (a failed batch leaves it to the next one to write back, if still public)."""
+        if all(relpath in read.loaded for relpath, item in changes.written.items() if item is not None):
+            return set()  # nothing to read again: the batch's own commit follows at once
+        leaving = {relpath for relpath in changes.public - withdrawn
+                   if public_part(manifest.fingerprints.get(relpath))
+                   and not public_part(changes.fingerprints.get(relpath))}
+        if leaving:
+            withdraw(self.layout.build_dir(build) / PUBLIC, leaving)
+            self.withdrawn_ahead |= leaving
+            log.info("withdrew %d document(s) the corpus rules took out of the public index ahead of reading "
+                     "them again", len(leaving))
+        return leaving
 
     def _withdraw_early(self, manifest: Manifest, build: str, relpaths: set[str]) -> set[str]:
         """X7: before the batch's slow reading, take out of the public index what may

@@ -54,7 +54,8 @@ from .redirects import redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
 
-__all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document"]
+__all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
+           "reread_header"]
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -227,6 +228,72 @@ def parse_document(
         **_text_fields(page.title.value, body),
     )
     return WikiDocument(meta=meta, passages=body.passages, public_passages=body.public_passages)
+
+
+def reread_header(settings: WikiSettings, before: DocumentMeta, *,
+                  read_with: WikiSettings | None = None) -> DocumentMeta | Skipped | None:
+    """``before`` (a file read with other settings, or under another docs-tool
+    configuration) with what its header decides under ``settings``: own audience,
+    withholding facts, errors, accepted findings, a section page's cascade — what a
+    configuration change can make stricter without the body having changed. The body
+    is not parsed: its facts are ``before``'s (they depend on the bytes only).
+
+    Returns a :class:`~provider.wiki.files.Skipped` for a file no longer indexed under
+    ``settings`` (larger than ``max_file_bytes``, skipped by a rule, left out by the docs
+    tool), and ``None`` when this cannot tell without a full reading, so the caller must
+    treat the page as internal (fail closed, CONTRACT X7): the file cannot be read, is no
+    longer what ``before`` describes (another git blob), or lost the acceptance of a
+    finding it had. Never raises on content.
+
+    ``read_with``: the settings ``before`` was read with. A page ``before`` withholds as
+    no page (a redirect stub, no text: read from the body) stays withheld; telling that
+    reason from the operator's (a ``withhold`` rule, ``NOINDEX``, which the new settings
+    decide) takes the header read with them too. Without them, it stays withheld.
+    """
+    relpath = before.relpath
+    try:
+        with open(os.path.join(settings.root, *relpath.split("/")), "rb") as handle:
+            data = handle.read(settings.max_file_bytes + 1)
+    except OSError:
+        return None
+    if len(data) > settings.max_file_bytes:
+        return Skipped(relpath, f"larger than {settings.max_file_bytes} bytes")
+    revision = git_blob_sha1(data)
+    if revision != before.revision:
+        return None
+    ignored = ignore_reason(relpath, settings.ignore_rules)
+    if ignored is not None:
+        return Skipped(relpath, ignored, expected=True)
+    head = _read_header(settings, relpath, data, revision, before.real_relpath)
+    if head.site.excluded is not None:
+        return Skipped(relpath, head.site.excluded, expected=True)
+    if not set(before.accepted) <= head.accepted:
+        return None
+    layout = settings.preset
+    publication, publication_errors, _ = _withholding(settings, relpath, before.real_relpath, head)
+    if before.publication.get("path") and not publication.get("path") and not (
+            read_with is not None and _withholding(
+                read_with, relpath, before.real_relpath,
+                _read_header(read_with, relpath, data, revision, before.real_relpath))[0].get("path")
+            == before.publication["path"]):
+        publication["path"] = before.publication["path"]  # a stub page (read from the body) stays one
+    verdict = decide_file(FileFacts(
+        relpath, head.meta, settings.audience_only_rules, unreadable=head.unreadable,
+        real_relpath=before.real_relpath, lowercase_keys=bool(layout.params_key),
+        skip=("cascade",) if before.section else (),
+        site_sources=head.site.sources if head.site.defaults else (),
+        page_front_matter=head.page_meta(settings) if head.site.defaults else None,
+    ))
+    errors = [*before.errors, *head.errors, *verdict.errors, *publication_errors]
+    warnings: list[str] = []
+    cascade = _section_cascade(settings, relpath, head, errors, warnings) if before.section else None
+    return replace(
+        before, audience=verdict.audience, audience_own=verdict.own,
+        draft=any(publication.get(key) for key in (*FLAG_KEYS, "path")),
+        publication=publication, errors=tuple(dict.fromkeys(errors)), cascade=cascade,
+        accepted=tuple(sorted(head.accepted)),
+        site_cascade=site_cascade_for(settings, relpath, section=before.section) if layout.site_cascade else None,
+    )
 
 
 def _section_cascade(settings: WikiSettings, relpath: str, head: _Header, errors: list[str],
