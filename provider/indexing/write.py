@@ -154,9 +154,11 @@ class EntryWriter:
         except BaseException:
             if side is not None:
                 side.cancel()
-            if public_writer is not None:
-                public_writer.cancel()
-            all_writer.cancel()
+            # A writer already committed is closed: cancelling it would raise and hide
+            # the error that got us here (the second process stopping, after the commits).
+            for writer in (public_writer, all_writer):
+                if writer is not None and not getattr(writer, "is_closed", False):
+                    writer.cancel()
             raise
 
     def _add_all(self, resolved: Mapping[str, Resolved], loaded: Mapping[str, WikiDocument],

@@ -151,3 +151,25 @@ def test_x2_a_large_batch_that_changes_nothing_leaves_the_agent_index_writable(
     sync_both(1)
     for sub in (PUBLIC, ALL):
         assert _contents(tmp_path / "early", sub) == _contents(tmp_path / "here", sub)
+
+
+def test_a_second_process_stopping_after_the_commits_surfaces_as_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The public index's process failing once the agent index has committed: the build
+    fails with that failure (not a "writer is closed" error from cleaning up the writer
+    that already committed), and no build is published."""
+    content = tmp_path / "content"
+    _wiki(content, 12)
+
+    def stopped(self: SideWriter) -> tuple[int, float]:
+        self.cancel()
+        raise SideWriterFailed("the index writer process stopped: exit code 1")
+
+    monkeypatch.setattr(write_module, "SIDE_WRITER_MIN_DOCS", 0)
+    monkeypatch.setattr(write_module, "_two_cpus", lambda: True)
+    monkeypatch.setattr(SideWriter, "commit", stopped)
+    with pytest.raises(SideWriterFailed, match="exit code 1"), \
+            Indexer(WikiSettings(root=content, locales=("en", "de")), IndexLayout(tmp_path / "ix")) as indexer:
+        indexer.sync()
+    assert IndexLayout(tmp_path / "ix").current_name() is None
