@@ -41,7 +41,7 @@ from typing import Any
 
 from wcmatch import glob
 
-from .lookalike import mentions, near, resembles, squash
+from .lookalike import fold, mentions, near, resembles, squash
 from .restriction import restricts_readers
 
 __all__ = [
@@ -342,14 +342,20 @@ def _intent_key(name: str) -> bool:
         return True
     if any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS):
         return True
-    return any(_restricting_part(part) for part in _KEY_PARTS.findall(name))
+    # Split as written (camelCase) and folded (an invisible character inside a part).
+    return any(_restricting_part(part) for part in {*_KEY_PARTS.findall(name), *_KEY_PARTS.findall(fold(name))})
 
 
 @lru_cache(maxsize=4096)
 def _restricting_part(part: str) -> bool:
     squashed = squash(part)
-    return any(near(squashed, word, 1) if len(word) >= 7 else resembles(squashed, word)
-               for word in RESTRICTING_KEY_PARTS)
+    if any(near(squashed, word, 1) if len(word) >= 7 else resembles(squashed, word) for word in RESTRICTING_KEY_PARTS):
+        return True
+    # A key written as one run of letters (ALLOWEDROLES, accesslevel): a restricting
+    # word of four letters or more at its start or end ("accessibility" is no access).
+    return not squashed.startswith("accessib") and any(
+        len(word) >= 4 and len(squashed) > len(word) and (squashed.startswith(word) or squashed.endswith(word))
+        for word in RESTRICTING_KEY_PARTS)
 
 
 #: Keys whose value is prose a reader sees: never read as a restriction.
@@ -358,7 +364,7 @@ _PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sideba
 #: Values that, as the whole value of any other key, name who may read the page
 #: (``readers: staff``, ``scope: internal``).
 _RESTRICTING_VALUES = frozenset(("internal", "confidential", "private", "restricted", "secret", "staff", "employees",
-                                 "agents", "staffonly", "agentsonly", "agentonly", "internalonly", "employeesonly",
+                                 "agents", "agent", "employee", "staffonly", "agentsonly", "agentonly", "internalonly", "employeesonly",
                                  "nonpublic", "notpublic", "internaluse", "internaluseonly"))
 
 

@@ -237,7 +237,8 @@ def _may_hold(body: str) -> bool:
                 or match.group(0).endswith("(") or "audience" in match.group(0)
                 or (after.strip(" \t") and set(after.strip(" \t")) <= set("=-"))):
             return True
-    return _may_restrict(text)
+    # Folded as the restriction rule reads (the copy rules' folding splits Hangul).
+    return _may_restrict(text if body.isascii() else fold(body))
 
 
 def _may_restrict(text: str) -> bool:
@@ -255,7 +256,9 @@ def _may_restrict(text: str) -> bool:
         if not (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
                 or (after and set(after) <= set("=-"))):
             continue
-        if restricts_readers(_INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[:300]) is not None:
+        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[:300]
+        # The whole line (a heading, a note) and its lead before a colon (a label).
+        if any(restricts_readers(part) is not None for part in {shown, shown.split(":", 1)[0]}):
             return True
     return False
 

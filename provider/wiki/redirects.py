@@ -23,7 +23,7 @@ from typing import Any
 
 from .plaintext import outside_fences
 
-__all__ = ["MAX_STUB_WORDS", "REDIRECT_KEYS", "redirect_stub"]
+__all__ = ["HIDDEN_BY_REFRESH", "MAX_STUB_WORDS", "REDIRECT_KEYS", "redirect_stub"]
 
 #: Front matter keys whose value sends the reader to another page.
 REDIRECT_KEYS = ("redirect_to", "redirect", "redirect_url")
@@ -37,6 +37,9 @@ _REDIRECT = re.compile(
     r"|<script\b[^>]*>[^<]*?\blocation(?:\.href)?\s*=(?!=)"
     r"|<script\b[^>]*>[^<]*?\blocation\.(?:replace|assign)\s*\(",
     re.IGNORECASE)
+#: The reason given to a page whose meta refresh hides more than :data:`MAX_STUB_WORDS`
+#: words: text no reader sees (an error: ``check`` quarantines the page).
+HIDDEN_BY_REFRESH = "a redirect stub: a meta refresh sends readers elsewhere before the page's text is shown"
 _META_REFRESH = re.compile(r"<meta\b[^>]*http-equiv\s*=\s*[\"']?refresh", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 _WORD = re.compile(r"[^\W_]+")
@@ -63,11 +66,11 @@ def redirect_stub(front: Mapping[str, Any], body: str, texts: Iterable[str]) -> 
 
     outside_fences(body, keep)  # fenced code shows a redirect, it does not run one
     shown_prose = _CODE_SPAN.sub(" ", "".join(prose))  # so does a code span
-    if _META_REFRESH.search(shown_prose):
-        return "a redirect stub: a meta refresh sends readers elsewhere before the page's text is shown"
     if not _REDIRECT.search(shown_prose):
         return None
     shown = sum(len(_WORD.findall(text)) for text in texts)
     if shown > MAX_STUB_WORDS:
+        if _META_REFRESH.search(shown_prose):
+            return f"{HIDDEN_BY_REFRESH} ({shown} words)"
         return None
     return "a redirect stub: the page sends readers elsewhere with a script or a meta refresh"

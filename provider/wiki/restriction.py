@@ -65,7 +65,7 @@ STAFF_WORDS = frozenset(("staff", "staffs", "staffer", "staffers", "employee", "
                          "персоналу", "colaborador", "colaboradores", "collaborateur", "collaborateurs",
                          "collaboratori", "helpdesk", "servicedesk"))
 #: Words naming a team, which are staff when a support or insider word stands by them.
-_TEAM_WORDS = frozenset(("team", "teams", "equipe", "equipes", "equipo", "squadra", "zespol", "zespołu", "команда",
+_TEAM_WORDS = frozenset(("team", "teams", "equipe", "equipes", "equipo", "squadra", "zespol", "zespół", "zespołu", "команда",
                          "команды", "команди", "staff", "desk", "engineers", "engineer", "agents", "agent"))
 _SUPPORT_WORDS = frozenset(("support", "soporte", "suporte", "supporto", "wsparcia", "поддержки", "підтримки",
                             "help", "service", "servicio", "cs", "ops", "internal", "interne", "interno",
@@ -80,7 +80,8 @@ _USE_WORDS = frozenset(("use", "usage", "gebrauch", "nutzung", "verwendung", "ge
 ONLY_WORDS = frozenset(("only", "exclusively", "solely", "nur", "ausschliesslich", "alleen", "uitsluitend", "enkel",
                         "somente", "apenas", "exclusivamente", "solo", "solamente", "unicamente", "uniquement",
                         "seulement", "exclusivement", "soltanto", "esclusivamente", "tylko", "wyłącznie",
-                        "wylacznie", "только", "исключительно", "лише", "тільки", "виключно"))
+                        "wylacznie", "exclusivo", "exclusiva", "exclusivos", "exclusif", "exclusive", "esclusivo",
+                        "esclusiva", "только", "исключительно", "лише", "тільки", "виключно"))
 #: Reserved words: an only and a for in one ("reserved for", "Mitarbeitern vorbehalten").
 _RESERVED = ("reserved", "reserve", "riservat", "reservad", "vorbehalten", "zarezerwowan", "предназначен",
              "призначен")
@@ -90,7 +91,7 @@ FOR_WORDS = frozenset(("for", "fur", "voor", "pour", "para", "per", "dla", "дл
 FILLERS = frozenset(("the", "our", "a", "an", "der", "die", "das", "den", "dem", "des", "unsere", "unser", "het",
                      "de", "onze", "o", "os", "as", "do", "da", "dos", "nossos", "nossa", "el", "la", "los", "las",
                      "le", "les", "l", "du", "nos", "notre", "il", "lo", "i", "gli", "ai", "al", "alla", "agli",
-                     "dei", "nostri", "nostro", "au", "aux", "naszych", "nasz", "наших", "all", "todos",
+                     "dei", "di", "aos", "ao", "as", "às", "allo", "alle", "nostri", "nostro", "au", "aux", "naszych", "nasz", "наших", "all", "todos",
                      "alle", "tous", "tutti", "wszystkich", "всех", "усіх", "van", "von", "s"))
 #: Do-not-share phrases, as folded word sequences.
 NO_SHARE = tuple(tuple(p.split()) for p in (
@@ -134,9 +135,10 @@ _TIER_CODE = re.compile(r"[lt][1-4]")
 #: phrase's first words, or a form of a script written without spaces. Bodies are
 #: searched with it before any line is read word by word.
 HINT = re.compile(
-    "|".join(re.escape(s) for s in sorted({*STAFF_STEMS, *STAFF_WORDS, *INSIDER_STEMS, "tier", "level", "team",
-                                           "support", *(" ".join(p[:2]) for p in NO_SHARE)}, key=len, reverse=True))
-    + r"|\b[lt][1-4]\b|" + _CJK.pattern)
+    "|".join(re.escape(fold(s)) for s in sorted({*STAFF_STEMS, *STAFF_WORDS, *INSIDER_STEMS, *_TEAM_WORDS,
+                                                 *(w for w in _SUPPORT_WORDS if len(w) > 3), "tier", "level",
+                                                 *(" ".join(p[:2]) for p in NO_SHARE)}, key=len, reverse=True))
+    + r"|\b[lt][1-4]\b|" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE))
 
 
 def _kind(word: str) -> str:
@@ -165,8 +167,13 @@ def _kinds(words: list[str]) -> list[str]:
     kinds = [_kind(w) for w in words]
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
+        after_filler = words[i + 2] if following in FILLERS and i + 2 < len(words) else following
         if word in _SUPPORT_WORDS and following in _TEAM_WORDS:
             kinds[i] = kinds[i + 1] = "staff"
+        elif word in _TEAM_WORDS and after_filler in _SUPPORT_WORDS:
+            # équipe (de) support, equipo de soporte, team di supporto, команда поддержки
+            kinds[i] = "staff"
+            kinds[i + (1 if following == after_filler else 2)] = "staff"
         elif _TIER.match(word) and following.isdigit() and len(following) == 1:
             kinds[i] = kinds[i + 1] = "staff"
         elif _TIER_CODE.fullmatch(word):
@@ -231,7 +238,7 @@ def restricts_readers(text: str) -> str | None:
     mitarbeiter"``, ``"社内向け"`` → ``"社内向け"``; ``"Tools for agents"``,
     ``"Internal DNS"``, ``"Only internal links"`` → ``None``. See the module docstring
     for the rule."""
-    folded = fold(text[:300])
+    folded = fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
     if len(folded) <= _MAX_CJK_CHARS and (cjk := _CJK.search(folded)) is not None:
         return cjk.group(0)
     readings = [folded]

@@ -126,7 +126,7 @@ _COMMENTS = re.compile(
     r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
     r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
     r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
-    r"|<[A-Za-z][^<>]{0,500}?(?:\shidden[\s>=/]|" + _HIDDEN_STYLE + ")"  # hidden elements
+    r"|<[A-Za-z][^<>]{0,500}?(?:\s(?i:hidden)[\s>=/]|" + _HIDDEN_STYLE + ")"  # hidden elements
     r"|<[A-Za-z][^<>]{0,500}?(?<![-\w])(?i:color)\s*:\s*(?i:" + _BLANK_COLOUR + ")[^<>]{0,500}>",  # blank text
     re.DOTALL,
 )
@@ -187,7 +187,7 @@ def _comment_hides(text: str) -> bool:
     Remembered per text (at most ~2,000 characters): pages made from one template repeat
     their comments, and the look-alike search runs a pattern per hide word."""
     return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text)
-                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE)
+                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE)  # any case: HTML's
                 or _blank_text(text) or _restricts(text))
 
 
