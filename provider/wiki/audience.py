@@ -364,7 +364,8 @@ _PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sideba
 #: Values that, as the whole value of any other key, name who may read the page
 #: (``readers: staff``, ``scope: internal``).
 _RESTRICTING_VALUES = frozenset(("internal", "confidential", "private", "restricted", "secret", "staff", "employees",
-                                 "agents", "agent", "employee", "staffonly", "agentsonly", "agentonly", "internalonly", "employeesonly",
+                                 "agents", "agent", "employee", "staffonly", "agentsonly", "agentonly", "internalonly",
+                                 "employeesonly",
                                  "nonpublic", "notpublic", "internaluse", "internaluseonly"))
 
 

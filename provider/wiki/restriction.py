@@ -53,7 +53,7 @@ __all__ = ["FOR_WORDS", "INSIDER_STEMS", "NO_SHARE", "ONLY_WORDS", "STAFF_STEMS"
 #: Staff nouns read by their stem (de, nl, pt, es, it, pl, ru, uk), after folding
 #: (accents dropped: ``funcionários`` → ``funcionarios``); a stem no English word of
 #: another meaning starts with.
-STAFF_STEMS = ("helpdesk", "servicedesk", "mitarbeit", "angestellt", "beschaftigt", "medewerk", "werknemer",
+STAFF_STEMS: tuple[str, ...] = ("helpdesk", "servicedesk", "mitarbeit", "angestellt", "beschaftigt", "medewerk", "werknemer",
                "personeel", "funcionari", "empleado", "trabajador", "dipendent", "pracowni", "сотрудник",
                "работник", "співробітник", "працівник", "supportteam", "supportmitarbeit", "kundendienst")
 #: Staff nouns read as whole words.
@@ -65,13 +65,14 @@ STAFF_WORDS = frozenset(("staff", "staffs", "staffer", "staffers", "employee", "
                          "персоналу", "colaborador", "colaboradores", "collaborateur", "collaborateurs",
                          "collaboratori", "helpdesk", "servicedesk"))
 #: Words naming a team, which are staff when a support or insider word stands by them.
-_TEAM_WORDS = frozenset(("team", "teams", "equipe", "equipes", "equipo", "squadra", "zespol", "zespół", "zespołu", "команда",
+_TEAM_WORDS = frozenset(("team", "teams", "equipe", "equipes", "equipo", "squadra", "zespol", "zespół", "zespołu",
+                         "команда",
                          "команды", "команди", "staff", "desk", "engineers", "engineer", "agents", "agent"))
 _SUPPORT_WORDS = frozenset(("support", "soporte", "suporte", "supporto", "wsparcia", "поддержки", "підтримки",
                             "help", "service", "servicio", "cs", "ops", "internal", "interne", "interno",
                             "interna", "intern", "internes", "internen"))
 #: Insider words: internal (en, de, nl, fr, es, pt, it, pl, ru, uk) and "official use".
-INSIDER_STEMS = ("internal", "intern", "wewnetrzn", "wewnętrzn", "внутренн", "служебн", "внутрішн", "службов",
+INSIDER_STEMS: tuple[str, ...] = ("internal", "intern", "wewnetrzn", "wewnętrzn", "внутренн", "служебн", "внутрішн", "службов",
                  "dahili")
 _USE_WORDS = frozenset(("use", "usage", "gebrauch", "nutzung", "verwendung", "gebruik", "uso", "utilisation",
                         "utilizzo", "użytku", "uzytku", "использования", "пользования", "користування",
@@ -91,7 +92,8 @@ FOR_WORDS = frozenset(("for", "fur", "voor", "pour", "para", "per", "dla", "дл
 FILLERS = frozenset(("the", "our", "a", "an", "der", "die", "das", "den", "dem", "des", "unsere", "unser", "het",
                      "de", "onze", "o", "os", "as", "do", "da", "dos", "nossos", "nossa", "el", "la", "los", "las",
                      "le", "les", "l", "du", "nos", "notre", "il", "lo", "i", "gli", "ai", "al", "alla", "agli",
-                     "dei", "di", "aos", "ao", "as", "às", "allo", "alle", "nostri", "nostro", "au", "aux", "naszych", "nasz", "наших", "all", "todos",
+                     "dei", "di", "aos", "ao", "as", "às", "allo", "alle", "nostri", "nostro", "au", "aux", "naszych",
+                     "nasz", "наших", "all", "todos",
                      "alle", "tous", "tutti", "wszystkich", "всех", "усіх", "van", "von", "s"))
 #: Do-not-share phrases, as folded word sequences.
 NO_SHARE = tuple(tuple(p.split()) for p in (
@@ -110,7 +112,8 @@ NO_SHARE = tuple(tuple(p.split()) for p in (
 #: Scripts written without spaces (ja, zh, ko — ko's particles stick to the noun).
 _CJK_STAFF = ("社内関係者", "社内", "社員", "従業員", "スタッフ", "担当者", "職員", "内部", "內部", "员工", "員工",
               "职员", "工作人员", "工作人員", "客服人员", "客服人員", "客服", "支持团队", "支援團隊", "支持人员",
-              "サポート担当", "サポートチーム", "关系者", "관계자", "직원", "사내", "내부", "임직원", "상담원", "지원팀")
+              "サポート担当", "サポートチーム", "关系者", "관계자", "직원", "사내", "내부", "임직원", "상담원",
+              "지원팀")
 _CJK_AFTER = ("向け", "専用", "限定", "のみ", "限り", "专用", "專用", "전용", "한정", "만")
 _CJK_BEFORE = ("仅限", "僅限", "只限", "仅供", "僅供", "只供", "仅", "僅", "限")
 _CJK_NO_SHARE = ("社外秘", "部外秘", "外部秘", "请勿外传", "請勿外傳", "不得外传", "不得外傳", "对外保密", "對外保密",
@@ -248,12 +251,9 @@ def restricts_readers(text: str) -> str | None:
         words = _WORD.findall(reading.replace("n't", "nt").replace("n’t", "nt"))
         if not words:
             continue
-        if len(words) > _MAX_WORDS:
-            # A sentence, not a heading or a label: "Agents only run tools when…" binds
-            # nothing; a do-not-share phrase still says it.
-            found = _no_share(words)
-        else:
-            found = _phrase(words)
+        # A longer text is a sentence, not a heading or a label: "Agents only run tools
+        # when…" binds nothing; a do-not-share phrase still says it.
+        found = _no_share(words) if len(words) > _MAX_WORDS else _phrase(words)
         if found is not None:
             return found
     return None

@@ -38,7 +38,8 @@ STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "uk": (("Тільки для {}", "Лише для {}", "Для {}"), ("співробітників", "працівників", "персоналу")),
 }
 #: Phrases of scripts written without spaces, and whole phrases of "internal use".
-WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外秘", "仅限内部", "仅供内部使用", "員工專用", "內部專用", "僅限員工",
+WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外秘", "仅限内部", "仅供内部使用", "員工專用", "內部專用",
+                 "僅限員工",
                  "请勿外传", "직원 전용", "내부용", "사내 전용", "대외비", "Para uso interno", "Pour usage interne",
                  "Nur für den internen Gebrauch", "Alleen voor intern gebruik", "Для служебного пользования",
                  "Для внутреннего использования", "Do użytku wewnętrznego", "Solo per uso interno", "Nur intern",
