@@ -53,7 +53,8 @@ __all__ = ["FOR_WORDS", "INSIDER_STEMS", "NO_SHARE", "ONLY_WORDS", "STAFF_STEMS"
 #: Staff nouns read by their stem (de, nl, pt, es, it, pl, ru, uk), after folding
 #: (accents dropped: ``funcionários`` → ``funcionarios``); a stem no English word of
 #: another meaning starts with.
-STAFF_STEMS: tuple[str, ...] = ("helpdesk", "servicedesk", "mitarbeit", "angestellt", "beschaftigt", "medewerk", "werknemer",
+STAFF_STEMS: tuple[str, ...] = ("helpdesk", "servicedesk", "mitarbeit", "angestellt", "beschaftigt", "medewerk",
+                                "werknemer",
                "personeel", "funcionari", "empleado", "trabajador", "dipendent", "pracowni", "сотрудник",
                "работник", "співробітник", "працівник", "supportteam", "supportmitarbeit", "kundendienst")
 #: Staff nouns read as whole words.
@@ -72,7 +73,8 @@ _SUPPORT_WORDS = frozenset(("support", "soporte", "suporte", "supporto", "wsparc
                             "help", "service", "servicio", "cs", "ops", "internal", "interne", "interno",
                             "interna", "intern", "internes", "internen"))
 #: Insider words: internal (en, de, nl, fr, es, pt, it, pl, ru, uk) and "official use".
-INSIDER_STEMS: tuple[str, ...] = ("internal", "intern", "wewnetrzn", "wewnętrzn", "внутренн", "служебн", "внутрішн", "службов",
+INSIDER_STEMS: tuple[str, ...] = ("internal", "intern", "wewnetrzn", "wewnętrzn", "внутренн", "служебн", "внутрішн",
+                                  "службов",
                  "dahili")
 _USE_WORDS = frozenset(("use", "usage", "gebrauch", "nutzung", "verwendung", "gebruik", "uso", "utilisation",
                         "utilizzo", "użytku", "uzytku", "использования", "пользования", "користування",
