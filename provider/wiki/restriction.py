@@ -100,7 +100,7 @@ FILLERS = frozenset(("the", "our", "a", "an", "der", "die", "das", "den", "dem",
 #: Do-not-share phrases, as folded word sequences.
 NO_SHARE = tuple(tuple(p.split()) for p in (
     "do not share", "dont share", "do not publish", "dont publish", "do not distribute", "dont distribute",
-    "not for customers", "not for the public", "not to be shared", "not to be published", "do not forward",
+    "not for customers", "not for the public", "not to be shared", "not to be published",
     "nicht weitergeben", "nicht teilen", "nicht veroffentlichen", "nicht fur kunden", "nicht an kunden",
     "ne pas partager", "ne pas diffuser", "ne pas publier", "ne pas divulguer", "pas pour les clients",
     "no compartir", "no publicar", "no divulgar", "no para clientes", "no distribuir",
