@@ -374,7 +374,9 @@ def _restricting_value(name: str, value: Any) -> bool:
     names a restricted readership: one of :data:`_RESTRICTING_VALUES` after folding, or
     words binding a restriction to staff (:func:`provider.wiki.restriction.restricts_readers`:
     ``for employees``, ``Nur für Mitarbeiter``)."""
-    if squash(name) in _PROSE_KEYS:
+    if squash(name) in _PROSE_KEYS or any(resembles(name, key) for key in _TAG_KEYS):
+        # Tags name topics ("Agent": the OGP agent software of a Hetzner tutorial); a tag
+        # saying "internal" is read by _hiding_tags.
         return False
     items = value if isinstance(value, list) else [value]
     for item in items[:200]:
