@@ -181,6 +181,8 @@ def _kinds(words: list[str]) -> list[str]:
             kinds[i + (1 if following == after_filler else 2)] = "staff"
         elif _TIER.match(word) and following.isdigit() and len(following) == 1:
             kinds[i] = kinds[i + 1] = "staff"
+            if i + 2 < len(words) and words[i + 2] in _SUPPORT_WORDS | _TEAM_WORDS:
+                kinds[i + 2] = "staff"  # Tier 3 support, Level 2 agents
         elif _TIER_CODE.fullmatch(word):
             kinds[i] = "staff"
         elif word == "so" and following in FOR_WORDS:
