@@ -5,6 +5,12 @@
     python bench/heuristics.py --corpora DIR           # corpora elsewhere
     python bench/heuristics.py --internal kaia-docs=docs/misc/** kaia-docs
 
+``--files`` reads each file alone (:func:`provider.wiki.document.parse_document`, as the
+indexer reads it) without the corpus-wide rules (copies, translations): the per-file
+heuristics — body wording, would-be markers and hidden HTML, restricting front matter,
+meta-refresh pages — in minutes instead of the full check's half hour; it lists every
+file a per-file heuristic touches and why.
+
 ``--internal NAME=GLOB`` (repeatable) first makes the folder internal, as an operator
 archiving old pages would: the public pages the copy rules then demote are listed (their
 false positives are what a reader of the two pages would disagree with).
@@ -120,12 +126,49 @@ def run(name: str, corpora: Path, internal: tuple[str, ...] = ()) -> Counter[str
     return counts
 
 
+def run_files(name: str, corpora: Path) -> Counter[str]:
+    """The per-file heuristics of every file of one corpus, read alone (``--files``)."""
+    from provider.wiki.document import WikiDocument, parse_document
+    from provider.wiki.findings import HEURISTIC_CODES
+
+    config = load_config(ROOT / "bench" / "corpora" / f"{name}.yaml")
+    settings = dataclasses.replace(config.wiki_settings(), root=corpora / name)
+    started = time.monotonic()
+    counts: Counter[str] = Counter()
+    files = 0
+    print(f"== {name} (files read alone): {settings.root}")
+    for path in sorted(settings.root.rglob("*")):
+        if path.suffix.lower() not in (".md", ".mdx", ".markdown") or not path.is_file():
+            continue
+        files += 1
+        relpath = path.relative_to(settings.root).as_posix()
+        data = path.read_bytes()
+        doc = parse_document(settings, relpath, data, size=len(data), mtime_ns=0)
+        if not isinstance(doc, WikiDocument):
+            continue
+        for stored in doc.meta.findings:
+            code, line, text = read_finding(stored)
+            if code in HEURISTIC_CODES:
+                counts[code] += 1
+                print(f"  {code:24} {relpath}:{line}  {text}")
+        for error in doc.meta.errors:
+            if "may restrict who reads" in error or "hidden text" in error:
+                kind = "restricting-key" if "may restrict" in error else "meta-refresh"
+                counts[kind] += 1
+                print(f"  {kind:24} {relpath}  {error[:160]}")
+    touched = ", ".join(f"{code} {n}" for code, n in sorted(counts.items())) or "none"
+    print(f"   {files} files; per-file heuristic findings: {touched} ({time.monotonic() - started:.0f} s)")
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="corpora (default: every one with a bench/corpora/NAME.yaml)")
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--internal", action="append", default=[], metavar="NAME=GLOB",
                         help="make a folder of corpus NAME internal first (repeatable)")
+    parser.add_argument("--files", action="store_true",
+                        help="only the per-file heuristics, each file read alone (fast)")
     args = parser.parse_args()
     internal: dict[str, list[str]] = {}
     for item in args.internal:
@@ -135,7 +178,8 @@ def main() -> None:
                                  if (args.corpora / p.stem).is_dir())
     total: Counter[str] = Counter()
     for name in names:
-        total += run(name, args.corpora, tuple(internal.get(name, ())))
+        total += run_files(name, args.corpora) if args.files else run(name, args.corpora,
+                                                                        tuple(internal.get(name, ())))
     print(f"all corpora: {', '.join(f'{c} {n}' for c, n in sorted(total.items())) or 'no heuristic finding'}")
 
 

@@ -32,6 +32,7 @@ Two stages, one :class:`Reason` type, so ``check`` tells one story:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,7 +41,8 @@ from typing import Any
 
 from wcmatch import glob
 
-from .lookalike import mentions, near, resembles, squash
+from .lookalike import fold, mentions, near, resembles, squash
+from .restriction import restricts_readers
 
 __all__ = [
     "AUDIENCES",
@@ -295,7 +297,7 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
                     exact = exact_key(name, "audience") and (
                         not path or (len(path) == 1 and exact_key(path[0], "params")))
                     found.append(AudienceSignal(here, value, exact))
-                elif _intent_key(name) or _hiding_tags(name, value):
+                elif _intent_key(name) or _hiding_tags(name, value) or _restricting_value(name, value):
                     found.append(AudienceSignal(here, value, False))
                 walk(value, here, depth + 1)
         elif isinstance(node, list):
@@ -316,15 +318,73 @@ _TAG_KEYS = ("tags", "tag", "categories", "category", "keywords", "labels", "lab
 _HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly")
 
 
+#: Words that, as a part of a key (``access``, ``required_role``, ``allowedRoles``,
+#: ``x-permissions``, ``ACL``), say the key restricts who may read the page (issue 24):
+#: not ``audience``, so never a public signal, whatever the value — the strictest reading.
+RESTRICTING_KEY_PARTS = ("access", "role", "roles", "permission", "permissions", "perm", "perms", "acl", "acls",
+                         "visibility", "visible", "private", "internal", "confidential", "restricted", "restrict",
+                         "restriction", "restrictions", "security", "sensitivity", "secret", "staff", "staffonly",
+                         "employees", "readers", "viewers", "audiences", "entitlement", "entitlements", "clearance",
+                         "classification", "tlp", "allowed", "authorized", "authorised", "exposure")
+_KEY_PARTS = re.compile(r"[^\W_]+?(?=[A-Z][a-z]|[^\w]|_|$)|[^\W_]+")
+
+
 def _intent_key(name: str) -> bool:
     """A key misspelling ``audience`` (``audiance``, ``audiences``), containing it
-    (``target_audience``, ``ms.audience``), or naming an intent of :data:`INTENT_KEYS`."""
+    (``target_audience``, ``ms.audience``), naming an intent of :data:`INTENT_KEYS`, or
+    with a part (split at separators and camelCase) naming one of
+    :data:`RESTRICTING_KEY_PARTS` (short parts exactly, after folding and confusables;
+    longer ones misspelled by one letter)."""
     squashed = squash(name)
     if len(squashed) > 40:
         return False
     if mentions(name, ("audience",)) or (len(squashed) >= 5 and near(squashed, "audience", 2)):
         return True
-    return any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS)
+    if any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS):
+        return True
+    # Split as written (camelCase) and folded (an invisible character inside a part).
+    return any(_restricting_part(part) for part in {*_KEY_PARTS.findall(name), *_KEY_PARTS.findall(fold(name))})
+
+
+@lru_cache(maxsize=4096)
+def _restricting_part(part: str) -> bool:
+    squashed = squash(part)
+    if any(near(squashed, word, 1) if len(word) >= 7 else resembles(squashed, word) for word in RESTRICTING_KEY_PARTS):
+        return True
+    # A key written as one run of letters (ALLOWEDROLES, accesslevel): a restricting
+    # word of four letters or more at its start or end ("accessibility" is no access).
+    return not squashed.startswith("accessib") and any(
+        len(word) >= 4 and len(squashed) > len(word) and (squashed.startswith(word) or squashed.endswith(word))
+        for word in RESTRICTING_KEY_PARTS)
+
+
+#: Keys whose value is prose a reader sees: never read as a restriction.
+_PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sidebar_label", "linktitle", "label",
+               "keywords", "tagline", "text", "linktext")
+#: Values that, as the whole value of any other key, name who may read the page
+#: (``readers: staff``, ``scope: internal``).
+_RESTRICTING_VALUES = frozenset(("internal", "confidential", "private", "restricted", "secret", "staff", "employees",
+                                 "agents", "agent", "employee", "staffonly", "agentsonly", "agentonly", "internalonly",
+                                 "employeesonly",
+                                 "nonpublic", "notpublic", "internaluse", "internaluseonly"))
+
+
+def _restricting_value(name: str, value: Any) -> bool:
+    """Whether ``value`` (a short string, or a list of them) of a key that is not prose
+    names a restricted readership: one of :data:`_RESTRICTING_VALUES` after folding, or
+    words binding a restriction to staff (:func:`provider.wiki.restriction.restricts_readers`:
+    ``for employees``, ``Nur für Mitarbeiter``)."""
+    if squash(name) in _PROSE_KEYS or any(resembles(name, key) for key in _TAG_KEYS):
+        # Tags name topics ("Agent": the OGP agent software of a Hetzner tutorial); a tag
+        # saying "internal" is read by _hiding_tags.
+        return False
+    items = value if isinstance(value, list) else [value]
+    for item in items[:200]:
+        if isinstance(item, str) and 0 < len(item) <= 60 and len(item.split()) <= 5:
+            squashed = squash(item)
+            if any(resembles(squashed, word) for word in _RESTRICTING_VALUES) or restricts_readers(item):
+                return True
+    return False
 
 
 def _hiding_tags(name: str, value: Any) -> bool:
@@ -376,8 +436,13 @@ def _by_signals(signals: Sequence[AudienceSignal]) -> tuple[Reason, list[str]]:
     inexact = [s for s in signals if not s.exact]
     if inexact:
         shown = ".".join(inexact[0].path)
-        return (Reason(INTERNAL, f"fail-closed: front matter key {shown!r} is not 'audience'"),
-                [f"front matter key {shown!r} resembles 'audience' but is not it; treated as internal"])
+        key = inexact[0].path[-1]
+        if mentions(key, ("audience",)) or near(squash(key), "audience", 2):
+            said = f"front matter key {shown!r} resembles 'audience' but is not it; treated as internal"
+        else:
+            said = (f"front matter key {shown!r} may restrict who reads the page (only 'audience: public' "
+                    "publishes, and the strictest reading wins); treated as internal")
+        return Reason(INTERNAL, f"fail-closed: front matter key {shown!r} is not 'audience'"), [said]
     values = {s.value if isinstance(s.value, str) else repr(s.value) for s in signals}
     if len(signals) > 1 and len(values) > 1:
         keys = ", ".join(repr(".".join(s.path)) for s in signals)

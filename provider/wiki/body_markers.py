@@ -52,6 +52,7 @@ from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
 from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
+from .restriction import HINT, names_staff_reader, restricts_readers
 
 __all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections",
            "says_not_for_customers"]
@@ -175,7 +176,9 @@ def says_not_for_customers(text: str) -> str | None:
     for phrase in _WHOLE:
         if trimmed == phrase or words == phrase:
             return " ".join(phrase)
-    return None
+    # A restriction bound to staff readers, in any language (Helpdesk only, Nur für
+    # Mitarbeiter, 社内向け): :mod:`provider.wiki.restriction`.
+    return restricts_readers(text)
 
 
 def _inline_text(token: Token) -> str:
@@ -233,6 +236,29 @@ def _may_hold(body: str) -> bool:
         if (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
                 or match.group(0).endswith("(") or "audience" in match.group(0)
                 or (after.strip(" \t") and set(after.strip(" \t")) <= set("=-"))):
+            return True
+    # Folded as the restriction rule reads (the copy rules' folding splits Hangul).
+    return _may_restrict(text if body.isascii() else fold(body))
+
+
+def _may_restrict(text: str) -> bool:
+    """Whether a line of ``text`` (lowercased, folded) where a phrase counts restricts its
+    readers to staff in words (:func:`~provider.wiki.restriction.restricts_readers`)."""
+    seen: set[int] = set()
+    for match in HINT.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)].strip(" \t")
+        after = text[end + 1 : text.find("\n", end + 1)].strip(" \t") if end >= 0 else ""
+        if not (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
+                or (after and set(after) <= set("=-"))):
+            continue
+        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[:300]
+        # The whole line (a heading, a note) and its lead before a colon (a label).
+        if any(restricts_readers(part) is not None for part in {shown, shown.split(":", 1)[0]}):
             return True
     return False
 
@@ -344,7 +370,9 @@ def _findings(body: str) -> list[BodyMarker]:
             text = _inline_text(inline)
             label = _label(inline)
             start, end = token.map
-            if label is not None and says_not_for_customers(label) is not None:
+            first_line = text.strip().split("\n", 1)[0]
+            if label is not None and (says_not_for_customers(label) is not None or (
+                    names_staff_reader(label) and restricts_readers(first_line) is not None)):
                 if not text.strip().removeprefix(label).strip(" :*_") and position + 3 < len(tokens):
                     # The label stands alone: it is about the block after it.
                     after = tokens[position + 3]

@@ -133,6 +133,23 @@ _COLON_CLOSE = re.compile(r"^((?:[ \t]*>)*)[ \t]*:{3,}\s*$")
 _MDX_STRING = re.compile(r"""\{\s{0,10}(['"])([^'"\n{}]{0,200})\1\s{0,10}\}""")
 
 
+#: Characters a box title may end with that already part it from the text after it.
+_TITLE_ENDS = frozenset(".:;!?…。：；！？)」』】")
+
+
+def shown_title(title: str) -> str:
+    """A box's title (admonition, tab, pymdown block) as a paragraph of plain text: the
+    site shows it on a bar of its own above the box's text, so a title that does not end
+    with punctuation gets a colon (``Title: The text…``, not ``Title The text…``) — a
+    snippet joins the title and the text on one line. A title in a script written
+    without spaces gets the full-width colon."""
+    stripped = title.rstrip()
+    if not stripped or stripped[-1] in _TITLE_ENDS:
+        return title
+    wide = 0x2E80 <= ord(stripped[-1]) <= 0xFFEF
+    return stripped + ("：" if wide else ":")
+
+
 def _admonition_title(rest: str) -> str:
     """The title of ``:::tip[Title]``, ``:::tip Title`` or ``:::tip Title {attrs}``."""
     rest = rest.strip()
@@ -151,7 +168,7 @@ def _docusaurus_line(line: str) -> str | None:
         title = _admonition_title(opener.group(3))
         # A blank line after the title keeps it a paragraph of its own.
         quote = opener.group(1).rstrip()
-        return f"{opener.group(1)}{title}\n{quote}" if title else quote
+        return f"{opener.group(1)}{shown_title(title)}\n{quote}" if title else quote
     return line
 
 
@@ -410,7 +427,7 @@ def _mkdocs_blocks(lines: list[str], depth: int = 0) -> list[str]:
         body = [_dedent(b, base + 4) for b in lines[index + 1 : end]]
         pad = " " * base
         title = (opener.group(2) or "").strip()
-        out += ["", f"{pad}{title}", ""] if title else [""]
+        out += ["", f"{pad}{shown_title(title)}", ""] if title else [""]
         out += [f"{pad}{b}" if b.strip() else "" for b in _mkdocs_blocks(body, depth + 1)]
         out.append("")
         index = end
@@ -455,7 +472,7 @@ def _pymdown_blocks(lines: list[str]) -> list[str]:
             continue
         open_fences.append(len(opener.group(1)))
         title = (opener.group(3) or "").strip()
-        out += ["", title, ""] if title and opener.group(2).lower() not in _UNSHOWN_ARGUMENT else [""]
+        out += ["", shown_title(title), ""] if title and opener.group(2).lower() not in _UNSHOWN_ARGUMENT else [""]
         # The block's options: YAML indented right under its header (``    type: warning``),
         # up to the first blank or unindented line.
         base = _indent_width(line)

@@ -50,7 +50,7 @@ from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
 from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
 from .publication import FLAG_KEYS, lookup, read_publication
-from .redirects import redirect_stub
+from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
 
@@ -188,6 +188,9 @@ def parse_document(
     withheld = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
     if not (withheld or section) and (stub := _stub(head.meta, head.front.body, body, page)):
         publication["path"] = stub
+        if stub.startswith(HIDDEN_BY_REFRESH):
+            # Words under a meta refresh are shown to no reader: hidden text (issue 24).
+            errors.append(f"{stub}; its words are hidden text, withheld (fail closed)")
     sources = {
         "audience": verdict.source,
         "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), ""),

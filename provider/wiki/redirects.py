@@ -7,6 +7,12 @@ nothing: the browser moves on. Served, its "This page moved" line outranks the p
 points to (``docs/ref/extensions/litellm.md`` of the OpenAI Agents docs ranked first for
 LiteLLM). Such a page is withheld with the reason :func:`redirect_stub` gives, counted as
 its own kind by :mod:`provider.wiki.reasons`.
+
+A ``<meta http-equiv="refresh">`` outside code makes the page a stub whatever its length
+(issue 24): the browser leaves before anyone reads the body, so words carried under it
+are text the site never shows — withheld, fail closed. A script is read as a stub only
+up to :data:`MAX_STUB_WORDS` words (a long page may hold a script that redirects only
+some readers).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any
 
 from .plaintext import outside_fences
 
-__all__ = ["MAX_STUB_WORDS", "REDIRECT_KEYS", "redirect_stub"]
+__all__ = ["HIDDEN_BY_REFRESH", "MAX_STUB_WORDS", "REDIRECT_KEYS", "redirect_stub"]
 
 #: Front matter keys whose value sends the reader to another page.
 REDIRECT_KEYS = ("redirect_to", "redirect", "redirect_url")
@@ -31,6 +37,11 @@ _REDIRECT = re.compile(
     r"|<script\b[^>]*>[^<]*?\blocation(?:\.href)?\s*=(?!=)"
     r"|<script\b[^>]*>[^<]*?\blocation\.(?:replace|assign)\s*\(",
     re.IGNORECASE)
+#: The reason given to a page whose meta refresh hides more than :data:`MAX_STUB_WORDS`
+#: words: text no reader sees (an error: ``check`` quarantines the page).
+HIDDEN_BY_REFRESH = "a redirect stub: a meta refresh sends readers elsewhere before the page's text is shown"
+_META_REFRESH = re.compile(r"<meta\b[^>]*http-equiv\s*=\s*[\"']?refresh", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -54,9 +65,12 @@ def redirect_stub(front: Mapping[str, Any], body: str, texts: Iterable[str]) -> 
         return segment
 
     outside_fences(body, keep)  # fenced code shows a redirect, it does not run one
-    if not _REDIRECT.search("".join(prose)):
+    shown_prose = _CODE_SPAN.sub(" ", "".join(prose))  # so does a code span
+    if not _REDIRECT.search(shown_prose):
         return None
     shown = sum(len(_WORD.findall(text)) for text in texts)
     if shown > MAX_STUB_WORDS:
+        if _META_REFRESH.search(shown_prose):
+            return f"{HIDDEN_BY_REFRESH} ({shown} words)"
         return None
     return "a redirect stub: the page sends readers elsewhere with a script or a meta refresh"

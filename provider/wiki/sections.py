@@ -57,7 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .body_markers import hiding_summary
+from .body_markers import hiding_summary, says_not_for_customers
 from .code_shown import shown_as_code
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block
@@ -83,14 +83,35 @@ HIDE_COMMENT_WORDS = {"internal": 2, "confidential": 2, "restricted": 2, "privat
 HIDE_COMMENT_PHRASES = ("内部", "社内", "機密", "机密", "非公開", "保密", "仅限", "僅限", "내부", "기밀", "비공개")
 #: Names of a shortcode, Liquid tag, JSX/HTML element, container type or class that say
 #: the same when they are the whole name.
-HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden"}
+HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff", "hidden",
+                                      # Classes the CSS frameworks hide text with (Tailwind,
+                                      # Bootstrap, WordPress, Foundation, HTML5 Boilerplate).
+                                      "sronly", "visuallyhidden", "visuallyhiddenfocusable", "screenreaderonly",
+                                      "screenreadertext", "showforsr", "offscreen", "invisible", "dnone",
+                                      "hide", "hidetext", "textindent"}
 
 # Where an author can say "hide this" in some docs tool's syntax. Each is a *candidate*;
 # it counts only if it is not shown as code (:func:`provider.wiki.code_shown.shown_as_code`).
 #: CSS that hides an element from a reader: ``display: none``, ``visibility: hidden``,
 #: ``font-size: 0``, ``opacity: 0`` (a zero not followed by a fraction), in any case.
 _HIDDEN_STYLE = (r"(?i:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
-                 r"|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9]))")
+                 r"|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])"
+                 # Off screen, clipped away, zero-sized, shrunk to nothing or a dot: the
+                 # text is in the page and no reader sees it.
+                 r"|(?:left|right|top|bottom|text-indent|margin-left|margin-top|margin-right)\s*:\s*-\s*"
+                 r"(?:\d{3,}(?:\.\d+)?\s*(?:px|pt)?|\d{2,}(?:\.\d+)?\s*(?:em|rem|vw|vh|%|ch|in|cm))"
+                 r"|translate[xy]?\(\s*-\s*\d{3,}|scale\(\s*0(?![.\d]*[1-9])"
+                 r"|clip\s*:\s*rect\(\s*0|clip-path\s*:\s*(?:inset\(\s*(?:50|100)\s*%|circle\(\s*0)"
+                 r"|(?<![-\w])(?:max-)?(?:width|height)\s*:\s*0(?![.\d]*[1-9])"
+                 r"|font-size\s*:\s*0?\.\d+\s*(?:px|pt)|font-size\s*:\s*1\s*(?:px|pt)\b"
+                 r"|line-height\s*:\s*0(?![.\d]*[1-9]))")
+#: Text coloured as the page is (white on the white pages docs sites show, or
+#: transparent): hidden unless the element sets a background of another colour.
+_BLANK_COLOUR = (r"(?:white|#f{3}(?:f{3})?\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:\)|,\s*(?:1|0?\.\d+)\s*\))"
+                 r"|transparent|rgba\([^)]*,\s*0\s*\)|hsla?\(\s*\d+\s*,\s*\d+%?\s*,\s*100%)")
+_TEXT_COLOUR = re.compile(r"(?<![-\w])color\s*:\s*" + _BLANK_COLOUR, re.IGNORECASE)
+_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;\"'>]+)", re.IGNORECASE)
+_BLANK_BACKGROUND = re.compile(r"\s*" + _BLANK_COLOUR + r"\s*(?:!important)?\s*$", re.IGNORECASE)
 _COMMENTS = re.compile(
     r"<!-(?:(?!-->).){0,2000}?-->"                          # HTML comment (also <!--- … --->)
     r"|(?m:^ {0,3}\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>)[ \t]+(?:\([^)\n]{0,300}\)|\"[^\"\n]{0,300}\"))"  # [//]: # (…)
@@ -105,7 +126,8 @@ _COMMENTS = re.compile(
     r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
     r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
     r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
-    r"|<[A-Za-z][^<>]{0,500}?(?:\shidden[\s>=/]|" + _HIDDEN_STYLE + ")",  # hidden elements
+    r"|<[A-Za-z][^<>]{0,500}?(?:\s(?i:hidden)[\s>=/]|" + _HIDDEN_STYLE + ")"  # hidden elements
+    r"|<[A-Za-z][^<>]{0,500}?(?<![-\w])(?i:color)\s*:\s*(?i:" + _BLANK_COLOUR + ")[^<>]{0,500}>",  # blank text
     re.DOTALL,
 )
 _NAMES = re.compile(
@@ -165,7 +187,37 @@ def _comment_hides(text: str) -> bool:
     Remembered per text (at most ~2,000 characters): pages made from one template repeat
     their comments, and the look-alike search runs a pattern per hide word."""
     return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text)
-                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE))
+                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE)  # any case: HTML's
+                or _blank_text(text) or _restricts(text))
+
+
+def _blank_text(tag: str) -> bool:
+    """Whether an element's tag sets its text in the page's own colour (white, or
+    transparent) without a background of another colour behind it."""
+    if not tag.startswith("<") or _TEXT_COLOUR.search(tag) is None:
+        return False
+    backgrounds = [m.group(1) for m in _BACKGROUND.finditer(tag)]
+    return all(_BLANK_BACKGROUND.match(b) for b in backgrounds)
+
+
+#: A comment's delimiters in the syntaxes :data:`_COMMENTS` reads.
+_DELIMITERS = re.compile(r"^(?:<!-+|\{\{?/\*|\{#|\{%-?\s*comment\s*-?%\}|\{::comment\}|\[[^\]]*\]:\s*#\s*[(\"])"
+                         r"|(?:-+>|\*/\}?\}?|#\}|[)\"])$")
+
+
+def _restricts(text: str) -> bool:
+    """Whether a comment says, in words, that what it introduces or wraps is not for
+    customers (``<!-- for employees -->``, ``<!-- dont publish -->``, ``<!-- Nur für
+    Mitarbeiter: … -->``): its whole text when short, or its lead before a colon or a
+    dash, read as a heading is (:func:`provider.wiki.body_markers.says_not_for_customers`)."""
+    if not text.startswith(("<!", "{", "[")) or text.startswith("<![CDATA["):
+        return False
+    inner = _DELIMITERS.sub("", text.strip()).strip()
+    if not inner:
+        return False
+    lead = re.split(r"[:\n]|\s[-–—]+\s", inner, maxsplit=1)[0]
+    return any(says_not_for_customers(part) is not None for part in dict.fromkeys((inner, lead))
+               if len(part.split()) <= 12)
 
 
 _COMMENT_WORD = re.compile(r"[^\W_]+")

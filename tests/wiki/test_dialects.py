@@ -53,7 +53,7 @@ def test_docusaurus_admonitions_keep_title_and_text() -> None:
         ":::caution\n\nNo title here.\n\n:::\n"
     )
     assert text(source, "docusaurus") == [
-        "Pro tip", "Use npm.", "Old style title", "Old style body.", "Outer.", "Inner.", "No title here.",
+        "Pro tip:", "Use npm.", "Old style title:", "Old style body.", "Outer.", "Inner.", "No title here.",
     ]
 
 
@@ -86,14 +86,14 @@ def test_mkdocs_admonitions_tabs_and_nesting() -> None:
         "After the blocks.\n"
     )
     assert text(source, "mkdocs") == [
-        "Heads up", "First line.", "Second paragraph.", "Collapsed.", "Nested.", "Linux", "Linux text.", "macOS",
+        "Heads up:", "First line.", "Second paragraph.", "Collapsed.", "Nested.", "Linux:", "Linux text.", "macOS:",
         "Mac text.", "After the blocks.",
     ]
 
 
 def test_mkdocs_admonition_inside_a_list_stays_in_the_item() -> None:
     source = '1. Step one.\n\n    !!! note "Careful"\n        Step note.\n\n2. Step two.\n'
-    assert text(source, "mkdocs") == ["Step one.", "Careful", "Step note.", "Step two."]
+    assert text(source, "mkdocs") == ["Step one.", "Careful:", "Step note.", "Step two."]
 
 
 def test_mkdocs_attr_lists_snippets_keys_and_abbreviations() -> None:
@@ -140,7 +140,7 @@ def test_cleaners_are_linear_on_hostile_input(name: str) -> None:
 
 def test_docusaurus_admonition_inside_a_blockquote() -> None:
     assert text("> :::note\n> Quoted note.\n> :::\n\nAfter.", "docusaurus") == ["Quoted note.", "After."]
-    assert text("> :::tip[Heads up]\n> Body.\n> :::", "docusaurus") == ["Heads up", "Body."]
+    assert text("> :::tip[Heads up]\n> Body.\n> :::", "docusaurus") == ["Heads up:", "Body."]
 
 
 def test_mdx_comments_are_text_in_code_and_hide_fences_in_prose() -> None:
@@ -181,22 +181,22 @@ MKDOCS = ("mkdocs", "heading_attributes")
     ("source", "expected"),
     [
         # pymdownx.blocks: the title and the body, never the fence lines.
-        ("/// note | Technical Details\n\nBody text.\n\n///\n", ["Technical Details", "Body text."]),
+        ("/// note | Technical Details\n\nBody text.\n\n///\n", ["Technical Details:", "Body text."]),
         ("/// tip\n\nNo title.\n\n///\n", ["No title."]),
-        ("/// admonition | Careful\n    type: warning\n\nBody.\n///\n", ["Careful", "Body."]),
-        ("/// details | Click to expand\n    open: true\n\nHidden.\n///\n", ["Click to expand", "Hidden."]),
+        ("/// admonition | Careful\n    type: warning\n\nBody.\n///\n", ["Careful:", "Body."]),
+        ("/// details | Click to expand\n    open: true\n\nHidden.\n///\n", ["Click to expand:", "Hidden."]),
         ("/// html | div.grid\n\nGrid text.\n\n///\n", ["Grid text."]),  # a selector, not a title
-        ("//// tab | Python 3.10+\n\n/// note\n\nInner.\n\n///\n\n////\n", ["Python 3.10+", "Inner."]),
-        ("Before.\n/// warning | Title\nRight after.\n///\nAfter.\n", ["Before.", "Title", "Right after.", "After."]),
-        ("/// note | Never closed\n\nRest of the page.\n", ["Never closed", "Rest of the page."]),
+        ("//// tab | Python 3.10+\n\n/// note\n\nInner.\n\n///\n\n////\n", ["Python 3.10+:", "Inner."]),
+        ("Before.\n/// warning | Title\nRight after.\n///\nAfter.\n", ["Before.", "Title:", "Right after.", "After."]),
+        ("/// note | Never closed\n\nRest of the page.\n", ["Never closed:", "Rest of the page."]),
         # classic admonitions
-        ('!!! note "Title"\n    Indented body.\n', ["Title", "Indented body."]),
+        ('!!! note "Title"\n    Indented body.\n', ["Title:", "Indented body."]),
         ("!!!note\n    No space after the marker.\n", ["No space after the marker."]),
-        ('!!! 참고 "제목"\n    한국어 본문\n', ["제목", "한국어 본문"]),
-        ('??? note "Expand to see output"\n    Output.\n', ["Expand to see output", "Output."]),
+        ('!!! 참고 "제목"\n    한국어 본문\n', ["제목：", "한국어 본문"]),
+        ('??? note "Expand to see output"\n    Output.\n', ["Expand to see output:", "Output."]),
         ('???+ tip\n    Open by default.\n', ["Open by default."]),
         # content tabs
-        ('=== "Python"\n\n    Use pip.\n\n=== "Node"\n\n    Use npm.\n', ["Python", "Use pip.", "Node", "Use npm."]),
+        ('=== "Python"\n\n    Use pip.\n\n=== "Node"\n\n    Use npm.\n', ["Python:", "Use pip.", "Node:", "Use npm."]),
         # includes: another file's text, gone (in code too: they run before Markdown)
         ("Intro.\n\n{* ../../docs_src/x.py hl[6:7] *}\n\nAfter.\n", ["Intro.", "After."]),
         ("{!> ../../docs_src/x.md !}\n\nText.\n", ["Text."]),
