@@ -197,6 +197,21 @@ base_url = _checked_text(check_base_url, "an https URL such as https://help.exam
 path_pattern = _checked_text(lambda text: check_path_pattern(text.strip()), f"a path such as {DEFAULT_PATH_PATTERN}")
 
 
+def docfx_base_paths(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """``{docset folder: URL path}`` → pairs, folders and paths without outer ``/``."""
+    if not isinstance(value, Mapping) or not value:
+        raise ConfigurationError(f"{where}: must be a map of docset folder to URL path, "
+                                 "e.g. {Exchange: /exchange/troubleshoot}")
+    out: dict[str, str] = {}
+    for folder, path in value.items():
+        if not isinstance(folder, str) or not isinstance(path, str) or any(c in path for c in "{}?#\\ ") \
+                or ".." in folder.split("/") or ".." in path.split("/"):
+            raise ConfigurationError(f"{where}: {folder!r}: {path!r} must be a docset folder and a URL path such as "
+                                     "/exchange/troubleshoot")
+        out[folder.strip().strip("/")] = path.strip().strip("/")
+    return tuple(out.items())
+
+
 def route_base_path(value: Any, where: str) -> str:
     if value is None:
         return ROUTE_BASE_PATH
