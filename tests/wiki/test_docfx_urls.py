@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpthread_kit.registrations import ConfigurationError
+from provider.cli import format_check
 from provider.config import config_from_mapping
 from provider.wiki.check import check_wiki
 from provider.wiki.citations import CitationSettings, document_url, url_inputs
@@ -127,6 +128,10 @@ def test_no_base_path_no_guessed_url_and_check_says_why(repo: Path) -> None:
     assert report.to_json()["urlNotes"] == report.url_notes
     served = {e.path: e.url for e in report.files if e.status == "served"}
     assert served["Outlook/Client/profiles/Reset-Profile.md"] is None
+    text = format_check(report, urls=True)
+    assert "Citation URL problems (1):\n  Outlook/docfx.json: " in text
+    assert "  Outlook/Client/profiles/Reset-Profile.md  (none)" in text
+    assert f"  Exchange/ExchangeServer/setup/install.md  {LEARN}/exchange/troubleshoot/setup/install" in text
 
 
 def test_x2_no_base_path_is_withheld_by_the_sitemap_with_the_reason(repo: Path) -> None:
