@@ -186,6 +186,18 @@ def test_redirected_source_files_are_not_pages(repo: Path) -> None:
     assert status["Exchange/Hub/index.md"] == "served"
 
 
+def test_a_docset_open_publishing_does_not_build_is_not_published(repo: Path) -> None:
+    _write(repo, {".openpublishing.publish.config.json": json.dumps({"docsets_to_publish": [
+        {"docset_name": "Support-Exchange", "build_source_folder": "Exchange"}]})})
+    policy = load_site_policy(repo, "docfx")
+    assert policy.excluded_reason("Outlook/Client/profiles/Reset-Profile.md") == (
+        "its docset Outlook/ is not in .openpublishing.publish.config.json docsets_to_publish: not published")
+    assert policy.excluded_reason("Exchange/Hub/index.md") is None
+    _write(repo, {".openpublishing.publish.config.json": "[]"})
+    report = check_wiki(_settings(repo, BASES))
+    assert report.exit_code == 1 and not any(e.resolved is not None and e.resolved.public for e in report.files)
+
+
 def test_an_unreadable_redirection_file_fails_closed(repo: Path) -> None:
     _write(repo, {".openpublishing.redirection.json": "{not json"})
     report = check_wiki(_settings(repo, BASES))

@@ -12,6 +12,14 @@ docset governing the files in its folder:
   (``{key: {glob: value}}``, later globs winning) are merged under each page's front
   matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's own.
 * When any docset exists, a file in no docset's folder is not built.
+* ``toc.md`` is a table of contents, not a page.
+* Microsoft Learn's Open Publishing files in the content folder:
+  ``.openpublishing.publish.config.json`` — a docset whose folder no
+  ``docsets_to_publish[].build_source_folder`` names is not built;
+  ``.openpublishing.redirection*.json`` — a file named by a ``source_path`` (relative to
+  the content folder) or ``source_path_from_root`` (``/``-rooted) redirects to its
+  ``redirect_url``, so it is not a page. Either file unreadable, or without its list, is a
+  finding over the whole content folder.
 
 A ``docfx.json`` that cannot be read, has a ``build`` of another shape, or names
 ``globalMetadataFiles``/``fileMetadataFiles`` (not read here) is a
@@ -30,8 +38,8 @@ from typing import Any, NamedTuple
 from .config_files import ConfigError, read_bytes, read_config
 from .policy import Finding, MetaRule, PathRule
 
-__all__ = ["CONFIG_NAME", "MAX_DEPTH", "MAX_REDIRECTION_BYTES", "REDIRECTION_GLOB", "ContentEntry", "content_entries",
-           "find_docsets", "read_docfx", "redirection_files"]
+__all__ = ["CONFIG_NAME", "MAX_DEPTH", "MAX_REDIRECTION_BYTES", "PUBLISH_CONFIG", "REDIRECTION_GLOB", "ContentEntry",
+           "content_entries", "find_docsets", "read_docfx", "redirection_files"]
 
 CONFIG_NAME = "docfx.json"
 MAX_DEPTH = 3
@@ -39,6 +47,8 @@ MAX_DEPTH = 3
 REDIRECTION_GLOB = ".openpublishing.redirection*.json"
 #: Redirection files of large docsets hold tens of thousands of entries.
 MAX_REDIRECTION_BYTES = 32 << 20
+#: Open Publishing's list of the docsets it builds (``docsets_to_publish``).
+PUBLISH_CONFIG = ".openpublishing.publish.config.json"
 #: DocFX reads these as a folder's table of contents, never as a page.
 _TOC = r"(?i)(?:\A|/)toc\.md\Z"
 _SKIP = frozenset({"node_modules", "_site", "obj", "_themes"})
@@ -199,6 +209,27 @@ def _redirections(root: Path) -> tuple[list[PathRule], list[Finding]]:
                      labels=tuple(sources[s] for s in ordered))], findings
 
 
+def _unpublished(root: Path, docsets: list[str]) -> tuple[list[PathRule], list[Finding]]:
+    """With ``.openpublishing.publish.config.json`` in the content folder, a docset whose
+    folder no ``docsets_to_publish[].build_source_folder`` names is not built."""
+    path = root / PUBLISH_CONFIG
+    if not path.is_file():
+        return [], []
+    try:
+        data = read_config(path)
+    except (ConfigError, OSError) as exc:
+        return [], [Finding(PUBLISH_CONFIG, f"{PUBLISH_CONFIG} {exc}: every page is internal until it is fixed")]
+    items = data.get("docsets_to_publish") if isinstance(data, Mapping) else None
+    if not isinstance(items, list):
+        return [], [Finding(PUBLISH_CONFIG, f"{PUBLISH_CONFIG} has no docsets_to_publish list: every page is "
+                                            "internal until it is fixed")]
+    named = {_clean(item["build_source_folder"]) for item in items
+             if isinstance(item, Mapping) and isinstance(item.get("build_source_folder"), str)}
+    return [PathRule("glob", (f"{docset}**",) if docset else ("**",),
+                     f"its docset {docset or './'} is not in {PUBLISH_CONFIG} docsets_to_publish: not published")
+            for docset in docsets if docset.rstrip("/") not in named], []
+
+
 def read_docfx(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding]] | None:
     """``(sources, excluded, defaults, findings)`` for every docset under ``root``, or
     ``None`` when there is no ``docfx.json``."""
@@ -211,10 +242,13 @@ def read_docfx(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], l
     if "" not in docsets:
         rules.append(PathRule("glob", ("**",), "in no DocFX docset (no docfx.json in a folder above it)",
                               unless=tuple(d.rstrip("/") for d in docsets)))
+    unpublished, findings = _unpublished(root, docsets)
+    rules += unpublished
     rules.append(PathRule("regex", (_TOC,), "a DocFX table of contents (toc.md), not a page"))
-    redirected, findings = _redirections(root)
+    redirected, more = _redirections(root)
     rules += redirected
-    sources = [p.name for p in redirection_files(root)]
+    findings += more
+    sources = [p.name for p in (root / PUBLISH_CONFIG, *redirection_files(root)) if p.is_file()]
     # The deepest docset governs its folder: its rules first.
     for base in sorted(docsets, key=lambda d: -d.count("/")):
         more_rules, more_metas, more_findings = _docset(root, base)

@@ -23,7 +23,7 @@ from typing import Any
 
 from .config_files import ConfigError, Unresolved, read_bytes, read_config
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
-from .docfx import find_docsets, read_docfx, redirection_files
+from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
 from .javascript import read_javascript
 from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 TOOLS = ("jekyll", "mkdocs", "docfx", "hugo", "docusaurus", "starlight")
 #: How long a walk for ``docfx.json`` files is trusted before walking again.
 DOCSET_WALK_TTL_S = 30.0
-_CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, ".meta.yml"})
+_CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, PUBLISH_CONFIG, ".meta.yml"})
 _CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "docusaurus.config", "astro.config",
                            "content.config"})
 
@@ -61,7 +61,8 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
     if tool == "mkdocs":
         return [folder / n for folder in (root, root.parent) for n in MKDOCS_CONFIGS]
     if tool == "docfx":
-        redirections = sorted({root / ".openpublishing.redirection.json", *redirection_files(root)})
+        redirections = sorted({root / PUBLISH_CONFIG, root / ".openpublishing.redirection.json",
+                               *redirection_files(root)})
         return ([root / d / DOCFX_CONFIG for d in docsets] or [root / DOCFX_CONFIG]) + redirections
     if tool == "hugo":
         site = root.parent if root.name == "content" else root
