@@ -511,6 +511,10 @@ def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
     from .wiki.check import SITE_ONLY_SHOWN
 
     lines: list[str] = []
+    if report.url_notes:
+        lines.append(f"Citation URL problems ({len(report.url_notes)}):")
+        lines += [f"  {note}" for note in report.url_notes]
+        lines.append("")
     if urls:
         lines.append("Citation URLs:")
         lines += [f"  {e.path}  {e.url or '(none)'}" for e in report.files

@@ -186,6 +186,11 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     route_base_path: Annotated[str, setting(
         "Docusaurus: the docs plugin's routeBasePath, for {path}; / for none", expects="a path",
         parse=values.route_base_path, reload=True)] = values.ROUTE_BASE_PATH
+    docfx_base_paths: Annotated[tuple[tuple[str, str], ...], setting(
+        "DocFX / Microsoft Learn: where the site puts each docset (a folder holding a docfx.json), e.g. "
+        "{Exchange: /exchange/troubleshoot}; needed when there are several docsets",
+        expects="a mapping of docset folder to URL path", default="none",
+        parse=values.docfx_base_paths, reload=True)] = ()
     internal_citation_base_url: Annotated[str, setting(
         "https base URL where agents read internal documents (agent_only only)", expects="an https URL",
         parse=values.base_url, reload=True)] | None = None
@@ -244,7 +249,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         """The citation URL settings (:mod:`provider.wiki.citations`)."""
         return CitationSettings(base_url=self.citation_base_url, path_pattern=self.citation_path_pattern,
                                 internal_base_url=self.internal_citation_base_url,
-                                route_base_path=self.route_base_path)
+                                route_base_path=self.route_base_path, docfx_base_paths=self.docfx_base_paths)
 
     @property
     def locale_patterns(self) -> tuple[LocalePattern, ...] | None:

@@ -81,16 +81,27 @@ def audience_key(value: Any, where: str) -> str | None:
     return value.strip()
 
 
-def audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+def _text_map(value: Any, where: str, *, shape: str, entry: Callable[[Any, Any], tuple[str, str] | None],
+              problem: Callable[[Any, Any], str]) -> tuple[tuple[str, str], ...]:
+    """A non-empty mapping read entry by entry: ``entry`` gives the pair to keep, or
+    ``None`` when the entry is wrong (then ``problem`` says how)."""
     if not isinstance(value, Mapping) or not value:
-        raise ConfigurationError(f"{where}: must be a map of front matter values to public or internal, "
-                                 "e.g. {ITPro: public, Admin: internal}")
+        raise ConfigurationError(f"{where}: must be a map of {shape}")
     out: dict[str, str] = {}
-    for key, audience in value.items():
-        if not isinstance(key, str) or audience not in AUDIENCES:
-            raise ConfigurationError(f"{where}: {key!r} must map to public or internal, not {audience!r}")
-        out[key] = audience
+    for key, item in value.items():
+        pair = entry(key, item)
+        if pair is None:
+            raise ConfigurationError(f"{where}: {problem(key, item)}")
+        out[pair[0]] = pair[1]
     return tuple(out.items())
+
+
+def audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    return _text_map(value, where, shape="front matter values to public or internal, e.g. {ITPro: public, "
+                     "Admin: internal}",
+                     entry=lambda key, audience: (key, audience) if isinstance(key, str) and audience in AUDIENCES
+                     else None,
+                     problem=lambda key, audience: f"{key!r} must map to public or internal, not {audience!r}")
 
 
 def acceptances(value: Any, where: str) -> tuple[Acceptance, ...]:
@@ -195,6 +206,21 @@ def _checked_text(check: Callable[[str], str], example: str) -> Callable[[Any, s
 
 base_url = _checked_text(check_base_url, "an https URL such as https://help.example.com")
 path_pattern = _checked_text(lambda text: check_path_pattern(text.strip()), f"a path such as {DEFAULT_PATH_PATTERN}")
+
+
+def _docset_base(folder: Any, path: Any) -> tuple[str, str] | None:
+    if not isinstance(folder, str) or not isinstance(path, str) or any(c in path for c in "{}?#\\ ") \
+            or ".." in folder.split("/") or ".." in path.split("/"):
+        return None
+    return folder.strip().strip("/"), path.strip().strip("/")
+
+
+def docfx_base_paths(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    """``{docset folder: URL path}`` → pairs, folders and paths without outer ``/``."""
+    return _text_map(value, where, shape="docset folder to URL path, e.g. {Exchange: /exchange/troubleshoot}",
+                     entry=_docset_base,
+                     problem=lambda folder, path: f"{folder!r}: {path!r} must be a docset folder and a URL path "
+                     "such as /exchange/troubleshoot")
 
 
 def route_base_path(value: Any, where: str) -> str:

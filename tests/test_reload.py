@@ -42,6 +42,7 @@ def _wiki_keys() -> set[str]:
         "locale_patterns": ["{locale}/**"], "capabilities": "all",
         "citation_base_url": "https://docs.example.com", "citation_path_pattern": "/{path}",
         "route_base_path": "guides", "internal_citation_base_url": "https://wiki.example.com",
+        "docfx_base_paths": {"Exchange": "/exchange/troubleshoot"},
         "max_file_bytes": 4096, "sitemap": "https://docs.example.com/sitemap.xml", "sitemap_refresh_s": 60,
         "accepted_findings": [{"path": "a.md", "finding": "near-copy", "digest": "0" * 40}],
     }

@@ -63,6 +63,7 @@ from typing import Any
 from .citations import document_url, url_inputs
 from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
+from .docfx_urls import docfx_site
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
 from .findings import NEAR_COPY, read_finding, stale_acceptances
@@ -188,6 +189,8 @@ class CheckReport:
             or ``None``); else ``None``.
         site_only: sitemap URLs that no document's citation URL matches, sorted.
         site: the docs tool's publication settings read (:mod:`provider.wiki.sites`).
+        url_notes: why some pages have no citation URL although one is configured (a
+            DocFX docset without a base path, :meth:`~provider.wiki.docfx_urls.DocfxSite.notes`).
     """
 
     settings: dict[str, Any]
@@ -198,6 +201,7 @@ class CheckReport:
     site_only: list[str] = field(default_factory=list)
     site: SitePolicy = field(default_factory=SitePolicy)
     stale_acceptances: list[str] = field(default_factory=list)
+    url_notes: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -272,6 +276,7 @@ class CheckReport:
             raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
         failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
         failures += self.stale_acceptances
+        failures += [f"citation URLs: {note}" for note in self.url_notes]
         for entry in self.files:
             # A heuristic decided what this page shows customers: review it (fix the
             # page, or accept the finding in accepted_findings).
@@ -303,6 +308,7 @@ class CheckReport:
             "files": [entry.to_json() for entry in self.files],
             # Only with accepted_findings configured: the shape stays as it was without.
             **({"staleAcceptances": self.stale_acceptances} if "accepted_findings" in self.settings else {}),
+            **({"urlNotes": self.url_notes} if self.url_notes else {}),
         }
 
 
@@ -420,6 +426,9 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                           "urls": len(gate.sitemap) if gate.sitemap is not None else 0,
                           "files": list(gate.sitemap.files) if gate.sitemap is not None else []}
         report.site_only = _site_only(gate, resolved)
+    citation = settings.citation
+    if settings.preset.url_rules == "docfx" and (citation.base_url or citation.internal_base_url or settings.sitemap):
+        report.url_notes = docfx_site(settings.root, citation.docfx_base_paths, citation.base_url).notes()
     if settings.accepted_findings:
         used = {relpath: [f["finding"] for f in heuristic_findings(item) if f["accepted"]]
                 for relpath, item in resolved.items()}

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 from .dates import DATED_NAME
+from .docfx_urls import docfx_site
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
@@ -149,6 +150,8 @@ class UrlInputs:
         prefix_default: the default locale has a prefix too when its path names it
             (Starlight).
         default_pattern: the layout's pattern, used when none is configured.
+        problem: why the layout cannot tell the page's path on the site (a DocFX docset
+            without a base path), or ``None``; then no URL is built from the pattern.
     """
 
     front_matter_url: str | None
@@ -159,6 +162,7 @@ class UrlInputs:
     locale_key: str = ""
     prefix_default: bool = False
     default_pattern: str = DEFAULT_PATH_PATTERN
+    problem: str | None = None
 
 
 def _expand(base: str, pattern: str | None, inputs: UrlInputs) -> str:
@@ -209,6 +213,8 @@ def document_url(
         return None, None
     own = inputs.front_matter_url
     url: str | None
+    if inputs.problem is not None and not (public and own is not None):
+        return None, None  # the path on the site is unknown: no guess (check lists why, once per cause)
     if public and own is not None and not own.startswith("/"):
         url = own
     elif public:
@@ -233,8 +239,17 @@ def with_anchor(url: str | None, anchor: str) -> str | None:
 _NUMBER_PREFIX = re.compile(r"^\d+[-_.](?=.)")
 
 
-def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
-    """``{path}`` by the layout's URL rules (module docstring)."""
+def _docfx_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
+    """``{path}`` of a DocFX page by its docset's ``docfx.json`` (:mod:`~provider.wiki.docfx_urls`),
+    or ``None`` when it cannot be told."""
+    site = docfx_site(settings.root, settings.citation.docfx_base_paths, settings.citation.base_url)
+    if not site.docsets:
+        return meta.site_path.strip("/")  # no docfx.json: the layout's plain rule
+    return site.url_path(meta.relpath)[0]
+
+
+def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
+    """``{path}`` by the layout's URL rules (module docstring); ``None``: unknown."""
     layout = settings.preset
     path = meta.site_path.strip("/")
     rules = layout.url_rules
@@ -260,6 +275,8 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str:
         elif len(parts) > 2 and parts[:2] == ["src", "pages"]:
             parts = parts[2:]
         path = "/".join(parts)
+    elif rules == "docfx":
+        return _docfx_path(meta, settings)
     elif rules == "jekyll":
         stem = meta.relpath.rsplit(".", 1)[0].rsplit("/", 1)[-1].lower()
         if meta.sources.get("doc_id") == "post date and name":
@@ -299,8 +316,13 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
         project = project_for(settings.root, meta.relpath)
         if project is not None and project.error is None and not project.use_directory_urls:
             pattern = pattern.rstrip("/")
-    return UrlInputs(front_matter_url=meta.url, site_path=_layout_path(meta, settings), locale=meta.locale,
+    path = _layout_path(meta, settings)
+    problem = None
+    if path is None:
+        site = docfx_site(settings.root, settings.citation.docfx_base_paths, settings.citation.base_url)
+        problem = site.url_path(meta.relpath)[1] or "the page's path on the site is unknown"
+    return UrlInputs(front_matter_url=meta.url, site_path=path or "", locale=meta.locale,
                      default_locale=settings.default_locale, doc_id=meta.doc_id,
                      locale_key=found.key if found is not None and found.locale == meta.locale else "",
                      prefix_default=settings.preset.locale_prefix_default,
-                     default_pattern=pattern)
+                     default_pattern=pattern, problem=problem)

@@ -63,7 +63,7 @@ class Layout:
         needs_front_matter: a file without front matter is not rendered as a page (Jekyll
             copies it as a static file).
         url_rules: how the tool makes a page's URL path from its file (``hugo``,
-            ``docusaurus``, ``starlight``, ``mkdocs``, ``jekyll``, or ``""`` for the path as
+            ``docusaurus``, ``starlight``, ``mkdocs``, ``jekyll``, ``docfx``, or ``""`` for the path as
             it is; :func:`provider.wiki.citations.url_inputs`).
         url_pattern: the citation path pattern matching the tool's default URLs.
         locale_prefix_default: the default locale's pages are under a locale folder in
@@ -203,6 +203,7 @@ DOCFX = Layout(
         ("obj/**", "DocFX intermediate files (obj/)"),
         ("**/includes/**", "include files are fragments of other pages ([!INCLUDE])"),
     ),
+    url_rules="docfx",
     text=TextOptions(unknown_tags_as_text=True),
 )
 

@@ -35,16 +35,20 @@ class CitationSettings:
         internal_base_url: where agents read internal documents, if anywhere.
         route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``docs`` by
             default; ``""`` for ``'/'``).
+        docfx_base_paths: DocFX: ``(docset folder, URL path)`` pairs, where the site puts
+            each docset (:mod:`provider.wiki.docfx_urls`).
     """
 
     base_url: str | None = None
     path_pattern: str | None = None
     internal_base_url: str | None = None
     route_base_path: str = "docs"
+    docfx_base_paths: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         return {"base_url": self.base_url, "path_pattern": self.path_pattern,
-                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path}
+                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path,
+                **({"docfx_base_paths": dict(self.docfx_base_paths)} if self.docfx_base_paths else {})}
 
 
 @dataclass(frozen=True)

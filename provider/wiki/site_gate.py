@@ -110,6 +110,9 @@ class SiteGate:
                                        "is public until it is")
         url, key = self.urls.lookup(meta)
         if url is None:
+            problem = self.urls.problem(meta)
+            if problem is not None:
+                return OffSite(NO_URL, f"not on the site (sitemap): no citation URL to look up ({problem})")
             return OffSite(NO_URL, "not on the site (sitemap): no citation URL to look up (set citation_base_url, "
                                    "or an absolute front matter url)")
         if key in self.sitemap.urls:
@@ -129,6 +132,11 @@ class UrlCache:
     def __init__(self, settings: WikiSettings) -> None:
         self.settings = settings
         self._found: dict[int, tuple[weakref.ref[DocumentMeta], str | None, str]] = {}
+
+    def problem(self, meta: DocumentMeta) -> str | None:
+        """Why the layout cannot tell the document's path on the site, or ``None``
+        (rarely asked: only for a document without a URL)."""
+        return url_inputs(meta, self.settings).problem
 
     def lookup(self, meta: DocumentMeta) -> tuple[str | None, str]:
         """``(url, key)``; ``key`` is ``""`` when there is no URL."""

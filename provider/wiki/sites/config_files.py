@@ -61,8 +61,8 @@ def _unresolved(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Unreso
 _TolerantLoader.add_multi_constructor("", _unresolved)
 
 
-def read_bytes(path: Path) -> bytes:
-    """The bytes of a configuration file, at most :data:`MAX_CONFIG_BYTES` + 1 of them.
+def read_bytes(path: Path, limit: int = MAX_CONFIG_BYTES) -> bytes:
+    """The bytes of a configuration file, at most ``limit`` + 1 of them.
 
     Opened without blocking and checked on the open descriptor: a FIFO or a device put
     in a configuration file's place must never hang the indexer.
@@ -81,7 +81,7 @@ def read_bytes(path: Path) -> bytes:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise ConfigError("is not a regular file")
         try:
-            return handle.read(MAX_CONFIG_BYTES + 1)
+            return handle.read(limit + 1)
         except OSError as exc:
             raise ConfigError(f"cannot be read: {exc.strerror or exc}") from None
 

@@ -12,6 +12,14 @@ docset governing the files in its folder:
   (``{key: {glob: value}}``, later globs winning) are merged under each page's front
   matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's own.
 * When any docset exists, a file in no docset's folder is not built.
+* ``toc.md`` is a table of contents, not a page.
+* Microsoft Learn's Open Publishing files in the content folder:
+  ``.openpublishing.publish.config.json`` — a docset whose folder no
+  ``docsets_to_publish[].build_source_folder`` names is not built;
+  ``.openpublishing.redirection*.json`` — a file named by a ``source_path`` (relative to
+  the content folder) or ``source_path_from_root`` (``/``-rooted) redirects to its
+  ``redirect_url``, so it is not a page. Either file unreadable, or without its list, is a
+  finding over the whole content folder.
 
 A ``docfx.json`` that cannot be read, has a ``build`` of another shape, or names
 ``globalMetadataFiles``/``fileMetadataFiles`` (not read here) is a
@@ -22,17 +30,27 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from .config_files import ConfigError, read_config
+from .config_files import ConfigError, read_bytes, read_config
 from .policy import Finding, MetaRule, PathRule
 
-__all__ = ["CONFIG_NAME", "MAX_DEPTH", "read_docfx"]
+__all__ = ["CONFIG_NAME", "MAX_DEPTH", "MAX_REDIRECTION_BYTES", "PUBLISH_CONFIG", "REDIRECTION_GLOB", "ContentEntry",
+           "content_entries", "find_docsets", "read_docfx", "redirection_files"]
 
 CONFIG_NAME = "docfx.json"
 MAX_DEPTH = 3
+#: Open Publishing redirection files, in the content folder (the repository root).
+REDIRECTION_GLOB = ".openpublishing.redirection*.json"
+#: Redirection files of large docsets hold tens of thousands of entries.
+MAX_REDIRECTION_BYTES = 32 << 20
+#: Open Publishing's list of the docsets it builds (``docsets_to_publish``).
+PUBLISH_CONFIG = ".openpublishing.publish.config.json"
+#: DocFX reads these as a folder's table of contents, never as a page.
+_TOC = r"(?i)(?:\A|/)toc\.md\Z"
 _SKIP = frozenset({"node_modules", "_site", "obj", "_themes"})
 
 
@@ -63,6 +81,47 @@ def _join(src: str, pattern: str) -> str:
     return f"{src}/{pattern.lstrip('/')}" if src else pattern.lstrip("/")
 
 
+def _clean(folder: str) -> str:
+    return posixpath.normpath(folder.replace("\\", "/")).strip("/") if folder.strip(" ./") else ""
+
+
+class ContentEntry(NamedTuple):
+    """One ``build.content`` entry: ``src`` and ``dest`` normalised (``""`` for the docset
+    folder and the output root), ``files``/``exclude`` joined to ``src`` (relative to the
+    docset folder), ``labels`` the ``exclude`` globs as written (for reasons)."""
+
+    src: str
+    dest: str
+    files: tuple[str, ...]
+    exclude: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+def content_entries(build: Mapping[str, Any]) -> tuple[list[ContentEntry], str | None]:
+    """``(entries, problem)``: each readable ``build.content`` entry, in order, and the
+    first problem found (``None`` when every entry reads). An entry that does not read is
+    left out (its files are then not built: fail closed)."""
+    content = build.get("content")
+    if content is None:
+        return [], None
+    if not isinstance(content, list):
+        return [], "build.content is not a list"
+    entries: list[ContentEntry] = []
+    problem: str | None = None
+    for number, entry in enumerate(content):
+        files = _globs(entry.get("files")) if isinstance(entry, Mapping) else None
+        exclude = _globs(entry.get("exclude")) if isinstance(entry, Mapping) else None
+        src = entry.get("src", "") if isinstance(entry, Mapping) else None
+        dest = entry.get("dest", "") if isinstance(entry, Mapping) else None
+        if files is None or exclude is None or not isinstance(src, str) or not isinstance(dest, str):
+            problem = problem or f"build.content[{number}] files/exclude/src/dest is not a glob list and folders"
+            continue
+        clean = _clean(src)
+        entries.append(ContentEntry(clean, _clean(dest), tuple(_join(clean, p) for p in files),
+                                    tuple(_join(clean, p) for p in exclude), tuple(exclude)))
+    return entries, problem
+
+
 def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list[Finding]]:
     name = f"{base}{CONFIG_NAME}"
     try:
@@ -78,23 +137,12 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
             problems.append(f"{name} build.{key} is not read by the provider (give the site's sitemap: sitemap:, "
                             "or inline the metadata)")
     content = build.get("content")
-    entries: list[dict[str, Any]] = []
-    srcs: set[str] = set()
-    if content is not None:
-        if not isinstance(content, list):
-            problems.append(f"{name} build.content is not a list")
-            content = []
-        for number, entry in enumerate(content):
-            files = _globs(entry.get("files")) if isinstance(entry, Mapping) else None
-            exclude = _globs(entry.get("exclude")) if isinstance(entry, Mapping) else None
-            src = entry.get("src", "") if isinstance(entry, Mapping) else None
-            if files is None or exclude is None or not isinstance(src, str):
-                problems.append(f"{name} build.content[{number}] files/exclude/src is not a glob list")
-                continue
-            clean = os.path.normpath(src).replace(os.sep, "/").strip("/") if src.strip(" ./") else ""
-            srcs.add(clean)
-            entries.append({"files": [_join(clean, p) for p in files], "exclude": [_join(clean, p) for p in exclude],
-                            "labels": exclude, "source": name})
+    found, problem = content_entries(build)
+    if problem is not None:
+        problems.append(f"{name} {problem}")
+    entries = [{"files": list(e.files), "exclude": list(e.exclude), "labels": list(e.labels), "source": name}
+               for e in found]
+    srcs = {e.src for e in found}
     global_meta = build.get("globalMetadata")
     file_meta = build.get("fileMetadata")
     if global_meta is not None and not isinstance(global_meta, Mapping):
@@ -119,6 +167,69 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
     return rules, metas, []
 
 
+def redirection_files(root: Path) -> list[Path]:
+    """The ``.openpublishing.redirection*.json`` files of the content folder, sorted."""
+    try:
+        return sorted(p for p in root.glob(REDIRECTION_GLOB) if p.is_file())
+    except OSError:
+        return []
+
+
+def _redirections(root: Path) -> tuple[list[PathRule], list[Finding]]:
+    """Open Publishing redirections: a ``source_path`` (relative to the file's folder) or
+    ``source_path_from_root`` (``/``-rooted) is a URL that now redirects (the
+    ``redirect_url``), so a file still at that path is not a page on the site."""
+    sources: dict[str, str] = {}
+    findings: list[Finding] = []
+    for path in redirection_files(root):
+        name = path.name
+        try:
+            data = json.loads(read_bytes(path, MAX_REDIRECTION_BYTES).decode("utf-8-sig"))
+        except (ConfigError, OSError, ValueError) as exc:
+            findings.append(Finding(name, f"{name} cannot be read ({exc}): a redirected page would be served as a "
+                                    "page, so every page is internal until it is fixed"))
+            continue
+        items = data.get("redirections") if isinstance(data, Mapping) else None
+        if not isinstance(items, list):
+            findings.append(Finding(name, f"{name} has no redirections list: every page is internal until it is "
+                                    "fixed"))
+            continue
+        for item in items:
+            source = item.get("source_path_from_root") or item.get("source_path") if isinstance(item, Mapping) \
+                else None
+            if not isinstance(source, str) or not source.strip("/"):
+                continue
+            clean = posixpath.normpath(source.replace("\\", "/").lstrip("/"))
+            target = item.get("redirect_url") if isinstance(item, Mapping) else None
+            sources.setdefault(clean, f"redirected by {name} to {target}: a redirect, not a page on the site")
+    if not sources:
+        return [], findings
+    ordered = sorted(sources)
+    return [PathRule("exact", tuple(ordered), "redirected by .openpublishing.redirection*.json",
+                     labels=tuple(sources[s] for s in ordered))], findings
+
+
+def _unpublished(root: Path, docsets: list[str]) -> tuple[list[PathRule], list[Finding]]:
+    """With ``.openpublishing.publish.config.json`` in the content folder, a docset whose
+    folder no ``docsets_to_publish[].build_source_folder`` names is not built."""
+    path = root / PUBLISH_CONFIG
+    if not path.is_file():
+        return [], []
+    try:
+        data = read_config(path)
+    except (ConfigError, OSError) as exc:
+        return [], [Finding(PUBLISH_CONFIG, f"{PUBLISH_CONFIG} {exc}: every page is internal until it is fixed")]
+    items = data.get("docsets_to_publish") if isinstance(data, Mapping) else None
+    if not isinstance(items, list):
+        return [], [Finding(PUBLISH_CONFIG, f"{PUBLISH_CONFIG} has no docsets_to_publish list: every page is "
+                                            "internal until it is fixed")]
+    named = {_clean(item["build_source_folder"]) for item in items
+             if isinstance(item, Mapping) and isinstance(item.get("build_source_folder"), str)}
+    return [PathRule("glob", (f"{docset}**",) if docset else ("**",),
+                     f"its docset {docset or './'} is not in {PUBLISH_CONFIG} docsets_to_publish: not published")
+            for docset in docsets if docset.rstrip("/") not in named], []
+
+
 def read_docfx(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding]] | None:
     """``(sources, excluded, defaults, findings)`` for every docset under ``root``, or
     ``None`` when there is no ``docfx.json``."""
@@ -131,10 +242,17 @@ def read_docfx(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], l
     if "" not in docsets:
         rules.append(PathRule("glob", ("**",), "in no DocFX docset (no docfx.json in a folder above it)",
                               unless=tuple(d.rstrip("/") for d in docsets)))
+    unpublished, findings = _unpublished(root, docsets)
+    rules += unpublished
+    rules.append(PathRule("regex", (_TOC,), "a DocFX table of contents (toc.md), not a page"))
+    redirected, more = _redirections(root)
+    rules += redirected
+    findings += more
+    sources = [p.name for p in (root / PUBLISH_CONFIG, *redirection_files(root)) if p.is_file()]
     # The deepest docset governs its folder: its rules first.
     for base in sorted(docsets, key=lambda d: -d.count("/")):
         more_rules, more_metas, more_findings = _docset(root, base)
         rules += more_rules
         metas += more_metas
         findings += more_findings
-    return [f"{d}{CONFIG_NAME}" for d in docsets], rules, metas, findings
+    return [f"{d}{CONFIG_NAME}" for d in docsets] + sources, rules, metas, findings

@@ -23,7 +23,7 @@ from typing import Any
 
 from .config_files import ConfigError, Unresolved, read_bytes, read_config
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
-from .docfx import find_docsets, read_docfx
+from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
 from .javascript import read_javascript
 from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 TOOLS = ("jekyll", "mkdocs", "docfx", "hugo", "docusaurus", "starlight")
 #: How long a walk for ``docfx.json`` files is trusted before walking again.
 DOCSET_WALK_TTL_S = 30.0
-_CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, ".meta.yml"})
+_CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, PUBLISH_CONFIG, ".meta.yml"})
 _CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "docusaurus.config", "astro.config",
                            "content.config"})
 
@@ -48,7 +48,7 @@ def is_site_config(relpath: str) -> bool:
     """Whether a changed path may be a site configuration file (the watcher then scans
     everything again instead of re-reading one file)."""
     name = relpath.rsplit("/", 1)[-1]
-    if name in _CONFIG_NAMES:
+    if name in _CONFIG_NAMES or (name.startswith(".openpublishing.redirection") and name.endswith(".json")):
         return True
     stem, _, ext = name.rpartition(".")
     return stem in _CONFIG_STEMS and ext in ("toml", "yaml", "yml", "json", "js", "cjs", "mjs", "ts", "mts")
@@ -61,7 +61,9 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
     if tool == "mkdocs":
         return [folder / n for folder in (root, root.parent) for n in MKDOCS_CONFIGS]
     if tool == "docfx":
-        return [root / d / DOCFX_CONFIG for d in docsets] or [root / DOCFX_CONFIG]
+        redirections = sorted({root / PUBLISH_CONFIG, root / ".openpublishing.redirection.json",
+                               *redirection_files(root)})
+        return ([root / d / DOCFX_CONFIG for d in docsets] or [root / DOCFX_CONFIG]) + redirections
     if tool == "hugo":
         site = root.parent if root.name == "content" else root
         out = [site / f"{n}.{f}" for n in ("hugo", "config") for f in ("toml", "yaml", "yml", "json")]

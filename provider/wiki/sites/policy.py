@@ -39,7 +39,7 @@ from wcmatch import glob
 __all__ = ["Finding", "MetaRule", "PathRule", "SitePolicy", "rule_matches"]
 
 #: How each syntax's patterns are matched (see :func:`rule_matches`).
-SYNTAXES = ("gitignore", "glob", "prefix", "regex", "jekyll", "jekyll-special", "docfx-content")
+SYNTAXES = ("gitignore", "glob", "prefix", "regex", "exact", "jekyll", "jekyll-special", "docfx-content")
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 _JEKYLL_SPECIAL = re.compile(r"\A[._#~]|~\Z")
 
@@ -60,8 +60,9 @@ class PathRule:
             Hugo ``includeFiles``, MkDocs ``docs_dir``).
         unless: patterns of the same syntax that keep a path the rule would exclude
             (Jekyll ``include``).
-        labels: ``gitignore`` only: one reason per pattern, naming the pattern that
-            decided (the last matching one, as in Git); empty to use ``reason``.
+        labels: ``gitignore`` and ``exact`` only: one reason per pattern, naming the
+            pattern that decided (for ``gitignore`` the last matching one, as in Git);
+            empty to use ``reason``.
     """
 
     syntax: str
@@ -83,6 +84,8 @@ class PathRule:
             return None
         if self.syntax == "docfx-content":
             return _docfx_explain(self, self.prefix + relpath[len(self.base):])
+        if self.syntax == "exact" and self.labels:
+            return self.labels[self.patterns.index(self.prefix + relpath[len(self.base):])]
         if self.syntax == "gitignore" and self.labels:
             index = _gitignore(self.patterns).check_file(self.prefix + relpath[len(self.base):]).index
             if index is not None and 0 <= index < len(self.labels):
@@ -256,6 +259,7 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
       path matches the path too (DocFX, Hugo mounts);
     * ``prefix``: the path starts with the pattern, as a string (Jekyll ``defaults``
       scope paths: ``docs`` also covers ``docs-old/``);
+    * ``exact``: the path is one of the patterns (DocFX redirection sources);
     * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``, Go RE2 syntax read
       as Python's; a pattern Python cannot compile matches everything: fail closed).
 
@@ -272,10 +276,17 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
+    if syntax == "exact":
+        return path in _exact(patterns)
     if syntax == "regex":
         compiled = [_regex(pattern) for pattern in patterns]
         return any(regex is not None and regex.search(path) for regex in compiled)
     raise ValueError(f"unknown rule syntax {syntax!r}")
+
+
+@lru_cache(maxsize=64)
+def _exact(patterns: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(patterns)
 
 
 @lru_cache(maxsize=1024)
