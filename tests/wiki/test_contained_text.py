@@ -24,7 +24,17 @@ from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki
 from provider.wiki.classify import INTERNAL, PUBLIC
-from provider.wiki.containment import MIN_UNIT_SHINGLES, ContainmentIndex, block_shingles, contains, decode
+from provider.wiki.containment import (
+    MIN_UNIT_SHINGLES,
+    ContainmentIndex,
+    Rarity,
+    Unit,
+    block_shingles,
+    contained,
+    decode,
+    decode_words,
+    terms,
+)
 from provider.wiki.corpus import resolve
 from provider.wiki.document import DocumentMeta, WikiSettings, git_blob_sha1
 from provider.wiki.findings import NEAR_COPY, Acceptance
@@ -196,15 +206,23 @@ def test_x2_an_accepted_finding_publishes_the_page_until_it_changes(tmp_path: Pa
     assert entry.resolved is not None and not entry.resolved.public
 
 
-def test_containment_counts_the_share_of_the_unit() -> None:
-    """The measure itself: 80 % of a unit's shingles, and at least the floor of 6."""
-    unit = frozenset(decode(block_shingles(["one two three four five six seven eight nine ten"])[0]))
-    assert len(unit) == 8
-    assert contains(unit, set(unit))
-    assert not contains(unit, set(sorted(unit)[:6]))
-    assert contains(unit, set(sorted(unit)[:7]))
-    short = frozenset(decode(block_shingles(["one two three four five six seven"])[0]))
-    assert not contains(short, set(short))  # 5 shingles: under the floor
+def test_containment_counts_distinctive_content_only() -> None:
+    """The measure itself: a unit whose values are distinctive is contained from 80 % of
+    its shingles, or 70 % of its words in any order; the same unit made of common values
+    (template wording) is contained nowhere."""
+    entry = block_shingles(["one two three four five six seven eight nine ten"])[0]
+    unit = Unit(frozenset(decode(entry)), frozenset(decode_words(entry)))
+    rare = Rarity(12)
+    assert contained(unit, unit.values(), rare)
+    assert contained(unit, set(sorted(unit.words)[:7]), rare)  # 7 of 10 words, no shingle
+    assert not contained(unit, set(sorted(unit.words)[:6]), rare)
+    assert not contained(unit, unit.values(), Rarity(12, unit.values()))
+
+
+def test_numbers_and_identifiers_are_written_one_way() -> None:
+    """A phone number or a code in any spelling is one term."""
+    assert terms("Call 555-0199") == terms("call 555 0199") == terms("CALL 5550199") == terms("call (555) 0199")
+    assert terms("code GW-7731") == terms("code gw7731") == terms("code GW_7731")
 
 
 # -- incremental ------------------------------------------------------------------------
@@ -278,22 +296,21 @@ def test_the_index_relates_a_container_and_its_source_both_ways() -> None:
             "box": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
             "twin": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
             "far": dataclasses.replace(meta, block_shingles=(ENCODED[4],))}
-    for key, value in docs.items():
-        index.update(key, value)
+    index.rebuild(docs)
     assert set(index.related("src", docs["src"], docs)) == {"box", "twin"}
     assert set(index.related("box", docs["box"], docs)) == {"src"}
     assert set(index.related("far", docs["far"], docs)) == set()
-    index.update("src", None)
-    del docs["src"]
+    gone = docs.pop("src")
+    assert index.update({"src": (gone, None)}, docs)
     assert set(index.related("box", docs["box"], docs)) == set()
 
 
-@pytest.mark.parametrize(("repeats", "public"), [(1, False), (3, False), (4, True), (8, True)])
-def test_shared_wording_repeated_on_many_pages_taints_none(tmp_path: Path, repeats: int, public: bool) -> None:
-    """The balance that keeps support sites public: an internal page's sentence that more
-    than 3 other pages repeat ("This feature requires a Microsoft 365 administrator
-    account": 8 words, on dozens of Microsoft Learn pages) is site wording, not a secret;
-    repeated on 1 to 3 pages it is a copy, and those pages are internal."""
+@pytest.mark.parametrize("repeats", [1, 3, 4, 8])
+def test_x2_an_internal_note_pasted_on_many_pages_taints_them_all(tmp_path: Path, repeats: int) -> None:
+    """X2 (attack): pasting an internal sentence into more public pages does not make it
+    site wording — the old guard ("more than 3 other pages repeat it") let an author
+    launder a note by pasting it 4 times. Wording is common only when more than
+    ``common_limit`` documents (12 here) hold it."""
     sentence = "This feature requires a Microsoft 365 administrator account to run the diagnostic."
     rng = random.Random(repeats)
     files = {"admin/diag.md": _page("Diagnostics", "internal", [sentence])}
@@ -301,7 +318,27 @@ def test_shared_wording_repeated_on_many_pages_taints_none(tmp_path: Path, repea
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}. {sentence} {_filler(rng, 9)}."])
     site = tmp_path / "site"
     _write(site, files)
-    assert ({f"p{n}.md" for n in range(repeats)} <= _public(site)) is public
+    assert not {f"p{n}.md" for n in range(repeats)} & _public(site)
+
+
+def test_template_wording_many_pages_share_taints_none(tmp_path: Path) -> None:
+    """The balance: a sentence 13 documents hold, internal and public (a template's
+    "Sign in to the admin center" step), is common and taints no public page; the
+    internal pages' own text still does."""
+    template = "Sign in to the Microsoft 365 admin center and select Support then Help and support."
+    rng = random.Random(5)
+    files = {}
+    for number in range(5):
+        files[f"viva/p{number}.md"] = _page(f"V{number}", "internal", [template, f"Glint survey {number} ledger "
+                                                                        f"rotation quota waiver {number * 7}."])
+    for number in range(8):
+        files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}.", template])
+    files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 15)}. Glint survey 3 ledger rotation quota waiver 21."])
+    site = tmp_path / "site"
+    _write(site, files)
+    public = _public(site)
+    assert {f"p{n}.md" for n in range(8)} <= public
+    assert "leak.md" not in public
 
 
 def test_x2_text_of_a_withheld_page_withholds_the_page_holding_it(tmp_path: Path) -> None:
