@@ -27,9 +27,11 @@ site.
   spaces), and the whole of a short internal text of several blocks (at most
   :data:`SHORT_TEXT_SHINGLES` shingles).
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
-  content is there: (a) *wording* — at least half its shingles are distinctive, and the
-  page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`):
-  a verbatim or lightly edited copy, from 5 words; or (b) *words* — it has at least
+  content is there: (a) *wording* — at least half its shingles are distinctive, the
+  page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
+  and one of its distinctive words (a run of common words — "select Save, then sign in
+  again" — is site wording even where that run itself is rare): a verbatim or lightly
+  edited copy, from 5 words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
   over the page; or (c) *parts* — several pages each hold a run of it
@@ -296,7 +298,8 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool
     """Whether ``page`` (a document's :func:`public_set`) contains ``unit`` by the wording
     or the words path (see the module docstring)."""
     shingles, words_ = rare.distinctive(unit)
-    if 2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES:
+    if 2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES \
+            and (unit.split or not words_.isdisjoint(page)):
         if len(shingles & page) >= max(MIN_DISTINCT_SHINGLES, math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9)):
             return True
     return not unit.split and len(words_) >= MIN_DISTINCT_WORDS and \
