@@ -298,10 +298,11 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool
     """Whether ``page`` (a document's :func:`public_set`) contains ``unit`` by the wording
     or the words path (see the module docstring)."""
     shingles, words_ = rare.distinctive(unit)
-    if 2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES \
-            and (unit.split or not words_.isdisjoint(page)):
-        if len(shingles & page) >= max(MIN_DISTINCT_SHINGLES, math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9)):
-            return True
+    if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES
+            and (unit.split or not words_.isdisjoint(page))
+            and len(shingles & page) >= max(MIN_DISTINCT_SHINGLES,
+                                            math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
+        return True
     return not unit.split and len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= math.ceil(WORD_SHARE * len(words_) - 1e-9)
 
@@ -412,7 +413,7 @@ class ContainmentIndex:
             self._df.pop(value, None)
             added.discard(value)
         self._by_value = defaultdict(set, {v: k for v, k in self._by_value.items() if k})
-        for key, (_, new) in changes.items():
+        for _, new in changes.values():
             if new is not None:
                 self._df.update(_all_values(new) & (self._wanted.keys() - added))
         if added:  # values new to the sources: counted over the whole corpus
