@@ -48,6 +48,7 @@ depend on their status: :class:`ContainmentIndex` keeps it for the incremental r
 from __future__ import annotations
 
 import base64
+import binascii
 import math
 import re
 import struct
@@ -123,6 +124,7 @@ _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
 #: the separators go, so every spelling is one term.
 _NUMBER_GAP = re.compile(r"(?<=\d)[\s.\-\u2010-\u2015/()]+(?=\d)")
+_DIGIT = re.compile(r"\d")
 #: An identifier's hyphen or underscore between letters and digits ("GW-7731", "esc_42").
 _CODE_GAP = re.compile(r"(?<=[^\W\d_])[-_](?=\d)|(?<=\d)[-_](?=[^\W\d_])")
 
@@ -130,11 +132,9 @@ _CODE_GAP = re.compile(r"(?<=[^\W\d_])[-_](?=\d)|(?<=\d)[-_](?=[^\W\d_])")
 def terms(text: str) -> list[str]:
     """The folded words of ``text`` (:func:`provider.wiki.copies.words`) with numbers and
     identifiers written one way (see the module docstring)."""
+    if _DIGIT.search(text) is None:  # both patterns need a digit: most prose has none
+        return words(text)
     return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", text)))
-
-
-def _crc(found: Iterable[str], seed: int) -> list[int]:
-    return sorted({zlib.crc32(term.encode("utf-8"), seed) for term in found})
 
 
 def _pack(values: list[int]) -> str:
@@ -149,17 +149,21 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     needs twice the shingles, as a Japanese or Chinese word is about two characters).
     Order of the blocks kept."""
     out = []
+    crc = zlib.crc32
     for text in blocks:
         found = terms(text)
-        shingles = _crc((" ".join(found[i : i + SHINGLE_WORDS]) for i in range(len(found) - SHINGLE_WORDS + 1)), 0)
-        if shingles:
-            encoded = _pack(shingles) + _WORDS + _pack(_crc(found, 1))
-            out.append(_SPLIT + encoded if _length(found) < len(found) else encoded)
+        if len(found) < SHINGLE_WORDS:
+            continue
+        # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
+        runs = zip(found, found[1:], found[2:], strict=False)
+        shingles = sorted({crc(f"{a} {b} {c}".encode()) for a, b, c in runs})
+        encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
+        out.append(_SPLIT + encoded if _length(found) < len(found) else encoded)
     return tuple(out)
 
 
 def _unpack(raw: str) -> tuple[int, ...]:
-    data = base64.b64decode(raw)
+    data = binascii.a2b_base64(raw)  # what base64.b64decode calls, without its checks of the argument
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
@@ -233,22 +237,25 @@ def units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
     return whole, internal
 
 
+def _values_of(entries: tuple[str, ...]) -> set[int]:
+    found: set[int] = set()
+    for entry in entries:
+        shingles, _, words_ = entry.removeprefix(_SPLIT).partition(_WORDS)
+        found.update(_unpack(shingles))
+        found.update(_unpack(words_))
+    return found
+
+
 def public_set(meta: DocumentMeta) -> frozenset[int]:
     """The shingle and word values of the document's public blocks (what a page holds)."""
-    found: set[int] = set()
-    for entry in meta.block_shingles:
-        found.update(decode(entry))
-        found.update(decode_words(entry))
-    return frozenset(found)
+    return frozenset(_values_of(meta.block_shingles))
 
 
-def _all_values(meta: DocumentMeta) -> set[int]:
+def _all_values(meta: DocumentMeta, page: frozenset[int] | None = None) -> set[int]:
     """Every shingle and word value of the document, internal sections included (what
-    the document frequency counts)."""
-    found: set[int] = set(public_set(meta))
-    for entry in meta.internal_block_shingles:
-        found.update(decode(entry))
-        found.update(decode_words(entry))
+    the document frequency counts); ``page``: its :func:`public_set` if known."""
+    found = _values_of(meta.internal_block_shingles)
+    found |= public_set(meta) if page is None else page
     return found
 
 
@@ -268,22 +275,29 @@ class Rarity:
 
     limit: int
     common: frozenset[int] = field(default_factory=frozenset)
+    _seen: dict[Unit, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict, repr=False,
+                                                                     compare=False)
 
     def distinctive(self, unit: Unit) -> tuple[frozenset[int], frozenset[int]]:
         """``(shingles, words)`` of ``unit`` that are not common."""
-        return unit.shingles - self.common, unit.words - self.common
+        found = self._seen.get(unit)
+        if found is None:
+            found = self._seen[unit] = (unit.shingles - self.common, unit.words - self.common)
+        return found
 
 
-def rarity(docs: Mapping[str, DocumentMeta]) -> Rarity:
+def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]] | None = None) -> Rarity:
     """The :class:`Rarity` of a whole corpus: each source unit value's document frequency
-    over every document (any status)."""
+    over every document (any status). ``pages``: documents' :func:`public_set` already
+    decoded."""
     wanted: set[int] = set()
     for meta in docs.values():
         wanted |= _source_values(meta)
     counts: Counter[int] = Counter()
     if wanted:
-        for meta in docs.values():
-            counts.update(_all_values(meta) & wanted)
+        known = pages or {}
+        for relpath, meta in docs.items():
+            counts.update(_all_values(meta, known.get(relpath)) & wanted)
     limit = common_limit(len(docs))
     return Rarity(limit, frozenset(value for value, count in counts.items() if count > limit))
 

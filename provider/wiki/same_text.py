@@ -203,22 +203,22 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         sources += [(unit, relpath + "#internal", False) for unit in internal]
     if not sources:
         return
+    pages = {relpath: public_set(draft.meta) for relpath, draft in drafts.items()
+             if draft.meta.block_shingles and draft.withheld is None and draft.audience == PUBLIC}
     if rare is None:
-        rare = rarity({relpath: draft.meta for relpath, draft in drafts.items()})
+        rare = rarity({relpath: draft.meta for relpath, draft in drafts.items()}, pages)
     common = rare.common
     by_value: dict[int, list[int]] = defaultdict(list)
     for number, (unit, _, _) in enumerate(sources):
         for value in unit.values() - common:
             by_value[value].append(number)
+    indexed = by_value.keys()
     found: dict[str, list[tuple[bool, str, str]]] = defaultdict(list)
     parts: dict[int, list[tuple[str, frozenset[int]]]] = defaultdict(list)
-    for relpath, draft in sorted(drafts.items()):
-        if not draft.meta.block_shingles or draft.withheld is not None or draft.audience != PUBLIC:
-            continue
-        page = public_set(draft.meta)
+    for relpath, page in sorted(pages.items()):
         # A translation is no exception here: text of an internal source left as it is in a
         # public translation is the source's text (the attack's esc.fr.md), not a translation.
-        candidates = {number for value in page for number in by_value.get(value, ())}
+        candidates = {number for value in indexed & page for number in by_value[value]}
         for number in sorted(candidates):
             unit, key, withheld = sources[number]
             if key.partition("#")[0] == relpath:
