@@ -1,13 +1,14 @@
-"""Rule 6d: short internal text, or an edited or split internal paragraph, contained in a
-public page (CONTRACT X2, X5).
+"""Rule 6d: an internal text's distinctive content carried by a public page (CONTRACT
+X2, X5).
 
 Rule 6c needs a paragraph of at least 20 words with exactly the same words. A short
-internal note pasted into a longer public paragraph, a copy with one word changed, or a
-paragraph split in two escaped it. Tested as a class: a generator pastes short internal
-texts into public paragraphs with edits, splits, look-alike letters, case and whitespace
-changes; benign counterparts (a title, a short common phrase, a few shared words) stay
-public. Every page goes through the real reader (:func:`provider.wiki.check.check_wiki`).
-"""
+internal note pasted into a longer public paragraph, a copy with words changed or
+reordered, a list spread over a page, a phone number respelled, a note pasted into
+several pages or split across them escaped it (issue 24). Tested as classes: generators
+make members of each (:func:`pasted_notes`, :func:`leaks`), and of the benign
+counterparts — a title, a short common phrase, a few scattered shared words, template
+wording many internal and public pages share (:func:`templates`) — that stay public.
+Every page goes through the real reader (:func:`provider.wiki.check.check_wiki`)."""
 
 from __future__ import annotations
 
