@@ -23,15 +23,15 @@ site.
   than ``common_limit`` pages carrying the same words (the residual attack: see
   docs/reference/corpus-rules.md).
 * **Units** (what can be contained): each block of an internal text with at least
-  :data:`MIN_UNIT_SHINGLES` shingles (5 words; twice that in a script written without
-  spaces), and the whole of a short internal text of several blocks (at most
+  :data:`MIN_UNIT_SHINGLES` shingles (6 words; 14 characters in a script written
+  without spaces), and the whole of a short internal text of several blocks (at most
   :data:`SHORT_TEXT_SHINGLES` shingles).
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
   and one of its distinctive words (a run of common words — "select Save, then sign in
   again" — is site wording even where that run itself is rare): a verbatim or lightly
-  edited copy, from 5 words; or (b) *words* — it has at least
+  edited copy, from 6 words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
   over the page; or (c) *parts* — several pages each hold a run of it
@@ -93,9 +93,9 @@ __all__ = [
 
 #: Terms a shingle holds.
 SHINGLE_WORDS = 3
-#: Shingles a block needs to be a unit (5 words): "Use override code GW-7731." is one,
-#: "See the admin guide" is not.
-MIN_UNIT_SHINGLES = 3
+#: Shingles a block needs to be a unit (6 words): "Use override code GW-7731 for VIP."
+#: is one; "See the admin guide", "Contact support if problems persist." are not.
+MIN_UNIT_SHINGLES = 4
 #: The share of a unit's distinctive shingles a page must hold (wording path). At 3 terms
 #: a shingle, a changed word costs up to 3 of them: the words path takes edited copies.
 CONTAINED_SHARE = 0.8
@@ -201,7 +201,7 @@ def _floor(split: bool) -> int:
     """Shingles a unit needs: :data:`MIN_UNIT_SHINGLES`, or 12 (14 characters) in a
     script written without spaces (at 8 characters, glossary terms of the kaia archive
     scenario demoted ~60 translated pages)."""
-    return 4 * MIN_UNIT_SHINGLES if split else MIN_UNIT_SHINGLES
+    return 12 if split else MIN_UNIT_SHINGLES
 
 
 def _units_of(blocks: tuple[str, ...]) -> list[Unit]:

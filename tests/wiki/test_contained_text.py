@@ -400,7 +400,7 @@ def leaks(draw: st.DrawFn) -> tuple[str, str, dict[str, str]]:
     rng = random.Random(draw(st.integers(0, 10**6)))
     kind = draw(st.sampled_from(["substitute", "reorder-words", "reorder-sentences", "phone", "list", "short",
                                  "pasted", "split"]))
-    size = 5 if kind == "short" else draw(st.integers(10, len(SECRET_WORDS)))
+    size = draw(st.integers(6, 7)) if kind == "short" else draw(st.integers(10, len(SECRET_WORDS)))
     note = rng.sample(SECRET_WORDS, size)
     filler = lambda n: _filler(rng, n)  # noqa: E731 - one line, used below
     pages: dict[str, str] = {}
@@ -454,7 +454,7 @@ def leaks(draw: st.DrawFn) -> tuple[str, str, dict[str, str]]:
 def test_x2_every_member_of_the_leak_classes_is_withheld(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
     """X2, X5: a public page carrying an internal note in any member of the classes
     rule 6d missed (words substituted, reordered, a phone number respelled, a list spread
-    over the page, a 5-word note, a note pasted into up to 8 pages, a note split across
+    over the page, a 6- or 7-word note, a note pasted into up to 8 pages, a note split across
     pages) never reaches ``customer_safe``; ``check`` names the internal source; an
     unrelated page stays public."""
     kind, source, pages = case
