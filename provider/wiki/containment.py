@@ -210,8 +210,12 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     if len(decoded) > 1:
         shingles = frozenset().union(*(s for s, _, _ in decoded))
         split = any(split for _, _, split in decoded)
-        if _floor(split) <= len(shingles) <= SHORT_TEXT_SHINGLES * (2 if split else 1):
-            found.append(Unit(shingles, frozenset().union(*(w for _, w, _ in decoded)), split))
+        words_ = frozenset().union(*(w for _, w, _ in decoded))
+        # A list of short items has few shingles (none across items) but its words: a
+        # unit from 6 distinct words, as a block is from 6 words.
+        if (_floor(split) <= len(shingles) or (not split and len(words_) >= MIN_UNIT_SHINGLES + 2)) \
+                and len(shingles) <= SHORT_TEXT_SHINGLES * (2 if split else 1):
+            found.append(Unit(shingles, words_, split))
     return list(dict.fromkeys(found))
 
 
