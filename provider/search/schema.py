@@ -19,7 +19,8 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_S
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
-SCHEMA_VERSION = 8  # 8: block shingles on DocumentMeta (rule 6d): an older manifest lacks them, so rebuild
+SCHEMA_VERSION = 9  # 9: rule 6d stores block words beside shingles, numbers written one way: rebuild
+# (8: block shingles on DocumentMeta)
 #: Values of the stored ``sync`` field that a search reads back (``freshness``): a
 #: translation current with its source, or stale. The indexing pipeline maps the corpus
 #: rules' translation sync states onto these; any other value reads as unknown.

@@ -86,6 +86,7 @@ from typing import TYPE_CHECKING
 
 from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
+from .containment import Rarity
 from .copies import CopyGraph, near_copies
 from .findings import NEAR_COPY
 from .gitblobs import BlobLookup
@@ -695,12 +696,14 @@ class Derived:
 
 def derive(
     docs: Mapping[str, DocumentMeta], *, default_locale: str | None, now: dt.datetime, blobs: BlobLookup | None,
-    layout: Layout | None, copies: CopyGraph | None, gate: Gate | None = None,
+    layout: Layout | None, copies: CopyGraph | None, gate: Gate | None = None, rare: Rarity | None = None,
 ) -> Derived:
     """The rules of :func:`resolve` over ``docs``, with ``copies`` (if given) already
     holding exactly the sketches of ``docs`` — or of a larger corpus of which ``docs``
     holds every document the decisions of ``docs`` depend on (see
-    :mod:`provider.wiki.incremental`). Does not pause the collector."""
+    :mod:`provider.wiki.incremental`), and ``rare`` the
+    :class:`~provider.wiki.containment.Rarity` of that corpus (``None``: measured on
+    ``docs``, which must then be the whole corpus). Does not pause the collector."""
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
     same_file(drafts)
@@ -713,7 +716,7 @@ def derive(
     _inherit_from_copies(drafts, copies)
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
-    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
+    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED), rare=rare)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

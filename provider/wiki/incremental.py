@@ -248,16 +248,15 @@ class CorpusRules:
         self._config = None  # until the state below is complete
         before = set(self._resolved)
         self.copies.sync(_sketches(docs))
+        self.contained.rebuild(docs)
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies,
-                         gate=gate)
+                         gate=gate, rare=self.contained.rarity)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
         for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
                       self._by_file, self._by_bag):
             index.clear()
-        self.contained.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
-            self.contained.update(relpath, meta)
         self._ordered = sorted(docs)
         self._docs = dict(docs)
         self._resolved = derived.resolved
@@ -300,7 +299,8 @@ class CorpusRules:
         if affected is None:
             return None
         self._config = None  # the relations are half updated until the end
-        self._apply(changed, previous, docs)
+        if not self._apply(changed, previous, docs):
+            return None  # a value became common or distinctive (rule 6d): derive everything
         # … and after it.
         after = self._closure((p for p in changed if p in docs), docs, reverse=True, limit=limit)
         if after is None:
@@ -311,7 +311,7 @@ class CorpusRules:
         if needed is None:
             return None
         derived: Derived = derive({p: docs[p] for p in needed}, default_locale=default_locale, now=now, blobs=blobs,
-                                  layout=layout, copies=self.copies, gate=gate)
+                                  layout=layout, copies=self.copies, gate=gate, rare=self.contained.rarity)
         removed = {relpath for relpath in changed if relpath not in docs}
         touched = set(removed)
         for relpath in removed:
@@ -390,9 +390,11 @@ class CorpusRules:
                     del index[key]
 
     def _apply(self, changed: Iterable[str], previous: dict[str, DocumentMeta],
-               docs: Mapping[str, DocumentMeta]) -> None:
+               docs: Mapping[str, DocumentMeta]) -> bool:
         """Bring the relations, the copy graph and the kept metadata to ``docs`` for the
-        changed paths."""
+        changed paths. Returns whether rule 6d's :class:`~provider.wiki.containment.Rarity`
+        kept every value's status (else only a full derivation is exact)."""
+        contained = {relpath: (previous.get(relpath), docs.get(relpath)) for relpath in changed}
         for relpath in changed:
             old, new = previous.get(relpath), docs.get(relpath)
             if old is not None:
@@ -409,7 +411,7 @@ class CorpusRules:
                     del self._ordered[at]
             self.copies.update(relpath, new.sketch if new is not None else "")
             self.copies.update(relpath + "#internal", new.internal_sketch if new is not None else "")
-            self.contained.update(relpath, new)
+        return self.contained.update(contained, docs)
 
     def _below(self, folder: str) -> list[str]:
         if not folder:

@@ -224,8 +224,9 @@ class DocumentMeta:
             of the paragraphs outside and inside internal sections: find a paragraph
             copied, in any word order, into a longer page (rule 6c).
         block_shingles, internal_block_shingles: :func:`provider.wiki.containment.block_shingles`
-            of the blocks outside and inside internal sections: find a short internal
-            text, or an edited or split paragraph, contained in a public page (rule 6d).
+            of the blocks outside and inside internal sections (each block's 3-word runs
+            and words): find an internal text's distinctive content in a public page,
+            however edited, reordered or split (rule 6d).
     """
 
     relpath: str

@@ -18,8 +18,9 @@ them on its drafts; CONTRACT X2).
   sketch nor the whole-text bag sees).
 
 * **Rule 6d — contained text** (:mod:`provider.wiki.containment`): a public document
-  holding most of the word shingles of a short internal text or of an internal
-  paragraph (edited, split, pasted into a longer paragraph) inherits its status.
+  holding the distinctive content of an internal text (verbatim, edited, reordered,
+  spread over the page, or a part of it when other pages hold the rest) inherits its
+  status.
 
 All four relate documents the incremental rules must follow (:func:`file_keys`,
 :func:`bag_keys`: :mod:`provider.wiki.incremental` indexes them).
@@ -32,7 +33,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .audience import CORPUS, INTERNAL, PUBLIC, Reason
-from .containment import MAX_CONTAINERS, SHARED_SHARE, needed, public_set, units
+from .containment import Rarity, Unit, contained, held, part, parts_cover, public_set, rarity, units
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -183,16 +184,16 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
 
 
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
-                   on_the_site: tuple[str, ...]) -> None:
+                   on_the_site: tuple[str, ...], rare: Rarity | None = None) -> None:
     """Rule 6d: a public document containing a unit (:func:`provider.wiki.containment.units`)
     of an internal or withheld document, or of any document's internal sections — its own
-    translations included —, inherits its status as rule 6c does (same sources and
-    exceptions: see :func:`same_paragraphs`; the same ``near-copy`` finding) — unless the
-    unit is *shared wording*: repeated (:data:`~provider.wiki.containment.SHARED_SHARE` of
-    it held) by more than :data:`~provider.wiki.containment.MAX_CONTAINERS` other documents
-    (whatever their status), such as "This feature requires a Microsoft 365
-    administrator account", which support sites repeat on dozens of pages."""
-    sources: list[tuple[frozenset[int], str, bool]] = []
+    translations included —, by its distinctive content
+    (:func:`provider.wiki.containment.contained`), or carrying a part of one that other
+    pages carry the rest of (:func:`~provider.wiki.containment.part`), inherits its status
+    as rule 6c does (same sources and exceptions: see :func:`same_paragraphs`; the same
+    ``near-copy`` finding). ``rare``: the corpus's :class:`~provider.wiki.containment.Rarity`
+    (``None``: ``drafts`` is the whole corpus, and it is measured on it)."""
+    sources: list[tuple[Unit, str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
             continue
@@ -202,40 +203,43 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         sources += [(unit, relpath + "#internal", False) for unit in internal]
     if not sources:
         return
+    pages = {relpath: public_set(draft.meta) for relpath, draft in drafts.items()
+             if draft.meta.block_shingles and draft.withheld is None and draft.audience == PUBLIC}
+    if rare is None:
+        rare = rarity({relpath: draft.meta for relpath, draft in drafts.items()}, pages)
+    common = rare.common
     by_value: dict[int, list[int]] = defaultdict(list)
     for number, (unit, _, _) in enumerate(sources):
-        for value in unit:
+        for value in unit.values() - common:
             by_value[value].append(number)
-    containers: dict[int, list[tuple[str, int]]] = defaultdict(list)
-    for relpath, draft in sorted(drafts.items()):
-        if not draft.meta.block_shingles:
-            continue
-        hits: dict[int, int] = defaultdict(int)
-        for value in public_set(draft.meta):
-            for number in by_value.get(value, ()):
-                hits[number] += 1
+    indexed = by_value.keys()
+    found: dict[str, list[tuple[bool, str, str]]] = defaultdict(list)
+    parts: dict[int, list[tuple[str, frozenset[int]]]] = defaultdict(list)
+    for relpath, page in sorted(pages.items()):
         # A translation is no exception here: text of an internal source left as it is in a
         # public translation is the source's text (the attack's esc.fr.md), not a translation.
-        for number, count in hits.items():
-            unit, key, _ = sources[number]
-            if count >= needed(len(unit), SHARED_SHARE) and key.partition("#")[0] != relpath:
-                containers[number].append((relpath, count))
-    found: dict[str, list[tuple[bool, str, int, int]]] = defaultdict(list)
-    for number, paths in containers.items():
-        if len(paths) > MAX_CONTAINERS:
-            continue
+        candidates = {number for value in indexed & page for number in by_value[value]}
+        for number in sorted(candidates):
+            unit, key, withheld = sources[number]
+            if key.partition("#")[0] == relpath:
+                continue
+            if contained(unit, page, rare):
+                shingles, words_ = held(unit, page, rare)
+                found[relpath].append((not withheld, key, f"{shingles} distinctive word triples, {words_} words"))
+            elif carried := part(unit, page, rare):
+                parts[number].append((relpath, carried))
+    for number, holders in parts.items():
         unit, key, withheld = sources[number]
-        for relpath, count in paths:
-            draft = drafts[relpath]
-            if count >= needed(len(unit)) and draft.withheld is None and draft.audience == PUBLIC:
-                found[relpath].append((not withheld, key, count, len(unit)))
-    for relpath, hits_ in sorted(found.items()):
+        if len(holders) > 1 and parts_cover(unit, (carried for _, carried in holders), rare):
+            for relpath, carried in holders:
+                found[relpath].append((not withheld, key, f"a part: {len(carried)} of its distinctive words, "
+                                                          f"the rest on {len(holders) - 1} other pages"))
+    for relpath, hits in sorted(found.items()):
         if any(p.startswith("accepted near-copy") for p in drafts[relpath].problems):
             continue  # an earlier copy rule's finding on this page is accepted: one line says so
-        not_withheld, key, count, size = min(hits_)
+        not_withheld, key, share = min(hits)
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
-        share = f"{count} of its {size} word triples"
         _inherit(drafts[relpath], None if not_withheld else drafts[source].withheld,
                  accepted=f"text of {path}",
                  withheld=(f"text copied from {path}", f"holds the text of {path} ({share})"),

@@ -1,13 +1,14 @@
-"""Rule 6d: short internal text, or an edited or split internal paragraph, contained in a
-public page (CONTRACT X2, X5).
+"""Rule 6d: an internal text's distinctive content carried by a public page (CONTRACT
+X2, X5).
 
 Rule 6c needs a paragraph of at least 20 words with exactly the same words. A short
-internal note pasted into a longer public paragraph, a copy with one word changed, or a
-paragraph split in two escaped it. Tested as a class: a generator pastes short internal
-texts into public paragraphs with edits, splits, look-alike letters, case and whitespace
-changes; benign counterparts (a title, a short common phrase, a few shared words) stay
-public. Every page goes through the real reader (:func:`provider.wiki.check.check_wiki`).
-"""
+internal note pasted into a longer public paragraph, a copy with words changed or
+reordered, a list spread over a page, a phone number respelled, a note pasted into
+several pages or split across them escaped it (issue 24). Tested as classes: generators
+make members of each (:func:`pasted_notes`, :func:`leaks`), and of the benign
+counterparts — a title, a short common phrase, a few scattered shared words, template
+wording many internal and public pages share (:func:`templates`) — that stay public.
+Every page goes through the real reader (:func:`provider.wiki.check.check_wiki`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,17 @@ from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki
 from provider.wiki.classify import INTERNAL, PUBLIC
-from provider.wiki.containment import MIN_UNIT_SHINGLES, ContainmentIndex, block_shingles, contains, decode
+from provider.wiki.containment import (
+    MIN_UNIT_SHINGLES,
+    ContainmentIndex,
+    Rarity,
+    Unit,
+    block_shingles,
+    contained,
+    decode,
+    decode_words,
+    terms,
+)
 from provider.wiki.corpus import resolve
 from provider.wiki.document import DocumentMeta, WikiSettings, git_blob_sha1
 from provider.wiki.findings import NEAR_COPY, Acceptance
@@ -196,15 +207,23 @@ def test_x2_an_accepted_finding_publishes_the_page_until_it_changes(tmp_path: Pa
     assert entry.resolved is not None and not entry.resolved.public
 
 
-def test_containment_counts_the_share_of_the_unit() -> None:
-    """The measure itself: 80 % of a unit's shingles, and at least the floor of 6."""
-    unit = frozenset(decode(block_shingles(["one two three four five six seven eight nine ten"])[0]))
-    assert len(unit) == 8
-    assert contains(unit, set(unit))
-    assert not contains(unit, set(sorted(unit)[:6]))
-    assert contains(unit, set(sorted(unit)[:7]))
-    short = frozenset(decode(block_shingles(["one two three four five six seven"])[0]))
-    assert not contains(short, set(short))  # 5 shingles: under the floor
+def test_containment_counts_distinctive_content_only() -> None:
+    """The measure itself: a unit whose values are distinctive is contained from 80 % of
+    its shingles, or 70 % of its words in any order; the same unit made of common values
+    (template wording) is contained nowhere."""
+    entry = block_shingles(["one two three four five six seven eight nine ten"])[0]
+    unit = Unit(frozenset(decode(entry)), frozenset(decode_words(entry)))
+    rare = Rarity(12)
+    assert contained(unit, unit.values(), rare)
+    assert contained(unit, set(sorted(unit.words)[:7]), rare)  # 7 of 10 words, no shingle
+    assert not contained(unit, set(sorted(unit.words)[:6]), rare)
+    assert not contained(unit, unit.values(), Rarity(12, unit.values()))
+
+
+def test_numbers_and_identifiers_are_written_one_way() -> None:
+    """A phone number or a code in any spelling is one term."""
+    assert terms("Call 555-0199") == terms("call 555 0199") == terms("CALL 5550199") == terms("call (555) 0199")
+    assert terms("code GW-7731") == terms("code gw7731") == terms("code GW_7731")
 
 
 # -- incremental ------------------------------------------------------------------------
@@ -278,22 +297,21 @@ def test_the_index_relates_a_container_and_its_source_both_ways() -> None:
             "box": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
             "twin": dataclasses.replace(meta, block_shingles=(ENCODED[2],)),
             "far": dataclasses.replace(meta, block_shingles=(ENCODED[4],))}
-    for key, value in docs.items():
-        index.update(key, value)
+    index.rebuild(docs)
     assert set(index.related("src", docs["src"], docs)) == {"box", "twin"}
     assert set(index.related("box", docs["box"], docs)) == {"src"}
     assert set(index.related("far", docs["far"], docs)) == set()
-    index.update("src", None)
-    del docs["src"]
+    gone = docs.pop("src")
+    assert index.update({"src": (gone, None)}, docs)
     assert set(index.related("box", docs["box"], docs)) == set()
 
 
-@pytest.mark.parametrize(("repeats", "public"), [(1, False), (3, False), (4, True), (8, True)])
-def test_shared_wording_repeated_on_many_pages_taints_none(tmp_path: Path, repeats: int, public: bool) -> None:
-    """The balance that keeps support sites public: an internal page's sentence that more
-    than 3 other pages repeat ("This feature requires a Microsoft 365 administrator
-    account": 8 words, on dozens of Microsoft Learn pages) is site wording, not a secret;
-    repeated on 1 to 3 pages it is a copy, and those pages are internal."""
+@pytest.mark.parametrize("repeats", [1, 3, 4, 8])
+def test_x2_an_internal_note_pasted_on_many_pages_taints_them_all(tmp_path: Path, repeats: int) -> None:
+    """X2 (attack): pasting an internal sentence into more public pages does not make it
+    site wording — the old guard ("more than 3 other pages repeat it") let an author
+    launder a note by pasting it 4 times. Wording is common only when more than
+    ``common_limit`` documents (12 here) hold it."""
     sentence = "This feature requires a Microsoft 365 administrator account to run the diagnostic."
     rng = random.Random(repeats)
     files = {"admin/diag.md": _page("Diagnostics", "internal", [sentence])}
@@ -301,7 +319,27 @@ def test_shared_wording_repeated_on_many_pages_taints_none(tmp_path: Path, repea
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}. {sentence} {_filler(rng, 9)}."])
     site = tmp_path / "site"
     _write(site, files)
-    assert ({f"p{n}.md" for n in range(repeats)} <= _public(site)) is public
+    assert not {f"p{n}.md" for n in range(repeats)} & _public(site)
+
+
+def test_template_wording_many_pages_share_taints_none(tmp_path: Path) -> None:
+    """The balance: a sentence 13 documents hold, internal and public (a template's
+    "Sign in to the admin center" step), is common and taints no public page; the
+    internal pages' own text still does."""
+    template = "Sign in to the Microsoft 365 admin center and select Support then Help and support."
+    rng = random.Random(5)
+    files = {}
+    for number in range(5):
+        files[f"viva/p{number}.md"] = _page(f"V{number}", "internal", [template, f"Glint survey {number} ledger "
+                                                                        f"rotation quota waiver {number * 7}."])
+    for number in range(8):
+        files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}.", template])
+    files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 15)}. Glint survey 3 ledger rotation quota waiver 21."])
+    site = tmp_path / "site"
+    _write(site, files)
+    public = _public(site)
+    assert {f"p{n}.md" for n in range(8)} <= public
+    assert "leak.md" not in public
 
 
 def test_x2_text_of_a_withheld_page_withholds_the_page_holding_it(tmp_path: Path) -> None:
@@ -346,3 +384,117 @@ def test_x2_an_internal_pages_text_left_in_its_public_translation_is_not_served(
     settings_ = WikiSettings(root=site, locales=("en", locale))
     public = {e.path for e in check_wiki(settings_).files if e.resolved is not None and e.resolved.public}
     assert f"ops/runbook.{locale}.md" not in public
+
+
+# -- leak classes the near-copy rule missed (issue 24), and their benign counterpart ------
+
+PHONES = ["555-0199", "555 0199", "5550199", "(555) 0199", "555.0199"]
+
+
+@st.composite
+def leaks(draw: st.DrawFn) -> tuple[str, str, dict[str, str]]:
+    """(kind, the internal page, the public pages carrying it) for one member of a leak
+    class: up to 3 words substituted, words or sentences reordered, a phone number in
+    another spelling, a list spread over the page, a short note verbatim, one note pasted
+    into 1 to 8 pages, one note split across 2 or 3 pages."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    kind = draw(st.sampled_from(["substitute", "reorder-words", "reorder-sentences", "phone", "list", "short",
+                                 "pasted", "split"]))
+    size = draw(st.integers(6, 7)) if kind == "short" else draw(st.integers(10, len(SECRET_WORDS)))
+    note = rng.sample(SECRET_WORDS, size)
+    filler = lambda n: _filler(rng, n)  # noqa: E731 - one line, used below
+    pages: dict[str, str] = {}
+    if kind == "substitute":
+        variant = list(note)
+        for at in rng.sample(range(size), draw(st.integers(1, 3))):
+            variant[at] = rng.choice(FILLER)
+        pages["guide.md"] = _page("Guide", "public", [f"{filler(20)} {' '.join(variant)} {filler(20)}."])
+        source = [" ".join(note) + "."]
+    elif kind == "reorder-words":
+        variant = list(note)
+        rng.shuffle(variant)
+        pages["guide.md"] = _page("Guide", "public", [f"{filler(20)} {' '.join(variant)} {filler(20)}."])
+        source = [" ".join(note) + "."]
+    elif kind == "reorder-sentences":
+        cut = size // 2
+        first, second = " ".join(note[:cut]) + ".", " ".join(note[cut:]) + "."
+        pages["guide.md"] = _page("Guide", "public", [f"{filler(20)} {second} {filler(5)}. {first} {filler(10)}."])
+        source = [f"{first} {second}"]
+    elif kind == "phone":
+        spelled, other = rng.sample(PHONES, 2)
+        words_ = note[:6]
+        pages["guide.md"] = _page("Guide", "public", [f"{filler(20)} {' '.join(words_)} {other}. {filler(20)}."])
+        source = [f"{' '.join(words_)} {spelled}."]
+    elif kind == "list":
+        items = [" ".join(note[i : i + 3]) for i in range(0, size, 3)]
+        source = ["\n".join(f"- {item}" for item in items)]
+        spread = []
+        for item in rng.sample(items, len(items)):
+            spread += [filler(15) + ".", f"- {item}"]
+        pages["guide.md"] = _page("Guide", "public", spread)
+    elif kind == "short":
+        pages["guide.md"] = _page("Guide", "public", [f"{filler(20)} {' '.join(note)}. {filler(20)}."])
+        source = [" ".join(note) + "."]
+    elif kind == "pasted":
+        for number in range(draw(st.integers(1, 8))):
+            pages[f"p{number}.md"] = _page(f"P{number}", "public", [f"{filler(15)} {' '.join(note)}. {filler(9)}."])
+        source = [" ".join(note) + "."]
+    else:  # split across pages
+        count = draw(st.integers(2, 3))
+        cuts = [round(size * i / count) for i in range(count + 1)]
+        for number in range(count):
+            piece = " ".join(note[cuts[number] : cuts[number + 1]])
+            pages[f"p{number}.md"] = _page(f"P{number}", "public", [f"{filler(15)} {piece}. {filler(15)}."])
+        source = [" ".join(note) + "."]
+    return kind, _page("Runbook", "internal", source), pages
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(leaks())
+def test_x2_every_member_of_the_leak_classes_is_withheld(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2, X5: a public page carrying an internal note in any member of the classes
+    rule 6d missed (words substituted, reordered, a phone number respelled, a list spread
+    over the page, a 6- or 7-word note, a note pasted into up to 8 pages, a note split across
+    pages) never reaches ``customer_safe``; ``check`` names the internal source; an
+    unrelated page stays public."""
+    kind, source, pages = case
+    site = tmp_path_factory.mktemp("site")
+    _write(site, {"ops/runbook.md": source, **pages,
+                  "other.md": _page("Other", "public", [_filler(random.Random(kind), 30) + "."])})
+    report = check_wiki(WikiSettings(root=site))
+    public = {e.path for e in report.files if e.resolved is not None and e.resolved.public}
+    assert not set(pages) & public, kind
+    assert "other.md" in public
+    for entry in report.files:
+        if entry.path in pages:
+            assert entry.resolved is not None
+            assert any("ops/runbook.md" in q for q in entry.resolved.quarantine), kind
+
+
+@st.composite
+def templates(draw: st.DrawFn) -> dict[str, str]:
+    """A site whose internal pages and public pages share a template's wording (a
+    sentence or a procedure step on more than 12 pages), each internal page also holding
+    text of its own that no public page carries."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    # Under 20 words: a paragraph of 20 or more is rule 6c's (same words, no rarity test).
+    template = " ".join(rng.choice(FILLER) for _ in range(draw(st.integers(5, 19)))) + "."
+    internal, public = draw(st.integers(1, 6)), draw(st.integers(8, 14))
+    files = {}
+    for number in range(internal):
+        own = " ".join(rng.sample(SECRET_WORDS, 10))
+        files[f"ops/i{number}.md"] = _page(f"I{number}", "internal", [template, f"{own} {number}."])
+    for number in range(max(public, 13 - internal)):
+        files[f"p{number}.md"] = _page(f"P{number}", "public", [_filler(rng, 20) + ".", template,
+                                                               _filler(rng, 10) + "."])
+    return files
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(templates())
+def test_template_wording_shared_with_internal_pages_keeps_public_pages_public(tmp_path_factory, files) -> None:  # type: ignore[no-untyped-def]
+    """The balance (the Microsoft Learn ``Viva/**`` scenario): public pages sharing only a
+    template's wording with internal pages stay public."""
+    site = tmp_path_factory.mktemp("site")
+    _write(site, files)
+    assert {p for p in files if not p.startswith("ops/")} <= _public(site)

@@ -93,9 +93,9 @@ def test_x2_a_shuffled_paragraph_of_an_internal_section_keeps_the_page_out(tmp_p
 
 
 def test_x2_shared_short_boilerplate_does_not_fire(tmp_path: Path) -> None:
-    """A support sentence under the paragraph floor and under rule 6d's 8-word floor,
+    """A support sentence under the paragraph floor and under rule 6d's 6-word floor,
     shared by an internal and a public page, relates nothing: the public page stays
-    public. (From 8 words it is contained text, rule 6d: tests/wiki/test_contained_text.py.)"""
+    public. (From 6 words it is contained text, rule 6d: tests/wiki/test_contained_text.py.)"""
     boilerplate = "Contact support if problems persist."
     assert len(boilerplate.split()) < MIN_PARAGRAPH_WORDS
     assert paragraph_bags([boilerplate]) == ()
