@@ -15,8 +15,6 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-from helpthread_kit.locales import language_of
-
 __all__ = ["SEGMENTED", "Waiting", "path_language"]
 
 #: Languages whose analysis loads a segmenter (:data:`provider.search.analysis.SEGMENTED_LANGUAGES`).
@@ -33,10 +31,9 @@ def path_language(relpath: str, languages: frozenset[str]) -> str:
     part of ``relpath`` names as a locale (``docs/ja/x.md``, ``i18n/zh-cn/…``, ``a.ko.md``),
     else ``""``."""
     for part in _PARTS.split(relpath.lower()):
-        if 2 <= len(part) <= 12 and part[:2].isalpha():
-            language = language_of(part).lower() if "-" in part else part
-            if language in languages:
-                return language
+        language = part.split("-", 1)[0]
+        if language in languages:
+            return language
     return ""
 
 
