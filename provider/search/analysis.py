@@ -254,7 +254,7 @@ def _word_list(text: str, language: str, mode: str) -> list[str]:
         run = match.group("cjk")
         if run is not None:
             if segment is not None and _segmentable(language, run):
-                found = list(segment(run))
+                found = list(_segmented(language, run))
                 out += found
                 if mode == "both":
                     out += [pair for pair in cjk_bigrams(run) if pair not in found]
@@ -268,6 +268,21 @@ def _word_list(text: str, language: str, mode: str) -> list[str]:
         else:
             out.append(word)
     return out
+
+
+#: CJK runs whose words are remembered per process: a passage's run is analysed for its
+#: stored terms and again in the body (or code) field's postings, and translations share
+#: runs (product names, headings, UI labels).
+SEGMENTED_RUNS = 16_384
+
+
+@lru_cache(maxsize=SEGMENTED_RUNS)
+def _segmented(language: str, run: str) -> tuple[str, ...]:
+    """The words of one CJK run by ``language``'s segmenter: a run is segmented on its own
+    (never with its neighbours), so its words do not depend on where it was found."""
+    segment = segmenter(language)
+    assert segment is not None  # only called for a segmented language
+    return tuple(segment(run))
 
 
 class ScriptTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh is untyped

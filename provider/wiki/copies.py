@@ -118,10 +118,7 @@ def words(text: str) -> list[str]:
     # composes with, and folds to a non-word character), so the text's words are those of
     # its white-space-separated pieces, each folded once per process: the same pieces
     # recur from paragraph to page to page, and str.translate costs ~0.1 us a character.
-    out: list[str] = []
-    for piece in text.split():
-        out.extend(_piece_words(piece))
-    return out
+    return list(chain.from_iterable(map(_piece_words, text.split())))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from .lookalike import resembles
-from .plaintext import parse_markdown
+from .plaintext import parse_blocks
 
 __all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "head_key", "parse_front_matter", "same_head",
            "split_front_matter"]
@@ -400,7 +400,7 @@ class _CodeLines:
     def __contains__(self, number: int) -> bool:
         if self._code is None:
             self._code = set()
-            for token in parse_markdown("\n".join(self._lines)):
+            for token in parse_blocks("\n".join(self._lines)):
                 if token.type in ("fence", "code_block") and token.map is not None:
                     self._code.update(range(*token.map))
         return number in self._code

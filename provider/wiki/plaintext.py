@@ -28,7 +28,7 @@ from helpthread_kit.plaintext import LITERAL_BRACKETS, markup_in
 __all__ = [
     "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",
     "closes_fence", "fence_opener", "heading_id_mark", "markdown_to_text", "no_text_to_serve", "outside_fences",
-    "parse_markdown", "remove_spans", "strip_templates",
+    "parse_blocks", "parse_markdown", "remove_spans", "strip_templates",
 ]
 
 # ``text_join`` off: an entity or a backslash escape stays its own ``text_special`` token,
@@ -637,6 +637,18 @@ def parse_markdown(source: str) -> list[Token]:
     """The block token stream of ``source`` from the same parser the text comes from
     (each block token's ``map`` holds its line range)."""
     return _md.parse(source)
+
+
+#: :data:`_md` without the core rules that run after the block rules (inline parsing and
+#: what works on its tokens): the same block tokens, without their children.
+_md_blocks = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_md_blocks.core.ruler.enableOnly(["normalize", "block"])
+
+
+def parse_blocks(source: str) -> list[Token]:
+    """:func:`parse_markdown`'s block tokens (type, ``map``, ``content``), without
+    parsing inline Markdown: ``children`` is empty. For questions about blocks alone."""
+    return _md_blocks.parse(source)
 
 
 def clean_inline(source: str, options: TextOptions = PLAIN_TEXT) -> str:

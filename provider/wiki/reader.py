@@ -27,9 +27,12 @@ from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import Any
 
+from helpthread_kit.locales import language_of
+
 from ..interrupts import uninterrupted
 from .document import WikiDocument, WikiSettings, load_document, parse_document
 from .files import Skipped
+from .reader_queue import Waiting
 
 __all__ = ["DEFAULT_PARSE_TIMEOUT_S", "DocumentReader", "ReaderClosed"]
 
@@ -242,7 +245,7 @@ class DocumentReader:
                 self._stop_workers()
 
     def _read_started(self, todo: list[str]) -> Iterator[tuple[str, Loaded, bytes | None]]:
-        waiting = list(reversed(todo))
+        waiting = Waiting(todo, {language_of(tag) for tag in self.settings.known_locales})
         remaining = set(todo)
         for worker in self._workers:
             self._assign(worker, waiting)
@@ -275,19 +278,27 @@ class DocumentReader:
                 if relpath in remaining:
                     remaining.discard(relpath)
                     yield relpath, outcome, None
+            if kind == "" and waiting:
+                # A process left without work (what was left was another's language)
+                # takes what is there now.
+                for worker in self._workers:
+                    if not worker.assigned:
+                        self._assign(worker, waiting)
         if remaining:
             # Closed mid-batch: the batch must not be committed as if these files were gone.
             raise ReaderClosed(f"the document reader was closed with {len(remaining)} files unread (shutting down)")
 
-    def _assign(self, worker: _Worker, waiting: list[str]) -> None:
+    def _assign(self, worker: _Worker, waiting: Waiting) -> None:
         # Two files queued per worker: one running, one ready, so a worker never idles
         # while we wait for a result.
-        while waiting and len(worker.assigned) < 2:
-            relpath = waiting.pop()
+        while len(worker.assigned) < 2:
+            relpath = waiting.pop_for(worker.process.pid)
+            if relpath is None:
+                return
             worker.assigned.append(relpath)
             worker.tasks.put(relpath)
 
-    def _reap(self, waiting: list[str]) -> list[tuple[str, Loaded]]:
+    def _reap(self, waiting: Waiting) -> list[tuple[str, Loaded]]:
         """Kill workers stuck on one file for too long (or dead); requeue their other files."""
         timed_out: list[tuple[str, Loaded]] = []
         now = time.monotonic()
@@ -308,7 +319,8 @@ class DocumentReader:
                 reason = (f"took longer than {self.timeout_s:g} s to read (pathological markdown?)" if stuck
                           else "its reader process died")
                 timed_out.append((culprit, Skipped(culprit, reason)))
-            waiting.extend(p for p in worker.assigned if p != culprit)
+            waiting.forget(worker.process.pid)
+            waiting.push(p for p in worker.assigned if p != culprit)
             if self._closed:
                 break  # shutting down: a replacement would outlive the process
             replacement = self._start_worker(index)

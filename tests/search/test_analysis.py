@@ -151,3 +151,19 @@ def test_segmenting_analyzers_pickle_by_name() -> None:
     for language, text in (("ja", "申込みの方法"), ("ko", "비밀번호를 재설정"), ("zh", "智能合约部署")):
         assert [t.text for t in again[f"body_{language}"].analyzer(text)] == terms(text, language)
     assert len(pickle.dumps(ScriptTokenizer("ja"))) < 200
+
+
+def test_segmented_runs_remembered_give_the_segmenter_s_words() -> None:
+    """A CJK run's words are remembered per process (analysis._segmented): a run met again,
+    alone or inside other text, gives what the segmenter gives it."""
+    from provider.search.analysis import _segmented, _word_list
+    from provider.search.segment import segmenter
+
+    for language, run in (("zh", "智能合约的部署"), ("ja", "申し込みができない"), ("ko", "비밀번호를 재설정")):
+        first = _word_list(f"{run} x", language, "words")
+        again = _word_list(f"y {run}", language, "words")
+        assert first[:-1] == again[1:]
+        for piece in run.split():
+            segment = segmenter(language)
+            assert segment is not None
+            assert _segmented(language, piece) == tuple(segment(piece))
