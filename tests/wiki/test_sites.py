@@ -4,6 +4,8 @@ reports it with the reason; a configuration that cannot be understood fails clos
 
 from __future__ import annotations
 
+import itertools
+
 import hashlib
 import json
 import logging
@@ -34,9 +36,16 @@ def _write(root: Path, files: dict[str, str]) -> None:
         path.write_text(text, "utf-8")
 
 
+_PAGES = itertools.count()
+
+
 def _page(audience: str | None = "public", extra: str = "") -> str:
     head = f"audience: {audience}\n" if audience else ""
-    return f"---\ntitle: T\n{head}{extra}---\n# Heading\n\nSome words about the product here.\n"
+    # Each page its own words: pages with one internal page's whole text are copies of
+    # it (rule 6d), which is not what these tests are about.
+    n = next(_PAGES)
+    words = " ".join(f"word{n}x{i}" for i in range(8))
+    return f"---\ntitle: T\n{head}{extra}---\n# Heading\n\nSome words about the product: {words}.\n"
 
 
 def _public_now(layout: IndexLayout) -> set[str]:
