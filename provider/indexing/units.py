@@ -82,7 +82,9 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
     for chunk_id, anchor, unit_passages in pieces:
         display = _display_texts(unit_passages, meta.title)
         prose = _display_texts(unit_passages, meta.title, _prose)
-        meanings.append(prose)
+        # The vector's text: passages mostly of code left out (provider/indexing/vectors.py).
+        meanings.append(tuple(text for text, passage in zip(display, unit_passages, strict=True)
+                              if not _mostly_code(passage)) or display)
         units.append(Unit(chunk_id, anchor, {
             "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
             "path": meta.relpath,

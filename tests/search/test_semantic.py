@@ -216,15 +216,16 @@ def test_an_operator_model_embeds_the_whole_query(tmp_path: Path) -> None:
 
 
 def test_an_entry_vector_embeds_the_prose_not_the_code(tmp_path: Path) -> None:
-    """A page's code blocks are left out of its vector (a command's tokens drown a static
-    model's mean); its title and prose are in."""
+    """A page's passages of code are left out of its vector (a command's tokens drown a
+    static model's mean); its title and prose are in."""
     content, index = tmp_path / "wiki", tmp_path / "index"
     content.mkdir()
     prose = "Copy the built site to your web server every time you publish."
     code = ("rsync -avz --delete public/ deploy@example.org:/var/www/html/"
             " && ssh deploy@example.org systemctl reload nginx")
-    (content / "p.md").write_text(f"---\ntitle: Deploy\naudience: public\n---\n\n{prose}\n\n```sh\n{code}\n```\n",
-                                  "utf-8")
+    # A heading of level 4 starts a passage, not a chunk: one entry, a passage of prose and one of code.
+    (content / "p.md").write_text(f"---\ntitle: Deploy\naudience: public\n---\n\n{prose}\n\n#### Command\n\n"
+                                  f"```sh\n{code}\n```\n", "utf-8")
     with Indexer(WikiSettings(root=content, semantic_model=MODEL), IndexLayout(index)) as indexer:
         indexer.sync()
     build = IndexLayout(index).build_dir(IndexLayout(index).current_name() or "")
