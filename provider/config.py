@@ -171,7 +171,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         "model.safetensors and tokenizer.json", expects="`wordllama` or a folder")] = "wordllama"
     semantic_weight: Annotated[float, setting(
         "with semantic_search: weight of the meaning ranking against the word ranking (1.0) when they are fused",
-        ge=0, le=10, expects="a number from 0 to 10")] = 2.0
+        ge=0, le=10, expects="a number from 0 to 10")] = 1.0
     fallback_locales: Annotated[tuple[str, ...], setting(
         "BCP 47 tags tried in order with localeFallback; the default locale is always last",
         expects="a list of BCP 47 tags, e.g. [de, en]", default="[default_locale]",

@@ -78,13 +78,9 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
     if not pieces and not settings.chunking:
         pieces = [(None, "", tuple(passages))]
     units = []
-    meanings = []
     for chunk_id, anchor, unit_passages in pieces:
         display = _display_texts(unit_passages, meta.title)
         prose = _display_texts(unit_passages, meta.title, _prose)
-        # The vector's text: passages mostly of code left out (provider/indexing/vectors.py).
-        meanings.append(tuple(text for text, passage in zip(display, unit_passages, strict=True)
-                              if not _mostly_code(passage)) or display)
         units.append(Unit(chunk_id, anchor, {
             "key": meta.relpath if chunk_id is None else f"{meta.relpath}#{chunk_id}",
             "path": meta.relpath,
@@ -99,7 +95,7 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
             "passage_code": tuple(i for i, p in enumerate(unit_passages) if _mostly_code(p)),
         }))
     if settings.semantic_model is not None:
-        return with_vectors(settings.semantic_model, meta.title, tuple(units), tuple(meanings))
+        return with_vectors(settings.semantic_model, meta.title, tuple(units))
     return tuple(units)
 
 

@@ -1,7 +1,7 @@
 """The embedding of each index entry (``semanticSearch``), made with its text.
 
 A unit's vector is computed from that unit's own text only — its title and the passages
-it holds in its view, less those mostly made of code — and stored in the same Whoosh entry (the schema's ``vector``
+it holds in its view — and stored in the same Whoosh entry (the schema's ``vector``
 column). So the public index's vectors come from public passages alone (CONTRACT X2, as
 for its text), and whatever removes or replaces an entry's text removes or replaces its
 vector in the same commit (X7, live re-indexing, rebuilds and crash safety need nothing
@@ -10,7 +10,6 @@ of their own).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 from ..search.embedding import Embedder, Vectors, load_embedder, to_bytes
@@ -21,8 +20,9 @@ from ..wiki.document import WikiSettings
 __all__ = ["VECTOR_TEXT_VERSION", "entry_vectors", "unit_text", "vector_bytes_of", "with_vectors"]
 
 #: What an entry's vector embeds, versioned: part of the index's settings key, so a build
-#: whose vectors embed something else is rebuilt aside. 3: passages mostly of code left out.
-VECTOR_TEXT_VERSION = 3
+#: whose vectors embed something else is rebuilt aside. 3 left passages mostly of code out;
+#: 4: every passage again (:func:`unit_text`).
+VECTOR_TEXT_VERSION = 4
 
 
 def vector_bytes_of(settings: WikiSettings) -> int:
@@ -32,17 +32,15 @@ def vector_bytes_of(settings: WikiSettings) -> int:
     return 2 * load_embedder(settings.semantic_model).dimensions
 
 
-def unit_text(title: str, passages: Sequence[str]) -> str:
+def unit_text(title: str, unit: Unit) -> str:
     """What a unit's vector embeds: the document's title and the unit's passages as shown
-    (a section's first one starting with its heading), those mostly made of code left out
-    (all of them when every passage is).
+    (a section's first one starting with its heading), code included.
 
-    (A code sample's tokens say little of what a page is for to a static model, and in a
-    tutorial they outweighed the prose in the mean. The meaning ranking alone, tuning half
-    of the openai-agents paraphrase set: MRR 0.503 → 0.628, the other sets within ±0.015.
-    Stripping every code span, inline ones too, lost Hetzner's product names: its MRR
-    fell 0.223 → 0.176.)"""
-    return "\n".join((title, *passages))
+    (Leaving passages mostly of code out helped the openai-agents paraphrase set — the
+    meaning ranking alone, tuning half: MRR 0.503 → 0.628 — but cost kaia-docs.yaml's
+    English queries, whose node-operation pages say what they are for in their commands:
+    hybrid at semantic_weight 1, 0.917 / 0.869 → 0.893 / 0.827 recall@5 / MRR; not kept.)"""
+    return "\n".join((title, *unit.fields.get("passages", ())))
 
 
 def entry_vectors(embedder: Embedder, title: str, texts: list[str]) -> Vectors:
@@ -56,16 +54,14 @@ def entry_vectors(embedder: Embedder, title: str, texts: list[str]) -> Vectors:
     return embedder.embed(texts)
 
 
-def with_vectors(model: str, title: str, units: tuple[Unit, ...], prose: tuple[Sequence[str], ...]
-                 ) -> tuple[Unit, ...]:
-    """``units`` each with its ``vector`` field (one batch per document); ``prose[i]``:
-    the passages unit ``i``'s vector embeds (:func:`unit_text`).
+def with_vectors(model: str, title: str, units: tuple[Unit, ...]) -> tuple[Unit, ...]:
+    """``units`` each with its ``vector`` field (one batch per document, :func:`unit_text`).
 
     Raises:
         EmbeddingUnavailable: the model cannot be loaded.
     """
     if not units:
         return units
-    vectors = entry_vectors(load_embedder(model), title, [unit_text(title, texts) for texts in prose])
+    vectors = entry_vectors(load_embedder(model), title, [unit_text(title, unit) for unit in units])
     return tuple(replace(unit, fields={**unit.fields, VECTOR_FIELD: to_bytes(vector)})
                  for unit, vector in zip(units, vectors, strict=True))

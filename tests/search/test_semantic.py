@@ -194,13 +194,14 @@ def test_the_words_first_answer_stays_first_when_the_meaning_ranking_agrees(hybr
     assert agreed >= 3  # the rule was exercised
 
 
-def test_a_query_is_embedded_without_its_function_words() -> None:
-    """The default model embeds a question's content words ("how do I get my …" would pull
-    it towards every how-to page); a query of function words only is embedded whole."""
+def test_the_default_model_embeds_the_whole_query() -> None:
+    """No English function words are left out of a query (leaving them out cost
+    kaia-docs.yaml's English queries 0.07 recall@5 with hybrid search)."""
     model = load_embedder(MODEL)
-    assert np.allclose(model.embed_query("How do I get my money back?"), model.embed(["money back ?"])[0], atol=1e-6)
-    assert np.allclose(model.embed_query("how do I"), model.embed(["how do I"])[0], atol=1e-6)
-    assert model.embed_query("how do I").any()
+    question = "How do I get my money back?"
+    assert np.allclose(model.embed_query(question), model.embed([question])[0], atol=1e-6)
+    assert not np.allclose(model.embed_query(question), model.embed(["money back ?"])[0],
+                           atol=1e-3)
 
 
 def test_an_operator_model_embeds_the_whole_query(tmp_path: Path) -> None:
@@ -215,9 +216,9 @@ def test_an_operator_model_embeds_the_whole_query(tmp_path: Path) -> None:
                        atol=1e-6)
 
 
-def test_an_entry_vector_embeds_the_prose_not_the_code(tmp_path: Path) -> None:
-    """A page's passages of code are left out of its vector (a command's tokens drown a
-    static model's mean); its title and prose are in."""
+def test_an_entry_vector_embeds_its_code_too(tmp_path: Path) -> None:
+    """A page's passages of code are in its vector with its title and prose (leaving them
+    out cost kaia-docs.yaml's English queries, whose commands say what a page is for)."""
     content, index = tmp_path / "wiki", tmp_path / "index"
     content.mkdir()
     prose = "Copy the built site to your web server every time you publish."
@@ -233,8 +234,8 @@ def test_an_entry_vector_embeds_the_prose_not_the_code(tmp_path: Path) -> None:
     assert code in shown  # the snippet text keeps the code
     model = load_embedder(MODEL)
     without, with_code = model.embed([f"Deploy\n{prose}", f"Deploy\n{prose}\n{code}"])
-    assert vector @ without > 0.99
-    assert vector @ with_code < vector @ without - 0.05
+    assert vector @ with_code > 0.95
+    assert vector @ without < vector @ with_code - 0.05
 
 
 # -- X2/X7: a vector leaves with its text, in the same commit ----------------------------
