@@ -21,6 +21,11 @@ differ), so one slow build serves both modes.
     python bench/relevance.py                 # the table
     python bench/relevance.py --misses        # also every query whose best answer is not first
     python bench/relevance.py --json          # machine-readable
+    python bench/relevance.py --corpus paraphrase-hetzner-tutorials --semantic --half held-out
+
+``--half``: ``tune`` keeps a set's 1st, 3rd, 5th … queries, ``held-out`` the 2nd, 4th …
+(the fusion and embedding choices of issue 28 were tuned on ``tune`` of the paraphrase
+sets; ``held-out`` gives figures on queries no choice was made with).
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from provider.indexing import Indexer  # noqa: E402
 from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.embedding import load_embedder  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
-from provider.search.semantic import Semantic  # noqa: E402
+from provider.search.semantic import DEFAULT_WEIGHT, Semantic  # noqa: E402
 from provider.search.vectors import RRF_K  # noqa: E402
 
 MODES = {"minimum": "minimum", "all": "all", "all-whole": "all-but-chunking", "minimum-over-all": "minimum"}
@@ -183,12 +188,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--semantic", action="store_true",
                         help="build with vectors (semantic_search) and show lexical, vector and hybrid rows per mode")
     parser.add_argument("--semantic-model", default="wordllama", help="with --semantic: the semantic_model")
-    parser.add_argument("--semantic-weight", type=float, default=1.0, help="with --semantic: semantic_weight")
+    parser.add_argument("--semantic-weight", type=float, default=DEFAULT_WEIGHT,
+                        help="with --semantic: semantic_weight")
     parser.add_argument("--rrf-k", type=int, default=RRF_K, help="with --semantic: the fusion's rank offset")
+    parser.add_argument("--half", choices=("tune", "held-out"),
+                        help="only the tuning half of the set (1st, 3rd … query) or the held-out one (2nd, 4th …)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     path = ROOT / "bench" / "relevance" / f"{args.corpus}.yaml" if args.corpus else args.queries
     queries = load_queries(path)
+    if args.half:
+        kept = 0 if args.half == "tune" else 1
+        queries = QuerySet([q for i, q in enumerate(queries.queries) if i % 2 == kept], queries.config)
     report: dict[str, Any] = {}
     semantic = (Semantic(load_embedder(args.semantic_model), args.semantic_weight, args.rrf_k)
                 if args.semantic else None)

@@ -41,6 +41,7 @@ from .scan import discover_all, expand, unchanged
 from .sidewriter import SideWriter
 from .stricter import Withdrawal, public_paths, stricter
 from .units import prepare
+from .vectors import VECTOR_TEXT_VERSION
 from .write import WAIT_FOR_AGENT_INDEX, EntryWriter, withdraw
 
 __all__ = ["Indexer", "PendingBuild", "Progress", "SyncReport", "Withdrawal", "settings_key"]
@@ -64,7 +65,7 @@ def settings_key(settings: WikiSettings) -> str:
     data.pop("root", None)
     if settings.semantic_model is not None:
         # Vectors of another model (or none) cannot be searched with this one's: rebuilt aside.
-        data["semantic"] = load_embedder(settings.semantic_model).name
+        data["semantic"] = f"{load_embedder(settings.semantic_model).name}/{VECTOR_TEXT_VERSION}"
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

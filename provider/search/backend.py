@@ -624,7 +624,7 @@ class WhooshBackend:
         locales = frozenset(locale for locale in candidates if served is None or locale.split("-", 1)[0] in served)
         if not locales:
             return None
-        vector = self.semantic.embedder.embed([query.text])[0]
+        vector = self.semantic.embedder.embed_query(query.text)
         if not vector.any():
             return None
         return MeaningSearch(self.semantic, vector, locales)
