@@ -4,9 +4,8 @@ reports it with the reason; a configuration that cannot be understood fails clos
 
 from __future__ import annotations
 
-import itertools
-
 import hashlib
+import itertools
 import json
 import logging
 import string
