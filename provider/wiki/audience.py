@@ -297,7 +297,8 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
                     exact = exact_key(name, "audience") and (
                         not path or (len(path) == 1 and exact_key(path[0], "params")))
                     found.append(AudienceSignal(here, value, exact))
-                elif _intent_key(name) or _hiding_tags(name, value) or _restricting_value(name, value):
+                elif (_intent_key(name) or _hiding_tags(name, value) or _restricting_value(name, value)
+                      or _unpublishing(name, value)):
                     found.append(AudienceSignal(here, value, False))
                 walk(value, here, depth + 1)
         elif isinstance(node, list):
@@ -384,6 +385,33 @@ def _restricting_value(name: str, value: Any) -> bool:
             squashed = squash(item)
             if any(resembles(squashed, word) for word in _RESTRICTING_VALUES) or restricts_readers(item):
                 return True
+    return False
+
+
+#: Key names that are themselves a restriction (``agent_only``, ``hideFromCustomers``),
+#: as parts of the key squashed to letters (after folding and confusables).
+_RESTRICTING_KEY_RUNS = ("agentonly", "agentsonly", "staffonly", "employeesonly", "internalonly", "hidefromcustomer",
+                         "hiddenfromcustomer", "notforcustomer", "customerhidden", "nocustomer", "supportonly")
+#: Keys whose value says a page is not (yet) published (``status: draft``, ``publish:
+#: false`` as Obsidian Publish writes it), and the values that say so, squashed.
+_STATUS_KEYS = ("status", "state", "publishstatus", "publicationstatus", "workflowstatus")
+_UNPUBLISHED_VALUES = frozenset(("draft", "wip", "workinprogress", "pending", "unpublished", "notpublished",
+                                 "inreview", "review", "internal", "private", "hidden", "staging"))
+_FALSE = frozenset(("false", "no", "off", "0", "n"))
+
+
+def _unpublishing(name: str, value: Any) -> bool:
+    """Whether key ``name`` with ``value`` says the page is restricted or unpublished in
+    words no other rule reads: a restriction as the key's own name
+    (:data:`_RESTRICTING_KEY_RUNS`), a workflow status of :data:`_UNPUBLISHED_VALUES`, or
+    ``publish`` set false. None occurs in the shared corpora's front matter."""
+    squashed = squash(name)
+    if len(squashed) <= 40 and any(run in squashed for run in _RESTRICTING_KEY_RUNS):
+        return True
+    if squashed in _STATUS_KEYS and isinstance(value, str):
+        return squash(value) in _UNPUBLISHED_VALUES
+    if squashed == "publish":
+        return value is False or value == 0 or (isinstance(value, str) and squash(value) in _FALSE)
     return False
 
 

@@ -126,10 +126,19 @@ _COMMENTS = re.compile(
     r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
     r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
     r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
-    r"|<[A-Za-z][^<>]{0,500}?(?:\s(?i:hidden)[\s>=/]|" + _HIDDEN_STYLE + ")"  # hidden elements
+    # The hidden attribute — outside quoted values (``class="lg:block hidden"`` is a class) —
+    # and hiding CSS.
+    r"""|<[A-Za-z](?:[^<>"']|"[^"<>]*"|'[^'<>]*'){0,500}?\s(?i:hidden)[\s>=/]"""
+    r"|<[A-Za-z][^<>]{0,500}?(?:" + _HIDDEN_STYLE + ")"  # hidden elements
     r"|<[A-Za-z][^<>]{0,500}?(?<![-\w])(?i:color)\s*:\s*(?i:" + _BLANK_COLOUR + ")[^<>]{0,500}>",  # blank text
     re.DOTALL,
 )
+#: A CSS framework's class that shows an element from some screen width on.
+_SHOWN_AT_A_WIDTH = re.compile(
+    r"(?<!\S)(?:(?:sm|md|lg|xl|2xl):(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents"
+    r"|flow-root|visible)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|table))(?!\S)")
+#: Hiding classes such a class undoes at that width.
+_RESPONSIVE_HIDING = frozenset(("hidden", "invisible", "dnone", "none", "d"))
 _NAMES = re.compile(
     r"\{%-?\s*(?:end)?([^\s%}]{1,60})"                          # Liquid tag
     r"|\{\{[<%]\s*/?\s*([^\s<>%}]{1,60})"                       # Hugo shortcode
@@ -162,6 +171,10 @@ def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[s
             # ``#### Internal {#internal}`` span kind), not a class any tool hides by.
             named = " ".join(re.findall(r"\.([\w-]+)", named))
         names = re.split(r"[\s.#/:]+", named)
+        if match.group(4) is not None and _SHOWN_AT_A_WIDTH.search(named):
+            # ``hidden md:inline`` (Tailwind), ``d-none d-md-block`` (Bootstrap): shown on
+            # wider screens, so the hiding class hides nothing from a reader there.
+            names = [name for name in names if squash(name) not in _RESPONSIVE_HIDING]
         if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
             found.append(match)
     for match in _CONTAINER.finditer(body):

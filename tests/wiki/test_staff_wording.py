@@ -156,3 +156,38 @@ def test_x2_meta_refresh_in_code_is_text_and_a_long_refresh_page_is_withheld() -
     moved = _parse(f"---\naudience: public\n---\n# T\n\n<meta http-equiv=\"refresh\" content=\"0\">\n\n{words}\n",
                    "plain")
     assert moved.meta.draft and "meta refresh" in moved.meta.sources["draft"] and moved.meta.errors
+
+
+_UNPUBLISHING_KEYS = ["agent_only: true", "agentsOnly: yes", "hide_from_customers: true", "HideFromCustomers: 1",
+                      "not_for_customers: true", "support_only: true", "status: draft", "Status: WIP",
+                      "state: pending", "publication_status: unpublished", "status: In Review", "publish: false",
+                      "Publish: no", "ｓｔａｔｕｓ: draft"]
+
+
+@pytest.mark.parametrize("key", _UNPUBLISHING_KEYS)
+def test_x5_a_key_naming_a_restriction_or_an_unpublished_status_beside_audience_public(key: str) -> None:
+    """The attacker's front matter class beyond RESTRICTING_KEY_PARTS: a restriction as the
+    key's own name, a workflow status that is not published, ``publish: false`` — the
+    page is internal and quarantined (none occurs in the shared corpora)."""
+    doc = _parse(f"---\naudience: public\n{key}\n---\n# T\n\n{CANARY} text.\n", "plain")
+    assert doc.meta.audience == "internal" and doc.meta.errors, key
+    assert not _customer_safe_sees(doc), key
+
+
+@pytest.mark.parametrize("key", ["status: published", "state: live", "publish: true", "hide_table_of_contents: true",
+                                 "hide_feedback: true", "customer_id_format: uuid", "agent: gpt-4o"])
+def test_x5_balance_keys_that_publish_or_name_no_restriction_stay_public(key: str) -> None:
+    assert _parse(f"---\naudience: public\n{key}\n---\n# T\n\nText.\n", "plain").meta.audience == "public", key
+
+
+@pytest.mark.parametrize("shown", ['<span class="hidden md:inline">', '<span class="lg:block hidden text-sm">',
+                                   '<div class="d-none d-md-block">', '<div class="invisible sm:visible">'])
+def test_x5_balance_a_class_hidden_only_on_narrow_screens_hides_nothing(shown: str) -> None:
+    """The attacker's false positive: Tailwind's ``hidden md:inline`` and Bootstrap's
+    ``d-none d-md-block`` show the text on wider screens — a reader sees it, the page
+    stays public. Without the responsive class the same element still hides (fail closed)."""
+    tag = shown[1:].split()[0]
+    page = f"---\naudience: public\n---\n# T\n\nSome words.\n\n{shown}Wide screens see this.</{tag}>\n"
+    assert _parse(page, "plain").meta.audience == "public", shown
+    hidden = page.replace(shown, f'<{tag} class="{"d-none" if "d-none" in shown else "hidden"}">')
+    assert _parse(hidden, "plain").meta.audience == "internal", hidden
