@@ -14,7 +14,7 @@ finding code                  what, and its effect
                               is internal
 ``hiding-label``              a paragraph opening with a label such as ``**INTERNAL
                               ONLY:**`` or ``Staff only:``: **that paragraph** is internal
-                              (and the block after it when the label stands alone)
+                              (and everything up to the next heading when the label stands alone)
 ``hiding-note``               a blockquote whose first line says so (``> Note for agents
                               (do not share)``): **the blockquote** is internal
 ``todo-internal``             ``TODO(internal)``, ``FIXME(staff)``…: **the paragraph,
@@ -374,10 +374,11 @@ def _findings(body: str) -> list[BodyMarker]:
             if label is not None and (says_not_for_customers(label) is not None or (
                     names_staff_reader(label) and restricts_readers(first_line) is not None)):
                 if not text.strip().removeprefix(label).strip(" :*_") and position + 3 < len(tokens):
-                    # The label stands alone: it is about the block after it.
-                    after = tokens[position + 3]
-                    if after.map is not None and after.level <= token.level:
-                        end = max(end, after.map[1])
+                    # The label stands alone: it is about what follows — to the next
+                    # heading, as an author means "the rest of this part" (it hid only the
+                    # next block, and the paragraph after that was served).
+                    end = max(end, next((tokens[i].map[0] for i, _ in headings  # type: ignore[index]
+                                         if i > position), lines))
                 found.append(BodyMarker("hiding-label", start + 1, text.strip().split("\n", 1)[0][:120], start, end))
             elif (todo := _TODO.search(text)) is not None:
                 lines_held = _item_range(tokens, position)

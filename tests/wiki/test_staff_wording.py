@@ -191,3 +191,15 @@ def test_x5_balance_a_class_hidden_only_on_narrow_screens_hides_nothing(shown: s
     assert _parse(page, "plain").meta.audience == "public", shown
     hidden = page.replace(shown, f'<{tag} class="{"d-none" if "d-none" in shown else "hidden"}">')
     assert _parse(hidden, "plain").meta.audience == "internal", hidden
+
+
+@pytest.mark.parametrize("label", ["**Staff only:**", "**INTERNAL ONLY:**", "Staff only:", "__Internal notes__"])
+@pytest.mark.parametrize("blocks", [1, 2, 4])
+def test_x2_a_label_standing_alone_hides_the_rest_of_its_part(label: str, blocks: int) -> None:
+    """The attacker's class: a label on its own line means "what follows", not the next
+    block only — every block up to the next heading stays out of customer_safe; the next
+    part is public again."""
+    after = "\n\n".join(f"Step {n}: {CANARY} {n}." for n in range(blocks))
+    page = f"---\naudience: public\n---\n# T\n\nPublic intro.\n\n{label}\n\n{after}\n\n## Next\n\nPublic again.\n"
+    doc = _parse(page, "plain")
+    assert CANARY not in doc.public_body and "Public again" in doc.public_body and "Public intro" in doc.public_body
