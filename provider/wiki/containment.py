@@ -103,7 +103,7 @@ CONTAINED_SHARE = 0.8
 MIN_DISTINCT_SHINGLES = 3
 #: Distinctive words a unit needs for the words path, and the share a page must hold:
 #: 3 words changed in a 10-word note keep 7 of 10.
-MIN_DISTINCT_WORDS = 5
+MIN_DISTINCT_WORDS = 7
 WORD_SHARE = 0.7
 #: What a page must hold of a unit to count as carrying a part of it (parts path): a run
 #: of 4 distinctive terms and 3 distinctive words.
