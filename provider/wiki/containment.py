@@ -321,8 +321,10 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool
             and len(shingles & page) >= max(MIN_DISTINCT_SHINGLES,
                                             math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
         return True
+    # At least MIN_DISTINCT_WORDS held, not only the share: 5 English terms of a 7-term
+    # glossary block scattered over a Korean FAQ are no copy of it.
     return not unit.split and len(words_) >= MIN_DISTINCT_WORDS and \
-        len(words_ & page) >= math.ceil(WORD_SHARE * len(words_) - 1e-9)
+        len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
