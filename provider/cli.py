@@ -213,7 +213,7 @@ def _index(config: ProviderConfig, *, rebuild: bool, watch: bool, poll: bool) ->
             live.stop()  # also when Ctrl-C or SIGTERM unwinds (see provider.startup)
 
 
-def _serving_registrations(dev: bool, url: str) -> list[Registration]:
+def _serving_registrations(dev: bool, url: str, content: Path | None = None) -> list[Registration]:
     if dev:
         from .devmode import create_dev_registrations, dev_state_path, running_dev_server
 
@@ -222,7 +222,7 @@ def _serving_registrations(dev: bool, url: str) -> list[Registration]:
             click.echo(f"note: another `serve --dev` (pid {other['pid']}, {_shown(other.get('url'))}) is still "
                        "running; its secrets are replaced, so `query` now signs for this server only "
                        "(stop the other one, or export its secrets to query it)", err=True)
-        registrations, values = create_dev_registrations(url)
+        registrations, values = create_dev_registrations(url, content=content)
         click.echo("Development mode: random secrets for this run (also stored in "
                    f"{dev_state_path()}, mode 0600, for `knowledge-provider query`):", err=True)
         for name, value in values.items():
@@ -291,7 +291,7 @@ def serve(config_path: Path | None, dev: bool, rebuild: bool, poll: bool, **sett
         config = _loopback_only(config)
     with _startup_errors():
         startup.prepare_serving(config)
-        registrations = _serving_registrations(dev, startup.serving_url(config))
+        registrations = _serving_registrations(dev, startup.serving_url(config), config.content.resolve())
         startup.serve(config, registrations, describe=format_report, poll=poll, rebuild=rebuild)
 
 
@@ -675,7 +675,14 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
                 f"{dev_url or 'another server'} only")
     else:
         if dev_secret is not None and dev_url and running_dev_server() is not None:
-            note = f"${variable} is ignored: pass --url to use it" if env_secret is not None else ""
+            # The state file is per user, not per folder: say whose wiki answers, so a
+            # `serve --dev` started elsewhere (another checkout, a colleague's shell on a
+            # shared account) is not taken for this one.
+            served = state.get("content") if state else None
+            notes = [f"the --dev server of {_shown(served)}"] if isinstance(served, str) else []
+            if env_secret is not None:
+                notes.append(f"${variable} is ignored: pass --url to use it")
+            note = "; ".join(notes)
             return _QueryTarget(dev_url, dev_secret, dev_source, True, note)
         if env_secret is not None:
             return _QueryTarget(DEFAULT_QUERY_URL, env_secret, from_env, False)

@@ -27,9 +27,10 @@ def dev_state_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 def create_dev_registrations(
-    url: str, env: Mapping[str, str] | None = None
+    url: str, env: Mapping[str, str] | None = None, content: Path | None = None
 ) -> tuple[list[Registration], dict[str, str]]:
-    """Generate one random secret per exposure and store them with the server URL.
+    """Generate one random secret per exposure and store them with the server URL and
+    the content folder it serves (so ``query`` can say which wiki it asks).
 
     Returns:
         the registrations, and ``{exposure: secret}`` to print once.
@@ -39,7 +40,8 @@ def create_dev_registrations(
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump({"url": url, "pid": os.getpid(), "secrets": values}, handle)
+        json.dump({"url": url, "pid": os.getpid(), "secrets": values,
+                   "content": None if content is None else str(content)}, handle)
     os.chmod(path, 0o600)
     registrations = [Registration.from_values(name, Exposure(name), [value]) for name, value in values.items()]
     return registrations, values

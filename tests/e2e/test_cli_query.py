@@ -72,12 +72,13 @@ def clean_env(state: Path, **extra: str) -> dict[str, str]:
     return {**env, "XDG_STATE_HOME": str(state), **extra}
 
 
-def fake_dev_state(state: Path, server: ProviderProcess) -> Path:
-    """A state file as `serve --dev` writes it, naming a live server process and its secrets."""
+def fake_dev_state(state: Path, server: ProviderProcess, content: str | None = None) -> Path:
+    """A state file as `serve --dev` writes it, naming a live server process, its secrets
+    and the content folder it serves."""
     path = state / "knowledge-provider" / "dev.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"url": server.base_url, "pid": server.proc.pid,
-                                "secrets": {"customer_safe": CUSTOMER_SECRET}}), "utf-8")
+                                "secrets": {"customer_safe": CUSTOMER_SECRET}, "content": content}), "utf-8")
     return path
 
 
@@ -117,6 +118,15 @@ def test_without_url_a_running_dev_servers_url_goes_with_its_own_secrets(sample_
     assert result.returncode == 0, result.stderr
     said = result.stderr.decode()
     assert str(path) in said and sample_server.base_url in said and "is ignored: pass --url" in said
+
+
+def test_without_url_the_dev_servers_wiki_is_named(sample_server: ProviderProcess, tmp_path: Path) -> None:
+    """The state file is per user, not per folder: a `serve --dev` started from another
+    checkout answers `query`, so the folder it serves is said beside its URL."""
+    fake_dev_state(tmp_path, sample_server, content="/srv/another-checkout/content")
+    result = run_query(["reset password"], clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "the --dev server of /srv/another-checkout/content" in result.stderr.decode()
 
 
 def test_a_refused_signature_names_the_secret_source(sample_server: ProviderProcess, tmp_path: Path) -> None:
