@@ -25,7 +25,7 @@ def discover_all(settings: WikiSettings) -> Discovery:
     # cannot be read); :func:`unchanged` then compares each page's view of it.
     policy = load_site_policy(settings.root, settings.layout, log_findings=True)
     return discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
-                    ignore=settings.preset.ignore, exclude=policy.excluded_reason)
+                    ignore=settings.ignore_rules, exclude=policy.excluded_reason)
 
 
 def _below(ordered: list[str], prefix: str) -> list[str]:

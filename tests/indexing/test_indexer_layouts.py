@@ -98,3 +98,23 @@ def test_changing_the_layout_rebuilds_the_classification(tmp_path: Path) -> None
     assert report.read == 1
     assert "docs/_partial.md" not in _stored(index)[ALL]
     assert any(s.relpath == "docs/_partial.md" for s in report.skipped)
+
+
+def test_check_and_the_indexer_name_the_same_reason_for_a_skipped_file(tmp_path: Path) -> None:
+    """An operator's ``skip`` rule and the docs tool's own exclusion both match SOURCE.md:
+    ``check`` and the indexer give the same (the first) reason. Before, the indexer's scan
+    applied the layout's rules only, so ``serve`` said "in no docset" where ``check`` said
+    "skipped by rule"."""
+    from provider.wiki.audience import AudienceRule
+    from provider.wiki.check import check_wiki
+
+    content, index = tmp_path / "content", tmp_path / "index"
+    _write(content, "docfx.json", '{"build": {"content": [{"files": ["docs/**/*.md"]}]}}')
+    _write(content, "docs/a.md", "---\ntitle: A\n---\nAlpha text.\n")
+    _write(content, "SOURCE.md", "# Source\n\nWhere the pages came from.\n")
+    settings = WikiSettings(root=content, layout="docfx", audience_rules=(AudienceRule("SOURCE.md", "skip"),))
+    checked = {f.path: f.skipped for f in check_wiki(settings).files}
+    with Indexer(settings, IndexLayout(index)) as indexer:
+        report = indexer.sync()
+    indexed = {s.relpath: s.reason for s in report.skipped}
+    assert checked["SOURCE.md"] == indexed["SOURCE.md"] == "skipped by rule 'SOURCE.md'"
