@@ -400,6 +400,7 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
     metrics = _metrics(config)
     _check_application(config, registrations)
     say = announcer(config)
+    stopped_by: str | None = None
     with open_indexer(config, long_running=True) as indexer:
         _hand_down(config)
         live = live_indexer(indexer, config, describe=describe, poll=poll, metrics=metrics,
@@ -418,13 +419,17 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
                       max_connections=config.max_connections, ssl_certfile=config.ssl_certfile,
                       ssl_keyfile=config.ssl_keyfile)
             # Here: the supervisor took the signal, stopped the workers and returned.
-            log.info(STOPPED_MESSAGE, received_signal() or "signal")
+            stopped_by = received_signal() or "signal"
         except WorkerStartFailed as exc:
             # Logged once by the supervisor, which stopped every worker: exit 1, no traceback.
             raise StartupError(str(exc)) from None
         finally:
             follower.stop()
             live.stop()
+    # Said last: only now have the indexing thread and its reader processes ended and the
+    # index been closed (said earlier, the last indexing lines came after it).
+    if stopped_by is not None:
+        log.info(STOPPED_MESSAGE, stopped_by)
 
 
 def _follow_configuration(config: ProviderConfig, live: LiveIndexer) -> ConfigFollower:

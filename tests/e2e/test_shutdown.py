@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import start_provider
+from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, free_port, start_provider
 from tests.support import REPO_ROOT, write_config
 
 #: What a stop must never print.
@@ -155,3 +155,42 @@ def test_an_interrupted_one_shot_index_exits_with_the_signal_status(tmp_path: Pa
             proc.communicate()
     assert proc.returncode == 128 + signal.SIGTERM, stderr
     assert "stopped (SIGTERM)" in stderr and not any(word in stderr for word in NOISE), stderr
+
+
+def test_a_stop_during_the_first_build_says_stopped_last(tmp_path: Path) -> None:
+    """SIGTERM while the first index build still runs: the "stopped … no process is left
+    running" line comes after every indexing line (it was logged before the indexing
+    thread and its reader processes had ended, so later lines contradicted it)."""
+    wiki = tmp_path / "wiki"
+    for n in range(2500):
+        page = wiki / f"p{n // 100}" / f"page-{n}.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"---\naudience: public\ntitle: Page {n}\n---\n\n"
+                        + f"Words of page {n} about topic {n % 37}. " * 40, "utf-8")
+    config = write_config(tmp_path / "kp.yaml", {"content": str(wiki), "index": str(tmp_path / "ix"),
+                                                 "port": free_port(), "metrics_port": 0})
+    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": CUSTOMER_SECRET,
+           "KNOWLEDGE_PROVIDER_AGENT_ONLY_SECRET": AGENT_SECRET, "PYTHONUNBUFFERED": "1"}
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "wb") as log_file:
+        proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", "--config", str(config)],
+                                stdout=log_file, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 90
+            while "Serving" not in log_path.read_text("utf-8") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(1.0)  # into the build
+            assert "Index built" not in log_path.read_text("utf-8"), "the build must still run at the signal"
+            helpers = descendants(proc.pid)
+            proc.send_signal(signal.SIGTERM)
+            returncode = proc.wait(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert wait_until_gone(helpers, timeout_s=10) == set()
+    time.sleep(0.5)
+    lines = [line for line in log_path.read_text("utf-8").splitlines()
+             if line.strip() and "provider.access" not in line]
+    assert "stopped (SIGTERM)" in lines[-1], lines[-6:]
+    assert returncode == 0
