@@ -47,8 +47,9 @@ from html.parser import HTMLParser
 
 from .hidden_css import HidingRule, Selector, hiding_reason, hiding_rules
 from .lookalike import squash
+from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 
-__all__ = ["ATTRIBUTE_LIST", "HIDING_CLASSES", "RESPONSIVE_HIDING", "SHOWN_AT_A_WIDTH", "HiddenElement",
+__all__ = ["HIDING_CLASSES", "RESPONSIVE_HIDING", "SHOWN_AT_A_WIDTH", "HiddenElement",
            "hidden_elements"]
 
 #: Classes (after :func:`provider.wiki.lookalike.squash`) the CSS frameworks hide an
@@ -87,13 +88,11 @@ _UNITLESS = frozenset({"opacity", "z-index", "font-weight", "line-height", "flex
 # A "<" that opens no tag within 1,000 characters: html.parser would read the rest of
 # the page as one unfinished tag, again from each following "<" (quadratic).
 _UNBOUNDED_OPEN = re.compile(r"<(?!/?[A-Za-z][^<>]{0,1000}>|![^<>]{0,1000}>)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _JSX_STYLE = re.compile(r"\bstyle\s*=\s*\{\{")
 _JS_TOKEN = re.compile(r"""\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[-+]?\d*\.?\d+(?:e-?\d+)?|[\w$-]+|\S)""")
 #: An attribute list of kramdown, Python-Markdown's attr_list and Pandoc: ``{: .x #y k=v}``.
-_ATTRIBUTE = r"""(?:[.#][^\s{}.#="'<>]+|[A-Za-z_:][\w:.-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"'<>]+))"""
-ATTRIBUTE_LIST = re.compile(r"\{:?[ \t]*(" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*)[ \t]*\}")
-_ATTRIBUTE_PART = re.compile(_ATTRIBUTE)
 
 
 @dataclass(frozen=True)
@@ -140,6 +139,7 @@ class _Reader(HTMLParser):
 
     def __init__(self, body: str) -> None:
         super().__init__(convert_charrefs=True)
+        self.body = body
         self.starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
         self.elements: list[_Element] = []
         self.styles: list[tuple[int, int, str]] = []
@@ -179,9 +179,19 @@ class _Reader(HTMLParser):
             self.styles.append((*self._style, data))
             self._style = None
             return
-        if data.strip():
-            for element in self._open:
+        if not data.strip():
+            return
+        start = self._offset()
+        for element in self._open:
+            if element.tag not in SKIP_CONTENT_TAGS:
                 element.has_text = True
+            elif not element.has_text:
+                # The indexed text leaves this element's content out while it is in the
+                # Markdown block the element opens; a blank line ends that block, and
+                # what follows it is indexed as the page's text.
+                blank = _BLANK_LINE.search(self.body, element.end, start + len(data))
+                element.has_text = blank is not None and bool(self.body[max(blank.end(), start):
+                                                                        start + len(data)].strip())
 
 
 def _readable(body: str) -> str:
@@ -197,7 +207,7 @@ def _attribute_lists(body: str) -> list[_Element]:
     out = []
     for match in ATTRIBUTE_LIST.finditer(body):
         attributes: dict[str, str] = {}
-        for part in _ATTRIBUTE_PART.findall(match.group(1)):
+        for part in ATTRIBUTE_PART.findall(match.group(1)):
             if part.startswith("."):
                 attributes["class"] = f"{attributes.get('class', '')} {unescape(part[1:])}"
             elif part.startswith("#"):
@@ -263,7 +273,12 @@ def _class_reason(element: _Element) -> str | None:
     joined = " ".join(classes)
     shown_somewhere = SHOWN_AT_A_WIDTH.search(joined) is not None
     for name in classes:
-        squashed = squash(name)
+        # A variant prefix (``md:sr-only``, ``print:hidden``) narrows when it hides; only
+        # print hides nothing on a screen.
+        variant, _, base = name.rpartition(":")
+        if variant.lower().endswith("print"):
+            continue
+        squashed = squash(base)
         if squashed in HIDING_CLASSES and not (shown_somewhere and squashed in RESPONSIVE_HIDING):
             return f"class {name!r}"
     return None
@@ -330,10 +345,11 @@ def _selects_rendered(selector: Selector) -> bool:
 def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
     """Every element written in the body (HTML and JSX tags, attribute lists), every
     ``<style>`` element with its hiding rules, and whether the parser gave up."""
-    reader = _Reader(body)
+    readable = _readable(body)
+    reader = _Reader(readable)
     failed = False
     try:
-        reader.feed(_readable(body))
+        reader.feed(readable)
         reader.close()
     except Exception:  # html.parser's own assertion errors: what it did not read may hide text
         failed = True

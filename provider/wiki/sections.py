@@ -241,7 +241,7 @@ def _hide_word_in(text: str) -> bool:
     folded = fold(text[:2000])
     words = _COMMENT_WORD.findall(folded)
     return any(_is_hide_word(word) and not (word in ("hide", "hidden") and following in _PAGE_PARTS)
-               for word, following in zip(words, [*words[1:], ""], strict=True)) or (
+               for word, following in zip(words, [*words[1:], ""], strict=False)) or (
         not folded.isascii() and any(phrase in folded for phrase in HIDE_COMMENT_PHRASES))
 
 
