@@ -118,6 +118,8 @@ class _Element:
     end: int
     raw: str
     has_text: bool = False
+    #: Text anywhere inside, also where the indexed text leaves it out.
+    any_text: bool = False
 
     @property
     def classes(self) -> list[str]:
@@ -183,6 +185,7 @@ class _Reader(HTMLParser):
             return
         start = self._offset()
         for element in self._open:
+            element.any_text = True
             if element.tag not in SKIP_CONTENT_TAGS:
                 element.has_text = True
             elif not element.has_text:
@@ -357,7 +360,20 @@ def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
     return [*reader.elements, *_attribute_lists(body)], sheets, failed
 
 
-def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]]], set[int]]) -> list[HiddenElement]:
+def _unwrapped(body: str, prepared: str, elements: list[_Element]) -> None:
+    """Count all the text of an element whose content the indexed text leaves out only
+    within its Markdown block, when the layout's dialect rules blank its start tag's line
+    (MDX reads what is inside JSX as Markdown) or change the body's lines (fail closed)."""
+    lines, prepared_lines = body.split("\n"), prepared.split("\n")
+    same = len(lines) == len(prepared_lines)
+    for element in elements:
+        if element.tag in SKIP_CONTENT_TAGS and element.any_text and not element.has_text:
+            line = body.count("\n", 0, element.start)
+            element.has_text = not same or (not prepared_lines[line].strip() and bool(lines[line].strip()))
+
+
+def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]]], set[int]],
+                    prepared: str | None = None) -> list[HiddenElement]:
     """The elements of ``body`` (a Markdown page body) that hold text a reader of the
     site does not see, each with why, and the ``<style>`` elements whose hiding rules may
     hide what the site renders (see the module docstring).
@@ -367,12 +383,15 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
         shown_as_code: given ``(start, end)`` spans of the body, the indexes of those the
             reader sees as code (:func:`provider.wiki.code_shown.shown_as_code`): such an
             element is text, and a ``<style>`` shown as code styles nothing.
+        prepared: the body after the layout's dialect rules (``None``: the same).
     """
     if "<" not in body and "{" not in body:
         return []
     elements, sheets, failed = _read(body)
     if failed:
         return [HiddenElement(0, min(len(body), 1), "HTML the parser cannot read")]
+    if prepared is not None and prepared != body:
+        _unwrapped(body, prepared, elements)
     opened = {element.attributes.get("popovertarget", "") for element in elements}
     own = [_own_reason(element, opened) for element in elements]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules

@@ -59,7 +59,7 @@ from functools import lru_cache
 
 from .body_markers import hiding_summary, says_not_for_customers
 from .code_shown import shown_as_code
-from .hidden_html import RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, hidden_elements
+from .hidden_html import HIDING_CLASSES, hidden_elements
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block
 
@@ -147,10 +147,11 @@ def hiding_spans(body: str, *, colon_containers: bool = True, prepare: Callable[
             # ``#### Internal {#internal}`` span kind), not a class any tool hides by.
             named = " ".join(re.findall(r"\.([\w-]+)", named))
         names = re.split(r"[\s.#/:]+", named)
-        if match.group(4) is not None and SHOWN_AT_A_WIDTH.search(named):
-            # ``hidden md:inline`` (Tailwind), ``d-none d-md-block`` (Bootstrap): shown on
-            # wider screens, so the hiding class hides nothing from a reader there.
-            names = [name for name in names if squash(name) not in RESPONSIVE_HIDING]
+        if match.group(4) is not None or match.group(5) is not None:
+            # A class the CSS frameworks hide with is :mod:`provider.wiki.hidden_html`'s to
+            # judge (``hidden md:inline``, ``print:hidden`` show the text on a screen); a
+            # class *named* for an audience (``agent-only``) is a would-be marker here.
+            names = [name for name in names if squash(name) not in HIDING_CLASSES]
         if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
             found.append(match)
     for match in _CONTAINER.finditer(body):
@@ -188,7 +189,8 @@ def hidden_spans(body: str, prepare: Callable[[str], str] | None = None, *,
         return shown_as_code(body, [_span(body, start, end) for start, end in spans], prepare or (lambda text: text),
                              shortcodes_run_first=shortcodes_run_first)
 
-    return [_span(body, found.start, found.end) for found in hidden_elements(body, in_code)]
+    prepared = prepare(body) if prepare is not None and ("<" in body or "{" in body) else None
+    return [_span(body, found.start, found.end) for found in hidden_elements(body, in_code, prepared)]
 
 
 @lru_cache(maxsize=2048)
