@@ -9,30 +9,17 @@ rules, closed dialogs, attribute lists, MDX) and its false positives.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from provider.wiki.document import WikiDocument, WikiSettings, parse_document
 from provider.wiki.hidden_css import hiding_reason, hiding_rules
 from provider.wiki.plaintext import markdown_to_text
 from provider.wiki.sections import split_sections
 from tests.wiki.hidden_variants import hidden_page, lookalike_page
+from tests.wiki.test_staff_wording import _customer_safe_sees, _parse
 from tests.wiki.variants import CANARY
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _parse(text: str, layout: str) -> WikiDocument:
-    wiki = WikiSettings(root=Path("/x"), layout=layout)
-    result = parse_document(wiki, "docs/page.md", text.encode("utf-8"), size=len(text), mtime_ns=0)
-    assert isinstance(result, WikiDocument)
-    return result
-
-
-def _customer_safe_sees(doc: WikiDocument) -> bool:
-    return doc.meta.audience == "public" and not doc.meta.draft and CANARY in doc.public_body
 
 
 def _page(body: str) -> str:
