@@ -146,7 +146,13 @@ class _Reader(HTMLParser):
         self.elements: list[_Element] = []
         self.styles: list[tuple[int, int, str]] = []
         self._open: list[_Element] = []
-        self._style: tuple[int, int] | None = None
+        self._style: tuple[int, int, list[str]] | None = None
+
+    def set_cdata_mode(self, *_args: object, **_kwargs: object) -> None:
+        # No raw-text mode for <script>/<style>: a ``<script>`` shown in a code fence, its
+        # end tag missing or in a later fence, would swallow the real elements between
+        # (they are found here and judged by the caller's code test; CSS holds no tags).
+        return
 
     def _offset(self) -> int:
         line, column = self.getpos()
@@ -155,15 +161,23 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         raw = self.get_starttag_text() or ""
         start = self._offset()
+        self.flush_style()  # a tag ends a style's text: CSS holds none
         element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw)
         self.elements.append(element)
         if tag == "style":
-            self._style = (element.start, element.end)
+            self._style = (element.start, element.end, [])
         elif tag in _VOID:
             element.has_text = bool(element.attributes.get("value", "").strip()
                                     or element.attributes.get("alt", "").strip())
         else:
             self._open.append(element)
+
+    def flush_style(self) -> None:
+        """End the ``<style>`` element being read (at its end tag, or the body's end)."""
+        if self._style is not None:
+            start, end, parts = self._style
+            self.styles.append((start, end, "".join(parts)))
+            self._style = None
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -171,6 +185,8 @@ class _Reader(HTMLParser):
             self._open.pop()
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self.flush_style()
         for index in range(len(self._open) - 1, -1, -1):
             if self._open[index].tag == tag:
                 del self._open[index:]
@@ -178,8 +194,7 @@ class _Reader(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._style is not None:
-            self.styles.append((*self._style, data))
-            self._style = None
+            self._style[2].append(data)
             return
         if not data.strip():
             return
@@ -354,6 +369,7 @@ def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
     try:
         reader.feed(readable)
         reader.close()
+        reader.flush_style()
     except Exception:  # html.parser's own assertion errors: what it did not read may hide text
         failed = True
     sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in reader.styles]

@@ -61,6 +61,10 @@ SECRET = f"The {CANARY} override."
 @example(("docusaurus", _page(f'<div className="sr-only">{SECRET}</div>'), "mdx"))
 @example(("docusaurus", _page(f'<div className="hidden">{SECRET}</div>'), "mdx"))
 @example(("plain", _page(f'<span class="&#104;idden">{SECRET}</span>'), "class"))
+# A <script>/<style> start tag shown in a fence must not swallow the real elements after it.
+@example(("plain", _page(f"```html\n<script>\n```\n\n<div hidden>{SECRET}</div>"), "attribute"))
+@example(("plain", _page(f"```html\n<style>\n```\n\n<div hidden>{SECRET}</div>\n\n```\n</style>\n```"),
+          "attribute"))
 def test_x2_text_the_site_hides_never_reaches_the_public_index(variant: tuple[str, str, str]) -> None:
     layout, text, _mechanism = variant
     doc = _parse(text, layout)
