@@ -165,8 +165,10 @@ def lookalike_page(draw: st.DrawFn) -> tuple[str, str]:
         body = f"{shown}\n\n{fence}html\n{before}example{after}\n{fence}\n"
     elif kind == "code-span":
         body = f"{shown} Write ``{example.strip()}`` to hide a note.\n"
-    elif kind == "indented":
+    elif kind == "indented" and layout != "docusaurus":  # MDX has no indented code blocks
         body = f"{shown}\n\n    {example.strip()}\n"
+    elif kind == "indented":
+        body = f"{shown}\n\n```\n{example.strip()}\n```\n"
     elif kind == "prose":
         css = draw(st.sampled_from(HIDING_DECLARATIONS))
         body = f"{shown} Setting {css} in a stylesheet hides an element; the hidden attribute does too.\n"
