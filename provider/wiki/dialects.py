@@ -51,7 +51,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from .plaintext import closes_fence, fence_opener, heading_id_mark, remove_spans
+from .plaintext import SKIP_CONTENT_TAGS, closes_fence, fence_opener, heading_id_mark, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
 
@@ -239,8 +239,18 @@ def _mdx_blocks(source: str) -> str:
             fence, indent = marker, _indent_width(line)
             out.append(_dedent(line, indent))
             continue
-        out.append("" if _TAG_LINE.match(line) else line)
+        out.append("" if _TAG_LINE.match(line) and not _holds_unshown(line) else line)
     return "\n".join(out)
+
+
+_TAG_NAME = re.compile(r"</?([A-Za-z][\w.:-]{0,100})")
+
+
+def _holds_unshown(line: str) -> bool:
+    """Whether a line of tags opens or closes an element whose content no reader sees
+    (``<video>``'s fallback text, ``<template>``): kept, so that its content stays in the
+    element's HTML block and out of the text, as the browser shows it."""
+    return any(name.lower() in SKIP_CONTENT_TAGS for name in _TAG_NAME.findall(line))
 
 
 def _docusaurus(source: str) -> str:

@@ -26,9 +26,10 @@ from markdown_it.token import Token
 from helpthread_kit.plaintext import LITERAL_BRACKETS, markup_in
 
 __all__ = [
-    "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "Block", "PlainText", "TextOptions", "clean_inline",
-    "closes_fence", "fence_opener", "heading_id_mark", "markdown_to_text", "no_text_to_serve", "outside_fences",
-    "parse_blocks", "parse_markdown", "remove_spans", "strip_templates",
+    "ATTRIBUTE_LIST", "ATTRIBUTE_PART", "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "SKIP_CONTENT_TAGS",
+    "Block", "PlainText", "TextOptions", "clean_inline", "closes_fence", "fence_opener", "heading_id_mark",
+    "markdown_to_text", "no_text_to_serve", "outside_fences", "parse_blocks", "parse_markdown", "remove_spans",
+    "strip_templates",
 ]
 
 # ``text_join`` off: an entity or a backslash escape stays its own ``text_special`` token,
@@ -75,7 +76,10 @@ _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f
 _TEMPLATE_DELIMITER = re.compile(r"\{\{|\}\}|\{%|%\}")
 _MAX_PASSES = 8
 _SPACES = re.compile(r"\s+")
-_SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript"})
+#: Elements whose content a reader never sees (a browser with scripts shows the media,
+#: not the fallback text of ``<video>``, ``<audio>``, ``<iframe>``): left out of the text.
+SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript", "noembed", "noframes", "video", "audio",
+                               "iframe"})
 #: HTML element names (WHATWG, plus common obsolete ones and SVG/MathML roots): a tag
 #: of another name is not HTML, and Learn shows it as text (``<ServerName>``).
 HTML_ELEMENTS = frozenset("""
@@ -146,7 +150,7 @@ class _HTMLText(HTMLParser):
     def _reference(self, decoded: str) -> None:
         # ``&lt;Enter&gt;`` in HTML is text a reader sees, not a tag.
         if not self._skip_depth:
-            self.parts.append(_hold(self._held, decoded) if decoded in "<>" else decoded)
+            self.parts.append(_hold(self._held, decoded) if decoded in "<>&" else decoded)
 
     def handle_entityref(self, name: str) -> None:
         self._reference(html.unescape(f"&{name};"))
@@ -155,7 +159,7 @@ class _HTMLText(HTMLParser):
         self._reference(html.unescape(f"&#{name};"))
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _SKIP_CONTENT_TAGS:
+        if tag in SKIP_CONTENT_TAGS:
             self._skip_depth += 1
         elif tag in _BREAK_TAGS:
             self.parts.append(" ")
@@ -165,7 +169,7 @@ class _HTMLText(HTMLParser):
                 self.parts.append(f" {alt} ")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in _SKIP_CONTENT_TAGS and self._skip_depth:
+        if tag in SKIP_CONTENT_TAGS and self._skip_depth:
             self._skip_depth -= 1
         elif tag in _BREAK_TAGS:
             self.parts.append(" ")
@@ -200,15 +204,13 @@ def _squash(text: str) -> str:
 
 
 def _decode_entities(text: str) -> str:
-    """Decode ``&amp;``-style entities, again while any remain (``&amp;lt;``)."""
+    """Decode ``&amp;``-style entities once, as a browser shows them: ``&amp;lt;b&amp;gt;``
+    is the text ``&lt;b&gt;``, never the tag ``<b>`` (a second pass lost its words). The
+    ``&`` an entity or escape gives is held (:func:`_inline_text`, :class:`_HTMLText`), so
+    it starts no further entity here."""
     if "&" not in text:  # every entity starts with one
         return text
-    for _ in range(_MAX_PASSES):
-        text, count = _ENTITY.subn(lambda m: html.unescape(m.group(0)), text)
-        if not count or not _ENTITY.search(text):
-            return text
-    # Absurdly deep escaping: what is left must still not read as an entity.
-    return _ENTITY.sub(lambda m: "& " + m.group(0)[1:], text)
+    return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
 
 
 # The last pass over every text a snippet or title can show: Markdown the parser left as
@@ -231,6 +233,13 @@ _SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
 _SCRUB_NEEDS = ("[", "[", "[", "*", "`", "`~", "|", "#", "#")
 
 
+_ATTRIBUTE = r"""(?:[.#][^\W\d][^\s{}.#="'<>]*|[A-Za-z_:][\w:.-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"'<>]+))"""
+#: An attribute list of kramdown, Python-Markdown's attr_list and Pandoc: ``{: .x #y k=v}``
+#: (its parts: :data:`ATTRIBUTE_PART`).
+ATTRIBUTE_LIST = re.compile(r"\{:?[ \t]*(" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*)[ \t]*\}")
+ATTRIBUTE_PART = re.compile(_ATTRIBUTE)
+
+
 # Extensions markdown-it (CommonMark + tables) does not parse, left as text in prose
 # only — in code, ``a == b == c`` and ``[^0-9]`` are what the reader must see.
 _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -239,7 +248,7 @@ _PROSE_SCRUB: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"==([^=\n]{1,500})=="), r"\1"),  # ==highlight==
     (re.compile(r"^\[[ xX]\]\s+"), ""),  # task list box
     (re.compile(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", re.IGNORECASE), r"\1:"),  # GitHub alert
-    (re.compile(r"\{:?[ \t]{0,5}(?:[#.][A-Za-z][\w-]{0,100}[ \t]{0,5}){1,10}\}"), " "),  # {: .class} {#id}
+    (ATTRIBUTE_LIST, " "),  # {: .class} {#id} {: style="…" target=_blank}
     (re.compile(r"^[=-]{3,}$"), ""),  # a setext underline whose heading text was cut away
     # A reference link whose definition is missing (a translation dropped it): its text.
     (re.compile(r"(?<![\w\]])\[([^\[\]\n]{1,500})\]\[[^\[\]\s]{1,300}\]"), r"\1"),
@@ -304,6 +313,9 @@ def _release(text: str, held: list[str]) -> str:
     return _HELD_PIECE.sub(lambda m: held[ord(m.group(1)) - 0xF0000], text)
 
 
+#: Stands for an "&" an entity or escape gave while the text is put back together.
+_AMPERSAND = "\ue023"
+_ESCAPED_ENTITY = re.compile(_AMPERSAND + r"(?=[A-Za-z][A-Za-z0-9]{1,31};|#[0-9]{1,7};|#[xX][0-9A-Fa-f]{1,6};)")
 #: What the kit's definition calls a tag that formats (:func:`markup_in`).
 _TAG_KIND = "HTML/XML tag"
 
@@ -318,13 +330,18 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
     text = _scrub(_squash(text), prose=True)
     if not held:
         return text
-    shown = _squash(_release(text, held))
+    pieces = [_AMPERSAND if piece == "&" else piece for piece in held]
+    shown = _squash(_release(text, pieces))
     if "<" in shown and _TAG_KIND in markup_in(shown):
         # Escaped brackets that, put back, read as a tag that formats (``&lt;b&gt;x&lt;/b&gt;``):
         # a checker cannot tell them from leaked markup, so they are shown as ‹ › (the kit's
         # definition of plain text, as html_to_paragraphs does). Code is left as written.
-        shown = _squash(_release(text, [piece.translate(LITERAL_BRACKETS) if piece in ("<", ">") else piece
-                                        for piece in held]))
+        pieces = [piece.translate(LITERAL_BRACKETS) if piece in ("<", ">") else piece for piece in pieces]
+        shown = _squash(_release(text, pieces))
+    if _AMPERSAND in shown:
+        # An escaped entity (``&amp;lt;``) shows as the entity's own text; with a full-width
+        # ampersand (the kit's definition) it does not read as markup (R3).
+        shown = _ESCAPED_ENTITY.sub("\uff06", shown).replace(_AMPERSAND, "&")
     return shown
 
 
@@ -589,8 +606,8 @@ def _fenced_segments(source: str) -> list[tuple[bool, str]]:
 
 
 # Characters a Markdown escape or entity gives whose meaning as markup is removed anyway:
-# a template delimiter stays dropped (R3), and "&" may start a further escaped entity.
-_UNHELD_SPECIALS = frozenset("&{}%")
+# a template delimiter stays dropped (R3). An "&" is held: decoded once, it is text.
+_UNHELD_SPECIALS = frozenset("{}%")
 _SIMPLE_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9_.-]{0,100})>")
 
 
@@ -601,7 +618,7 @@ def _inline_text(children: list[Token], held: list[str], options: TextOptions = 
         kind = child.type
         if kind == "html_inline":
             tag = child.content.lstrip("</").split(None, 1)[0].rstrip("/>").lower() if child.content else ""
-            if tag in _SKIP_CONTENT_TAGS:
+            if tag in SKIP_CONTENT_TAGS:
                 skip += -1 if child.content.startswith("</") else 1
                 skip = max(skip, 0)
             elif tag == "br":

@@ -59,10 +59,12 @@ from functools import lru_cache
 
 from .body_markers import hiding_summary, says_not_for_customers
 from .code_shown import shown_as_code
+from .hidden_html import HIDING_CLASSES, hidden_elements
 from .lookalike import fold, mentions, near, resembles, squash
 from .plaintext import Block
 
-__all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "hiding_spans", "mark_internal_blocks", "split_sections"]
+__all__ = ["HIDE_WORDS", "MARKER", "SectionSplit", "hidden_spans", "hiding_spans", "mark_internal_blocks",
+           "split_sections"]
 
 MARKER = re.compile(r"<!--\s{0,40}(/?)\s{0,40}internal\s{0,40}-->", re.IGNORECASE)
 
@@ -92,26 +94,7 @@ HIDE_NAMES = frozenset(HIDE_WORDS) | {"internalonly", "agent", "agents", "staff"
 
 # Where an author can say "hide this" in some docs tool's syntax. Each is a *candidate*;
 # it counts only if it is not shown as code (:func:`provider.wiki.code_shown.shown_as_code`).
-#: CSS that hides an element from a reader: ``display: none``, ``visibility: hidden``,
-#: ``font-size: 0``, ``opacity: 0`` (a zero not followed by a fraction), in any case.
-_HIDDEN_STYLE = (r"(?i:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)"
-                 r"|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])"
-                 # Off screen, clipped away, zero-sized, shrunk to nothing or a dot: the
-                 # text is in the page and no reader sees it.
-                 r"|(?:left|right|top|bottom|text-indent|margin-left|margin-top|margin-right)\s*:\s*-\s*"
-                 r"(?:\d{3,}(?:\.\d+)?\s*(?:px|pt)?|\d{2,}(?:\.\d+)?\s*(?:em|rem|vw|vh|%|ch|in|cm))"
-                 r"|translate[xy]?\(\s*-\s*\d{3,}|scale\(\s*0(?![.\d]*[1-9])"
-                 r"|clip\s*:\s*rect\(\s*0|clip-path\s*:\s*(?:inset\(\s*(?:50|100)\s*%|circle\(\s*0)"
-                 r"|(?<![-\w])(?:max-)?(?:width|height)\s*:\s*0(?![.\d]*[1-9])"
-                 r"|font-size\s*:\s*0?\.\d+\s*(?:px|pt)|font-size\s*:\s*1\s*(?:px|pt)\b"
-                 r"|line-height\s*:\s*0(?![.\d]*[1-9]))")
-#: Text coloured as the page is (white on the white pages docs sites show, or
-#: transparent): hidden unless the element sets a background of another colour.
-_BLANK_COLOUR = (r"(?:white|#f{3}(?:f{3})?\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\s*(?:\)|,\s*(?:1|0?\.\d+)\s*\))"
-                 r"|transparent|rgba\([^)]*,\s*0\s*\)|hsla?\(\s*\d+\s*,\s*\d+%?\s*,\s*100%)")
-_TEXT_COLOUR = re.compile(r"(?<![-\w])color\s*:\s*" + _BLANK_COLOUR, re.IGNORECASE)
-_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;\"'>]+)", re.IGNORECASE)
-_BLANK_BACKGROUND = re.compile(r"\s*" + _BLANK_COLOUR + r"\s*(?:!important)?\s*$", re.IGNORECASE)
+# Hidden HTML (an element the site hides) is found by parsing: :mod:`provider.wiki.hidden_html`.
 _COMMENTS = re.compile(
     r"<!-(?:(?!-->).){0,2000}?-->"                          # HTML comment (also <!--- … --->)
     r"|(?m:^ {0,3}\[[^\]\n]{1,40}\]:[ \t]*(?:#|<>)[ \t]+(?:\([^)\n]{0,300}\)|\"[^\"\n]{0,300}\"))"  # [//]: # (…)
@@ -124,21 +107,10 @@ _COMMENTS = re.compile(
     r"|<![A-Za-z][^<>]{0,300}>"                                 # declaration <!X>
     r"|\{%-?(?:(?!%\}).){0,300}%\}"                                # a Liquid/Jinja tag: {% if internal %}
     r"|\{(?![/%#{:])[^{}\n]{0,200}(?:&&|\?)[^{}\n]{0,200}\}"          # a JSX condition {isInternal && …}
-    r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal"
-    r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']"""  # data-audience="internal"
-    # The hidden attribute — outside quoted values (``class="lg:block hidden"`` is a class) —
-    # and hiding CSS.
-    r"""|<[A-Za-z](?:[^<>"']|"[^"<>]*"|'[^'<>]*'){0,500}?\s(?i:hidden)[\s>=/]"""
-    r"|<[A-Za-z][^<>]{0,500}?(?:" + _HIDDEN_STYLE + ")"  # hidden elements
-    r"|<[A-Za-z][^<>]{0,500}?(?<![-\w])(?i:color)\s*:\s*(?i:" + _BLANK_COLOUR + ")[^<>]{0,500}>",  # blank text
+    r"|<summary[^<>]{0,200}>[^<]{0,200}</summary>"              # a <details> summary: "Internal notes"
+    r"""|(?:data-[\w-]+|role|aria-label)\s*=\s*["'][^"'\n]{0,200}["']""",  # data-audience="internal"
     re.DOTALL,
 )
-#: A CSS framework's class that shows an element from some screen width on.
-_SHOWN_AT_A_WIDTH = re.compile(
-    r"(?<!\S)(?:(?:sm|md|lg|xl|2xl):(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents"
-    r"|flow-root|visible)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|table))(?!\S)")
-#: Hiding classes such a class undoes at that width.
-_RESPONSIVE_HIDING = frozenset(("hidden", "invisible", "dnone", "none", "d"))
 _NAMES = re.compile(
     r"\{%-?\s*(?:end)?([^\s%}]{1,60})"                          # Liquid tag
     r"|\{\{[<%]\s*/?\s*([^\s<>%}]{1,60})"                       # Hugo shortcode
@@ -153,13 +125,17 @@ _CONTAINER = re.compile(
 )
 
 
-def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[str]]:
+def hiding_spans(body: str, *, colon_containers: bool = True, prepare: Callable[[str], str] | None = None,
+                 shortcodes_run_first: bool = False) -> list[re.Match[str]]:
     """Candidate would-be markers: a comment (any syntax) mentioning a hide word, an
     element, shortcode, tag, class or container whose name is one, a container titled
-    with one. Exact markers are not candidates. ``colon_containers`` false (MkDocs,
-    where ``::: agents`` is a mkdocstrings reference to the Python package ``agents``):
-    a ``:::`` line counts only when its name mentions one of :data:`HIDE_WORDS`."""
-    found: list[re.Match[str]] = []
+    with one, and an element the site hides that holds text
+    (:func:`provider.wiki.hidden_html.hidden_elements`, whose ``<style>`` rules count
+    unless shown as code after ``prepare``, the layout's dialect rules). Exact markers
+    are not candidates. ``colon_containers`` false (MkDocs, where ``::: agents`` is a
+    mkdocstrings reference to the Python package ``agents``): a ``:::`` line counts only
+    when its name mentions one of :data:`HIDE_WORDS`."""
+    found = hidden_spans(body, prepare, shortcodes_run_first=shortcodes_run_first)
     for match in _COMMENTS.finditer(body):
         text = match.group(0)
         if MARKER.fullmatch(text) is None and _comment_hides(text):
@@ -171,10 +147,11 @@ def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[s
             # ``#### Internal {#internal}`` span kind), not a class any tool hides by.
             named = " ".join(re.findall(r"\.([\w-]+)", named))
         names = re.split(r"[\s.#/:]+", named)
-        if match.group(4) is not None and _SHOWN_AT_A_WIDTH.search(named):
-            # ``hidden md:inline`` (Tailwind), ``d-none d-md-block`` (Bootstrap): shown on
-            # wider screens, so the hiding class hides nothing from a reader there.
-            names = [name for name in names if squash(name) not in _RESPONSIVE_HIDING]
+        if match.group(4) is not None or match.group(5) is not None:
+            # A class the CSS frameworks hide with is :mod:`provider.wiki.hidden_html`'s to
+            # judge (``hidden md:inline``, ``print:hidden`` show the text on a screen); a
+            # class *named* for an audience (``agent-only``) is a would-be marker here.
+            names = [name for name in names if squash(name) not in HIDING_CLASSES]
         if any(squash(name) in HIDE_NAMES or _resembles_any(name) for name in names if name):
             found.append(match)
     for match in _CONTAINER.finditer(body):
@@ -194,23 +171,39 @@ def hiding_spans(body: str, *, colon_containers: bool = True) -> list[re.Match[s
     return found
 
 
+def _span(body: str, start: int, end: int) -> re.Match[str]:
+    """The body's text from ``start`` to ``end`` as a match (what
+    :func:`~provider.wiki.code_shown.shown_as_code` and the callers read)."""
+    found = re.compile(f"(?s).{{{end - start}}}").match(body, start)
+    if found is None:  # ``end`` beyond the body: never, the spans come from it
+        raise ValueError(f"span {start}-{end} outside a body of {len(body)} characters")
+    return found
+
+
+def hidden_spans(body: str, prepare: Callable[[str], str] | None = None, *,
+                 shortcodes_run_first: bool = False) -> list[re.Match[str]]:
+    """The start tags (attribute lists, ``<style>`` elements) of what the site hides
+    (:func:`provider.wiki.hidden_html.hidden_elements`), a ``<style>`` shown as code
+    after ``prepare`` styling nothing."""
+    def in_code(spans: Sequence[tuple[int, int]]) -> set[int]:
+        return shown_as_code(body, [_span(body, start, end) for start, end in spans], prepare or (lambda text: text),
+                             shortcodes_run_first=shortcodes_run_first)
+
+    prepared = prepare(body) if prepare is not None and ("<" in body or "{" in body) else None
+    return [_span(body, found.start, found.end) for found in hidden_elements(body, in_code, prepared)]
+
+
 @lru_cache(maxsize=2048)
 def _comment_hides(text: str) -> bool:
     """Whether a comment (any syntax) mentions a hide word or hides an element.
     Remembered per text (at most ~2,000 characters): pages made from one template repeat
     their comments, and the look-alike search runs a pattern per hide word."""
-    return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text)
-                or re.search(r"\shidden[\s>=/]|" + _HIDDEN_STYLE, text, re.IGNORECASE)  # any case: HTML's
-                or _blank_text(text) or _restricts(text))
-
-
-def _blank_text(tag: str) -> bool:
-    """Whether an element's tag sets its text in the page's own colour (white, or
-    transparent) without a background of another colour behind it."""
-    if not tag.startswith("<") or _TEXT_COLOUR.search(tag) is None:
-        return False
-    backgrounds = [m.group(1) for m in _BACKGROUND.finditer(tag)]
-    return all(_BLANK_BACKGROUND.match(b) for b in backgrounds)
+    if text.startswith("<summary"):
+        # A label a reader sees: ``Private networks`` is a topic, not a request to hide.
+        # It is one when it reads as a hiding heading, or is a hide name alone (``Internal``).
+        label = re.sub(r"<[^<>]*>", " ", text)
+        return says_not_for_customers(label) is not None or squash(label) in HIDE_NAMES
+    return bool(mentions(text, HIDE_WORDS) or _hide_word_in(text) or _restricts(text))
 
 
 #: A comment's delimiters in the syntaxes :data:`_COMMENTS` reads.
@@ -238,11 +231,19 @@ _OTHER_ATTRIBUTES = re.compile(
     r"""\b(?!(?:pivot|range|audience|visibility|target|class)\b)[\w-]+\s*=\s*("[^"]*"|'[^']*'|\S+)""")
 
 
+#: Parts of a page a theme shows around its text: ``<!-- hide toc -->`` asks the theme to
+#: leave one out (MkDocs Material's ``hide:``), which hides none of the page's text.
+_PAGE_PARTS = frozenset({"toc", "navigation", "nav", "sidebar", "footer", "header", "feedback", "tags", "path",
+                         "breadcrumbs", "breadcrumb", "title", "search", "edit", "banner", "menu"})
+
+
 def _hide_word_in(text: str) -> bool:
     """Whether a word of ``text`` is one of :data:`HIDE_COMMENT_WORDS`, misspelled by up
     to the edits :data:`HIDE_COMMENT_WORDS` allows it."""
     folded = fold(text[:2000])
-    return any(map(_is_hide_word, _COMMENT_WORD.findall(folded))) or (
+    words = _COMMENT_WORD.findall(folded)
+    return any(_is_hide_word(word) and not (word in ("hide", "hidden") and following in _PAGE_PARTS)
+               for word, following in zip(words, [*words[1:], ""], strict=False)) or (
         not folded.isascii() and any(phrase in folded for phrase in HIDE_COMMENT_PHRASES))
 
 
@@ -317,7 +318,8 @@ def split_sections(body: str, prepare: Callable[[str], str] | None = None, *,
             inside code too: a shortcode marker shown as code still hides.
     """
     markers = list(MARKER.finditer(body))
-    candidates = hiding_spans(body, colon_containers=colon_containers)
+    candidates = hiding_spans(body, colon_containers=colon_containers, prepare=prepare,
+                              shortcodes_run_first=shortcodes_run_first)
     if not markers and not candidates:
         return SectionSplit(full=body, public=body)
     candidates = _without_hidden_labels(body, candidates)

@@ -352,8 +352,14 @@ def test_code_keeps_ampersands_that_are_not_entities() -> None:
     assert plain("Terms&conditions, R&D, AT&T, a&copy b") == "Terms&conditions, R&D, AT&T, a&copy b"
 
 
-def test_double_escaped_entities_leave_no_entity_text() -> None:
-    assert plain("Fish &amp;amp; chips") == "Fish & chips"
+def test_double_escaped_entities_are_decoded_once_as_a_browser_shows_them() -> None:
+    # A browser shows ``&amp;lt;b&amp;gt;`` as the text ``&lt;b&gt;``: decoded twice it
+    # became the tag <b> and was dropped with its words. Shown with a full-width ampersand
+    # (the kit's definition), it reads as no entity (R3).
+    assert plain("Fish &amp;amp; chips") == "Fish \uff06amp; chips"
+    assert plain("Use &amp;lt;b&amp;gt; to bold.") == "Use \uff06lt;b\uff06gt; to bold."
+    assert plain("<p>Use &amp;lt;b&amp;gt; in HTML</p>") == "Use \uff06lt;b\uff06gt; in HTML"
+    assert plain("AT&amp;T, &amp;#123;&amp;#123;") == "AT&T, \uff06#123;\uff06#123;"
     assert_no_markup(markdown_to_text("Write &amp;lt;br&amp;gt; here").text)
     # In code an entity is text: CommonMark shows `&amp;lt;` in a code block as written.
     assert blocks_of("```\n&amp;lt;b&amp;gt;\n```") == [("code", "&amp;lt;b&amp;gt;")]

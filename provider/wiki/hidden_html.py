@@ -1,0 +1,442 @@
+"""Text a page holds that its site does not show: hidden HTML elements, found by parsing.
+
+A Markdown page may carry HTML (and MDX/JSX, and attribute lists) that the site renders
+but hides from every reader; text in such an element must not reach ``customer_safe``
+(CONTRACT S1). :func:`hidden_elements` reads the body with an HTML parser (the standard
+library's, which decodes character references in attribute values once, as a browser
+does: ``style="display&#58;none"`` is ``display:none``) and each style with a CSS
+tokenizer (:mod:`provider.wiki.hidden_css`), and reports every element that holds text
+and is hidden:
+
+* by its own attributes: ``hidden`` (``hidden={false}`` in JSX is not), an inline
+  ``style`` — HTML, or a JSX object (``style={{display: "none"}}``, React's camelCase and
+  unit-less pixels) — that hides it, SVG presentation attributes (``display="none"``,
+  ``visibility="hidden"``, ``opacity="0"``), ``<font color="white">``, a class the CSS
+  frameworks hide text with (:data:`HIDING_CLASSES`: ``sr-only``, ``visually-hidden``,
+  ``d-none``…; not when a responsive class shows it from some screen width on, as in
+  ``hidden md:inline`` or ``d-none d-md-block``), ``<input type="hidden" value=…>``;
+* by what it is: ``<template>``, ``<noscript>`` (shown only without JavaScript),
+  ``<noembed>``, ``<noframes>``, a ``<dialog>`` without ``open``, a ``popover`` no
+  element of the page opens (``popovertarget``), the fallback content of ``<video>``,
+  ``<audio>``, ``<iframe>`` and of an ``<object>`` with ``data`` (a browser shows the
+  media instead);
+* by a rule of a ``<style>`` element of the page (class, id, attribute and type
+  selectors, selector lists, ``!important``, inside any ``@media`` but print). A hiding
+  rule whose selectors match no element written in the page may hide what the site
+  renders from the Markdown (``p``, ``.markdown``): the ``<style>`` element itself is
+  reported;
+* by an attribute list of the Markdown dialects (kramdown and Python-Markdown
+  ``{: .sr-only}``, ``{: style="display:none"}``; Pandoc ``::: {.hidden}``,
+  ``[text]{.hidden}``), read into the same attributes.
+
+Not hidden: ``<details>`` (its text is one click away, and published), ``<summary>``,
+``aria-hidden`` alone (it hides from screen readers only: every sighted reader sees the
+text), ``@media print`` rules (hidden on paper only), an element with no text. Whether
+an element is shown as code (a fence, a code span: never rendered HTML) is not decided
+here: the caller asks :func:`provider.wiki.code_shown.shown_as_code` about the spans.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import unescape
+from html.parser import HTMLParser
+
+from .hidden_css import HidingRule, Selector, hiding_reason, hiding_rules
+from .lookalike import squash
+from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
+
+__all__ = ["HIDING_CLASSES", "RESPONSIVE_HIDING", "SHOWN_AT_A_WIDTH", "HiddenElement",
+           "hidden_elements"]
+
+#: Classes (after :func:`provider.wiki.lookalike.squash`) the CSS frameworks hide an
+#: element with (Tailwind, Bootstrap 3-5, Bulma, Foundation, WordPress, HTML5
+#: Boilerplate, GOV.UK), on screen: ``visible-print`` shows only on paper.
+HIDING_CLASSES = frozenset({
+    "hidden", "invisible", "sronly", "visuallyhidden", "visuallyhiddenfocusable", "screenreaderonly",
+    "screenreadertext", "showforsr", "offscreen", "dnone", "hide", "hidetext", "texthide", "ishidden",
+    "isinvisible", "issronly", "uhidden", "uvisuallyhidden", "govukvisuallyhidden", "displaynone",
+    "visibilityhidden", "elementinvisible", "assistivetext", "visibleprint", "visibleprintblock",
+    "visibleprintinline", "visibleprintinlineblock",
+})
+#: A CSS framework's class that shows an element from some screen width on.
+SHOWN_AT_A_WIDTH = re.compile(
+    r"(?<!\S)(?:(?:sm|md|lg|xl|2xl):(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents"
+    r"|flow-root|visible)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|table))(?!\S)")
+#: Hiding classes such a class undoes at that width.
+RESPONSIVE_HIDING = frozenset(("hidden", "invisible", "dnone", "none", "d"))
+
+#: Elements whose content no browser with scripts shows.
+_UNSHOWN = {"template": "<template> content", "noscript": "<noscript> content (shown only without JavaScript)",
+            "noembed": "<noembed> content", "noframes": "<noframes> content"}
+_MEDIA = frozenset({"video", "audio", "iframe"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+                   "track", "wbr"})
+#: Elements the site renders from Markdown itself (no tag in the source): a type
+#: selector naming one hides the page's own text.
+_MARKDOWN_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code",
+                            "table", "thead", "tbody", "tr", "td", "th", "a", "em", "strong", "img", "hr", "br",
+                            "html", "body", "main", "article", "div", "span", "section", "dl", "dt", "dd", "del"})
+#: SVG/HTML presentation attributes read as the CSS property of the same name.
+_PRESENTATION = ("display", "visibility", "opacity", "font-size", "color", "fill-opacity")
+#: React's unit-less style properties (a number there is not pixels).
+_UNITLESS = frozenset({"opacity", "z-index", "font-weight", "line-height", "flex", "flex-grow", "flex-shrink",
+                       "order", "zoom", "scale", "fill-opacity"})
+# A "<" that opens no tag within 1,000 characters: html.parser would read the rest of
+# the page as one unfinished tag, again from each following "<" (quadratic).
+_UNBOUNDED_OPEN = re.compile(r"<(?!/?[A-Za-z][^<>]{0,1000}>|![^<>]{0,1000}>)")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_JSX_STYLE = re.compile(r"\bstyle\s*=\s*\{\{")
+_JS_TOKEN = re.compile(r"""\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[-+]?\d*\.?\d+(?:e-?\d+)?|[\w$-]+|\S)""")
+#: An attribute list of kramdown, Python-Markdown's attr_list and Pandoc: ``{: .x #y k=v}``.
+
+
+@dataclass(frozen=True)
+class HiddenElement:
+    """An element the site hides, or a ``<style>`` element hiding what it renders.
+
+    Attributes:
+        start: offset in the body of the element's start tag (or attribute list).
+        end: offset just after it.
+        reason: why it is hidden, for the finding (``"display: none"``).
+    """
+
+    start: int
+    end: int
+    reason: str
+
+
+@dataclass
+class _Element:
+    tag: str
+    attributes: dict[str, str]
+    start: int
+    end: int
+    raw: str
+    has_text: bool = False
+    #: Text anywhere inside, also where the indexed text leaves it out.
+    any_text: bool = False
+
+    @property
+    def classes(self) -> list[str]:
+        value = self.attributes.get("class", "") + " " + self.attributes.get("classname", "")
+        return re.findall(r"[^\s{}\"'`]+", value)
+
+
+@dataclass(frozen=True)
+class StyleSheet:
+    """A ``<style>`` element: where its start tag is and its hiding rules."""
+
+    start: int
+    end: int
+    rules: tuple[HidingRule, ...]
+
+
+class _Reader(HTMLParser):
+    """Elements with their attributes (decoded once) and whether they hold text."""
+
+    def __init__(self, body: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.body = body
+        self.starts = [0] + [i + 1 for i, char in enumerate(body) if char == "\n"]
+        self.elements: list[_Element] = []
+        self.styles: list[tuple[int, int, str]] = []
+        self._open: list[_Element] = []
+        self._style: tuple[int, int, list[str]] | None = None
+
+    def set_cdata_mode(self, *_args: object, **_kwargs: object) -> None:
+        # No raw-text mode for <script>/<style>: a ``<script>`` shown in a code fence, its
+        # end tag missing or in a later fence, would swallow the real elements between
+        # (they are found here and judged by the caller's code test; CSS holds no tags).
+        return
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.starts[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        raw = self.get_starttag_text() or ""
+        start = self._offset()
+        self.flush_style()  # a tag ends a style's text: CSS holds none
+        element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw)
+        self.elements.append(element)
+        if tag == "style":
+            self._style = (element.start, element.end, [])
+        elif tag in _VOID:
+            element.has_text = bool(element.attributes.get("value", "").strip()
+                                    or element.attributes.get("alt", "").strip())
+        else:
+            self._open.append(element)
+
+    def flush_style(self) -> None:
+        """End the ``<style>`` element being read (at its end tag, or the body's end)."""
+        if self._style is not None:
+            start, end, parts = self._style
+            self.styles.append((start, end, "".join(parts)))
+            self._style = None
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID and tag != "style" and self._open and self._open[-1].tag == tag:
+            self._open.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self.flush_style()
+        for index in range(len(self._open) - 1, -1, -1):
+            if self._open[index].tag == tag:
+                del self._open[index:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._style is not None:
+            self._style[2].append(data)
+            return
+        if not data.strip():
+            return
+        start = self._offset()
+        for element in self._open:
+            element.any_text = True
+            if element.tag not in SKIP_CONTENT_TAGS:
+                element.has_text = True
+            elif not element.has_text:
+                # The indexed text leaves this element's content out while it is in the
+                # Markdown block the element opens; a blank line ends that block, and
+                # what follows it is indexed as the page's text.
+                blank = _BLANK_LINE.search(self.body, element.end, start + len(data))
+                element.has_text = blank is not None and bool(self.body[max(blank.end(), start):
+                                                                        start + len(data)].strip())
+
+
+def _readable(body: str) -> str:
+    """The body with what html.parser must not read blanked, offsets kept: comments
+    (they show nothing) and a "<" that opens no tag."""
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    return _UNBOUNDED_OPEN.sub(" ", _COMMENT.sub(blank, body))
+
+
+def _attribute_lists(body: str) -> list[_Element]:
+    out = []
+    for match in ATTRIBUTE_LIST.finditer(body):
+        attributes: dict[str, str] = {}
+        for part in ATTRIBUTE_PART.findall(match.group(1)):
+            if part.startswith("."):
+                attributes["class"] = f"{attributes.get('class', '')} {unescape(part[1:])}"
+            elif part.startswith("#"):
+                attributes["id"] = unescape(part[1:])
+            else:
+                name, _, value = part.partition("=")
+                attributes[name.lower()] = unescape(value.strip("\"'"))
+        out.append(_Element("*", attributes, match.start(), match.end(), match.group(0), has_text=True))
+    return out
+
+
+def _js_string(token: str) -> str:
+    if token.startswith("'"):
+        token = '"' + token[1:-1].replace('\\"', '"').replace('"', '\\"') + '"'
+    try:
+        value = json.loads(token)
+    except ValueError:
+        return token.strip("\"'")
+    return value if isinstance(value, str) else token
+
+
+def _jsx_style(raw: str) -> str | None:
+    """A JSX ``style={{…}}`` object as CSS declarations (``fontSize: 0`` as
+    ``font-size: 0px``), or ``None`` when the tag has none."""
+    found = _JSX_STYLE.search(raw)
+    if found is None:
+        return None
+    tokens = [m.group(1) for m in _JS_TOKEN.finditer(raw, found.end())]
+    declarations: list[str] = []
+    depth = 0
+    key: str | None = None
+    value: list[str] = []
+    for token in tokens:
+        if token in ("{", "(", "["):
+            depth += 1
+        elif token in ("}", ")", "]"):
+            if depth == 0:
+                break
+            depth -= 1
+        if depth == 0 and token == ":" and key is None and value:  # noqa: S105 - JavaScript punctuation
+            key, value = value[0], []
+        elif depth == 0 and token == ",":  # noqa: S105
+            declarations.append(_declaration(key, value))
+            key, value = None, []
+        else:
+            value.append(token)
+    declarations.append(_declaration(key, value))
+    return "; ".join(d for d in declarations if d)
+
+
+def _declaration(key: str | None, value: list[str]) -> str:
+    if key is None or not value:
+        return ""
+    name = re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), _js_string(key))
+    text = " ".join(_js_string(token) if token[:1] in "\"'" else token for token in value)
+    if re.fullmatch(r"[-+]?\d*\.?\d+", text) and name not in _UNITLESS and float(text) != 0:
+        text += "px"
+    return f"{name}: {text}"
+
+
+def _class_reason(element: _Element) -> str | None:
+    classes = element.classes
+    joined = " ".join(classes)
+    shown_somewhere = SHOWN_AT_A_WIDTH.search(joined) is not None
+    for name in classes:
+        # A variant prefix (``md:sr-only``, ``print:hidden``) narrows when it hides; only
+        # print hides nothing on a screen.
+        variant, _, base = name.rpartition(":")
+        if variant.lower().endswith("print"):
+            continue
+        squashed = squash(base)
+        if squashed in HIDING_CLASSES and not (shown_somewhere and squashed in RESPONSIVE_HIDING):
+            return f"class {name!r}"
+    return None
+
+
+def _own_reason(element: _Element, opened: set[str]) -> str | None:
+    """Why an element is hidden by its own name and attributes, else ``None``."""
+    attributes, tag = element.attributes, element.tag
+    if "hidden" in attributes and attributes["hidden"].strip().lower() not in ("{false}", "{ false }"):
+        return "hidden attribute"
+    if tag in _UNSHOWN:
+        return _UNSHOWN[tag]
+    if tag == "dialog" and ("open" not in attributes or attributes["open"].strip() == "{false}"):
+        return "<dialog> without open"
+    if "popover" in attributes and attributes.get("id") not in opened:
+        return "popover no element opens"
+    if tag in _MEDIA or (tag == "object" and attributes.get("data")):
+        return f"<{tag}> fallback content"
+    if tag == "input" and attributes.get("type", "").strip().lower() == "hidden":
+        return "hidden input"
+    style = _jsx_style(element.raw)
+    for css in (style if style is not None else attributes.get("style", ""),
+                "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes)):
+        reason = hiding_reason(css) if css.strip() else None
+        if reason is not None:
+            return reason
+    return _class_reason(element)
+
+
+def _attribute_matches(element: _Element, name: str, operator: str, value: str, insensitive: bool) -> bool:
+    if name == "class" and "classname" in element.attributes:
+        have: str | None = " ".join(element.classes)
+    else:
+        have = element.attributes.get(name)
+    if have is None:
+        return False
+    if not operator:
+        return True
+    if insensitive:
+        have, value = have.lower(), value.lower()
+    checks = {"=": have == value, "~=": value in have.split(), "|=": have == value or have.startswith(value + "-"),
+              "^=": bool(value) and have.startswith(value), "$=": bool(value) and have.endswith(value),
+              "*=": bool(value) and value in have}
+    return checks.get(operator, True)  # an operator not known: match (fail closed)
+
+
+def _matches(selector: Selector, element: _Element) -> bool:
+    if selector.pseudo_element:
+        return False
+    if selector.tag is not None and selector.tag != element.tag:
+        return False
+    return (selector.classes <= set(element.classes)
+            and (not selector.ids or element.attributes.get("id") in selector.ids)
+            and all(_attribute_matches(element, *attribute) for attribute in selector.attributes))
+
+
+def _selects_rendered(selector: Selector) -> bool:
+    """Whether a selector can match what the site renders from Markdown (no class, id or
+    attribute to tell it apart, and a tag Markdown makes or none)."""
+    return (not selector.pseudo_element and not selector.classes and not selector.ids and not selector.attributes
+            and (selector.tag is None or selector.tag in _MARKDOWN_TAGS))
+
+
+def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
+    """Every element written in the body (HTML and JSX tags, attribute lists), every
+    ``<style>`` element with its hiding rules, and whether the parser gave up."""
+    readable = _readable(body)
+    reader = _Reader(readable)
+    failed = False
+    try:
+        reader.feed(readable)
+        reader.close()
+        reader.flush_style()
+    except Exception:  # html.parser's own assertion errors: what it did not read may hide text
+        failed = True
+    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in reader.styles]
+    return [*reader.elements, *_attribute_lists(body)], sheets, failed
+
+
+def _unwrapped(body: str, prepared: str, elements: list[_Element]) -> None:
+    """Count all the text of an element whose content the indexed text leaves out only
+    within its Markdown block, when the layout's dialect rules blank its start tag's line
+    (MDX reads what is inside JSX as Markdown) or change the body's lines (fail closed)."""
+    lines, prepared_lines = body.split("\n"), prepared.split("\n")
+    same = len(lines) == len(prepared_lines)
+    for element in elements:
+        if element.tag in SKIP_CONTENT_TAGS and element.any_text and not element.has_text:
+            line = body.count("\n", 0, element.start)
+            element.has_text = not same or (not prepared_lines[line].strip() and bool(lines[line].strip()))
+
+
+def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]]], set[int]],
+                    prepared: str | None = None) -> list[HiddenElement]:
+    """The elements of ``body`` (a Markdown page body) that hold text a reader of the
+    site does not see, each with why, and the ``<style>`` elements whose hiding rules may
+    hide what the site renders (see the module docstring).
+
+    Args:
+        body: the Markdown body.
+        shown_as_code: given ``(start, end)`` spans of the body, the indexes of those the
+            reader sees as code (:func:`provider.wiki.code_shown.shown_as_code`): such an
+            element is text, and a ``<style>`` shown as code styles nothing.
+        prepared: the body after the layout's dialect rules (``None``: the same).
+    """
+    if "<" not in body and "{" not in body:
+        return []
+    elements, sheets, failed = _read(body)
+    if failed:
+        return [HiddenElement(0, min(len(body), 1), "HTML the parser cannot read")]
+    if prepared is not None and prepared != body:
+        _unwrapped(body, prepared, elements)
+    opened = {element.attributes.get("popovertarget", "") for element in elements}
+    own = [_own_reason(element, opened) for element in elements]
+    selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
+                                                            for s in r.selectors)] for element in elements]
+    suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]
+    if not suspects and not any(sheet.rules for sheet in sheets):
+        return []
+    spans = [(sheet.start, sheet.end) for sheet in sheets] + [(elements[i].start, elements[i].end) for i in suspects]
+    code = shown_as_code(spans)
+    live = {n for n in range(len(sheets)) if n not in code}
+    hidden: list[HiddenElement] = []
+    used: set[HidingRule] = set()
+    for position, i in enumerate(suspects, start=len(sheets)):
+        if position in code:
+            continue
+        reason = own[i]
+        for rule in (r for number in selected[i] if number in live for r in sheets[number].rules
+                     if any(_matches(s, elements[i]) for s in r.selectors)):
+            used.add(rule)
+            reason = reason or f"{rule.reason} by the page's rule {rule.text!r}"
+        if reason is not None and elements[i].has_text:
+            hidden.append(HiddenElement(elements[i].start, elements[i].end, reason))
+    for number in sorted(live):
+        sheet = sheets[number]
+        # A hiding rule that selects no element written in the page hides something the
+        # site renders: maybe the page's own text (``.markdown``, ``p``).
+        unseen = next((r for r in sheet.rules if r not in used or any(_selects_rendered(s) for s in r.selectors)),
+                      None)
+        if unseen is not None:
+            hidden.append(HiddenElement(sheet.start, sheet.end,
+                                        f"<style> rule {unseen.text!r} may hide the page's own text ({unseen.reason})"))
+    return sorted(hidden, key=lambda found: found.start)
