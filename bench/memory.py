@@ -78,7 +78,9 @@ def distinct_queries(vocabulary: list[str], seed: int) -> list[str]:
     rng = random.Random(seed)
     seen: set[str] = set()
     out = []
-    while len(out) < 400_000:
+    for _ in range(4_000_000):  # a small vocabulary has fewer: stop rather than loop for ever
+        if len(out) >= 400_000:
+            break
         text = " ".join(rng.sample(vocabulary, rng.randint(2, 4)))
         if text not in seen:
             seen.add(text)
@@ -219,8 +221,8 @@ def corpus_setup(name: str, where: Path) -> tuple[dict[str, object], list[str]]:
     if questions.exists():
         relevance = yaml.safe_load(questions.read_text("utf-8"))
         words = sorted({word for item in relevance["queries"] for word in str(item["query"]).split()})
-    else:  # no relevance set: the words of its file names
-        stems = (path.stem for path in Path(str(config["content"])).rglob("*.md"))
+    else:  # no relevance set: the words of its file and folder names (hetzner: <slug>/01.en.md)
+        stems = (name for path in Path(str(config["content"])).rglob("*.md") for name in (path.stem, path.parent.name))
         words = sorted({word for stem in stems for word in stem.replace("_", "-").split("-") if len(word) > 2})
     return config, words
 

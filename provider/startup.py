@@ -487,6 +487,7 @@ def worker_app() -> ASGIApp:
     """
     from .app import MarkerGate, build_app
     from .metrics import MULTIPROC_ENV, Metrics
+    from .search.analysis import SERVING_CACHE_WORDS, limit_word_caches
 
     config = ProviderConfig.from_json(Path(os.environ[WORKER_ENV]).read_bytes())
     setup_logging(config.log_level, config.log_format)
@@ -497,6 +498,8 @@ def worker_app() -> ASGIApp:
         except OSError as exc:
             log.warning("serving_niceness %d not applied (%s): the index writer shares the CPU equally with "
                         "searches", config.serving_niceness, exc)
+    # Query words come from requests: memory bounded, not the writer's 200,000 words a cache.
+    limit_word_caches(SERVING_CACHE_WORDS)
     metrics = Metrics() if os.environ.get(MULTIPROC_ENV) else None
     app, backend = build_app(
         config,

@@ -65,6 +65,7 @@ __all__ = [
     "DEFAULT_CJK_MODES",
     "EXTRA_STOP_WORDS",
     "FOLDING_LANGUAGES",
+    "SERVING_CACHE_WORDS",
     "CachedStemFilter",
     "FoldAccents",
     "QueryStopFilter",
@@ -74,6 +75,7 @@ __all__ = [
     "cjk_mode",
     "fast_analysis",
     "index_terms",
+    "limit_word_caches",
     "schema_languages",
     "terms",
 ]
@@ -96,13 +98,36 @@ SEGMENTED_LANGUAGES = frozenset({"ja", "zh", "ko"})
 #: and searches a segmented run's words and its bigrams together (measured, not chosen).
 DEFAULT_CJK_MODES: dict[str, str] = {"ja": "words", "ko": "words", "zh": "words"}
 CJK_MODES = ("words", "bigrams", "both")
-#: Distinct words whose stem is remembered, per language (query words come from callers).
+#: Distinct words whose stem is remembered, per language and cache (query words come from callers).
 STEM_CACHE_WORDS = 200_000
+#: ... in a serving worker (:func:`limit_word_caches`), whose words come from requests:
+#: a stream of made-up words filled the three caches of a language to about 60 MiB,
+#: for each language of the query's script.
+SERVING_CACHE_WORDS = 20_000
+_cache_words = STEM_CACHE_WORDS
+
+
+def limit_word_caches(words: int) -> None:
+    """Remember at most ``words`` words per language in each of this process's word
+    caches (stems, index terms, query terms) from now on; the caches are emptied.
+
+    For a process's start, before it opens an index: an analyzer made earlier (an
+    opened index's schema) keeps the cache it was made with.
+
+    Raises:
+        ValueError: ``words`` below 1.
+    """
+    global _cache_words
+    if words < 1:
+        raise ValueError(f"a word cache holds at least one word, not {words}")
+    _cache_words = words
+    for made in (_stemmer, _analyzer, _word_step, _term_functions):
+        made.cache_clear()
 
 
 @cache
 def _stemmer(language: str) -> Callable[[str], str]:
-    return lru_cache(maxsize=STEM_CACHE_WORDS)(stemmer_for_language(language))
+    return lru_cache(maxsize=_cache_words)(stemmer_for_language(language))
 
 
 class CachedStemFilter(StemFilter):  # type: ignore[misc]  # Whoosh is untyped
@@ -414,7 +439,7 @@ def _term_functions(language: str, mode: str) -> tuple[Callable[[str], str], Cal
         term, stopped = term_of(word)
         return None if stopped else term
 
-    return lru_cache(maxsize=STEM_CACHE_WORDS)(index_term), lru_cache(maxsize=STEM_CACHE_WORDS)(query_term)
+    return lru_cache(maxsize=_cache_words)(index_term), lru_cache(maxsize=_cache_words)(query_term)
 
 
 def fast_analysis(analyzer: Any) -> tuple[str, str] | None:

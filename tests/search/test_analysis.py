@@ -167,3 +167,26 @@ def test_segmented_runs_remembered_give_the_segmenter_s_words() -> None:
             segment = segmenter(language)
             assert segment is not None
             assert _segmented(language, piece) == tuple(segment(piece))
+
+
+def test_a_serving_workers_word_caches_hold_at_most_their_limit_and_analyse_alike() -> None:
+    """Issue 27 (a worker's memory bounded under load): a stream of distinct made-up
+    words fills each word cache of a language up to the limit set, no further, and every
+    word is analysed as without the limit."""
+    from provider.search import analysis
+
+    words = [f"zorb{i}ing" for i in range(600)] + ["running", "Häuser", "cafés"]
+    expected = {lang: [analysis.terms(word, lang) for word in words] for lang in ("en", "de")}
+    try:
+        analysis.limit_word_caches(50)
+        for lang in ("en", "de"):
+            assert [analysis.terms(word, lang) for word in words] == expected[lang]
+            assert [analysis.index_terms(word, lang) for word in words[:5]] == [
+                [term] for term_list in expected[lang][:5] for term in term_list]
+            list(analysis.analyzer_for(lang)(" ".join(words)))
+            caches = [analysis._stemmer(lang), *analysis._term_functions(lang, analysis.cjk_mode(lang))]
+            assert all(cache.cache_info().currsize <= 50 for cache in caches)  # type: ignore[attr-defined]
+        with pytest.raises(ValueError):
+            analysis.limit_word_caches(0)
+    finally:
+        analysis.limit_word_caches(analysis.STEM_CACHE_WORDS)
