@@ -33,7 +33,19 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .audience import CORPUS, INTERNAL, PUBLIC, Reason
-from .containment import Rarity, Unit, contained, held, part, parts_cover, public_set, rarity, units
+from .containment import (
+    MIN_DISTINCT_SHINGLES,
+    Rarity,
+    Unit,
+    contained,
+    held,
+    part,
+    parts_cover,
+    public_set,
+    rarity,
+    text_units,
+    units,
+)
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -146,14 +158,21 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
 
 
 def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
-                    on_the_site: tuple[str, ...]) -> None:
+                    on_the_site: tuple[str, ...], rare: Rarity | None = None) -> None:
     """Rule 6c: a public document holding a paragraph (any word order) of an internal or
     withheld document, or of any document's internal section, outside its translation
     group, inherits its status as in rule 6b (same exceptions, same finding code, so
     ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
     endings of withholding reasons whose page the site still publishes under its URL
     (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
-    shared with an older version of the same page than a whole text is."""
+    shared with an older version of the same page than a whole text is.
+
+    Only a paragraph that is not boilerplate counts: the page must also hold
+    :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES` distinctive word triples of
+    one unit of the source (rule 6d's rarity, ``rare``; ``None``: measured on ``drafts``,
+    the whole corpus) — a paragraph made only of runs many public pages hold (Microsoft
+    Learn's "more information" paragraph shared by Teams and Exchange articles) is site
+    wording, not the source's text."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
@@ -174,6 +193,13 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
         if not found:
             continue
+        if rare is None:
+            rare = rarity({path: d.meta for path, d in drafts.items()})
+        page = public_set(draft.meta)
+        found = [f for f in found if _not_boilerplate(drafts[f[0].partition("#")[0]].meta, f[0].endswith("#internal"),
+                                                      page, rare)]
+        if not found:
+            continue
         key, withheld = min(found, key=lambda f: (not f[1], f[0]))
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
@@ -181,6 +207,15 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
                  internal=(f"holds a paragraph of the internal {path}",
                            f"holds a paragraph of the internal {path} (the same words)"))
+
+
+def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int], rare: Rarity) -> bool:
+    """Whether ``page`` holds :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES`
+    distinctive word triples of one unit of ``source`` (of its internal sections when
+    ``internal``): rule 6c's rarity test."""
+    whole, inner = text_units(source)
+    return any(len(rare.distinctive(unit)[0] & page) >= MIN_DISTINCT_SHINGLES
+               for unit in (inner if internal else whole) if not unit.pairs)
 
 
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
@@ -225,7 +260,9 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                 continue
             if contained(unit, page, rare):
                 shingles, words_ = held(unit, page, rare)
-                found[relpath].append((not withheld, key, f"{shingles} distinctive word triples, {words_} words"))
+                share = "a code beside one of its words" if unit.pairs else \
+                    f"{shingles} distinctive word triples, {words_} words"
+                found[relpath].append((not withheld, key, share))
             elif carried := part(unit, page, rare):
                 parts[number].append((relpath, carried))
     for number, holders in parts.items():
