@@ -173,14 +173,16 @@ def _pack(values: list[int]) -> str:
 
 def _code_pairs(found: list[str]) -> list[tuple[int, int]]:
     """``(pair value, word value)`` for each code of ``found`` and each other term within
-    :data:`CODE_WINDOW` of it (another CRC seed: a pair never reads as a word)."""
+    :data:`CODE_WINDOW` of it that is no code (another CRC seed: a pair never reads as a
+    word)."""
     crc = zlib.crc32
     pairs: dict[int, int] = {}
     for at, term in enumerate(found):
         if not _DIGIT.search(term) or not is_code(term):
             continue
         for near in found[max(0, at - CODE_WINDOW) : at + CODE_WINDOW + 1]:
-            if near != term:
+            # Beside a word, not another code: two error numbers side by side name a topic.
+            if near != term and not (_DIGIT.search(near) and is_code(near)):
                 pairs[crc(f"{term} {near}".encode(), 2)] = crc(near.encode(), 1)
     return sorted(pairs.items())
 
@@ -298,7 +300,11 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
             continue
         decoded.append((shingles, words_, split))
         pairs = decode_pairs(entry)
-        if pairs:
+        # A code unit only for a block too short to be a unit ("Override PIN: 4417-9920"):
+        # in a longer block the code is mostly a fact its topic shares (an error number,
+        # a version), and the block's own runs are the evidence. With every block's codes,
+        # Teams articles' error codes and dated links withheld 17 other Learn articles.
+        if pairs and len(shingles) < _floor(split):
             found.append(Unit(frozenset(), frozenset(), split, frozenset(pairs)))
     if len(decoded) > 1:
         shingles = frozenset().union(*(s for s, _, _ in decoded))

@@ -46,6 +46,7 @@ from .containment import (
     text_units,
     units,
 )
+from .copies import MIN_PARAGRAPH_WORDS
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -167,12 +168,10 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
     shared with an older version of the same page than a whole text is.
 
-    Only a paragraph that is not boilerplate counts: the page must also hold
-    :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES` distinctive word triples of
-    one unit of the source (rule 6d's rarity, ``rare``; ``None``: measured on ``drafts``,
-    the whole corpus) — a paragraph made only of runs many public pages hold (Microsoft
-    Learn's "more information" paragraph shared by Teams and Exchange articles) is site
-    wording, not the source's text."""
+    Only a paragraph that is not boilerplate counts (:func:`_not_boilerplate`, with rule
+    6d's rarity ``rare``; ``None``: measured on ``drafts``, the whole corpus): a paragraph
+    made only of runs many public pages hold (Microsoft Learn's administrator-account
+    note shared by Teams and Exchange articles) is site wording, not the source's text."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
@@ -210,12 +209,19 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
 
 
 def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int], rare: Rarity) -> bool:
-    """Whether ``page`` holds :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES`
-    distinctive word triples of one unit of ``source`` (of its internal sections when
-    ``internal``): rule 6c's rarity test."""
+    """Rule 6c's rarity test: whether a block of ``source`` (of its internal sections when
+    ``internal``) of a paragraph's length whose words ``page`` all holds — the copied
+    paragraph — has :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES` distinctive
+    word triples. Judged on the source's paragraph, not on what else the page holds:
+    Microsoft Learn's "This feature requires a Microsoft 365 administrator account…"
+    note is made of runs many public articles hold, whichever page quotes it."""
     whole, inner = text_units(source)
-    return any(len(rare.distinctive(unit)[0] & page) >= MIN_DISTINCT_SHINGLES
-               for unit in (inner if internal else whole) if not unit.pairs)
+    for unit in inner if internal else whole:
+        if unit.pairs or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
+            continue
+        if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
+            return True
+    return False
 
 
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
