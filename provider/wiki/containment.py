@@ -454,9 +454,10 @@ def held(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> tuple[int
     return len(shingles & page), len(words_ & page)
 
 
-def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool:
+def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, words: bool = True) -> bool:
     """Whether ``page`` (a document's :func:`public_set`) contains ``unit`` by the wording
-    or the words path (see the module docstring)."""
+    or the words path (see the module docstring); ``words=False``: the wording path only
+    (a page in another language than the unit: see :func:`provider.wiki.same_text.contained_text`)."""
     shingles, words_ = rare.distinctive(unit)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
@@ -471,7 +472,7 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool
     # of everyday prose shares most of its distinctive words with any page on its topic
     # (the sample wiki's offline-mode page held 14 of the 18 distinctive words of the
     # receipt page's 29-word "upload is stuck" paragraph).
-    if unit.split or unit.sentence or len(words_) < WORD_SHARE * len(unit.words):
+    if not words or unit.split or unit.sentence or len(words_) < WORD_SHARE * len(unit.words):
         return False
     return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))

@@ -260,16 +260,20 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         # A translation is no exception here: text of an internal source left as it is in a
         # public translation is the source's text (the attack's esc.fr.md), not a translation.
         candidates = {number for value in indexed & page for number in by_value[value]}
+        language = _language(drafts[relpath].meta.locale)
         for number in sorted(candidates):
             unit, key, withheld = sources[number]
             if key.partition("#")[0] == relpath:
                 continue
-            if contained(unit, page, rare):
+            # Words in any order across languages are terms a translation keeps (5 to 7
+            # English glossary terms of kaia's archive over a Korean FAQ), not a copy.
+            same_language = _language(drafts[key.partition("#")[0]].meta.locale) == language
+            if contained(unit, page, rare, words=same_language):
                 shingles, words_ = held(unit, page, rare)
                 share = "a code beside one of its words" if unit.pairs else \
                     f"{shingles} distinctive word triples, {words_} words"
                 found[relpath].append((not withheld, key, share))
-            elif carried := part(unit, page, rare):
+            elif same_language and (carried := part(unit, page, rare)):
                 parts[number].append((relpath, carried))
     for number, holders in parts.items():
         unit, key, withheld = sources[number]
@@ -288,6 +292,10 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  withheld=(f"text copied from {path}", f"holds the text of {path} ({share})"),
                  internal=(f"holds the text of the internal {path}",
                            f"holds the text of the internal {path} ({share})"))
+
+
+def _language(locale: str) -> str:
+    return locale.replace("_", "-").partition("-")[0].casefold()
 
 
 def _inherit(draft: Draft, source_withheld: str | None, *, accepted: str,
