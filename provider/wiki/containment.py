@@ -62,6 +62,8 @@ from .copies import _length, words
 from .model import DocumentMeta
 
 __all__ = [
+    "CODE_DIGITS",
+    "CODE_WINDOW",
     "COMMON_MIN_DOCS",
     "COMMON_SHARE",
     "CONTAINED_SHARE",
@@ -79,15 +81,19 @@ __all__ = [
     "block_shingles",
     "common_limit",
     "contained",
+    "counts_for_commonness",
     "decode",
+    "decode_pairs",
     "decode_words",
     "held",
+    "is_code",
     "part",
     "parts_cover",
     "public_set",
     "rarity",
     "source_capable",
     "terms",
+    "text_units",
     "units",
 ]
 
@@ -119,7 +125,10 @@ COMMON_SHARE = 0.005
 
 #: Marks a block of a script written without spaces (:func:`block_shingles`).
 _SPLIT = "h:"
-#: Separates a block's shingles from its words in a stored entry.
+#: Marks a sentence of a block of several sentences (:func:`block_shingles`): a unit of
+#: its own, never part of what a page holds (its block holds it all).
+_SENTENCE = "s:"
+#: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
 #: the separators go, so every spelling is one term.
@@ -127,6 +136,13 @@ _NUMBER_GAP = re.compile(r"(?<=\d)[\s.\-\u2010-\u2015/()]+(?=\d)")
 _DIGIT = re.compile(r"\d")
 #: An identifier's hyphen or underscore between letters and digits ("GW-7731", "esc_42").
 _CODE_GAP = re.compile(r"(?<=[^\W\d_])[-_](?=\d)|(?<=\d)[-_](?=[^\W\d_])")
+#: Where a block's sentences end: after ".", "!" or "?" and white space, or after a
+#: full stop of a script written without spaces.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+#: Terms on either side of a code that a code pair ties it to ("Override PIN: 4417-9920").
+CODE_WINDOW = 4
+#: Digits a term needs to be a code (a PIN, a phone number, an account or error number).
+CODE_DIGITS = 4
 
 
 def terms(text: str) -> list[str]:
@@ -137,28 +153,75 @@ def terms(text: str) -> list[str]:
     return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", text)))
 
 
+def is_code(term: str) -> bool:
+    """Whether a term (:func:`terms`) is a **code**: :data:`CODE_DIGITS` digits or more
+    ("44179920", "gw7731", "0x80070005"), or letters and digits mixed with two of each and
+    a digit before the last letter ("x7q9zk"; not a name with a number after it: "sha256",
+    "office365", "win10")."""
+    digits = sum(ch.isdigit() for ch in term)
+    if digits >= CODE_DIGITS:
+        return True
+    if digits < 2 or len(term) - digits < 2 or len(term) < 5:
+        return False
+    last_letter = max(i for i, ch in enumerate(term) if not ch.isdigit())
+    return any(ch.isdigit() for ch in term[:last_letter])
+
+
 def _pack(values: list[int]) -> str:
     return base64.b64encode(struct.pack(f">{len(values)}I", *values)).decode("ascii")
 
 
-def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
-    """Each block's shingles and words (blocks with no shingle left out), encoded: base64
-    of the ascending distinct 32-bit CRC-32 values of its shingles, ``|``, the same of its
-    words (another CRC seed: a word never reads as a shingle); after ``h:`` when the
-    block is written in a script without spaces (each character one term: such a unit
-    needs twice the shingles, as a Japanese or Chinese word is about two characters).
-    Order of the blocks kept."""
-    out = []
+def _code_pairs(found: list[str]) -> list[tuple[int, int]]:
+    """``(pair value, word value)`` for each code of ``found`` and each other term within
+    :data:`CODE_WINDOW` of it that is no code (another CRC seed: a pair never reads as a
+    word)."""
     crc = zlib.crc32
+    pairs: dict[int, int] = {}
+    for at, term in enumerate(found):
+        if not _DIGIT.search(term) or not is_code(term):
+            continue
+        for near in found[max(0, at - CODE_WINDOW) : at + CODE_WINDOW + 1]:
+            # Beside a word, not another code: two error numbers side by side name a topic.
+            if near != term and not (_DIGIT.search(near) and is_code(near)):
+                pairs[crc(f"{term} {near}".encode(), 2)] = crc(near.encode(), 1)
+    return sorted(pairs.items())
+
+
+def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
+    crc = zlib.crc32
+    # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
+    runs = zip(found, found[1:], found[2:], strict=False)
+    shingles = sorted({crc(f"{a} {b} {c}".encode()) for a, b, c in runs})
+    encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
+    if pairs:
+        encoded += _WORDS + _pack([p for p, _ in pairs]) + _WORDS + _pack([w for _, w in pairs])
+    return _SPLIT + encoded if _length(found) < len(found) else encoded
+
+
+def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
+    """Each block's shingles and words (blocks with neither a shingle nor a code left
+    out), encoded: base64 of the ascending distinct 32-bit CRC-32 values of its shingles,
+    ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
+    and, when the block holds a code (:func:`is_code`), ``|`` and its code pairs
+    (:func:`_code_pairs`, ascending) and ``|`` and each pair's word value; after ``h:``
+    when the block is written in a script without spaces (each character one term: such
+    a unit needs twice the shingles, as a Japanese or Chinese word is about two
+    characters). A block of several sentences is followed by an ``s:`` entry for each
+    sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
+    sentence of a long paragraph). Order of the blocks kept."""
+    out = []
     for text in blocks:
         found = terms(text)
-        if len(found) < SHINGLE_WORDS:
+        pairs = _code_pairs(found) if _DIGIT.search(text) else []
+        if len(found) < SHINGLE_WORDS and not pairs:
             continue
-        # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
-        runs = zip(found, found[1:], found[2:], strict=False)
-        shingles = sorted({crc(f"{a} {b} {c}".encode()) for a, b, c in runs})
-        encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
-        out.append(_SPLIT + encoded if _length(found) < len(found) else encoded)
+        out.append(_entry(found, pairs))
+        sentences = _SENTENCE_END.split(text.strip())
+        if len(sentences) > 1:
+            for sentence in sentences:
+                inner = terms(sentence)
+                if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
+                    out.append(_SENTENCE + _entry(inner, []))
     return tuple(out)
 
 
@@ -167,14 +230,26 @@ def _unpack(raw: str) -> tuple[int, ...]:
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
+def _sections(encoded: str) -> list[str]:
+    return encoded.removeprefix(_SENTENCE).removeprefix(_SPLIT).split(_WORDS)
+
+
 def decode(encoded: str) -> tuple[int, ...]:
     """The shingle values of one :func:`block_shingles` entry, ascending."""
-    return _unpack(encoded.removeprefix(_SPLIT).partition(_WORDS)[0])
+    return _unpack(_sections(encoded)[0])
 
 
 def decode_words(encoded: str) -> tuple[int, ...]:
     """The word values of one :func:`block_shingles` entry, ascending."""
-    return _unpack(encoded.partition(_WORDS)[2])
+    return _unpack(_sections(encoded)[1])
+
+
+def decode_pairs(encoded: str) -> tuple[tuple[int, int], ...]:
+    """The ``(code pair, word)`` values of one :func:`block_shingles` entry, by pair."""
+    found = _sections(encoded)
+    if len(found) < 4:
+        return ()
+    return tuple(zip(_unpack(found[2]), _unpack(found[3]), strict=True))
 
 
 def common_limit(documents: int) -> int:
@@ -185,15 +260,24 @@ def common_limit(documents: int) -> int:
 
 @dataclass(frozen=True)
 class Unit:
-    """One internal text that can be contained: its shingle and word values."""
+    """One internal text that can be contained: its shingle and word values, or (a code
+    unit) its code pairs."""
 
     shingles: frozenset[int]
     words: frozenset[int]
     #: Written without spaces (each character a term): single characters are no
     #: evidence, so only the wording path applies.
     split: bool = False
+    #: A code unit's ``(code pair, word)`` values (:func:`decode_pairs`); its shingles and
+    #: words are empty.
+    pairs: frozenset[tuple[int, int]] = frozenset()
+    #: A sentence of a longer block: only the wording path applies (its few words,
+    #: scattered over a long page, are no copy).
+    sentence: bool = False
 
     def values(self) -> frozenset[int]:
+        if self.pairs:
+            return frozenset(v for pair in self.pairs for v in pair)
         return self.shingles | self.words
 
 
@@ -205,8 +289,23 @@ def _floor(split: bool) -> int:
 
 
 def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
-    decoded = [(frozenset(decode(b)), frozenset(decode_words(b)), b.startswith(_SPLIT)) for b in blocks]
-    found = [Unit(s, w, split) for s, w, split in decoded if len(s) >= _floor(split)]
+    found: list[Unit] = []
+    decoded = []
+    for entry in blocks:
+        shingles, words_ = frozenset(decode(entry)), frozenset(decode_words(entry))
+        split = entry.removeprefix(_SENTENCE).startswith(_SPLIT)
+        if len(shingles) >= _floor(split):
+            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE)))
+        if entry.startswith(_SENTENCE):
+            continue
+        decoded.append((shingles, words_, split))
+        pairs = decode_pairs(entry)
+        # A code unit only for a block too short to be a unit ("Override PIN: 4417-9920"):
+        # in a longer block the code is mostly a fact its topic shares (an error number,
+        # a version), and the block's own runs are the evidence. With every block's codes,
+        # Teams articles' error codes and dated links withheld 17 other Learn articles.
+        if pairs and len(shingles) < _floor(split):
+            found.append(Unit(frozenset(), frozenset(), split, frozenset(pairs)))
     if len(decoded) > 1:
         shingles = frozenset().union(*(s for s, _, _ in decoded))
         split = any(split for _, _, split in decoded)
@@ -235,6 +334,12 @@ def units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
     none for a document that is not :func:`source_capable`."""
     if not source_capable(meta):
         return [], []
+    return text_units(meta)
+
+
+def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
+    """:func:`units` whatever the document's metadata says (rule 6c's rarity test reads
+    the units of a document withheld by a corpus rule too)."""
     internal = _units_of(meta.internal_block_shingles)
     whole = _units_of(meta.block_shingles + meta.internal_block_shingles) if meta.internal_block_shingles \
         else _units_of(meta.block_shingles)
@@ -244,36 +349,64 @@ def units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        shingles, _, words_ = entry.removeprefix(_SPLIT).partition(_WORDS)
-        found.update(_unpack(shingles))
-        found.update(_unpack(words_))
+        if entry.startswith(_SENTENCE):
+            continue  # its block holds it all
+        for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
+            found.update(_unpack(section))
     return found
 
 
 def public_set(meta: DocumentMeta) -> frozenset[int]:
-    """The shingle and word values of the document's public blocks (what a page holds)."""
+    """The shingle, word and code pair values of the document's public blocks (what a
+    page holds)."""
     return frozenset(_values_of(meta.block_shingles))
 
 
-def _all_values(meta: DocumentMeta, page: frozenset[int] | None = None) -> set[int]:
-    """Every shingle and word value of the document, internal sections included (what
-    the document frequency counts); ``page``: its :func:`public_set` if known."""
-    found = _values_of(meta.internal_block_shingles)
-    found |= public_set(meta) if page is None else page
-    return found
+def counts_for_commonness(meta: DocumentMeta) -> bool:
+    """Whether the document counts in the document frequency that makes a value common:
+    public by its own metadata (not internal by front matter or audience rule, not a
+    draft, not malformed). Internal pages do not: boilerplate 13 internal pages repeat is
+    still distinctive where a few public pages hold it (the attack's laundering by
+    repetition inside the internal part of the site)."""
+    return meta.audience == PUBLIC and not meta.draft and not meta.errors
 
 
-def _source_values(meta: DocumentMeta) -> set[int]:
-    whole, internal = units(meta)
-    return {value for unit in (*whole, *internal) for value in unit.values()}
+def _counted_values(meta: DocumentMeta, page: frozenset[int] | None = None) -> frozenset[int]:
+    """The values the document adds to the document frequency: its :func:`public_set`
+    (``page`` if known) when it :func:`counts_for_commonness`, else none."""
+    if not counts_for_commonness(meta):
+        return frozenset()
+    return public_set(meta) if page is None else page
+
+
+def _pair_words(units_: Iterable[Unit]) -> dict[int, int]:
+    return {pair: word for unit in units_ for pair, word in unit.pairs}
+
+
+def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int]) -> frozenset[int]:
+    """The common values of ``df`` (value → public documents holding it): held by more
+    than ``limit``; a code pair also when its word is (a code is evidence only beside a
+    distinctive word of its unit: "error 0x80070005" is none).
+
+    Measured, not kept: a code pair common only when its word is common on pages
+    *without* the code ("never common by public pastes") withheld 35 Microsoft Learn
+    articles with ``Teams/**`` internal, whose diagnostics and add-in templates carry the
+    same codes and link words as the Teams articles. A note pasted into more public
+    pages than the limit is the documented residual."""
+    found = set()
+    for value, count in df.items():
+        word = pair_words.get(value)
+        if count > limit or (word is not None and df.get(word, 0) > limit):
+            found.add(value)
+    return frozenset(found)
 
 
 @dataclass
 class Rarity:
-    """Which values of source units are common (held by more than ``limit`` documents).
+    """Which values of source units are common (see :func:`_common`).
 
     Attributes:
-        limit: :func:`common_limit` of the corpus's size.
+        limit: :func:`common_limit` of the number of public documents.
         common: the common values among those of source units.
     """
 
@@ -283,27 +416,36 @@ class Rarity:
                                                                      compare=False)
 
     def distinctive(self, unit: Unit) -> tuple[frozenset[int], frozenset[int]]:
-        """``(shingles, words)`` of ``unit`` that are not common."""
+        """``(shingles, words)`` of ``unit`` that are not common; for a code unit,
+        ``(code pairs, ())``."""
         found = self._seen.get(unit)
         if found is None:
-            found = self._seen[unit] = (unit.shingles - self.common, unit.words - self.common)
+            if unit.pairs:
+                found = (frozenset(p for p, _ in unit.pairs) - self.common, frozenset())
+            else:
+                found = (unit.shingles - self.common, unit.words - self.common)
+            self._seen[unit] = found
         return found
 
 
 def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]] | None = None) -> Rarity:
     """The :class:`Rarity` of a whole corpus: each source unit value's document frequency
-    over every document (any status). ``pages``: documents' :func:`public_set` already
-    decoded."""
+    over the documents that :func:`counts_for_commonness`. ``pages``: documents'
+    :func:`public_set` already decoded."""
     wanted: set[int] = set()
+    pair_words: dict[int, int] = {}
     for meta in docs.values():
-        wanted |= _source_values(meta)
+        whole, internal = units(meta)
+        wanted |= {value for unit in (*whole, *internal) for value in unit.values()}
+        pair_words.update(_pair_words((*whole, *internal)))
     counts: Counter[int] = Counter()
+    counted = sum(1 for meta in docs.values() if counts_for_commonness(meta))
     if wanted:
         known = pages or {}
         for relpath, meta in docs.items():
-            counts.update(_all_values(meta, known.get(relpath)) & wanted)
-    limit = common_limit(len(docs))
-    return Rarity(limit, frozenset(value for value, count in counts.items() if count > limit))
+            counts.update(_counted_values(meta, known.get(relpath)) & wanted)
+    limit = common_limit(counted)
+    return Rarity(limit, _common(counts, limit, pair_words))
 
 
 def held(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> tuple[int, int]:
@@ -312,18 +454,27 @@ def held(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> tuple[int
     return len(shingles & page), len(words_ & page)
 
 
-def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool:
+def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, words: bool = True) -> bool:
     """Whether ``page`` (a document's :func:`public_set`) contains ``unit`` by the wording
-    or the words path (see the module docstring)."""
+    or the words path (see the module docstring); ``words=False``: the wording path only
+    (a page in another language than the unit: see :func:`provider.wiki.same_text.contained_text`)."""
     shingles, words_ = rare.distinctive(unit)
+    if unit.pairs:  # a code unit: its code beside one of its words (see _common)
+        return not shingles.isdisjoint(page)
     if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES
             and (unit.split or not words_.isdisjoint(page))
             and len(shingles & page) >= max(MIN_DISTINCT_SHINGLES,
                                             math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
         return True
     # At least MIN_DISTINCT_WORDS held, not only the share: 5 English terms of a 7-term
-    # glossary block scattered over a Korean FAQ are no copy of it.
-    return not unit.split and len(words_) >= MIN_DISTINCT_WORDS and \
+    # glossary block scattered over a Korean FAQ are no copy of it. And only for a unit
+    # made mostly of distinctive words (WORD_SHARE of them): out of order, a paragraph
+    # of everyday prose shares most of its distinctive words with any page on its topic
+    # (the sample wiki's offline-mode page held 14 of the 18 distinctive words of the
+    # receipt page's 29-word "upload is stuck" paragraph).
+    if not words or unit.split or unit.sentence or len(words_) < WORD_SHARE * len(unit.words):
+        return False
+    return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
 
 
@@ -333,7 +484,7 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if not unit.split and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
+    if not unit.split and not unit.sentence and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
         return mine
     return frozenset()
 
@@ -363,8 +514,12 @@ class ContainmentIndex:
         self._by_value: dict[int, set[str]] = defaultdict(set)
         #: How many source units' entries hold each value (a value leaves at 0).
         self._wanted: Counter[int] = Counter()
-        #: The document frequency of every wanted value.
+        #: The document frequency of every wanted value (public documents only).
         self._df: Counter[int] = Counter()
+        #: How many documents count for commonness (:func:`counts_for_commonness`).
+        self._counted = 0
+        #: Each code pair value's word value (the pair's commonness reads it).
+        self._pair_words: dict[int, int] = {}
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def clear(self) -> None:
@@ -373,6 +528,8 @@ class ContainmentIndex:
         self._by_value.clear()
         self._wanted.clear()
         self._df.clear()
+        self._counted = 0
+        self._pair_words.clear()
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def rebuild(self, docs: Mapping[str, DocumentMeta]) -> None:
@@ -383,14 +540,16 @@ class ContainmentIndex:
             if found:
                 self._units[key] = found
                 self._wanted.update(v for u in found for v in u.values())
+                self._pair_words.update(_pair_words(found))
         for meta in docs.values():
-            self._df.update(_all_values(meta) & self._wanted.keys())
-        self.rarity = self._rarity(len(docs))
+            self._counted += counts_for_commonness(meta)
+            self._df.update(_counted_values(meta) & self._wanted.keys())
+        self.rarity = self._rarity()
         self._reindex()
 
-    def _rarity(self, documents: int) -> Rarity:
-        limit = common_limit(documents)
-        return Rarity(limit, frozenset(v for v, n in self._df.items() if n > limit))
+    def _rarity(self) -> Rarity:
+        limit = common_limit(self._counted)
+        return Rarity(limit, _common(self._df, limit, self._pair_words))
 
     def _reindex(self) -> None:
         self._by_value.clear()
@@ -415,7 +574,8 @@ class ContainmentIndex:
         added: set[int] = set()
         for key, (old, new) in changes.items():
             if old is not None:
-                self._df.subtract(_all_values(old) & self._wanted.keys())
+                self._counted -= counts_for_commonness(old)
+                self._df.subtract(_counted_values(old) & self._wanted.keys())
             for unit in self._units.pop(key, ()):
                 for value in unit.values():
                     self._by_value.get(value, set()).discard(key)
@@ -424,6 +584,7 @@ class ContainmentIndex:
                 found = [*dict.fromkeys(u for part_ in units(new) for u in part_)]
                 if found:
                     self._units[key] = found
+                    self._pair_words.update(_pair_words(found))
                     for value in {v for u in found for v in u.values()}:
                         if self._wanted[value] <= 0:
                             added.add(value)
@@ -435,13 +596,14 @@ class ContainmentIndex:
         self._by_value = defaultdict(set, {v: k for v, k in self._by_value.items() if k})
         for _, new in changes.values():
             if new is not None:
-                self._df.update(_all_values(new) & (self._wanted.keys() - added))
+                self._counted += counts_for_commonness(new)
+                self._df.update(_counted_values(new) & (self._wanted.keys() - added))
         if added:  # values new to the sources: counted over the whole corpus
             for value in added:
                 self._df[value] = 0
             for meta in docs.values():
-                self._df.update(_all_values(meta) & added)
-        self.rarity = self._rarity(len(docs))
+                self._df.update(_counted_values(meta) & added)
+        self.rarity = self._rarity()
         flipped = ((before.common ^ self.rarity.common) & self._wanted.keys()) - added
         if before.limit != self.rarity.limit or flipped:
             self._reindex()

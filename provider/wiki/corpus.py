@@ -86,7 +86,7 @@ from typing import TYPE_CHECKING
 
 from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
-from .containment import Rarity
+from .containment import Rarity, rarity
 from .copies import CopyGraph, near_copies
 from .findings import NEAR_COPY
 from .gitblobs import BlobLookup
@@ -715,7 +715,9 @@ def derive(
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
-    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED))
+    if rare is None:
+        rare = rarity(docs)
+    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED), rare=rare)
     contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED), rare=rare)
     if default_locale is not None:
         _drift(drafts, default_locale)

@@ -33,7 +33,20 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from .audience import CORPUS, INTERNAL, PUBLIC, Reason
-from .containment import Rarity, Unit, contained, held, part, parts_cover, public_set, rarity, units
+from .containment import (
+    MIN_DISTINCT_SHINGLES,
+    Rarity,
+    Unit,
+    contained,
+    held,
+    part,
+    parts_cover,
+    public_set,
+    rarity,
+    text_units,
+    units,
+)
+from .copies import MIN_PARAGRAPH_WORDS
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
@@ -146,14 +159,19 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
 
 
 def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
-                    on_the_site: tuple[str, ...]) -> None:
+                    on_the_site: tuple[str, ...], rare: Rarity | None = None) -> None:
     """Rule 6c: a public document holding a paragraph (any word order) of an internal or
     withheld document, or of any document's internal section, outside its translation
     group, inherits its status as in rule 6b (same exceptions, same finding code, so
     ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
     endings of withholding reasons whose page the site still publishes under its URL
     (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
-    shared with an older version of the same page than a whole text is."""
+    shared with an older version of the same page than a whole text is.
+
+    Only a paragraph that is not boilerplate counts (:func:`_not_boilerplate`, with rule
+    6d's rarity ``rare``; ``None``: measured on ``drafts``, the whole corpus): a paragraph
+    made only of runs many public pages hold (Microsoft Learn's administrator-account
+    note shared by Teams and Exchange articles) is site wording, not the source's text."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
         if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
@@ -174,6 +192,13 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
         if not found:
             continue
+        if rare is None:
+            rare = rarity({path: d.meta for path, d in drafts.items()})
+        page = public_set(draft.meta)
+        found = [f for f in found if _not_boilerplate(drafts[f[0].partition("#")[0]].meta, f[0].endswith("#internal"),
+                                                      page, rare)]
+        if not found:
+            continue
         key, withheld = min(found, key=lambda f: (not f[1], f[0]))
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
@@ -181,6 +206,22 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
                  internal=(f"holds a paragraph of the internal {path}",
                            f"holds a paragraph of the internal {path} (the same words)"))
+
+
+def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int], rare: Rarity) -> bool:
+    """Rule 6c's rarity test: whether a block of ``source`` (of its internal sections when
+    ``internal``) of a paragraph's length whose words ``page`` all holds — the copied
+    paragraph — has :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES` distinctive
+    word triples. Judged on the source's paragraph, not on what else the page holds:
+    Microsoft Learn's "This feature requires a Microsoft 365 administrator account…"
+    note is made of runs many public articles hold, whichever page quotes it."""
+    whole, inner = text_units(source)
+    for unit in inner if internal else whole:
+        if unit.pairs or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
+            continue
+        if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
+            return True
+    return False
 
 
 def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
@@ -219,14 +260,20 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
         # A translation is no exception here: text of an internal source left as it is in a
         # public translation is the source's text (the attack's esc.fr.md), not a translation.
         candidates = {number for value in indexed & page for number in by_value[value]}
+        language = _language(drafts[relpath].meta.locale)
         for number in sorted(candidates):
             unit, key, withheld = sources[number]
             if key.partition("#")[0] == relpath:
                 continue
-            if contained(unit, page, rare):
+            # Words in any order across languages are terms a translation keeps (5 to 7
+            # English glossary terms of kaia's archive over a Korean FAQ), not a copy.
+            same_language = _language(drafts[key.partition("#")[0]].meta.locale) == language
+            if contained(unit, page, rare, words=same_language):
                 shingles, words_ = held(unit, page, rare)
-                found[relpath].append((not withheld, key, f"{shingles} distinctive word triples, {words_} words"))
-            elif carried := part(unit, page, rare):
+                share = "a code beside one of its words" if unit.pairs else \
+                    f"{shingles} distinctive word triples, {words_} words"
+                found[relpath].append((not withheld, key, share))
+            elif same_language and (carried := part(unit, page, rare)):
                 parts[number].append((relpath, carried))
     for number, holders in parts.items():
         unit, key, withheld = sources[number]
@@ -245,6 +292,10 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                  withheld=(f"text copied from {path}", f"holds the text of {path} ({share})"),
                  internal=(f"holds the text of the internal {path}",
                            f"holds the text of the internal {path} ({share})"))
+
+
+def _language(locale: str) -> str:
+    return locale.replace("_", "-").partition("-")[0].casefold()
 
 
 def _inherit(draft: Draft, source_withheld: str | None, *, accepted: str,

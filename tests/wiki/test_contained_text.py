@@ -323,22 +323,23 @@ def test_x2_an_internal_note_pasted_on_many_pages_taints_them_all(tmp_path: Path
 
 
 def test_template_wording_many_pages_share_taints_none(tmp_path: Path) -> None:
-    """The balance: a sentence 13 documents hold, internal and public (a template's
-    "Sign in to the admin center" step), is common and taints no public page; the
-    internal pages' own text still does."""
+    """The balance: a sentence 13 public documents hold (a template's "Sign in to the
+    admin center" step, which internal pages hold too) is common and taints no public
+    page; the internal pages' own text still does. Commonness counts public documents
+    only (see the laundering test below)."""
     template = "Sign in to the Microsoft 365 admin center and select Support then Help and support."
     rng = random.Random(5)
     files = {}
     for number in range(5):
         files[f"viva/p{number}.md"] = _page(f"V{number}", "internal", [template, f"Glint survey {number} ledger "
                                                                         f"rotation quota waiver {number * 7}."])
-    for number in range(8):
+    for number in range(13):
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}.", template])
     files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 15)}. Glint survey 3 ledger rotation quota waiver 21."])
     site = tmp_path / "site"
     _write(site, files)
     public = _public(site)
-    assert {f"p{n}.md" for n in range(8)} <= public
+    assert {f"p{n}.md" for n in range(13)} <= public
     assert "leak.md" not in public
 
 
@@ -476,17 +477,17 @@ def test_x2_every_member_of_the_leak_classes_is_withheld(tmp_path_factory, case)
 @st.composite
 def templates(draw: st.DrawFn) -> dict[str, str]:
     """A site whose internal pages and public pages share a template's wording (a
-    sentence or a procedure step on more than 12 pages), each internal page also holding
-    text of its own that no public page carries."""
+    sentence or a procedure step on more than 12 public pages), each internal page also
+    holding text of its own that no public page carries."""
     rng = random.Random(draw(st.integers(0, 10**6)))
     # Under 20 words: a paragraph of 20 or more is rule 6c's (same words, no rarity test).
     template = " ".join(rng.choice(FILLER) for _ in range(draw(st.integers(5, 19)))) + "."
-    internal, public = draw(st.integers(1, 6)), draw(st.integers(8, 14))
+    internal, public = draw(st.integers(1, 6)), draw(st.integers(13, 16))
     files = {}
     for number in range(internal):
         own = " ".join(rng.sample(SECRET_WORDS, 10))
         files[f"ops/i{number}.md"] = _page(f"I{number}", "internal", [template, f"{own} {number}."])
-    for number in range(max(public, 13 - internal)):
+    for number in range(public):
         files[f"p{number}.md"] = _page(f"P{number}", "public", [_filler(rng, 20) + ".", template,
                                                                _filler(rng, 10) + "."])
     return files
