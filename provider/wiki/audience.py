@@ -32,7 +32,6 @@ Two stages, one :class:`Reason` type, so ``check`` tells one story:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from typing import Any
 
 from wcmatch import glob
 
-from .lookalike import fold, mentions, near, resembles, squash
+from .lookalike import mentions, near, resembles, squash
 from .restricting_keys import comment_restricts, front_matter_lines, restricting_kind
 
 __all__ = [

@@ -126,7 +126,8 @@ _PUBLISH_KEYS = frozenset(squash(k) for k in (
     "gepubliceerd", "publicar", "publicado", "publier", "publie", "pubblicato", "pubblicare", "opublikowany",
     "publicera", "publiceret", "julkaistu", "yayınla", "yayınlandı", "zverejnit", "公開する", "发布", "게시"))
 _HIDDEN_KEYS = frozenset(squash(k) for k in (
-    "hidden", "ishidden", "unpublished", "unpublish", "verborgen", "versteckt", "oculto", "oculta", "masque", "nascosto", "ukryty", "скрыт", "скрытый", "dolda", "skjult", "piilotettu", "gizli", "skryty",
+    "hidden", "ishidden", "unpublished", "unpublish", "verborgen", "versteckt", "oculto", "oculta", "masque",
+    "nascosto", "ukryty", "скрыт", "скрытый", "dolda", "skjult", "piilotettu", "gizli", "skryty",
     "非表示", "隐藏", "숨김"))
 
 

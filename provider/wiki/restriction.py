@@ -3,41 +3,50 @@
 A short text — a heading, a label, a note's first line, a collapsible block's label, a
 box title, a comment — says "not for customers" when it binds a **restriction** to a
 **reader who is staff** (issue 24). Rather than a list of sentences, the rule reads
-words of a few kinds, after Unicode folding (:func:`provider.wiki.lookalike.fold`) and,
-in a second reading, with look-alike letters taken for the Latin letters they imitate
-(:func:`provider.wiki.lookalike.latin_skeleton`):
+words of a few kinds (:mod:`provider.wiki.staff_words`, 24 languages word by word, five
+more by fixed phrases, ja/zh/ko by forms without spaces), after Unicode folding
+(:func:`provider.wiki.lookalike.fold`), in a second reading with look-alike letters taken
+for the Latin letters they imitate (:func:`provider.wiki.lookalike.latin_skeleton`), and
+in a third with obfuscated spellings written plainly (*I N T E R N A L*, *St4ff*):
 
-* a **staff noun** (:data:`STAFF_STEMS`, :data:`STAFF_WORDS`): *staff*, *employees*,
-  *agents*, *helpdesk*, *moderators*, *support team*, a support tier (*Tier 2*, *L2*),
-  *Mitarbeiter*, *medewerkers*, *funcionários*, *сотрудников*, *pracowników*… (stems,
-  so every inflection counts); an **insider** word (:data:`INSIDER_STEMS`: *internal*,
-  *intern*, *interno*, *внутренний*, *служебный*) is one only in the firmer patterns;
-* an **only** word (:data:`ONLY_WORDS`: *only*, *nur*, *alleen*, *somente*, *только*,
-  *tylko*…), a **reserved** word (*reserved*, *réservé*, *vorbehalten*…), a **for**
-  word (:data:`FOR_WORDS`: *for*, *für*, *voor*, *para*, *для*…);
-* a **do-not-share** phrase (:data:`NO_SHARE`: *do not share*, *nicht weitergeben*,
-  *ne pas diffuser*, *не распространять*…), which says it alone.
+* a **staff noun** (*staff*, *employees*, *agents*, *helpdesk*, *back office*, *support
+  team*, *Tier 2 agents*, *Mitarbeiter*, *personal* (sv), *henkilökunta*, *çalışanlar*,
+  *nhân viên*…); an **insider** word (*internal*, *intern*, *внутренний*, *dahili*,
+  *sisäinen*…), which counts only in the firmer patterns;
+* an **only** word, a **reserved** word, a **for** word, a **use**, **note** or
+  **procedure** word (*use*, *notes*, *playbook*);
+* a **do-not-share** phrase, which says it alone.
 
 The text restricts its readers when (:func:`restricts_readers`):
 
-1. it holds a do-not-share phrase, or, in a script written without spaces, a staff noun
-   bound to a restriction (``社内向け``, ``仅限内部``, ``スタッフ専用``, ``직원 전용``) or a
-   do-not-share phrase (``社外秘``, ``请勿外传``);
+1. it holds a do-not-share phrase (not advice: *Do not share your API key*), a lock or
+   no-eyes sign with nothing but restriction words (*🔒*, *🔒 Internal*), a fixed phrase
+   (*للاستخدام الداخلي فقط*, *לעובדים בלבד*), or, in a script written without spaces, a staff
+   noun bound to a restriction (``社内向け``), notes of insiders (``内部メモ``) or a
+   do-not-share phrase (``社外秘``);
 2. a staff or insider noun is followed by an only or reserved word (*Helpdesk only*,
-   *Tier 2 only*, *Internal only*, *Mitarbeitern vorbehalten*);
+   *Mitarbeitern vorbehalten*), unless a product feature's noun follows (*Employees only
+   sign-in*);
 3. a staff or insider noun is preceded by an only or reserved word and a for word
-   (*Only for employees*, *Nur für Mitarbeiter*, *Только для сотрудников*, *Réservé aux
-   employés*), or by an only word when the noun ends the text (*Only staff*, *Nur
-   intern*);
-4. the whole text is a for word and a staff noun, or an insider word and a use word
-   with or without a for word (*For employees*, *Für Mitarbeitende*, *Para uso interno*,
-   *Intern gebruik*).
+   (*Only for employees*, *Endast för personal*), or by an only word when at most a for
+   word follows it (*Only staff*, *Vain henkilökunnalle*, *Sadece personel için*);
+4. the whole text is a for word and a staff noun, an insider and a use word, notes of
+   insiders, a staff procedure or staff use (*For employees*, *Para uso interno*, *Notas
+   internas*, *Agent playbook*, *Back-office use*), or a phrase that says it only as
+   the whole text (*Need to know*);
+5. a staff or insider word is spelled to hide it (letter-spaced, leet, an invisible or
+   look-alike character inside): then even alone;
+6. any length: a sentence says its own text is not for customers or is for staff
+   (:func:`_sentence`: *Please don't show this section to end users*, *This article is
+   for support agents*).
 
-Articles and possessives (:data:`FILLERS`) are skipped everywhere. What does not fire,
-measured on every corpus in ``../shared/corpora`` by ``bench/heuristics.py``: a staff
-noun without a restriction (*Tools for agents*, *Support team*, *Agents*), an insider
-word as a technical term (*Internal*, *Only internal links*, *内部実装*), a support tier
-in prose or a table cell (it is read only in headings, labels, notes and comments).
+Texts are also read part by part (split at a spaced dash, a colon, brackets). What does
+not fire, measured on every corpus in ``../shared/corpora`` by ``bench/heuristics.py``:
+a staff noun without a restriction (*Tools for agents*, *Support team*), an insider word
+as a technical term in any language (*Internal*, *Internal DNS*, *Dahili depolama*,
+*Jaringan internal*, *内部実装*), a support tier alone (*Tier 2 only*: a pricing plan as
+often), ordinary sentences about customers (*Customers can share a link with their
+team*).
 """
 
 from __future__ import annotations
@@ -143,30 +152,43 @@ def _spelled(word: str) -> str:
 _OBFUSCATED = re.compile(r"(?<![^\W_])(?:" + "|".join(f"(?P<w{i}>{_spelled(w)})" for i, w in
                                                      enumerate(_OBFUSCATED_WORDS)) + r")(?![^\W_])")
 
-#: What a line must contain, lowercased and folded, for :func:`restricts_readers` to be
-#: able to fire: a staff or insider word or stem, a team or tier, a do-not-share
-#: phrase's first words, a customer noun, a fixed form, a lock, an obfuscated spelling.
-#: Bodies are searched with it before any line is read word by word.
+def _prefix(phrase: str) -> str:
+    """The first words of ``phrase``, at least nine characters when it has them."""
+    out = ""
+    for word in phrase.split():
+        out = f"{out} {word}".strip()
+        if len(out) >= 9:
+            break
+    return out
+
+
 def _hints() -> list[str]:
     """The words and phrase starts :data:`HINT` looks for, folded as a body is (with and
-    without :data:`_PLAIN_LETTERS`)."""
+    without :data:`_PLAIN_LETTERS`). Team words are staff only beside a support word,
+    which is a hint itself; a customer noun matters only in a sentence with a negation."""
     t = words_table
-    raw = {*t.STAFF_STEMS, *t.STAFF_WORDS, *t.STAFF_AT_END, *t.INSIDER_STEMS, *t.TEAM_WORDS, *t.PROCEDURE_WORDS,
-           *(w for w in t.SUPPORT_WORDS if len(w) > 3), *(w for w in t.CUSTOMER_WORDS if len(w) > 4), "tier",
-           "level", "nhân viên", "nội bộ", "end user",
-           *(" ".join(p.split()[:2]) for p in (*t.NO_SHARE, *t.WHOLE_NO_SHARE)),
+    raw = {*t.STAFF_STEMS, *t.STAFF_WORDS, *t.STAFF_AT_END, *t.INSIDER_STEMS, *t.PROCEDURE_WORDS,
+           *(w for w in t.SUPPORT_WORDS if len(w) > 3), *(w for w in t.CUSTOMER_WORDS if len(w) > 6), "customer",
+           "client", "tier", "level", "cs rep", "cs team", "ops team",
+           *(_prefix(p) for p in (*t.NO_SHARE, *t.WHOLE_NO_SHARE)),
            *(sep.join(key) for key in t.COMPOUNDS if len(key) > 1 for sep in " -")}
     return sorted({form for word in raw for form in (fold(word), _fold(word))}, key=len, reverse=True)
 
 
 #: What a line must contain, lowercased and folded, for :func:`restricts_readers` to be
-#: able to fire: a staff or insider word or stem, a team or tier, a do-not-share
+#: able to fire: a staff or insider word or stem, a support word or tier, a do-not-share
 #: phrase's first words, a customer noun, a fixed form, a lock, an obfuscated spelling.
 #: Bodies are searched with it before any line is read word by word.
 HINT = re.compile(
     "|".join(re.escape(s) for s in _hints())
-    + r"|\b[lt][1-4]\b|" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE) + "|" + _FIXED.pattern
-    + f"|[{_LOCKS}]|" + _NO_EYES.pattern + "|" + _OBFUSCATED.pattern)
+    + r"|\b[lt][1-4]\b"
+    # Each script's forms behind a test of its first letter: Latin text fails it at once.
+    + r"|(?=[\u3040-\u9fff\uac00-\ud7af])(?:" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE) + ")"
+    + r"|(?=[\u0590-\u06ff\u0900-\u097f\u0e00-\u0e7f])(?:"
+    + _alternation(tuple(fold(f) for forms in words_table.FIXED_FORMS.values() for f in forms)) + ")"
+    + f"|[{_LOCKS}]|" + _NO_EYES.pattern
+    # Letter-spaced or leet spellings (the plain words are hints above).
+    + "|" + "|".join(_spelled(w) for w in ("internal", "staff", "employee", "agent", "confidential")))
 
 
 def _kind(word: str) -> str:
@@ -202,7 +224,7 @@ def _joined(words: list[str]) -> list[str]:
         for size in range(min(_COMPOUND_MAX, len(words) - i), 0, -1):
             found = _COMPOUNDS.get(tuple(words[i : i + size]))
             if found is not None and not (found == ("only",) and size == 1 and not (
-                    words[i + 1 : i + 2] and words[i + 1] in FOR_WORDS
+                    (words[i + 1 : i + 2] and words[i + 1] in FOR_WORDS)
                     or tuple(words[i + 1 : i + 3]) in _COMPOUNDS)):
                 # A lone "so" or "chi" is only an only word before a for word (só para,
                 # chỉ dành cho); "Chi siamo", "so that" bind nothing.
@@ -217,7 +239,11 @@ def _joined(words: list[str]) -> list[str]:
 
 # Phrases are compared after compounds are joined, as text is.
 NO_SHARE = tuple(dict.fromkeys(tuple(_joined(_fold(p).split())) for p in words_table.NO_SHARE))
-_WHOLE_NO_SHARE = tuple(tuple(_joined(_fold(p).split())) for p in words_table.WHOLE_NO_SHARE)
+_WHOLE_NO_SHARE = frozenset(tuple(_joined(_fold(p).split())) for p in words_table.WHOLE_NO_SHARE)
+#: :data:`NO_SHARE` by first word: a text is searched once, not once per phrase.
+_NO_SHARE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _words in NO_SHARE:
+    _NO_SHARE_BY_FIRST.setdefault(_words[0], []).append(_words)
 
 
 def _kinds(words: list[str]) -> list[str]:
@@ -260,14 +286,14 @@ def _contains(words: list[str], phrase: tuple[str, ...]) -> bool:
 
 
 def _no_share(words: list[str]) -> str | None:
-    for phrase in NO_SHARE:
-        size = len(phrase)
-        for i in range(len(words) - size + 1):
-            if tuple(words[i : i + size]) == phrase and words[i + size : i + size + 1] != [] and (
-                    words[i + size] in _ADVICE):
+    for i, word in enumerate(words):
+        for phrase in _NO_SHARE_BY_FIRST.get(word, ()):
+            end = i + len(phrase)
+            if tuple(words[i:end]) != phrase:
+                continue
+            if end < len(words) and words[end] in _ADVICE:
                 continue  # "Do not share your API key with anyone": advice, not a restriction
-            if tuple(words[i : i + size]) == phrase:
-                return " ".join(phrase)
+            return " ".join(phrase)
     return None
 
 
@@ -283,6 +309,11 @@ _AGENT_NOUNS = frozenset(w for w in STAFF_WORDS if w.startswith(("agent", "аг�
 #: Words opening a condition or a relative clause: a negation after one is not an order.
 _CONDITIONS = frozenset(("if", "when", "who", "whether", "unless", "that", "which", "wenn", "falls", "si", "se",
                          "als", "jos", "eger"))
+#: Words that, beside a negation, make it an order to do the thing ("don't forget to",
+#: "n'hésitez pas à").
+_UNNEGATING = frozenset(("forget", "oubliez", "oublie", "oublier", "vergessen", "vergiss", "olvide", "olvides",
+                         "olvidar", "esqueca", "esquecer", "dimenticare", "dimenticate", "vergeet", "hesitate",
+                         "hesitez", "hesiter", "unterlassen", "miss", "fail"))
 #: Words after a do-not-share phrase that make it advice about a secret of the reader's
 #: ("Do not share your API key"), not about the text.
 _ADVICE = frozenset(("your", "their", "his", "her", "any", "passwords", "password", "credentials", "keys", "key",
@@ -312,11 +343,14 @@ def _sentence(words: list[str]) -> str | None:
                 continue
             verbs = [j for j in range(i + 1, min(i + 4, len(words)))
                      if words[j].startswith(_SHOW) and (len(words[j]) > 3 or words[j] in ("see", "ver", "del", "dec"))]
-            if not verbs:
-                continue
+            if not verbs or _UNNEGATING & {*words[max(0, i - 1) : verbs[0]]}:
+                continue  # "Don't forget to share…", "N'oubliez pas de transmettre…": an order to do it
             # The text is the verb's object (after it) or the sentence's subject (before
-            # the negation); a label is short enough to be about itself.
-            if len(words) <= _MAX_WORDS or any(t < i or verbs[0] < t <= verbs[0] + 4 for t in texts):
+            # the negation); a label says it of itself when the verb follows the negation
+            # at once and the customers follow the verb ("Do not show to customers").
+            if any(t < i or verbs[0] < t <= verbs[0] + 4 for t in texts) or (
+                    len(words) <= _MAX_WORDS and (verbs[0] == i + 1 or words[i + 1] in ("be", "to", "ever"))
+                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 5])):
                 return " ".join(words[i : i + 6])
     if texts:
         for i, word in enumerate(words):
@@ -338,7 +372,7 @@ def _phrase(words: list[str], obfuscated: bool) -> str | None:
     # Fillers and use words carry no meaning of their own here.
     kept = [(w, k) for w, k in zip(words, kinds, strict=True) if k != "filler"]
     shown = [k for _, k in kept]
-    if any(tuple(w for w, k in kept if k != "only") == p or tuple(w for w, _ in kept) == p for p in _WHOLE_NO_SHARE):
+    if tuple(w for w, k in kept if k != "only") in _WHOLE_NO_SHARE or tuple(w for w, _ in kept) in _WHOLE_NO_SHARE:
         return " ".join(words)
     if obfuscated and set(shown) & {"staff", "insider"} and set(shown) <= {"staff", "insider", "only", "use",
                                                                            "note"}:
@@ -441,7 +475,7 @@ def restricts_readers(text: str) -> str | None:
         readings.append((skeleton, hidden or any(
             w.isascii() and not o.isascii() and any(c.isascii() for c in o)
             for w, o in zip(_WORD.findall(skeleton), _WORD.findall(folded), strict=False))))
-    for reading, hiding in list(readings):
+    for reading, _ in list(readings):
         if (plain := _deobfuscated(reading)) is not None:
             readings.append((plain, True))
     for reading, hiding in list(readings):

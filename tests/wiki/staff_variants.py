@@ -20,7 +20,8 @@ from tests.wiki.variants import CANARY, LAYOUTS, spelling
 STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "en": (("{} only", "Only for {}", "For {}", "Reserved for {}", "{} only – do not share", "Exclusively for {}"),
            ("staff", "employees", "agents", "support agents", "helpdesk", "help desk staff", "moderators",
-            "Tier 2 agents", "Tier 3 support", "L2 support", "support team", "back office", "CS reps", "internal team", "service desk")),
+            "Tier 2 agents", "Tier 3 support", "L2 support", "support team", "back office", "CS reps", "internal team",
+            "service desk")),
     "de": (("Nur für {}", "{} vorbehalten", "Für {}", "Ausschließlich für {}", "Nur {}"),
            ("Mitarbeiter", "Mitarbeitende", "Mitarbeitern", "Angestellte", "Supportteam", "Kundendienst")),
     "nl": (("Alleen voor {}", "Uitsluitend voor {}", "Voor {}", "{} alleen"),
@@ -71,7 +72,8 @@ WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外�
                  "Do not forward", "Not for external distribution", "Company confidential", "Interne Notizen",
                  "Notes internes", "Notas internas", "Note interne", "Interne notities", "Notatki wewnętrzne",
                  "Внутренние заметки", "内部メモ", "内部备注", "內部備註", "내부 메모", "🔐 Staff", "🔒 Internal",
-                 "🚫👀 Refund overrides", "I N T E R N A L", "S-t-a-f-f only", "1nternal", "St4ff only", "Int\u200bernal")
+                 "🚫👀 Refund overrides", "I N T E R N A L", "S-t-a-f-f only", "1nternal", "St4ff only",
+                 "Int\u200bernal")
 #: Latin letters a look-alike may replace in an English word.
 _SWAP = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "i": "\u0456"}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -24,7 +25,7 @@ from tests.wiki.variants import CANARY, LAYOUTS
 FAST = settings(max_examples=300, deadline=None)
 
 #: ``(key, value)`` pairs of each kind, in several languages.
-RESTRICTING = {
+RESTRICTING: dict[str, list[tuple[str, Any]]] = {
     "status": [("state", "wip"), ("review", "pending"), ("status", "Draft"), ("Status", "Entwurf"),
                ("estado", "borrador"), ("workflow", "in review"), ("stage", "staging"), ("状態", "下書き"),
                ("tila", "luonnos"), ("durum", "taslak")],
@@ -36,7 +37,8 @@ RESTRICTING = {
     "value": [("zielgruppe", "intern"), ("scope", "社内"), ("leser", "Nur für Mitarbeiter"), ("for", "Staff only"),
               ("scope", "nội bộ"), ("lectores", "interno"), ("kohderyhmä", "Vain henkilökunnalle")],
 }
-ORDINARY = [("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
+ORDINARY: list[tuple[str, Any]] = [
+            ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
             ("hide", ["toc", "navigation"]), ("hide_title", True), ("unlisted", True), ("status", "published"),
             ("state", "stable"), ("review", "2024-01-02"), ("publish", True), ("tags", ["Agent", "Internal DNS"]),
             ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2)]

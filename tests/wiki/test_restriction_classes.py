@@ -16,8 +16,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from provider.wiki.restriction import HINT, restricts_readers
 from provider.wiki.lookalike import fold
+from provider.wiki.restriction import HINT, restricts_readers
 from tests.wiki.variants import CANARY
 
 FAST = settings(max_examples=400, deadline=None)
