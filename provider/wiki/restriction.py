@@ -246,6 +246,11 @@ for _words in NO_SHARE:
     _NO_SHARE_BY_FIRST.setdefault(_words[0], []).append(_words)
 
 
+#: Words after which "per" is the Italian for word, not the English "each".
+_ITALIAN_AFTER_PER = frozenset(("dipendenti", "personale", "agenti", "collaboratori", "moderatori", "uso", "utilizzo",
+                                "interno", "staff"))
+
+
 def _kinds(words: list[str]) -> list[str]:
     """The kind of each word, a team or support tier read as one staff noun
     (*support team*, *internal team*, *Tier 2 agents*, *L2 support*): a tier alone is a
@@ -267,6 +272,8 @@ def _kinds(words: list[str]) -> list[str]:
         elif _TIER_CODE.fullmatch(word) and (following in _SUPPORT_WORDS | _TEAM_WORDS
                                              or kinds[i + 1 : i + 2] == ["staff"]):
             kinds[i] = kinds[i + 1] = "staff"  # L2 support, T2 agents
+        elif word == "per" and following not in _ITALIAN_AFTER_PER and kinds[i + 1 : i + 2] != ["filler"]:
+            kinds[i] = "other"  # English "per agent" (each); Italian "per il personale" (for)
         elif word in _STAFF_AT_END and ((i == len(words) - 1 and i > 0 and kinds[i - 1] in ("for", "only"))
                                         or (i == len(words) - 2 and following in ONLY_WORDS - {"only"})):
             kinds[i] = "staff"  # Endast för personal, Pouze pro personál, Personal endast
@@ -291,14 +298,17 @@ def _no_share(words: list[str]) -> str | None:
             end = i + len(phrase)
             if tuple(words[i:end]) != phrase:
                 continue
-            if end < len(words) and words[end] in _ADVICE:
-                continue  # "Do not share your API key with anyone": advice, not a restriction
+            if end < len(words) and (words[end] in _ADVICE or words[end] in _OPTION_NOUNS):
+                # "Do not share your API key with anyone": advice; "a Do not Forward
+                # flag", "the Do not share button": a product's option, named
+                continue
             return " ".join(phrase)
     return None
 
 
 _NEGATIONS = _fold_all(words_table.NEGATIONS)
 _SHOW = _fold_stems(words_table.SHOW_STEMS)
+_SHOW_WORDS = _fold_all(words_table.SHOW_WORDS)
 _CUSTOMERS = _fold_all(words_table.CUSTOMER_WORDS)
 _TEXT_NOUNS = _fold_all(words_table.TEXT_NOUNS)
 _DEICTICS = _fold_all(words_table.DEICTICS)
@@ -309,6 +319,10 @@ _AGENT_NOUNS = frozenset(w for w in STAFF_WORDS if w.startswith(("agent", "аг�
 #: Words opening a condition or a relative clause: a negation after one is not an order.
 _CONDITIONS = frozenset(("if", "when", "who", "whether", "unless", "that", "which", "wenn", "falls", "si", "se",
                          "als", "jos", "eger"))
+#: Nouns after a do-not-share phrase that make it the name of a product's option.
+_OPTION_NOUNS = frozenset(("flag", "flags", "option", "options", "button", "template", "templates", "permission",
+                           "permissions", "policy", "label", "labels", "setting", "settings", "feature", "checkbox",
+                           "toggle", "restriction"))
 #: Words that, beside a negation, make it an order to do the thing ("don't forget to",
 #: "n'hésitez pas à").
 _UNNEGATING = frozenset(("forget", "oubliez", "oublie", "oublier", "vergessen", "vergiss", "olvide", "olvides",
@@ -342,7 +356,7 @@ def _sentence(words: list[str]) -> str | None:
             if word not in _NEGATIONS or any(w in _CONDITIONS for w in words[:i]):
                 continue
             verbs = [j for j in range(i + 1, min(i + 4, len(words)))
-                     if words[j].startswith(_SHOW) and (len(words[j]) > 3 or words[j] in ("see", "ver", "del", "dec"))]
+                     if words[j] in _SHOW_WORDS or words[j].startswith(_SHOW)]
             if not verbs or _UNNEGATING & {*words[max(0, i - 1) : verbs[0]]}:
                 continue  # "Don't forget to share…", "N'oubliez pas de transmettre…": an order to do it
             # The text is the verb's object (after it) or the sentence's subject (before
@@ -401,7 +415,7 @@ def _phrase(words: list[str], obfuscated: bool) -> str | None:
     core = [k for k in shown if k != "only"]
     present = set(core)
     if "for" in present and len(core) > 1 and present <= {"for", "staff", "insider", "use"} and (
-            "staff" in present or "use" in present):
+            "staff" in present or ("use" in present and core[0] == "for")):
         return " ".join(words)
     if present in ({"insider", "use"}, {"for", "insider", "use"}):
         return " ".join(words)  # Internal use, Intern gebruik, Do użytku wewnętrznego
@@ -444,6 +458,10 @@ def _deobfuscated(text: str) -> str | None:
     return out if changed else None
 
 
+#: Names of products' options that read as a restriction: Outlook's and Purview's "Do Not
+#: Forward" permission (ms-officedocs-support: "**Do Not Forward**" as a list item).
+#: Written otherwise ("Do not forward", "DO NOT FORWARD") the phrase restricts.
+_NAMED_OPTIONS = ("Do Not Forward",)
 #: Separators between the parts of a heading or label ("Staff only – refunds",
 #: "Refunds (staff only)").
 _PARTS = re.compile(r"\s[-–—|/·•]\s|[:：()（）\[\]]")
@@ -467,6 +485,9 @@ def restricts_readers(text: str) -> str | None:
         return cjk.group(0)
     if short and (fixed := _FIXED.search(folded)) is not None:
         return fixed.group(0)
+    if any(name in text for name in _NAMED_OPTIONS):
+        text = text.replace("Do Not Forward", "the option")
+        folded = _fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
     hidden = _INVISIBLE_IN_WORD.search(text[:300]) is not None
     readings = [(folded, hidden)]
     if not folded.isascii():

@@ -132,17 +132,22 @@ NEGATIONS: frozenset[str] = frozenset((
     "not", "never", "dont", "doesnt", "shouldnt", "mustnt", "cannot", "cant", "wont", "nicht", "nie", "niemals",
     "pas", "jamais", "no", "nunca", "nao", "niet", "nooit", "non", "mai", "inte", "ikke", "ei", "ala",
 ))
-#: Verbs (stems) of showing, sharing or telling, in the sentence rule.
+#: Verbs of showing, sharing or telling, in the sentence rule: stems of five letters or
+#: more (every inflection counts) …
 SHOW_STEMS: tuple[str, ...] = (
-    "share", "shar", "show", "tell", "told", "send", "sent", "forward", "disclos", "reveal", "see", "seen", "display",
-    "expos", "mention", "communicat", "distribut", "publish", "pass", "give", "given", "read",
-    "weiterge", "zeig", "teil", "mitteil", "weiterleit", "seh", "partag", "montr", "communiqu", "divulg", "transmet",
-    "voi", "compart", "mostr", "ensen", "dec", "dizer", "ver", "reenvi", "encaminh", "del", "ton", "vertel",
-    "doorstu", "dela", "visa", "beratt",
+    "share", "sharing", "forward", "disclos", "reveal", "display", "expos", "mention", "communicat", "distribut",
+    "publish", "weiterge", "mitteil", "weiterleit", "partag", "montr", "communiqu", "divulg", "transmet", "compart",
+    "mostr", "encaminh", "vertel", "doorstu", "reenvi", "ensena", "berätta",
 )
+#: … and shorter verbs as whole words ("del" is no stem: "delete").
+SHOW_WORDS: frozenset[str] = frozenset((
+    "show", "shown", "shows", "showing", "tell", "told", "telling", "send", "sent", "sending", "see", "seen", "pass",
+    "passed", "give", "given", "read", "zeigen", "zeig", "teilen", "sehen", "voir", "ver", "decir", "dizer", "delen",
+    "tonen", "dela", "visa",
+))
 #: Customer nouns in the sentence rule.
 CUSTOMER_WORDS: frozenset[str] = frozenset((
-    "customer", "customers", "client", "clients", "endusers", "enduser", "public", "kunden", "kunde", "endkunden",
+    "customer", "customers", "client", "clients", "endusers", "enduser", "kunden", "kunde", "endkunden",
     "clientes", "cliente", "klanten", "klant", "clienti", "kunder", "kunderna", "asiakkaille", "asiakkaat",
     "musteri", "musteriler", "zakaznikum", "pelanggan",
 ))

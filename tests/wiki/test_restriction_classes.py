@@ -166,6 +166,10 @@ ORDINARY_HEADINGS = (
     "L2 cache only", "Level 2 only", "Private notes", "Chi siamo", "So that it works", "Internal", "Sisäinen",
     "Dahili", "गोपनीयता नीति", "سياسة الخصوصية", "מדיניות פרטיות", "Tools for agents", "Benefits for employees",
     "Personal data", "Para desarrolladores", "Support team", "Tier 3 support", "Agent notes app",
+    # found on the shared corpora by the line diff against the base (ms-officedocs-support,
+    # hetzner-tutorials, openai-agents-docs, astro-docs fr)
+    "**Do Not Forward**", "directories to backup (use . for /)", "title: Can't delete items from public folder",
+    "Per agent", "N'oubliez pas de transmettre `client", "Don't share your passwords with anyone",
 )
 #: Ordinary sentences with the same words.
 ORDINARY_SENTENCES = (
