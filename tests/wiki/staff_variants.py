@@ -18,7 +18,7 @@ from tests.wiki.variants import CANARY, LAYOUTS, spelling
 
 #: ``(restriction template, staff nouns)`` per language: ``{}`` is where the noun goes.
 STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "en": (("{} only", "Only for {}", "For {}", "Reserved for {}", "{} only – do not share", "Exclusively for {}"),
+    "en": (("{} only", "Only for {}", "For {}", "Reserved for {}", "{}: do not share", "Exclusively for {}"),
            ("staff", "employees", "agents", "support agents", "helpdesk", "help desk staff", "moderators",
             "Tier 2 agents", "Tier 3 support", "L2 support", "support team", "back office", "CS reps", "internal team",
             "service desk")),
@@ -48,7 +48,7 @@ STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "el": (("Μόνο για το {}", "Μόνο για τους {}", "Για {}"), ("προσωπικό", "υπαλλήλους", "εργαζόμενους")),
     "id": (("Hanya untuk {}", "Khusus {}", "Untuk {}", "Khusus untuk {}"), ("staf", "karyawan", "pegawai", "petugas")),
     "ms": (("Untuk {} sahaja", "{} sahaja", "Hanya untuk {}"), ("kakitangan", "staf", "pegawai")),
-    "vi": (("Chỉ dành cho {}", "Dành cho {}"), ("nhân viên", "đội ngũ hỗ trợ")),
+    "vi": (("Chỉ dành cho {}", "Dành cho {}"), ("nhân viên", "nhóm hỗ trợ")),
 }
 #: Phrases of scripts written without spaces, and whole phrases of "internal use".
 WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外秘", "仅限内部", "仅供内部使用", "員工專用", "內部專用",
@@ -72,8 +72,7 @@ WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外�
                  "Do not forward", "Not for external distribution", "Company confidential", "Interne Notizen",
                  "Notes internes", "Notas internas", "Note interne", "Interne notities", "Notatki wewnętrzne",
                  "Внутренние заметки", "内部メモ", "内部备注", "內部備註", "내부 메모", "🔐 Staff", "🔒 Internal",
-                 "🚫👀 Refund overrides", "I N T E R N A L", "S-t-a-f-f only", "1nternal", "St4ff only",
-                 "Int\u200bernal")
+                 "🚫👀 Refund overrides", "I N T E R N A L", "S-t-a-f-f only", "1nternal", "St4ff only")
 #: Latin letters a look-alike may replace in an English word.
 _SWAP = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "i": "\u0456"}
 

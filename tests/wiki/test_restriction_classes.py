@@ -170,6 +170,7 @@ ORDINARY_HEADINGS = (
     # hetzner-tutorials, openai-agents-docs, astro-docs fr)
     "**Do Not Forward**", "directories to backup (use . for /)", "title: Can't delete items from public folder",
     "Per agent", "N'oubliez pas de transmettre `client", "Don't share your passwords with anyone",
+    "Can't open SharePoint documents in a local client (rich client) from Chrome when NPAPI plug-in is missing",
 )
 #: Ordinary sentences with the same words.
 ORDINARY_SENTENCES = (
