@@ -32,7 +32,6 @@ Two stages, one :class:`Reason` type, so ``check`` tells one story:
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,8 +40,8 @@ from typing import Any
 
 from wcmatch import glob
 
-from .lookalike import fold, mentions, near, resembles, squash
-from .restriction import restricts_readers
+from .lookalike import mentions, near, resembles, squash
+from .restricting_keys import comment_restricts, front_matter_lines, restricting_kind
 
 __all__ = [
     "AUDIENCES",
@@ -147,6 +146,8 @@ class FileFacts:
             audience came from the site's metadata.
         audience_in_body: an audience key is written in the body, outside the front matter.
         would_be_marker: a line looks like an internal-section marker but is not one.
+        header_text: the file's text from its start (its front matter's comments are
+            read: ``audience: public # internal until launch``); empty when not given.
     """
 
     relpath: str
@@ -160,6 +161,7 @@ class FileFacts:
     page_front_matter: Mapping[str, Any] | None = None
     audience_in_body: bool = False
     would_be_marker: bool = False
+    header_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,10 @@ def decide_file(facts: FileFacts) -> Verdict:
             own = bool(_internal_by_rule(facts))
         if facts.audience_in_body:
             reasons.append(Reason(INTERNAL, "fail-closed: an audience key in the body"))
+        if (comment := comment_restricts(front_matter_lines(facts.header_text))) is not None:
+            reasons.append(Reason(INTERNAL, "fail-closed: a front matter comment says the page is not for customers"))
+            errors = [*errors, f"front matter comment {comment!r} says the page is not for customers; treated as "
+                               "internal"]
     if facts.would_be_marker:
         reasons.append(Reason(INTERNAL, "fail-closed: a would-be internal-section marker"))
     return Verdict(tuple(reasons), tuple(errors), own)
@@ -297,8 +303,7 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
                     exact = exact_key(name, "audience") and (
                         not path or (len(path) == 1 and exact_key(path[0], "params")))
                     found.append(AudienceSignal(here, value, exact))
-                elif (_intent_key(name) or _hiding_tags(name, value) or _restricting_value(name, value)
-                      or _unpublishing(name, value)):
+                elif restricting_kind(name, value) is not None:
                     found.append(AudienceSignal(here, value, False))
                 walk(value, here, depth + 1)
         elif isinstance(node, list):
@@ -307,120 +312,6 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
 
     walk(data, (), 0)
     return found
-
-
-#: Keys that, spelled near enough, say who may read the page (``visibility: internal``,
-#: ``private: true``, ``public: false``): not ``audience``, so never a public signal, but
-#: a signal that the author meant something — the page fails closed and is quarantined.
-INTENT_KEYS = ("visibility", "classification", "internal", "private", "confidential", "public", "exposure",
-               "restricted")
-#: List-valued keys whose items may say "internal" (``tags: [internal]``).
-_TAG_KEYS = ("tags", "tag", "categories", "category", "keywords", "labels", "label")
-_HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly")
-
-
-#: Words that, as a part of a key (``access``, ``required_role``, ``allowedRoles``,
-#: ``x-permissions``, ``ACL``), say the key restricts who may read the page (issue 24):
-#: not ``audience``, so never a public signal, whatever the value — the strictest reading.
-RESTRICTING_KEY_PARTS = ("access", "role", "roles", "permission", "permissions", "perm", "perms", "acl", "acls",
-                         "visibility", "visible", "private", "internal", "confidential", "restricted", "restrict",
-                         "restriction", "restrictions", "security", "sensitivity", "secret", "staff", "staffonly",
-                         "employees", "readers", "viewers", "audiences", "entitlement", "entitlements", "clearance",
-                         "classification", "tlp", "allowed", "authorized", "authorised", "exposure")
-_KEY_PARTS = re.compile(r"[^\W_]+?(?=[A-Z][a-z]|[^\w]|_|$)|[^\W_]+")
-
-
-def _intent_key(name: str) -> bool:
-    """A key misspelling ``audience`` (``audiance``, ``audiences``), containing it
-    (``target_audience``, ``ms.audience``), naming an intent of :data:`INTENT_KEYS`, or
-    with a part (split at separators and camelCase) naming one of
-    :data:`RESTRICTING_KEY_PARTS` (short parts exactly, after folding and confusables;
-    longer ones misspelled by one letter)."""
-    squashed = squash(name)
-    if len(squashed) > 40:
-        return False
-    if mentions(name, ("audience",)) or (len(squashed) >= 5 and near(squashed, "audience", 2)):
-        return True
-    if any(near(squashed, word, 1 if len(word) < 7 else 2) for word in INTENT_KEYS):
-        return True
-    # Split as written (camelCase) and folded (an invisible character inside a part).
-    return any(_restricting_part(part) for part in {*_KEY_PARTS.findall(name), *_KEY_PARTS.findall(fold(name))})
-
-
-@lru_cache(maxsize=4096)
-def _restricting_part(part: str) -> bool:
-    squashed = squash(part)
-    if any(near(squashed, word, 1) if len(word) >= 7 else resembles(squashed, word) for word in RESTRICTING_KEY_PARTS):
-        return True
-    # A key written as one run of letters (ALLOWEDROLES, accesslevel): a restricting
-    # word of four letters or more at its start or end ("accessibility" is no access).
-    return not squashed.startswith("accessib") and any(
-        len(word) >= 4 and len(squashed) > len(word) and (squashed.startswith(word) or squashed.endswith(word))
-        for word in RESTRICTING_KEY_PARTS)
-
-
-#: Keys whose value is prose a reader sees: never read as a restriction.
-_PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sidebar_label", "linktitle", "label",
-               "keywords", "tagline", "text", "linktext")
-#: Values that, as the whole value of any other key, name who may read the page
-#: (``readers: staff``, ``scope: internal``).
-_RESTRICTING_VALUES = frozenset(("internal", "confidential", "private", "restricted", "secret", "staff", "employees",
-                                 "agents", "agent", "employee", "staffonly", "agentsonly", "agentonly", "internalonly",
-                                 "employeesonly",
-                                 "nonpublic", "notpublic", "internaluse", "internaluseonly"))
-
-
-def _restricting_value(name: str, value: Any) -> bool:
-    """Whether ``value`` (a short string, or a list of them) of a key that is not prose
-    names a restricted readership: one of :data:`_RESTRICTING_VALUES` after folding, or
-    words binding a restriction to staff (:func:`provider.wiki.restriction.restricts_readers`:
-    ``for employees``, ``Nur für Mitarbeiter``)."""
-    if squash(name) in _PROSE_KEYS or any(resembles(name, key) for key in _TAG_KEYS):
-        # Tags name topics ("Agent": the OGP agent software of a Hetzner tutorial); a tag
-        # saying "internal" is read by _hiding_tags.
-        return False
-    items = value if isinstance(value, list) else [value]
-    for item in items[:200]:
-        if isinstance(item, str) and 0 < len(item) <= 60 and len(item.split()) <= 5:
-            squashed = squash(item)
-            if any(resembles(squashed, word) for word in _RESTRICTING_VALUES) or restricts_readers(item):
-                return True
-    return False
-
-
-#: Key names that are themselves a restriction (``agent_only``, ``hideFromCustomers``),
-#: as parts of the key squashed to letters (after folding and confusables).
-_RESTRICTING_KEY_RUNS = ("agentonly", "agentsonly", "staffonly", "employeesonly", "internalonly", "hidefromcustomer",
-                         "hiddenfromcustomer", "notforcustomer", "customerhidden", "nocustomer", "supportonly")
-#: Keys whose value says a page is not (yet) published (``status: draft``, ``publish:
-#: false`` as Obsidian Publish writes it), and the values that say so, squashed.
-_STATUS_KEYS = ("status", "state", "publishstatus", "publicationstatus", "workflowstatus")
-_UNPUBLISHED_VALUES = frozenset(("draft", "wip", "workinprogress", "pending", "unpublished", "notpublished",
-                                 "inreview", "review", "internal", "private", "hidden", "staging"))
-_FALSE = frozenset(("false", "no", "off", "0", "n"))
-
-
-def _unpublishing(name: str, value: Any) -> bool:
-    """Whether key ``name`` with ``value`` says the page is restricted or unpublished in
-    words no other rule reads: a restriction as the key's own name
-    (:data:`_RESTRICTING_KEY_RUNS`), a workflow status of :data:`_UNPUBLISHED_VALUES`, or
-    ``publish`` set false. None occurs in the shared corpora's front matter."""
-    squashed = squash(name)
-    if len(squashed) <= 40 and any(run in squashed for run in _RESTRICTING_KEY_RUNS):
-        return True
-    if squashed in _STATUS_KEYS and isinstance(value, str):
-        return squash(value) in _UNPUBLISHED_VALUES
-    if squashed == "publish":
-        return value is False or value == 0 or (isinstance(value, str) and squash(value) in _FALSE)
-    return False
-
-
-def _hiding_tags(name: str, value: Any) -> bool:
-    if not any(resembles(name, key) for key in _TAG_KEYS):
-        return False
-    items = value if isinstance(value, list) else [value]
-    return any(isinstance(item, str) and len(item) <= 60 and any(resembles(squash(item), w) for w in _HIDE_TAGS)
-               for item in items[:200])
 
 
 def decide_audience(

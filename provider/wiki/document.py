@@ -178,6 +178,7 @@ def parse_document(
         site_sources=head.site.sources if head.site.defaults else (),
         page_front_matter=head.page_meta(settings) if head.site.defaults else None,
         audience_in_body=body.audience_in_body, would_be_marker=bool(body.split.near_miss_lines),
+        header_text=head.text if head.front.present else "",
     ))
     errors = [*head.errors, *verdict.errors, *publication_errors, *body.errors]
     page = _page_fields(settings, relpath, head.meta, body, errors)
@@ -286,6 +287,7 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
         skip=("cascade",) if before.section else (),
         site_sources=head.site.sources if head.site.defaults else (),
         page_front_matter=head.page_meta(settings) if head.site.defaults else None,
+        header_text=head.text if head.front.present else "",
     ))
     errors = [*before.errors, *head.errors, *verdict.errors, *publication_errors]
     warnings: list[str] = []

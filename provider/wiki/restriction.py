@@ -3,41 +3,50 @@
 A short text — a heading, a label, a note's first line, a collapsible block's label, a
 box title, a comment — says "not for customers" when it binds a **restriction** to a
 **reader who is staff** (issue 24). Rather than a list of sentences, the rule reads
-words of a few kinds, after Unicode folding (:func:`provider.wiki.lookalike.fold`) and,
-in a second reading, with look-alike letters taken for the Latin letters they imitate
-(:func:`provider.wiki.lookalike.latin_skeleton`):
+words of a few kinds (:mod:`provider.wiki.staff_words`, 24 languages word by word, five
+more by fixed phrases, ja/zh/ko by forms without spaces), after Unicode folding
+(:func:`provider.wiki.lookalike.fold`), in a second reading with look-alike letters taken
+for the Latin letters they imitate (:func:`provider.wiki.lookalike.latin_skeleton`), and
+in a third with obfuscated spellings written plainly (*I N T E R N A L*, *St4ff*):
 
-* a **staff noun** (:data:`STAFF_STEMS`, :data:`STAFF_WORDS`): *staff*, *employees*,
-  *agents*, *helpdesk*, *moderators*, *support team*, a support tier (*Tier 2*, *L2*),
-  *Mitarbeiter*, *medewerkers*, *funcionários*, *сотрудников*, *pracowników*… (stems,
-  so every inflection counts); an **insider** word (:data:`INSIDER_STEMS`: *internal*,
-  *intern*, *interno*, *внутренний*, *служебный*) is one only in the firmer patterns;
-* an **only** word (:data:`ONLY_WORDS`: *only*, *nur*, *alleen*, *somente*, *только*,
-  *tylko*…), a **reserved** word (*reserved*, *réservé*, *vorbehalten*…), a **for**
-  word (:data:`FOR_WORDS`: *for*, *für*, *voor*, *para*, *для*…);
-* a **do-not-share** phrase (:data:`NO_SHARE`: *do not share*, *nicht weitergeben*,
-  *ne pas diffuser*, *не распространять*…), which says it alone.
+* a **staff noun** (*staff*, *employees*, *agents*, *helpdesk*, *back office*, *support
+  team*, *Tier 2 agents*, *Mitarbeiter*, *personal* (sv), *henkilökunta*, *çalışanlar*,
+  *nhân viên*…); an **insider** word (*internal*, *intern*, *внутренний*, *dahili*,
+  *sisäinen*…), which counts only in the firmer patterns;
+* an **only** word, a **reserved** word, a **for** word, a **use**, **note** or
+  **procedure** word (*use*, *notes*, *playbook*);
+* a **do-not-share** phrase, which says it alone.
 
 The text restricts its readers when (:func:`restricts_readers`):
 
-1. it holds a do-not-share phrase, or, in a script written without spaces, a staff noun
-   bound to a restriction (``社内向け``, ``仅限内部``, ``スタッフ専用``, ``직원 전용``) or a
-   do-not-share phrase (``社外秘``, ``请勿外传``);
+1. it holds a do-not-share phrase (not advice: *Do not share your API key*), a lock or
+   no-eyes sign with nothing but restriction words (*🔒*, *🔒 Internal*), a fixed phrase
+   (*للاستخدام الداخلي فقط*, *לעובדים בלבד*), or, in a script written without spaces, a staff
+   noun bound to a restriction (``社内向け``), notes of insiders (``内部メモ``) or a
+   do-not-share phrase (``社外秘``);
 2. a staff or insider noun is followed by an only or reserved word (*Helpdesk only*,
-   *Tier 2 only*, *Internal only*, *Mitarbeitern vorbehalten*);
+   *Mitarbeitern vorbehalten*), unless a product feature's noun follows (*Employees only
+   sign-in*);
 3. a staff or insider noun is preceded by an only or reserved word and a for word
-   (*Only for employees*, *Nur für Mitarbeiter*, *Только для сотрудников*, *Réservé aux
-   employés*), or by an only word when the noun ends the text (*Only staff*, *Nur
-   intern*);
-4. the whole text is a for word and a staff noun, or an insider word and a use word
-   with or without a for word (*For employees*, *Für Mitarbeitende*, *Para uso interno*,
-   *Intern gebruik*).
+   (*Only for employees*, *Endast för personal*), or by an only word when at most a for
+   word follows it (*Only staff*, *Vain henkilökunnalle*, *Sadece personel için*);
+4. the whole text is a for word and a staff noun, an insider and a use word, notes of
+   insiders, a staff procedure or staff use (*For employees*, *Para uso interno*, *Notas
+   internas*, *Agent playbook*, *Back-office use*), or a phrase that says it only as
+   the whole text (*Need to know*);
+5. a staff or insider word is spelled to hide it (letter-spaced, leet, an invisible or
+   look-alike character inside): then even alone;
+6. any length: a sentence says its own text is not for customers or is for staff
+   (:func:`_sentence`: *Please don't show this section to end users*, *This article is
+   for support agents*).
 
-Articles and possessives (:data:`FILLERS`) are skipped everywhere. What does not fire,
-measured on every corpus in ``../shared/corpora`` by ``bench/heuristics.py``: a staff
-noun without a restriction (*Tools for agents*, *Support team*, *Agents*), an insider
-word as a technical term (*Internal*, *Only internal links*, *内部実装*), a support tier
-in prose or a table cell (it is read only in headings, labels, notes and comments).
+Texts are also read part by part (split at a spaced dash, a colon, brackets). What does
+not fire, measured on every corpus in ``../shared/corpora`` by ``bench/heuristics.py``:
+a staff noun without a restriction (*Tools for agents*, *Support team*), an insider word
+as a technical term in any language (*Internal*, *Internal DNS*, *Dahili depolama*,
+*Jaringan internal*, *内部実装*), a support tier alone (*Tier 2 only*: a pricing plan as
+often), ordinary sentences about customers (*Customers can share a link with their
+team*).
 """
 
 from __future__ import annotations
@@ -45,72 +54,50 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import staff_words as words_table
 from .lookalike import fold, latin_skeleton
 
 __all__ = ["FOR_WORDS", "INSIDER_STEMS", "NO_SHARE", "ONLY_WORDS", "STAFF_STEMS", "STAFF_WORDS", "names_staff_reader",
            "restricts_readers"]
 
-#: Staff nouns read by their stem (de, nl, pt, es, it, pl, ru, uk), after folding
-#: (accents dropped: ``funcionários`` → ``funcionarios``); a stem no English word of
-#: another meaning starts with.
-STAFF_STEMS: tuple[str, ...] = ("helpdesk", "servicedesk", "mitarbeit", "angestellt", "beschaftigt", "medewerk",
-                                "werknemer",
-               "personeel", "funcionari", "empleado", "trabajador", "dipendent", "pracowni", "сотрудник",
-               "работник", "співробітник", "працівник", "supportteam", "supportmitarbeit", "kundendienst")
-#: Staff nouns read as whole words.
-STAFF_WORDS = frozenset(("staff", "staffs", "staffer", "staffers", "employee", "employees", "employe", "employes",
-                         "employee", "agent", "agents", "agentes", "agenten", "agenti", "agentow", "агент", "агенты",
-                         "агентов", "агентам", "агентів", "moderator", "moderators", "moderador", "moderadores",
-                         "moderateur", "moderateurs", "moderatori", "moderatoren", "модератор", "модераторов",
-                         "модераторам", "personnel", "personale", "personel", "personelu", "персонал", "персонала",
-                         "персоналу", "colaborador", "colaboradores", "collaborateur", "collaborateurs",
-                         "collaboratori", "helpdesk", "servicedesk"))
-#: Words naming a team, which are staff when a support or insider word stands by them.
-_TEAM_WORDS = frozenset(("team", "teams", "equipe", "equipes", "equipo", "squadra", "zespol", "zespół", "zespołu",
-                         "команда",
-                         "команды", "команди", "staff", "desk", "engineers", "engineer", "agents", "agent"))
-_SUPPORT_WORDS = frozenset(("support", "soporte", "suporte", "supporto", "wsparcia", "поддержки", "підтримки",
-                            "help", "service", "servicio", "cs", "ops", "internal", "interne", "interno",
-                            "interna", "intern", "internes", "internen"))
-#: Insider words: internal (en, de, nl, fr, es, pt, it, pl, ru, uk) and "official use".
-INSIDER_STEMS: tuple[str, ...] = ("internal", "intern", "wewnetrzn", "wewnętrzn", "внутренн", "служебн", "внутрішн",
-                                  "службов",
-                 "dahili")
-_USE_WORDS = frozenset(("use", "usage", "gebrauch", "nutzung", "verwendung", "gebruik", "uso", "utilisation",
-                        "utilizzo", "użytku", "uzytku", "использования", "пользования", "користування",
-                        "використання", "purposes", "eyes"))
-#: Only words (placed before or after the noun they restrict).
-ONLY_WORDS = frozenset(("only", "exclusively", "solely", "nur", "ausschliesslich", "alleen", "uitsluitend", "enkel",
-                        "somente", "apenas", "exclusivamente", "solo", "solamente", "unicamente", "uniquement",
-                        "seulement", "exclusivement", "soltanto", "esclusivamente", "tylko", "wyłącznie",
-                        "wylacznie", "exclusivo", "exclusiva", "exclusivos", "exclusif", "exclusive", "esclusivo",
-                        "esclusiva", "только", "исключительно", "лише", "тільки", "виключно"))
-#: Reserved words: an only and a for in one ("reserved for", "Mitarbeitern vorbehalten").
-_RESERVED = ("reserved", "reserve", "riservat", "reservad", "vorbehalten", "zarezerwowan", "предназначен",
-             "призначен")
-#: For words: "for" in the languages above.
-FOR_WORDS = frozenset(("for", "fur", "voor", "pour", "para", "per", "dla", "для"))
-#: Words skipped between the others: articles, possessives, contractions.
-FILLERS = frozenset(("the", "our", "a", "an", "der", "die", "das", "den", "dem", "des", "unsere", "unser", "het",
-                     "de", "onze", "o", "os", "as", "do", "da", "dos", "nossos", "nossa", "el", "la", "los", "las",
-                     "le", "les", "l", "du", "nos", "notre", "il", "lo", "i", "gli", "ai", "al", "alla", "agli",
-                     "dei", "di", "aos", "ao", "as", "às", "allo", "alle", "nostri", "nostro", "au", "aux", "naszych",
-                     "nasz", "наших", "all", "todos",
-                     "alle", "tous", "tutti", "wszystkich", "всех", "усіх", "van", "von", "s"))
-#: Do-not-share phrases, as folded word sequences.
-NO_SHARE = tuple(tuple(p.split()) for p in (
-    "do not share", "dont share", "do not publish", "dont publish", "do not distribute", "dont distribute",
-    "not for customers", "not for the public", "not to be shared", "not to be published",
-    "nicht weitergeben", "nicht teilen", "nicht veroffentlichen", "nicht fur kunden", "nicht an kunden",
-    "ne pas partager", "ne pas diffuser", "ne pas publier", "ne pas divulguer", "pas pour les clients",
-    "no compartir", "no publicar", "no divulgar", "no para clientes", "no distribuir",
-    "nao compartilhar", "nao divulgar", "nao publicar", "nao partilhar", "nao para clientes",
-    "non condividere", "non divulgare", "non pubblicare", "non diffondere", "non per i clienti",
-    "niet delen", "niet publiceren", "niet verspreiden", "niet voor klanten",
-    "nie udostepniac", "nie publikowac", "nie rozpowszechniac", "nie dla klientow",
-    "не распространять", "не публиковать", "не передавать", "не разглашать", "не для клиентов",
-    "не поширювати", "не публікувати", "не для клієнтів",
-))
+
+#: Letters folding keeps that writers interchange with a plain one: Vietnamese ``đ``,
+#: Turkish dotless ``ı`` (``yalnızca`` and ``yalnizca`` are one word to a reader).
+_PLAIN_LETTERS = str.maketrans({"đ": "d", "ı": "i"})
+
+
+def _fold(text: str) -> str:
+    return fold(text).translate(_PLAIN_LETTERS)
+
+
+def _fold_all(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(_fold(w) for w in words)
+
+
+def _fold_stems(stems: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(_fold(s) for s in stems))
+
+
+# The vocabulary (:mod:`provider.wiki.staff_words`) is written as a reader spells it;
+# words are compared folded.
+STAFF_STEMS = _fold_stems(words_table.STAFF_STEMS)
+STAFF_WORDS = _fold_all(words_table.STAFF_WORDS)
+INSIDER_STEMS = _fold_stems(words_table.INSIDER_STEMS)
+ONLY_WORDS = _fold_all(words_table.ONLY_WORDS)
+FOR_WORDS = _fold_all(words_table.FOR_WORDS)
+FILLERS = _fold_all(words_table.FILLERS)
+_STAFF_AT_END = _fold_all(words_table.STAFF_AT_END)
+_TEAM_WORDS = _fold_all(words_table.TEAM_WORDS)
+_SUPPORT_WORDS = _fold_all(words_table.SUPPORT_WORDS)
+_USE_WORDS = _fold_all(words_table.USE_WORDS)
+_RESERVED = _fold_stems(words_table.RESERVED_STEMS)
+_NOTE_KIND = _fold_all(words_table.NOTE_WORDS)
+_PROCEDURE = _fold_all(words_table.PROCEDURE_WORDS)
+_FEATURE = _fold_all(words_table.FEATURE_WORDS)
+_COMPOUNDS = {tuple(_fold(w) for w in k): tuple(_fold(w) for w in v) for k, v in words_table.COMPOUNDS.items()}
+_COMPOUND_MAX = max(len(k) for k in _COMPOUNDS)
+
+
 #: Scripts written without spaces (ja, zh, ko — ko's particles stick to the noun).
 _CJK_STAFF = ("社内関係者", "社内", "社員", "従業員", "スタッフ", "担当者", "職員", "内部", "內部", "员工", "員工",
               "职员", "工作人员", "工作人員", "客服人员", "客服人員", "客服", "支持团队", "支援團隊", "支持人员",
@@ -120,9 +107,13 @@ _CJK_AFTER = ("向け", "専用", "限定", "のみ", "限り", "专用", "專�
 _CJK_BEFORE = ("仅限", "僅限", "只限", "仅供", "僅供", "只供", "仅", "僅", "限")
 _CJK_NO_SHARE = ("社外秘", "部外秘", "外部秘", "请勿外传", "請勿外傳", "不得外传", "不得外傳", "对外保密", "對外保密",
                  "不对外", "不對外", "외부 공유 금지", "외부공유금지", "대외비", "공유 금지")
+#: Notes of insiders ("内部メモ", "内部备注", "내부 메모"); not memory ("内部メモリ", "내부 메모리")
+#: nor a database ("内部资料库").
+_CJK_INSIDER = ("内部", "內部", "社内", "내부", "사내")
+_CJK_NOTES = ("メモ", "ノート", "備考", "备注", "備註", "笔记", "筆記", "资料", "資料", "메모", "노트", "자료", "참고")
 
 
-def _alternation(words: tuple[str, ...]) -> str:
+def _alternation(words: tuple[str, ...] | frozenset[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
@@ -130,25 +121,79 @@ _CJK = re.compile(
     rf"(?:{_alternation(_CJK_BEFORE)})\s?(?:{_alternation(_CJK_STAFF)})"
     rf"|(?:{_alternation(_CJK_STAFF)})\s?(?:{_alternation(_CJK_AFTER)})"
     rf"|(?:{_alternation(_CJK_STAFF)})\s?(?:用|용)\s*$"
+    rf"|(?:{_alternation(_CJK_INSIDER)})\s?(?:の\s?)?(?:{_alternation(_CJK_NOTES)})(?![リ리库庫ァ-ヺー])"
     rf"|{_alternation(_CJK_NO_SHARE)}")
+#: Forms of :data:`provider.wiki.staff_words.FIXED_FORMS`, folded; a letter on either side
+#: makes them part of another word, except in scripts without spaces (Thai).
+_FIXED = re.compile(
+    r"(?<![^\W_])(?:" + _alternation(tuple(fold(f) for lang, forms in words_table.FIXED_FORMS.items()
+                                           if lang != "th" for f in forms)) + r")(?![^\W_]|" + re.escape(
+        fold(words_table.FIXED_NOT_BEFORE)) + ")"
+    + "|" + _alternation(tuple(fold(f) for f in words_table.FIXED_FORMS["th"])))
+#: A lock (🔒 🔐) or a "no eyes" sign (🚫👀) used as a heading's or label's marker.
+_LOCKS = "\U0001f512\U0001f510"
+_NO_EYES = re.compile("\U0001f6ab\\s?\U0001f440")
 _WORD = re.compile(r"[^\W_]+")
-_TIER = re.compile(r"(?:tier|level|stufe|nivel|niveau|livello|poziom|уровень|рівень)$")
+_TIER = re.compile(r"(?:tier|level|stufe|nivel|niveau|livello|poziom|уровень|рівень|taso|seviye|uroven)$")
 _TIER_CODE = re.compile(r"[lt][1-4]")
+#: Letters a writer puts for others ("1nternal", "St4ff"), and separators between
+#: single letters ("I N T E R N A L", "S-t-a-f-f"): the obfuscated spellings of the words
+#: that say the most.
+_LEET = {"a": "a4@", "e": "e3", "i": "i1!|l", "l": "l1|i", "o": "o0", "s": "s5$", "t": "t7+", "g": "g9"}
+_OBFUSCATED_WORDS = ("internal", "intern", "staff", "employees", "employee", "agents", "agent", "only",
+                     "confidential", "private", "support", "notes", "helpdesk", "moderators")
+
+
+def _spelled(word: str) -> str:
+    letters = ["[" + re.escape(_LEET.get(ch, ch)) + "]" for ch in word]
+    return r"[\s.\-_·*]?".join(letters)
+
+
+_OBFUSCATED = re.compile(r"(?<![^\W_])(?:" + "|".join(f"(?P<w{i}>{_spelled(w)})" for i, w in
+                                                     enumerate(_OBFUSCATED_WORDS)) + r")(?![^\W_])")
+
+def _prefix(phrase: str) -> str:
+    """The first words of ``phrase``, at least nine characters when it has them."""
+    out = ""
+    for word in phrase.split():
+        out = f"{out} {word}".strip()
+        if len(out) >= 9:
+            break
+    return out
+
+
+def _hints() -> list[str]:
+    """The words and phrase starts :data:`HINT` looks for, folded as a body is (with and
+    without :data:`_PLAIN_LETTERS`). Team words are staff only beside a support word,
+    which is a hint itself; a customer noun matters only in a sentence with a negation."""
+    t = words_table
+    raw = {*t.STAFF_STEMS, *t.STAFF_WORDS, *t.STAFF_AT_END, *t.INSIDER_STEMS, *t.PROCEDURE_WORDS,
+           *(w for w in t.SUPPORT_WORDS if len(w) > 3), *(w for w in t.CUSTOMER_WORDS if len(w) > 6), "customer",
+           "client", "tier", "level", "cs rep", "cs team", "ops team",
+           *(_prefix(p) for p in (*t.NO_SHARE, *t.WHOLE_NO_SHARE)),
+           *(sep.join(key) for key in t.COMPOUNDS if len(key) > 1 for sep in " -")}
+    return sorted({form for word in raw for form in (fold(word), _fold(word))}, key=len, reverse=True)
+
 
 #: What a line must contain, lowercased and folded, for :func:`restricts_readers` to be
-#: able to fire: a staff or insider word or stem, a team or tier, a do-not-share
-#: phrase's first words, or a form of a script written without spaces. Bodies are
-#: searched with it before any line is read word by word.
+#: able to fire: a staff or insider word or stem, a support word or tier, a do-not-share
+#: phrase's first words, a customer noun, a fixed form, a lock, an obfuscated spelling.
+#: Bodies are searched with it before any line is read word by word.
 HINT = re.compile(
-    "|".join(re.escape(fold(s)) for s in sorted({*STAFF_STEMS, *STAFF_WORDS, *INSIDER_STEMS, *_TEAM_WORDS,
-                                                 *(w for w in _SUPPORT_WORDS if len(w) > 3), "tier", "level",
-                                                 *(" ".join(p[:2]) for p in NO_SHARE)}, key=len, reverse=True))
-    + r"|\b[lt][1-4]\b|" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE))
+    "|".join(re.escape(s) for s in _hints())
+    + r"|\b[lt][1-4]\b"
+    # Each script's forms behind a test of its first letter: Latin text fails it at once.
+    + r"|(?=[\u3040-\u9fff\uac00-\ud7af])(?:" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE) + ")"
+    + r"|(?=[\u0590-\u06ff\u0900-\u097f\u0e00-\u0e7f])(?:"
+    + _alternation(tuple(fold(f) for forms in words_table.FIXED_FORMS.values() for f in forms)) + ")"
+    + f"|[{_LOCKS}]|" + _NO_EYES.pattern
+    # Letter-spaced or leet spellings (the plain words are hints above).
+    + "|" + "|".join(_spelled(w) for w in ("internal", "staff", "employee", "agent", "confidential")))
 
 
 def _kind(word: str) -> str:
     """The kind of one folded word: ``staff``, ``insider``, ``only``, ``reserved``,
-    ``for``, ``use``, ``filler`` or ``other``."""
+    ``for``, ``use``, ``note``, ``procedure``, ``filler`` or ``other``."""
     if word in ONLY_WORDS:
         return "only"
     if word in FOR_WORDS:
@@ -161,14 +206,55 @@ def _kind(word: str) -> str:
         return "reserved"
     if word in _USE_WORDS:
         return "use"
+    if word in _NOTE_KIND:
+        return "note"
+    if word in _PROCEDURE:
+        return "procedure"
     if word in FILLERS:
         return "filler"
     return "other"
 
 
+def _joined(words: list[str]) -> list[str]:
+    """``words`` with the words a reader reads as one (:data:`provider.wiki.staff_words.COMPOUNDS`:
+    *back office*, Vietnamese *nhân viên*) replaced by the words they stand for."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(_COMPOUND_MAX, len(words) - i), 0, -1):
+            found = _COMPOUNDS.get(tuple(words[i : i + size]))
+            if found is not None and not (found == ("only",) and size == 1 and not (
+                    (words[i + 1 : i + 2] and words[i + 1] in FOR_WORDS)
+                    or tuple(words[i + 1 : i + 3]) in _COMPOUNDS)):
+                # A lone "so" or "chi" is only an only word before a for word (só para,
+                # chỉ dành cho); "Chi siamo", "so that" bind nothing.
+                out.extend(found)
+                i += size
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+# Phrases are compared after compounds are joined, as text is.
+NO_SHARE = tuple(dict.fromkeys(tuple(_joined(_fold(p).split())) for p in words_table.NO_SHARE))
+_WHOLE_NO_SHARE = frozenset(tuple(_joined(_fold(p).split())) for p in words_table.WHOLE_NO_SHARE)
+#: :data:`NO_SHARE` by first word: a text is searched once, not once per phrase.
+_NO_SHARE_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _words in NO_SHARE:
+    _NO_SHARE_BY_FIRST.setdefault(_words[0], []).append(_words)
+
+
+#: Words after which "per" is the Italian for word, not the English "each".
+_ITALIAN_AFTER_PER = frozenset(("dipendenti", "personale", "agenti", "collaboratori", "moderatori", "uso", "utilizzo",
+                                "interno", "staff"))
+
+
 def _kinds(words: list[str]) -> list[str]:
     """The kind of each word, a team or support tier read as one staff noun
-    (*support team*, *internal team*, *Tier 2*, *L2*)."""
+    (*support team*, *internal team*, *Tier 2 agents*, *L2 support*): a tier alone is a
+    plan's as often as a support line's (*Tier 2 only* on a pricing page)."""
     kinds = [_kind(w) for w in words]
     for i, word in enumerate(words):
         following = words[i + 1] if i + 1 < len(words) else ""
@@ -180,42 +266,137 @@ def _kinds(words: list[str]) -> list[str]:
             kinds[i] = "staff"
             kinds[i + (1 if following == after_filler else 2)] = "staff"
         elif _TIER.match(word) and following.isdigit() and len(following) == 1:
-            kinds[i] = kinds[i + 1] = "staff"
-            if i + 2 < len(words) and words[i + 2] in _SUPPORT_WORDS | _TEAM_WORDS:
-                kinds[i + 2] = "staff"  # Tier 3 support, Level 2 agents
-        elif _TIER_CODE.fullmatch(word):
-            kinds[i] = "staff"
-        elif word == "so" and following in FOR_WORDS:
-            kinds[i] = "only"  # Portuguese "só para"; English "so" binds nothing
+            third = words[i + 2] if i + 2 < len(words) else ""
+            if third in _SUPPORT_WORDS | _TEAM_WORDS or kinds[i + 2 : i + 3] == ["staff"]:
+                kinds[i] = kinds[i + 1] = kinds[i + 2] = "staff"  # Tier 3 support, Level 2 agents
+        elif _TIER_CODE.fullmatch(word) and (following in _SUPPORT_WORDS | _TEAM_WORDS
+                                             or kinds[i + 1 : i + 2] == ["staff"]):
+            kinds[i] = kinds[i + 1] = "staff"  # L2 support, T2 agents
+        elif word == "per" and following not in _ITALIAN_AFTER_PER and kinds[i + 1 : i + 2] != ["filler"]:
+            kinds[i] = "other"  # English "per agent" (each); Italian "per il personale" (for)
+        elif word in _STAFF_AT_END and ((i == len(words) - 1 and i > 0 and kinds[i - 1] in ("for", "only"))
+                                        or (i == len(words) - 2 and following in ONLY_WORDS - {"only"})):
+            kinds[i] = "staff"  # Endast för personal, Pouze pro personál, Personal endast
     return kinds
 
 
 #: The longest text read for its words' kinds (a heading, a label); a longer one is a
-#: sentence, read for do-not-share phrases only.
+#: sentence, read for do-not-share phrases and the sentence rule only.
 _MAX_WORDS = 10
 #: The longest text (folded characters) read for the forms of scripts without spaces.
 _MAX_CJK_CHARS = 40
 
 
+def _contains(words: list[str], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
+
+
 def _no_share(words: list[str]) -> str | None:
-    for phrase in NO_SHARE:
-        size = len(phrase)
-        if any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1)):
+    for i, word in enumerate(words):
+        for phrase in _NO_SHARE_BY_FIRST.get(word, ()):
+            end = i + len(phrase)
+            if tuple(words[i:end]) != phrase:
+                continue
+            if end < len(words) and (words[end] in _ADVICE or words[end] in _OPTION_NOUNS):
+                # "Do not share your API key with anyone": advice; "a Do not Forward
+                # flag", "the Do not share button": a product's option, named
+                continue
             return " ".join(phrase)
     return None
 
 
-def _phrase(words: list[str]) -> str | None:
+_NEGATIONS = _fold_all(words_table.NEGATIONS)
+_SHOW = _fold_stems(words_table.SHOW_STEMS)
+_SHOW_WORDS = _fold_all(words_table.SHOW_WORDS)
+_CUSTOMERS = _fold_all(words_table.CUSTOMER_WORDS)
+_TEXT_NOUNS = _fold_all(words_table.TEXT_NOUNS)
+_DEICTICS = _fold_all(words_table.DEICTICS)
+_FOR_STATEMENT = _fold_all(words_table.FOR_STATEMENT)
+#: Staff nouns a sentence names as its readers without doubt: "agents" alone may be the
+#: software of an AI SDK ("This guide is for agents that call tools").
+_AGENT_NOUNS = frozenset(w for w in STAFF_WORDS if w.startswith(("agent", "агент")))
+#: Words opening a condition or a relative clause: a negation after one is not an order.
+_CONDITIONS = frozenset(("if", "when", "who", "whether", "unless", "that", "which", "wenn", "falls", "si", "se",
+                         "als", "jos", "eger"))
+#: Nouns after a do-not-share phrase that make it the name of a product's option.
+_OPTION_NOUNS = frozenset(("flag", "flags", "option", "options", "button", "template", "templates", "permission",
+                           "permissions", "policy", "label", "labels", "setting", "settings", "feature", "checkbox",
+                           "toggle", "restriction"))
+#: Words that, beside a negation, make it an order to do the thing ("don't forget to",
+#: "n'hésitez pas à").
+_UNNEGATING = frozenset(("forget", "oubliez", "oublie", "oublier", "vergessen", "vergiss", "olvide", "olvides",
+                         "olvidar", "esqueca", "esquecer", "dimenticare", "dimenticate", "vergeet", "hesitate",
+                         "hesitez", "hesiter", "unterlassen", "miss", "fail"))
+#: Words after a do-not-share phrase that make it advice about a secret of the reader's
+#: ("Do not share your API key"), not about the text.
+_ADVICE = frozenset(("your", "their", "his", "her", "any", "passwords", "password", "credentials", "keys", "key",
+                     "tokens", "token", "secrets", "pin", "ihr", "ihre", "votre", "vos", "tu", "tus", "sua", "seu"))
+
+
+def _sentence(words: list[str]) -> str | None:
+    """A sentence saying its own text is for staff or not for customers (any length):
+
+    * a negation, a verb of showing, sharing or telling within three words after it, and
+      a customer noun, with the page's own text (*this article*, *the following steps*)
+      as the verb's object or the sentence's subject, or short as a label (*Do not show
+      to customers*): "Please don't show this section to end users", "Customers should
+      never see the following steps", "This article must not be shared with customers";
+    * its own text said to be for staff: "This article is for support agents".
+
+    Not an instruction: no negation ("Customers can share a link with their team"), no
+    text of its own ("Internal notes are not visible to customers"), a condition or a
+    relative clause before the negation ("If customers can't see the following steps…",
+    "Customers who don't see the button…")."""
+    kinds = _kinds(words)
+    texts = [i for i, w in enumerate(words) if w in _DEICTICS and (
+        w == "following" or any(n in _TEXT_NOUNS for n in words[i + 1 : i + 4]))]
+    if any(w in _CUSTOMERS for w in words):
+        for i, word in enumerate(words):
+            if word not in _NEGATIONS or any(w in _CONDITIONS for w in words[:i]):
+                continue
+            verbs = [j for j in range(i + 1, min(i + 4, len(words)))
+                     if words[j] in _SHOW_WORDS or words[j].startswith(_SHOW)]
+            if not verbs or _UNNEGATING & {*words[max(0, i - 1) : verbs[0]]}:
+                continue  # "Don't forget to share…", "N'oubliez pas de transmettre…": an order to do it
+            # The text is the verb's object (after it) or the sentence's subject (before
+            # the negation); a label says it of itself when the verb follows the negation
+            # at once and the customers follow the verb ("Do not show to customers").
+            if any(t < i or verbs[0] < t <= verbs[0] + 4 for t in texts) or (
+                    len(words) <= _MAX_WORDS and (verbs[0] == i + 1 or words[i + 1] in ("be", "to", "ever"))
+                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 5])):
+                return " ".join(words[i : i + 6])
+    if texts:
+        for i, word in enumerate(words):
+            if word in FOR_WORDS and i > 0 and words[i - 1] in _FOR_STATEMENT and any(t < i for t in texts):
+                j = i + 1
+                while j < len(words) and kinds[j] == "filler":
+                    j += 1
+                staff = [w for w, k in zip(words[j : j + 3], kinds[j : j + 3], strict=False) if k == "staff"]
+                # "support agents", "Tier 2 agents" count; "agents" alone is an AI SDK's.
+                if staff and (len(staff) > 1 or staff[0] not in _AGENT_NOUNS):
+                    return " ".join(words[max(0, i - 2) : j + len(staff)])
+    return None
+
+
+def _phrase(words: list[str], obfuscated: bool) -> str | None:
     if (found := _no_share(words)) is not None:
         return found
     kinds = _kinds(words)
     # Fillers and use words carry no meaning of their own here.
     kept = [(w, k) for w, k in zip(words, kinds, strict=True) if k != "filler"]
     shown = [k for _, k in kept]
+    if tuple(w for w, k in kept if k != "only") in _WHOLE_NO_SHARE or tuple(w for w, _ in kept) in _WHOLE_NO_SHARE:
+        return " ".join(words)
+    if obfuscated and set(shown) & {"staff", "insider"} and set(shown) <= {"staff", "insider", "only", "use",
+                                                                           "note"}:
+        return " ".join(words)  # "I N T E R N A L", "1nternal": nobody spells a term so
     nouns = [i for i, k in enumerate(shown) if k in ("staff", "insider")]
     for i in nouns:
-        after = next((k for k in shown[i + 1 :] if k not in ("staff", "insider", "use")), "")
-        if after in ("only", "reserved"):
+        later = [(w, k) for w, k in kept[i + 1 :] if k not in ("staff", "insider", "use")]
+        if later and later[0][1] in ("only", "reserved"):
+            if len(later) > 1 and later[1][0] in _FEATURE:
+                continue  # "Employees only sign-in": a feature's name, not the text's readers
             return " ".join(w for w, _ in kept[: i + 2])
         start = i
         while start > 0 and shown[start - 1] in ("staff", "insider", "use"):
@@ -224,17 +405,68 @@ def _phrase(words: list[str]) -> str | None:
         if before[-1:] == ["reserved"] or (len(before) == 2 and before[0] in ("only", "reserved")
                                            and before[1] == "for"):
             return " ".join(w for w, _ in kept[max(0, start - 2) : i + 1])
-        if before[-1:] == ["only"] and all(k in ("staff", "insider", "use") for k in shown[i + 1 :]):
-            return " ".join(w for w, _ in kept[start - 1 :])
-    # The whole text: a for word and staff (For employees), or an insider word used by
-    # staff (Para uso interno, For internal use).
+        rest = shown[i + 1 :]
+        if before[-1:] == ["only"] and all(k in ("staff", "insider", "use", "for") for k in rest):
+            return " ".join(w for w, _ in kept[start - 1 :])  # Only staff; Sadece personel için
+    # The whole text: a for word and staff (For employees, Personel için), an insider
+    # word used by staff (Para uso interno, For internal use), notes of insiders
+    # (Internal notes, Notas internas, Notes for agents), a staff procedure (Agent
+    # playbook), staff use (Back-office use).
     core = [k for k in shown if k != "only"]
-    if core[:1] == ["for"] and len(core) > 1 and set(core[1:]) <= {"staff", "insider", "use"} and (
-            "staff" in core or "use" in core):
+    present = set(core)
+    if "for" in present and len(core) > 1 and present <= {"for", "staff", "insider", "use"} and (
+            "staff" in present or ("use" in present and core[0] == "for")):
         return " ".join(words)
-    if set(core) == {"insider", "use"} or set(core) == {"for", "insider", "use"}:
+    if present in ({"insider", "use"}, {"for", "insider", "use"}):
         return " ".join(words)  # Internal use, Intern gebruik, Do użytku wewnętrznego
+    if "note" in present and present & {"staff", "insider"} and present <= {"note", "staff", "insider", "for"}:
+        return " ".join(words)
+    if "procedure" in present and present & {"staff", "insider"} and present <= {"procedure", "staff", "insider"}:
+        return " ".join(words)
+    if present == {"staff", "use"} and kept[-1][0] == "use" and len(kept) <= 3 and not (
+            {w for w, k in kept if k == "staff"} & _AGENT_NOUNS):
+        return " ".join(words)
     return None
+
+
+def _marked(folded: str) -> str | None:
+    """A lock or "no eyes" sign that marks the text as not for customers: a lock alone
+    (``🔒``) or beside words of a restriction only (``🔒 Internal``), a no-eyes sign
+    anywhere. A lock before a topic (``🔒 Security``) is the topic's icon."""
+    if _NO_EYES.search(folded):
+        return "🚫👀"
+    if not any(lock in folded for lock in _LOCKS):
+        return None
+    words = _WORD.findall(folded)
+    if all(_kind(w) in ("staff", "insider", "only", "use", "note", "filler") for w in words):
+        return folded.strip()
+    return None
+
+
+def _deobfuscated(text: str) -> str | None:
+    """``text`` with the obfuscated spellings of :data:`_OBFUSCATED_WORDS` written
+    plainly, or ``None`` when it holds none."""
+    changed = False
+
+    def plain(match: re.Match[str]) -> str:
+        nonlocal changed
+        word = _OBFUSCATED_WORDS[int(next(k for k, v in match.groupdict().items() if v is not None)[1:])]
+        changed = changed or match.group(0) != word
+        return word
+
+    out = _OBFUSCATED.sub(plain, text)
+    return out if changed else None
+
+
+#: Names of products' options that read as a restriction: Outlook's and Purview's "Do Not
+#: Forward" permission (ms-officedocs-support: "**Do Not Forward**" as a list item).
+#: Written otherwise ("Do not forward", "DO NOT FORWARD") the phrase restricts.
+_NAMED_OPTIONS = ("Do Not Forward",)
+#: Separators between the parts of a heading or label ("Staff only – refunds",
+#: "Refunds (staff only)").
+_PARTS = re.compile(r"\s[-–—|/·•]\s|[:：()（）\[\]]")
+#: Characters nobody types inside a Latin word but to hide it from a byte comparison.
+_INVISIBLE_IN_WORD = re.compile("[a-zA-Z][\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufeff]+[a-zA-Z]")
 
 
 @lru_cache(maxsize=65_536)
@@ -243,21 +475,44 @@ def restricts_readers(text: str) -> str | None:
     its first 300 characters) that restrict its readers to staff, else ``None``:
     ``"Helpdesk only"`` → ``"helpdesk only"``, ``"Nur für Mitarbeiter"`` → ``"nur fur
     mitarbeiter"``, ``"社内向け"`` → ``"社内向け"``; ``"Tools for agents"``,
-    ``"Internal DNS"``, ``"Only internal links"`` → ``None``. See the module docstring
-    for the rule."""
-    folded = fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
+    ``"Internal DNS"``, ``"Only internal links"``, ``"Tier 2 only"`` → ``None``. See the
+    module docstring for the rule."""
+    folded = _fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
+    short = len(folded) <= _MAX_CJK_CHARS * 2
+    if short and (sign := _marked(folded)) is not None:
+        return sign
     if len(folded) <= _MAX_CJK_CHARS and (cjk := _CJK.search(folded)) is not None:
         return cjk.group(0)
-    readings = [folded]
+    if short and (fixed := _FIXED.search(folded)) is not None:
+        return fixed.group(0)
+    if any(name in text for name in _NAMED_OPTIONS):
+        text = text.replace("Do Not Forward", "the option")
+        folded = _fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
+    hidden = _INVISIBLE_IN_WORD.search(text[:300]) is not None
+    readings = [(folded, hidden)]
     if not folded.isascii():
-        readings.append(folded.translate(latin_skeleton()))
-    for reading in readings:
-        words = _WORD.findall(reading.replace("n't", "nt").replace("n’t", "nt"))
+        skeleton = folded.translate(latin_skeleton())
+        # A Latin word with a look-alike letter in it ("Іnternal") is written to hide it.
+        readings.append((skeleton, hidden or any(
+            w.isascii() and not o.isascii() and any(c.isascii() for c in o)
+            for w, o in zip(_WORD.findall(skeleton), _WORD.findall(folded), strict=False))))
+    for reading, _ in list(readings):
+        if (plain := _deobfuscated(reading)) is not None:
+            readings.append((plain, True))
+    for reading, hiding in list(readings):
+        parts = _PARTS.split(reading)
+        if len(parts) > 1:
+            # "Vain henkilökunnalle – Refund overrides": each part is read as a heading.
+            readings.extend((part, hiding) for part in parts if part.strip())
+    for reading, hiding in readings:
+        words = _joined(_WORD.findall(reading.replace("n't", "nt").replace("n’t", "nt")))
         if not words:
             continue
         # A longer text is a sentence, not a heading or a label: "Agents only run tools
-        # when…" binds nothing; a do-not-share phrase still says it.
-        found = _no_share(words) if len(words) > _MAX_WORDS else _phrase(words)
+        # when…" binds nothing; a do-not-share phrase or the sentence rule still says it.
+        found = _no_share(words) if len(words) > _MAX_WORDS else _phrase(words, hiding)
+        if found is None:
+            found = _sentence(words)
         if found is not None:
             return found
     return None
@@ -265,7 +520,8 @@ def restricts_readers(text: str) -> str | None:
 
 #: Words a label naming its readers may add: "Note for agents", "Hinweis für Mitarbeiter".
 _NOTE_WORDS = frozenset(("note", "notes", "hinweis", "hinweise", "remarque", "nota", "notas", "opmerking", "uwaga",
-                         "примечание", "заметка", "примітка"))
+                         "примечание", "заметка", "примітка", "anteckning", "notat", "huomautus", "not", "poznamka",
+                         "megjegyzes", "catatan", "ghi", "chu"))
 
 
 def names_staff_reader(text: str) -> bool:
@@ -273,23 +529,11 @@ def names_staff_reader(text: str) -> bool:
     else, with at most for, only, note words and fillers around: ``"Agents"``, ``"Note
     for agents"``, ``"Support team"``, ``"Für Mitarbeiter"`` → ``True``; ``"Agents SDK"``,
     ``"Note"`` → ``False``."""
-    folded = fold(text[:120])
+    folded = _fold(text[:120])
     for reading in (folded, folded.translate(latin_skeleton())):
-        words = _WORD.findall(reading)
+        words = _joined(_WORD.findall(reading))
         kinds = _kinds(words)
         if "staff" in kinds and all(k in ("staff", "filler", "for", "only") or w in _NOTE_WORDS
                                     for w, k in zip(words, kinds, strict=True)):
             return True
     return False
-
-
-def _fold_all(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(fold(w) for w in words)
-
-
-# The lists above are written as a reader spells them; words are compared folded.
-STAFF_WORDS, ONLY_WORDS, FOR_WORDS, FILLERS = map(_fold_all, (STAFF_WORDS, ONLY_WORDS, FOR_WORDS, FILLERS))
-_TEAM_WORDS, _SUPPORT_WORDS, _USE_WORDS = map(_fold_all, (_TEAM_WORDS, _SUPPORT_WORDS, _USE_WORDS))
-STAFF_STEMS = tuple(fold(s) for s in STAFF_STEMS)
-INSIDER_STEMS = tuple(dict.fromkeys(fold(s) for s in INSIDER_STEMS))
-NO_SHARE = tuple(tuple(fold(w) for w in p) for p in NO_SHARE)

@@ -18,9 +18,10 @@ from tests.wiki.variants import CANARY, LAYOUTS, spelling
 
 #: ``(restriction template, staff nouns)`` per language: ``{}`` is where the noun goes.
 STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "en": (("{} only", "Only for {}", "For {}", "Reserved for {}", "{} only – do not share", "Exclusively for {}"),
+    "en": (("{} only", "Only for {}", "For {}", "Reserved for {}", "{}: do not share", "Exclusively for {}"),
            ("staff", "employees", "agents", "support agents", "helpdesk", "help desk staff", "moderators",
-            "Tier 2", "Tier 3 support", "L2", "support team", "internal team", "service desk")),
+            "Tier 2 agents", "Tier 3 support", "L2 support", "support team", "back office", "CS reps", "internal team",
+            "service desk")),
     "de": (("Nur für {}", "{} vorbehalten", "Für {}", "Ausschließlich für {}", "Nur {}"),
            ("Mitarbeiter", "Mitarbeitende", "Mitarbeitern", "Angestellte", "Supportteam", "Kundendienst")),
     "nl": (("Alleen voor {}", "Uitsluitend voor {}", "Voor {}", "{} alleen"),
@@ -36,6 +37,18 @@ STAFF_PHRASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pl": (("Tylko dla {}", "Wyłącznie dla {}", "Dla {}"), ("pracowników", "personelu", "agentów")),
     "ru": (("Только для {}", "Исключительно для {}", "Для {}"), ("сотрудников", "персонала", "агентов", "работников")),
     "uk": (("Тільки для {}", "Лише для {}", "Для {}"), ("співробітників", "працівників", "персоналу")),
+    "sv": (("Endast för {}", "Enbart för {}", "För {}", "{} endast"), ("personal", "anställda", "medarbetare")),
+    "da": (("Kun for {}", "For {}", "Udelukkende for {}"), ("medarbejdere", "ansatte", "supportteamet")),
+    "no": (("Kun for {}", "Bare for {}", "Forbeholdt {}"), ("ansatte", "medarbeidere", "personalet")),
+    "fi": (("Vain {}", "Ainoastaan {}"), ("henkilökunnalle", "työntekijöille", "tukihenkilöille")),
+    "tr": (("Sadece {} için", "Yalnızca {} için", "{} için", "Sadece {}"), ("personel", "çalışanlar", "destek ekibi")),
+    "cs": (("Pouze pro {}", "Jen pro {}", "Výhradně pro {}", "Pro {}"), ("zaměstnance", "personál", "tým podpory")),
+    "hu": (("Csak {}", "Kizárólag {}"), ("munkatársaknak", "alkalmazottaknak")),
+    "ro": (("Doar pentru {}", "Numai pentru {}", "Pentru {}"), ("angajați", "angajații", "echipa de suport")),
+    "el": (("Μόνο για το {}", "Μόνο για τους {}", "Για {}"), ("προσωπικό", "υπαλλήλους", "εργαζόμενους")),
+    "id": (("Hanya untuk {}", "Khusus {}", "Untuk {}", "Khusus untuk {}"), ("staf", "karyawan", "pegawai", "petugas")),
+    "ms": (("Untuk {} sahaja", "{} sahaja", "Hanya untuk {}"), ("kakitangan", "staf", "pegawai")),
+    "vi": (("Chỉ dành cho {}", "Dành cho {}"), ("nhân viên", "nhóm hỗ trợ")),
 }
 #: Phrases of scripts written without spaces, and whole phrases of "internal use".
 WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外秘", "仅限内部", "仅供内部使用", "員工專用", "內部專用",
@@ -44,7 +57,22 @@ WHOLE_PHRASES = ("社内向け", "社員のみ", "スタッフ専用", "社外�
                  "Nur für den internen Gebrauch", "Alleen voor intern gebruik", "Для служебного пользования",
                  "Для внутреннего использования", "Do użytku wewnętrznego", "Solo per uso interno", "Nur intern",
                  "Nicht weitergeben", "Ne pas diffuser", "No compartir", "Não divulgar", "Niet delen",
-                 "Не распространять", "Intern gebruik")
+                 "Не распространять", "Intern gebruik",
+                 # issue 24's second round: more languages, euphemisms, notes of insiders
+                 "Intern information", "Kun til intern brug", "Endast för internt bruk", "Vain sisäiseen käyttöön",
+                 "Sisäiset muistiinpanot", "İç kullanım için", "Dahili notlar", "Sadece dahili kullanım",
+                 "Interní poznámky", "Jen pro interní potřebu", "Csak belső használatra", "Uz intern",
+                 "Εσωτερικές σημειώσεις", "Catatan internal", "Untuk penggunaan internal", "Ghi chú nội bộ",
+                 "Chỉ sử dụng nội bộ", "Para sa mga empleyado lamang", "للاستخدام الداخلي فقط", "للموظفين فقط",
+                 "ملاحظات داخلية", "לשימוש פנימי בלבד", "לעובדים בלבד", "אין לשתף", "केवल आंतरिक उपयोग के लिए",
+                 "केवल कर्मचारियों के लिए", "साझा न करें", "สำหรับพนักงานเท่านั้น", "ห้ามเผยแพร่", "فقط برای کارکنان",
+                 "استفاده داخلی", "Dela inte", "Må ikke deles", "Älä jaa", "Paylaşmayın", "Nesdílet",
+                 "Jangan dibagikan", "Không chia sẻ", "Backoffice only", "Back-office use", "CS reps only",
+                 "Not customer-facing", "Need to know", "Agent playbook", "Tier 2 agents only", "Employees only",
+                 "Do not forward", "Not for external distribution", "Company confidential", "Interne Notizen",
+                 "Notes internes", "Notas internas", "Note interne", "Interne notities", "Notatki wewnętrzne",
+                 "Внутренние заметки", "内部メモ", "内部备注", "內部備註", "내부 메모", "🔐 Staff", "🔒 Internal",
+                 "🚫👀 Refund overrides", "I N T E R N A L", "S-t-a-f-f only", "1nternal", "St4ff only")
 #: Latin letters a look-alike may replace in an English word.
 _SWAP = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "i": "\u0456"}
 
@@ -113,7 +141,14 @@ STAFF_BALANCE = ("Tools for agents", "Agents", "Running agents", "Support team",
                  "Tier 2 pricing", "Internal", "Internal DNS", "Only internal links", "Employees API",
                  "For developers", "For personal use only", "Benefits for employees", "Helpdesk integration",
                  "Moderation tools", "Team settings", "Personal access tokens", "内部実装", "内部構造",
-                 "Mitarbeiter verwalten", "Agents SDK", "Create an agent", "Staffing", "Levels", "Collaboration")
+                 "Mitarbeiter verwalten", "Agents SDK", "Create an agent", "Staffing", "Levels", "Collaboration",
+                 # issue 24's second round: ordinary uses of the new words
+                 "Tier 2 only", "Dahili depolama", "Jaringan internal", "Mạng nội bộ",
+                 "Sisäinen verkko", "Interní síť", "Personal access", "内部メモリ", "내부 메모리", "🔒 Security",
+                 "What you need to know", "Agent usage", "Customers can share a link with their team",
+                 "Henkilökunta", "Personel yönetimi", "Karyawan baru", "Untuk pengembang", "Sadece okunur",
+                 "Csak olvasható", "Pouze pro čtení", "Kun læseadgang", "Endast läsbehörighet", "L2 cache only",
+                 "Level 2 only", "गोपनीयता नीति", "Chi siamo")
 
 
 @st.composite

@@ -123,7 +123,7 @@ def test_r3_box_title_is_parted_from_its_text(variant: tuple[str, str, str, str]
 
 
 @pytest.mark.parametrize("text", [
-    "Helpdesk only", "Tier 2 only", "Moderators only", "For employees", "agents: do not share",
+    "Helpdesk only", "Tier 2 agents only", "Moderators only", "For employees", "agents: do not share",
     "Nur für Mitarbeiter", "社内向け", "Только для сотрудников", "Alleen voor medewerkers",
     "Somente para funcionários", "仅限内部", "Réservé aux employés", "Tylko dla pracowników",
 ])
@@ -133,7 +133,7 @@ def test_restricts_readers_named_examples(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "Tools for agents", "Agents only run tools when asked, and then they stop and wait for the next turn",
-    "Only internal links", "Internal DNS", "Support team", "Tier 2", "For personal use only", "内部実装",
+    "Only internal links", "Internal DNS", "Support team", "Tier 2", "Tier 2 only", "For personal use only", "内部実装",
     "Benefits for employees", "Configure agents so that they stop",
 ])
 def test_restricts_readers_balance(text: str) -> None:

@@ -1,0 +1,127 @@
+"""Issue 24's restricting front matter, second round (CONTRACT X5): one table of key kinds.
+
+Leak class: ``audience: public`` beside a key of any kind of :data:`KEY_KINDS` — a
+workflow state before publication, a hidden flag, a visibility key in the site's language,
+a restricting value in any language, a comment saying "internal" — in any case, spelling
+and position. Each makes the page internal and quarantined (an error, so ``check
+--strict`` exits 1). Balance: keys of what the page documents (``private_repo``) and
+layout switches (``hide: [toc]``) restrict nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from provider.wiki.document import WikiDocument, WikiSettings, parse_document
+from provider.wiki.restricting_keys import comment_restricts, front_matter_lines, restricting_kind
+from tests.wiki.variants import CANARY, LAYOUTS
+
+FAST = settings(max_examples=300, deadline=None)
+
+#: ``(key, value)`` pairs of each kind, in several languages.
+RESTRICTING: dict[str, list[tuple[str, Any]]] = {
+    "status": [("state", "wip"), ("review", "pending"), ("status", "Draft"), ("Status", "Entwurf"),
+               ("estado", "borrador"), ("workflow", "in review"), ("stage", "staging"), ("状態", "下書き"),
+               ("tila", "luonnos"), ("durum", "taslak")],
+    "hidden flag": [("hidden", True), ("Hidden", "yes"), ("verborgen", True), ("oculto", "true"), ("unpublished", 1)],
+    "publish flag": [("publish", False), ("published", "no"), ("veröffentlicht", "nein"), ("publicar", False)],
+    "intent": [("sichtbarkeit", "intern"), ("公開範囲", "社内"), ("visibilidad", "interna"),
+               ("zichtbaarheid", "intern"), ("visibility", "public"), ("synlighet", "intern"),
+               ("görünürlük", "dahili"), ("widoczność", "wewnętrzna"), ("видимость", "внутренний")],
+    "value": [("zielgruppe", "intern"), ("scope", "社内"), ("leser", "Nur für Mitarbeiter"), ("for", "Staff only"),
+              ("scope", "nội bộ"), ("lectores", "interno"), ("kohderyhmä", "Vain henkilökunnalle")],
+}
+ORDINARY: list[tuple[str, Any]] = [
+            ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
+            ("hide", ["toc", "navigation"]), ("hide_title", True), ("unlisted", True), ("status", "published"),
+            ("state", "stable"), ("review", "2024-01-02"), ("publish", True), ("tags", ["Agent", "Internal DNS"]),
+            ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2)]
+
+
+def _parse(text: str, layout: str = "plain") -> WikiDocument:
+    wiki = WikiSettings(root=Path("/x"), layout=layout)
+    result = parse_document(wiki, "docs/page.md", text.encode("utf-8"), size=len(text), mtime_ns=0)
+    assert isinstance(result, WikiDocument)
+    return result
+
+
+def _page(lines: list[str]) -> str:
+    return "---\n" + "\n".join(lines) + f"\n---\n# Page\n\nThe {CANARY} override.\n"
+
+
+@st.composite
+def restricting_key(draw: st.DrawFn) -> tuple[str, str, str]:
+    """``(layout, kind, page)``: ``audience: public`` and a restricting key of one kind,
+    in another case, above or below, at the top or under ``params`` (Hugo)."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    kind = draw(st.sampled_from(sorted(RESTRICTING)))
+    key, value = draw(st.sampled_from(RESTRICTING[kind]))
+    key = draw(st.sampled_from([key, key.upper(), key.capitalize()]))
+    line = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+    lines = ["audience: public", "title: Page", line]
+    if draw(st.booleans()):
+        lines.reverse()
+    if layout == "hugo" and draw(st.booleans()):
+        lines = ["audience: public", "title: Page", "params:", f"  {line}"]
+    return layout, kind, _page(lines)
+
+
+@FAST
+@given(restricting_key())
+@example(("plain", "status", _page(["audience: public", "state: wip"])))
+@example(("plain", "hidden flag", _page(["audience: public", "hidden: true"])))
+@example(("plain", "intent", _page(["audience: public", "公開範囲: 社内"])))
+def test_x5_a_key_of_any_kind_beside_audience_public_makes_the_page_internal(variant: tuple[str, str, str]) -> None:
+    layout, _kind, text = variant
+    doc = _parse(text, layout)
+    assert doc.meta.audience == "internal" and doc.meta.errors, text
+
+
+@pytest.mark.parametrize(("kind", "key", "value"), [(k, key, v) for k, pairs in RESTRICTING.items()
+                                                    for key, v in pairs])
+def test_x5_the_table_names_each_kind(kind: str, key: str, value: object) -> None:
+    assert restricting_kind(key, value) == kind
+
+
+@pytest.mark.parametrize(("key", "value"), ORDINARY)
+def test_x5_balance_keys_of_the_topic_and_layout_switches_stay_public(key: str, value: object) -> None:
+    assert restricting_kind(key, value) is None
+    line = f"{json.dumps(key)}: {json.dumps(value)}"
+    assert _parse(_page(["audience: public", line])).meta.audience == "public", line
+
+
+@pytest.mark.parametrize("comment", ["internal until launch", "draft, do not publish", "Staff only",
+                                     "INTERNAL", "nur intern", "社内向け", "not for customers yet", "embargoed"])
+@pytest.mark.parametrize("where", ["after audience", "own line", "after title"])
+def test_x5_a_front_matter_comment_saying_internal_makes_the_page_internal(comment: str, where: str) -> None:
+    if where == "after audience":
+        lines = [f"audience: public # {comment}", "title: Page"]
+    elif where == "own line":
+        lines = [f"# {comment}", "audience: public", "title: Page"]
+    else:
+        lines = ["audience: public", f"title: Page  # {comment}"]
+    doc = _parse(_page(lines))
+    assert doc.meta.audience == "internal", lines
+    assert any("front matter comment" in e for e in doc.meta.errors), doc.meta.errors
+
+
+@pytest.mark.parametrize("lines", [
+    ["audience: public", "# Do not make edits to it directly, they will be overwritten."],
+    ["audience: public", 'title: "C# internals # not a comment"'],
+    ["audience: public", "title: 'Issue #12 internal'"],
+])
+def test_x5_balance_comments_about_editing_and_hashes_in_values_restrict_nothing(lines: list[str]) -> None:
+    assert _parse(_page(lines)).meta.audience == "public", lines
+
+
+def test_front_matter_lines_reads_between_the_fences_only() -> None:
+    assert front_matter_lines("---\na: 1 # x\n---\n# body # internal\n") == "a: 1 # x"
+    assert front_matter_lines("+++\na = 1\n+++\n") == "a = 1"
+    assert front_matter_lines("# Title\n---\n") == "" and front_matter_lines("---\nnot closed\n") == ""
+    assert comment_restricts("a: 1 # internal") == "internal" and comment_restricts("a: 1") is None
