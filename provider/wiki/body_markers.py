@@ -271,14 +271,16 @@ def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool 
     customers, else ``None``.
 
     Read with :func:`says_not_for_customers`; with ``whole`` (a label before a period or
-    dash, a whole cell), the phrase must be (nearly) all of the label: ``Staff only.``
-    counts, ``Agents only run tools.`` does not. The insider word alone (``Internal:``,
+    dash, a whole cell), the phrase must be (nearly) all of the label or end it: ``Staff
+    only.``, ``For support agents only`` count, ``Agents only run tools.`` does not. The insider word alone (``Internal:``,
     ``[Internal]``, a box titled ``Internal``) counts on a label over other text or a
     title (``titled``), unless the text uses the word again: ``**Internal**: the span is
     internal`` names a term. Never raises."""
     phrase = says_not_for_customers(label)
     if phrase is not None:
-        return phrase if not whole or len(_words(label)) <= len(phrase.split()) + 1 else None
+        words, said = _words(label), tuple(phrase.split())
+        # A whole label is the phrase, maybe with a word before or after it, or ends with it.
+        return phrase if not whole or len(words) <= len(said) + 1 or words[-len(said) :] == said else None
     words = _words(label)
     if len(words) == 1 and _insider(words[0]) and (titled or rest.strip()):
         stem = words[0][:5]

@@ -148,6 +148,10 @@ def _paragraph(tokens: Sequence[Token], position: int, lines: int,
     footnote = _FOOTNOTE.match(raw)
     if footnote is not None:
         return _footnote(tokens, position, footnote.group(1), raw[footnote.end() :], inline_text)
+    if raw.startswith("<") and "=" in raw.split("\n", 1)[0]:
+        # A component whose attributes are no HTML (``values={[…]}``) opens a paragraph.
+        return html_labels(raw, token.map[0], lambda: _html_end(tokens, position, lines),
+                           lambda: _next_heading(tokens, token.map[0], lines))  # type: ignore[index]
     first, _, after = raw.partition("\n")
     if _DEFINITION.match(after) or (not after and _definition_follows(tokens, position)):
         end = _definitions_end(tokens, position)
@@ -215,7 +219,8 @@ def _html_end(tokens: Sequence[Token], position: int, lines: int) -> int:
     (nested elements of its name counted), else at the next heading (fail closed)."""
     block = tokens[position]
     start = block.map[0]  # type: ignore[index]
-    opening = _OPENING_TAG.match(block.content.lstrip())
+    content = tokens[position + 1].content if block.type == "paragraph_open" else block.content
+    opening = _OPENING_TAG.match(content.lstrip())
     if opening is None:
         return _next_heading(tokens, start, lines)
     tag = re.compile(rf"<(/?){re.escape(opening.group(1))}(?=[\s/>])[^>]*?(/?)>", re.IGNORECASE)
