@@ -13,17 +13,39 @@ finding code                  what, and its effect
                               (down to the next heading of the same or a higher level)
                               is internal
 ``hiding-label``              a paragraph opening with a label such as ``**INTERNAL
-                              ONLY:**`` or ``Staff only:``: **that paragraph** is internal
+                              ONLY:**``, ``Staff only:``, ``Staff only.``, ``(Staff only)``,
+                              ``[Internal]``, ``Staff only –``, ``<strong>Internal:</strong>``,
+                              an image's alt text, or an HTML block's first words
+                              (``<p><em>Staff only</em> …``): **that paragraph** is internal
                               (and everything up to the next heading when the label stands alone)
 ``hiding-note``               a blockquote whose first line says so (``> Note for agents
                               (do not share)``): **the blockquote** is internal
 ``todo-internal``             ``TODO(internal)``, ``FIXME(staff)``…: **the paragraph,
                               list item or heading section** holding it is internal
+``hiding-title``              a box, tab, component, shortcode or HTML element titled so
+                              (``:::info{title="Staff only"}``, ``??? note "Internal"``,
+                              ``<TabItem label="Internal">``, ``{{< notice info "Staff
+                              only" >}}``, ``<figcaption>``, a ``title``/``summary``/
+                              ``label``/``alt``/``aria-label`` attribute): **the box or
+                              element** (to its closing tag; else to the next heading)
+``hiding-cell``               a table body cell that is or opens with such a label: **its
+                              row**; a header cell naming text (``Internal notes``): **the
+                              table**
+``hiding-footnote``           a footnote saying so: **the footnote and every block citing it**
+``hiding-term``               a definition term saying so: **the term and its definitions**
 ``audience-in-body``          a line ``audience: internal`` (or a look-alike key and
                               value) in the body, beyond the first lines the front matter
                               reader already scans: **the page** is quarantined as
                               internal
+``internal-title``            a front matter title or description saying so, whole or as
+                              its opening label (``title: "Internal: refund override"``;
+                              :func:`front_matter_markers`): **the page** is quarantined
 ============================  =======================================================
+
+Labels are judged by :func:`label_says`; the places a label stands in (cells, footnotes,
+terms, HTML) are found by :mod:`provider.wiki.label_places`. The insider word alone
+(``Internal``) is a label over text that does not use it again, and a box's title; in a
+heading or a table header it is a term.
 
 Why a section and not the whole page: a heading, a label, a note and a TODO each say
 *which* text they are about, as the markers do; hiding it keeps the rest of a public page
@@ -265,6 +287,13 @@ def _insider(word: str) -> bool:
                     "internos") or (not word.isascii() and word.startswith(INSIDER_STEMS))
 
 
+#: An ASCII label (lowercased) without a word any phrase of :func:`says_not_for_customers`
+#: or :func:`~provider.wiki.restriction.restricts_readers` is made of.
+_NO_PHRASE = re.compile(r"(?!.*(?:intern|staff|agent|employ|confidential|draft|share|publish|distribut|customer|"
+                        r"public|private|restrict|note|support|team|eyes|only|desk|moderat|personnel|tier|level|"
+                        r"\b[lt][1-4]\b|for\b)).*", re.DOTALL)
+
+
 def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool = False) -> str | None:
     """The phrase of a ``label`` (a title, a cell, a paragraph's opening words) that
     says the text it stands over (``rest``: that text's first words) is not for
@@ -272,10 +301,12 @@ def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool 
 
     Read with :func:`says_not_for_customers`; with ``whole`` (a label before a period or
     dash, a whole cell), the phrase must be (nearly) all of the label or end it: ``Staff
-    only.``, ``For support agents only`` count, ``Agents only run tools.`` does not. The insider word alone (``Internal:``,
-    ``[Internal]``, a box titled ``Internal``) counts on a label over other text or a
+    only.``, ``For support agents only`` count, ``Agents only run tools.`` does not. The
+    insider word alone (``Internal:``, ``[Internal]``, a box titled ``Internal``) counts on a label over other text or a
     title (``titled``), unless the text uses the word again: ``**Internal**: the span is
     internal`` names a term. Never raises."""
+    if label.isascii() and _NO_PHRASE.fullmatch(lowered := label.lower()) and not HINT.search(lowered):
+        return None  # most labels hold no word of any phrase: not read word by word
     phrase = says_not_for_customers(label)
     if phrase is not None:
         words, said = _words(label), tuple(phrase.split())
@@ -558,8 +589,7 @@ def _judged(place: Place) -> BodyMarker | None:
     phrase = label_says(place.label, place.rest, whole=place.whole, titled=titled)
     if phrase is None:
         return None
-    if place.kind == "header" and not (set(phrase.split()) & _ABOUT_A_TEXT or restricts_readers(place.label)
-                                       and _no_share_phrase(place.label)):
+    if place.kind == "header" and not (set(phrase.split()) & _ABOUT_A_TEXT or _no_share_phrase(place.label)):
         return None
     if place.kind in ("cell", "header") and _TIER_WORD.search(phrase):
         return None

@@ -118,9 +118,18 @@ def place_labels(tokens: Sequence[Token], lines: int, inline_text: Callable[[Tok
         elif token.type == "paragraph_open" and token.map is not None:
             found += _paragraph(tokens, position, lines, inline_text)
         elif token.type == "html_block" and token.map is not None:
-            found += html_labels(token.content, token.map[0], lambda at=position: _html_end(tokens, at, lines),
-                                 lambda at=token.map[0]: _next_heading(tokens, at, lines))
+            found += _html_block(tokens, position, lines)
     return found
+
+
+def _html_block(tokens: Sequence[Token], position: int, lines: int) -> list[Place]:
+    """The labels of the HTML block (or tag-led paragraph) at ``position``."""
+    token = tokens[position]
+    assert token.map is not None
+    start = token.map[0]
+    content = tokens[position + 1].content if token.type == "paragraph_open" else token.content
+    return html_labels(content, start, lambda: _html_end(tokens, position, lines),
+                       lambda: _next_heading(tokens, start, lines))
 
 
 def _cell(inline: Token, header: bool, row: Token, table: Token,
@@ -150,8 +159,7 @@ def _paragraph(tokens: Sequence[Token], position: int, lines: int,
         return _footnote(tokens, position, footnote.group(1), raw[footnote.end() :], inline_text)
     if raw.startswith("<") and "=" in raw.split("\n", 1)[0]:
         # A component whose attributes are no HTML (``values={[…]}``) opens a paragraph.
-        return html_labels(raw, token.map[0], lambda: _html_end(tokens, position, lines),
-                           lambda: _next_heading(tokens, token.map[0], lines))  # type: ignore[index]
+        return _html_block(tokens, position, lines)
     first, _, after = raw.partition("\n")
     if _DEFINITION.match(after) or (not after and _definition_follows(tokens, position)):
         end = _definitions_end(tokens, position)
@@ -162,7 +170,8 @@ def _paragraph(tokens: Sequence[Token], position: int, lines: int,
 def _definition_follows(tokens: Sequence[Token], position: int) -> bool:
     following = next((i for i in range(position + 1, len(tokens)) if tokens[i].type == "paragraph_open"), None)
     return (following is not None and tokens[following].level == tokens[position].level
-            and tokens[following - 1].type == "paragraph_close" and bool(_DEFINITION.match(tokens[following + 1].content)))
+            and tokens[following - 1].type == "paragraph_close"
+            and bool(_DEFINITION.match(tokens[following + 1].content)))
 
 
 def _definitions_end(tokens: Sequence[Token], position: int) -> int:
@@ -280,8 +289,7 @@ class _Labels(HTMLParser):
                 self.labels.append((kind, line, shown, "", tag))
             break
         if tag in _BLOCKS and len(self._block_text) > 1:
-            text = self._block_text.pop()
-            opening = opening_label(" ".join(text.split()))
+            opening = opening_label(" ".join(self._block_text.pop().split()))
             if opening is not None:
                 self.labels.append(("label", self.getpos()[0] - 1, opening[0], opening[1], tag))
 
