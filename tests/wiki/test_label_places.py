@@ -187,3 +187,15 @@ def test_x2_check_strict_exits_1_on_a_label_in_a_table_cell() -> None:
         report = check_wiki(WikiSettings(root=Path(root)))
         assert any("docs/page.md" in failure for failure in report.strict_failures())
         assert report.exit_code == 1 or report.strict_failures()
+
+
+def test_x7_quickcheck_withdraws_a_page_whose_title_now_says_internal(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from provider.wiki.quickcheck import may_have_left_public
+
+    before = _parse("---\naudience: public\ntitle: Refunds\n---\n# T\n\nPublic.\n", "plain").meta
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text("---\naudience: public\ntitle: 'Internal: refunds'\n---\n# T\n\n"
+                                               "Public.\n", encoding="utf-8")
+    assert may_have_left_public(WikiSettings(root=tmp_path), "docs/page.md", dt.datetime.now(dt.UTC), before)
