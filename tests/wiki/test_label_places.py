@@ -199,3 +199,17 @@ def test_x7_quickcheck_withdraws_a_page_whose_title_now_says_internal(tmp_path: 
     (tmp_path / "docs" / "page.md").write_text("---\naudience: public\ntitle: 'Internal: refunds'\n---\n# T\n\n"
                                                "Public.\n", encoding="utf-8")
     assert may_have_left_public(WikiSettings(root=tmp_path), "docs/page.md", dt.datetime.now(dt.UTC), before)
+
+
+def test_x5_an_accepted_internal_title_publishes_the_page_until_it_changes() -> None:
+    from provider.wiki.document import git_blob_sha1
+    from provider.wiki.findings import Acceptance
+
+    text = f"---\naudience: public\ntitle: 'Internal: how the {CANARY} router works'\n---\nThe {CANARY} words.\n"
+    accepted = (Acceptance("docs/page.md", "internal-title", git_blob_sha1(text.encode("utf-8"))),)
+    wiki = WikiSettings(root=Path("/x"), accepted_findings=accepted)
+    doc = parse_document(wiki, "docs/page.md", text.encode("utf-8"), size=len(text), mtime_ns=0)
+    assert isinstance(doc, WikiDocument) and _served(doc) and doc.meta.accepted == ("internal-title",)
+    edited = text + "More.\n"
+    doc = parse_document(wiki, "docs/page.md", edited.encode("utf-8"), size=len(edited), mtime_ns=0)
+    assert isinstance(doc, WikiDocument) and not _served(doc)
