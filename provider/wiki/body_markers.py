@@ -354,13 +354,19 @@ def _may_hold(body: str) -> bool:
     return _may_restrict(text if body.isascii() else fold(body))
 
 
+#: How far into a line a label's words may start (``For support agents only. …``), and
+#: an offset beyond it.
+_OPENING, _FAR = 40, 1 << 30
+_LEAD_END = re.compile(r"[:.–—|()\[\]]| - ")
+
+
 def _where_a_label_stands(line: str, after: str, at: int) -> bool:
     """Whether words at offset ``at`` of ``line`` (left-stripped; ``after``: the next
     line) stand where a label can: a heading, a quote, a list item, a table, a tag or an
     attribute value, a box or a definition, before a colon, or among the line's opening
     words (a paragraph's label before a period or a dash, a definition's term)."""
     after = after.strip(" \t")
-    return (line[:1] in "#>*_-+|<[({:!/=" or line[:2].rstrip(".)").isdigit() or ":" in line[:120] or at < 40
+    return (line[:1] in "#>*_-+|<[({:!/=" or line[:2].rstrip(".)").isdigit() or ":" in line[:120] or at < _OPENING
             or "=" in line or (bool(after) and (set(after) <= set("=-") or after[:1] == ":")))
 
 
@@ -376,11 +382,16 @@ def _may_restrict(text: str) -> bool:
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)].strip(" \t")
         after = text[end + 1 : text.find("\n", end + 1)].strip(" \t") if end >= 0 else ""
-        if not _where_a_label_stands(line, after, match.start() - start):
+        # Where a heading or note stands, the whole line counts; among a paragraph's
+        # opening words only a short label can (read no further: most lines are prose).
+        whole_line = _where_a_label_stands(line, after, _FAR)
+        if not (whole_line or match.start() - start < _OPENING):
             continue
-        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[:300]
-        # The whole line (a heading, a note) and its lead before a colon (a label).
-        if any(restricts_readers(part) is not None for part in {shown, shown.split(":", 1)[0]}):
+        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
+        # The whole line (a heading, a note) and its lead before a colon, a period, a dash
+        # or a bracket (a label).
+        parts = {shown, shown.split(":", 1)[0], _LEAD_END.split(shown, maxsplit=1)[0]}
+        if any(restricts_readers(part) is not None for part in parts):
             return True
     return False
 
