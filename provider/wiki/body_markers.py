@@ -236,7 +236,8 @@ def _inline_text(token: Token) -> str:
     if not token.children:
         return token.content
     shown: list[str] = []
-    in_summary = False  # a collapsible block's label is read as one (:func:`_collapsed`)
+    # A collapsible block's label is read as one (:func:`_collapsed`); code is text.
+    in_summary = False
     for child in token.children:
         if child.type == "html_inline" and _SUMMARY_TAG.match(child.content):
             in_summary = not child.content.startswith("</")
@@ -245,7 +246,7 @@ def _inline_text(token: Token) -> str:
     return "".join(shown)
 
 
-_SUMMARY_TAG = re.compile(r"</?summary\b", re.IGNORECASE)
+_SUMMARY_TAG = re.compile(r"</?(?:summary|code|kbd|samp|pre|tt|var)\b", re.IGNORECASE)
 
 
 def _label(inline: Token, text: str) -> tuple[str, str, bool] | None:
@@ -390,7 +391,7 @@ def _may_restrict(text: str) -> bool:
         shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
         # The whole line (a heading, a note) and its lead before a colon, a period, a dash
         # or a bracket (a label).
-        parts = {shown, shown.split(":", 1)[0], _LEAD_END.split(shown, maxsplit=1)[0]}
+        parts = {shown, *shown.split(":", 2)[:2], _LEAD_END.split(shown, maxsplit=1)[0]}
         if any(restricts_readers(part) is not None for part in parts):
             return True
     return False
