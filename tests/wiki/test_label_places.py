@@ -108,6 +108,7 @@ def labelled_place(draw: st.DrawFn) -> tuple[str, str, str]:
 @EXAMPLES
 @given(labelled_place())
 @example(("html-strong", "plain", _page("plain", "<strong>{label}:</strong> {secret}\n", "INTERNAL")))
+@example(("footnote", "plain", _page("plain", "See the rule.[^1]\n\n[^1]: {label}: {secret}\n", "社内向け")))
 def test_x2_a_label_in_any_place_keeps_its_text_from_customer_safe(variant: tuple[str, str, str]) -> None:
     place, layout, text = variant
     doc = _parse(text, layout)
