@@ -13,17 +13,39 @@ finding code                  what, and its effect
                               (down to the next heading of the same or a higher level)
                               is internal
 ``hiding-label``              a paragraph opening with a label such as ``**INTERNAL
-                              ONLY:**`` or ``Staff only:``: **that paragraph** is internal
+                              ONLY:**``, ``Staff only:``, ``Staff only.``, ``(Staff only)``,
+                              ``[Internal]``, ``Staff only –``, ``<strong>Internal:</strong>``,
+                              an image's alt text, or an HTML block's first words
+                              (``<p><em>Staff only</em> …``): **that paragraph** is internal
                               (and everything up to the next heading when the label stands alone)
 ``hiding-note``               a blockquote whose first line says so (``> Note for agents
                               (do not share)``): **the blockquote** is internal
 ``todo-internal``             ``TODO(internal)``, ``FIXME(staff)``…: **the paragraph,
                               list item or heading section** holding it is internal
+``hiding-title``              a box, tab, component, shortcode or HTML element titled so
+                              (``:::info{title="Staff only"}``, ``??? note "Internal"``,
+                              ``<TabItem label="Internal">``, ``{{< notice info "Staff
+                              only" >}}``, ``<figcaption>``, a ``title``/``summary``/
+                              ``label``/``alt``/``aria-label`` attribute): **the box or
+                              element** (to its closing tag; else to the next heading)
+``hiding-cell``               a table body cell that is or opens with such a label: **its
+                              row**; a header cell naming text (``Internal notes``): **the
+                              table**
+``hiding-footnote``           a footnote saying so: **the footnote and every block citing it**
+``hiding-term``               a definition term saying so: **the term and its definitions**
 ``audience-in-body``          a line ``audience: internal`` (or a look-alike key and
                               value) in the body, beyond the first lines the front matter
                               reader already scans: **the page** is quarantined as
                               internal
+``internal-title``            a front matter title or description saying so, whole or as
+                              its opening label (``title: "Internal: refund override"``;
+                              :func:`front_matter_markers`): **the page** is quarantined
 ============================  =======================================================
+
+Labels are judged by :func:`label_says`; the places a label stands in (cells, footnotes,
+terms, HTML) are found by :mod:`provider.wiki.label_places`. The insider word alone
+(``Internal``) is a label over text that does not use it again, and a box's title; in a
+heading or a table header it is a term.
 
 Why a section and not the whole page: a heading, a label, a note and a TODO each say
 *which* text they are about, as the markers do; hiding it keeps the rest of a public page
@@ -41,7 +63,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -50,15 +72,19 @@ from markdown_it.token import Token
 
 from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
+from .label_places import LABEL_ATTRIBUTES, Place, opening_label, place_labels
 from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
-from .restriction import HINT, names_staff_reader, restricts_readers
+from .restriction import HINT, INSIDER_STEMS, names_staff_reader, restricts_readers
 
-__all__ = ["BODY_MARKER_CODES", "BodyMarker", "find_body_markers", "hiding_summary", "mark_body_sections",
-           "says_not_for_customers"]
+__all__ = ["BODY_MARKER_CODES", "PAGE_CODES", "BodyMarker", "find_body_markers", "front_matter_markers",
+           "hiding_summary", "label_says", "mark_body_sections", "says_not_for_customers"]
 
 #: Finding codes of this module, in the order of the table above.
-BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "audience-in-body")
+BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "hiding-title", "hiding-cell",
+                     "hiding-footnote", "hiding-term", "audience-in-body", "internal-title")
+#: Codes that decide the whole page rather than hide lines of it.
+PAGE_CODES = ("audience-in-body", "internal-title")
 
 #: The words the phrases below are made of; a word of the text is read as one of them
 #: when it resembles it (``Іnternal`` with a Cyrillic І, ``ＳＴＡＦＦ``).
@@ -86,15 +112,21 @@ _WHOLE = tuple(tuple(p.split()) for p in (
 _WORD = re.compile(r"[^\W_]+")
 #: What an ASCII body must contain for any finding to be possible (each phrase of
 #: :data:`_ANYWHERE` and :data:`_WHOLE` holds one of these words; labels and TODOs too).
-_MAYBE = re.compile(r"internal[\s_-]+(?:only|use|notes?|eyes|confidential)|for internal|confidential|staff|"
+#: The insider word alone as a title or label attribute, in brackets, or opening a line.
+_TITLED_INSIDER = re.compile(r"""(?:title|label|summary|alt|caption|heading|header)\s*[=:]\s*["'`]\s*intern"""
+                             r"""|[\[(【]\s*intern\w*\s*[\])】]|^[ \t>*_-]*intern\w*\b|"intern\w*\"""", re.MULTILINE)
+_MAYBE = re.compile(r"(?m)internal[\s_-]+(?:only|use|notes?|eyes|confidential)|for internal|confidential|staff|"
                     r"agents? (?:only|notes?)|for (?:support )?agents|employees|"
                     r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
                     r"publication|published|"
                     r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
-                    r"(?:todo|fixme|xxx|hack|note)\s*\(")  # matched on lowercased text (4x faster)
+                    r"(?:todo|fixme|xxx|hack|note)\s*\("
+                    # The insider word alone as a label: "Internal:", "[Internal]", a title.
+                    r"|[\[(]\s*intern\w*\s*[\])]|\bintern\w*\s*[:：]|intern\w*\s*$")  # on lowercased text (4x faster)
 #: Inline markup between a phrase's words (``*Internal* notes``, ``[Internal](#x) notes``,
-#: ``<em>Internal</em> notes``): blanked, length kept, before :data:`_MAYBE` looks.
-_INLINE_MARKUP = re.compile(r"\]\([^)\n]*\)|</?[a-z][^>\n]*>|[*`\[\]~]")
+#: ``<em>Internal</em> notes``): blanked, length kept, before :data:`_MAYBE` looks. A tag's
+#: attribute values stay: a title or label attribute is a label.
+_INLINE_MARKUP = re.compile(r"\]\([^)\n]*\)|</?[a-z][\w.:-]*|[>=*`\[\]~]")
 #: A heading written as HTML; its text is read as a Markdown heading's is.
 _HTML_HEADING = re.compile(r"<h([1-6])(?:\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 #: "DRAFT - …", "DRAFT: …": a heading or label announcing a draft.
@@ -181,32 +213,112 @@ def says_not_for_customers(text: str) -> str | None:
     return restricts_readers(text)
 
 
+_ATTRIBUTE = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _shown(child: Token) -> str:
+    """What a reader sees of one inline child as words: its text, an image's alt text,
+    an inline tag's title or label attributes."""
+    if child.type in ("softbreak", "hardbreak"):
+        return "\n"
+    if child.type in ("text", "text_special"):
+        return child.content
+    if child.type == "image":
+        return " " + child.content + " "
+    if child.type == "html_inline" and "=" in child.content:
+        return " ".join(a or b for name, a, b in _ATTRIBUTE.findall(child.content) if name.lower() in LABEL_ATTRIBUTES)
+    return ""
+
+
 def _inline_text(token: Token) -> str:
-    """The text of an inline token without its code spans."""
+    """The text of an inline token without its code spans, with its images' alt text
+    and its inline tags' title attributes (a reader sees them as words)."""
     if not token.children:
         return token.content
-    return "".join("\n" if child.type in ("softbreak", "hardbreak") else child.content
-                   for child in token.children if child.type in ("text", "text_special", "softbreak", "hardbreak"))
+    shown: list[str] = []
+    # A collapsible block's label is read as one (:func:`_collapsed`); code is text.
+    in_summary = False
+    for child in token.children:
+        if child.type == "html_inline" and _SUMMARY_TAG.match(child.content):
+            in_summary = not child.content.startswith("</")
+        elif not in_summary:
+            shown.append(_shown(child))
+    return "".join(shown)
 
 
-def _label(inline: Token) -> str | None:
-    """A paragraph's opening label: bold text first in it, or text before a colon."""
+_SUMMARY_TAG = re.compile(r"</?(?:summary|code|kbd|samp|pre|tt|var)\b", re.IGNORECASE)
+
+
+def _label(inline: Token, text: str) -> tuple[str, str, bool] | None:
+    """``(label, rest, whole)``: a paragraph's opening label — bold or emphasised text
+    or an image first in it, text before a colon, in brackets or parentheses, or before
+    a period or dash — or its whole text when it is short. ``whole``: only a label that
+    is all phrase counts (:func:`label_says`)."""
     children = [c for c in inline.children or () if not (c.type == "text" and not c.content)]
     if children and children[0].type in ("strong_open", "em_open"):
         closing = children[0].type.replace("_open", "_close")
         inside: list[str] = []
-        for child in children[1:]:
+        for number, child in enumerate(children[1:], start=1):
             if child.type == closing:
-                return "".join(inside)[:60]
-            inside.append(child.content if child.type == "text" else "")
+                rest = "".join(_shown(c) for c in children[number + 1 :])
+                return "".join(inside)[:60], rest, False
+            inside.append(_shown(child))
         return None
-    first_line = inline.content.split("\n", 1)[0]
-    match = _LABEL.match(first_line)
-    if match is None:
-        return None
-    label = match.group(1)
-    # A label is short ("Staff only:") or shouted; a sentence with a colon is no label.
-    return label if len(label.split()) <= 6 or label.upper() == label else None
+    if children and children[0].type == "image":
+        return children[0].content[:60], "".join(_shown(c) for c in children[1:]), False
+    first_line = text.lstrip().split("\n", 1)[0]
+    opening = opening_label(first_line)
+    if opening is not None:
+        return opening
+    words = text.split()
+    return (" ".join(words), "", True) if 0 < len(words) <= 6 else None
+
+
+#: Words of a table header saying its column holds text for some readers (``Internal
+#: notes``, ``Do not share``), not that a feature is available to some (``Agents only``).
+_ABOUT_A_TEXT = frozenset(("notes", "note", "share", "publish", "published", "distribute", "customers", "public",
+                           "publication", "confidential", "use", "eyes", "comments", "remarks", "draft",
+                           "unpublished"))
+
+
+def _insider(word: str) -> bool:
+    """Whether ``word`` (folded) is the insider word itself: *internal*, *intern*,
+    *interno*, *внутренний* — not *internals*, *international*, *internet*."""
+    return word in ("internal", "intern", "interne", "interno", "interna", "internes", "internen", "internas",
+                    "internos") or (not word.isascii() and word.startswith(INSIDER_STEMS))
+
+
+#: An ASCII label (lowercased) without a word any phrase of :func:`says_not_for_customers`
+#: or :func:`~provider.wiki.restriction.restricts_readers` is made of.
+_NO_PHRASE = re.compile(r"(?!.*(?:intern|staff|agent|employ|confidential|draft|share|publish|distribut|customer|"
+                        r"public|private|restrict|note|support|team|eyes|only|desk|moderat|personnel|tier|level|"
+                        r"\b[lt][1-4]\b|for\b)).*", re.DOTALL)
+
+
+def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool = False) -> str | None:
+    """The phrase of a ``label`` (a title, a cell, a paragraph's opening words) that
+    says the text it stands over (``rest``: that text's first words) is not for
+    customers, else ``None``.
+
+    Read with :func:`says_not_for_customers`; with ``whole`` (a label before a period or
+    dash, a whole cell), the phrase must be (nearly) all of the label or end it: ``Staff
+    only.``, ``For support agents only`` count, ``Agents only run tools.`` does not. The
+    insider word alone (``Internal:``, ``[Internal]``, a box titled ``Internal``) counts on a label over other text or a
+    title (``titled``), unless the text uses the word again: ``**Internal**: the span is
+    internal`` names a term. Never raises."""
+    if label.isascii() and _NO_PHRASE.fullmatch(lowered := label.lower()) and not HINT.search(lowered):
+        return None  # most labels hold no word of any phrase: not read word by word
+    phrase = says_not_for_customers(label)
+    if phrase is not None:
+        words, said = _words(label), tuple(phrase.split())
+        # A whole label is the phrase, maybe with a word before or after it, or ends with it.
+        return phrase if not whole or len(words) <= len(said) + 1 or words[-len(said) :] == said else None
+    words = _words(label)
+    if len(words) == 1 and _insider(words[0]) and (titled or rest.strip()):
+        stem = words[0][:5]
+        if not any(w.startswith(stem) for w in _words(rest)):
+            return words[0]
+    return None
 
 
 def _may_hold(body: str) -> bool:
@@ -225,6 +337,8 @@ def _may_hold(body: str) -> bool:
             return True
     if "<summary" in text:
         return True  # a collapsible block's label may span lines
+    if _TITLED_INSIDER.search(text):
+        return True
     for match in _MAYBE.finditer(_INLINE_MARKUP.sub(lambda m: " " * len(m.group(0)), text)):
         # Only where a phrase counts: a heading (ATX, or a line above a setext
         # underline), a blockquote, a label before a colon or in bold, a TODO, an
@@ -233,12 +347,28 @@ def _may_hold(body: str) -> bool:
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)].lstrip(" \t")
         after = text[end + 1 : text.find("\n", end + 1)] if end >= 0 else ""
-        if (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
-                or match.group(0).endswith("(") or "audience" in match.group(0)
-                or (after.strip(" \t") and set(after.strip(" \t")) <= set("=-"))):
+        if (_where_a_label_stands(line, after, match.start() - start - (len(text[start:match.start()])
+                                                                      - len(text[start:match.start()].lstrip(" \t"))))
+                or match.group(0).endswith("(") or "audience" in match.group(0)):
             return True
     # Folded as the restriction rule reads (the copy rules' folding splits Hangul).
     return _may_restrict(text if body.isascii() else fold(body))
+
+
+#: How far into a line a label's words may start (``For support agents only. …``), and
+#: an offset beyond it.
+_OPENING, _FAR = 40, 1 << 30
+_LEAD_END = re.compile(r"[:.–—|()\[\]]| - ")
+
+
+def _where_a_label_stands(line: str, after: str, at: int) -> bool:
+    """Whether words at offset ``at`` of ``line`` (left-stripped; ``after``: the next
+    line) stand where a label can: a heading, a quote, a list item, a table, a tag or an
+    attribute value, a box or a definition, before a colon, or among the line's opening
+    words (a paragraph's label before a period or a dash, a definition's term)."""
+    after = after.strip(" \t")
+    return (line[:1] in "#>*_-+|<[({:!/=" or line[:2].rstrip(".)").isdigit() or ":" in line[:120] or at < _OPENING
+            or "=" in line or (bool(after) and (set(after) <= set("=-") or after[:1] == ":")))
 
 
 def _may_restrict(text: str) -> bool:
@@ -253,12 +383,16 @@ def _may_restrict(text: str) -> bool:
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)].strip(" \t")
         after = text[end + 1 : text.find("\n", end + 1)].strip(" \t") if end >= 0 else ""
-        if not (line[:1] in "#>*_-+|<[" or line[:2].rstrip(".)").isdigit() or ":" in line[:120]
-                or (after and set(after) <= set("=-"))):
+        # Where a heading or note stands, the whole line counts; among a paragraph's
+        # opening words only a short label can (read no further: most lines are prose).
+        whole_line = _where_a_label_stands(line, after, _FAR)
+        if not (whole_line or match.start() - start < _OPENING):
             continue
-        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[:300]
-        # The whole line (a heading, a note) and its lead before a colon (a label).
-        if any(restricts_readers(part) is not None for part in {shown, shown.split(":", 1)[0]}):
+        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
+        # The whole line (a heading, a note) and its lead before a colon, a period, a dash
+        # or a bracket (a label).
+        parts = {shown, *shown.split(":", 2)[:2], _LEAD_END.split(shown, maxsplit=1)[0]}
+        if any(restricts_readers(part) is not None for part in parts):
             return True
     return False
 
@@ -269,9 +403,10 @@ def _may_restrict(text: str) -> bool:
 _BOX_OPENER = re.compile(
     r'^(?:(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"(?P<a>[^"\n]*)")?[ \t]*'
     r'|===\+?[ \t]*"(?P<b>[^"\n]*)"[ \t]*'
-    r'|:{3,}[ \t]*[\w-]+[ \t]*(?:\[(?P<c>[^\]\n]*)\]|[ \t]+(?P<d>[^\n{]*))?(?:\{[^\n]*\})?[ \t]*'
+    r'|:{3,}[ \t]*[\w-]+[ \t]*(?:\[(?P<c>[^\]\n]*)\]|[ \t]+(?P<d>[^\n{]*))?'
+    r'(?:\{[^\n]*?\b(?:title|label|summary)=["\'](?P<g>[^"\'\n]*)["\'][^\n]*\}|\{[^\n]*\})?[ \t]*'
     r'|/{3,}[ \t]*[\w-]+[ \t]*(?:\|[ \t]*(?P<e>[^\n]*))?'
-    r'|\{\{[<%][ \t]*details\b(?:[^\n]*?(?:summary|title)="(?P<f>[^"\n]*)")?[^\n]*)$',
+    r'|\{\{[<%][ \t]*[\w-]+\b(?P<args>[^\n]*?)[ \t]*[%>]\}\}[ \t]*)$',
     re.MULTILINE)
 
 
@@ -289,15 +424,37 @@ _QUOTED_LABEL = re.compile(r"(?:[ \t]*>)+[ \t]*(?:\*\*|__|[^\s:>][^:\n]{0,40}:)"
 _BOX_SIGNS = ("!!!", "???", "===", ":::", "///", "{{<", "{{%", "[!")
 
 
-def _flush_left(body: str) -> str:
+#: A shortcode's title: a named argument, else its first quoted positional argument that
+#: is not a path (``{{< notice info "Staff only" >}}``, ``{{% notice title="Internal" %}}``).
+_NAMED_TITLE = re.compile(r"""\b(?:title|summary|label|header|name)\s*=\s*(?:"([^"\n]*)"|'([^'\n]*)')""")
+_POSITIONAL = re.compile(r"""(?<![=\w])(?:"([^"\n]*)"|'([^'\n]*)')""")
+
+
+def _box_title(opener: re.Match[str]) -> str:
+    """The title a box's opening line shows, or ``""``."""
+    args = opener.group("args")
+    if args is None:
+        return next((t for name, t in opener.groupdict().items() if name != "args" and t and t.strip()), "")
+    named = _NAMED_TITLE.search(args)
+    if named is not None:
+        return named.group(1) or named.group(2) or ""
+    for match in _POSITIONAL.finditer(args):
+        value = match.group(1) or match.group(2) or ""
+        if value.strip() and not re.search(r"[/\\]|\.\w{1,5}$", value):
+            return value
+    return ""
+
+
+def _flush_left(body: str) -> tuple[str, frozenset[int]]:
     """``body`` as the docs tools' boxes show it, line for line: each box's opening line
     written as a level-2 heading of its title (an empty line when it has none), and the
     text of an indented box (MkDocs admonitions and tabs, which plain Markdown would read
     as code) moved left by the box's indentation; code inside a box stays code. ``body``
     itself when it has no box."""
     if not any(sign in body for sign in _BOX_SIGNS):
-        return body
+        return body, frozenset()
     lines, changed = [], False
+    titles: set[int] = set()
     bodies: list[int] = []  # the column each open indented box's text starts at
     source = body.split("\n")
     for number, line in enumerate(source):
@@ -316,10 +473,13 @@ def _flush_left(body: str) -> str:
             lines.append(text)
             continue
         changed = True
-        lines.append(next(("## " + t for t in opener.groups() if t and t.strip()), ""))
+        title = _box_title(opener)
+        if title.strip():
+            titles.add(number)
+        lines.append("## " + title if title.strip() else "")
         if text.startswith(("!!!", "???", "===")):
             bodies.append((bodies[-1] if bodies else 0) + 4)
-    return "\n".join(lines) if changed else body
+    return ("\n".join(lines), frozenset(titles)) if changed else (body, frozenset())
 
 
 def find_body_markers(body: str) -> list[BodyMarker]:
@@ -330,17 +490,19 @@ def find_body_markers(body: str) -> list[BodyMarker]:
     (:func:`_flush_left`), since a docs tool shows an indented admonition body or a box
     titled "Staff notes" as prose under a heading. A finding of either reading counts
     (fail closed: the flat reading may take indented code for prose, never the reverse)."""
-    flat = _flush_left(body)
+    flat, titles = _flush_left(body)
     if not (_may_hold(body) or (flat != body and _may_hold(flat))):
         return []
     found = _findings(body)
     if flat != body:
         seen = {(m.code, m.line) for m in found}
-        found += [m for m in _findings(flat) if (m.code, m.line) not in seen]
+        found += [m for m in _findings(flat, titles) if (m.code, m.line) not in seen]
     return sorted(found, key=lambda m: (m.start, m.code))
 
 
-def _findings(body: str) -> list[BodyMarker]:
+def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarker]:
+    """The findings of one reading of ``body``; ``titles``: the lines that are a box's
+    title written as a heading (:func:`_flush_left`)."""
     tokens = parse_markdown(body)
     lines = len(body.split("\n"))
     found: list[BodyMarker] = []
@@ -355,6 +517,9 @@ def _findings(body: str) -> list[BodyMarker]:
             phrase = says_not_for_customers(text)
             if phrase is not None:
                 found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
+            elif token.map[0] in titles and label_says(text, titled=True) is not None:
+                # A box titled with the insider word alone (``??? note "Internal"``).
+                found.append(BodyMarker("hiding-title", token.map[0] + 1, text.strip()[:120], token.map[0], end))
             elif _TODO.search(text):
                 found.append(BodyMarker("todo-internal", token.map[0] + 1, text.strip()[:120], token.map[0], end))
         elif token.type in ("html_block", "inline") and token.map is not None and "<h" in token.content.lower():
@@ -368,12 +533,12 @@ def _findings(body: str) -> list[BodyMarker]:
         elif token.type == "paragraph_open" and token.map is not None:
             inline = tokens[position + 1]
             text = _inline_text(inline)
-            label = _label(inline)
+            opening = _label(inline, text)
             start, end = token.map
             first_line = text.strip().split("\n", 1)[0]
-            if label is not None and (says_not_for_customers(label) is not None or (
-                    names_staff_reader(label) and restricts_readers(first_line) is not None)):
-                if not text.strip().removeprefix(label).strip(" :*_") and position + 3 < len(tokens):
+            if opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
+                    names_staff_reader(opening[0]) and restricts_readers(first_line) is not None)):
+                if not opening[1].strip(" :*_.-–—()[]") and position + 3 < len(tokens):
                     # The label stands alone: it is about what follows — to the next
                     # heading, as an author means "the rest of this part" (it hid only the
                     # next block, and the paragraph after that was served).
@@ -389,7 +554,65 @@ def _findings(body: str) -> list[BodyMarker]:
                     line = start + text[: match.start(1)].count("\n") + 1
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     found += _collapsed(body)
+    found += [marker for place in place_labels(tokens, lines, _inline_text) if (marker := _judged(place)) is not None]
     return found
+
+
+#: The finding code of a label in each place (:mod:`provider.wiki.label_places`).
+_PLACE_CODES = {"cell": "hiding-cell", "header": "hiding-cell", "footnote": "hiding-footnote", "term": "hiding-term",
+                "title": "hiding-title", "label": "hiding-label"}
+_TIER_WORD = re.compile(r"\d|\b[lt][1-4]\b")
+
+
+#: Front matter keys a site shows as the page's title or summary.
+_TITLE_FIELDS = ("title", "linkTitle", "sidebar_label", "description", "summary", "subtitle")
+
+
+def front_matter_markers(meta: Mapping[str, object], header: str) -> list[BodyMarker]:
+    """``internal-title`` findings: a front matter title or description (``meta``, as
+    read from the header text ``header``) whose opening label or whole text says the
+    page is not for customers (``title: "Internal: refund override"``, ``description:
+    Staff only``): the title stands over the whole page, so the page is internal. The
+    finding's ``line`` is the key's line in ``header`` (1-based; 1 when not found);
+    nothing is hidden (``start == end == 0``)."""
+    found: list[BodyMarker] = []
+    for key in _TITLE_FIELDS:
+        value = meta.get(key)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        text = " ".join(value.split())
+        opening = opening_label(text)
+        candidates = [(text, "", True)] if len(text.split()) <= 6 else []
+        if opening is not None:
+            candidates.append(opening)
+        if any(label_says(label, rest, whole=whole) is not None for label, rest, whole in candidates):
+            at = re.search(rf"(?m)^\s*[\"']?{re.escape(key)}[\"']?\s*[:=]", header)
+            line = header[: at.start()].count("\n") + 1 if at is not None else 1
+            found.append(BodyMarker("internal-title", line, f"{key}: {text}"[:120], 0, 0))
+    return found
+
+
+def _judged(place: Place) -> BodyMarker | None:
+    """The finding of a label in a place, or ``None`` when its words do not say so. A
+    table header counts only when it names text for some readers (``Internal notes``,
+    not a feature column ``Agents only``); a cell's support tier (``Tier 2 only``) is a
+    plan, not a reader."""
+    titled = place.kind == "title"
+    phrase = label_says(place.label, place.rest, whole=place.whole, titled=titled)
+    if phrase is None:
+        return None
+    if place.kind == "header" and not (set(phrase.split()) & _ABOUT_A_TEXT or _no_share_phrase(place.label)):
+        return None
+    if place.kind in ("cell", "header") and _TIER_WORD.search(phrase):
+        return None
+    text = f"{place.label}: {place.rest}" if place.rest.strip() else place.label
+    return BodyMarker(_PLACE_CODES[place.kind], place.line + 1, " ".join(text.split())[:120], place.start, place.end)
+
+
+def _no_share_phrase(text: str) -> bool:
+    words = _words(text)
+    return any(_contains(words, tuple(p.split())) for p in ("do not share", "dont share", "do not publish",
+                                                             "do not distribute", "not for customers"))
 
 
 def _html_headings(token: Token, headings: list[tuple[int, int]], tokens: Sequence[Token],

@@ -20,7 +20,7 @@ from typing import Any
 from .anchors import AnchorRule, new_slugger
 from .audience import FileFacts, decide_file
 from .audience_map import apply_audience_map, operator_withholding
-from .body_markers import BodyMarker, find_body_markers, mark_body_sections
+from .body_markers import BodyMarker, find_body_markers, front_matter_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .classify import (
     TITLE_KEYS,
@@ -454,6 +454,7 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     body_text = head.front.body
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
     markers = find_body_markers(body_text)
+    markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
     errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, head.accepted, findings, offset)
@@ -481,6 +482,8 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
 
 #: The body-marker finding of an audience key written in the body.
 AUDIENCE_IN_BODY = "audience-in-body"
+#: The body-marker finding of a front matter title saying the page is internal.
+INTERNAL_TITLE = "internal-title"
 
 
 def _marker_messages(markers: list[BodyMarker], offset: int,
@@ -497,6 +500,11 @@ def _marker_messages(markers: list[BodyMarker], offset: int,
             if head.unreadable is None:  # else the header reader already said so
                 errors.append(f"line {marker.line + offset} sets {marker.text!r} in the body, outside the front "
                               "matter; the document is treated as internal")
+        elif marker.code == INTERNAL_TITLE:
+            if marker.code not in head.accepted:
+                errors.append(f"line {marker.line + offset}: front matter {marker.text!r} says the page is not for "
+                              f"customers; treated as internal ({INTERNAL_TITLE}; accept it in accepted_findings if "
+                              "it is public)")
         elif marker.code not in head.accepted:
             hiding.append(marker)
             warnings.append(f"line {marker.line + offset}: {marker.text!r} says it is not for customers, so "
@@ -608,7 +616,10 @@ def _text_fields(title: str, body: _Body) -> dict[str, Any]:
 
 #: What each body-marker finding makes internal, for its warning.
 _HIDES = {"hiding-heading": "its heading's section is", "hiding-label": "its paragraph is",
-          "hiding-note": "its blockquote is", "todo-internal": "the block holding it is"}
+          "hiding-note": "its blockquote is", "todo-internal": "the block holding it is",
+          "hiding-title": "the box or element it titles is", "hiding-cell": "its table row (a header: the table) is",
+          "hiding-footnote": "the footnote and the blocks citing it are",
+          "hiding-term": "the term and its definitions are"}
 #: How the front matter reader's "header-like block below the top" reason starts.
 MISPLACED_HEADER = "front matter must start on the very first line"
 

@@ -12,9 +12,15 @@ code                       what fires                                           
 ``would-be-marker``        a comment, tag, class or container that looks meant   yes
                            as an internal-section marker: the page is internal
 ``hiding-heading``         (:mod:`provider.wiki.body_markers`) its section is    yes
-``hiding-label``           internal
-``hiding-note``
+``hiding-label``           internal (a title: its box; a cell: its row; a
+``hiding-note``            footnote: it and the blocks citing it)
 ``todo-internal``
+``hiding-title``
+``hiding-cell``
+``hiding-footnote``
+``hiding-term``
+``internal-title``         a front matter title saying so: the page is           yes
+                           quarantined
 ``near-copy``              the page nearly copies internal or withheld text      yes
                            (:mod:`provider.wiki.copies`): it inherits that status
 ``audience-in-body``       ``audience: internal`` in the body: internal           no

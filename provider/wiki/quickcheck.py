@@ -18,7 +18,7 @@ import datetime as dt
 import os
 
 from .audience_map import apply_audience_map, operator_withholding
-from .body_markers import find_body_markers
+from .body_markers import find_body_markers, front_matter_markers
 from .cascade import read_cascade, with_params
 from .classify import PUBLIC, decide_own_audience
 from .document import DocumentMeta, WikiSettings
@@ -77,6 +77,8 @@ def may_have_left_public(settings: WikiSettings, relpath: str, now: dt.datetime,
         cascade, errors, _ = read_cascade(meta, layout)
         if errors or (cascade is not None and cascade.get("audience", PUBLIC) != PUBLIC):
             return True
+    if front_matter_markers(meta, text):
+        return True  # a title saying the page is internal quarantines it
     return _body_may_withdraw(front.body, before)
 
 

@@ -161,7 +161,10 @@ def staff_balance(draw: st.DrawFn) -> tuple[str, str]:
     if form == "heading":
         body = f"## {phrase}\n\nEvery {CANARY} word here is public.\n"
     elif form == "label":
-        body = f"**{phrase}:** every {CANARY} word here is public.\n"
+        # A term's label, as a glossary writes it: the text names the term again. The
+        # insider word alone over text that does not (``**Internal:** code 4417``) is a
+        # restriction (tests/wiki/test_label_places.py).
+        body = f"**{phrase}:** every {CANARY} word about {phrase.lower()} here is public.\n"
     else:
         body = (f"| Plan | Tier 2 only | Agents only |\n|---|---|---|\n| Pro | yes | no |\n\n"
                 f"Every {CANARY} word here is public.\n")
