@@ -33,6 +33,12 @@ finding code                  what, and its effect
                               table**
 ``hiding-footnote``           a footnote saying so: **the footnote and every block citing it**
 ``hiding-term``               a definition term saying so: **the term and its definitions**
+``hiding-sentence``           a sentence of a paragraph, of any length, saying its text is
+                              for staff or not for customers (*This article is for support
+                              agents and must not be shared with customers*, *Customers
+                              should never see the following steps*): **the section
+                              holding it** (from its heading to the next heading of the
+                              same or a higher level; before any heading: the whole page)
 ``audience-in-body``          a line ``audience: internal`` (or a look-alike key and
                               value) in the body, beyond the first lines the front matter
                               reader already scans: **the page** is quarantined as
@@ -82,7 +88,7 @@ __all__ = ["BODY_MARKER_CODES", "PAGE_CODES", "BodyMarker", "find_body_markers",
 
 #: Finding codes of this module, in the order of the table above.
 BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "hiding-title", "hiding-cell",
-                     "hiding-footnote", "hiding-term", "audience-in-body", "internal-title")
+                     "hiding-footnote", "hiding-term", "hiding-sentence", "audience-in-body", "internal-title")
 #: Codes that decide the whole page rather than hide lines of it.
 PAGE_CODES = ("audience-in-body", "internal-title")
 
@@ -195,7 +201,8 @@ def says_not_for_customers(text: str) -> str | None:
     ``"Internal"``, ``"Internal DNS"``, ``"Tools for agents"`` → ``None``."""
     words = _words(text)
     if not words:
-        return None
+        # A sign alone (a bare 🔒 as a heading or label) has no words to match.
+        return restricts_readers(text)
     if _DRAFT_LEAD.match(fold(text)) and text.lstrip(" #*_>🔒").startswith("DRAFT"):
         return "draft"
     if words[-1] == "confidential" or any(a == "confidential" and b in _ABOUT_TEXT for a, b in pairwise(words)):
@@ -387,6 +394,13 @@ def _may_restrict(text: str) -> bool:
         # opening words only a short label can (read no further: most lines are prose).
         whole_line = _where_a_label_stands(line, after, _FAR)
         if not (whole_line or match.start() - start < _OPENING):
+            # In prose only the sentence rule counts (hiding-sentence): read the
+            # sentence around the hint.
+            at = match.start() - start
+            opened = max((m.end() for m in _SENTENCE_END.finditer(line, 0, at)), default=0)
+            closed = _SENTENCE_END.search(line, at)
+            if restricts_readers(line[opened : closed.start() if closed else len(line)]) is not None:
+                return True
             continue
         shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
         # The whole line (a heading, a note) and its lead before a colon, a period, a dash
@@ -548,6 +562,9 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             elif (todo := _TODO.search(text)) is not None:
                 lines_held = _item_range(tokens, position)
                 found.append(BodyMarker("todo-internal", start + 1, todo.group(0)[:120], *lines_held))
+            elif (sentence := _restricting_sentence(text)) is not None:
+                found.append(BodyMarker("hiding-sentence", start + 1, sentence[:120],
+                                        *_section_around(tokens, headings, position, lines)))
             for match in _AUDIENCE.finditer(text):
                 key, value = match.group(1), match.group(2)
                 if resembles(key, "audience") and any(resembles(value, w) for w in ("internal", "private", "staff")):
@@ -555,7 +572,45 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     found += _collapsed(body)
     found += [marker for place in place_labels(tokens, lines, _inline_text) if (marker := _judged(place)) is not None]
-    return found
+    # A sentence already inside what a label, note or title hides is that finding's own
+    # text ("> Note for agents (do not share) …"): its narrower reach is what the author
+    # meant, and the sentence rule would hide the whole section around it.
+    reaches = [(m.start, m.end) for m in found if m.code != "hiding-sentence"]
+    return [m for m in found
+            if m.code != "hiding-sentence" or not any(start <= m.line - 1 < end for start, end in reaches)]
+
+
+#: Where a paragraph's sentences end (Latin, CJK and Devanagari full stops).
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？।])\s+|(?<=[。！？])")
+
+
+def _restricting_sentence(text: str) -> str | None:
+    """The first sentence of a paragraph's ``text`` that says its text is for staff or
+    not for customers (:func:`~provider.wiki.restriction.restricts_readers`'s sentence
+    rule, any length), else ``None``. Only paragraphs of more than 6 words: shorter
+    ones are labels (:func:`_label`)."""
+    if len(text.split()) <= 6 or not HINT.search(fold(text).lower()):
+        return None
+    for sentence in _SENTENCE_END.split(" ".join(text.split())):
+        if len(sentence.split()) > 6 and restricts_readers(sentence) is not None:
+            return sentence
+    return None
+
+
+def _section_around(tokens: Sequence[Token], headings: Sequence[tuple[int, int]], position: int,
+                    lines: int) -> tuple[int, int]:
+    """``(start, end)`` lines of the heading section holding token ``position``: from the
+    nearest heading before it to the next heading of the same or a higher level; the
+    whole body when no heading comes before it (what such a sentence speaks of is, fail
+    closed, everything around it)."""
+    before = [(i, level) for i, level in headings if i < position]
+    if not before:
+        return 0, lines
+    index, level = before[-1]
+    start = tokens[index].map[0]  # type: ignore[index]
+    end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
+                if i > index and other <= level), lines)
+    return start, end
 
 
 #: The finding code of a label in each place (:mod:`provider.wiki.label_places`).

@@ -619,7 +619,8 @@ _HIDES = {"hiding-heading": "its heading's section is", "hiding-label": "its par
           "hiding-note": "its blockquote is", "todo-internal": "the block holding it is",
           "hiding-title": "the box or element it titles is", "hiding-cell": "its table row (a header: the table) is",
           "hiding-footnote": "the footnote and the blocks citing it are",
-          "hiding-term": "the term and its definitions are"}
+          "hiding-term": "the term and its definitions are",
+          "hiding-sentence": "the section holding it (before any heading: the page) is"}
 #: How the front matter reader's "header-like block below the top" reason starts.
 MISPLACED_HEADER = "front matter must start on the very first line"
 

@@ -19,6 +19,7 @@ code                       what fires                                           
 ``hiding-cell``
 ``hiding-footnote``
 ``hiding-term``
+``hiding-sentence``
 ``internal-title``         a front matter title saying so: the page is           yes
                            quarantined
 ``near-copy``              the page nearly copies internal or withheld text      yes

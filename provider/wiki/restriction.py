@@ -334,6 +334,10 @@ _ADVICE = frozenset(("your", "their", "his", "her", "any", "passwords", "passwor
                      "tokens", "token", "secrets", "pin", "ihr", "ihre", "votre", "vos", "tu", "tus", "sua", "seu"))
 
 
+#: Words after a text noun that point at the page's own text.
+_PLACED = frozenset(("below", "above", "here", "hereafter", "unten", "oben", "ci-dessous", "dessous", "abajo"))
+
+
 def _sentence(words: list[str]) -> str | None:
     """A sentence saying its own text is for staff or not for customers (any length):
 
@@ -351,6 +355,8 @@ def _sentence(words: list[str]) -> str | None:
     kinds = _kinds(words)
     texts = [i for i, w in enumerate(words) if w in _DEICTICS and (
         w == "following" or any(n in _TEXT_NOUNS for n in words[i + 1 : i + 4]))]
+    # "The steps below", "the information above": the text named after its noun.
+    texts += [i for i, w in enumerate(words[:-1]) if w in _TEXT_NOUNS and words[i + 1] in _PLACED]
     if any(w in _CUSTOMERS for w in words):
         for i, word in enumerate(words):
             if word not in _NEGATIONS or any(w in _CONDITIONS for w in words[:i]):
@@ -364,7 +370,7 @@ def _sentence(words: list[str]) -> str | None:
             # at once and the customers follow the verb ("Do not show to customers").
             if any(t < i or verbs[0] < t <= verbs[0] + 4 for t in texts) or (
                     len(words) <= _MAX_WORDS and (verbs[0] == i + 1 or words[i + 1] in ("be", "to", "ever"))
-                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 5])):
+                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 7])):
                 return " ".join(words[i : i + 6])
     if texts:
         for i, word in enumerate(words):

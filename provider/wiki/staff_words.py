@@ -150,6 +150,9 @@ CUSTOMER_WORDS: frozenset[str] = frozenset((
     "customer", "customers", "client", "clients", "endusers", "enduser", "kunden", "kunde", "endkunden",
     "clientes", "cliente", "klanten", "klant", "clienti", "kunder", "kunderna", "asiakkaille", "asiakkaat",
     "musteri", "musteriler", "zakaznikum", "pelanggan",
+    # Outsiders in general: only ever read beside a negated verb of showing and the
+    # text itself ("This section must not be shown to external users / outsiders").
+    "external", "externally", "outsiders", "outside", "extern", "externe", "externen",
 ))
 #: Words after "this", "these" or "the following" that name the page's own text.
 TEXT_NOUNS: frozenset[str] = frozenset((
