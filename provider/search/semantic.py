@@ -21,7 +21,7 @@ from .embedding import Embedder, Vectors, load_embedder
 from .selection import Hit
 from .vectors import RRF_K, fuse, nearest
 
-__all__ = ["AGREEING_RANKS", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
+__all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
 
 #: The meaning ranking's weight in the fusion by default (the words' is 1). Weight 2 beat 1
 #: on the tuning halves of the paraphrase sets (MRR +0.01 to +0.06) but cost kaia-docs.yaml's
@@ -33,6 +33,10 @@ DEFAULT_WEIGHT = 1.0
 #: 0.023 MRR (0.943 → 0.920); with it 0.004. At weight 1 the sample's English queries
 #: lose 0.016 MRR with it (0.943 → 0.927), 0.035 without.
 AGREEING_RANKS = 5
+#: How much an entry's best passage counts in its similarity to a query, against the
+#: entry's own vector (:func:`~provider.search.vectors.nearest`): 0 the entry alone, 1 its
+#: best passage alone.
+DEFAULT_PASSAGES = 0.5
 
 #: Half-saturation of :func:`~provider.search.backend.normalised_score`: a hit found by
 #: meaning only gets a raw score whose normalised value is its cosine similarity.
@@ -52,6 +56,7 @@ class Semantic:
         k: the reciprocal-rank fusion offset.
         lexical: the word ranking's weight (0: the meaning ranking alone, for measuring it).
         agreeing: :data:`AGREEING_RANKS` (0: no hit is kept first).
+        passages: :data:`DEFAULT_PASSAGES`, the best passage's share of an entry's similarity.
     """
 
     embedder: Embedder
@@ -59,6 +64,7 @@ class Semantic:
     k: int = RRF_K
     lexical: float = 1.0
     agreeing: int = AGREEING_RANKS
+    passages: float = DEFAULT_PASSAGES
 
     @classmethod
     def load(cls, model: str, weight: float = DEFAULT_WEIGHT) -> Semantic:
@@ -86,7 +92,7 @@ class MeaningSearch:
         first when the nearest entries have it among their ``agreeing`` first: at most
         ``max(len(lexical), fetch)`` hits, best first. ``columns``: the searcher's locale,
         group and path column readers."""
-        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales)
+        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales, self.semantic.passages)
         similarity: dict[int, float] = {}
         paths: set[str] = set()
         for score, docnum in near:
