@@ -3,9 +3,10 @@
 A unit's vector is computed from that unit's own text only — its title and the passages
 it holds in its view — and stored in the same Whoosh entry (the schema's ``vector``
 column), and so is one vector per passage it holds (its ``passage_vectors`` column: the
-title and that passage), which lets a long entry be found by its best passage. So the public index's vectors come from public passages alone (CONTRACT X2, as
-for its text), and whatever removes or replaces an entry's text removes or replaces its
-vector in the same commit (X7, live re-indexing, rebuilds and crash safety need nothing
+title and that passage), which lets a long entry be found by its best passage. So the
+public index's vectors come from public passages alone (CONTRACT X2, as for its text),
+and whatever removes or replaces an entry's text removes or replaces its vectors in the
+same commit (X7, live re-indexing, rebuilds and crash safety need nothing
 of their own).
 """
 

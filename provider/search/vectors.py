@@ -1,12 +1,13 @@
 """The meaning half of ``semanticSearch``: nearest entries by vector, and their fusion with
 the word ranking.
 
-Each entry's vector, and its passages' (:data:`~provider.search.schema.PASSAGE_VECTOR_FIELD`),
-are columns of its own Whoosh entry (:data:`~provider.search.schema.VECTOR_FIELD`), so a search reads it from the same segments, with the same deletions, as
-the text it was made from: an entry deleted or replaced by a commit is gone from both at
+Each entry's vector (:data:`~provider.search.schema.VECTOR_FIELD`) and its passages'
+(:data:`~provider.search.schema.PASSAGE_VECTOR_FIELD`) are columns of its own Whoosh
+entry, so a search reads them from the same segments, with the same deletions, as the
+text they were made from: an entry deleted or replaced by a commit is gone from both at
 once. A segment's vectors are read once, as ``float32`` matrices, and kept per segment
-(:data:`MATRICES`, :data:`PASSAGES`, as :data:`~provider.search.arrays.POSTINGS` keeps posting lists);
-deleted entries and the entries a query may not see are masked per search.
+(:data:`MATRICES`, :data:`PASSAGES`, as :data:`~provider.search.arrays.POSTINGS` keeps
+posting lists); deleted entries and the entries a query may not see are masked per search.
 
 The two rankings are fused by reciprocal rank (Cormack et al., 2009): an entry's fused
 score is ``Σ weight / (RRF_K + rank)`` over the rankings it appears in.

@@ -369,7 +369,8 @@ def test_an_entry_scores_its_vector_mixed_with_its_best_passage(tmp_path: Path) 
     query = model.embed_query("card refund")
     for share in (0.0, 0.5, 1.0):
         with whoosh_index.open_dir(str(build / ALL)).searcher() as searcher:
-            got = {searcher.stored_fields(d)["path"]: score for score, d in nearest(searcher, query, 10, passages=share)}
+            near = nearest(searcher, query, 10, passages=share)
+            got = {searcher.stored_fields(d)["path"]: score for score, d in near}
         for path, (vector, _, _, passage_vectors, _) in entries.items():
             best = float(np.max(passage_vectors @ query)) if len(passage_vectors) else float(vector @ query)
             assert got[path] == pytest.approx((1 - share) * float(vector @ query) + share * best, abs=1e-4)
