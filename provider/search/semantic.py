@@ -9,7 +9,9 @@ hit stays first when the meaning ranking agrees with it (has it among its
 :data:`AGREEING_RANKS` first), so a query the words already answer keeps its answer on
 top. What follows is the
 lexical path's own: one answer per translation group, the locale ranking, the passage
-cap, snippets cut from the matching entry's passages, scores that never rise.
+cap, snippets cut from the matching entry's passages (for an entry found by meaning
+only, from its passage nearest the query: :meth:`MeaningSearch.passage`), scores that
+never rise.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from .embedding import Embedder, Vectors, load_embedder
 from .selection import Hit
-from .vectors import RRF_K, fuse, nearest
+from .vectors import RRF_K, fuse, nearest, nearest_passage
 
 __all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
 
@@ -84,6 +86,11 @@ class MeaningSearch:
     vector: Vectors
     #: the (lowercased) locales of the entries it may find; ``None``: any
     locales: frozenset[str] | None
+
+    def passage(self, searcher: Any, docnum: int) -> int | None:
+        """The index of the entry ``docnum``'s passage nearest the query (``None``: it has
+        no passage vectors), for the snippet of an entry the words did not find."""
+        return nearest_passage(searcher, docnum, self.vector)
 
     def fused(self, searcher: Any, columns: tuple[Any, Any, Any], lexical: list[Hit], fetch: int,
               per_document: int | None) -> list[Hit]:

@@ -29,7 +29,7 @@ from cachetools import LRUCache
 from .arrays import segment_key
 from .schema import PASSAGE_VECTOR_FIELD, VECTOR_FIELD
 
-__all__ = ["MATRICES", "PASSAGES", "RRF_K", "fuse", "nearest"]
+__all__ = ["MATRICES", "PASSAGES", "RRF_K", "fuse", "nearest", "nearest_passage"]
 
 #: The rank offset of reciprocal-rank fusion (60 in the original paper; measured here with
 #: ``bench/relevance.py --rrf-k``).
@@ -177,6 +177,19 @@ def nearest(searcher: Any, query: Matrix, count: int, locales: frozenset[str] | 
     top = np.argpartition(-scores, count)[:count] if count < len(scores) else np.arange(len(scores))
     top = top[np.lexsort((top, -scores[top]))]
     return [(float(scores[i]), int(i)) for i in top if scores[i] > 0]
+
+
+def nearest_passage(searcher: Any, docnum: int, query: Matrix) -> int | None:
+    """The index (in its ``passages``) of the entry ``docnum``'s passage most similar to the
+    unit vector ``query``; ``None`` when it has no passage vectors (or of another dimension)."""
+    if PASSAGE_VECTOR_FIELD not in searcher.schema.names():
+        return None
+    raw = searcher.reader().column_reader(PASSAGE_VECTOR_FIELD)[docnum]
+    width = 2 * query.shape[0]
+    if not raw or len(raw) % width:
+        return None
+    matrix = np.frombuffer(raw, dtype="<f2").astype(np.float32).reshape(-1, query.shape[0])
+    return int(np.argmax(matrix @ query))
 
 
 def fuse(rankings: Sequence[tuple[float, Sequence[int]]], k: int = RRF_K) -> list[tuple[float, int]]:

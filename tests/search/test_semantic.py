@@ -376,3 +376,23 @@ def test_an_entry_scores_its_vector_mixed_with_its_best_passage(tmp_path: Path) 
             assert got[path] == pytest.approx((1 - share) * float(vector @ query) + share * best, abs=1e-4)
     # The long page's refund paragraph matches better than the page as a whole.
     assert float(np.max(entries["many.md"][3] @ query)) > float(entries["many.md"][0] @ query) + 0.05
+
+
+def test_an_entry_found_by_meaning_only_shows_its_nearest_passage(tmp_path: Path) -> None:
+    """The snippet stays the matching passage: for an entry the words did not find, the
+    passage nearest the query in meaning (not the first one, as the words' choice would
+    fall back to)."""
+    content, index = tmp_path / "wiki", tmp_path / "index"
+    content.mkdir()
+    bodies = ("Export all invoices as a spreadsheet for your accountant.",
+              "Reset your password from the sign-in page when you forget it.",
+              "Refunds are paid back to the card within five days.")
+    (content / "many.md").write_text("---\ntitle: Billing\naudience: public\n---\n\n" + "".join(
+        f"#### Part {i}\n\n{body}\n\n" for i, body in enumerate(bodies)), "utf-8")
+    with Indexer(WikiSettings(root=content, semantic_model=MODEL), IndexLayout(index)) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(index, cache_entries=0, semantic=Semantic.load(MODEL))
+    query = "reimbursement of money"  # no word of the page
+    assert backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=LEXICAL)) == ()
+    [found] = backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY))
+    assert bodies[2] in found.snippet and bodies[0] not in found.snippet
