@@ -98,6 +98,8 @@ def main() -> None:
     parser.add_argument("--locales", default="en,de")
     parser.add_argument("--index-dir", type=Path, help="keep the wiki and builds here (a kept build is not re-timed)")
     parser.add_argument("--rounds", type=int, default=3, help="search rounds (each query's median CPU is kept)")
+    parser.add_argument("--passages", type=float, help="the best passage's share of an entry's similarity "
+                        "(default: the provider's)")
     args = parser.parse_args()
     from search import build_wiki, make_queries
 
@@ -140,7 +142,7 @@ def main() -> None:
         embedder.embed_query(text)
         embed.append(time.thread_time() - started)
     print(f"query embedding CPU: p50 {1000 * _pct(embed, 0.5):.3f} ms, p99 {1000 * _pct(embed, 0.99):.3f} ms")
-    semantic = Semantic(embedder)
+    semantic = Semantic(embedder) if args.passages is None else Semantic(embedder, passages=args.passages)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     by_mode: dict[str, list[list[float]]] = {"lexical": [], "hybrid": []}
     for _ in range(args.rounds):

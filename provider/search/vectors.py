@@ -181,15 +181,21 @@ def nearest(searcher: Any, query: Matrix, count: int, locales: frozenset[str] | 
 
 def nearest_passage(searcher: Any, docnum: int, query: Matrix) -> int | None:
     """The index (in its ``passages``) of the entry ``docnum``'s passage most similar to the
-    unit vector ``query``; ``None`` when it has no passage vectors (or of another dimension)."""
-    if PASSAGE_VECTOR_FIELD not in searcher.schema.names():
+    unit vector ``query``; ``None`` when it has no passage vectors (or of another dimension).
+    Reads the matrices :func:`nearest` keeps for the searcher (call it first)."""
+    vectors: _Vectors | None = getattr(searcher, "_kp_vectors", None)
+    if vectors is None:
         return None
-    raw = searcher.reader().column_reader(PASSAGE_VECTOR_FIELD)[docnum]
-    width = 2 * query.shape[0]
-    if not raw or len(raw) % width:
-        return None
-    matrix = np.frombuffer(raw, dtype="<f2").astype(np.float32).reshape(-1, query.shape[0])
-    return int(np.argmax(matrix @ query))
+    for (offset, (matrix, holders, starts)), entries in zip(vectors.passages, vectors.segments, strict=True):
+        local = docnum - offset
+        if not 0 <= local < len(entries):
+            continue
+        at = int(np.searchsorted(holders, local))
+        if at >= len(holders) or holders[at] != local or matrix.shape[1] != query.shape[0]:
+            return None
+        end = int(starts[at + 1]) if at + 1 < len(starts) else len(matrix)
+        return int(np.argmax(matrix[int(starts[at]):end] @ query))
+    return None
 
 
 def fuse(rankings: Sequence[tuple[float, Sequence[int]]], k: int = RRF_K) -> list[tuple[float, int]]:
