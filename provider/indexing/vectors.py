@@ -1,10 +1,12 @@
-"""The embedding of each index entry (``semanticSearch``), made with its text.
+"""The embeddings of each index entry (``semanticSearch``), made with its text.
 
 A unit's vector is computed from that unit's own text only — its title and the passages
 it holds in its view — and stored in the same Whoosh entry (the schema's ``vector``
-column). So the public index's vectors come from public passages alone (CONTRACT X2, as
-for its text), and whatever removes or replaces an entry's text removes or replaces its
-vector in the same commit (X7, live re-indexing, rebuilds and crash safety need nothing
+column), and so is one vector per passage it holds (its ``passage_vectors`` column: the
+title and that passage), which lets a long entry be found by its best passage. So the
+public index's vectors come from public passages alone (CONTRACT X2, as for its text),
+and whatever removes or replaces an entry's text removes or replaces its vectors in the
+same commit (X7, live re-indexing, rebuilds and crash safety need nothing
 of their own).
 """
 
@@ -14,15 +16,15 @@ from dataclasses import replace
 
 from ..search.embedding import Embedder, Vectors, load_embedder, to_bytes
 from ..search.prepared import Unit
-from ..search.schema import VECTOR_FIELD
+from ..search.schema import PASSAGE_VECTOR_FIELD, VECTOR_FIELD
 from ..wiki.document import WikiSettings
 
-__all__ = ["VECTOR_TEXT_VERSION", "entry_vectors", "unit_text", "vector_bytes_of", "with_vectors"]
+__all__ = ["VECTOR_TEXT_VERSION", "entry_vectors", "passage_texts", "unit_text", "vector_bytes_of", "with_vectors"]
 
 #: What an entry's vector embeds, versioned: part of the index's settings key, so a build
 #: whose vectors embed something else is rebuilt aside. 3 left passages mostly of code out;
-#: 4: every passage again (:func:`unit_text`).
-VECTOR_TEXT_VERSION = 4
+#: 4: every passage again (:func:`unit_text`); 5: a vector per passage too (:func:`passage_texts`).
+VECTOR_TEXT_VERSION = 5
 
 
 def vector_bytes_of(settings: WikiSettings) -> int:
@@ -43,6 +45,13 @@ def unit_text(title: str, unit: Unit) -> str:
     return "\n".join((title, *unit.fields.get("passages", ())))
 
 
+def passage_texts(title: str, unit: Unit) -> list[str]:
+    """What each of a unit's passage vectors embeds, in the order of its ``passages``:
+    the document's title and that passage as shown (a section's first passage starts
+    with its heading), so a passage is read as part of its page's topic."""
+    return [f"{title}\n{passage}" for passage in unit.fields.get("passages", ())]
+
+
 def entry_vectors(embedder: Embedder, title: str, texts: list[str]) -> Vectors:
     """The unit vectors of the entries of one document titled ``title`` whose texts
     (:func:`unit_text`, which starts with the title) are ``texts``.
@@ -55,13 +64,23 @@ def entry_vectors(embedder: Embedder, title: str, texts: list[str]) -> Vectors:
 
 
 def with_vectors(model: str, title: str, units: tuple[Unit, ...]) -> tuple[Unit, ...]:
-    """``units`` each with its ``vector`` field (one batch per document, :func:`unit_text`).
+    """``units`` each with its ``vector`` field (:func:`unit_text`) and its
+    ``passage_vectors`` field (:func:`passage_texts`, concatenated): one batch per document.
 
     Raises:
         EmbeddingUnavailable: the model cannot be loaded.
     """
     if not units:
         return units
-    vectors = entry_vectors(load_embedder(model), title, [unit_text(title, unit) for unit in units])
-    return tuple(replace(unit, fields={**unit.fields, VECTOR_FIELD: to_bytes(vector)})
-                 for unit, vector in zip(units, vectors, strict=True))
+    embedder = load_embedder(model)
+    vectors = entry_vectors(embedder, title, [unit_text(title, unit) for unit in units])
+    pieces = [passage_texts(title, unit) for unit in units]
+    passage_vectors = embedder.embed([text for texts in pieces for text in texts])
+    done = []
+    start = 0
+    for unit, vector, texts in zip(units, vectors, pieces, strict=True):
+        own = passage_vectors[start:start + len(texts)]
+        start += len(texts)
+        done.append(replace(unit, fields={**unit.fields, VECTOR_FIELD: to_bytes(vector),
+                                          PASSAGE_VECTOR_FIELD: to_bytes(own)}))
+    return tuple(done)

@@ -598,6 +598,7 @@ class WhooshBackend:
             if later and len(found) < fetch:
                 # Another language's fields hold other documents: no hit can repeat.
                 found += self._match(searcher, later, fetch - len(found), None, per_document)
+            lexical_docnums = {hit.docnum for hit in found}
             if meaning is not None:
                 found = meaning.fused(searcher, _columns(searcher), found, fetch, per_document)
             chosen = by_locale(found, pref) if pref is not None else by_writing(found, key_of, written, default_key)
@@ -607,7 +608,14 @@ class WhooshBackend:
             if not short or len(found) < fetch or fetch >= FETCH_MAX:
                 break
             fetch = min(fetch * 4, FETCH_MAX)
-        return _results(searcher, hits, languages, words, query.text)
+        passage_of = None
+        if meaning is not None:
+            found_by = meaning
+
+            def passage_of(docnum: int) -> int | None:
+                # The words' best passage for what they found, the nearest one for the rest.
+                return None if docnum in lexical_docnums else found_by.passage(searcher, docnum)
+        return _results(searcher, hits, languages, words, query.text, passage_of)
 
     def _meaning(self, searcher: Searcher, languages: Sequence[str], query: SearchQuery,
                  written: Collection[str], wanted: Sequence[str] | None) -> MeaningSearch | None:
@@ -807,10 +815,12 @@ class WhooshBackend:
 
 
 def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],
-             words: Mapping[str, tuple[str, ...]], text: str) -> list[_Found]:
+             words: Mapping[str, tuple[str, ...]], text: str,
+             passage_of: Callable[[int], int | None] | None = None) -> list[_Found]:
     """The results of ``hits`` (best first): stored fields, the best passage as the
-    snippet for the query's words analysed like the document's language, scores that
-    never rise down the list."""
+    snippet for the query's words analysed like the document's language (or the one
+    ``passage_of`` a hit's docnum gives, when not ``None``: a hit found by meaning only),
+    scores that never rise down the list."""
     weights: dict[str, dict[str, float]] = {}
     results = []
     ceiling = 1.0
@@ -822,7 +832,9 @@ def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],
             # Query terms analysed like the document's passages were.
             mine = words.get(language) or _analysed(searcher, language, text)
             weights[language] = pair_weights(mine, _term_weights(searcher, mine, language))
-        start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
+        start = passage_of(hit.docnum) if passage_of is not None else None
+        if start is None or start >= len(stored["passages"]):
+            start = best_passage(stored["passage_terms"], weights[language], code=stored.get("passage_code") or ())
         snippet, shown = snippet_span(stored["passages"], start)
         # A public article's internal section is shown to agents only, and labelled
         # internal when the snippet includes it, so it is not passed on to a customer.

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from whoosh.columns import FixedBytesColumn
+from whoosh.columns import FixedBytesColumn, VarBytesColumn
 from whoosh.fields import COLUMN, ID, STORED, TEXT, Schema
 
 from .analysis import ANY, analyzer_for
 
-__all__ = ["BODY_BOOST", "CODE_BOOST", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE", "TITLE_BOOST", "VECTOR_FIELD",
+__all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION", "SYNC_CURRENT", "SYNC_STALE",
+           "TITLE_BOOST", "VECTOR_FIELD",
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
@@ -57,6 +58,11 @@ def languages_of(schema: Schema) -> tuple[str, ...]:
 #: entry's own text, ``float16`` bytes (:func:`~provider.search.embedding.to_bytes`), kept
 #: as a fixed-width column so a segment's vectors are read as one array.
 VECTOR_FIELD = "vector"
+#: The column of an entry's passage embeddings (``semanticSearch`` only): one unit vector
+#: per stored passage, in the order of ``passages``, each as :data:`VECTOR_FIELD`'s bytes,
+#: concatenated (an entry without passages: empty). Beside the entry's own vector in the
+#: same Whoosh entry, so a passage's vector is added and deleted with its text.
+PASSAGE_VECTOR_FIELD = "passage_vectors"
 
 
 def has_vectors(schema: Schema) -> bool:
@@ -98,7 +104,9 @@ def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
 
     * ``vector`` — a column, only with ``vector_bytes`` (``semanticSearch``): the embedding
       of the entry's own text (its title and passages in this view), so an entry and its
-      vector are added and deleted together.
+      vector are added and deleted together;
+    * ``passage_vectors`` — a column beside it: the embedding of each of the entry's
+      passages (the entry's title and that passage), in the order of ``passages``.
 
     Version 4: per-language fields, ``key``/``lang``, chunks, citation URLs, sync state.
     Version 5: script-aware tokenizer; ja, zh and ko segmented into words; ``locale`` and
@@ -120,6 +128,7 @@ def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
     }
     if vector_bytes:
         fields[VECTOR_FIELD] = COLUMN(FixedBytesColumn(vector_bytes, default=bytes(vector_bytes)))
+        fields[PASSAGE_VECTOR_FIELD] = COLUMN(VarBytesColumn())
     for language in languages:
         analyzer = analyzer_for(language)
         fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST)

@@ -9,7 +9,9 @@ hit stays first when the meaning ranking agrees with it (has it among its
 :data:`AGREEING_RANKS` first), so a query the words already answer keeps its answer on
 top. What follows is the
 lexical path's own: one answer per translation group, the locale ranking, the passage
-cap, snippets cut from the matching entry's passages, scores that never rise.
+cap, snippets cut from the matching entry's passages (for an entry found by meaning
+only, from its passage nearest the query: :meth:`MeaningSearch.passage`), scores that
+never rise.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from typing import Any
 
 from .embedding import Embedder, Vectors, load_embedder
 from .selection import Hit
-from .vectors import RRF_K, fuse, nearest
+from .vectors import RRF_K, fuse, nearest, nearest_passage
 
-__all__ = ["AGREEING_RANKS", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
+__all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
 
 #: The meaning ranking's weight in the fusion by default (the words' is 1). Weight 2 beat 1
 #: on the tuning halves of the paraphrase sets (MRR +0.01 to +0.06) but cost kaia-docs.yaml's
@@ -33,6 +35,14 @@ DEFAULT_WEIGHT = 1.0
 #: 0.023 MRR (0.943 → 0.920); with it 0.004. At weight 1 the sample's English queries
 #: lose 0.016 MRR with it (0.943 → 0.927), 0.035 without.
 AGREEING_RANKS = 5
+#: How much an entry's best passage counts in its similarity to a query, against the
+#: entry's own vector (:func:`~provider.search.vectors.nearest`): 0 the entry alone, 1 its
+#: best passage alone. 0: at semantic_weight 1, 0.5 raised the tuning halves' hybrid MRR on
+#: the Hetzner paraphrase set only (0.328 -> 0.403; openai-agents 0.563 -> 0.545, kaia-docs
+#: and ms-officedocs-support unchanged), cost the sample wiki's English queries 0.011 MRR
+#: (0.922 -> 0.911) and the search 3-8 ms of CPU at 5,000 entries. The passage vectors still
+#: choose the snippet of an entry found by meaning only.
+DEFAULT_PASSAGES = 0.0
 
 #: Half-saturation of :func:`~provider.search.backend.normalised_score`: a hit found by
 #: meaning only gets a raw score whose normalised value is its cosine similarity.
@@ -52,6 +62,7 @@ class Semantic:
         k: the reciprocal-rank fusion offset.
         lexical: the word ranking's weight (0: the meaning ranking alone, for measuring it).
         agreeing: :data:`AGREEING_RANKS` (0: no hit is kept first).
+        passages: :data:`DEFAULT_PASSAGES`, the best passage's share of an entry's similarity.
     """
 
     embedder: Embedder
@@ -59,6 +70,7 @@ class Semantic:
     k: int = RRF_K
     lexical: float = 1.0
     agreeing: int = AGREEING_RANKS
+    passages: float = DEFAULT_PASSAGES
 
     @classmethod
     def load(cls, model: str, weight: float = DEFAULT_WEIGHT) -> Semantic:
@@ -79,6 +91,11 @@ class MeaningSearch:
     #: the (lowercased) locales of the entries it may find; ``None``: any
     locales: frozenset[str] | None
 
+    def passage(self, searcher: Any, docnum: int) -> int | None:
+        """The index of the entry ``docnum``'s passage nearest the query (``None``: it has
+        no passage vectors), for the snippet of an entry the words did not find."""
+        return nearest_passage(searcher, docnum, self.vector)
+
     def fused(self, searcher: Any, columns: tuple[Any, Any, Any], lexical: list[Hit], fetch: int,
               per_document: int | None) -> list[Hit]:
         """``lexical`` (best first) fused with the ``fetch`` nearest allowed entries (with
@@ -86,7 +103,7 @@ class MeaningSearch:
         first when the nearest entries have it among their ``agreeing`` first: at most
         ``max(len(lexical), fetch)`` hits, best first. ``columns``: the searcher's locale,
         group and path column readers."""
-        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales)
+        near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales, self.semantic.passages)
         similarity: dict[int, float] = {}
         paths: set[str] = set()
         for score, docnum in near:

@@ -20,11 +20,12 @@ from helpthread_kit.capabilities import ALL_CAPABILITIES, SEMANTIC_SEARCH
 from helpthread_kit.registrations import ConfigurationError, Exposure
 from provider.config import ProviderConfig
 from provider.indexing import Indexer
-from provider.indexing.vectors import entry_vectors
+from provider.indexing.vectors import entry_vectors, passage_texts
 from provider.search.backend import WhooshBackend
 from provider.search.embedding import load_embedder
 from provider.search.layout import ALL, PUBLIC, IndexLayout
-from provider.search.schema import VECTOR_FIELD, build_schema
+from provider.search.prepared import Unit
+from provider.search.schema import PASSAGE_VECTOR_FIELD, VECTOR_FIELD, build_schema
 from provider.search.semantic import AGREEING_RANKS, Semantic
 from provider.search.vectors import fuse, nearest
 from provider.wiki.document import WikiSettings
@@ -230,7 +231,7 @@ def test_an_entry_vector_embeds_its_code_too(tmp_path: Path) -> None:
     with Indexer(WikiSettings(root=content, semantic_model=MODEL), IndexLayout(index)) as indexer:
         indexer.sync()
     build = IndexLayout(index).build_dir(IndexLayout(index).current_name() or "")
-    [(vector, _, shown)] = _live_entries(build / PUBLIC)["p.md"]
+    [(vector, _, shown, _, _)] = _live_entries(build / PUBLIC)["p.md"]
     assert code in shown  # the snippet text keeps the code
     model = load_embedder(MODEL)
     without, with_code = model.embed([f"Deploy\n{prose}", f"Deploy\n{prose}\n{code}"])
@@ -245,25 +246,34 @@ _BODIES = ("Refunds are paid back to the card within five days.",
            "Reset your password from the sign-in page when you forget it.",
            "Export all invoices as a spreadsheet for your accountant.",
            "The staff escalation runbook for chargebacks and fraud.")
+#: "sectioned": a public page whose body's second paragraph is an internal section.
+_SECRET = "Override code for chargeback disputes lives in the admin console."
+_SECTIONED = "{body}\n\n<!-- internal -->\n" + _SECRET + "\n<!-- /internal -->\n\nAsk us anything else."
 
 
-def _live_entries(folder: Path) -> dict[str, list[tuple[np.ndarray, str, str]]]:
-    """Path -> (vector, title, the text it should embed) of every live entry of the index in
-    ``folder`` (deleted entries are skipped, as a search skips them)."""
-    found: dict[str, list[tuple[np.ndarray, str, str]]] = {}
+#: An entry as stored: (vector, title, the text it should embed, its passages' vectors, its passages).
+_Entry = tuple[np.ndarray, str, str, np.ndarray, tuple[str, ...]]
+
+
+def _live_entries(folder: Path) -> dict[str, list[_Entry]]:
+    """Path -> :class:`_Entry` of every live entry of the index in ``folder`` (deleted
+    entries are skipped, as a search skips them)."""
+    found: dict[str, list[_Entry]] = {}
     ix = whoosh_index.open_dir(str(folder))
     with ix.searcher() as searcher:
         reader = searcher.reader()
         column = reader.column_reader(VECTOR_FIELD)
+        passage_column = reader.column_reader(PASSAGE_VECTOR_FIELD)
         for docnum, stored in reader.iter_docs():
             title = stored["doc"]["title"]
             text = "\n".join((title, *stored["passages"]))
             vector = np.frombuffer(column[docnum], dtype="<f2").astype(np.float32)
-            found.setdefault(stored["path"], []).append((vector, title, text))
+            passages = np.frombuffer(passage_column[docnum], dtype="<f2").astype(np.float32).reshape(-1, len(vector))
+            found.setdefault(stored["path"], []).append((vector, title, text, passages, tuple(stored["passages"])))
     return found
 
 
-edits = st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["public", "internal", "delete"]),
+edits = st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["public", "sectioned", "internal", "delete"]),
                            st.integers(0, len(_BODIES) - 1)), min_size=1, max_size=6)
 
 
@@ -273,7 +283,9 @@ def test_a_page_made_internal_leaves_the_public_vectors_in_the_same_batch(
         tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[int, str, int]]) -> None:
     """X7 and X2 for vectors, over random edit sequences: after every batch the public
     index holds a vector for exactly the public pages, each the embedding of its public
-    text, and a query equal to an internal page's text never reaches it by meaning."""
+    text, a passage vector for each public passage and none for an internal section's
+    (in the public index), and a query equal to an internal page's text, or to an internal
+    section's, never reaches it by meaning."""
     content = tmp_path_factory.mktemp("wiki")
     index = tmp_path_factory.mktemp("index")
     model = load_embedder(MODEL)
@@ -292,7 +304,9 @@ def test_a_page_made_internal_leaves_the_public_vectors_in_the_same_batch(
                 path.unlink(missing_ok=True)
                 state.pop(page, None)
             else:
-                path.write_text(_PAGE.format(title=f"Page {page}", audience=audience, body=_BODIES[body]), "utf-8")
+                text = _SECTIONED.format(body=_BODIES[body]) if audience == "sectioned" else _BODIES[body]
+                path.write_text(_PAGE.format(title=f"Page {page}", audience=audience.replace("sectioned", "public"),
+                                             body=text), "utf-8")
                 state[page] = (audience, body)
             indexer.sync()  # one batch
             build = IndexLayout(index).build_dir(IndexLayout(index).current_name() or "")
@@ -300,19 +314,85 @@ def test_a_page_made_internal_leaves_the_public_vectors_in_the_same_batch(
             agent = _live_entries(build / ALL)
             # Internal and deleted pages have no entry, hence no vector, in the public index
             # (a public page may be withheld too: a copy of an internal one, rule 6).
-            assert set(public) <= {f"p{p}.md" for p, (a, _) in state.items() if a == "public"}
+            assert set(public) <= {f"p{p}.md" for p, (a, _) in state.items() if a in ("public", "sectioned")}
             assert set(agent) == {f"p{p}.md" for p in state}
             for entries in (*public.values(), *agent.values()):
-                for vector, title, text in entries:
-                    # Each vector is its own entry's text's, nothing else's.
+                for vector, title, text, passage_vectors, passages in entries:
+                    # Each vector is its own entry's text's, nothing else's; one per passage, its own.
                     assert np.allclose(vector, entry_vectors(model, title, [text])[0], atol=2e-3)
+                    own = model.embed(passage_texts(title, Unit(None, "", {"passages": passages})))
+                    assert passage_vectors.shape == own.shape
+                    assert np.allclose(passage_vectors, own, atol=2e-3)
+            for entries in public.values():
+                assert not any(_SECRET in passage for entry in entries for passage in entry[4])
+            for p, (a, _) in state.items():
+                if a != "sectioned":
+                    continue
+                secret = model.embed([f"Page {p}\n{_SECRET}"])[0]
+                with whoosh_index.open_dir(str(build / PUBLIC)).searcher() as searcher:
+                    # By its best passage: the internal section's own vector is not in the public index ...
+                    assert all(score < 0.99 for score, _ in nearest(searcher, secret, 50, passages=1.0))
+                with whoosh_index.open_dir(str(build / ALL)).searcher() as searcher:
+                    # ... but is in the agent index (so the check above can fail).
+                    assert any(score > 0.99 for score, _ in nearest(searcher, secret, 50, passages=1.0))
             for p, (a, b) in state.items():
                 if a != "internal":
                     continue
                 vector = model.embed([f"Page {p}\n{_BODIES[b]}"])[0]
                 with whoosh_index.open_dir(str(build / PUBLIC)).searcher() as searcher:
-                    near = nearest(searcher, vector, 50)
+                    near = nearest(searcher, vector, 50) + nearest(searcher, vector, 50, passages=1.0)
                     paths = {searcher.stored_fields(d)["path"] for _, d in near}
                 assert f"p{p}.md" not in paths
                 query = SearchQuery(text=_BODIES[b], limit=20, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY)
                 assert all(r.audience == "public" for r in backend.search(query))
+
+
+# -- passage vectors: an entry is found by its best passage ------------------------------
+
+def test_an_entry_scores_its_vector_mixed_with_its_best_passage(tmp_path: Path) -> None:
+    """Over an index of two segments, with entries of one passage and of several:
+    ``nearest``'s similarity is ``(1 - passages) · entry cosine + passages · best passage
+    cosine`` (an entry without passages: its own cosine), computed from the stored vectors."""
+    content, index = tmp_path / "wiki", tmp_path / "index"
+    content.mkdir()
+    model = load_embedder(MODEL)
+    # A heading of level 4 starts a passage, not a chunk: one entry of four passages.
+    (content / "many.md").write_text("---\ntitle: Billing\naudience: public\n---\n\n" + "".join(
+        f"#### Part {i}\n\n{body}\n\n" for i, body in enumerate(_BODIES)), "utf-8")
+    with Indexer(WikiSettings(root=content, semantic_model=MODEL), IndexLayout(index)) as indexer:
+        indexer.sync()
+        (content / "one.md").write_text(f"---\ntitle: Money\naudience: public\n---\n\n{_BODIES[0]}\n", "utf-8")
+        indexer.sync()  # a second segment
+    build = IndexLayout(index).build_dir(IndexLayout(index).current_name() or "")
+    entries = {path: found[0] for path, found in _live_entries(build / ALL).items()}
+    assert len(entries["many.md"][3]) == len(_BODIES) and len(entries["one.md"][3]) == 1
+    query = model.embed_query("card refund")
+    for share in (0.0, 0.5, 1.0):
+        with whoosh_index.open_dir(str(build / ALL)).searcher() as searcher:
+            near = nearest(searcher, query, 10, passages=share)
+            got = {searcher.stored_fields(d)["path"]: score for score, d in near}
+        for path, (vector, _, _, passage_vectors, _) in entries.items():
+            best = float(np.max(passage_vectors @ query)) if len(passage_vectors) else float(vector @ query)
+            assert got[path] == pytest.approx((1 - share) * float(vector @ query) + share * best, abs=1e-4)
+    # The long page's refund paragraph matches better than the page as a whole.
+    assert float(np.max(entries["many.md"][3] @ query)) > float(entries["many.md"][0] @ query) + 0.05
+
+
+def test_an_entry_found_by_meaning_only_shows_its_nearest_passage(tmp_path: Path) -> None:
+    """The snippet stays the matching passage: for an entry the words did not find, the
+    passage nearest the query in meaning (not the first one, as the words' choice would
+    fall back to)."""
+    content, index = tmp_path / "wiki", tmp_path / "index"
+    content.mkdir()
+    bodies = ("Export all invoices as a spreadsheet for your accountant.",
+              "Reset your password from the sign-in page when you forget it.",
+              "Refunds are paid back to the card within five days.")
+    (content / "many.md").write_text("---\ntitle: Billing\naudience: public\n---\n\n" + "".join(
+        f"#### Part {i}\n\n{body}\n\n" for i, body in enumerate(bodies)), "utf-8")
+    with Indexer(WikiSettings(root=content, semantic_model=MODEL), IndexLayout(index)) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(index, cache_entries=0, semantic=Semantic.load(MODEL))
+    query = "reimbursement of money"  # no word of the page
+    assert backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=LEXICAL)) == ()
+    [found] = backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY))
+    assert bodies[2] in found.snippet and bodies[0] not in found.snippet
