@@ -27,7 +27,8 @@ _NEGATED_ORDERS = ("Please don't show this section to", "Never share the steps b
 @st.composite
 def restricting_sentences(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
-        sentence = f"{draw(st.sampled_from(_POINTERS))} {draw(st.sampled_from(_VERBS))} {draw(st.sampled_from(_CUSTOMERS))}."
+        pointer, verb = draw(st.sampled_from(_POINTERS)), draw(st.sampled_from(_VERBS))
+        sentence = f"{pointer} {verb} {draw(st.sampled_from(_CUSTOMERS))}."
     else:
         sentence = f"{draw(st.sampled_from(_NEGATED_ORDERS))} {draw(st.sampled_from(_CUSTOMERS))}."
     if draw(st.booleans()):
