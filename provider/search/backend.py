@@ -551,6 +551,7 @@ class WhooshBackend:
         limit = query.limit
         info = _index_info(searcher, languages)
         default_language = analysis_language(self.default_locale, languages)
+        preferred_filter = None
         if pref is None:
             stops = {lang: _stop_hits(searcher, lang, query.text) for lang in words}
             written = written_in(words, stops, lambda lang, term: _frequency(searcher, lang, term), info.counts,
@@ -564,6 +565,14 @@ class WhooshBackend:
                 return []
             # Only the locales the preference accepts, and no filter when that is all of them.
             locale_filter = None if len(wanted) == len(info.locales) else _accepted_docs(searcher, tuple(wanted))
+            # With a fallback chain, the best-ranked locale is also searched alone: of a
+            # translation group the preferred translation must be among the candidates
+            # whatever the limit (the English original outscored it on English words, and
+            # the answer's language changed with the limit: English at 3, Japanese at 8).
+            best_rank = min(pref.rank(locale) or 0 for locale in wanted)
+            preferred = tuple(locale for locale in wanted if (pref.rank(locale) or 0) == best_rank)
+            preferred_filter = (_accepted_docs(searcher, preferred)
+                                if len(preferred) < len(wanted) else None)
         words = _spelling(searcher, words, allowed)
         keys: dict[str, str] = {}
 
@@ -598,6 +607,10 @@ class WhooshBackend:
             if later and len(found) < fetch:
                 # Another language's fields hold other documents: no hit can repeat.
                 found += self._match(searcher, later, fetch - len(found), None, per_document)
+            if preferred_filter is not None:
+                seen = {hit.docnum for hit in found}
+                found += [hit for hit in self._match(searcher, first, fetch, preferred_filter, per_document)
+                          if hit.docnum not in seen]
             lexical_docnums = {hit.docnum for hit in found}
             if meaning is not None:
                 found = meaning.fused(searcher, _columns(searcher), found, fetch, per_document)

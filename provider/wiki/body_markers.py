@@ -520,7 +520,10 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
     tokens = parse_markdown(body)
     lines = len(body.split("\n"))
     found: list[BodyMarker] = []
-    headings = [(i, int(t.tag[1:])) for i, t in enumerate(tokens) if t.type == "heading_open" and t.map]
+    # A heading a reader does not see (empty, a comment, a zero-width space) ends no
+    # section: "## Staff only" … "## <!-- -->" … must not make what follows public.
+    headings = [(i, int(t.tag[1:])) for i, t in enumerate(tokens)
+                if t.type == "heading_open" and t.map and _EMPTY_HEADING.fullmatch(tokens[i + 1].content) is None]
     for position, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
             inline = tokens[position + 1]
@@ -552,7 +555,9 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             first_line = text.strip().split("\n", 1)[0]
             if opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
                     names_staff_reader(opening[0]) and restricts_readers(first_line) is not None)):
-                if not opening[1].strip(" :*_.-–—()[]") and position + 3 < len(tokens):
+                rest = opening[1]
+                if (not rest.strip(" :*_.-–—()[]") or _POINTS_AT_TEXT.search(fold(rest).lower())
+                        or text.rstrip().endswith(":")) and position + 3 < len(tokens):
                     # The label stands alone: it is about what follows — to the next
                     # heading, as an author means "the rest of this part" (it hid only the
                     # next block, and the paragraph after that was served).
@@ -572,12 +577,10 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
                     found.append(BodyMarker("audience-in-body", line, match.group(0).strip()[:120], start, start))
     found += _collapsed(body)
     found += [marker for place in place_labels(tokens, lines, _inline_text) if (marker := _judged(place)) is not None]
-    # A sentence already inside what a label, note or title hides is that finding's own
-    # text ("> Note for agents (do not share) …"): its narrower reach is what the author
-    # meant, and the sentence rule would hide the whole section around it.
-    reaches = [(m.start, m.end) for m in found if m.code != "hiding-sentence"]
-    return [m for m in found
-            if m.code != "hiding-sentence" or not any(start <= m.line - 1 < end for start, end in reaches)]
+    # A sentence pointing at "this" or "the following" inside a note or a labelled block
+    # keeps its own, wider reach (the section): "> **Note:** This must not be shared with
+    # customers." speaks of what follows the note too.
+    return found
 
 
 #: Where a paragraph's sentences end (Latin, CJK and Devanagari full stops).
@@ -592,9 +595,21 @@ def _restricting_sentence(text: str) -> str | None:
     if len(text.split()) <= 6 or not HINT.search(fold(text).lower()):
         return None
     for sentence in _SENTENCE_END.split(" ".join(text.split())):
-        if len(sentence.split()) > 6 and restricts_readers(sentence) is not None:
+        # In prose a sentence must point at the text itself ("this article", "the
+        # following", "the steps below"): a do-not-forward option in a list of Outlook
+        # settings, or "It won't display chats from desktop clients", says nothing of it.
+        if (len(sentence.split()) > 6 and _POINTS_AT_TEXT.search(fold(sentence).lower())
+                and restricts_readers(sentence) is not None):
             return sentence
     return None
+
+
+#: A heading's text a reader does not see: nothing, comments, invisible characters.
+_EMPTY_HEADING = re.compile(r"(?:\s|<!--.*?-->|[\u200b-\u200d\u2060\ufeff\u00ad#])*", re.DOTALL)
+#: Words by which a sentence points at the page's own text.
+_POINTS_AT_TEXT = re.compile(r"\b(?:this|these|following|below|above|hereafter|next part|what follows|diese[rsnm]?|"
+                             r"folgende\w*|ce(?:tte|s)?|suivante?s?|este|esta|estos|estas|siguientes?|dit|deze|"
+                             r"volgende|questo|questa|seguenti)\b")
 
 
 def _section_around(tokens: Sequence[Token], headings: Sequence[tuple[int, int]], position: int,

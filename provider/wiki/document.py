@@ -454,7 +454,10 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     body_text = head.front.body
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
     markers = find_body_markers(body_text)
-    markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
+    if not _says_internal(head.meta):
+        # A title saying "not for customers" matters on a page that would be public; on
+        # one its own front matter already makes internal it is only what it says.
+        markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
     errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, head.accepted, findings, offset)
@@ -478,6 +481,12 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
                  findings)
+
+
+def _says_internal(meta: dict[str, Any]) -> bool:
+    """Whether the front matter's own ``audience`` key (any case) says ``internal``."""
+    return any(isinstance(key, str) and key.lower() == "audience" and str(value).strip().lower() == "internal"
+               for key, value in meta.items())
 
 
 #: The body-marker finding of an audience key written in the body.

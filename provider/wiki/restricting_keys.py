@@ -253,6 +253,12 @@ def _hiding_tags(name: str, value: Any) -> bool:
                for item in items[:200])
 
 
+#: Keys the publication rules read with the docs tools' own meaning
+#: (:mod:`provider.wiki.publication`: ``published: false``, ``draft: true`` withhold the
+#: page from everyone), spelt exactly: not a second, stricter reading that quarantines.
+_READ_EXACTLY = frozenset(("draft", "published", "unlisted", "build", "headless"))
+
+
 def restricting_kind(name: str, value: Any) -> str | None:
     """The kind (:data:`KEY_KINDS`, or ``"tags"``, ``"value"``) by which front matter key
     ``name`` with ``value`` restricts who may read the page, else ``None``.
@@ -262,6 +268,8 @@ def restricting_kind(name: str, value: Any) -> str | None:
     ``"hidden flag"``; ``("tags", ["internal"])`` → ``"tags"``; ``("scope",
     "社内")`` → ``"value"``; ``("private_repo", True)``, ``("hide", ["toc"])`` → ``None``.
     """
+    if name in _READ_EXACTLY:
+        return None  # the publication rules read it exactly: false withholds from everyone
     for kind in KEY_KINDS:
         if kind.names(name):
             if kind.restricts(value):

@@ -370,7 +370,7 @@ def _sentence(words: list[str]) -> str | None:
             # at once and the customers follow the verb ("Do not show to customers").
             if any(t < i or verbs[0] < t <= verbs[0] + 4 for t in texts) or (
                     len(words) <= _MAX_WORDS and (verbs[0] == i + 1 or words[i + 1] in ("be", "to", "ever"))
-                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 7])):
+                    and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 5])):
                 return " ".join(words[i : i + 6])
     if texts:
         for i, word in enumerate(words):
@@ -379,6 +379,13 @@ def _sentence(words: list[str]) -> str | None:
                 while j < len(words) and kinds[j] == "filler":
                     j += 1
                 staff = [w for w, k in zip(words[j : j + 3], kinds[j : j + 3], strict=False) if k == "staff"]
+                last = max((k for k in range(j, min(j + 3, len(words))) if kinds[k] == "staff"), default=j)
+                while last + 1 < len(words) and kinds[last + 1] == "staff":
+                    last += 1
+                if last + 1 < len(words) and words[last + 1] in ("and", "or", "und", "oder", "et", "ou", "y", "o", "e"):
+                    # "for support agents and IT professionals": staff among other readers
+                    # (Microsoft Learn's notes to administrators), not staff only.
+                    continue
                 # "support agents", "Tier 2 agents" count; "agents" alone is an AI SDK's.
                 if staff and (len(staff) > 1 or staff[0] not in _AGENT_NOUNS):
                     return " ".join(words[max(0, i - 2) : j + len(staff)])

@@ -155,3 +155,30 @@ def test_locale_cache_key_includes_the_preference(backend: WhooshBackend) -> Non
     assert _groups(_search(backend, "fr")) == {"a": "fr"}
     assert _groups(_search(backend, "de")) == {"a": "de", "c": "de-DE"}
     assert _groups(_search(backend, "fr")) == {"a": "fr"}
+
+
+@pytest.mark.parametrize("chunking", [False, True], ids=["documents", "chunks"])
+def test_q4_the_preferred_translation_does_not_depend_on_the_limit(tmp_path_factory: pytest.TempPathFactory,
+                                                                    chunking: bool) -> None:
+    """The operator trial's finding: with ``localeFallback``, ``ja`` and the query word in
+    English, the English original outscored its Japanese translation (many English pages
+    use the word often), so the group was answered in English at limits 1–7 and in
+    Japanese at 8–10. The requested locale's translation is answered at every limit."""
+    root = tmp_path_factory.mktemp("wiki")
+    pages = {"en/handoffs.md": _page("Handoffs", f"{WORD} " * 30),
+             "ja/handoffs.md": _page("ハンドオフ", f"{WORD} はエージェント間の引き継ぎです。")}
+    for n in range(20):
+        pages[f"en/other-{n}.md"] = _page(f"Other {n}", f"{WORD} " * (29 - n) + f"topic {n}.")
+    for relpath, text in pages.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(text, "utf-8")
+    index = tmp_path_factory.mktemp("index")
+    settings = WikiSettings(root=root, default_locale="en", locales=("en", "ja"), chunking=chunking)
+    with Indexer(settings, IndexLayout(index)) as indexer:
+        indexer.sync()
+    backend = WhooshBackend(index, fallback_locales=("en",))
+    for limit in range(1, 11):
+        query = SearchQuery(text=WORD, limit=limit, reach=Exposure.CUSTOMER_SAFE, capabilities=ALL, locale="ja",
+                            locale_fallback=True)
+        answered = {r.document_id: r.locale for r in backend.search(query)}
+        assert "en/handoffs" not in answered and answered.get("ja/handoffs") == "ja", (limit, answered)

@@ -87,3 +87,25 @@ def test_x2_a_lock_sign_alone_as_a_heading_hides_its_section() -> None:
     text = f"---\naudience: public\ntitle: T\n---\n# T\n\nPublic intro.\n\n## 🔒\n\n{CANARY} is the code.\n"
     doc = _parse(text, "plain")
     assert not _customer_safe_sees(doc) and "Public intro" in doc.public_body
+
+
+_INTRO = "---\naudience: public\ntitle: T\n---\n# T\n\nPublic intro.\n\n"
+
+
+@given(st.sampled_from((
+    # A heading a reader does not see ends no hidden section.
+    "## Staff only\n\nA.\n\n## <!-- -->\n\n{c} secret.\n",
+    "## Staff only\n\nA.\n\n## \u200b\n\n{c} secret.\n",
+    "## Staff only\n\nA.\n\n#\n\n{c} secret.\n",
+    # A label whose text points forward reaches to the next heading.
+    "Staff only: the steps below.\n\n1. {c} one\n2. two\n",
+    "**Staff only** — the following table:\n\n| a | b |\n|---|---|\n| {c} | 1 |\n",
+    "Internal only:\n\n- {c}\n",
+    # A note's sentence pointing at "this" speaks of what follows the note too.
+    "> **Note:** This must not be shared with customers.\n\n{c} secret.\n",
+)))
+def test_x2_what_a_label_or_note_points_at_is_hidden_with_it(body: str) -> None:
+    """The attacker's reach leaks: an empty heading closed a hidden section; a label with
+    words after it hid only its own paragraph, not the steps it announced."""
+    doc = _parse(_INTRO + body.format(c=CANARY), "plain")
+    assert not _customer_safe_sees(doc), body
