@@ -250,6 +250,8 @@ class Selector:
             presence, else one of ``= ~= |= ^= $= *=``.
         pseudo_element: the selector styles a pseudo-element (``::before``), never the
             element's own text.
+        interactive: the selector holds only while the reader interacts (``:hover``,
+            ``:focus``, ``:active``…): the text is shown otherwise.
     """
 
     tag: str | None
@@ -257,6 +259,7 @@ class Selector:
     ids: frozenset[str] = frozenset()
     attributes: tuple[tuple[str, str, str, bool], ...] = ()
     pseudo_element: bool = False
+    interactive: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,7 +318,7 @@ def _subject(tokens: list[Node]) -> Selector | None:
     classes: set[str] = set()
     ids: set[str] = set()
     attributes: list[tuple[str, str, str, bool]] = []
-    pseudo_element = False
+    pseudo_element = interactive = False
     index = 0
     while index < len(compound):
         token = compound[index]
@@ -341,13 +344,19 @@ def _subject(tokens: list[Node]) -> Selector | None:
             elif following is not None and following.type == "ident" and following.lower_value in (
                     "before", "after", "first-line", "first-letter", "marker", "placeholder"):
                 pseudo_element = True  # the CSS 2 spelling ``:before``
-            # A pseudo-class (``:hover``, ``:not(…)``) narrows the match: ignoring it
-            # matches at least what the browser does.
+            elif following is not None and following.type == "ident" and following.lower_value in _INTERACTIVE:
+                interactive = True
+            # Another pseudo-class (``:first-child``, ``:not(…)``) narrows the match:
+            # ignoring it matches at least what the browser does.
             index += 1
         else:
             return None
         index += 1
-    return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element)
+    return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element, interactive)
+
+
+#: Pseudo-classes that hold only while the reader interacts with the element.
+_INTERACTIVE = frozenset(("hover", "focus", "active", "focus-within", "focus-visible", "target"))
 
 
 def _print_only(prelude: Sequence[Node]) -> bool:

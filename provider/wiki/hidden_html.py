@@ -290,16 +290,23 @@ def _class_reason(element: _Element) -> str | None:
     classes = element.classes
     joined = " ".join(classes)
     shown_somewhere = SHOWN_AT_A_WIDTH.search(joined) is not None
-    for name in classes:
-        # A variant prefix (``md:sr-only``, ``print:hidden``) narrows when it hides; only
-        # print hides nothing on a screen.
-        variant, _, base = name.rpartition(":")
-        if variant.lower().endswith("print"):
-            continue
-        squashed = squash(base)
-        if squashed in HIDING_CLASSES and not (shown_somewhere and squashed in RESPONSIVE_HIDING):
-            return f"class {name!r}"
+    hiding = [(variant, base) for variant, _, base in (name.rpartition(":") for name in classes)
+              if squash(base) in HIDING_CLASSES and not variant.lower().endswith("print")]
+    if len(hiding) == 1 and _BREAKPOINT.fullmatch(hiding[0][0].lower()):
+        # One hiding class under a screen-width variant alone (``md:hidden``,
+        # ``max-lg:sr-only``): shown at the other widths. Two such classes may together
+        # cover every width, so they count.
+        return None
+    for variant, base in hiding:
+        # A variant prefix (``dark:sr-only``) narrows when it hides; print hides nothing
+        # on a screen (left out above).
+        if not (shown_somewhere and squash(base) in RESPONSIVE_HIDING):
+            return f"class {(variant + ':' if variant else '') + base!r}"
     return None
+
+
+#: Tailwind screen-width variants: ``sm:`` … ``2xl:``, ``max-md:``, ``min-[900px]:``.
+_BREAKPOINT = re.compile(r"(?:max-|min-)?(?:sm|md|lg|xl|2xl|\[[0-9.]+(?:px|em|rem)\])")
 
 
 def _own_reason(element: _Element, opened: set[str]) -> str | None:
@@ -344,7 +351,7 @@ def _attribute_matches(element: _Element, name: str, operator: str, value: str, 
 
 
 def _matches(selector: Selector, element: _Element) -> bool:
-    if selector.pseudo_element:
+    if selector.pseudo_element or selector.interactive:
         return False
     if selector.tag is not None and selector.tag != element.tag:
         return False
@@ -434,8 +441,9 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
         sheet = sheets[number]
         # A hiding rule that selects no element written in the page hides something the
         # site renders: maybe the page's own text (``.markdown``, ``p``).
-        unseen = next((r for r in sheet.rules if r not in used or any(_selects_rendered(s) for s in r.selectors)),
-                      None)
+        unseen = next((r for r in sheet.rules
+                       if not all(s.pseudo_element or s.interactive for s in r.selectors)
+                       and (r not in used or any(_selects_rendered(s) for s in r.selectors))), None)
         if unseen is not None:
             hidden.append(HiddenElement(sheet.start, sheet.end,
                                         f"<style> rule {unseen.text!r} may hide the page's own text ({unseen.reason})"))

@@ -103,7 +103,7 @@ def hiding_markup(draw: st.DrawFn) -> tuple[str, str, str]:
         selector, attribute = draw(st.sampled_from([
             (f".{name}", f'class="{name}"'), (f"#{name}", f'id="{name}"'), (f"{tag}.{name}", f'class="a {name}"'),
             (f".other, .{name}", f'class="{name}"'), (f'[data-k="{name}"]', f'data-k="{name}"'),
-            (f"[data-k^={name[:2]}]", f'data-k="{name}"'), (f"div > .{name}:hover", f'class="{name}"'),
+            (f"[data-k^={name[:2]}]", f'data-k="{name}"'), (f"div > .{name}:first-child", f'class="{name}"'),
         ]))
         media = draw(st.sampled_from(["{}", "@media screen {{{}}}", "@media (min-width: 1px) {{{}}}",
                                       "@supports (display: grid) {{{}}}"]))

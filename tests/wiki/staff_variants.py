@@ -179,7 +179,7 @@ _HIDDEN_STYLES = ("position:absolute; left:-9999px", "position: absolute; LEFT: 
                   "visibility:hidden", "opacity:0", "width:0;height:0;overflow:hidden", "transform: scale(0)",
                   "color:#fff;background:#fff", "height: 0; overflow: hidden")
 _HIDING_CLASSES = ("sr-only", "visually-hidden", "screen-reader-only", "screen-reader-text", "d-none", "hidden",
-                   "invisible", "show-for-sr", "md:sr-only", "visually-hidden-focusable")
+                   "invisible", "show-for-sr", "visually-hidden-focusable")
 
 
 @st.composite

@@ -133,3 +133,26 @@ def test_media_fallback_text_is_not_indexed() -> None:
     assert "browser" not in markdown_to_text(body).text
     assert "browser" not in markdown_to_text("See <video src=a>Your browser fails.</video> it.\n").text
     assert split_sections(body).near_miss_lines == ()
+
+
+@pytest.mark.parametrize("body", [
+    f'<style>.k::after{{display:none}}</style>\n\n<p class="k">{CANARY} shown.</p>',
+    f'<style>.k:hover{{display:none}}</style>\n\n<p class="k">{CANARY} shown until hovered.</p>',
+    f'<style>.k:focus-within {{ visibility: hidden }}</style>\n\n<p class="k">{CANARY} shown.</p>',
+    f'<p class="md:hidden">{CANARY} on small screens.</p>',
+    f'<p class="max-lg:sr-only">{CANARY} on wide screens.</p>',
+])
+def test_x5_text_shown_at_some_width_or_until_hovered_stays_public(body: str) -> None:
+    """The attacker's false positives: a rule styling only ``::after`` or holding only on
+    ``:hover``, and one hiding class under a screen-width variant, hide nothing a
+    reader is never shown."""
+    assert _customer_safe_sees(_parse(_page(body), "plain")), body
+
+
+@pytest.mark.parametrize("body", [
+    f'<p class="sm:hidden max-sm:hidden">{CANARY}</p>',
+    f'<p class="hidden md:hidden">{CANARY}</p>',
+    f'<style>.k:hover, .k {{display:none}}</style>\n\n<p class="k">{CANARY}</p>',
+])
+def test_x2_variants_that_together_hide_everywhere_still_hide(body: str) -> None:
+    assert not _customer_safe_sees(_parse(_page(body), "plain")), body
