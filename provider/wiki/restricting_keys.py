@@ -26,6 +26,17 @@ kind                   key names (after folding, any case)    the value restrict
                        ``veröffentlicht``, ``publicar``…
 ``hidden flag``        ``hidden``, ``unpublished``,           it is true
                        ``verborgen``, ``oculto``…
+``hidden from          ``hide_from_public``, ``hidePublic``   it is true
+readers``
+``exposure flag``      a part naming who is shown the page    it is false
+                       (``is_public``, ``customerFacing``,
+                       ``show_to_customers``; not before a
+                       topic noun: ``public_api``)
+``sign-in``            ``login_required``, ``gated``,         it is true or "required"
+                       ``auth``, ``sso``…
+``not ready``          ``wip``, ``todo``, ``inprogress``      it is true
+``not approved``       ``ready``, ``approved``, ``reviewed``, it is false
+                       ``released``, ``live``…
 any other key but      —                                      it names a restricted
 prose and tags                                                readership (``internal``,
                                                               ``intern``, ``社内``, *for
@@ -36,7 +47,10 @@ What stays public, measured on the shared corpora: a restricting adjective namin
 topic's property (``private_repo: true``, ``internal_ip``, ``secret_key_name``) — the key
 is about the thing the page documents, not the page; prose keys (``title``) and tags
 (``tags: [Agent]``); ``hide: [toc]`` (MkDocs Material's layout switch) and
-``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists).
+``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists);
+``search_exclude: true`` and ``search: {exclude: true}`` (published, only left out of the
+site's search). Keys the publication rules read with the docs tools' own meaning
+(``draft``, ``published``, ``unlisted``, ``build``, ``headless``) are not read again here.
 
 A comment in the front matter is read too (:func:`comment_restricts`):
 ``audience: public # internal until launch`` says the author does not mean it yet.
@@ -68,7 +82,9 @@ _UNPUBLISHED_VALUES = frozenset(squash(v) for v in (
     "internal", "private", "hidden", "staging", "todo", "embargoed", "entwurf", "in bearbeitung", "intern",
     "borrador", "rascunho", "brouillon", "bozza", "concept", "szkic", "черновик", "чернетка", "utkast", "kladde",
     "luonnos", "taslak", "koncept", "piszkozat", "ciorna", "προσχεδιο", "draf", "ban nhap", "下書き", "草稿",
-    "초안", "非公開", "未公開", "不公开", "비공개"))
+    "초안", "非公開", "未公開", "不公开", "비공개", "in progress", "needs review", "proposed", "planned",
+    "unreleased", "coming soon", "archived", "retired", "em revisao", "em revisão", "작성중", "작성 중", "検討中",
+    "準備中", "in arbeit", "en cours", "en revision", "en revisión", "🚧"))
 _FALSE = frozenset(("false", "no", "off", "0", "n", "nein", "nee", "non", "nie", "нет", "nej", "ei", "hayır", "ne",
                     "nu", "όχι", "tidak", "khong"))
 _TRUE = frozenset(("true", "yes", "on", "1", "y", "ja", "oui", "si", "sim", "tak", "да", "evet", "ano", "igen", "da",
@@ -120,7 +136,7 @@ _STATUS_KEYS = frozenset(squash(k) for k in (
     "status", "state", "review", "reviewstatus", "publishstatus", "publicationstatus", "workflowstatus", "workflow",
     "stage", "phase", "lifecycle", "docstatus", "pagestatus", "zustand", "estado", "statut", "stato", "staat",
     "stan", "статус", "durum", "tila", "stav", "állapot", "stare", "κατασταση", "trang thai", "状態", "状态",
-    "ステータス", "상태"))
+    "ステータス", "상태", "etat", "stadium"))
 _PUBLISH_KEYS = frozenset(squash(k) for k in (
     "publish", "published", "publishable", "ispublished", "veröffentlicht", "veroffentlichen", "publiceren",
     "gepubliceerd", "publicar", "publicado", "publier", "publie", "pubblicato", "pubblicare", "opublikowany",
@@ -198,6 +214,50 @@ def _run(name: str) -> bool:
     return len(squashed) <= 40 and any(run in squashed for run in _RESTRICTING_KEY_RUNS)
 
 
+#: Parts of a key naming who the page is shown to; such a key set to false keeps it
+#: from them (``is_public: false``, ``customerFacing: false``, ``show_to_customers: no``).
+_EXPOSURE_PARTS = frozenset(("public", "publicly", "customer", "customers", "client", "clients", "external",
+                             "externally", "customerfacing", "publicfacing", "öffentlich", "offentlich"))
+#: Nouns after which an exposure part names a property of the documented topic
+#: (``public_api: false``, ``external_ip``).
+_EXPOSURE_TOPICS = _TOPIC_NOUNS | frozenset(("access", "ip", "network", "dns", "facing_api"))
+#: Keys that put the page behind a sign-in (``login_required: true``, ``gated: yes``).
+_GATE_PARTS = frozenset(("login", "loginrequired", "requireslogin", "gated", "gate", "auth", "authrequired",
+                         "authentication", "sso", "signin", "signinrequired", "membersonly", "paywall", "paywalled"))
+#: Workflow flags: true means not ready (``wip: true``), false means not ready
+#: (``ready: false``, ``approved: false``).
+_NOT_READY_WHEN_TRUE = frozenset(("wip", "todo", "inprogress", "workinprogress", "needsreview", "embargoed"))
+_NOT_READY_WHEN_FALSE = frozenset(("ready", "approved", "reviewed", "final", "released", "release", "live",
+                                   "online", "golive"))
+
+
+def _parts(name: str) -> list[str]:
+    return [squash(p) for p in _KEY_PARTS.findall(name)]
+
+
+def _exposure_key(name: str) -> bool:
+    parts = _parts(name)
+    squashed = squash(name)
+    if any(p in _EXPOSURE_PARTS and i + 1 < len(parts) and parts[i + 1] in _EXPOSURE_TOPICS
+           for i, p in enumerate(parts)):
+        return False
+    return any(p in _EXPOSURE_PARTS for p in parts) or "customer" in squashed or "public" in squashed
+
+
+def _hiding_from_readers(name: str) -> bool:
+    squashed = squash(name)
+    return squashed.startswith(("hide", "hidden", "exclude")) and any(
+        word in squashed for word in ("public", "customer", "client", "external", "search", "sitemap"))
+
+
+def _gate_key(name: str) -> bool:
+    return squash(name) in _GATE_PARTS or any(p in _GATE_PARTS for p in _parts(name))
+
+
+def _gating(value: Any) -> bool:
+    return _true(value) or (isinstance(value, str) and squash(value) in ("required", "mandatory", "yes", "always"))
+
+
 #: The table: each kind of key name and how its value restricts (first match wins).
 KEY_KINDS: tuple[KeyKind, ...] = (
     KeyKind("intent", _near_intent, _always),
@@ -206,6 +266,11 @@ KEY_KINDS: tuple[KeyKind, ...] = (
     KeyKind("publish flag", lambda name: squash(name) in _PUBLISH_KEYS, _false),
     KeyKind("hidden flag", lambda name: squash(name) in _HIDDEN_KEYS, _true),
     KeyKind("restricting part", _restricting_parts, _always),
+    KeyKind("hidden from readers", _hiding_from_readers, _true),
+    KeyKind("exposure flag", _exposure_key, _false),
+    KeyKind("sign-in", _gate_key, _gating),
+    KeyKind("not ready", lambda name: squash(name) in _NOT_READY_WHEN_TRUE, _true),
+    KeyKind("not approved", lambda name: squash(name) in _NOT_READY_WHEN_FALSE, _false),
 )
 
 #: Keys whose value is prose a reader sees: never read as a restriction.
@@ -213,7 +278,8 @@ _PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sideba
                "keywords", "tagline", "text", "linktext")
 #: List-valued keys whose items name topics; an item saying "internal" is read apart.
 TAG_KEYS = ("tags", "tag", "categories", "category", "keywords", "labels", "label")
-_HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly")
+_HIDE_TAGS = ("internal", "confidential", "private", "agentonly", "agentsonly", "staffonly", "internalonly", "staff",
+              "draft", "wip", "hidden", "intern", "社内", "内部", "unpublished")
 #: Values that, as the whole value of any other key, name who may read the page
 #: (``readers: staff``, ``scope: internal``, ``Zielgruppe: intern``, ``公開範囲: 社内``).
 _RESTRICTING_VALUES = frozenset(squash(v) for v in (
@@ -223,7 +289,9 @@ _RESTRICTING_VALUES = frozenset(squash(v) for v in (
     "vertraulich", "confidencial", "confidentiel", "riservato", "poufne", "внутренний", "внутренняя",
     "внутреннее", "служебный", "конфиденциально", "sisäinen", "dahili", "interní", "belső", "εσωτερικό",
     "nội bộ", "社内", "社内限定", "内部", "內部", "내부", "사내", "非公開", "不公开", "不公開", "비공개", "部外秘",
-    "社外秘"))
+    "社外秘", "mitarbeiter", "mitarbeitende", "medewerkers", "pracownicy", "personel", "社員", "従業員", "직원",
+    "henkilökunta", "zaměstnanci", "zamestnanci", "çalışanlar", "сотрудники", "працівники", "empleados",
+    "funcionários", "employés", "dipendenti", "anställda", "medarbejdere", "ansatte", "nhân viên", "karyawan"))
 _ASCII_VALUES = frozenset(v for v in _RESTRICTING_VALUES if v.isascii())
 
 

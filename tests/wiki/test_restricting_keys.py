@@ -35,13 +35,23 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
                ("zichtbaarheid", "intern"), ("visibility", "public"), ("synlighet", "intern"),
                ("görünürlük", "dahili"), ("widoczność", "wewnętrzna"), ("видимость", "внутренний")],
     "value": [("zielgruppe", "intern"), ("scope", "社内"), ("leser", "Nur für Mitarbeiter"), ("for", "Staff only"),
-              ("scope", "nội bộ"), ("lectores", "interno"), ("kohderyhmä", "Vain henkilökunnalle")],
+              ("scope", "nội bộ"), ("lectores", "interno"), ("kohderyhmä", "Vain henkilökunnalle"),
+              ("zielgruppe", "Mitarbeiter"), ("doelgroep", "medewerkers"), ("対象", "社員"), ("대상", "직원")],
+    # The attacker's members, this round.
+    "exposure flag": [("is_public", False), ("public_facing", False), ("customerFacing", False),
+                      ("show_to_customers", "no")],
+    "hidden from readers": [("hide_from_public", True), ("hidePublic", "yes")],
+    "sign-in": [("login_required", True), ("requires_login", True), ("gated", True), ("auth", "required")],
+    "not ready": [("wip", True), ("todo", "yes")],
+    "not approved": [("ready", False), ("approved", False), ("reviewed", "no")],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
             ("hide", ["toc", "navigation"]), ("hide_title", True), ("unlisted", True), ("status", "published"),
             ("state", "stable"), ("review", "2024-01-02"), ("publish", True), ("tags", ["Agent", "Internal DNS"]),
-            ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2)]
+            ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2),
+            ("public_api", False), ("external_ip", "1.2.3.4"), ("is_public", True), ("search_exclude", True),
+            ("tags", ["agents", "sdk"]), ("ready", True)]
 
 
 def _parse(text: str, layout: str = "plain") -> WikiDocument:
