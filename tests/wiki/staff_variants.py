@@ -225,13 +225,20 @@ def restricting_front_matter(draw: st.DrawFn) -> tuple[str, str]:
     key = draw(st.sampled_from(_RESTRICTING_KEYS))
     key = draw(st.sampled_from([key, key.upper(), key.title(), draw(spelling(key))])).strip()
     value = draw(st.sampled_from(_RESTRICTING_VALUES))
+    lines = beside_audience(draw, layout, key, value)
+    return layout, "---\n" + "\n".join(lines) + f"\n---\n# Page\n\nThe {CANARY} override.\n"
+
+
+def beside_audience(draw: st.DrawFn, layout: str, key: str, value: object) -> list[str]:
+    """Front matter lines: ``audience: public``, a title and ``key: value`` (JSON
+    spelled), the key above or below, or under ``params`` in a Hugo page."""
     line = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
     lines = ["audience: public", "title: Page", line]
     if draw(st.booleans()):
         lines.reverse()
     if layout == "hugo" and draw(st.booleans()):
         lines = ["audience: public", "title: Page", "params:", f"  {line}"]
-    return layout, "---\n" + "\n".join(lines) + f"\n---\n# Page\n\nThe {CANARY} override.\n"
+    return lines
 
 
 #: Box openers and the title each shows: ``(layout, opener with {t}, closer)``.

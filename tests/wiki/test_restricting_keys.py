@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from provider.wiki.document import WikiDocument, WikiSettings, parse_document
 from provider.wiki.restricting_keys import comment_restricts, front_matter_lines, restricting_kind
+from tests.wiki.staff_variants import beside_audience
 from tests.wiki.variants import CANARY, LAYOUTS
 
 FAST = settings(max_examples=300, deadline=None)
@@ -73,13 +74,7 @@ def restricting_key(draw: st.DrawFn) -> tuple[str, str, str]:
     kind = draw(st.sampled_from(sorted(RESTRICTING)))
     key, value = draw(st.sampled_from(RESTRICTING[kind]))
     key = draw(st.sampled_from([key, key.upper(), key.capitalize()]))
-    line = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
-    lines = ["audience: public", "title: Page", line]
-    if draw(st.booleans()):
-        lines.reverse()
-    if layout == "hugo" and draw(st.booleans()):
-        lines = ["audience: public", "title: Page", "params:", f"  {line}"]
-    return layout, kind, _page(lines)
+    return layout, kind, _page(beside_audience(draw, layout, key, value))
 
 
 @FAST
