@@ -384,8 +384,10 @@ _STAR_INCLUDE = re.compile(r"^[ \t]*\{\*[^\n]{0,2000}?\*\}[ \t]*$")
 _BANG_INCLUDE = re.compile(r"\{![^\n]{0,2000}?!\}")
 # mkdocstrings: ``::: package.module`` renders API documentation from docstrings.
 _AUTODOC = re.compile(r"^([ \t]*):::[ \t]+[\w.:/-]{1,300}[ \t]*$")
-# autorefs cross-references: ``[text][package.Object]`` and ``[package.Object][]``.
-_AUTOREF = re.compile(r"(?<![\w\]])\[((?:[^\[\]\n]|\[[^\[\]\n]{0,200}\]){1,500})\]\[([^\[\]\n]{0,300})\]")
+# autorefs cross-references: ``[text][package.Object]`` and ``[package.Object][]``,
+# not after an ASCII word character (``a[i][j]``); after a Han, Kana or Hangul character
+# it is one, since those scripts write no space before it (``通过[Config][agents.Config]配置``).
+_AUTOREF = re.compile(r"(?<![0-9A-Za-z_\]])\[((?:[^\[\]\n]|\[[^\[\]\n]{0,200}\]){1,500})\]\[([^\[\]\n]{0,300})\]")
 # pymdownx.blocks: ``/// type | title`` … ``///`` (the outer of nested blocks has more slashes).
 _PYMDOWN_OPEN = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*([\w-]{1,50})[ \t]*(?:\|[ \t]*(.{0,500}?))?[ \t]*$")
 _PYMDOWN_CLOSE = re.compile(r"^[ \t]{0,3}(/{3,})[ \t]*$")

@@ -209,6 +209,10 @@ MKDOCS = ("mkdocs", "heading_attributes")
         ("# `Agents`\n\n::: agents.agent\n", ["Agents"]),
         ("::: agents\n\n    options:\n        members:\n            - Agent\n\nAfter.\n", ["After."]),
         ("Use [`Agent`][agents.Agent] or [agents.Runner][].\n", ["Use Agent or agents.Runner."]),
+        # Han, Kana and Hangul touch the bracket (no space in those scripts): the trial's zh page
+        ("通过[VoicePipelineConfig][agents.voice.pipeline_config.VoicePipelineConfig]配置。\n",
+         ["通过VoicePipelineConfig配置。"]),
+        ("を[Session][agents.memory.session.Session]で使います。\n", ["をSessionで使います。"]),
         # attribute lists, icons, keys, TOC marker
         ("[Go](x.md){ .md-button .md-button--primary }\n", ["Go"]),
         ("See [x](y.md){.internal-link target=_blank} and [z](w){target=_blank}.\n", ["See x and z."]),
