@@ -532,7 +532,7 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
                         if i > position and other <= level), lines)
             phrase = says_not_for_customers(text)
-            if phrase is not None:
+            if phrase is not None or _qualified(text):
                 found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
             elif token.map[0] in titles and label_says(text, titled=True) is not None:
                 # A box titled with the insider word alone (``??? note "Internal"``).
@@ -626,6 +626,34 @@ def _section_around(tokens: Sequence[Token], headings: Sequence[tuple[int, int]]
     end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
                 if i > index and other <= level), lines)
     return start, end
+
+
+#: A heading's qualifier in brackets (``Refund override (internal)``, ``… [staff]``) and
+#: its lead label before a colon (``Internal: refund override``).
+_QUALIFIER = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
+#: Phrases that, in brackets, describe the thing's state rather than the section's
+#: readers (kaia's "Release Notes for Klaytn v0.9.4 (unpublished)": a version never
+#: released, in public release notes).
+_STATE_PHRASES = ("unpublished", "draft", "draft unpublished", "not public", "not yet published", "restricted",
+                  "confidential")
+_LEAD = re.compile(r"^\W*([^:：]{1,30})[:：]\s*\S")
+
+
+def _qualified(heading: str) -> bool:
+    """Whether a heading's bracketed qualifier (by its phrase: ``[staff]``, ``(agents
+    only)``) or its lead label before a colon (read as a label over the rest:
+    ``Internal: refund override``) says its section is not for customers."""
+    if "(" not in heading and "[" not in heading and ":" not in heading and "：" not in heading:
+        return False
+    # A bracketed qualifier counts by its phrase only: the insider word alone there is as
+    # often a kind of the thing (``Load balancer (internal)``, ``Span kinds (Internal)``).
+    if any(says_not_for_customers(match.group(1)) not in (None, *_STATE_PHRASES)
+           for match in _QUALIFIER.finditer(heading)):
+        return True
+    lead = _LEAD.match(heading)
+    if lead is None:
+        return False
+    return label_says(lead.group(1), heading[lead.end(1) :].lstrip(":： "), titled=True) is not None
 
 
 #: The finding code of a label in each place (:mod:`provider.wiki.label_places`).
