@@ -58,6 +58,11 @@ def test_codes_are_numbers_of_four_digits_and_mixed_identifiers() -> None:
     assert not any(is_code(t) for t in terms("sha256 office365 win10 x64 utf8 ipv6, 365 or 42"))
 
 
+#: A public page that shares nothing with the generated pages but the language.
+_OTHER_TEXT = ("Parcels leave the warehouse each morning; couriers scan every label, and shoppers follow "
+               "the journey on a map until the doorbell rings.")
+
+
 @st.composite
 def short_code_lines(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
     """Classes 1, 4 and 6: a line under 6 words carrying a code ("Override PIN: 4417-9920")
@@ -79,6 +84,17 @@ def short_code_lines(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
 @example(("---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\nwidget dashboard export.\n\n"
           "Override PIN: 4417-9920\n\nchart table filter.\n",
           {"guide.md": _page("Guide", "public", ["Open the screen. Override PIN 4417 9920. Then export."])}))
+@example(("---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\nchart browser widget profile desktop receipt "
+          "export button reminder screen browser table reminder folder desktop folder theme upload desktop column "
+          "invoice desktop column theme upload filter browser column row profile timezone browser invoice theme upload "
+          "row theme reminder account mobile.\n\nEscalation: 1494-5372\n\nscreen timezone theme folder filter tablet "
+          "theme timezone reminder folder report timezone archive table calendar report browser dashboard language "
+          "export desktop widget export profile reminder export calendar screen table account invoice invoice account "
+          "currency dashboard archive install browser row invoice.\n\nwaiver ticket hotline tier credential rotate "
+          "bypass code.\n",
+          {"guide.md": _page("Guide", "public", ["invoice currency button install chart screen receipt browser "
+                                                 "reminder row. Escalation 14945372. screen desktop configure "
+                                                 "receipt tablet invoice table export."])}))
 def test_x2_a_short_line_with_a_code_never_reaches_the_public_index(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
     """X2: a PIN, phone number or identifier on its own short line of a long internal page
     (under the 6-word floor of a unit), carried into a public page whole or as a 2-word
@@ -87,7 +103,9 @@ def test_x2_a_short_line_with_a_code_never_reaches_the_public_index(tmp_path_fac
     source, pages = case
     site = tmp_path_factory.mktemp("site")
     _write(site, {"ops/runbook.md": source, **pages,
-                  "other.md": _page("Other", "public", [_filler(random.Random(3), 30) + "."])})
+                  # Words of its own: the filler vocabulary is ~40 words, so a page of it
+                  # holds most of any filler paragraph of the runbook (a CI run drew one).
+                  "other.md": _page("Other", "public", [_OTHER_TEXT])})
     report = check_wiki(WikiSettings(root=site))
     public = {e.path for e in report.files if e.resolved is not None and e.resolved.public}
     assert "guide.md" not in public and "other.md" in public
