@@ -21,6 +21,9 @@ How it decides, per setting that changed (:meth:`WikiSettings.describe` keys):
   a changed docs-tool configuration: every page's header is read again;
 * ``max_file_bytes``: the pages now too large leave (as do pages a rule now skips or the
   docs tool now leaves out: they are not in the corpus any more);
+* files left out before (too large, skipped by a rule) that the new settings read — a
+  grown ``max_file_bytes``, a ``skip`` rule removed: their text is unknown here, so every
+  page of the public index is withdrawn until the swap;
 * ``sitemap``, ``citation``: nothing is read; the corpus rules below apply the new
   sitemap (rule 11) to the new citation URLs;
 * ``chunking``: no page changes audience;
@@ -108,6 +111,11 @@ def _rules_changed(old: WikiSettings, new: WikiSettings) -> list[Any]:
     return changed
 
 
+def _skips(settings: WikiSettings) -> set[str]:
+    """The patterns of the operator's ``skip`` rules."""
+    return {r.pattern for r in settings.audience_rules if r.audience == SKIP}
+
+
 def _matched(docs: Mapping[str, DocumentMeta], rules: list[Any]) -> set[str]:
     return {relpath for relpath, meta in docs.items()
             if any(rule.matches(relpath) or (meta.real_relpath is not None and rule.matches(meta.real_relpath))
@@ -148,6 +156,12 @@ def _stricter(old: WikiSettings, new: WikiSettings, manifest: Manifest, public: 
     if undecided:
         return Withdrawal(frozenset(public), True, f"{', '.join(sorted(undecided))} changed: not decided "
                           "without a full reading")
+    if manifest.skipped and (new.max_file_bytes > old.max_file_bytes or _skips(old) - _skips(new)):
+        # Files left out (too large, skipped by a rule) are read for the first time: their
+        # text (an internal page a public one copies, a translation's source) is not known
+        # to this pass.
+        return Withdrawal(frozenset(public), True, "files left out before (too large, skipped) are read for "
+                          "the first time: not decided without a full reading")
     docs = manifest.docs
     if site_changed or changed & HEADER_KEYS:
         to_read = set(docs)

@@ -83,13 +83,17 @@ def _settings(draw: st.DrawFn, prefix: str = "") -> dict[str, object]:
 def _decided(settings: WikiSettings, relpaths: list[str]) -> Manifest:
     """What a full build with ``settings`` holds (its manifest: metadata, fingerprints)."""
     docs = {}
+    skipped = {}
     for relpath in relpaths:
         found = load_document(settings, relpath)
         if isinstance(found, WikiDocument):
             docs[relpath] = found.meta
+        elif found is not None:
+            skipped[relpath] = found.reason  # as the indexer records them (too large, skipped)
     resolved = resolve(docs, default_locale=settings.default_locale, now=NOW, layout=settings.preset)
     manifest = Manifest(schema_version=SCHEMA_VERSION, settings_key="test")
     manifest.docs = docs
+    manifest.skipped = skipped
     manifest.fingerprints = {relpath: item.fingerprint() for relpath, item in resolved.items()}
     return manifest
 
