@@ -485,8 +485,8 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
 
 def _says_internal(meta: dict[str, Any]) -> bool:
     """Whether the front matter's own ``audience`` key (any case) says ``internal``."""
-    return any(isinstance(key, str) and key.lower() == "audience" and str(value).strip().lower() == "internal"
-               for key, value in meta.items())
+    found = lookup(meta, "audience")
+    return found is not None and str(found[1]).strip().lower() == "internal"
 
 
 #: The body-marker finding of an audience key written in the body.

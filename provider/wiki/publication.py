@@ -37,6 +37,7 @@ from typing import Any
 
 from .classify import decide_draft
 from .dates import DATED_NAME, not_a_date, parse_date
+from .flag_keys import FLAG_KEYS
 from .layouts import Layout
 
 __all__ = [
@@ -49,7 +50,6 @@ __all__ = [
     "withholding",
 ]
 
-FLAG_KEYS = ("draft", "published", "unlisted", "build", "headless")
 DATE_KEYS = ("publishDate", "expiryDate")
 INVALID = "invalid"
 _ALIASES: dict[str, tuple[str, ...]] = {

@@ -64,6 +64,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .flag_keys import FLAG_KEYS
 from .lookalike import fold, mentions, near, resembles, squash
 from .restriction import restricts_readers
 
@@ -324,7 +325,7 @@ def _hiding_tags(name: str, value: Any) -> bool:
 #: Keys the publication rules read with the docs tools' own meaning
 #: (:mod:`provider.wiki.publication`: ``published: false``, ``draft: true`` withhold the
 #: page from everyone), spelt exactly: not a second, stricter reading that quarantines.
-_READ_EXACTLY = frozenset(("draft", "published", "unlisted", "build", "headless"))
+_READ_EXACTLY = frozenset(FLAG_KEYS)
 
 
 def restricting_kind(name: str, value: Any) -> str | None:
