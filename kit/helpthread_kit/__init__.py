@@ -23,7 +23,8 @@ helper (:mod:`~helpthread_kit.testing`), the black-box conformance checker
 (:mod:`~helpthread_kit.testkit`).
 """
 
-from .app import ContractPlugin, contract_router, create_app
+from typing import TYPE_CHECKING, Any
+
 from .backend import Backend, CachedAnswers, SearchQuery
 from .capabilities import ALL_CAPABILITIES, MINIMUM, OPTIONAL_CAPABILITIES, parse_capabilities
 from .errors import (
@@ -52,6 +53,22 @@ from .results import INTERNAL, PUBLIC, SNIPPET_MAX_CHARS, Repair, Result, render
 from .schemas import load_schema
 from .settings import STRICT_ENV, ContractSettings, strict_from_environment
 from .signature import Verifier, compute_signature, parse_signature_header
+
+if TYPE_CHECKING:
+    from .app import ContractPlugin, contract_router, create_app
+
+#: Names imported from :mod:`~helpthread_kit.app` when first used: it imports Litestar,
+#: which a process that only parses files or checks signatures (a reader process of the
+#: reference provider, a CLI command) never needs.
+_FROM_APP = frozenset({"ContractPlugin", "contract_router", "create_app"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_APP:
+        from . import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ALL_CAPABILITIES",

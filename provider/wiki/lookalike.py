@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["fold", "mentions", "near", "resembles", "squash"]
+__all__ = ["DROPPED", "Dropped", "fold", "mentions", "near", "resembles", "squash"]
 
 #: Default-ignorable code points outside category Cf (UAX #44 Default_Ignorable_Code_Point).
 _IGNORABLE_EXTRA = frozenset(
@@ -48,6 +48,26 @@ def _ignorable(char: str) -> bool:
     return unicodedata.category(char) == "Cf"
 
 
+class Dropped(dict[int, int | None]):
+    """The ``str.translate`` table of what :func:`fold` does after NFD: default-ignorable
+    code points and combining marks deleted, blank fillers made a space. Filled as
+    characters are met, so each code point is classified once per process, not once per
+    occurrence (whole CJK pages are folded)."""
+
+    def __missing__(self, code: int) -> int | None:
+        char = chr(code)
+        if char in BLANK_FILLERS:
+            self[code] = 32  # a gap the reader sees: a word break
+            return 32
+        kept = None if _ignorable(char) or unicodedata.category(char) in ("Mn", "Me") else code
+        self[code] = kept
+        return kept
+
+
+#: The one :class:`Dropped` table of the process.
+DROPPED = Dropped()
+
+
 def fold(text: str) -> str:
     """``text`` as a reader sees it, for comparison: NFKC, without default-ignorable
     code points and combining marks, case-folded. Confusable letters are *not* mapped
@@ -57,9 +77,7 @@ def fold(text: str) -> str:
         # Cf) or combining marks: only case folding applies (keys are folded by the
         # thousand while a document's front matter is read).
         return text.casefold()
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(" " if ch in BLANK_FILLERS else ch for ch in unicodedata.normalize("NFD", text)
-                   if ch in BLANK_FILLERS or (not _ignorable(ch) and unicodedata.category(ch) not in ("Mn", "Me")))
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text)).translate(DROPPED)
     return unicodedata.normalize("NFKC", text).casefold()
 
 
