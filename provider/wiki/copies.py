@@ -33,7 +33,8 @@ from itertools import chain
 
 import numpy as np
 
-from .lookalike import BLANK_FILLERS, _ignorable, latin_skeleton
+from .lookalike import DROPPED as _DROPPED  # the table fold() filters by: one, shared
+from .lookalike import latin_skeleton
 
 __all__ = ["MAX_PARAGRAPH_BAGS", "MIN_BAG_WORDS", "MIN_PARAGRAPH_WORDS", "MIN_SHINGLES", "NEAR_COPY_JACCARD",
            "SHINGLE_WORDS", "SKETCH_SIZE", "CopyGraph",
@@ -74,24 +75,6 @@ def _split(word: str) -> list[str]:
     if any(unicodedata.name(ch, "").startswith(_SPLIT_SCRIPTS) for ch in word):
         return list(word)
     return [word]
-
-
-class _Dropped(dict[int, int | None]):
-    """``str.translate`` table deleting what :func:`~provider.wiki.lookalike.fold` deletes
-    after NFD (default-ignorable code points, combining marks), filled per character as
-    met."""
-
-    def __missing__(self, code: int) -> int | None:
-        char = chr(code)
-        if char in BLANK_FILLERS:
-            self[code] = 32  # a gap the reader sees: a word break
-            return 32
-        kept = None if _ignorable(char) or unicodedata.category(char) in ("Mn", "Me") else code
-        self[code] = kept
-        return kept
-
-
-_DROPPED = _Dropped()
 
 
 def _fold(text: str) -> str:
