@@ -8,25 +8,31 @@ does: ``style="display&#58;none"`` is ``display:none``) and each style with a CS
 tokenizer (:mod:`provider.wiki.hidden_css`), and reports every element that holds text
 and is hidden:
 
-* by its own attributes: ``hidden`` (``hidden={false}`` in JSX is not), an inline
-  ``style`` — HTML, or a JSX object (``style={{display: "none"}}``, React's camelCase and
-  unit-less pixels) — that hides it, SVG presentation attributes (``display="none"``,
-  ``visibility="hidden"``, ``opacity="0"``), ``<font color="white">``, a class the CSS
-  frameworks hide text with (:data:`HIDING_CLASSES`: ``sr-only``, ``visually-hidden``,
-  ``d-none``…; not when a responsive class shows it from some screen width on, as in
-  ``hidden md:inline`` or ``d-none d-md-block``), ``<input type="hidden" value=…>``;
+* by its own attributes: ``hidden`` (any value, ``until-found`` too; ``hidden={false}``
+  in JSX is not), an inline ``style`` — HTML, or a JSX object (``style={{display:
+  "none"}}``, React's camelCase and unit-less pixels) — that hides it
+  (:func:`provider.wiki.hidden_css.hiding_reason`), SVG presentation attributes
+  (``display="none"``, ``opacity="0"``, ``transform``, ``clip-path``, ``fill="none"``),
+  ``<font color="white">``, classes (:func:`provider.wiki.hiding_classes.class_reason`),
+  ``<input type="hidden" value=…>``; in MDX, a ``style``/``className`` the page's script
+  computes (``style={h}``) and a component the page defines that renders none of its
+  ``children`` (fail closed);
 * by what it is: ``<template>``, ``<noscript>`` (shown only without JavaScript),
-  ``<noembed>``, ``<noframes>``, a ``<dialog>`` without ``open``, a ``popover`` no
-  element of the page opens (``popovertarget``), the fallback content of ``<video>``,
-  ``<audio>``, ``<iframe>`` and of an ``<object>`` with ``data`` (a browser shows the
-  media instead);
-* by a rule of a ``<style>`` element of the page (class, id, attribute and type
-  selectors, selector lists, ``!important``, inside any ``@media`` but print). A hiding
+  ``<noembed>``, ``<noframes>``, ``<datalist>``, a ``<title>`` in the body, MathML
+  annotations, SVG parts never drawn themselves (``<desc>``, ``<defs>``, ``<symbol>``,
+  ``<clipPath>``, ``<mask>``, ``<metadata>``…), an ``<svg>`` of no size, a ``<dialog>``
+  without ``open``, a ``popover`` no element of the page opens (``popovertarget``), the
+  fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
+  ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
+  element instead);
+* by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
+  id, attribute and type selectors, selector lists, ``!important``, inside any
+  ``@media`` but print). A hiding
   rule whose selectors match no element written in the page may hide what the site
   renders from the Markdown (``p``, ``.markdown``): the ``<style>`` element itself is
   reported;
 * by an attribute list of the Markdown dialects (kramdown and Python-Markdown
-  ``{: .sr-only}``, ``{: style="display:none"}``; Pandoc ``::: {.hidden}``,
+  ``{: .sr-only}``, ``{: hidden}``, ``{: style="display:none"}``; Pandoc ``::: {.hidden}``,
   ``[text]{.hidden}``), read into the same attributes.
 
 Not hidden: ``<details>`` (its text is one click away, and published), ``<summary>``,

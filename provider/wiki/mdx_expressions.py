@@ -5,7 +5,8 @@ The rule (fail closed): an expression in the text — ``{false && <p>…</p>}``,
 ``{0 ? <p>…</p> : null}``, ``{props.note}``, a template literal — is blanked, so neither
 its words nor its source (``{false &&``) reach the index or a snippet. Left to the other
 MDX rules of :mod:`provider.wiki.dialects`: a comment ``{/* … */}`` (removed there), a
-lone string literal ``{'text'}`` (shown as its text), a heading id ``{#anchor}``, and an
+lone string literal ``{'text'}`` (shown as its text), a number (``{Infinity}``), an ``import``/``export`` line, a
+heading id ``{#anchor}``, and an
 expression inside a tag (``<Tabs items={[…]}>``: an attribute, not text). Code is left
 alone: fenced code (:func:`provider.wiki.plaintext.outside_fences`) and code spans.
 """
@@ -19,6 +20,8 @@ from .plaintext import outside_fences
 
 __all__ = ["blank_expressions"]
 
+#: A number the expression shows as written (``{Infinity}``, ``{1024}``).
+_LITERAL = re.compile(r"[-+]?(?:\d[\d_]*(?:\.\d+)?|Infinity|NaN)")
 _STRING_ONLY = re.compile(r"""\{\s*(?:"[^"\n{}]*"|'[^'\n{}]*')\s*\}""")
 #: Characters after which a quote starts a JavaScript string (else it is an apostrophe in
 #: JSX text: ``{ok && <p>Don't</p>}``).
@@ -104,7 +107,9 @@ def _blank_prose(text: str) -> str:
     position = 0
     for start, end in _expressions(text):
         inner = text[start + 1:end - 1].strip()
-        if not inner or inner.startswith(("/*", "#")) or _STRING_ONLY.fullmatch(text, start, end):
+        line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+        if (not inner or inner.startswith(("/*", "#")) or _STRING_ONLY.fullmatch(text, start, end)
+                or _LITERAL.fullmatch(inner) or line.startswith(("import ", "export "))):
             continue
         out += [text[position:start], _blank(text[start:end])]
         position = end
