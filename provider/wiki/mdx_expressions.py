@@ -105,9 +105,10 @@ def _expressions(text: str) -> list[tuple[int, int]]:
 def _blank_prose(text: str) -> str:
     out: list[str] = []
     position = 0
+    lines = [0] + [m.end() for m in re.finditer("\n", text)]
     for start, end in _expressions(text):
         inner = text[start + 1:end - 1].strip()
-        line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+        line = text[lines[bisect.bisect_right(lines, start) - 1]:start].lstrip()
         if (not inner or inner.startswith(("/*", "#")) or _STRING_ONLY.fullmatch(text, start, end)
                 or _LITERAL.fullmatch(inner) or line.startswith(("import ", "export "))):
             continue

@@ -24,24 +24,14 @@ _SIDES = ("left", "right", "top", "bottom", "inset-inline-start", "inset-inline-
 def far_length(draw: st.DrawFn) -> str:
     """A length at least 100px the wrong way (or 2000px either way), in some form."""
     px = draw(st.one_of(st.integers(-10**6, -100), st.integers(2000, 10**6)))
-    form = draw(st.sampled_from(["px", "em", "calc-sum", "calc-product", "min", "clamp", "var-fallback", "var-defined",
-                                 "bare-var"]))
-    if form == "em":
-        return f"{px / 16:.3f}em"
-    if form == "calc-sum":
-        part = draw(st.integers(-50, 50))
-        return f"calc({px - part}px + {part}px)"
-    if form == "calc-product":
-        return f"calc({px / 4:.2f}px * 4)"
-    if form == "min":
-        return f"min({px}px, {px}px)"
-    if form == "clamp":
-        return f"clamp({px}px, {px}px, {px}px)"
-    if form == "var-fallback":
-        return f"var(--{draw(st.sampled_from(['x', 'off', 'pos']))}, {px}px)"
-    if form == "bare-var":
-        return "var(--theme-offset)"
-    return f"{px}px"
+    part = draw(st.integers(-50, 50))
+    forms = {
+        "px": f"{px}px", "em": f"{px / 16:.3f}em", "calc-sum": f"calc({px - part}px + {part}px)",
+        "calc-product": f"calc({px / 4:.2f}px * 4)", "min": f"min({px}px, {px}px)",
+        "clamp": f"clamp({px}px, {px}px, {px}px)", "bare-var": "var(--theme-offset)",
+        "var-fallback": f"var(--{draw(st.sampled_from(['x', 'off', 'pos']))}, {px}px)",
+    }
+    return forms[draw(st.sampled_from(sorted(forms)))]
 
 
 @st.composite
@@ -58,27 +48,22 @@ def offset_css(draw: st.DrawFn) -> str:
 
 @st.composite
 def shrink_css(draw: st.DrawFn) -> str:
-    kind = draw(st.sampled_from(["zoom", "font", "rotate", "matrix", "scale3d", "scale-prop", "rotate-prop", "skew"]))
-    if kind == "zoom":
-        return f"zoom: {draw(st.sampled_from(['0', '0%', '0.05', '5%', 'calc(0)']))}"
-    if kind == "font":
-        size = draw(st.sampled_from(["0", "0px", "1px", "0.05em", "calc(0px)", "0%"]))
-        return f"font: {draw(st.sampled_from(['', 'italic ', 'bold ', 'italic 700 ']))}{size}/0 a"
-    if kind == "rotate":
-        angle = draw(st.sampled_from(["90deg", "-90deg", "270deg", "0.25turn", "100grad", "calc(45deg * 2)"]))
-        axis = draw(st.sampled_from(["rotateX({})", "rotateY({})", "rotate3d(1, 0, 0, {})", "rotate3d(0, 1, 0, {})"]))
-        return f"transform: {draw(st.sampled_from(['', 'perspective(500px) ']))}{axis.format(angle)}"
-    if kind == "matrix":
-        a, b = draw(st.integers(-5, 5)), draw(st.integers(-5, 5))
-        k = draw(st.integers(-3, 3))
-        return f"transform: matrix({a}, {b}, {k * a}, {k * b}, 0, 0)"
-    if kind == "scale3d":
-        return f"transform: scale3d({draw(st.sampled_from(['0, 0, 0', '0, 1, 1', '1, 0, 1', '0.01, 0.5, 1']))})"
-    if kind == "scale-prop":
-        return f"scale: {draw(st.sampled_from(['0', '0%', '0 1', '1 0', '0.05']))}"
-    if kind == "rotate-prop":
-        return f"rotate: {draw(st.sampled_from(['x 90deg', 'y 90deg', '1 0 0 90deg']))}"
-    return f"transform: {draw(st.sampled_from(['skewX(90deg)', 'skew(90deg, 0)', 'skewY(-90deg)']))}"
+    """Declarations that leave the text no size or no area."""
+    angle = draw(st.sampled_from(["90deg", "-90deg", "270deg", "0.25turn", "100grad", "calc(45deg * 2)"]))
+    axis = draw(st.sampled_from(["rotateX({})", "rotateY({})", "rotate3d(1, 0, 0, {})", "rotate3d(0, 1, 0, {})"]))
+    a, b, k = draw(st.integers(-5, 5)), draw(st.integers(-5, 5)), draw(st.integers(-3, 3))
+    choices = {
+        "zoom": ["zoom: 0", "zoom: 0%", "zoom: 0.05", "zoom: 5%", "zoom: calc(0)"],
+        "font": [f"font: {style}{size}/0 a" for style in ("", "italic ", "bold ", "italic 700 ")
+                 for size in ("0", "0px", "1px", "0.05em", "calc(0px)", "0%")],
+        "rotate": [f"transform: {perspective}{axis.format(angle)}" for perspective in ("", "perspective(500px) ")],
+        "matrix": [f"transform: matrix({a}, {b}, {k * a}, {k * b}, 0, 0)"],  # a determinant of 0
+        "scale3d": [f"transform: scale3d({v})" for v in ("0, 0, 0", "0, 1, 1", "1, 0, 1", "0.01, 0.5, 1")],
+        "scale-prop": [f"scale: {v}" for v in ("0", "0%", "0 1", "1 0", "0.05")],
+        "rotate-prop": [f"rotate: {v}" for v in ("x 90deg", "y 90deg", "1 0 0 90deg")],
+        "skew": [f"transform: {v}" for v in ("skewX(90deg)", "skew(90deg, 0)", "skewY(-90deg)")],
+    }
+    return draw(st.sampled_from(choices[draw(st.sampled_from(sorted(choices)))]))
 
 
 @st.composite
@@ -238,3 +223,20 @@ def attribute_list(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         return f"## {SECRET} {{:{space}{attributes}}}"
     return f"{SECRET}\n{{:{space}{attributes}}}"
+
+
+@st.composite
+def mdx_evaluated(draw: st.DrawFn) -> str:
+    """MDX whose visibility the page's own script decides: a style from a constant, a
+    class from an expression, a component of the page that renders none of its content."""
+    kind = draw(st.sampled_from(["style", "class", "component"]))
+    if kind == "style":
+        css = draw(st.sampled_from(['{display: "none"}', "{opacity: 0}", '{visibility: "hidden"}', "{}"]))
+        return f"export const h = {css}\n\n<p style={{h}}>{SECRET}</p>"
+    if kind == "class":
+        return f"<p className={{styles.{draw(st.sampled_from(['note', 'x', 'hidden']))}}}>{SECRET}</p>"
+    definition = draw(st.sampled_from(["const {} = () => null", "function {}() {{ return null }}",
+                                       "const {} = () => <></>", "const {} = ({{title}}) => <h2>{{title}}</h2>"]))
+    name = draw(st.sampled_from(["Nothing", "Note", "Gone"]))
+    gap = draw(st.sampled_from(["", "\n\n"]))
+    return f"export {definition.format(name)}\n\n<{name}>{gap}{SECRET}{gap}</{name}>"

@@ -5,7 +5,6 @@ public (X5). Generators: :mod:`tests.wiki.hidden_css_variants`.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +15,7 @@ from tests.wiki.hidden_css_variants import (
     attribute_list,
     hidden_element,
     hiding_css,
+    mdx_evaluated,
     mdx_expression,
     shown_css,
     shown_element,
@@ -110,11 +110,8 @@ def test_x2_text_inside_an_mdx_expression_is_not_public_nor_its_source_shown(
     assert source not in doc.body and source not in doc.public_body, (body, doc.body)
 
 
-@pytest.mark.parametrize("body", [
-    f'export const h = {{display: "none"}}\n\n<p style={{h}}>{SECRET}</p>',
-    f"export const Nothing = () => null\n\n<Nothing>{SECRET}</Nothing>",
-    f"export function Gone() {{ return null }}\n\n<Gone>\n\n{SECRET}\n\n</Gone>",
-])
+@PAGES
+@given(mdx_evaluated())
 def test_x2_mdx_styles_and_components_the_page_evaluates_fail_closed(body: str) -> None:
     assert not _customer_safe_sees(_parse(_page(body), "docusaurus")), body
 
