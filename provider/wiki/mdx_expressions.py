@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from .code_shown import CODE_TAGS
 from .plaintext import outside_fences
 
 __all__ = ["blank_expressions"]
@@ -30,7 +31,7 @@ _JS_BEFORE_STRING = frozenset("{([,=:?&|+!")
 
 def _code_spans(text: str) -> dict[int, int]:
     """Start → end of each code span (a run of backticks closed by a run of as many in the
-    same paragraph) and of each ``<code>``/``<pre>`` element: MDX shows them as written.
+    same paragraph) and of each code element (``<code>``, ``<kbd>``, ``<pre>``…): shown as written.
     Found in one pass each (bisect over the runs, never a rescan)."""
     spans: dict[int, int] = {}
     runs = [(m.start(), m.end() - m.start()) for m in re.finditer(r"`+", text)]
@@ -49,8 +50,8 @@ def _code_spans(text: str) -> dict[int, int]:
             blank = bisect.bisect_right(blanks, start)
             if blank >= len(blanks) or blanks[blank] > close:
                 spans[start] = after = close + length
-    closers = {name: [m.end() for m in re.finditer(rf"</{name}\s*>", text, re.IGNORECASE)] for name in ("code", "pre")}
-    for match in re.finditer(r"<(code|pre)\b", text, re.IGNORECASE):
+    closers = {name: [m.end() for m in re.finditer(rf"</{name}\s*>", text, re.IGNORECASE)] for name in CODE_TAGS}
+    for match in re.finditer(rf"<({'|'.join(CODE_TAGS)})\b", text, re.IGNORECASE):
         ends = closers[match.group(1).lower()]
         index = bisect.bisect_right(ends, match.end())
         if index < len(ends):
