@@ -60,6 +60,11 @@ from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 __all__ = ["HIDING_CLASSES", "RESPONSIVE_HIDING", "SHOWN_AT_A_WIDTH", "HiddenElement",
            "hidden_elements"]
 
+#: SVG parts never drawn themselves; outside an ``<svg>`` (and MathML's outside ``<math>``)
+#: the same names are unknown HTML elements, shown (``<pattern>`` as a placeholder in prose).
+_SVG_PARTS = ("desc", "metadata", "defs", "symbol", "clippath", "mask", "lineargradient", "radialgradient", "pattern",
+              "marker", "filter")
+_FOREIGN_PARTS = frozenset({*_SVG_PARTS, "annotation", "annotation-xml"})
 #: Elements whose content no browser with scripts shows.
 _UNSHOWN = {"template": "<template> content", "noscript": "<noscript> content (shown only without JavaScript)",
             "noembed": "<noembed> content", "noframes": "<noframes> content",
@@ -67,9 +72,7 @@ _UNSHOWN = {"template": "<template> content", "noscript": "<noscript> content (s
             "title": "<title> (a tooltip or the tab's name, not text of the page)",
             "annotation": "MathML annotation", "annotation-xml": "MathML annotation",
             # SVG elements that are never drawn themselves: definitions, metadata.
-            **{tag: f"SVG <{tag}> (never drawn)" for tag in ("desc", "metadata", "defs", "symbol", "clippath", "mask",
-                                                            "lineargradient", "radialgradient", "pattern", "marker",
-                                                            "filter")}}
+            **{tag: f"SVG <{tag}> (never drawn)" for tag in _SVG_PARTS}}
 #: Elements a browser shows instead of their content (the content is fallback).
 _MEDIA = frozenset({"video", "audio", "iframe", "canvas", "progress", "meter"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
@@ -125,6 +128,8 @@ class _Element:
     end: int
     raw: str
     has_text: bool = False
+    #: Inside an ``<svg>`` or ``<math>`` element.
+    foreign: bool = False
     #: Text anywhere inside, also where the indexed text leaves it out.
     any_text: bool = False
 
@@ -169,7 +174,8 @@ class _Reader(HTMLParser):
         raw = self.get_starttag_text() or ""
         start = self._offset()
         self.flush_style()  # a tag ends a style's text: CSS holds none
-        element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw)
+        element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw,
+                           foreign=any(e.tag in ("svg", "math") for e in self._open))
         self.elements.append(element)
         if tag == "style":
             self._style = (element.start, element.end, [])
@@ -328,7 +334,8 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
     if "hidden" in attributes and attributes["hidden"].strip().lower() not in ("{false}", "{ false }"):
         return "hidden attribute"
     written_as = named.group(1) if named is not None else tag
-    if tag in _UNSHOWN and not written_as[:1].isupper():  # ``<Title>`` is an MDX component
+    if (tag in _UNSHOWN and not written_as[:1].isupper()  # ``<Title>`` is an MDX component
+            and (element.foreign or tag not in _FOREIGN_PARTS)):
         return _UNSHOWN[tag]
     if tag == "dialog" and ("open" not in attributes or attributes["open"].strip() == "{false}"):
         return "<dialog> without open"

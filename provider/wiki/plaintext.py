@@ -80,10 +80,9 @@ _SPACES = re.compile(r"\s+")
 #: not the fallback text of ``<video>``, ``<audio>``, ``<iframe>``): left out of the text.
 SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript", "noembed", "noframes", "video", "audio",
                                "iframe",
-                               # Fallback content, and what is never drawn (issue 24: provider/wiki/hidden_html.py).
-                               "canvas", "progress", "meter", "datalist", "title", "desc", "metadata", "defs",
-                               "symbol", "clippath", "mask", "lineargradient", "radialgradient", "pattern", "marker",
-                               "filter", "annotation", "annotation-xml"})
+                               # Fallback content, and a <title> in the body (issue 24: provider/wiki/hidden_html.py;
+                               # SVG's own parts are judged there, inside an <svg> only).
+                               "canvas", "progress", "meter", "datalist", "title"})
 #: HTML element names (WHATWG, plus common obsolete ones and SVG/MathML roots): a tag
 #: of another name is not HTML, and Learn shows it as text (``<ServerName>``).
 HTML_ELEMENTS = frozenset("""

@@ -193,6 +193,8 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<p class="opacity-50">{SECRET}</p>', f'<p class="overflow-hidden">{SECRET}</p>',
         f'<p class="text-gray-700 text-lg">{SECRET}</p>', f'<div class="md:hidden">{SECRET}</div>',
         f'<canvas id="c"></canvas>\n\n{SECRET}', f'<progress value="1" max="2"></progress> {SECRET}',
+        # SVG's part names outside an <svg> are unknown HTML elements, shown (a placeholder in prose).
+        f"Pass <pattern> or <filter> as the argument.\n\n{SECRET}",
     ]))
 
 
