@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from .mdx_expressions import blank_expressions
 from .plaintext import SKIP_CONTENT_TAGS, closes_fence, fence_opener, heading_id_mark, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
@@ -254,7 +255,7 @@ def _holds_unshown(line: str) -> bool:
 
 
 def _docusaurus(source: str) -> str:
-    source = _mdx_blocks(_strip_mdx_comments(source))
+    source = _mdx_blocks(blank_expressions(_strip_mdx_comments(source)))
     source = _map_prose_lines(source, _docusaurus_line)
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
 

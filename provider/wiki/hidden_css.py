@@ -1,394 +1,470 @@
-"""Which CSS hides text from a reader: declarations and a page's own style rules.
+"""Which CSS declarations hide an element's text from a reader.
 
 Read with a CSS tokenizer (tinycss2), never with patterns over the raw style text: the
 tokenizer undoes escapes (``dis\\70 lay``, ``no\\6e e``), drops comments
-(``display:/**/none``) and ignores case exactly as a browser does, so an encoding cannot
-hide ``display: none`` from this module. HTML entities (``display&#58;none``) are the
-HTML parser's to decode, once, before the style text gets here
-(:mod:`provider.wiki.hidden_html`).
+(``display:/**/none``) and ignores case exactly as a browser does. HTML entities
+(``display&#58;none``) are the HTML parser's to decode, once, before the style text gets
+here (:mod:`provider.wiki.hidden_html`).
 
-A declaration list hides its element's text (:func:`hiding_reason`) when it removes the
-element (``display: none``, ``visibility: hidden|collapse``, ``content-visibility:
-hidden``), makes it transparent (``opacity``, ``filter: opacity()`` below 0.1), shrinks
-its text to nothing (``font-size`` at most 1px, ``transform: scale()`` below 0.1), moves
-it off screen (``left``/``top``/``text-indent``/``margin-*`` or a ``translate`` at least
-100px, or 10em, the wrong way), clips it away (``clip: rect()`` of at most 1px,
-``clip-path: inset(≥50%)`` or ``circle(0)``), gives it no room while cutting off what
-overflows (a width or height of at most 1px with ``overflow: hidden|clip`` and no padding
-on that axis: the responsive-embed trick ``height:0; padding-bottom:56%`` shows its
-content), or colours its text as the page is (transparent, or white on the white pages
-docs sites show, unless it sets a background of another colour) or as its own
-background. Later declarations override earlier ones, ``!important`` ones override the
-rest, as in a browser.
+The declarations in force are found as a browser finds them: custom properties
+(``--x``) substituted into ``var()``; shorthands (``font``, ``inset``, ``margin``,
+``overflow``, ``background``, ``mask``) expanded; a declaration a browser drops because
+its value is not of its property's type (``display: none; display: blahblah``) dropped;
+later declarations override earlier ones, ``!important`` ones the rest.
 
-A stylesheet (:func:`hiding_rules`) hides what the selectors of its hiding rules match;
-rules inside ``@media print`` only (hidden on paper, shown on every screen) hide nothing
-from a reader, any other ``@media``/``@supports``/``@layer`` block counts (a reader's
-screen may match it: fail closed).
+A declaration list hides its element's text (:func:`hiding_reason`) when it
+
+* removes the element: ``display: none``, ``visibility: hidden|collapse``,
+  ``content-visibility: hidden``;
+* makes it (nearly) transparent: ``opacity``, ``fill-opacity`` or ``filter: opacity()``
+  below 0.1;
+* shrinks it to nothing: a ``font-size`` (also in ``font: 0/0 a``) of at most 2px or an
+  eighth of the inherited size, ``zoom`` below 0.1, a transform (``transform``,
+  ``rotate``, ``scale``) keeping under 1 % of its area on screen (``scale(0)``,
+  ``rotateX(90deg)``, ``matrix(0,0,0,0,0,0)``, ``skewX(90deg)``);
+* moves it off screen: ``left``/``right``/``top``/``bottom``/``inset*``,
+  ``text-indent``, ``margin-left|top|right`` or a translation at least 100px the wrong
+  way or 2000px either way, or a whole box (100%) the wrong way, ``calc()`` evaluated
+  (relative units with a nominal screen: :data:`provider.wiki.css_values.NOMINAL_PX`);
+  ``text-indent`` of 100% or more with the overflow cut off;
+* clips it away: ``clip: rect()`` of at most 1px, a ``clip-path`` of no area
+  (``inset()`` of 100% across, ``circle(0)``, a ``polygon()`` of no area), a mask whose
+  images are all transparent or of size 0, a ``filter: blur()`` of 3px or more;
+* gives it no room while cutting off what overflows: a width, height or line height of at
+  most 1px with ``overflow: hidden|clip`` and no padding on that axis (the
+  responsive-embed trick ``height:0; padding-bottom:56%`` shows its content);
+* colours it as what is behind it. The stated rule: the glyphs' colour
+  (``-webkit-text-fill-color``, else SVG ``fill``, else ``color``; black when unset),
+  after the element's colour filters (``invert()``, ``brightness()``…), hides when its
+  alpha is below 0.1 (``transparent``, ``#0000``, ``rgb(0 0 0 / 0)``) or when its WCAG
+  contrast with every background behind it is below :data:`LOW_CONTRAST` — the element's
+  own background colour and gradient stops, else the white page docs sites show
+  (``#fff`` and ``#fefefe`` text hide; ``#ddd`` shows). Transparent glyphs show when the
+  background is clipped to the text (gradient text) or the text is stroked. A
+  background image (``url()``) the text is drawn on is taken as contrasting. A
+  ``mix-blend-mode`` that turns black text on white into white hides too.
+
+Fail closed: a value of one of those properties that only the site can decide — a
+``var()`` the declaration list does not define (a fallback does not settle it: the
+site's stylesheet may define the property), ``env()``, ``color-mix()``, a mask or
+clip-path ``url()``, a ``filter: url()`` — hides, and the reason says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Final
 
 import tinycss2
-import tinycss2.color3
 from tinycss2.ast import Node
 
-__all__ = ["HidingRule", "Selector", "hiding_reason", "hiding_rules"]
+from .css_geometry import area_scale, polygon_area, transform_matrix
+from .css_values import (
+    GLOBAL_KEYWORDS,
+    UNKNOWN,
+    Colour,
+    Unknown,
+    arguments,
+    colour,
+    contrast,
+    length,
+    number,
+    significant,
+    substitute,
+    unknowable,
+)
+from .css_visual import blend_hides, filtered, gradient_colours
 
-#: Lengths at least this far the wrong way (px, or the units where a number means a
-#: screen's share) move text off any screen.
+__all__ = ["LOW_CONTRAST", "hiding_reason"]
+
+#: Below this WCAG contrast ratio with what is behind it, text is not read (``#eee`` on
+#: white is 1.16; ``#ddd`` is 1.36).
+LOW_CONTRAST: Final = 1.25
 _OFF_SCREEN_PX = 100.0
-_OFF_SCREEN_RELATIVE = 10.0
-_RELATIVE_UNITS = frozenset({"em", "rem", "vw", "vh", "vmin", "vmax", "%", "ch", "ex", "lh"})
-#: A font size at most this (px) shows no readable text; em/rem/% below a tenth neither.
-_TINY_PX = 1.0
-_PX_PER_UNIT = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "q": 96 / 101.6}
-_OFFSET_PROPERTIES = ("left", "top", "right", "bottom", "text-indent", "margin-left", "margin-top",
-                      "margin-right", "inset-inline-start", "inset-block-start", "margin-inline-start")
+_FAR_PX = 2000.0
+_TINY_FONT_PX = 2.0
+_BLUR_PX = 3.0
+_DISPLAY = frozenset({
+    "none", "block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid", "flow", "flow-root",
+    "table", "inline-table", "table-row", "table-cell", "table-column", "table-caption", "table-row-group",
+    "table-header-group", "table-footer-group", "table-column-group", "list-item", "contents", "run-in", "ruby",
+    "ruby-base", "ruby-text", "ruby-base-container", "ruby-text-container", "math", "-webkit-box",
+    "-webkit-inline-box", "-ms-flexbox", "-ms-inline-flexbox", "-ms-grid", "-ms-inline-grid", "inline-list-item",
+})
+_ENUMERATED = {"visibility": frozenset({"visible", "hidden", "collapse"}),
+               "content-visibility": frozenset({"visible", "auto", "hidden"})}
+_LENGTH_PROPERTIES = frozenset({"left", "right", "top", "bottom", "text-indent", "margin-left", "margin-top",
+                                "margin-right", "margin-bottom", "width", "height", "max-width", "max-height",
+                                "line-height", "font-size"})
+_COLOUR_PROPERTIES = frozenset({"color", "-webkit-text-fill-color", "background-color", "fill"})
+_SIDES = ("top", "right", "bottom", "left")
+#: Logical properties as a left-to-right, top-to-bottom page reads them.
+_LOGICAL = {"inset-inline-start": "left", "inset-inline-end": "right", "inset-block-start": "top",
+            "inset-block-end": "bottom", "margin-inline-start": "margin-left", "margin-inline-end": "margin-right",
+            "margin-block-start": "margin-top", "margin-block-end": "margin-bottom", "-webkit-mask": "mask",
+            "-webkit-mask-image": "mask-image", "-webkit-mask-size": "mask-size", "mask-box-image": "mask-image",
+            "-webkit-mask-box-image": "mask-image", "-webkit-background-clip": "background-clip",
+            "-webkit-filter": "filter", "-webkit-transform": "transform", "-ms-transform": "transform",
+            "-webkit-clip-path": "clip-path", "block-size": "height", "inline-size": "width",
+            "max-block-size": "max-height", "max-inline-size": "max-width"}
+_FONT_SIZE_KEYWORDS = frozenset({"xx-small", "x-small", "small", "medium", "large", "x-large", "xx-large",
+                                 "xxx-large", "larger", "smaller", "math"})
+
+Declarations = dict[str, list[Node]]
 
 
-def _significant(tokens: Iterable[Node]) -> list[Node]:
-    return [t for t in tokens if t.type not in ("whitespace", "comment")]
+def _box(values: list[list[Node]], names: Sequence[str]) -> list[tuple[str, list[Node]]]:
+    """A 1–4 value box shorthand (``inset``, ``margin``) as its longhands."""
+    if not 1 <= len(values) <= 4:
+        return []
+    top = values[0]
+    right = values[1] if len(values) > 1 else top
+    bottom = values[2] if len(values) > 2 else top
+    left = values[3] if len(values) > 3 else right
+    return list(zip(names, (top, right, bottom, left), strict=True))
 
 
-def _declarations(source: str | Sequence[Node]) -> dict[str, list[Node]]:
-    """The declarations in force, by lower-case property name: the last one, or the last
-    ``!important`` one."""
+def _font(value: list[Node]) -> list[tuple[str, list[Node]]]:
+    """``font: italic 0/0 a`` as its ``font-size`` and ``line-height``: the first length,
+    percentage, size keyword or ``0`` (a weight is at least 1)."""
+    if len(value) == 1 and value[0].type == "ident":
+        return [("font-size", value)]  # a system font (``caption``) or a global keyword: a normal size
+    for index, token in enumerate(value):
+        is_size = (token.type in ("dimension", "percentage") or (token.type == "number" and token.value == 0)
+                   or (token.type == "function" and token.lower_name in ("calc", "min", "max", "clamp", "var"))
+                   or (token.type == "ident" and token.lower_value in _FONT_SIZE_KEYWORDS))
+        if is_size:
+            out = [("font-size", [token])]
+            rest = value[index + 1:]
+            if len(rest) > 1 and rest[0].type == "literal" and rest[0].value == "/":
+                out.append(("line-height", [rest[1]]))
+            return out
+    return [("font-size", value)] if unknowable(value) else []
+
+
+def _longhands(name: str, value: list[Node]) -> list[tuple[str, list[Node]]]:
+    """A declaration as the longhands it sets (a shorthand expanded)."""
+    name = _LOGICAL.get(name, name)
+    split = [[t] for t in value]
+    if unknowable(value) and name in ("inset", "margin", "overflow", "inset-inline", "inset-block"):
+        return [(n, value) for n in {"inset": ("top", "right", "bottom", "left"),
+                                     "margin": ("margin-top", "margin-right", "margin-left"),
+                                     "overflow": ("overflow-x", "overflow-y")}.get(name, ("left", "top"))]
+    if name == "inset":
+        return _box(split, _SIDES)
+    if name == "margin":
+        return _box(split, ("margin-top", "margin-right", "margin-bottom", "margin-left"))
+    if name in ("inset-inline", "inset-block", "margin-inline", "margin-block"):
+        first, second = (("left", "right") if name == "inset-inline" else ("top", "bottom") if name == "inset-block"
+                         else ("margin-left", "margin-right") if name == "margin-inline"
+                         else ("margin-top", "margin-bottom"))
+        return [(first, split[0]), (second, split[-1])] if 1 <= len(split) <= 2 else []
+    if name == "overflow":
+        return [("overflow-x", split[0]), ("overflow-y", split[-1])] if 1 <= len(split) <= 2 else []
+    if name == "font":
+        return _font(value)
+    if name == "background":
+        colours = [t for t in value if isinstance(colour([t]), tuple)
+                   or (t.type == "function" and t.lower_name == "var")]
+        return [("background-color", colours[-1:] or [_transparent()]), ("background-image", value),
+                ("background-clip", [t for t in value if t.type == "ident" and t.lower_value == "text"])]
+    if name == "mask":
+        slash = next((i for i, t in enumerate(value) if t.type == "literal" and t.value == "/"), None)
+        size = [t for t in value[slash + 1:] if number(t) is not None][:2] if slash is not None else []
+        return [("mask-image", value), ("mask-size", size)]
+    if name == "-webkit-text-stroke":
+        return [("-webkit-text-stroke-width", [t for t in value if number(t) is not None][:1] or value)]
+    return [(name, value)]
+
+
+def _transparent() -> Node:
+    return tinycss2.parse_one_component_value("transparent")
+
+
+def _valid(name: str, value: list[Node]) -> bool:
+    """Whether a browser keeps this declaration (a value of the property's type)."""
+    if not value:
+        return False
+    if unknowable(value) or (len(value) == 1 and value[0].type == "ident" and value[0].lower_value in GLOBAL_KEYWORDS):
+        return True
+    idents = [t.lower_value for t in value if t.type == "ident"]
+    if name == "display":
+        return len(idents) == len(value) and all(i in _DISPLAY for i in idents)
+    if name in _ENUMERATED:
+        return len(value) == 1 and bool(idents) and idents[0] in _ENUMERATED[name]
+    if name in ("opacity", "fill-opacity", "zoom"):
+        found = length(value)
+        return (found is not None and not isinstance(found, Unknown) and found[1] in ("px", "%")) or idents in (
+            ["normal"], ["reset"])
+    if name in _COLOUR_PROPERTIES:
+        return colour(value) is not None or (name == "fill" and idents in (["none"], ["context-fill"]))
+    if name in _LENGTH_PROPERTIES:
+        return length(value) is not None or (len(value) == 1 and value[0].type == "ident")
+    return True
+
+
+def _declarations(source: str | Sequence[Node]) -> Declarations:
+    """The longhands in force, by lower-case property name, ``var()`` substituted."""
+    items = [item for item in tinycss2.parse_blocks_contents(source, skip_comments=True, skip_whitespace=True)
+             if item.type == "declaration"]
+    custom: dict[str, tuple[bool, list[Node]]] = {}
+    for item in items:
+        if item.name.startswith("--") and (item.important or not custom.get(item.name, (False,))[0]):
+            custom[item.name] = (bool(item.important), significant(item.value))
+    values = {name: value for name, (_important, value) in custom.items()}
     found: dict[str, tuple[bool, list[Node]]] = {}
-    for item in tinycss2.parse_blocks_contents(source, skip_comments=True, skip_whitespace=True):
-        if item.type != "declaration":
+    for item in items:
+        if item.name.startswith("--"):
             continue
-        before = found.get(item.lower_name)
-        if before is None or item.important or not before[0]:
-            found[item.lower_name] = (bool(item.important), _significant(item.value))
+        value = substitute(significant(item.value), values)
+        for name, longhand in _longhands(item.lower_name, value):
+            if not _valid(name, longhand):
+                continue
+            before = found.get(name)
+            if before is None or item.important or not before[0]:
+                found[name] = (bool(item.important), longhand)
     return {name: value for name, (_important, value) in found.items()}
-
-
-def _number(token: Node) -> tuple[float, str] | None:
-    """``(value, unit)`` of a number, percentage or dimension (unit lower case, ``""``
-    for a bare number, ``"%"``)."""
-    if token.type == "number":
-        return float(token.value), ""
-    if token.type == "percentage":
-        return float(token.value), "%"
-    if token.type == "dimension":
-        return float(token.value), token.lower_unit
-    return None
-
-
-def _px(value: float, unit: str) -> float | None:
-    """A length in CSS pixels (a bare number as px: React writes ``left: -9999``)."""
-    return value * _PX_PER_UNIT.get(unit or "px", 0.0) if unit in _PX_PER_UNIT or not unit else None
-
-
-def _far_negative(token: Node) -> bool:
-    found = _number(token)
-    if found is None:
-        return False
-    value, unit = found
-    if unit in _RELATIVE_UNITS:
-        return value <= -_OFF_SCREEN_RELATIVE
-    px = _px(value, unit)
-    return px is not None and px <= -_OFF_SCREEN_PX
-
-
-def _at_most(token: Node, px_limit: float, relative_limit: float) -> bool:
-    found = _number(token)
-    if found is None:
-        return False
-    value, unit = found
-    if unit in _RELATIVE_UNITS:
-        return value < relative_limit
-    px = _px(value, unit)
-    return px is not None and px <= px_limit
 
 
 def _ident(value: list[Node]) -> str | None:
     return value[0].lower_value if len(value) == 1 and value[0].type == "ident" else None
 
 
-def _functions(value: list[Node], *names: str) -> list[list[Node]]:
-    """The significant arguments (commas dropped) of each function in ``value`` named
-    one of ``names``."""
-    return [[t for t in _significant(token.arguments) if not (t.type == "literal" and t.value == ",")]
-            for token in value if token.type == "function" and token.lower_name in names]
+def _quantity(value: list[Node]) -> tuple[float, str] | Unknown | None:
+    """A length value (px, %, or a bare number as px); keywords are ``None``."""
+    return length(value) if value else None
 
 
-def _fraction(token: Node) -> float | None:
-    found = _number(token)
+def _fraction(value: list[Node]) -> float | Unknown | None:
+    found = _quantity(value)
+    if found is None or isinstance(found, Unknown):
+        return found
+    amount, unit = found
+    return amount / 100 if unit == "%" else amount
+
+
+def _far(found: tuple[float, str] | Unknown | None) -> bool:
     if found is None:
-        return None
-    value, unit = found
-    return value / 100 if unit == "%" else value if not unit else None
-
-
-def _transparent(value: list[Node], limit: float = 0.1) -> bool:
-    amount = _fraction(value[0]) if len(value) == 1 else None
-    return amount is not None and amount < limit
-
-
-def _colour(value: list[Node]) -> tuple[float, float, float, float] | None:
-    if not value:
-        return None
-    parsed = tinycss2.color3.parse_color(value[0] if len(value) == 1 else value)
-    if parsed is None or isinstance(parsed, str):  # ``currentColor`` or not a colour
-        return None
-    return (parsed.red, parsed.green, parsed.blue, parsed.alpha)
-
-
-def _background(found: dict[str, list[Node]]) -> tuple[float, float, float, float] | None:
-    if "background-color" in found:
-        return _colour(found["background-color"])
-    for token in found.get("background", ()):
-        colour = _colour([token])
-        if colour is not None:
-            return colour
-    return None
-
-
-def _blank_text(found: dict[str, list[Node]]) -> bool:
-    """Text coloured as the page (transparent, or white on a white page) or as its own
-    background."""
-    text = _colour(found.get("color", []))
-    if text is None:
         return False
-    if text[3] < 0.1:
+    if isinstance(found, Unknown):
         return True
-    background = _background(found)
-    if background is not None and background[3] >= 0.1:
-        return all(abs(a - b) < 0.02 for a, b in zip(text[:3], background[:3], strict=True))
-    return all(channel > 0.97 for channel in text[:3])
+    value, unit = found
+    if unit == "%":
+        return value <= -100
+    return value <= -_OFF_SCREEN_PX or value >= _FAR_PX
 
 
-def _no_room(found: dict[str, list[Node]]) -> bool:
-    overflow = {t.lower_value for name in ("overflow", "overflow-x", "overflow-y")
-                for t in found.get(name, ()) if t.type == "ident"}
-    if not overflow & {"hidden", "clip"}:
+def _translations(found: Declarations) -> list[tuple[float, str] | Unknown | None]:
+    out: list[tuple[float, str] | Unknown | None] = [length([t]) for t in found.get("translate", [])]
+    for token in found.get("transform", []):
+        if token.type == "function" and token.lower_name.startswith("translate"):
+            out += [length(part) for part in arguments(token)]
+    return out
+
+
+def _moved_away(found: Declarations) -> bool:
+    offsets = ("left", "right", "top", "bottom", "text-indent", "margin-left", "margin-top", "margin-right")
+    if any(_far(_quantity(found[name])) for name in offsets if name in found):
+        return True
+    if any(_far(t) for t in _translations(found)):
+        return True
+    indent = _quantity(found.get("text-indent", []))
+    return (isinstance(indent, tuple) and indent[1] == "%" and indent[0] >= 100) and _overflow_cut(found)
+
+
+def _overflow_cut(found: Declarations) -> bool:
+    values = [*found.get("overflow-x", []), *found.get("overflow-y", [])]
+    return unknowable(values) or any(t.type == "ident" and t.lower_value in ("hidden", "clip") for t in values)
+
+
+def _no_room(found: Declarations) -> bool:
+    if not _overflow_cut(found):
         return False
     for size, paddings in (("height", ("padding-top", "padding-bottom", "padding-block")),
                            ("width", ("padding-left", "padding-right", "padding-inline"))):
-        limited = [found[name] for name in (size, f"max-{size}") if name in found]
-        padded = any(t.type in ("number", "percentage", "dimension") and (_number(t) or (0.0, ""))[0] > 0
-                     for name in (*paddings, "padding") for t in found.get(name, ()))
-        if not padded and any(len(value) == 1 and _at_most(value[0], 1.0, 0.1) for value in limited):
+        limits = [found[name] for name in (size, f"max-{size}") if name in found]
+        if size == "height" and "line-height" in found and "height" not in found:
+            limits.append(found["line-height"])
+        padded = any((number(t) or (0.0, ""))[0] > 0 for name in (*paddings, "padding") for t in found.get(name, ()))
+        for limit in limits:
+            value = _quantity(limit)
+            if isinstance(value, Unknown) or (not padded and value is not None and value[1] == "px"
+                                               and value[0] <= 1.0):
+                return True
+    return False
+
+
+def _shrunk(found: Declarations) -> bool:
+    size = _quantity(found.get("font-size", []))
+    if isinstance(size, Unknown) or (size is not None and (size[0] <= _TINY_FONT_PX if size[1] == "px"
+                                                          else size[0] <= 12.5)):
+        return True
+    zoom = _fraction(found.get("zoom", []))
+    if isinstance(zoom, Unknown) or (zoom is not None and zoom < 0.1):
+        return True
+    matrix = transform_matrix(found.get("transform", []), found.get("rotate", []), found.get("scale", []))
+    return isinstance(matrix, Unknown) or (matrix is not None and area_scale(matrix) < 0.01)
+
+
+def _clipped(found: Declarations) -> bool:
+    for token in found.get("clip", []):
+        if token.type == "function" and token.lower_name == "rect":
+            sizes = [number(t) for part in arguments(token) for t in part]
+            if len(sizes) == 4 and all(s is not None for s in sizes):
+                top, right, bottom, left = ((s or (0.0, ""))[0] for s in sizes)
+                if right - left <= 1 or bottom - top <= 1:
+                    return True
+    for token in found.get("clip-path", []):
+        if token.type == "url" or (token.type == "function" and token.lower_name not in (
+                "inset", "circle", "ellipse", "polygon")):
+            return True  # url(#shape), path(), shape(): what they leave is not read here
+        if token.type != "function":
+            continue
+        args = [t for part in arguments(token) for t in part]
+        values = [length([t]) for t in args if t.type != "ident"]
+        if any(isinstance(v, Unknown) for v in values):
+            return True
+        if token.lower_name == "polygon":
+            area = polygon_area(arguments(token))
+            if isinstance(area, Unknown) or area < 1e-4:
+                return True
+        elif token.lower_name == "inset":
+            # Percentages of the box (a 0 is 0%); other lengths need the box's size.
+            shares = [v[0] if v[1] == "%" else 0.0 for v in values[:4] if isinstance(v, tuple)
+                      and (v[1] == "%" or v[0] == 0)]
+            sides = shares if len(shares) == len(values[:4]) else []
+            if sides and (sides[0] + (sides[2] if len(sides) > 2 else sides[0]) >= 100
+                          or (sides[1] if len(sides) > 1 else sides[0])
+                          + (sides[3] if len(sides) > 3 else sides[1] if len(sides) > 1 else sides[0]) >= 100):
+                return True
+        elif values and isinstance(values[0], tuple) and values[0][0] <= 0:
+            return True  # circle(0), ellipse(0 0)
+    return False
+
+
+def _masked(found: Declarations) -> bool:
+    image = found.get("mask-image", [])
+    for token in image:
+        if token.type == "url" or (token.type == "function" and not token.lower_name.endswith("gradient")):
+            return True  # an image the text shows through: not read here (fail closed)
+        if token.type == "function":
+            stops = gradient_colours(token)
+            if stops is None or all(alpha < 0.1 for *_rgb, alpha in stops):
+                return True
+    sizes = [number(t) for t in found.get("mask-size", [])]
+    return any(s is not None and s[0] == 0 for s in sizes)
+
+
+def _blurred(found: Declarations) -> bool:
+    for token in found.get("filter", []):
+        if token.type == "url" or (token.type == "function" and token.lower_name == "url"):
+            return True
+        if token.type == "function" and token.lower_name == "blur":
+            radius = length(token.arguments)
+            if isinstance(radius, Unknown) or (radius is not None and radius[0] >= _BLUR_PX):
+                return True
+        if token.type == "function" and unknowable([token]):
             return True
     return False
 
 
-def _clipped(found: dict[str, list[Node]]) -> bool:
-    for arguments in _functions(found.get("clip", []), "rect"):
-        sizes = [n for n in (_number(t) for t in arguments) if n is not None]
-        if len(sizes) == 4:
-            top, right, bottom, left = (value for value, _unit in sizes)
-            if right - left <= 1 or bottom - top <= 1:
-                return True
-    clip_path = found.get("clip-path", [])
-    for arguments in _functions(clip_path, "inset"):
-        if arguments and all((_fraction(t) or 0) >= 0.5 if t.type == "percentage" else False
-                             for t in arguments[:1]):
+def _faded(found: Declarations) -> bool:
+    for name in ("opacity", "fill-opacity"):
+        amount = _fraction(found.get(name, []))
+        if isinstance(amount, Unknown) or (amount is not None and amount < 0.1):
             return True
-    return any(arguments and _at_most(arguments[0], 0.0, 0.01)
-               for arguments in _functions(clip_path, "circle", "ellipse"))
+    return False
 
 
-def _shrunk(found: dict[str, list[Node]]) -> bool:
-    font = found.get("font-size", [])
-    if len(font) == 1 and _at_most(font[0], _TINY_PX, 0.1 if font[0].type != "percentage" else 10.0):
+def _fill(found: Declarations) -> Colour | Unknown | None:
+    """The glyphs' colour as written (``None``: inherited, the theme's text colour)."""
+    for name in ("-webkit-text-fill-color", "fill", "color"):
+        if name not in found:
+            continue
+        if name == "fill" and _ident(found[name]) == "none":
+            return (0.0, 0.0, 0.0, 0.0)
+        value = colour(found[name])
+        if isinstance(value, str):
+            continue  # currentcolor / inherited: the next one decides
+        return value
+    return None
+
+
+def _backgrounds(found: Declarations) -> list[Colour] | Unknown | None:
+    """The colours behind the text (``None``: an image, taken as contrasting)."""
+    out: list[Colour] = []
+    own = colour(found.get("background-color", [])) if "background-color" in found else None
+    if isinstance(own, Unknown):
+        return UNKNOWN
+    if isinstance(own, tuple) and own[3] >= 0.1:
+        out.append(own)
+    for token in found.get("background-image", []):
+        if token.type == "url" or (token.type == "function" and token.lower_name in ("url", "image-set", "image")):
+            return None
+        if token.type == "function" and token.lower_name.endswith("gradient"):
+            stops = gradient_colours(token)
+            if stops is None:
+                return UNKNOWN
+            out += [s for s in stops if s[3] >= 0.1]
+    return out or [(1.0, 1.0, 1.0, 1.0)]
+
+
+def _blank_text(found: Declarations) -> bool:
+    text = _fill(found)
+    filters = found.get("filter", [])
+    if not any(k in found for k in ("color", "-webkit-text-fill-color", "fill", "filter", "mix-blend-mode")):
+        return False
+    if isinstance(text, Unknown):
         return True
-    for arguments in _functions(found.get("transform", []), "scale", "scalex", "scaley", "scale3d"):
-        if any(f is not None and abs(f) < 0.1 for f in map(_fraction, arguments)):
-            return True
-    scale = [f for f in map(_fraction, found.get("scale", [])) if f is not None]
-    return any(abs(f) < 0.1 for f in scale)
-
-
-def _moved_away(found: dict[str, list[Node]]) -> bool:
-    if any(value and _far_negative(value[0]) for value in (found.get(p) for p in _OFFSET_PROPERTIES) if value):
+    if text is None:
+        if "background-color" not in found and "background-image" not in found and not filters:
+            return blend_hides(found.get("mix-blend-mode", []))
+        text = (0.0, 0.0, 0.0, 1.0)  # the theme's text colour: dark on a light page
+    backgrounds = _backgrounds(found)
+    if backgrounds is None:
+        return False
+    if isinstance(backgrounds, Unknown):
         return True
-    for arguments in _functions([*found.get("transform", []), *found.get("translate", [])],
-                                "translate", "translatex", "translatey", "translate3d"):
-        if any(_far_negative(t) for t in arguments):
-            return True
-    return any(_far_negative(t) for t in found.get("translate", []))
+    shown_text = filtered(text, filters)
+    if isinstance(shown_text, Unknown):
+        return True
+    if shown_text[3] < 0.1:
+        stroke = length(found.get("-webkit-text-stroke-width", []))
+        clipped_to_text = _ident(found.get("background-clip", [])) == "text" and "background-image" in found
+        outline = colour(found.get("stroke", []))  # SVG text drawn by its outline
+        stroked = isinstance(outline, tuple) and outline[3] >= 0.1
+        return not (clipped_to_text or stroked or (isinstance(stroke, tuple) and stroke[0] > 0))
+    if blend_hides(found.get("mix-blend-mode", [])):
+        return True
+    own = "background-color" in found or "background-image" in found
+    behind = [filtered(b, filters) if own else b for b in backgrounds]
+    return all(isinstance(b, tuple) and contrast(shown_text, (*b[:3], 1.0)) < LOW_CONTRAST for b in behind)
 
 
 def hiding_reason(style: str | Sequence[Node]) -> str | None:
     """Why a declaration list (an inline ``style`` value, or a rule's contents) hides its
     element's text from a reader, as a short phrase (``"display: none"``); ``None`` when
-    the text is shown. Never raises: CSS a browser would drop is dropped here too."""
+    the text is shown. Never raises: CSS a browser would drop is dropped here too.
+    A value only the site decides (see the module docstring) hides."""
     found = _declarations(style)
     if not found:
         return None
+    display, visibility = found.get("display", []), found.get("visibility", [])
+    content = found.get("content-visibility", [])
     checks = (
-        ("display: none", _ident(found.get("display", [])) == "none"),
-        ("visibility: hidden", _ident(found.get("visibility", [])) in ("hidden", "collapse")),
-        ("content-visibility: hidden", _ident(found.get("content-visibility", [])) == "hidden"),
-        ("opacity: 0", _transparent(found.get("opacity", [])) or any(
-            _transparent(a) for a in _functions(found.get("filter", []), "opacity"))),
+        ("display: none", _ident(display) == "none" or unknowable(display)),
+        ("visibility: hidden", _ident(visibility) in ("hidden", "collapse") or unknowable(visibility)),
+        ("content-visibility: hidden", _ident(content) == "hidden" or unknowable(content)),
+        ("opacity: 0", _faded(found)),
         ("text too small to read", _shrunk(found)),
         ("moved off screen", _moved_away(found)),
         ("clipped away", _clipped(found)),
+        ("masked away", _masked(found)),
+        ("blurred or filtered away", _blurred(found)),
         ("no room, overflow hidden", _no_room(found)),
         ("text coloured as its background", _blank_text(found)),
     )
-    return next((reason for reason, hides in checks if hides), None)
-
-
-@dataclass(frozen=True)
-class Selector:
-    """What one selector of a hiding rule matches, read from its last compound (its
-    subject; the ancestors are ignored, so it matches at least what the browser does).
-
-    Attributes:
-        tag: the element name, lower case, or ``None`` for any.
-        classes: class names every matched element has.
-        ids: ids it has.
-        attributes: ``(name, operator, value, case_insensitive)``; operator ``""`` for
-            presence, else one of ``= ~= |= ^= $= *=``.
-        pseudo_element: the selector styles a pseudo-element (``::before``), never the
-            element's own text.
-        interactive: the selector holds only while the reader interacts (``:hover``,
-            ``:focus``, ``:active``…): the text is shown otherwise.
-    """
-
-    tag: str | None
-    classes: frozenset[str] = frozenset()
-    ids: frozenset[str] = frozenset()
-    attributes: tuple[tuple[str, str, str, bool], ...] = ()
-    pseudo_element: bool = False
-    interactive: bool = False
-
-
-@dataclass(frozen=True)
-class HidingRule:
-    """A style rule that hides what it selects: its selectors and why (a phrase)."""
-
-    selectors: tuple[Selector, ...]
-    reason: str
-    text: str
-
-
-def _split_selectors(prelude: Sequence[Node]) -> list[list[Node]]:
-    out: list[list[Node]] = [[]]
-    for token in prelude:
-        if token.type == "literal" and token.value == ",":
-            out.append([])
-        else:
-            out[-1].append(token)
-    return [_trimmed(part) for part in out if _significant(part)]
-
-
-def _trimmed(tokens: list[Node]) -> list[Node]:
-    while tokens and tokens[0].type in ("whitespace", "comment"):
-        tokens = tokens[1:]
-    while tokens and tokens[-1].type in ("whitespace", "comment"):
-        tokens = tokens[:-1]
-    return tokens
-
-
-def _attribute(block: Node) -> tuple[str, str, str, bool] | None:
-    tokens = _significant(block.content)
-    if not tokens or tokens[0].type != "ident":
-        return None
-    name = tokens[0].lower_value
-    rest = tokens[1:]
-    if not rest:
-        return (name, "", "", False)
-    operator = ""
-    while rest and rest[0].type == "literal" and rest[0].value in "~|^$*=":
-        operator += rest.pop(0).value
-    if not rest or rest[0].type not in ("ident", "string"):
-        return None
-    value = rest.pop(0).value
-    insensitive = bool(rest) and rest[0].type == "ident" and rest[0].lower_value == "i"
-    return (name, operator, value, insensitive)
-
-
-def _subject(tokens: list[Node]) -> Selector | None:
-    """The last compound selector of a complex selector; ``None`` when it cannot be read."""
-    start = 0
-    for index, token in enumerate(tokens):
-        if token.type == "whitespace" or (token.type == "literal" and token.value in (">", "+", "~")):
-            start = index + 1
-    compound = [t for t in tokens[start:] if t.type != "comment"]
-    tag: str | None = None
-    classes: set[str] = set()
-    ids: set[str] = set()
-    attributes: list[tuple[str, str, str, bool]] = []
-    pseudo_element = interactive = False
-    index = 0
-    while index < len(compound):
-        token = compound[index]
-        following = compound[index + 1] if index + 1 < len(compound) else None
-        if token.type == "ident" and index == 0:
-            tag = token.lower_value
-        elif token.type == "literal" and token.value == "*" and index == 0:
-            tag = None
-        elif token.type == "literal" and token.value == "." and following is not None and following.type == "ident":
-            classes.add(following.value)
-            index += 1
-        elif token.type == "hash" and token.is_identifier:
-            ids.add(token.value)
-        elif token.type == "[] block":
-            attribute = _attribute(token)
-            if attribute is None:
-                return None
-            attributes.append(attribute)
-        elif token.type == "literal" and token.value == ":":
-            if following is not None and following.type == "literal" and following.value == ":":
-                pseudo_element = True
-                index += 1
-            elif following is not None and following.type == "ident" and following.lower_value in (
-                    "before", "after", "first-line", "first-letter", "marker", "placeholder"):
-                pseudo_element = True  # the CSS 2 spelling ``:before``
-            elif following is not None and following.type == "ident" and following.lower_value in _INTERACTIVE:
-                interactive = True
-            # Another pseudo-class (``:first-child``, ``:not(…)``) narrows the match:
-            # ignoring it matches at least what the browser does.
-            index += 1
-        else:
-            return None
-        index += 1
-    return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element, interactive)
-
-
-#: Pseudo-classes that hold only while the reader interacts with the element.
-_INTERACTIVE = frozenset(("hover", "focus", "active", "focus-within", "focus-visible", "target"))
-
-
-def _print_only(prelude: Sequence[Node]) -> bool:
-    """Whether a ``@media`` query list is print only (``print``, ``only print``, every
-    query of the list naming ``print``)."""
-    queries = _split_selectors(prelude)
-    return bool(queries) and all(
-        [t.lower_value for t in _significant(q) if t.type == "ident"][:2] in (["print"], ["only", "print"])
-        for q in queries)
-
-
-def _rules(nodes: Sequence[Node], depth: int = 0) -> Iterable[tuple[Sequence[Node], Sequence[Node]]]:
-    for node in nodes:
-        if node.type == "qualified-rule":
-            yield node.prelude, node.content
-        elif node.type == "at-rule" and node.content is not None and depth < 8:
-            if node.lower_at_keyword == "media" and _print_only(node.prelude):
-                continue
-            if node.lower_at_keyword in ("media", "supports", "layer", "container", "document", "scope"):
-                inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
-                yield from _rules(inner, depth + 1)
-
-
-def hiding_rules(stylesheet: str) -> list[HidingRule]:
-    """The rules of a page's ``<style>`` text that hide what they select. A selector
-    that cannot be read is taken to select everything (``Selector(tag=None)``): a
-    hiding rule never goes unnoticed because its selector is unusual."""
-    out: list[HidingRule] = []
-    for prelude, content in _rules(tinycss2.parse_stylesheet(stylesheet, skip_comments=True, skip_whitespace=True)):
-        reason = hiding_reason(content)
-        if reason is None:
-            continue
-        selectors = tuple(_subject(part) or Selector(None) for part in _split_selectors(prelude))
-        out.append(HidingRule(selectors, reason, tinycss2.serialize(prelude).strip()[:200]))
-    return out
+    reason = next((reason for reason, hides in checks if hides), None)
+    if reason is not None and any(unknowable(value) for value in found.values()):
+        reason += " (or a value only the site's styles decide: fail closed)"
+    return reason

@@ -8,25 +8,31 @@ does: ``style="display&#58;none"`` is ``display:none``) and each style with a CS
 tokenizer (:mod:`provider.wiki.hidden_css`), and reports every element that holds text
 and is hidden:
 
-* by its own attributes: ``hidden`` (``hidden={false}`` in JSX is not), an inline
-  ``style`` — HTML, or a JSX object (``style={{display: "none"}}``, React's camelCase and
-  unit-less pixels) — that hides it, SVG presentation attributes (``display="none"``,
-  ``visibility="hidden"``, ``opacity="0"``), ``<font color="white">``, a class the CSS
-  frameworks hide text with (:data:`HIDING_CLASSES`: ``sr-only``, ``visually-hidden``,
-  ``d-none``…; not when a responsive class shows it from some screen width on, as in
-  ``hidden md:inline`` or ``d-none d-md-block``), ``<input type="hidden" value=…>``;
+* by its own attributes: ``hidden`` (any value, ``until-found`` too; ``hidden={false}``
+  in JSX is not), an inline ``style`` — HTML, or a JSX object (``style={{display:
+  "none"}}``, React's camelCase and unit-less pixels) — that hides it
+  (:func:`provider.wiki.hidden_css.hiding_reason`), SVG presentation attributes
+  (``display="none"``, ``opacity="0"``, ``transform``, ``clip-path``, ``fill="none"``),
+  ``<font color="white">``, classes (:func:`provider.wiki.hiding_classes.class_reason`),
+  ``<input type="hidden" value=…>``; in MDX, a ``style``/``className`` the page's script
+  computes (``style={h}``) and a component the page defines that renders none of its
+  ``children`` (fail closed);
 * by what it is: ``<template>``, ``<noscript>`` (shown only without JavaScript),
-  ``<noembed>``, ``<noframes>``, a ``<dialog>`` without ``open``, a ``popover`` no
-  element of the page opens (``popovertarget``), the fallback content of ``<video>``,
-  ``<audio>``, ``<iframe>`` and of an ``<object>`` with ``data`` (a browser shows the
-  media instead);
-* by a rule of a ``<style>`` element of the page (class, id, attribute and type
-  selectors, selector lists, ``!important``, inside any ``@media`` but print). A hiding
+  ``<noembed>``, ``<noframes>``, ``<datalist>``, a ``<title>`` in the body, MathML
+  annotations, SVG parts never drawn themselves (``<desc>``, ``<defs>``, ``<symbol>``,
+  ``<clipPath>``, ``<mask>``, ``<metadata>``…), an ``<svg>`` of no size, a ``<dialog>``
+  without ``open``, a ``popover`` no element of the page opens (``popovertarget``), the
+  fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
+  ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
+  element instead);
+* by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
+  id, attribute and type selectors, selector lists, ``!important``, inside any
+  ``@media`` but print). A hiding
   rule whose selectors match no element written in the page may hide what the site
   renders from the Markdown (``p``, ``.markdown``): the ``<style>`` element itself is
   reported;
 * by an attribute list of the Markdown dialects (kramdown and Python-Markdown
-  ``{: .sr-only}``, ``{: style="display:none"}``; Pandoc ``::: {.hidden}``,
+  ``{: .sr-only}``, ``{: hidden}``, ``{: style="display:none"}``; Pandoc ``::: {.hidden}``,
   ``[text]{.hidden}``), read into the same attributes.
 
 Not hidden: ``<details>`` (its text is one click away, and published), ``<summary>``,
@@ -45,34 +51,30 @@ from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 
-from .hidden_css import HidingRule, Selector, hiding_reason, hiding_rules
-from .lookalike import squash
+from .css_rules import HidingRule, Selector, hiding_rules
+from .css_values import colour_alpha
+from .hidden_css import hiding_reason
+from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
 from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 
 __all__ = ["HIDING_CLASSES", "RESPONSIVE_HIDING", "SHOWN_AT_A_WIDTH", "HiddenElement",
            "hidden_elements"]
 
-#: Classes (after :func:`provider.wiki.lookalike.squash`) the CSS frameworks hide an
-#: element with (Tailwind, Bootstrap 3-5, Bulma, Foundation, WordPress, HTML5
-#: Boilerplate, GOV.UK), on screen: ``visible-print`` shows only on paper.
-HIDING_CLASSES = frozenset({
-    "hidden", "invisible", "sronly", "visuallyhidden", "visuallyhiddenfocusable", "screenreaderonly",
-    "screenreadertext", "showforsr", "offscreen", "dnone", "hide", "hidetext", "texthide", "ishidden",
-    "isinvisible", "issronly", "uhidden", "uvisuallyhidden", "govukvisuallyhidden", "displaynone",
-    "visibilityhidden", "elementinvisible", "assistivetext", "visibleprint", "visibleprintblock",
-    "visibleprintinline", "visibleprintinlineblock",
-})
-#: A CSS framework's class that shows an element from some screen width on.
-SHOWN_AT_A_WIDTH = re.compile(
-    r"(?<!\S)(?:(?:sm|md|lg|xl|2xl):(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents"
-    r"|flow-root|visible)|d-(?:sm|md|lg|xl|xxl)-(?:block|inline|inline-block|flex|inline-flex|grid|table))(?!\S)")
-#: Hiding classes such a class undoes at that width.
-RESPONSIVE_HIDING = frozenset(("hidden", "invisible", "dnone", "none", "d"))
-
+#: SVG parts never drawn themselves; outside an ``<svg>`` (and MathML's outside ``<math>``)
+#: the same names are unknown HTML elements, shown (``<pattern>`` as a placeholder in prose).
+_SVG_PARTS = ("desc", "metadata", "defs", "symbol", "clippath", "mask", "lineargradient", "radialgradient", "pattern",
+              "marker", "filter")
+_FOREIGN_PARTS = frozenset({*_SVG_PARTS, "annotation", "annotation-xml"})
 #: Elements whose content no browser with scripts shows.
 _UNSHOWN = {"template": "<template> content", "noscript": "<noscript> content (shown only without JavaScript)",
-            "noembed": "<noembed> content", "noframes": "<noframes> content"}
-_MEDIA = frozenset({"video", "audio", "iframe"})
+            "noembed": "<noembed> content", "noframes": "<noframes> content",
+            "datalist": "<datalist> options (suggestions, not text of the page)",
+            "title": "<title> (a tooltip or the tab's name, not text of the page)",
+            "annotation": "MathML annotation", "annotation-xml": "MathML annotation",
+            # SVG elements that are never drawn themselves: definitions, metadata.
+            **{tag: f"SVG <{tag}> (never drawn)" for tag in _SVG_PARTS}}
+#: Elements a browser shows instead of their content (the content is fallback).
+_MEDIA = frozenset({"video", "audio", "iframe", "canvas", "progress", "meter"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                    "track", "wbr"})
 #: Elements the site renders from Markdown itself (no tag in the source): a type
@@ -81,7 +83,8 @@ _MARKDOWN_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
                             "table", "thead", "tbody", "tr", "td", "th", "a", "em", "strong", "img", "hr", "br",
                             "html", "body", "main", "article", "div", "span", "section", "dl", "dt", "dd", "del"})
 #: SVG/HTML presentation attributes read as the CSS property of the same name.
-_PRESENTATION = ("display", "visibility", "opacity", "font-size", "color", "fill-opacity")
+_PRESENTATION = ("display", "visibility", "opacity", "font-size", "color", "fill-opacity", "clip-path", "mask",
+                 "filter", "transform", "width", "height", "overflow")
 #: React's unit-less style properties (a number there is not pixels).
 _UNITLESS = frozenset({"opacity", "z-index", "font-weight", "line-height", "flex", "flex-grow", "flex-shrink",
                        "order", "zoom", "scale", "fill-opacity"})
@@ -91,6 +94,13 @@ _UNBOUNDED_OPEN = re.compile(r"<(?!/?[A-Za-z][^<>]{0,1000}>|![^<>]{0,1000}>)")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _JSX_STYLE = re.compile(r"\bstyle\s*=\s*\{\{")
+# ``style={h}``, ``className={styles.x}``: a value the page's script computes.
+_JSX_EXPRESSION = re.compile(r"""\b(style|className|class)\s*=\s*\{(?!\{)\s*(?!["'][^"'{}]*["']\s*\}|`[^`$]*`\s*\})""")
+# A component the page defines itself (``export const Note = () => null``), to its end.
+_PAGE_COMPONENT = re.compile(
+    r"^export\s+(?:default\s+)?(?:const|let|var|function)\s+([A-Z][\w$]*)(.{0,2000}?)(?=\n[ \t]*\n|\Z)",
+    re.MULTILINE | re.DOTALL)
+_TAG_NAME = re.compile(r"<\s*([A-Za-z][\w.:-]*)")
 _JS_TOKEN = re.compile(r"""\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[-+]?\d*\.?\d+(?:e-?\d+)?|[\w$-]+|\S)""")
 #: An attribute list of kramdown, Python-Markdown's attr_list and Pandoc: ``{: .x #y k=v}``.
 
@@ -118,6 +128,8 @@ class _Element:
     end: int
     raw: str
     has_text: bool = False
+    #: Inside an ``<svg>`` or ``<math>`` element.
+    foreign: bool = False
     #: Text anywhere inside, also where the indexed text leaves it out.
     any_text: bool = False
 
@@ -162,7 +174,8 @@ class _Reader(HTMLParser):
         raw = self.get_starttag_text() or ""
         start = self._offset()
         self.flush_style()  # a tag ends a style's text: CSS holds none
-        element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw)
+        element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw,
+                           foreign=any(e.tag in ("svg", "math") for e in self._open))
         self.elements.append(element)
         if tag == "style":
             self._style = (element.start, element.end, [])
@@ -225,7 +238,7 @@ def _attribute_lists(body: str) -> list[_Element]:
     out = []
     for match in ATTRIBUTE_LIST.finditer(body):
         attributes: dict[str, str] = {}
-        for part in ATTRIBUTE_PART.findall(match.group(1)):
+        for part in ATTRIBUTE_PART.findall(match.group(1) or match.group(2)):
             if part.startswith("."):
                 attributes["class"] = f"{attributes.get('class', '')} {unescape(part[1:])}"
             elif part.startswith("#"):
@@ -286,41 +299,49 @@ def _declaration(key: str | None, value: list[str]) -> str:
     return f"{name}: {text}"
 
 
-def _class_reason(element: _Element) -> str | None:
-    classes = element.classes
-    joined = " ".join(classes)
-    shown_somewhere = SHOWN_AT_A_WIDTH.search(joined) is not None
-    hiding = [(variant, base) for variant, _, base in (name.rpartition(":") for name in classes)
-              if squash(base) in HIDING_CLASSES and not variant.lower().endswith("print")]
-    if len(hiding) == 1 and _BREAKPOINT.fullmatch(hiding[0][0].lower()):
-        # One hiding class under a screen-width variant alone (``md:hidden``,
-        # ``max-lg:sr-only``): shown at the other widths. Two such classes may together
-        # cover every width, so they count.
+def _svg_reason(attributes: dict[str, str]) -> str | None:
+    """An ``<svg>`` of no size (its overflow is cut off), or a ``viewBox`` of none."""
+    box = attributes.get("viewbox", "").replace(",", " ").split()
+    if len(box) == 4 and any(part in ("0", "-0", "0.0") for part in box[2:]):
+        return "SVG viewBox of no size"
+    sizes = "; ".join(f"{name}: {attributes[name]}" for name in ("width", "height") if name in attributes)
+    style = attributes.get("style", "")
+    return hiding_reason(f"overflow: hidden; {sizes}; {style}") if sizes or style else None
+
+
+def _fill_reason(attributes: dict[str, str]) -> str | None:
+    """SVG text painted with no fill and no stroke. (Its fill's colour is not compared
+    with the page: SVG text is drawn over shapes of its own.)"""
+    fill = attributes.get("fill", "").strip().lower()
+    if not fill or colour_alpha(fill) >= 0.1 or "stroke" in attributes:
         return None
-    for variant, base in hiding:
-        # A variant prefix (``dark:sr-only``) narrows when it hides; print hides nothing
-        # on a screen (left out above).
-        if not (shown_somewhere and squash(base) in RESPONSIVE_HIDING):
-            return f"class {(variant + ':' if variant else '') + base!r}"
-    return None
+    return f"fill: {fill}"
 
 
-#: Tailwind screen-width variants: ``sm:`` … ``2xl:``, ``max-md:``, ``min-[900px]:``.
-_BREAKPOINT = re.compile(r"(?:max-|min-)?(?:sm|md|lg|xl|2xl|\[[0-9.]+(?:px|em|rem)\])")
-
-
-def _own_reason(element: _Element, opened: set[str]) -> str | None:
+def _own_reason(element: _Element, opened: set[str], components: frozenset[str] = frozenset()) -> str | None:
     """Why an element is hidden by its own name and attributes, else ``None``."""
     attributes, tag = element.attributes, element.tag
+    named = _TAG_NAME.match(element.raw)
+    if named is not None and named.group(1) in components:
+        return f"component <{named.group(1)}> the page defines renders none of its content"
+    expression = _JSX_EXPRESSION.search(element.raw)
+    if expression is not None:
+        return f"{expression.group(1)} from an expression the page evaluates (fail closed)"
+    if tag == "svg" and (reason := _svg_reason(attributes)) is not None:
+        return reason
+    if (reason := _fill_reason(attributes)) is not None:
+        return reason
     if "hidden" in attributes and attributes["hidden"].strip().lower() not in ("{false}", "{ false }"):
         return "hidden attribute"
-    if tag in _UNSHOWN:
+    written_as = named.group(1) if named is not None else tag
+    if (tag in _UNSHOWN and not written_as[:1].isupper()  # ``<Title>`` is an MDX component
+            and (element.foreign or tag not in _FOREIGN_PARTS)):
         return _UNSHOWN[tag]
     if tag == "dialog" and ("open" not in attributes or attributes["open"].strip() == "{false}"):
         return "<dialog> without open"
     if "popover" in attributes and attributes.get("id") not in opened:
         return "popover no element opens"
-    if tag in _MEDIA or (tag == "object" and attributes.get("data")):
+    if (tag in _MEDIA and not written_as[:1].isupper()) or (tag == "object" and attributes.get("data")):
         return f"<{tag}> fallback content"
     if tag == "input" and attributes.get("type", "").strip().lower() == "hidden":
         return "hidden input"
@@ -330,7 +351,16 @@ def _own_reason(element: _Element, opened: set[str]) -> str | None:
         reason = hiding_reason(css) if css.strip() else None
         if reason is not None:
             return reason
-    return _class_reason(element)
+    return class_reason(element.classes)
+
+
+def _silent_components(body: str) -> frozenset[str]:
+    """Components the page defines (MDX ``export``) that render none of their content:
+    their definition never mentions ``children`` (nor passes all ``props`` on)."""
+    if "export" not in body:
+        return frozenset()
+    return frozenset(m.group(1) for m in _PAGE_COMPONENT.finditer(body)
+                     if not re.search(r"\bchildren\b|\bprops\b|\.\.\.", m.group(2)))
 
 
 def _attribute_matches(element: _Element, name: str, operator: str, value: str, insensitive: bool) -> bool:
@@ -416,7 +446,8 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     if prepared is not None and prepared != body:
         _unwrapped(body, prepared, elements)
     opened = {element.attributes.get("popovertarget", "") for element in elements}
-    own = [_own_reason(element, opened) for element in elements]
+    components = _silent_components(body)
+    own = [_own_reason(element, opened, components) for element in elements]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             for s in r.selectors)] for element in elements]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]

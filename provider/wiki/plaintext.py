@@ -79,7 +79,10 @@ _SPACES = re.compile(r"\s+")
 #: Elements whose content a reader never sees (a browser with scripts shows the media,
 #: not the fallback text of ``<video>``, ``<audio>``, ``<iframe>``): left out of the text.
 SKIP_CONTENT_TAGS = frozenset({"script", "style", "template", "noscript", "noembed", "noframes", "video", "audio",
-                               "iframe"})
+                               "iframe",
+                               # Fallback content, and a <title> in the body (issue 24: provider/wiki/hidden_html.py;
+                               # SVG's own parts are judged there, inside an <svg> only).
+                               "canvas", "progress", "meter", "datalist", "title"})
 #: HTML element names (WHATWG, plus common obsolete ones and SVG/MathML roots): a tag
 #: of another name is not HTML, and Learn shows it as text (``<ServerName>``).
 HTML_ELEMENTS = frozenset("""
@@ -236,8 +239,13 @@ _SCRUB_NEEDS = ("[", "[", "[", "*", "`", "`~", "|", "#", "#")
 _ATTRIBUTE = r"""(?:[.#][^\W\d][^\s{}.#="'<>]*|[A-Za-z_:][\w:.-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"'<>]+))"""
 #: An attribute list of kramdown, Python-Markdown's attr_list and Pandoc: ``{: .x #y k=v}``
 #: (its parts: :data:`ATTRIBUTE_PART`).
-ATTRIBUTE_LIST = re.compile(r"\{:?[ \t]*(" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*)[ \t]*\}")
-ATTRIBUTE_PART = re.compile(_ATTRIBUTE)
+# A bare name (``{: hidden}``: attr_list's ``hidden="hidden"``, a kramdown reference to a
+# definition) only after the colon: ``{name}`` alone is text (a placeholder).
+_BARE_OR_ATTRIBUTE = r"(?:" + _ATTRIBUTE + r"|[A-Za-z_][\w-]*)"
+ATTRIBUTE_LIST = re.compile(
+    r"\{:[ \t]*(" + _BARE_OR_ATTRIBUTE + r"(?:[ \t]+" + _BARE_OR_ATTRIBUTE + r")*)[ \t]*\}"
+    r"|\{[ \t]*(" + _ATTRIBUTE + r"(?:[ \t]+" + _ATTRIBUTE + r")*)[ \t]*\}")
+ATTRIBUTE_PART = re.compile(_BARE_OR_ATTRIBUTE)
 
 
 # Extensions markdown-it (CommonMark + tables) does not parse, left as text in prose

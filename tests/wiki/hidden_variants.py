@@ -24,6 +24,12 @@ HIDING_DECLARATIONS = (
     "height:0;overflow:hidden", "width: 1px; height: 1px; overflow: hidden", "clip: rect(0 0 0 0); position:absolute",
     "position:absolute; left:-10000px", "margin-left: -200em", "transform: translateX(-9999px)",
     "color: #123456; background: #123456", "content-visibility: hidden", "filter: opacity(0)",
+    # Issue 24, second round (their classes: tests/wiki/hidden_css_variants.py).
+    "position:absolute; right:-9999px", "position:absolute; inset: auto -9999px auto auto", "zoom:0", "font:0/0 a",
+    "transform:rotateX(90deg)", "transform: matrix(0,0,0,0,0,0)", "clip-path: polygon(0 0,0 0,0 0)",
+    "-webkit-mask: linear-gradient(transparent, transparent)", "filter: blur(20px)",
+    "-webkit-text-fill-color:transparent", "color: rgb(0 0 0 / 0)", "color:#0000", "display:none; display: blahblah",
+    "left: calc(-100vw - 20px); position: absolute", "left: var(--x, -9999px); position: absolute",
 )
 #: JSX style objects (MDX) that hide.
 JSX_STYLES = ('{{display: "none"}}', "{{ visibility: 'hidden' }}", "{{fontSize: 0}}", "{{opacity: 0}}",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from provider.wiki.hidden_css import hiding_reason, hiding_rules
+from provider.wiki.css_rules import hiding_rules
+from provider.wiki.hidden_css import hiding_reason
 from provider.wiki.plaintext import markdown_to_text
 from provider.wiki.sections import split_sections
 from tests.wiki.hidden_variants import hidden_page, lookalike_page
