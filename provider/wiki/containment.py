@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
+from .secret_lines import secret_values
 
 __all__ = [
     "CODE_DIGITS",
@@ -72,6 +73,8 @@ __all__ = [
     "MIN_UNIT_SHINGLES",
     "PART_SHINGLES",
     "PART_WORDS",
+    "RUN_SHINGLES",
+    "SECRET_MIN_CHARS",
     "SHINGLE_WORDS",
     "SHORT_TEXT_SHINGLES",
     "WORD_SHARE",
@@ -115,6 +118,19 @@ WORD_SHARE = 0.7
 #: of 4 distinctive terms and 3 distinctive words.
 PART_SHINGLES = 2
 PART_WORDS = 3
+#: Distinctive shingles of one unit a page holds that make it a copy whatever the unit's
+#: length (the run path): 10 is a 12-word piece of a long paragraph; in a script written
+#: without spaces :data:`RUN_SPLIT_SHINGLES` (10 characters).
+RUN_SHINGLES = 10
+RUN_SPLIT_SHINGLES = 8
+#: Distinctive words the wording and run paths need the page to hold (a unit of a script
+#: written without spaces: none). At 1, sentences of common words with rare runs — an
+#: error message, a link to another article under its title — withheld 7 Microsoft Learn
+#: articles (see docs/how-to/findings.md).
+MIN_HELD_WORDS = 2
+#: Characters (of its terms) a secret's value of one or two terms needs: "PIN: 1234" is
+#: no value to look for on other pages (its code is: see :func:`_code_pairs`).
+SECRET_MIN_CHARS = 6
 #: A text (or its internal sections) of several blocks and at most this many shingles is
 #: also a unit as a whole: two short lines copied together.
 SHORT_TEXT_SHINGLES = 64
@@ -128,6 +144,9 @@ _SPLIT = "h:"
 #: Marks a sentence of a block of several sentences (:func:`block_shingles`): a unit of
 #: its own, never part of what a page holds (its block holds it all).
 _SENTENCE = "s:"
+#: Marks the value of a line naming a secret (:mod:`provider.wiki.secret_lines`): a unit
+#: of its own, never part of what a page holds.
+_SECRET = "k:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -222,6 +241,10 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
+        for value in secret_values(text):
+            found = terms(value)
+            if len(found) >= SHINGLE_WORDS or len("".join(found)) >= SECRET_MIN_CHARS:
+                out.append(_SECRET + _entry(found, []))
     return tuple(out)
 
 
@@ -231,7 +254,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    return encoded.removeprefix(_SENTENCE).removeprefix(_SPLIT).split(_WORDS)
+    return encoded.removeprefix(_SENTENCE).removeprefix(_SECRET).removeprefix(_SPLIT).split(_WORDS)
 
 
 def decode(encoded: str) -> tuple[int, ...]:
@@ -274,6 +297,9 @@ class Unit:
     #: A sentence of a longer block: only the wording path applies (its few words,
     #: scattered over a long page, are no copy).
     sentence: bool = False
+    #: The value of a line naming a secret (:mod:`provider.wiki.secret_lines`): contained
+    #: where a page holds all of it (see :func:`contained`).
+    secret: bool = False
 
     def values(self) -> frozenset[int]:
         if self.pairs:
@@ -293,7 +319,10 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     decoded = []
     for entry in blocks:
         shingles, words_ = frozenset(decode(entry)), frozenset(decode_words(entry))
-        split = entry.removeprefix(_SENTENCE).startswith(_SPLIT)
+        split = entry.removeprefix(_SENTENCE).removeprefix(_SECRET).startswith(_SPLIT)
+        if entry.startswith(_SECRET):
+            found.append(Unit(shingles, words_, split, secret=True))
+            continue
         if len(shingles) >= _floor(split):
             found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE)))
         if entry.startswith(_SENTENCE):
@@ -349,7 +378,7 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith(_SENTENCE):
+        if entry.startswith((_SENTENCE, _SECRET)):
             continue  # its block holds it all
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
@@ -461,10 +490,16 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     shingles, words_ = rare.distinctive(unit)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
-    if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES
-            and (unit.split or not words_.isdisjoint(page))
-            and len(shingles & page) >= max(MIN_DISTINCT_SHINGLES,
-                                            math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
+    if unit.secret:
+        return _holds_secret(unit, shingles, words_, page)
+    # A run of common words ("select Save, then sign in again") is site wording even where
+    # the run itself is rare: MIN_HELD_WORDS distinctive words of the unit on the page.
+    enough_words = unit.split or len(words_ & page) >= min(MIN_HELD_WORDS, len(unit.words))
+    held_shingles = len(shingles & page)
+    if enough_words and held_shingles >= (RUN_SPLIT_SHINGLES if unit.split else RUN_SHINGLES):
+        return True  # a long piece of a longer text: a 12-word partial paste
+    if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES and enough_words
+            and held_shingles >= max(MIN_DISTINCT_SHINGLES, math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
         return True
     # At least MIN_DISTINCT_WORDS held, not only the share: 5 English terms of a 7-term
     # glossary block scattered over a Korean FAQ are no copy of it. And only for a unit
@@ -472,10 +507,22 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     # of everyday prose shares most of its distinctive words with any page on its topic
     # (the sample wiki's offline-mode page held 14 of the 18 distinctive words of the
     # receipt page's 29-word "upload is stuck" paragraph).
-    if not words or unit.split or unit.sentence or len(words_) < WORD_SHARE * len(unit.words):
+    if not words or unit.split or unit.sentence or unit.secret or len(words_) < WORD_SHARE * len(unit.words):
         return False
     return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
+
+
+def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int], page: frozenset[int] | set[int]) -> bool:
+    """Whether ``page`` holds a secret's value (:attr:`Unit.secret`): all its runs and
+    words, and distinctive content — of a value of three terms or more a distinctive run
+    and (outside scripts written without spaces) a distinctive word; of a shorter value
+    every word distinctive ("Password: your password" names nothing)."""
+    if not (unit.shingles <= page and unit.words <= page):
+        return False
+    if unit.shingles:
+        return bool(shingles) and (unit.split or bool(words_))
+    return words_ == unit.words
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
@@ -484,7 +531,7 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if not unit.split and not unit.sentence and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
+    if not unit.split and not unit.sentence and not unit.secret and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
         return mine
     return frozenset()
 
