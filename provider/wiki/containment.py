@@ -26,12 +26,23 @@ site.
   :data:`MIN_UNIT_SHINGLES` shingles (6 words; 14 characters in a script written
   without spaces), and the whole of a short internal text of several blocks (at most
   :data:`SHORT_TEXT_SHINGLES` shingles).
+* **Lists of names** (people, customers: :mod:`provider.wiki.name_lists`) are a unit of
+  their words, contained where a page holds :data:`WORD_SHARE` of its distinctive words
+  (and :data:`MIN_NAME_WORDS`), in any order.
+* **Secret values**: the value of a line whose label names a secret
+  (``Passphrase: amber falcon seventy nine``, ``the admin password is swordfish``:
+  :mod:`provider.wiki.secret_lines`) is a unit of its own, contained where a page holds
+  all its runs and words and they are distinctive (a value of one or two terms: every
+  term, and :data:`SECRET_MIN_CHARS` characters).
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
-  and one of its distinctive words (a run of common words — "select Save, then sign in
-  again" — is site wording even where that run itself is rare): a verbatim or lightly
-  edited copy, from 6 words; or (b) *words* — it has at least
+  and :data:`MIN_HELD_WORDS` of its distinctive words (a run of common words — "select
+  Save, then sign in again", an error message, a link under an article's title — is
+  site wording even where that run itself is rare): a verbatim or lightly edited copy,
+  from 6 words; or (a') *a run* — the page holds a stretch of the unit with :data:`RUN_SHINGLES` distinctive
+  shingles (a 12-word piece of a long paragraph; :data:`RUN_SPLIT_SHINGLES`, 10
+  characters, in Japanese or Chinese) and :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
   over the page; or (c) *parts* — several pages each hold a run of it
@@ -60,6 +71,7 @@ from dataclasses import dataclass, field
 from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
+from .name_lists import name_lists
 from .secret_lines import secret_values
 
 __all__ = [
@@ -70,10 +82,13 @@ __all__ = [
     "CONTAINED_SHARE",
     "MIN_DISTINCT_SHINGLES",
     "MIN_DISTINCT_WORDS",
+    "MIN_HELD_WORDS",
+    "MIN_NAME_WORDS",
     "MIN_UNIT_SHINGLES",
     "PART_SHINGLES",
     "PART_WORDS",
     "RUN_SHINGLES",
+    "RUN_SPLIT_SHINGLES",
     "SECRET_MIN_CHARS",
     "SHINGLE_WORDS",
     "SHORT_TEXT_SHINGLES",
@@ -128,6 +143,9 @@ RUN_SPLIT_SHINGLES = 8
 #: error message, a link to another article under its title — withheld 7 Microsoft Learn
 #: articles (see docs/how-to/findings.md).
 MIN_HELD_WORDS = 2
+#: Distinctive words of a list of names (:mod:`provider.wiki.name_lists`) it needs, and
+#: a page must hold (and :data:`WORD_SHARE` of them): two people's first and last names.
+MIN_NAME_WORDS = 4
 #: Characters (of its terms) a secret's value of one or two terms needs: "PIN: 1234" is
 #: no value to look for on other pages (its code is: see :func:`_code_pairs`).
 SECRET_MIN_CHARS = 6
@@ -147,6 +165,8 @@ _SENTENCE = "s:"
 #: Marks the value of a line naming a secret (:mod:`provider.wiki.secret_lines`): a unit
 #: of its own, never part of what a page holds.
 _SECRET = "k:"
+#: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
+_NAMES = "n:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -210,7 +230,8 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     crc = zlib.crc32
     # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
     runs = zip(found, found[1:], found[2:], strict=False)
-    shingles = sorted({crc(f"{a} {b} {c}".encode()) for a, b, c in runs})
+    # In the text's order (the run path reads it), each once.
+    shingles = list(dict.fromkeys([crc(f"{a} {b} {c}".encode()) for a, b, c in runs]))
     encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
     if pairs:
         encoded += _WORDS + _pack([p for p, _ in pairs]) + _WORDS + _pack([w for _, w in pairs])
@@ -227,9 +248,17 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     a unit needs twice the shingles, as a Japanese or Chinese word is about two
     characters). A block of several sentences is followed by an ``s:`` entry for each
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
-    sentence of a long paragraph). Order of the blocks kept."""
+    sentence of a long paragraph); a block with a line naming a secret is preceded by a
+    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`), and the
+    blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
+    ``n:`` entries. Order of the blocks kept."""
     out = []
-    for text in blocks:
+    texts = list(blocks)
+    for text in texts:
+        for value in secret_values(text):
+            held_terms = terms(value)
+            if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
+                out.append(_SECRET + _entry(held_terms, []))
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
         if len(found) < SHINGLE_WORDS and not pairs:
@@ -241,10 +270,8 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
-        for value in secret_values(text):
-            found = terms(value)
-            if len(found) >= SHINGLE_WORDS or len("".join(found)) >= SECRET_MIN_CHARS:
-                out.append(_SECRET + _entry(found, []))
+    for names in name_lists(texts):
+        out.append(_NAMES + _entry(terms(" ".join(names)), []))
     return tuple(out)
 
 
@@ -254,11 +281,12 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    return encoded.removeprefix(_SENTENCE).removeprefix(_SECRET).removeprefix(_SPLIT).split(_WORDS)
+    return encoded.removeprefix(_SENTENCE).removeprefix(_SECRET).removeprefix(_NAMES).removeprefix(_SPLIT).split(_WORDS)
 
 
 def decode(encoded: str) -> tuple[int, ...]:
-    """The shingle values of one :func:`block_shingles` entry, ascending."""
+    """The shingle values of one :func:`block_shingles` entry, in the text's order (each
+    once)."""
     return _unpack(_sections(encoded)[0])
 
 
@@ -300,6 +328,12 @@ class Unit:
     #: The value of a line naming a secret (:mod:`provider.wiki.secret_lines`): contained
     #: where a page holds all of it (see :func:`contained`).
     secret: bool = False
+    #: A block's or sentence's shingles in the text's order (the run path: see
+    #: :func:`_run`); empty for a unit of several blocks.
+    order: tuple[int, ...] = ()
+    #: A list of names (:mod:`provider.wiki.name_lists`): contained where a page holds
+    #: most of its distinctive words, in any order (see :func:`contained`).
+    names: bool = False
 
     def values(self) -> frozenset[int]:
         if self.pairs:
@@ -318,13 +352,17 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     found: list[Unit] = []
     decoded = []
     for entry in blocks:
-        shingles, words_ = frozenset(decode(entry)), frozenset(decode_words(entry))
+        ordered = decode(entry)
+        shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
         split = entry.removeprefix(_SENTENCE).removeprefix(_SECRET).startswith(_SPLIT)
         if entry.startswith(_SECRET):
             found.append(Unit(shingles, words_, split, secret=True))
             continue
+        if entry.startswith(_NAMES):
+            found.append(Unit(frozenset(), words_, names=True))
+            continue
         if len(shingles) >= _floor(split):
-            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE)))
+            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered))
         if entry.startswith(_SENTENCE):
             continue
         decoded.append((shingles, words_, split))
@@ -378,7 +416,7 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith((_SENTENCE, _SECRET)):
+        if entry.startswith((_SENTENCE, _SECRET, _NAMES)):
             continue  # its block holds it all
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
@@ -492,11 +530,15 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
         return not shingles.isdisjoint(page)
     if unit.secret:
         return _holds_secret(unit, shingles, words_, page)
+    if unit.names:
+        return len(words_) >= MIN_NAME_WORDS and \
+            len(words_ & page) >= max(MIN_NAME_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
     # A run of common words ("select Save, then sign in again") is site wording even where
     # the run itself is rare: MIN_HELD_WORDS distinctive words of the unit on the page.
     enough_words = unit.split or len(words_ & page) >= min(MIN_HELD_WORDS, len(unit.words))
     held_shingles = len(shingles & page)
-    if enough_words and held_shingles >= (RUN_SPLIT_SHINGLES if unit.split else RUN_SHINGLES):
+    run = RUN_SPLIT_SHINGLES if unit.split else RUN_SHINGLES
+    if enough_words and held_shingles >= run and _run(unit.order, page, shingles) >= run:
         return True  # a long piece of a longer text: a 12-word partial paste
     if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES and enough_words
             and held_shingles >= max(MIN_DISTINCT_SHINGLES, math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
@@ -511,6 +553,21 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
         return False
     return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
+
+
+def _run(order: tuple[int, ...], page: frozenset[int] | set[int], distinctive: frozenset[int]) -> int:
+    """The most distinctive shingles of one stretch of consecutive shingles of ``order``
+    (a text's) that ``page`` all holds: a piece of the text, not runs scattered over it
+    (a table of diagnostics shares a description here and a link there with each article
+    it lists)."""
+    best = count = 0
+    for value in order:
+        if value in page:
+            count += value in distinctive
+            best = max(best, count)
+        else:
+            count = 0
+    return best
 
 
 def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int], page: frozenset[int] | set[int]) -> bool:
@@ -531,7 +588,7 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if not unit.split and not unit.sentence and not unit.secret and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
+    if not unit.split and not unit.sentence and not unit.secret and not unit.names and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
         return mine
     return frozenset()
 

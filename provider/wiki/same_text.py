@@ -217,7 +217,7 @@ def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int],
     note is made of runs many public articles hold, whichever page quotes it."""
     whole, inner = text_units(source)
     for unit in inner if internal else whole:
-        if unit.pairs or unit.secret or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
+        if unit.pairs or unit.secret or unit.names or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
             continue
         if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
             return True
@@ -272,6 +272,7 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
                 shingles, words_ = held(unit, page, rare)
                 share = "a code beside one of its words" if unit.pairs else \
                     "the value of a line naming a secret" if unit.secret else \
+                    f"{words_} distinctive words of a list of names" if unit.names else \
                     f"{shingles} distinctive word triples, {words_} words"
                 found[relpath].append((not withheld, key, share))
             elif same_language and (carried := part(unit, page, rare)):

@@ -7,8 +7,8 @@ are not what a public page copies — the value is. Rule 6d
 holding the value, with or without its label, holds the internal text.
 
 * **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
-  script written without spaces) before a colon (``:``, ``：``) or ``=``, one of which is
-  a secret's name (:data:`LABEL_WORDS`, in English, German, French, Spanish, Portuguese,
+  script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
+  secret's name (``Admin password``; not ``Password reset``) (:data:`LABEL_WORDS`, in English, German, French, Spanish, Portuguese,
   Italian, Dutch, Russian; :data:`LABEL_CHARACTERS` in Japanese, Chinese and Korean).
 * **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
   ``?``, ``;``, ``,`` followed by a space, or a full stop of a script without spaces), to
@@ -42,7 +42,7 @@ LABEL_WORDS = frozenset("""
     "pass phrase", "code word", "master key", "api key", "access key", "private key", "recovery key",
     "secret key", "security code", "security answer", "auth code", "authorisation phrase",
     "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
-    "door code", "alarm code", "mot de", "de passe", "pin code",
+    "door code", "alarm code", "de passe", "pin code",
 })
 #: Names of a secret in scripts written without spaces (matched anywhere in the label).
 LABEL_CHARACTERS = ("パスワード", "暗証番号", "合言葉", "合い言葉", "秘密鍵", "密码", "密碼", "口令", "暗号",
@@ -75,8 +75,8 @@ def _names_a_secret(label: str) -> bool:
     found = _LABEL_WORD.findall(folded)
     if not found or len(found) > MAX_LABEL_WORDS:
         return False
-    pairs = {f"{a} {b}" for a, b in zip(found, found[1:], strict=False)}
-    return not LABEL_WORDS.isdisjoint(found) or not LABEL_WORDS.isdisjoint(pairs)
+    # The secret's name ends the label: "Admin password", "PIN code"; not "password reset".
+    return found[-1] in LABEL_WORDS or " ".join(found[-2:]) in LABEL_WORDS
 
 
 def secret_values(text: str) -> Iterator[str]:

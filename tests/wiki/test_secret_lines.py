@@ -80,7 +80,8 @@ def test_x2_the_value_of_a_secret_line_never_reaches_the_public_index(tmp_path_f
     line, shown, how = case
     rng = random.Random(len(line))
     site = tmp_path_factory.mktemp("site")
-    body = [_filler(rng, 30) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
+    # The internal page's other text shares no word with the public pages (FILLER only).
+    body = [" ".join(rng.sample(SECRET_WORDS, 10)) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
     source = (_page("Vault", "public", [_filler(rng, 20) + ".", "<!-- internal -->", *body, "<!-- /internal -->"])
               if as_section else _page("Vault", "internal", body))
     _write(site, {"ops/vault.md": source,
@@ -195,3 +196,55 @@ def test_a_sentence_of_site_words_with_one_rare_word_is_no_copy(tmp_path) -> Non
     assert "ndr.md" in public
     assert "leak.md" not in public
     assert terms("Lighthouse!4477") == ["lighthouse", "4477"]
+
+
+NAMES = ["Jane Doe", "Oskar Lindqvist", "Priya Raman", "Acme Logistics", "Borealis Foods", "Cobalt Marine",
+         "Dunmore Bank", "Tomasz Wolski", "Ines Carvalho", "Kenji Morita"]
+
+
+@st.composite
+def name_list_copies(draw: st.DrawFn) -> tuple[str, list[str], str]:
+    """(the internal page's list of names, the public page's paragraphs naming them, how):
+    3 to 6 names as list items or one ``Customers: A, B and C`` line; in the public page
+    in another order, one sentence, or list items among other text."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    names = rng.sample(NAMES, draw(st.integers(3, 6)))
+    as_items = draw(st.booleans())
+    source = "\n".join(f"- {n}" for n in names) if as_items else f"Customers: {', '.join(names[:-1])} and {names[-1]}."
+    shown = rng.sample(names, len(names))
+    how = draw(st.sampled_from(["sentence", "items"]))
+    if how == "sentence":
+        paragraphs = [f"{_filler(rng, 15)} {', '.join(shown)} {_filler(rng, 10)}."]
+    else:
+        paragraphs = [_filler(rng, 15) + ".", "\n".join(f"- {n}" for n in shown), _filler(rng, 10) + "."]
+    return source, paragraphs, how
+
+
+@_SLOW
+@given(name_list_copies())
+def test_x2_a_list_of_names_never_reaches_the_public_index(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2: an internal page's list of people or customers (each name under the 6-word
+    unit floor), among other text, named by a public page in any order keeps that page
+    out of ``customer_safe``; a public page naming one of them stays public."""
+    source, paragraphs, how = case
+    rng = random.Random(len(source))
+    site = tmp_path_factory.mktemp("site")
+    _write(site, {"ops/accounts.md": _page("Accounts", "internal", [" ".join(rng.sample(SECRET_WORDS, 12)) + ".",
+                                                                     source,
+                                                                     " ".join(rng.sample(SECRET_WORDS, 9)) + "."]),
+                  "guide.md": _page("Guide", "public", paragraphs),
+                  "one.md": _page("One", "public", [f"{_filler(rng, 15)} {NAMES[0]} and {NAMES[4]}."])})
+    public = _public(site)
+    assert "guide.md" not in public, how
+    assert "one.md" in public
+
+
+def test_title_case_product_words_are_no_names() -> None:
+    """What a name is: capitalised words of letters; not product names with inner
+    capitals, nor a sentence."""
+    from provider.wiki.name_lists import name_lists
+
+    assert name_lists(["Intro.", "Jane Doe", "John Smith", "Ana Lopez"]) == [["Jane Doe", "John Smith", "Ana Lopez"]]
+    assert name_lists(["Customers: Acme Logistics, Borealis Foods and Cobalt Marine."]) == [
+        ["Acme Logistics", "Borealis Foods", "Cobalt Marine"]]
+    assert name_lists(["Use SharePoint, PowerShell and IIS.", "Restart the server now"]) == []
