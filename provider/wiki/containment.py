@@ -40,9 +40,10 @@ site.
   and :data:`MIN_HELD_WORDS` of its distinctive words (a run of common words — "select
   Save, then sign in again", an error message, a link under an article's title — is
   site wording even where that run itself is rare): a verbatim or lightly edited copy,
-  from 6 words; or (a') *a run* — the page holds a stretch of the unit with :data:`RUN_SHINGLES` distinctive
-  shingles (a 12-word piece of a long paragraph; :data:`RUN_SPLIT_SHINGLES`, 10
-  characters, in Japanese or Chinese) and :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
+  from 6 words; or (a') *a run* — the page holds a stretch of the unit with
+  :data:`RUN_SHINGLES` distinctive shingles (a 12-word piece of a long paragraph;
+  :data:`RUN_SPLIT_SHINGLES`, 10 characters, in Japanese or Chinese) and
+  :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
   over the page; or (c) *parts* — several pages each hold a run of it
@@ -164,7 +165,7 @@ _SPLIT = "h:"
 _SENTENCE = "s:"
 #: Marks the value of a line naming a secret (:mod:`provider.wiki.secret_lines`): a unit
 #: of its own, never part of what a page holds.
-_SECRET = "k:"
+_KEYED = "k:"
 #: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
 _NAMES = "n:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
@@ -258,7 +259,7 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
         for value in secret_values(text):
             held_terms = terms(value)
             if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
-                out.append(_SECRET + _entry(held_terms, []))
+                out.append(_KEYED + _entry(held_terms, []))
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
         if len(found) < SHINGLE_WORDS and not pairs:
@@ -281,7 +282,9 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    return encoded.removeprefix(_SENTENCE).removeprefix(_SECRET).removeprefix(_NAMES).removeprefix(_SPLIT).split(_WORDS)
+    for mark in (_SENTENCE, _KEYED, _NAMES, _SPLIT):
+        encoded = encoded.removeprefix(mark)
+    return encoded.split(_WORDS)
 
 
 def decode(encoded: str) -> tuple[int, ...]:
@@ -354,8 +357,8 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     for entry in blocks:
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
-        split = entry.removeprefix(_SENTENCE).removeprefix(_SECRET).startswith(_SPLIT)
-        if entry.startswith(_SECRET):
+        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
+        if entry.startswith(_KEYED):
             found.append(Unit(shingles, words_, split, secret=True))
             continue
         if entry.startswith(_NAMES):
@@ -416,7 +419,7 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith((_SENTENCE, _SECRET, _NAMES)):
+        if entry.startswith((_SENTENCE, _KEYED, _NAMES)):
             continue  # its block holds it all
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
@@ -570,7 +573,8 @@ def _run(order: tuple[int, ...], page: frozenset[int] | set[int], distinctive: f
     return best
 
 
-def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int], page: frozenset[int] | set[int]) -> bool:
+def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int],
+                  page: frozenset[int] | set[int]) -> bool:
     """Whether ``page`` holds a secret's value (:attr:`Unit.secret`): all its runs and
     words, and distinctive content — of a value of three terms or more a distinctive run
     and (outside scripts written without spaces) a distinctive word; of a shorter value
@@ -588,7 +592,8 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if not unit.split and not unit.sentence and not unit.secret and not unit.names and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
+    if (not (unit.split or unit.sentence or unit.secret or unit.names) and len(mine) >= PART_WORDS
+            and len(shingles & page) >= PART_SHINGLES):
         return mine
     return frozenset()
 

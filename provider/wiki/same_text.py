@@ -217,7 +217,8 @@ def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int],
     note is made of runs many public articles hold, whichever page quotes it."""
     whole, inner = text_units(source)
     for unit in inner if internal else whole:
-        if unit.pairs or unit.secret or unit.names or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
+        if unit.pairs or unit.secret or unit.names or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 \
+                or not unit.words <= page:
             continue
         if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
             return True

@@ -8,8 +8,9 @@ holding the value, with or without its label, holds the internal text.
 
 * **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
   script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
-  secret's name (``Admin password``; not ``Password reset``) (:data:`LABEL_WORDS`, in English, German, French, Spanish, Portuguese,
-  Italian, Dutch, Russian; :data:`LABEL_CHARACTERS` in Japanese, Chinese and Korean).
+  secret's name (``Admin password``; not ``Password reset``): :data:`LABEL_WORDS`, in
+  English, German, French, Spanish, Portuguese, Italian, Dutch, Russian;
+  :data:`LABEL_CHARACTERS` (anywhere in the label) in Japanese, Chinese and Korean.
 * **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
   ``?``, ``;``, ``,`` followed by a space, or a full stop of a script without spaces), to
   the next label (``Password: swordfish User: admin`` gives ``swordfish``) or
