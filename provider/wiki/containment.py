@@ -231,8 +231,8 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     crc = zlib.crc32
     # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
     runs = zip(found, found[1:], found[2:], strict=False)
-    # In the text's order (the run path reads it), each once.
-    shingles = list(dict.fromkeys([crc(f"{a} {b} {c}".encode()) for a, b, c in runs]))
+    # In the text's order, repeats kept: the run path reads stretches of the text.
+    shingles = [crc(f"{a} {b} {c}".encode()) for a, b, c in runs]
     encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
     if pairs:
         encoded += _WORDS + _pack([p for p, _ in pairs]) + _WORDS + _pack([w for _, w in pairs])
@@ -241,7 +241,7 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
 
 def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
-    out), encoded: base64 of the ascending distinct 32-bit CRC-32 values of its shingles,
+    out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
     ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
     and, when the block holds a code (:func:`is_code`), ``|`` and its code pairs
     (:func:`_code_pairs`, ascending) and ``|`` and each pair's word value; after ``h:``
@@ -288,8 +288,8 @@ def _sections(encoded: str) -> list[str]:
 
 
 def decode(encoded: str) -> tuple[int, ...]:
-    """The shingle values of one :func:`block_shingles` entry, in the text's order (each
-    once)."""
+    """The shingle values of one :func:`block_shingles` entry, in the text's order (a
+    repeated run as often as it occurs)."""
     return _unpack(_sections(encoded)[0])
 
 
