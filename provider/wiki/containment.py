@@ -419,8 +419,11 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith((_SENTENCE, _KEYED, _NAMES)):
+        if entry.startswith((_SENTENCE, _KEYED)):
             continue  # its block holds it all
+        if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
+            found.update(decode_words(entry))
+            continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
     return found

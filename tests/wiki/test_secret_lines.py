@@ -244,7 +244,8 @@ def test_title_case_product_words_are_no_names() -> None:
     capitals, nor a sentence."""
     from provider.wiki.name_lists import name_lists
 
-    assert name_lists(["Intro.", "Jane Doe", "John Smith", "Ana Lopez"]) == [["Jane Doe", "John Smith", "Ana Lopez"]]
+    assert name_lists(["Our team, in short.", "Jane Doe", "John Smith", "Ana Lopez"]) == [
+        ["Jane Doe", "John Smith", "Ana Lopez"]]
     assert name_lists(["Customers: Acme Logistics, Borealis Foods and Cobalt Marine."]) == [
         ["Acme Logistics", "Borealis Foods", "Cobalt Marine"]]
     assert name_lists(["Use SharePoint, PowerShell and IIS.", "Restart the server now"]) == []
