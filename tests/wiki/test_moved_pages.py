@@ -11,8 +11,8 @@ from pathlib import Path
 
 from tests.wiki.test_contained_text import _filler, _public, _write
 
-STUB = "---\ntitle: Moved\n{extra}---\n# Moved\n\n<script>\n  window.location.replace(\"../#adapters\");\n</script>\n\n" \
-       "{text}\n"
+STUB = ("---\ntitle: Moved\n{extra}---\n# Moved\n\n<script>\n  window.location.replace(\"../#adapters\");\n"
+        "</script>\n\n{text}\n")
 MOVED = "このページはモデルのサードパーティアダプターの節へ移動しました。"
 #: The public page: its own text, then the stub's sentence.
 TRACING = ("---\ntitle: Tracing\naudience: public\n---\n# Tracing\n\n" + _filler(random.Random(1), 80)
