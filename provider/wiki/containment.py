@@ -26,12 +26,24 @@ site.
   :data:`MIN_UNIT_SHINGLES` shingles (6 words; 14 characters in a script written
   without spaces), and the whole of a short internal text of several blocks (at most
   :data:`SHORT_TEXT_SHINGLES` shingles).
+* **Lists of names** (people, customers: :mod:`provider.wiki.name_lists`) are a unit of
+  their words, contained where a page holds :data:`WORD_SHARE` of its distinctive words
+  (and :data:`MIN_NAME_WORDS`), in any order.
+* **Secret values**: the value of a line whose label names a secret
+  (``Passphrase: amber falcon seventy nine``, ``the admin password is swordfish``:
+  :mod:`provider.wiki.secret_lines`) is a unit of its own, contained where a page holds
+  all its runs and words and they are distinctive (a value of one or two terms: every
+  term, and :data:`SECRET_MIN_CHARS` characters).
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
-  and one of its distinctive words (a run of common words — "select Save, then sign in
-  again" — is site wording even where that run itself is rare): a verbatim or lightly
-  edited copy, from 6 words; or (b) *words* — it has at least
+  and :data:`MIN_HELD_WORDS` of its distinctive words (a run of common words — "select
+  Save, then sign in again", an error message, a link under an article's title — is
+  site wording even where that run itself is rare): a verbatim or lightly edited copy,
+  from 6 words; or (a') *a run* — the page holds a stretch of the unit with
+  :data:`RUN_SHINGLES` distinctive shingles (a 12-word piece of a long paragraph;
+  :data:`RUN_SPLIT_SHINGLES`, 10 characters, in Japanese or Chinese) and
+  :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
   over the page; or (c) *parts* — several pages each hold a run of it
@@ -60,6 +72,8 @@ from dataclasses import dataclass, field
 from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
+from .name_lists import name_lists
+from .secret_lines import secret_values
 
 __all__ = [
     "CODE_DIGITS",
@@ -69,9 +83,14 @@ __all__ = [
     "CONTAINED_SHARE",
     "MIN_DISTINCT_SHINGLES",
     "MIN_DISTINCT_WORDS",
+    "MIN_HELD_WORDS",
+    "MIN_NAME_WORDS",
     "MIN_UNIT_SHINGLES",
     "PART_SHINGLES",
     "PART_WORDS",
+    "RUN_SHINGLES",
+    "RUN_SPLIT_SHINGLES",
+    "SECRET_MIN_CHARS",
     "SHINGLE_WORDS",
     "SHORT_TEXT_SHINGLES",
     "WORD_SHARE",
@@ -115,6 +134,22 @@ WORD_SHARE = 0.7
 #: of 4 distinctive terms and 3 distinctive words.
 PART_SHINGLES = 2
 PART_WORDS = 3
+#: Distinctive shingles of one unit a page holds that make it a copy whatever the unit's
+#: length (the run path): 10 is a 12-word piece of a long paragraph; in a script written
+#: without spaces :data:`RUN_SPLIT_SHINGLES` (10 characters).
+RUN_SHINGLES = 10
+RUN_SPLIT_SHINGLES = 8
+#: Distinctive words the wording and run paths need the page to hold (a unit of a script
+#: written without spaces: none). At 1, sentences of common words with rare runs — an
+#: error message, a link to another article under its title — withheld 7 Microsoft Learn
+#: articles (see docs/how-to/findings.md).
+MIN_HELD_WORDS = 2
+#: Distinctive words of a list of names (:mod:`provider.wiki.name_lists`) it needs, and
+#: a page must hold (and :data:`WORD_SHARE` of them): two people's first and last names.
+MIN_NAME_WORDS = 4
+#: Characters (of its terms) a secret's value of one or two terms needs: "PIN: 1234" is
+#: no value to look for on other pages (its code is: see :func:`_code_pairs`).
+SECRET_MIN_CHARS = 6
 #: A text (or its internal sections) of several blocks and at most this many shingles is
 #: also a unit as a whole: two short lines copied together.
 SHORT_TEXT_SHINGLES = 64
@@ -128,6 +163,11 @@ _SPLIT = "h:"
 #: Marks a sentence of a block of several sentences (:func:`block_shingles`): a unit of
 #: its own, never part of what a page holds (its block holds it all).
 _SENTENCE = "s:"
+#: Marks the value of a line naming a secret (:mod:`provider.wiki.secret_lines`): a unit
+#: of its own, never part of what a page holds.
+_KEYED = "k:"
+#: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
+_NAMES = "n:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -191,7 +231,8 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     crc = zlib.crc32
     # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
     runs = zip(found, found[1:], found[2:], strict=False)
-    shingles = sorted({crc(f"{a} {b} {c}".encode()) for a, b, c in runs})
+    # In the text's order, repeats kept: the run path reads stretches of the text.
+    shingles = [crc(f"{a} {b} {c}".encode()) for a, b, c in runs]
     encoded = _pack(shingles) + _WORDS + _pack(sorted({crc(word.encode(), 1) for word in set(found)}))
     if pairs:
         encoded += _WORDS + _pack([p for p, _ in pairs]) + _WORDS + _pack([w for _, w in pairs])
@@ -200,7 +241,7 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
 
 def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
-    out), encoded: base64 of the ascending distinct 32-bit CRC-32 values of its shingles,
+    out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
     ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
     and, when the block holds a code (:func:`is_code`), ``|`` and its code pairs
     (:func:`_code_pairs`, ascending) and ``|`` and each pair's word value; after ``h:``
@@ -208,9 +249,17 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     a unit needs twice the shingles, as a Japanese or Chinese word is about two
     characters). A block of several sentences is followed by an ``s:`` entry for each
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
-    sentence of a long paragraph). Order of the blocks kept."""
+    sentence of a long paragraph); a block with a line naming a secret is preceded by a
+    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`), and the
+    blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
+    ``n:`` entries. Order of the blocks kept."""
     out = []
-    for text in blocks:
+    texts = list(blocks)
+    for text in texts:
+        for value in secret_values(text):
+            held_terms = terms(value)
+            if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
+                out.append(_KEYED + _entry(held_terms, []))
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
         if len(found) < SHINGLE_WORDS and not pairs:
@@ -222,6 +271,8 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
+    for names in name_lists(texts):
+        out.append(_NAMES + _entry(terms(" ".join(names)), []))
     return tuple(out)
 
 
@@ -231,11 +282,14 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    return encoded.removeprefix(_SENTENCE).removeprefix(_SPLIT).split(_WORDS)
+    for mark in (_SENTENCE, _KEYED, _NAMES, _SPLIT):
+        encoded = encoded.removeprefix(mark)
+    return encoded.split(_WORDS)
 
 
 def decode(encoded: str) -> tuple[int, ...]:
-    """The shingle values of one :func:`block_shingles` entry, ascending."""
+    """The shingle values of one :func:`block_shingles` entry, in the text's order (a
+    repeated run as often as it occurs)."""
     return _unpack(_sections(encoded)[0])
 
 
@@ -274,6 +328,15 @@ class Unit:
     #: A sentence of a longer block: only the wording path applies (its few words,
     #: scattered over a long page, are no copy).
     sentence: bool = False
+    #: The value of a line naming a secret (:mod:`provider.wiki.secret_lines`): contained
+    #: where a page holds all of it (see :func:`contained`).
+    secret: bool = False
+    #: A block's or sentence's shingles in the text's order (the run path: see
+    #: :func:`_run`); empty for a unit of several blocks.
+    order: tuple[int, ...] = ()
+    #: A list of names (:mod:`provider.wiki.name_lists`): contained where a page holds
+    #: most of its distinctive words, in any order (see :func:`contained`).
+    names: bool = False
 
     def values(self) -> frozenset[int]:
         if self.pairs:
@@ -292,10 +355,17 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     found: list[Unit] = []
     decoded = []
     for entry in blocks:
-        shingles, words_ = frozenset(decode(entry)), frozenset(decode_words(entry))
-        split = entry.removeprefix(_SENTENCE).startswith(_SPLIT)
+        ordered = decode(entry)
+        shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
+        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
+        if entry.startswith(_KEYED):
+            found.append(Unit(shingles, words_, split, secret=True))
+            continue
+        if entry.startswith(_NAMES):
+            found.append(Unit(frozenset(), words_, names=True))
+            continue
         if len(shingles) >= _floor(split):
-            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE)))
+            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered))
         if entry.startswith(_SENTENCE):
             continue
         decoded.append((shingles, words_, split))
@@ -349,8 +419,11 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith(_SENTENCE):
+        if entry.startswith((_SENTENCE, _KEYED)):
             continue  # its block holds it all
+        if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
+            found.update(decode_words(entry))
+            continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
     return found
@@ -461,10 +534,20 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     shingles, words_ = rare.distinctive(unit)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
-    if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES
-            and (unit.split or not words_.isdisjoint(page))
-            and len(shingles & page) >= max(MIN_DISTINCT_SHINGLES,
-                                            math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
+    if unit.secret:
+        return _holds_secret(unit, shingles, words_, page)
+    if unit.names:
+        return len(words_) >= MIN_NAME_WORDS and \
+            len(words_ & page) >= max(MIN_NAME_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
+    # A run of common words ("select Save, then sign in again") is site wording even where
+    # the run itself is rare: MIN_HELD_WORDS distinctive words of the unit on the page.
+    enough_words = unit.split or len(words_ & page) >= min(MIN_HELD_WORDS, len(unit.words))
+    held_shingles = len(shingles & page)
+    run = RUN_SPLIT_SHINGLES if unit.split else RUN_SHINGLES
+    if enough_words and held_shingles >= run and _run(unit.order, page, shingles) >= run:
+        return True  # a long piece of a longer text: a 12-word partial paste
+    if (2 * len(shingles) >= len(unit.shingles) and len(shingles) >= MIN_DISTINCT_SHINGLES and enough_words
+            and held_shingles >= max(MIN_DISTINCT_SHINGLES, math.ceil(CONTAINED_SHARE * len(shingles) - 1e-9))):
         return True
     # At least MIN_DISTINCT_WORDS held, not only the share: 5 English terms of a 7-term
     # glossary block scattered over a Korean FAQ are no copy of it. And only for a unit
@@ -472,10 +555,38 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     # of everyday prose shares most of its distinctive words with any page on its topic
     # (the sample wiki's offline-mode page held 14 of the 18 distinctive words of the
     # receipt page's 29-word "upload is stuck" paragraph).
-    if not words or unit.split or unit.sentence or len(words_) < WORD_SHARE * len(unit.words):
+    if not words or unit.split or unit.sentence or unit.secret or len(words_) < WORD_SHARE * len(unit.words):
         return False
     return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
+
+
+def _run(order: tuple[int, ...], page: frozenset[int] | set[int], distinctive: frozenset[int]) -> int:
+    """The most distinctive shingles of one stretch of consecutive shingles of ``order``
+    (a text's) that ``page`` all holds: a piece of the text, not runs scattered over it
+    (a table of diagnostics shares a description here and a link there with each article
+    it lists)."""
+    best = count = 0
+    for value in order:
+        if value in page:
+            count += value in distinctive
+            best = max(best, count)
+        else:
+            count = 0
+    return best
+
+
+def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int],
+                  page: frozenset[int] | set[int]) -> bool:
+    """Whether ``page`` holds a secret's value (:attr:`Unit.secret`): all its runs and
+    words, and distinctive content — of a value of three terms or more a distinctive run
+    and (outside scripts written without spaces) a distinctive word; of a shorter value
+    every word distinctive ("Password: your password" names nothing)."""
+    if not (unit.shingles <= page and unit.words <= page):
+        return False
+    if unit.shingles:
+        return bool(shingles) and (unit.split or bool(words_))
+    return words_ == unit.words
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
@@ -484,7 +595,8 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if not unit.split and not unit.sentence and len(mine) >= PART_WORDS and len(shingles & page) >= PART_SHINGLES:
+    if (not (unit.split or unit.sentence or unit.secret or unit.names) and len(mine) >= PART_WORDS
+            and len(shingles & page) >= PART_SHINGLES):
         return mine
     return frozenset()
 

@@ -436,6 +436,12 @@ _ON_THE_SITE = "NOINDEX (withhold_noindex)"
 #: How the withholding reason of a Docusaurus ``unlisted`` page ends: built and served
 #: under its URL, only left out of lists (not a source for rule 6c).
 _UNLISTED = "front matter unlisted"
+#: How the withholding reason of a redirect stub ends
+#: (:func:`provider.wiki.redirects.redirect_stub`): "this page has moved, use the link
+#: above" is built under its URL and holds no text of the site's own (not a source for
+#: rules 6c and 6d: its link text in Japanese, Korean, Chinese withheld 4
+#: openai-agents-docs pages).
+_MOVED = "with a script or a meta refresh"
 
 #: Audience sources that say no one asked for the page to be internal (a duplicate id
 #: makes both claimants internal; neither is a secret the other copies).
@@ -717,8 +723,8 @@ def derive(
     same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
     if rare is None:
         rare = rarity(docs)
-    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED), rare=rare)
-    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED), rare=rare)
+    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED, _MOVED), rare=rare)
+    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED, _MOVED), rare=rare)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

@@ -165,8 +165,8 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     group, inherits its status as in rule 6b (same exceptions, same finding code, so
     ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
     endings of withholding reasons whose page the site still publishes under its URL
-    (NOINDEX, Docusaurus ``unlisted``): not a source; a paragraph is far more often
-    shared with an older version of the same page than a whole text is.
+    (NOINDEX, Docusaurus ``unlisted``, a redirect stub): not a source; a paragraph is far
+    more often shared with an older version of the same page than a whole text is.
 
     Only a paragraph that is not boilerplate counts (:func:`_not_boilerplate`, with rule
     6d's rarity ``rare``; ``None``: measured on ``drafts``, the whole corpus): a paragraph
@@ -217,7 +217,8 @@ def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int],
     note is made of runs many public articles hold, whichever page quotes it."""
     whole, inner = text_units(source)
     for unit in inner if internal else whole:
-        if unit.pairs or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 or not unit.words <= page:
+        if unit.pairs or unit.secret or unit.names or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 \
+                or not unit.words <= page:
             continue
         if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
             return True
@@ -236,7 +237,10 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     (``None``: ``drafts`` is the whole corpus, and it is measured on it)."""
     sources: list[tuple[Unit, str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
-        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
+        # A page on the site (NOINDEX, unlisted, a redirect stub) is no source unless its
+        # own metadata makes it internal.
+        if draft.withheld_as_duplicate or ((draft.withheld or "").endswith(on_the_site)
+                                           and draft.meta.audience == PUBLIC):
             continue
         whole, internal = units(draft.meta)
         if draft.withheld is not None or (draft.audience != PUBLIC and not draft.audience_source.startswith(not_meant)):
@@ -271,6 +275,8 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
             if contained(unit, page, rare, words=same_language):
                 shingles, words_ = held(unit, page, rare)
                 share = "a code beside one of its words" if unit.pairs else \
+                    "the value of a line naming a secret" if unit.secret else \
+                    f"{words_} distinctive words of a list of names" if unit.names else \
                     f"{shingles} distinctive word triples, {words_} words"
                 found[relpath].append((not withheld, key, share))
             elif same_language and (carried := part(unit, page, rare)):

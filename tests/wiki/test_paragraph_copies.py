@@ -144,10 +144,11 @@ def test_a_paragraph_of_an_unlisted_page_withholds_nothing(tmp_path: Path) -> No
     """An ``unlisted`` page is built and served under its URL (only left out of lists):
     its paragraphs are on the site, so sharing one is no leak (kaia-docs: the current
     fee pages share paragraphs with an unlisted older version). A draft's does withhold
-    (the property test above)."""
+    (the property test above), and so does an unlisted page internal by its own front
+    matter (:func:`provider.wiki.same_text.same_paragraphs`)."""
     site = tmp_path / "site"
     _write(site, {
-        "old.md": "---\ntitle: Old\nunlisted: true\n---\n# Old\n\n" + SECRET + "\n",
+        "old.md": "---\ntitle: Old\naudience: public\nunlisted: true\n---\n# Old\n\n" + SECRET + "\n",
         "guide.md": _public_page([*_filler(10, 4), SECRET]),
     })
     assert _public_ids(site, tmp_path / "index") == {"guide"}

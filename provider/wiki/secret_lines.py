@@ -1,0 +1,119 @@
+"""Lines that give a secret: ``label: value`` where the label names one (rule 6d, CONTRACT X2).
+
+An internal page's ``Authorisation phrase: amber falcon seventy nine`` or
+``Kennwort: Leuchtturm`` holds a secret in a few words; the words around it (the label)
+are not what a public page copies — the value is. Rule 6d
+(:mod:`provider.wiki.containment`) makes each such value a unit of its own: a public page
+holding the value, with or without its label, holds the internal text.
+
+* **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
+  script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
+  secret's name (``Admin password``; not ``Password reset``): :data:`LABEL_WORDS`, in
+  English, German, French, Spanish, Portuguese, Italian, Dutch, Russian;
+  :data:`LABEL_CHARACTERS` (anywhere in the label) in Japanese, Chinese and Korean.
+* **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
+  ``?``, ``;``, ``,`` followed by a space, or a full stop of a script without spaces), to
+  the next label (``Password: swordfish User: admin`` gives ``swordfish``) or
+  :data:`MAX_VALUE_TERMS` terms, whichever comes first.
+* **Said in a sentence**: ``The staging password is swordfish.`` — a label, ``is`` (or
+  ``are``, ``ist``, ``lautet``, ``est``…), and a value of at most
+  :data:`MAX_IS_VALUE_WORDS` words ending its clause (``is stored in the vault`` is prose).
+
+Blocks reach this module as single-line text (:class:`provider.wiki.plaintext.Block`), so
+a value never runs past its sentence, but two short lines of one paragraph (no
+punctuation between them) are one line here: the next label ends the value.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+__all__ = ["LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS", "MAX_LABEL_WORDS",
+           "MAX_VALUE_TERMS", "secret_values"]
+
+#: Words (case-folded, NFKC) of a label that names a secret; two-word names are matched as
+#: a run ("code word", "master key").
+LABEL_WORDS = frozenset("""
+    password passwords passwd pwd passphrase passcode pin pins codeword override overrides token secret
+    kennwort passwort geheimzahl zugangscode losung
+    motdepasse contraseña clave senha parola wachtwoord пароль
+""".split()) | frozenset({
+    "pass phrase", "code word", "master key", "api key", "access key", "private key", "recovery key",
+    "secret key", "security code", "security answer", "auth code", "authorisation phrase",
+    "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
+    "door code", "alarm code", "de passe", "pin code",
+})
+#: Names of a secret in scripts written without spaces (matched anywhere in the label).
+LABEL_CHARACTERS = ("パスワード", "暗証番号", "合言葉", "合い言葉", "秘密鍵", "密码", "密碼", "口令", "暗号",
+                    "비밀번호", "암호", "패스워드")
+#: Words a label has at most (``Emergency admin override code`` is 4).
+MAX_LABEL_WORDS = 4
+#: Characters a label of a script written without spaces has at most.
+MAX_LABEL_CHARS = 12
+#: Terms of a value kept at most (a longer value is prose: its block is a unit anyway).
+MAX_VALUE_TERMS = 8
+
+_SEPARATOR = re.compile(r"\s*[:：=]\s*")
+#: "The staging password is swordfish": a label, then a verb, then a short value.
+_IS = re.compile(r"\s+(?:is|are|ist|lautet|est|es|é|è|is now|was)\s+", re.IGNORECASE)
+#: Terms a value after "is" has at most ("is stored in the vault" is prose, not a value).
+MAX_IS_VALUE_WORDS = 3
+_LABEL_WORD = re.compile(r"[^\W\d_]+")
+#: Where a value ends: the end of a sentence or clause.
+_VALUE_END = re.compile(r"[.!?;,](?=\s|$)|[\u3002\uff01\uff1f\uff1b\u3001\uff0c]")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _names_a_secret(label: str) -> bool:
+    folded = _fold(label)
+    if any(name in folded for name in LABEL_CHARACTERS):
+        return len(folded.strip()) <= MAX_LABEL_CHARS or len(folded.split()) <= MAX_LABEL_WORDS
+    found = _LABEL_WORD.findall(folded)
+    if not found or len(found) > MAX_LABEL_WORDS:
+        return False
+    # The secret's name ends the label: "Admin password", "PIN code"; not "password reset".
+    return found[-1] in LABEL_WORDS or " ".join(found[-2:]) in LABEL_WORDS
+
+
+def secret_values(text: str) -> Iterator[str]:
+    """The values of the secret-naming labels of ``text`` (one block's single-line text),
+    in order, as written (see the module docstring); none when it has no such label."""
+    yield from _labelled(text)
+    for found in _IS.finditer(text):
+        label = re.split(r"[.!?;,:()\[\]\u3002]\s*", text[: found.start()])[-1].split()[-MAX_LABEL_WORDS:]
+        if not label or not _names_a_secret(" ".join(label)):
+            continue
+        rest = text[found.end() :]
+        end = _VALUE_END.search(rest)
+        value = (rest[: end.start()] if end else rest).strip()
+        if value and len(value.split()) <= MAX_IS_VALUE_WORDS and _SEPARATOR.search(value) is None:
+            yield value
+
+
+def _labelled(text: str) -> Iterator[str]:
+    separators = list(_SEPARATOR.finditer(text))
+    for number, sep in enumerate(separators):
+        start = separators[number - 1].end() if number else 0
+        before = text[start : sep.start()]
+        # The label: the last clause before the separator ("Call us. Password: x").
+        label = re.split(r"[.!?;,()\[\]\u3002]\s*", before)[-1]
+        label_words = label.split()
+        if len(label_words) > MAX_LABEL_WORDS:
+            label = " ".join(label_words[-MAX_LABEL_WORDS:])
+        if not label.strip() or not _names_a_secret(label):
+            continue
+        rest = text[sep.end() :]
+        end = _VALUE_END.search(rest)
+        value = rest[: end.start()] if end else rest
+        following = _SEPARATOR.search(value)
+        if following is not None:  # the next label ends this value: drop that label's words
+            head = value[: following.start()].split()
+            value = " ".join(head[:-1]) if len(head) > 1 else ""
+        value = value.strip()
+        if value:
+            yield value
