@@ -19,6 +19,7 @@ paragraph that answers, as the word ranking finds it by its best-matching words.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -37,6 +38,8 @@ RRF_K = 60
 #: Segments whose vector matrix is kept per process (each ``entries × d × 4`` bytes).
 MATRIX_SEGMENTS = 64
 
+log = logging.getLogger(__name__)
+
 Matrix = npt.NDArray[np.float32]
 MATRICES: LRUCache[Hashable, Matrix] = LRUCache(MATRIX_SEGMENTS)
 LOCALES: LRUCache[Hashable, npt.NDArray[np.object_]] = LRUCache(MATRIX_SEGMENTS)
@@ -53,6 +56,10 @@ def _segment_matrix(leaf: Any, scope: Hashable, width: int) -> Matrix:
     if found is not None:
         return found
     count = leaf.doc_count_all()
+    if count and not leaf.has_column(VECTOR_FIELD):
+        log.error("segment %s holds %d entries without vectors: semanticSearch finds them by words only until "
+                  "the index is rebuilt (the indexer rebuilds such a build at its next start)",
+                  leaf.segment().segment_id(), count)
     column = leaf.column_reader(VECTOR_FIELD)
     raw = None
     dbfile, base, stored = (getattr(column, name, None) for name in ("_dbfile", "_basepos", "_count"))
@@ -88,6 +95,9 @@ def _segment_passages(leaf: Any, scope: Hashable, width: int) -> PassageRows:
             lengths = np.fromiter((len(value) for value in values), dtype=np.int64, count=count)
             raw = b"".join(values)
     else:
+        if count:
+            log.error("segment %s holds %d entries without passage vectors: their snippets are chosen by words "
+                      "until the index is rebuilt", leaf.segment().segment_id(), count)
         lengths = np.zeros(count, dtype=np.int64)
     rows = lengths // width
     holders = np.flatnonzero(rows).astype(np.int64)

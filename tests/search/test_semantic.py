@@ -20,7 +20,9 @@ from helpthread_kit.capabilities import ALL_CAPABILITIES, SEMANTIC_SEARCH
 from helpthread_kit.registrations import ConfigurationError, Exposure
 from provider.config import ProviderConfig
 from provider.indexing import Indexer
-from provider.indexing.vectors import entry_vectors, passage_texts
+from provider.indexing.indexer import settings_key
+from provider.indexing.manifest import Manifest
+from provider.indexing.vectors import VectorsMissing, check_vectors, entry_vectors, missing_vectors, passage_texts
 from provider.search.backend import WhooshBackend
 from provider.search.embedding import load_embedder
 from provider.search.layout import ALL, PUBLIC, IndexLayout
@@ -396,3 +398,48 @@ def test_an_entry_found_by_meaning_only_shows_its_nearest_passage(tmp_path: Path
     assert backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=LEXICAL)) == ()
     [found] = backend.search(SearchQuery(text=query, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=EVERY))
     assert bodies[2] in found.snippet and bodies[0] not in found.snippet
+
+
+# -- a build made for semanticSearch never serves without its vectors ---------------------
+
+def test_a_build_without_vectors_is_rebuilt_under_the_same_key(tmp_path: Path) -> None:
+    """A build whose manifest carries the semantic settings' key but whose indexes hold no
+    vector columns (written by other code: a kept build reused as it was) is not adopted:
+    the next sync builds afresh, and the new build has every column in every segment."""
+    content, index = tmp_path / "wiki", tmp_path / "index"
+    content.mkdir()
+    (content / "p.md").write_text(_PAGE.format(title="Refunds", audience="public", body=_BODIES[0]), "utf-8")
+    lexical, semantic = WikiSettings(root=content), WikiSettings(root=content, semantic_model=MODEL)
+    layout = IndexLayout(index)
+    with Indexer(lexical, layout) as indexer:
+        indexer.sync()
+    stale = layout.current_name() or ""
+    assert missing_vectors(layout.build_dir(stale))  # the check sees what is missing
+    manifest = Manifest.load(layout.build_dir(stale) / "manifest.json")
+    assert manifest is not None
+    manifest.settings_key = settings_key(semantic)
+    manifest.save(layout.build_dir(stale) / "manifest.json")
+    with pytest.raises(VectorsMissing, match="no vector columns"):
+        check_vectors(semantic, layout.build_dir(stale))
+    with Indexer(semantic, layout) as indexer:
+        assert indexer.manifest is None  # not adopted: it would serve without vectors
+        indexer.sync()
+    fresh = layout.current_name() or ""
+    assert fresh != stale
+    assert missing_vectors(layout.build_dir(fresh)) == []
+    check_vectors(semantic, layout.build_dir(fresh))
+    assert len(_live_entries(layout.build_dir(fresh) / PUBLIC)["p.md"][0][3]) == 1  # its one passage's vector
+
+
+def test_every_segment_of_an_updated_semantic_build_has_both_columns(tmp_path: Path) -> None:
+    """Live updates add segments: each holds the vector and passage_vectors columns, a page
+    without passages too (its passage column value is empty, but present)."""
+    content, index = tmp_path / "wiki", tmp_path / "index"
+    content.mkdir()
+    settings_ = WikiSettings(root=content, semantic_model=MODEL)
+    layout = IndexLayout(index)
+    for step, body in enumerate(_BODIES[:3]):
+        (content / f"p{step}.md").write_text(_PAGE.format(title=f"Page {step}", audience="public", body=body), "utf-8")
+        with Indexer(settings_, layout) as indexer:
+            indexer.sync()
+        assert missing_vectors(layout.build_dir(layout.current_name() or "")) == []
