@@ -23,8 +23,8 @@ from ..search.prepared import Unit
 from ..search.schema import PASSAGE_VECTOR_FIELD, VECTOR_FIELD
 from ..wiki.document import WikiSettings
 
-__all__ = ["VECTOR_TEXT_VERSION", "VectorsMissing", "check_vectors", "entry_vectors", "missing_vectors", "passage_texts", "unit_text",
-           "vector_bytes_of", "with_vectors"]
+__all__ = ["VECTOR_TEXT_VERSION", "VectorsMissing", "check_vectors", "entry_vectors", "missing_vectors",
+           "passage_texts", "unit_text", "vector_bytes_of", "with_vectors"]
 
 #: What an entry's vector embeds, versioned: part of the index's settings key, so a build
 #: whose vectors embed something else is rebuilt aside. 3 left passages mostly of code out;

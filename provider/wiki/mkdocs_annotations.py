@@ -65,8 +65,8 @@ def _marker(line: str) -> tuple[str, str, str, bool] | None:
         return None
     head = line[:end.start()]
     opener = None
-    for opener in _COMMENT_OPENER.finditer(head):
-        pass
+    for found in _COMMENT_OPENER.finditer(head):
+        opener = found
     if opener is None:
         return None
     return head[:opener.start()], head[opener.start():].rstrip(), end.group(3) or "", end.group(2) == "!"
