@@ -110,3 +110,23 @@ def test_openai_agents_docs_passages_show_no_annotation_markers() -> None:
     assert "You can use the agent directly (as in billing_agent)" in texts["docs/handoffs.md"]
     assert "You can pass the decorated functions to the list of tools." in texts["docs/tools.md"]
     assert "@tool async def fetch_weather" in texts["docs/tools.md"]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared openai-agents-docs corpus is not beside the checkout")
+def test_openai_agents_docs_headings_only_reference_pages_are_not_served() -> None:
+    """docs/ref/realtime/config.md and events.md are headings over mkdocstrings lines: their
+    only passage was a run of headings; they are now withheld as "no text to serve"."""
+    from provider.wiki.corpus import resolve
+
+    wiki = WikiSettings(root=CORPUS, layout="mkdocs", locales=("en", "ja", "ko", "zh"))
+    metas = {}
+    for relpath in ("docs/ref/realtime/config.md", "docs/ref/realtime/events.md", "docs/handoffs.md"):
+        data = (CORPUS / relpath).read_bytes()
+        document = parse_document(wiki, relpath, data, size=len(data), mtime_ns=0)
+        assert isinstance(document, WikiDocument)
+        metas[relpath] = document.meta
+    resolved = resolve(metas, default_locale="en", layout=wiki.preset)
+    assert resolved["docs/handoffs.md"].served
+    for relpath in ("docs/ref/realtime/config.md", "docs/ref/realtime/events.md"):
+        assert not resolved[relpath].served
+        assert (resolved[relpath].withheld or "").startswith("no text to serve"), resolved[relpath].withheld
