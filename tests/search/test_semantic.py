@@ -175,25 +175,34 @@ AGREEMENT_QUERIES = ("refund", "invoice", "reset password", "two-factor authenti
                      "delete my account", "change the plan", "bank feed", "team member permissions", "receipts")
 
 
+WHOLE = EVERY - {"chunking"}
+
+
+def _ids(backend: WhooshBackend, text: str, capabilities: frozenset[str],
+         reach: Exposure = Exposure.CUSTOMER_SAFE) -> list[str]:
+    """The documents answered to ``text`` in English, best first (limit 10)."""
+    query = SearchQuery(text=text, limit=10, reach=reach, capabilities=capabilities, locale="en")
+    return [r.document_id for r in backend.search(query)]
+
+
+def _backends(index: Path, **other: float) -> tuple[WhooshBackend, WhooshBackend]:
+    """The default fusion's backend over ``index`` and one with ``other`` Semantic fields."""
+    semantic = Semantic.load(MODEL)
+    return (WhooshBackend(index, cache_entries=0, semantic=semantic),
+            WhooshBackend(index, cache_entries=0, semantic=dataclass_replace(semantic, **other)))  # type: ignore[arg-type]
+
+
 def test_the_words_first_answer_stays_first_when_the_meaning_ranking_agrees(hybrid_index: Path) -> None:
     """A query the words already answer keeps that answer on top: whenever the word
     ranking's first document is among the meaning ranking's first AGREEING_RANKS, the
     fused answer starts with it (the existing relevance sets must not lose MRR)."""
-    semantic = Semantic.load(MODEL)
-    fused = WhooshBackend(hybrid_index, cache_entries=0, semantic=semantic)
-    meaning = WhooshBackend(hybrid_index, cache_entries=0, semantic=dataclass_replace(semantic, lexical=0.0))
-    whole = EVERY - {"chunking"}
-
-    def ids(backend: WhooshBackend, text: str, capabilities: frozenset[str]) -> list[str]:
-        query = SearchQuery(text=text, limit=10, reach=Exposure.CUSTOMER_SAFE, capabilities=capabilities, locale="en")
-        return [r.document_id for r in backend.search(query)]
-
+    fused, meaning = _backends(hybrid_index, lexical=0.0)
     agreed = 0
     for text in AGREEMENT_QUERIES:
-        words = ids(fused, text, whole - {SEMANTIC_SEARCH})
-        if words and words[0] in ids(meaning, text, whole)[:AGREEING_RANKS]:
+        words = _ids(fused, text, WHOLE - {SEMANTIC_SEARCH})
+        if words and words[0] in _ids(meaning, text, WHOLE)[:AGREEING_RANKS]:
             agreed += 1
-            assert ids(fused, text, whole)[0] == words[0], text
+            assert _ids(fused, text, WHOLE)[0] == words[0], text
     assert agreed >= 3  # the rule was exercised
 
 
@@ -201,23 +210,16 @@ def test_the_words_first_answer_is_never_placed_below_kept_rank(hybrid_index: Pa
     """Whether or not the meaning ranking agrees, the word ranking's first document is
     among the fused answer's first KEPT_RANK (kaia-docs.yaml's English queries lost 0.023
     recall@5 when reciprocal-rank fusion let documents both rankings found pass it)."""
-    semantic = Semantic.load(MODEL)
-    fused = WhooshBackend(hybrid_index, cache_entries=0, semantic=semantic)
-    unkept = WhooshBackend(hybrid_index, cache_entries=0, semantic=dataclass_replace(semantic, kept=0))
-    whole = EVERY - {"chunking"}
-
-    def ids(backend: WhooshBackend, text: str, capabilities: frozenset[str]) -> list[str]:
-        query = SearchQuery(text=text, limit=10, reach=Exposure.AGENT_ONLY, capabilities=capabilities, locale="en")
-        return [r.document_id for r in backend.search(query)]
-
+    fused, unkept = _backends(hybrid_index, kept=0)
+    agent = Exposure.AGENT_ONLY
     moved = 0
     # The last two: the sample wiki's agent questions whose word answer the fusion moved down.
     for text in (*AGREEMENT_QUERIES, *PARAPHRASES, "customer sees another company's data, who do I page",
                  "open the customer's account read-only to see what they see"):
-        words = ids(fused, text, whole - {SEMANTIC_SEARCH})
+        words = _ids(fused, text, WHOLE - {SEMANTIC_SEARCH}, agent)
         if words:
-            assert words[0] in ids(fused, text, whole)[:KEPT_RANK], text
-            moved += words[0] not in ids(unkept, text, whole)[:KEPT_RANK]
+            assert words[0] in _ids(fused, text, WHOLE, agent)[:KEPT_RANK], text
+            moved += words[0] not in _ids(unkept, text, WHOLE, agent)[:KEPT_RANK]
     assert moved >= 1  # the rule changed an answer (it fails without the rule)
 
 
