@@ -82,7 +82,8 @@ def _segment_passages(leaf: Any, scope: Hashable, width: int) -> PassageRows:
     count = leaf.doc_count_all()
     lengths: npt.NDArray[np.int64]
     raw = b""
-    if leaf.has_column(PASSAGE_VECTOR_FIELD):
+    # An index of an older schema may have the vector field and not this one (has_column raises then).
+    if PASSAGE_VECTOR_FIELD in leaf.schema.names() and leaf.has_column(PASSAGE_VECTOR_FIELD):
         column = leaf.column_reader(PASSAGE_VECTOR_FIELD)
         stored_lengths = getattr(column, "_lengths", None)
         dbfile, base = getattr(column, "_dbfile", None), getattr(column, "_basepos", None)
