@@ -41,7 +41,7 @@ from .scan import discover_all, expand, unchanged
 from .sidewriter import SideWriter
 from .stricter import Withdrawal, public_paths, stricter
 from .units import prepare
-from .vectors import VECTOR_TEXT_VERSION
+from .vectors import VECTOR_TEXT_VERSION, check_vectors, missing_vectors
 from .write import WAIT_FOR_AGENT_INDEX, EntryWriter, withdraw
 
 __all__ = ["Indexer", "PendingBuild", "Progress", "SyncReport", "Withdrawal", "settings_key"]
@@ -143,7 +143,21 @@ class Indexer:
         # Another schema, analysis languages, chunking, citation or classification settings:
         # the next sync builds afresh aside, while the old build keeps serving.
         if manifest is not None and manifest.schema_version == SCHEMA_VERSION and manifest.settings_key == self._key:
+            lacking = self._vectors_lacking(name)
+            if lacking:
+                log.error("index build %s lacks vectors for semanticSearch (%s): building afresh aside, the old "
+                          "build serves meanwhile", name, "; ".join(lacking))
+                return
             self._manifest, self._build = manifest, name
+
+    def _vectors_lacking(self, name: str) -> list[str]:
+        """What the build ``name`` lacks of the vectors its settings ask for (``[]``: all there)."""
+        if self.settings.semantic_model is None:
+            return []
+        try:
+            return missing_vectors(self.layout.build_dir(name))
+        except Exception as exc:  # Whoosh raises its own errors for an unreadable index
+            return [f"unreadable: {exc}"]
 
     def close(self) -> None:
         """Stop the reader processes and release the writer lock."""
@@ -317,6 +331,8 @@ class Indexer:
         counts = stage(progress, "writing", sum(item.served for item in resolved.values()))
         self._writer.write_build(path, resolved, read.loaded, read.prepared, report, manifest,
                                  progress if counts else None)
+        # Never published without the vectors its settings promise (VectorsMissing).
+        check_vectors(self.settings, path)
         return PendingBuild(name=name, manifest=manifest, resolved=resolved, report=report)
 
     def _publish(self, pending: PendingBuild) -> None:

@@ -13,13 +13,18 @@ of their own).
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+
+from whoosh import index as whoosh_index
 
 from ..search.embedding import Embedder, Vectors, load_embedder, to_bytes
+from ..search.layout import ALL, PUBLIC
 from ..search.prepared import Unit
 from ..search.schema import PASSAGE_VECTOR_FIELD, VECTOR_FIELD
 from ..wiki.document import WikiSettings
 
-__all__ = ["VECTOR_TEXT_VERSION", "entry_vectors", "passage_texts", "unit_text", "vector_bytes_of", "with_vectors"]
+__all__ = ["VECTOR_TEXT_VERSION", "VectorsMissing", "check_vectors", "entry_vectors", "missing_vectors",
+           "passage_texts", "unit_text", "vector_bytes_of", "with_vectors"]
 
 #: What an entry's vector embeds, versioned: part of the index's settings key, so a build
 #: whose vectors embed something else is rebuilt aside. 3 left passages mostly of code out;
@@ -84,3 +89,46 @@ def with_vectors(model: str, title: str, units: tuple[Unit, ...]) -> tuple[Unit,
         done.append(replace(unit, fields={**unit.fields, VECTOR_FIELD: to_bytes(vector),
                                           PASSAGE_VECTOR_FIELD: to_bytes(own)}))
     return tuple(done)
+
+
+class VectorsMissing(RuntimeError):
+    """A build made for ``semanticSearch`` holds entries without their vectors (a bug, or a
+    build written by other code): it is not published, or, found at start, rebuilt."""
+
+
+def missing_vectors(build: Path) -> list[str]:
+    """What a build folder made with vectors lacks: one line per index whose schema has no
+    vector columns, or per segment holding entries but no ``vector`` or
+    ``passage_vectors`` column (Whoosh writes a segment's column only when one of its
+    entries has a value, so every entry of such a segment is without it). ``[]``: complete.
+
+    Raises:
+        OSError, whoosh.index.IndexError: an index of the build cannot be read.
+    """
+    lacking: list[str] = []
+    for sub in (PUBLIC, ALL):
+        index = whoosh_index.open_dir(str(build / sub))
+        names = index.schema.names()
+        if VECTOR_FIELD not in names or PASSAGE_VECTOR_FIELD not in names:
+            lacking.append(f"{sub}: the schema has no vector columns")
+            continue
+        with index.reader() as reader:
+            for leaf, _ in reader.leaf_readers():
+                if not leaf.doc_count_all():
+                    continue
+                absent = [f for f in (VECTOR_FIELD, PASSAGE_VECTOR_FIELD) if not leaf.has_column(f)]
+                if absent:
+                    lacking.append(f"{sub}: segment {leaf.segment().segment_id()} ({leaf.doc_count_all()} entries) "
+                                   f"has no {' or '.join(absent)} column")
+    return lacking
+
+
+def check_vectors(settings: WikiSettings, build: Path) -> None:
+    """Raise :class:`VectorsMissing` when ``settings`` ask for vectors and the build folder
+    lacks any (:func:`missing_vectors`); nothing without ``semanticSearch``."""
+    if settings.semantic_model is None:
+        return
+    lacking = missing_vectors(build)
+    if lacking:
+        raise VectorsMissing(f"build {build.name} was made for semanticSearch but lacks vectors: "
+                             + "; ".join(lacking))

@@ -7,7 +7,7 @@ rankings by reciprocal rank (:func:`~provider.search.vectors.fuse`), the meaning
 weighed :data:`DEFAULT_WEIGHT` against the words' 1 — except that the word ranking's first
 hit stays first when the meaning ranking agrees with it (has it among its
 :data:`AGREEING_RANKS` first), so a query the words already answer keeps its answer on
-top. What follows is the
+top, and is never placed below :data:`KEPT_RANK` otherwise. What follows is the
 lexical path's own: one answer per translation group, the locale ranking, the passage
 cap, snippets cut from the matching entry's passages (for an entry found by meaning
 only, from its passage nearest the query: :meth:`MeaningSearch.passage`), scores that
@@ -23,7 +23,7 @@ from .embedding import Embedder, Vectors, load_embedder
 from .selection import Hit
 from .vectors import RRF_K, fuse, nearest, nearest_passage
 
-__all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "MeaningSearch", "Semantic"]
+__all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "KEPT_RANK", "MeaningSearch", "Semantic"]
 
 #: The meaning ranking's weight in the fusion by default (the words' is 1). Weight 2 beat 1
 #: on the tuning halves of the paraphrase sets (MRR +0.01 to +0.06) but cost kaia-docs.yaml's
@@ -32,9 +32,17 @@ __all__ = ["AGREEING_RANKS", "DEFAULT_PASSAGES", "DEFAULT_WEIGHT", "MeaningSearc
 DEFAULT_WEIGHT = 1.0
 #: The word ranking's first hit is kept first when it is among the meaning ranking's this
 #: many first (per document). Without it, weight 2 cost the sample wiki's English queries
-#: 0.023 MRR (0.943 → 0.920); with it 0.004. At weight 1 the sample's English queries
-#: lose 0.016 MRR with it (0.943 → 0.927), 0.035 without.
-AGREEING_RANKS = 5
+#: 0.023 MRR (0.943 → 0.920); with 5 of them 0.004. At weight 1 the sample's English
+#: queries lose 0.016 MRR with 5 (0.943 → 0.927), 0.035 without; with 10 (and
+#: :data:`KEPT_RANK`) 0.001.
+AGREEING_RANKS = 10
+#: Otherwise the word ranking's first hit is placed no lower than this (1-based; 0: where
+#: the fusion puts it). A query the words answer well often has its answer first in the
+#: word ranking and nowhere among the nearest entries (kaia-docs' node commands, the sample
+#: wiki's "who do I page" → the escalation procedure): reciprocal-rank fusion then lets
+#: every entry both rankings found pass it. With 2: kaia-docs.yaml English recall@5 back
+#: to lexical's (0.917 → 0.940), the paraphrase sets' tuning halves lose at most 0.021 MRR.
+KEPT_RANK = 2
 #: How much an entry's best passage counts in its similarity to a query, against the
 #: entry's own vector (:func:`~provider.search.vectors.nearest`): 0 the entry alone, 1 its
 #: best passage alone. 0: at semantic_weight 1, 0.5 raised the tuning halves' hybrid MRR on
@@ -63,6 +71,7 @@ class Semantic:
         lexical: the word ranking's weight (0: the meaning ranking alone, for measuring it).
         agreeing: :data:`AGREEING_RANKS` (0: no hit is kept first).
         passages: :data:`DEFAULT_PASSAGES`, the best passage's share of an entry's similarity.
+        kept: :data:`KEPT_RANK` (0: the word ranking's first hit goes where the fusion puts it).
     """
 
     embedder: Embedder
@@ -71,6 +80,7 @@ class Semantic:
     lexical: float = 1.0
     agreeing: int = AGREEING_RANKS
     passages: float = DEFAULT_PASSAGES
+    kept: int = KEPT_RANK
 
     @classmethod
     def load(cls, model: str, weight: float = DEFAULT_WEIGHT) -> Semantic:
@@ -100,7 +110,8 @@ class MeaningSearch:
               per_document: int | None) -> list[Hit]:
         """``lexical`` (best first) fused with the ``fetch`` nearest allowed entries (with
         ``per_document`` 1, each document's nearest entry only), ``lexical``'s first hit
-        first when the nearest entries have it among their ``agreeing`` first: at most
+        first when the nearest entries have it among their ``agreeing`` first, else no
+        lower than ``kept``: at most
         ``max(len(lexical), fetch)`` hits, best first. ``columns``: the searcher's locale,
         group and path column readers."""
         near = nearest(searcher, self.vector, fetch * _CANDIDATES, self.locales, self.semantic.passages)
@@ -129,6 +140,9 @@ class MeaningSearch:
         if words and self.semantic.lexical > 0 and words[0] in meanings[: self.semantic.agreeing]:
             ranked.remove(words[0])
             ranked.insert(0, words[0])
+        elif words and self.semantic.lexical > 0 and 0 < self.semantic.kept <= ranked.index(words[0]):
+            ranked.remove(words[0])
+            ranked.insert(self.semantic.kept - 1, words[0])
         hits = []
         for docnum in ranked[: max(len(lexical), fetch)]:
             hit = by_docnum.get(docnum)

@@ -36,7 +36,9 @@ Fenced code blocks are left alone. What each does:
     attr_list lists (``{ .md-button }``, ``{target=_blank}`` after a link) removed; Material
     icons ``:material-x:`` removed; ``[TOC]`` removed; a ``|`` in inline code in a table
     row escaped (Python-Markdown keeps the cell whole); abbreviation definitions; keys
-    ``++ctrl+k++`` → ``ctrl+k``; ``^^insert^^`` → ``insert``.
+    ``++ctrl+k++`` → ``ctrl+k``; ``^^insert^^`` → ``insert``; code and text annotations
+    (``# (1)!``, ``{ .annotate }``) without their markers, their list's items as paragraphs
+    (:mod:`provider.wiki.mkdocs_annotations`).
 ``docfx`` (DocFX, Microsoft Learn)
     ``[!INCLUDE [title](path)]``, ``[!VIDEO …]``, ``[!div …]``, ``[!code-… ]`` removed;
     alerts ``> [!NOTE]`` (and TIP, IMPORTANT, CAUTION, WARNING) → the quoted text;
@@ -52,6 +54,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from .mdx_expressions import blank_expressions
+from .mkdocs_annotations import without_annotations
 from .plaintext import SKIP_CONTENT_TAGS, closes_fence, fence_opener, heading_id_mark, remove_spans
 
 __all__ = ["DIALECTS", "apply_dialects"]
@@ -573,7 +576,7 @@ def _table_code_pipes(line: str) -> str:
 
 
 def _mkdocs(source: str) -> str:
-    lines = _preprocessor_includes(source.split("\n"))
+    lines = without_annotations(_preprocessor_includes(source.split("\n")))
     lines = _autodoc(_pymdown_blocks(lines))
     source = "\n".join(_mkdocs_blocks(lines))
 

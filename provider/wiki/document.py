@@ -593,7 +593,9 @@ def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str
     file name, which says nothing either); ``None`` for a page."""
     stub = redirect_stub(front, markdown, (p.text for p in body.passages))
     if stub is None and page.title.source != "file name":
-        stub = no_text_to_serve(markdown, (f"{p.heading} {p.text}" for p in body.passages), page.title.value)
+        blocks = (*body.public.blocks, *body.internal_blocks)
+        stub = no_text_to_serve(markdown, (f"{p.heading} {p.text}" for p in body.passages), page.title.value,
+                                headings_only=bool(blocks) and all(block.kind == "heading" for block in blocks))
     return stub
 
 

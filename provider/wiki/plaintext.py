@@ -790,12 +790,20 @@ _INCLUDED = re.compile(r"^[ \t]*(?:--8<--|\{[*!]|\{%\s*include)", re.MULTILINE)
 _TEXT_WORD = re.compile(r"[^\W_]+")
 
 
-def no_text_to_serve(body: str, texts: Iterable[str], title: str) -> str | None:
+def no_text_to_serve(body: str, texts: Iterable[str], title: str, *, headings_only: bool = False) -> str | None:
     """Why a page whose text (``texts``: its passages' plain text) holds no word beyond
     its ``title`` is not served, else ``None``. Such a page renders from something the
     provider does not have — mkdocstrings ``::: package.module`` lines (docstrings of
     code), include lines — or is a bare title; served, it would answer with nothing but
-    its title and outrank real guides. ``body``: the markdown body, to name the cause."""
+    its title and outrank real guides. ``body``: the markdown body, to name the cause.
+
+    With ``headings_only`` (the page shows headings and nothing else), a page that renders
+    from such lines is not served either, whatever its headings say: its snippet would be
+    a run of headings over text the site generates (an API reference page of
+    ``## Section`` + ``::: package.Class`` pairs). A page of headings alone, generating
+    nothing, is served (its headings are all the text it has)."""
+    if headings_only and (_GENERATED.search(body) or _INCLUDED.search(body)):
+        texts = ()
     allowed = set(_TEXT_WORD.findall(title.casefold()))
     for text in texts:
         if any(word not in allowed for word in _TEXT_WORD.findall(text.casefold())):

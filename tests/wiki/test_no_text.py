@@ -68,3 +68,23 @@ def test_one_word_beyond_the_title_keeps_the_page(title: list[str], word: str, l
     page = _resolve({"docs/a.md": f"{HEAD}# {heading}\n\n{heading} {word}.\n"}, layout)["docs/a.md"]
     assert not stub[0]
     assert page[0] == (word.casefold() not in heading.casefold()), page
+
+
+@pytest.mark.parametrize("body", [
+    "# Realtime Events\n\n## Session Events\n\n::: agents.realtime.events.RealtimeSessionEvent\n\n"
+    "## Event Types\n\n### Agent Events\n::: agents.realtime.events.RealtimeAgentStartEvent\n",
+    "# Changelog\n\n## 2026\n\n--8<-- \"CHANGELOG.md\"\n",
+])
+def test_a_page_of_headings_over_generated_text_is_not_served(body: str) -> None:
+    """Headings and mkdocstrings (or include) lines, nothing else: the text is what the
+    site generates; served, its snippet would be a run of headings (openai-agents-docs'
+    docs/ref/realtime/config.md and events.md were)."""
+    served, why = _resolve({"docs/ref/page.md": HEAD + body})["docs/ref/page.md"]
+    assert not served
+    assert why.startswith("no text to serve"), why
+
+
+def test_a_page_of_headings_alone_or_with_text_over_generated_text_is_served() -> None:
+    pages = {"docs/a.md": HEAD + "# Runner\n\n## Run options\n\n## Streaming\n",  # nothing generated
+             "docs/b.md": HEAD + "# Events\n\n## Session\n\nSessions emit events.\n\n::: agents.Event\n"}
+    assert all(served for served, _ in _resolve(pages).values())
