@@ -209,7 +209,7 @@ def says_not_for_customers(text: str) -> str | None:
         # "Support: confidential", "Confidential information"; not "Confidential computing".
         return "confidential"
     for phrase in _ANYWHERE:
-        if _contains(words, phrase):
+        if _contains(words, phrase) and not _advice(words, phrase):
             return " ".join(phrase)
     trimmed = tuple(w for w in words if w not in ("only", "the"))
     for phrase in _WHOLE:
@@ -218,6 +218,22 @@ def says_not_for_customers(text: str) -> str | None:
     # A restriction bound to staff readers, in any language (Helpdesk only, Nur für
     # Mitarbeiter, 社内向け): :mod:`provider.wiki.restriction`.
     return restricts_readers(text)
+
+
+#: Words after a do-not phrase that make it advice about the reader's own secret
+#: (``## Do not share your password``), as :mod:`provider.wiki.restriction` reads them.
+_ADVICE_AFTER = frozenset(("your", "their", "passwords", "password", "credentials", "keys", "key", "tokens",
+                           "token", "secrets", "pin", "ihr", "ihre", "votre", "vos", "tu", "tus", "sua", "seu"))
+
+
+def _advice(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Whether every place ``phrase`` (a do-not phrase) stands in ``words`` is followed
+    by a word of advice (:data:`_ADVICE_AFTER`)."""
+    if phrase[0] not in ("do", "dont"):
+        return False
+    size = len(phrase)
+    at = [i for i in range(len(words) - size + 1) if words[i : i + size] == phrase]
+    return bool(at) and all(i + size < len(words) and words[i + size] in _ADVICE_AFTER for i in at)
 
 
 _ATTRIBUTE = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -413,8 +429,8 @@ def _may_hold(body: str) -> bool:
 _OPENING, _FAR = 40, 1 << 30
 _LEAD_END = re.compile(r"[:.–—|()\[\]]| - ")
 _LEAD_EMPHASIS = re.compile(r"[ \t>*+-]*?(\*\*|__|\*|_)([^*_\n]{1,60}?)\1")
-_LEAD_TAG = re.compile(r"[ \t>*+-]*<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b[^>]{0,100}>([^<\n]{1,60}?)</\1\s*>",
-                       re.IGNORECASE)
+_LEAD_TAG = re.compile(r"[ \t>*+-]*<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b[^>]{0,100}>"
+                       r"([^<\n]{1,60}?)</\1\s*>", re.IGNORECASE)
 
 
 def _where_a_label_stands(line: str, after: str, at: int) -> bool:
@@ -562,7 +578,7 @@ def find_body_markers(body: str) -> list[BodyMarker]:
     (fail closed: the flat reading may take indented code for prose, never the reverse)."""
     flat, titles = _flush_left(body)
     if not (_may_hold(body) or (flat != body and _may_hold(flat))
-            or ((seen := as_read(body)) != body and _may_hold(seen))):
+            or ((shown := as_read(body)) != body and _may_hold(shown))):
         return []
     found = _findings(body)
     if flat != body:
@@ -616,8 +632,8 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             first_line = text.strip().split("\n", 1)[0]
             shown_words = text.split()
             alone = 0 < len(shown_words) <= 6 and label_says(" ".join(shown_words), whole=True) is not None
-            if opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
-                    names_staff_reader(opening[0]) and restricts_readers(first_line) is not None)) or alone:
+            if alone or (opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
+                    names_staff_reader(opening[0]) and restricts_readers(first_line) is not None))):
                 rest = opening[1] if opening is not None else ""
                 if (alone or not rest.strip(" :*_.-–—()[]") or _POINTS_AT_TEXT.search(fold(rest).lower())
                         or text.rstrip().endswith(":")) and position + 3 < len(tokens):
@@ -931,7 +947,9 @@ def hiding_summary(body: str, at: int) -> re.Match[str] | None:
     # A tag may split a word (``Inter<wbr>nal``) or separate two (``Internal<br>notes``):
     # the label is read both ways.
     labels = (_label_text(match.group(1), gap) for gap in (" ", ""))
-    return match if any(says_not_for_customers(label) is not None or names_staff(label) for label in labels) else None
+    # A label is never a product option's name in Title Case (``Do Not Forward``).
+    return match if any(says_not_for_customers(label) is not None or says_not_for_customers(label.lower()) is not None
+                        or names_staff(label) for label in labels) else None
 
 
 def _label_text(label: str, gap: str = " ") -> str:

@@ -9,12 +9,12 @@ One table, :data:`KEY_KINDS`: for each kind of key name, how its value restricts
 =====================  =====================================  ===========================
 kind                   key names (after folding, any case)    the value restricts when
 =====================  =====================================  ===========================
-``kept out of search`` ``noindex``, ``search_exclude``,       it is true
-                       ``exclude_from_search``, ``nositemap``
-``kept out of search`` ``robots``, ``sitemap``, ``search``    ``robots`` says ``noindex``
+``kept out of search`` ``noindex``, ``nositemap``,            it is true
+                       ``exclude_from_sitemap``
+``kept out of search`` ``robots``, ``sitemap``                ``robots`` says ``noindex``
                                                               or ``none``; ``sitemap:
-                                                              false``; ``search: {exclude:
-                                                              true}``, ``search: false``
+                                                              false`` or ``{exclude:
+                                                              true}``
 ``intent``             ``visibility``, ``classification``,    always (``visibility:
                        ``private``, ``Sichtbarkeit``,         public`` too: only
                        ``zichtbaarheid``, ``公開範囲``…        ``audience`` publishes)
@@ -53,13 +53,17 @@ What stays public, measured on the shared corpora: a restricting adjective namin
 topic's property (``private_repo: true``, ``internal_ip``, ``secret_key_name``) — the key
 is about the thing the page documents, not the page; prose keys (``title``) and tags
 (``tags: [Agent]``); ``hide: [toc]`` (MkDocs Material's layout switch) and
-``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists). Keys the publication rules read with the docs tools' own meaning
+``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists);
+``search_exclude: true`` and ``search: {exclude: true}`` (published, only left out of the
+site's own search, as translations are). Keys the publication rules read with the docs tools' own meaning
 (``draft``, ``published``, ``unlisted``, ``build``, ``headless``) are not read again here.
 
-A page its site keeps out of search (``noindex``, ``robots: noindex``, ``sitemap: false``,
-``search_exclude``, ``search: {exclude: true}``) is published, but its authors did not mean
-it to be found; our search is how customers find pages, so it is internal (agents keep it;
-fail closed). ``enabled``/``active``/``show: false`` restrict nothing: no docs tool reads
+A page its site keeps out of search engines (``noindex``, ``robots: noindex``, ``sitemap:
+false``) is published, but its authors did not mean it to be found; our search is how
+customers find pages, so it is internal (agents keep it; fail closed). Left out of the
+site's own search box only (``search_exclude: true``, ``search: {exclude: true}``), it
+stays public: sites do so for pages found otherwise, translations above all (all 114
+ja/ko/zh pages of openai-agents-docs). ``enabled``/``active``/``show: false`` restrict nothing: no docs tool reads
 them as publication, and pages use them for components (``comments: {enabled: false}``,
 ``show: false`` of a menu entry), so reading them would quarantine public pages for a
 guess.
@@ -271,23 +275,23 @@ def _gating(value: Any) -> bool:
     return _true(value) or (isinstance(value, str) and squash(value) in ("required", "mandatory", "yes", "always"))
 
 
-#: Keys by which a site keeps a page out of search engines, its sitemap or its own search
-#: (``noindex: true``, ``robots: noindex``, ``sitemap: false``, Just the Docs'
-#: ``search_exclude: true``, MkDocs Material's ``search: {exclude: true}``): published,
-#: but not meant to be found. Our search surfaces what customers are meant to find, so
-#: such a page is internal (fail closed; agents keep it).
-_NOINDEX_KEYS = frozenset(("noindex", "searchexclude", "excludefromsearch", "hidefromsearch", "nosearch",
-                           "excludesearch", "sitemapexclude", "excludefromsitemap", "nositemap"))
+#: Keys by which a site keeps a page out of search engines and its sitemap (``noindex:
+#: true``, ``robots: noindex``, ``sitemap: false``): published, but not meant to be found
+#: from outside. Our search surfaces what customers are meant to find, so such a page is
+#: internal (fail closed; agents keep it). Leaving a page out of the site's *own* search
+#: box (Just the Docs' ``search_exclude: true``, MkDocs Material's ``search: {exclude:
+#: true}``) is not this: sites use it for pages found otherwise, above all translations
+#: (openai-agents-docs: all 114 ja/ko/zh pages), so it restricts nothing.
+_NOINDEX_KEYS = frozenset(("noindex", "sitemapexclude", "excludefromsitemap", "nositemap"))
 
 
-_SEARCH_SETTINGS = frozenset(("robots", "metarobots", "sitemap", "search"))
+_SEARCH_SETTINGS = frozenset(("robots", "metarobots", "sitemap"))
 
 
 def _kept_out_of_search(value: Any) -> bool:
-    """A value of a ``robots``, ``sitemap`` or ``search`` key keeping the page out of search: true for a
-    ``noindex``-like flag, a ``robots`` value saying ``noindex``/``none``, ``sitemap``
-    false (or ``{exclude|disable: true}``, ``{priority: 0}`` is no exclusion),
-    ``search: {exclude: true}`` or ``search: false``."""
+    """A value of a ``robots`` or ``sitemap`` key keeping the page out of search engines:
+    a ``robots`` value saying ``noindex`` or ``none``, ``sitemap: false`` or ``sitemap:
+    {exclude|disable: true}`` (``{priority: 0.5}`` is no exclusion)."""
     if isinstance(value, dict):
         return any(isinstance(k, str) and squash(k) in ("exclude", "disable", "disabled", "noindex", "hidden")
                    and _true(v) for k, v in value.items()) or any(

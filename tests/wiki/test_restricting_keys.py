@@ -45,18 +45,19 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
     "sign-in": [("login_required", True), ("requires_login", True), ("gated", True), ("auth", "required")],
     "not ready": [("wip", True), ("todo", "yes")],
     "not approved": [("ready", False), ("approved", False), ("reviewed", "no")],
-    # Kept out of search by its own site (issue 24, third round): published, not meant to be found.
+    # Kept out of search engines by its own site (issue 24, third round): not meant to be found.
     "kept out of search": [("noindex", True), ("robots", "noindex"), ("ROBOTS", "NOINDEX, NOFOLLOW"),
-                           ("robots", "none"), ("sitemap", False), ("search_exclude", True),
-                           ("search", {"exclude": True}), ("exclude_from_search", "yes"), ("search", False),
-                           ("sitemap", {"disable": True})],
+                           ("robots", "none"), ("sitemap", False), ("sitemap", {"disable": True}),
+                           ("no_sitemap", "yes")],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
             ("hide", ["toc", "navigation"]), ("hide_title", True), ("unlisted", True), ("status", "published"),
             ("state", "stable"), ("review", "2024-01-02"), ("publish", True), ("tags", ["Agent", "Internal DNS"]),
             ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2),
-            ("public_api", False), ("external_ip", "1.2.3.4"), ("is_public", True), ("search_exclude", False),
+            ("public_api", False), ("external_ip", "1.2.3.4"), ("is_public", True), ("search_exclude", True),
+            # Left out of the site's own search box only, as translations are (openai-agents-docs).
+            ("search", {"exclude": True}),
             ("robots", "index, follow"), ("sitemap", {"priority": 0.5}), ("search", {"boost": 2}), ("noindex", False),
             # Component switches, no publication (issue 24: ambiguous, left public).
             ("enabled", False), ("active", False), ("show", False), ("comments", {"enabled": False}),

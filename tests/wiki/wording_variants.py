@@ -205,13 +205,13 @@ def order_sentence(draw: st.DrawFn) -> tuple[str, str]:
 
 @st.composite
 def kept_from_search(draw: st.DrawFn) -> tuple[str, str]:
-    """``(layout, page)``: front matter keeping the page out of its site's search, in
-    any case and form."""
+    """``(layout, page)``: front matter keeping the page out of search engines and its
+    site's sitemap, in any case and form."""
     layout = draw(st.sampled_from(LAYOUTS))
     key, value = draw(st.sampled_from([
         ("noindex", True), ("robots", "noindex"), ("robots", "noindex, nofollow"), ("robots", "NONE"),
-        ("ROBOTS", "NOINDEX"), ("sitemap", False), ("sitemap", {"exclude": True}), ("search_exclude", True),
-        ("search", {"exclude": True}), ("exclude_from_search", "yes"), ("nosearch", True)]))
+        ("ROBOTS", "NOINDEX"), ("sitemap", False), ("sitemap", {"exclude": True}), ("exclude_from_sitemap", "yes"),
+        ("nositemap", True)]))
     key = draw(st.sampled_from([key, key.upper(), key.capitalize()]))
     line = f"{key}: {json.dumps(value)}"
     lines = ["audience: public", "title: Page", line]
