@@ -578,7 +578,7 @@ def find_body_markers(body: str) -> list[BodyMarker]:
     (fail closed: the flat reading may take indented code for prose, never the reverse)."""
     flat, titles = _flush_left(body)
     if not (_may_hold(body) or (flat != body and _may_hold(flat))
-            or ((shown := as_read(body)) != body and _may_hold(shown))):
+            or (_HIDES_WORDS.search(body) and (shown := as_read(body)) != body and _may_hold(shown))):
         return []
     found = _findings(body)
     if flat != body:
@@ -966,6 +966,14 @@ _BREAK_TAGS = re.compile(r"<(?:br|hr|/?p|/?div|/?li|/?tr|/?td|/?th|/?dt|/?dd)\b[
 _INLINE_TAGS = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]{0,200})?/?>")
 _TITLED_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\s+(?:\"([^\"\n]*)\"|'([^'\n]*)')\s*\)")
 _WORD_EMPHASIS = re.compile(r"(?<=[^\W_])(?:\*{1,3}|_{1,3}|~~)(?=[^\W_])")
+
+
+#: Markup that joins, splits or hides words a reader sees (a tag or emphasis inside a
+#: word, a titled link or image, a line break, an inline element opening a line): only
+#: then is the text read a second time as shown (:func:`as_read`).
+_HIDES_WORDS = re.compile(r"[^\W_](?:<[^<>\n]{0,200}>)+[^\W_]|[^\W_](?:\*+|~~)[^\W_]|\]\([^)\s]*\s+[\"']|<br\b"
+                          r"|^[ \t>*+-]*<(?:b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b",
+                          re.IGNORECASE | re.MULTILINE)
 
 
 def as_read(text: str) -> str:
