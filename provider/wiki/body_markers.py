@@ -972,6 +972,8 @@ _WORD_EMPHASIS = re.compile(r"(?<=[^\W_])(?:\*{1,3}|_{1,3}|~~)(?=[^\W_])")
 #: word, a titled link or image, a line break, an inline element opening a line): only
 #: then is the text read a second time as shown (:func:`as_read`).
 _HIDES_WORDS = re.compile(r"[^\W_](?:<[^<>\n]{0,200}>)+[^\W_]|[^\W_](?:\*+|~~)[^\W_]|\]\([^)\s]*\s+[\"']|<br\b"
+                          # an empty element or a void tag anywhere (``Do not<b></b> share``)
+                          r"|<([A-Za-z][\w.:-]*)\b[^<>\n]{0,200}>\s*</\1\s*>|<wbr\b|<[A-Za-z][^<>\n]{0,200}/>"
                           r"|^[ \t>*+-]*<(?:b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b",
                           re.IGNORECASE | re.MULTILINE)
 
