@@ -274,7 +274,7 @@ def _inline_text(token: Token) -> str:
 _SUMMARY_TAG = re.compile(r"</?(?:summary|code|kbd|samp|pre|tt|var)\b", re.IGNORECASE)
 #: Inline elements whose text, first in a paragraph, is a label over the rest, as bold
 #: text is (``<small>Staff only</small> …``, ``<sup>Internal</sup> …``).
-_INLINE_LABEL = re.compile(r"<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big|font|abbr|cite|q|s|var|label)\b[^>]*>",
+_INLINE_LABEL = re.compile(r"<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big|font|abbr|cite|q|s|label)\b[^>]*>",
                            re.IGNORECASE)
 
 
