@@ -69,7 +69,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -81,7 +81,7 @@ from .copies import _fold as fast_fold
 from .label_places import LABEL_ATTRIBUTES, Place, opening_label, place_labels
 from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
-from .restriction import HINT, INSIDER_STEMS, names_staff_reader, restricts_readers
+from .restriction import HINT, INSIDER_STEMS, names_staff_reader, orders_staff, restricts_readers
 
 __all__ = ["BODY_MARKER_CODES", "PAGE_CODES", "BodyMarker", "find_body_markers", "front_matter_markers",
            "hiding_summary", "label_says", "mark_body_sections", "says_not_for_customers"]
@@ -209,7 +209,7 @@ def says_not_for_customers(text: str) -> str | None:
         # "Support: confidential", "Confidential information"; not "Confidential computing".
         return "confidential"
     for phrase in _ANYWHERE:
-        if _contains(words, phrase):
+        if _contains(words, phrase) and not _advice(words, phrase):
             return " ".join(phrase)
     trimmed = tuple(w for w in words if w not in ("only", "the"))
     for phrase in _WHOLE:
@@ -218,6 +218,22 @@ def says_not_for_customers(text: str) -> str | None:
     # A restriction bound to staff readers, in any language (Helpdesk only, Nur für
     # Mitarbeiter, 社内向け): :mod:`provider.wiki.restriction`.
     return restricts_readers(text)
+
+
+#: Words after a do-not phrase that make it advice about the reader's own secret
+#: (``## Do not share your password``), as :mod:`provider.wiki.restriction` reads them.
+_ADVICE_AFTER = frozenset(("your", "their", "passwords", "password", "credentials", "keys", "key", "tokens",
+                           "token", "secrets", "pin", "ihr", "ihre", "votre", "vos", "tu", "tus", "sua", "seu"))
+
+
+def _advice(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Whether every place ``phrase`` (a do-not phrase) stands in ``words`` is followed
+    by a word of advice (:data:`_ADVICE_AFTER`)."""
+    if phrase[0] not in ("do", "dont"):
+        return False
+    size = len(phrase)
+    at = [i for i in range(len(words) - size + 1) if words[i : i + size] == phrase]
+    return bool(at) and all(i + size < len(words) and words[i + size] in _ADVICE_AFTER for i in at)
 
 
 _ATTRIBUTE = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
@@ -232,6 +248,8 @@ def _shown(child: Token) -> str:
         return child.content
     if child.type == "image":
         return " " + child.content + " "
+    if child.type == "html_inline" and _BREAK_TAGS.match(child.content):
+        return "\n"
     if child.type == "html_inline" and "=" in child.content:
         return " ".join(a or b for name, a, b in _ATTRIBUTE.findall(child.content) if name.lower() in LABEL_ATTRIBUTES)
     return ""
@@ -254,6 +272,44 @@ def _inline_text(token: Token) -> str:
 
 
 _SUMMARY_TAG = re.compile(r"</?(?:summary|code|kbd|samp|pre|tt|var)\b", re.IGNORECASE)
+#: Inline elements whose text, first in a paragraph, is a label over the rest, as bold
+#: text is (``<small>Staff only</small> …``, ``<sup>Internal</sup> …``).
+_INLINE_LABEL = re.compile(r"<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big|font|abbr|cite|q|s|label)\b[^>]*>",
+                           re.IGNORECASE)
+
+
+def _closer(child: Token) -> Callable[[Token], bool] | None:
+    """For an inline child opening emphasis or an inline element, a test of the child
+    that closes it; else ``None``."""
+    if child.type in ("strong_open", "em_open", "s_open"):
+        closing = child.type.replace("_open", "_close")
+        return lambda other: other.type == closing
+    opening = _INLINE_LABEL.fullmatch(child.content) if child.type == "html_inline" else None
+    if opening is None:
+        return None
+    end = re.compile(rf"</{opening.group(1)}\s*>", re.IGNORECASE)
+    return lambda other: other.type == "html_inline" and end.fullmatch(other.content) is not None
+
+
+def _later_label(inline: Token) -> tuple[str, str] | None:
+    """``(code, text)`` of a label that does not open a paragraph but a reader still
+    sees as one: a line after a hard break or ``<br>`` opening with a label, or an
+    image whose title says so; else ``None``."""
+    lines: list[list[Token]] = [[]]
+    for child in inline.children or ():
+        if child.type == "hardbreak" or (child.type == "html_inline" and _BREAK_TAGS.match(child.content)):
+            lines.append([])
+        else:
+            lines[-1].append(child)
+        title = child.attrGet("title") if child.type == "image" else None
+        if isinstance(title, str) and label_says(title, titled=True) is not None:
+            return "hiding-title", title
+    for line in lines[1:]:
+        text = "".join(_shown(c) for c in line).strip()
+        opening = opening_label(text)
+        if opening is not None and label_says(*opening[:2], whole=opening[2]) is not None:
+            return "hiding-label", text
+    return None
 
 
 def _label(inline: Token, text: str) -> tuple[str, str, bool] | None:
@@ -262,17 +318,23 @@ def _label(inline: Token, text: str) -> tuple[str, str, bool] | None:
     a period or dash — or its whole text when it is short. ``whole``: only a label that
     is all phrase counts (:func:`label_says`)."""
     children = [c for c in inline.children or () if not (c.type == "text" and not c.content)]
-    if children and children[0].type in ("strong_open", "em_open"):
-        closing = children[0].type.replace("_open", "_close")
+    closer = _closer(children[0]) if children else None
+    if closer is not None:
         inside: list[str] = []
         for number, child in enumerate(children[1:], start=1):
-            if child.type == closing:
+            if closer(child):
                 rest = "".join(_shown(c) for c in children[number + 1 :])
+                if rest[:1].isalnum():
+                    break  # emphasis closing inside a word (``*Sta*ff only:``): read as text
                 return "".join(inside)[:60], rest, False
             inside.append(_shown(child))
-        return None
+        else:
+            return None
     if children and children[0].type == "image":
-        return children[0].content[:60], "".join(_shown(c) for c in children[1:]), False
+        alt, title = children[0].content, children[0].attrGet("title")
+        # An image's title is a label too (a reader sees it over the image).
+        label = title if isinstance(title, str) and label_says(title, titled=True) is not None else alt
+        return label[:60], "".join(_shown(c) for c in children[1:]), False
     first_line = text.lstrip().split("\n", 1)[0]
     opening = opening_label(first_line)
     if opening is not None:
@@ -366,6 +428,9 @@ def _may_hold(body: str) -> bool:
 #: an offset beyond it.
 _OPENING, _FAR = 40, 1 << 30
 _LEAD_END = re.compile(r"[:.–—|()\[\]]| - ")
+_LEAD_EMPHASIS = re.compile(r"[ \t>*+-]*?(\*\*|__|\*|_)([^*_\n]{1,60}?)\1")
+_LEAD_TAG = re.compile(r"[ \t>*+-]*<(b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b[^>]{0,100}>"
+                       r"([^<\n]{1,60}?)</\1\s*>", re.IGNORECASE)
 
 
 def _where_a_label_stands(line: str, after: str, at: int) -> bool:
@@ -393,20 +458,27 @@ def _may_restrict(text: str) -> bool:
         # Where a heading or note stands, the whole line counts; among a paragraph's
         # opening words only a short label can (read no further: most lines are prose).
         whole_line = _where_a_label_stands(line, after, _FAR)
+        # The sentence rule (hiding-sentence) counts anywhere: read the sentence around
+        # the hint; in prose nothing else does.
+        at = match.start() - start
+        opened = max((m.end() for m in _SENTENCE_END.finditer(line, 0, at)), default=0)
+        closed = _SENTENCE_END.search(line, at)
+        if restricts_readers(line[opened : closed.start() if closed else len(line)]) is not None:
+            return True
         if not (whole_line or match.start() - start < _OPENING):
-            # In prose only the sentence rule counts (hiding-sentence): read the
-            # sentence around the hint.
-            at = match.start() - start
-            opened = max((m.end() for m in _SENTENCE_END.finditer(line, 0, at)), default=0)
-            closed = _SENTENCE_END.search(line, at)
-            if restricts_readers(line[opened : closed.start() if closed else len(line)]) is not None:
-                return True
             continue
         shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
         # The whole line (a heading, a note) and its lead before a colon, a period, a dash
         # or a bracket (a label).
         parts = {shown, *shown.split(":", 2)[:2], _LEAD_END.split(shown, maxsplit=1)[0]}
+        if (emphasis := _LEAD_EMPHASIS.match(line) or _LEAD_TAG.match(line)) is not None:
+            parts.add(emphasis.group(2))  # "**🔒** …", "<b>社内向け</b> …": the bold lead is a label
+        parts.update(m.group(2) or m.group(3) or "" for m in _TITLED_LINK.finditer(line))  # an image's title
         if any(restricts_readers(part) is not None for part in parts):
+            return True
+        if any(len(words := _words(part)) == 1 and _insider(words[0]) for part in parts if not part.isascii()):
+            return True  # the insider word alone in another script, as a label ("داخلي:")
+        if line.startswith("#") and _qualified(line.lstrip("# ")):
             return True
     return False
 
@@ -505,7 +577,8 @@ def find_body_markers(body: str) -> list[BodyMarker]:
     titled "Staff notes" as prose under a heading. A finding of either reading counts
     (fail closed: the flat reading may take indented code for prose, never the reverse)."""
     flat, titles = _flush_left(body)
-    if not (_may_hold(body) or (flat != body and _may_hold(flat))):
+    if not (_may_hold(body) or (flat != body and _may_hold(flat))
+            or (_HIDES_WORDS.search(body) and (shown := as_read(body)) != body and _may_hold(shown))):
         return []
     found = _findings(body)
     if flat != body:
@@ -531,7 +604,9 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             level = int(token.tag[1:])
             end = next((tokens[i].map[0] for i, other in headings  # type: ignore[index]
                         if i > position and other <= level), lines)
-            phrase = says_not_for_customers(text)
+            # A heading or a box's title is a label, never a product option's name in
+            # Title Case (``!!! note "Do Not Forward"``): read it lowercased too.
+            phrase = says_not_for_customers(text) or says_not_for_customers(text.lower())
             if phrase is not None or _qualified(text):
                 found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
             elif token.map[0] in titles and label_says(text, titled=True) is not None:
@@ -544,7 +619,9 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
         elif token.type == "blockquote_open" and token.map is not None:
             quoted = next((t for t in tokens[position:] if t.type == "inline"), None)
             first = _inline_text(quoted).split("\n", 1)[0] if quoted is not None else ""
-            if says_not_for_customers(first) is not None:
+            # A note's first line is a label, never a product option's name in Title Case
+            # (``> Do Not Forward``): read it lowercased too.
+            if says_not_for_customers(first) is not None or says_not_for_customers(first.lower()) is not None:
                 found.append(BodyMarker("hiding-note", token.map[0] + 1, first.strip()[:120], token.map[0],
                                         token.map[1]))
         elif token.type == "paragraph_open" and token.map is not None:
@@ -553,10 +630,12 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             opening = _label(inline, text)
             start, end = token.map
             first_line = text.strip().split("\n", 1)[0]
-            if opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
-                    names_staff_reader(opening[0]) and restricts_readers(first_line) is not None)):
-                rest = opening[1]
-                if (not rest.strip(" :*_.-–—()[]") or _POINTS_AT_TEXT.search(fold(rest).lower())
+            shown_words = text.split()
+            alone = 0 < len(shown_words) <= 6 and label_says(" ".join(shown_words), whole=True) is not None
+            if alone or (opening is not None and (label_says(*opening[:2], whole=opening[2]) is not None or (
+                    names_staff_reader(opening[0]) and restricts_readers(first_line) is not None))):
+                rest = opening[1] if opening is not None else ""
+                if (alone or not rest.strip(" :*_.-–—()[]") or _POINTS_AT_TEXT.search(fold(rest).lower())
                         or text.rstrip().endswith(":")) and position + 3 < len(tokens):
                     # The label stands alone: it is about what follows — to the next
                     # heading, as an author means "the rest of this part" (it hid only the
@@ -564,6 +643,15 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
                     end = max(end, next((tokens[i].map[0] for i, _ in headings  # type: ignore[index]
                                          if i > position), lines))
                 found.append(BodyMarker("hiding-label", start + 1, text.strip().split("\n", 1)[0][:120], start, end))
+            elif (later := _later_label(inline)) is not None:
+                # A label opening a line after a break (``…<br>Staff only: …``) or an
+                # image titled so (``![x](y "Staff only")``): the paragraph; with nothing
+                # else in it, to the next heading.
+                code, said = later
+                if not "".join(_shown(c) for c in inline.children or () if c.type != "image").strip():
+                    end = max(end, next((tokens[i].map[0] for i, _ in headings  # type: ignore[index]
+                                         if i > position), lines))
+                found.append(BodyMarker(code, start + 1, said[:120], start, end))
             elif (todo := _TODO.search(text)) is not None:
                 lines_held = _item_range(tokens, position)
                 found.append(BodyMarker("todo-internal", start + 1, todo.group(0)[:120], *lines_held))
@@ -598,10 +686,18 @@ def _restricting_sentence(text: str) -> str | None:
         # In prose a sentence must point at the text itself ("this article", "the
         # following", "the steps below"): a do-not-forward option in a list of Outlook
         # settings, or "It won't display chats from desktop clients", says nothing of it.
-        if (len(sentence.split()) > 6 and _POINTS_AT_TEXT.search(fold(sentence).lower())
-                and restricts_readers(sentence) is not None):
+        lowered = fold(sentence).lower()
+        if len(sentence.split()) > 6 and (
+                (_POINTS_AT_TEXT.search(lowered) and restricts_readers(sentence) is not None)
+                or (_ORDER.match(lowered) and orders_staff(sentence) is not None)):
             return sentence
     return None
+
+
+#: A sentence opening as an order (*Do not tell customers…*, *Under no circumstances…*,
+#: *Keep … from customers*): it needs no pointer word to be about the text around it
+#: (:func:`provider.wiki.restriction._order` decides whether it is one).
+_ORDER = re.compile(r"\W*(?:please\s+)?(?:do\s+not|don'?t|never|under\s+no\s+circumstances|keep)\b")
 
 
 #: A heading's text a reader does not see: nothing, comments, invisible characters.
@@ -637,12 +733,23 @@ _QUALIFIER = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _STATE_PHRASES = ("unpublished", "draft", "draft unpublished", "not public", "not yet published", "restricted",
                   "confidential")
 _LEAD = re.compile(r"^\W*([^:：]{1,30})[:：]\s*\S")
+#: A lock after a heading's words (a lock before them is the topic's icon: ``🔒 Security``).
+_TRAILING_LOCK = re.compile("\\w\\W*?[\U0001f512\U0001f510\U0001f50f]\ufe0f?\\W*$")
+#: A heading's parts at a spaced dash, or an en or em dash.
+_DASHED = re.compile(r"\s+[-–—|]\s+|\s*[–—]\s*")
 
 
 def _qualified(heading: str) -> bool:
     """Whether a heading's bracketed qualifier (by its phrase: ``[staff]``, ``(agents
-    only)``) or its lead label before a colon (read as a label over the rest:
-    ``Internal: refund override``) says its section is not for customers."""
+    only)``), its lead label before a colon (read as a label over the rest:
+    ``Internal: refund override``), its last part after a dash naming staff readers only
+    (``Refund override — agents``) or a lock after its words (``Refund override 🔒``) says
+    its section is not for customers."""
+    if _TRAILING_LOCK.search(heading):
+        return True  # "Refund override 🔒": a lock after the words marks the section
+    dashed = _DASHED.split(heading.strip())
+    if len(dashed) > 1 and names_staff_reader(dashed[-1]):
+        return True  # "Refund override — agents", "Refunds - staff": the section's readers
     if "(" not in heading and "[" not in heading and ":" not in heading and "：" not in heading:
         return False
     # A bracketed qualifier counts by its phrase only: the insider word alone there is as
@@ -664,19 +771,53 @@ _TIER_WORD = re.compile(r"\d|\b[lt][1-4]\b")
 
 #: Front matter keys a site shows as the page's title or summary.
 _TITLE_FIELDS = ("title", "linkTitle", "sidebar_label", "description", "summary", "subtitle")
+#: Parts of other keys whose string values a site or a search engine shows as the page's
+#: title or summary (``excerpt``, ``seo_title``, ``og: {title: …}``, ``meta: [{content:
+#: …}]``): judged as titles are, at any depth.
+_SHOWN_KEY = re.compile(r"title|excerpt|summary|description|subtitle|caption|heading|label|teaser|abstract|"
+                        r"blurb|tagline|content|text", re.IGNORECASE)
+#: Keys whose values are identifiers or paths, never shown as words.
+_NOT_SHOWN = re.compile(r"url|path|slug|link|href|src|image|img|icon|file|id$|key$|layout|template|type$|lang|"
+                        r"locale|tags?$|categor|keywords|aliases|redirect", re.IGNORECASE)
+
+
+def _shown_values(meta: Mapping[str, object]) -> list[tuple[str, str]]:
+    """``(key path, text)`` of every string value of ``meta`` a site shows as the page's
+    title or summary: the :data:`_TITLE_FIELDS` at the top, and values of keys matching
+    :data:`_SHOWN_KEY` (not :data:`_NOT_SHOWN`) at any depth up to four."""
+    found = [(key, value) for key in _TITLE_FIELDS if isinstance(value := meta.get(key), str)]
+    seen = {key for key, _ in found}
+
+    def walk(node: object, path: tuple[str, ...], depth: int) -> None:
+        if depth > 4:
+            return
+        if isinstance(node, Mapping):
+            for key, value in list(node.items())[:200]:
+                walk(value, (*path, str(key)), depth + 1)
+        elif isinstance(node, list):
+            for item in node[:50]:
+                walk(item, path, depth + 1)
+        elif isinstance(node, str) and path and ".".join(path) not in seen:
+            name = path[-1]
+            shown = any(_SHOWN_KEY.search(part) and not _NOT_SHOWN.search(part) for part in path[-2:])
+            if shown and not _NOT_SHOWN.search(name) and len(node) <= 300:
+                found.append((".".join(path), node))
+
+    walk(meta, (), 0)
+    return found
 
 
 def front_matter_markers(meta: Mapping[str, object], header: str) -> list[BodyMarker]:
-    """``internal-title`` findings: a front matter title or description (``meta``, as
-    read from the header text ``header``) whose opening label or whole text says the
-    page is not for customers (``title: "Internal: refund override"``, ``description:
-    Staff only``): the title stands over the whole page, so the page is internal. The
-    finding's ``line`` is the key's line in ``header`` (1-based; 1 when not found);
-    nothing is hidden (``start == end == 0``)."""
+    """``internal-title`` findings: a front matter title, description or other value a
+    site shows as the page's title or summary (``excerpt``, ``seo_title``, ``og.title``;
+    :func:`_shown_values`) in ``meta``, as read from the header text ``header``, whose
+    opening label or whole text says the page is not for customers (``title: "Internal:
+    refund override"``, ``excerpt: Staff only``): the title stands over the whole page,
+    so the page is internal. The finding's ``line`` is the key's line in ``header``
+    (1-based; 1 when not found); nothing is hidden (``start == end == 0``)."""
     found: list[BodyMarker] = []
-    for key in _TITLE_FIELDS:
-        value = meta.get(key)
-        if not isinstance(value, str) or not value.strip():
+    for key, value in _shown_values(meta):
+        if not value.strip():
             continue
         text = " ".join(value.split())
         opening = opening_label(text)
@@ -684,7 +825,8 @@ def front_matter_markers(meta: Mapping[str, object], header: str) -> list[BodyMa
         if opening is not None:
             candidates.append(opening)
         if any(label_says(label, rest, whole=whole) is not None for label, rest, whole in candidates):
-            at = re.search(rf"(?m)^\s*[\"']?{re.escape(key)}[\"']?\s*[:=]", header)
+            last = key.rsplit(".", 1)[-1]
+            at = re.search(rf"(?m)^\s*-?\s*[\"']?{re.escape(last)}[\"']?\s*[:=]", header)
             line = header[: at.start()].count("\n") + 1 if at is not None else 1
             found.append(BodyMarker("internal-title", line, f"{key}: {text}"[:120], 0, 0))
     return found
@@ -699,12 +841,26 @@ def _judged(place: Place) -> BodyMarker | None:
     phrase = label_says(place.label, place.rest, whole=place.whole, titled=titled)
     if phrase is None:
         return None
-    if place.kind == "header" and not (set(phrase.split()) & _ABOUT_A_TEXT or _no_share_phrase(place.label)):
+    if place.kind in ("cell", "header") and not _words(place.label) and not any(
+            lock in place.label for lock in "\U0001f512\U0001f510\U0001f50f"):
+        return None  # a deny sign alone in a cell (⛔, 🚫) says "no", as ✗ does
+    if place.kind == "header" and not (set(phrase.split()) & _ABOUT_A_TEXT or _no_share_phrase(place.label)) and (
+            all(_FLAG_VALUE.fullmatch(fold(cell)) for cell in place.column)):
+        # A feature column (``| Staff only |`` over yes and no) says who may use a
+        # feature; a column of anything else holds text for those readers: the table.
         return None
     if place.kind in ("cell", "header") and _TIER_WORD.search(phrase):
         return None
     text = f"{place.label}: {place.rest}" if place.rest.strip() else place.label
     return BodyMarker(_PLACE_CODES[place.kind], place.line + 1, " ".join(text.split())[:120], place.start, place.end)
+
+
+#: The values of a feature matrix's column: marks, yes and no, availability.
+_FLAG_VALUE = re.compile(r"[\s*_`]*(?:|yes|no|y|n|x|true|false|on|off|✓|✔|✔️|✗|✘|❌|✅|☑|☐|—|–|-|n/?a|none|"
+                         r"optional|required|supported|not supported|unsupported|included|not included|available|"
+                         r"not available|partial|partly|limited|full|read|write|read/write|read-only|read only|"
+                         r"view|edit|allowed|not allowed|denied|granted|enabled|disabled|default|beta|preview)"
+                         r"[\s*_`.]*")
 
 
 def _no_share_phrase(text: str) -> bool:
@@ -791,7 +947,9 @@ def hiding_summary(body: str, at: int) -> re.Match[str] | None:
     # A tag may split a word (``Inter<wbr>nal``) or separate two (``Internal<br>notes``):
     # the label is read both ways.
     labels = (_label_text(match.group(1), gap) for gap in (" ", ""))
-    return match if any(says_not_for_customers(label) is not None or names_staff(label) for label in labels) else None
+    # A label is never a product option's name in Title Case (``Do Not Forward``).
+    return match if any(says_not_for_customers(label) is not None or says_not_for_customers(label.lower()) is not None
+                        or names_staff(label) for label in labels) else None
 
 
 def _label_text(label: str, gap: str = " ") -> str:
@@ -801,6 +959,40 @@ def _label_text(label: str, gap: str = " ") -> str:
 
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+#: Tags a reader sees as a line break, and inline tags a reader does not see at all
+#: (``Sta<b></b>ff``, ``<small>Staff only</small>``); emphasis marks inside or around a
+#: word (``*Sta*ff``).
+_BREAK_TAGS = re.compile(r"<(?:br|hr|/?p|/?div|/?li|/?tr|/?td|/?th|/?dt|/?dd)\b[^<>]{0,200}>", re.IGNORECASE)
+_INLINE_TAGS = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]{0,200})?/?>")
+_TITLED_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\s]*\s+(?:\"([^\"\n]*)\"|'([^'\n]*)')\s*\)")
+_WORD_EMPHASIS = re.compile(r"(?<=[^\W_])(?:\*{1,3}|_{1,3}|~~)(?=[^\W_])")
+
+
+#: Markup that joins, splits or hides words a reader sees (a tag or emphasis inside a
+#: word, a titled link or image, a line break, an inline element opening a line): only
+#: then is the text read a second time as shown (:func:`as_read`).
+_HIDES_WORDS = re.compile(r"[^\W_](?:<[^<>\n]{0,200}>)+[^\W_]|[^\W_](?:\*+|~~)[^\W_]|\]\([^)\s]*\s+[\"']|<br\b"
+                          # an empty element or a void tag anywhere (``Do not<b></b> share``)
+                          r"|<([A-Za-z][\w.:-]*)\b[^<>\n]{0,200}>\s*</\1\s*>|<wbr\b|<[A-Za-z][^<>\n]{0,200}/>"
+                          r"|^[ \t>*+-]*<(?:b|strong|em|i|u|mark|small|sup|sub|span|ins|big)\b",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def as_read(text: str) -> str:
+    """``text`` as a reader sees its words (issue 24): break tags as line breaks, other
+    tags removed (their words join: ``Sta<b></b>ff`` is *Staff*), emphasis marks inside
+    a word removed. Line count is kept (a break tag adds no line), so line numbers found
+    in it are the text's. Invisible characters and compatibility forms are left to
+    :func:`~provider.wiki.lookalike.fold`, which every judge applies."""
+    if "<" not in text and "*" not in text and "_" not in text and "~" not in text and "](" not in text:
+        return text
+    # A link's or image's title is shown on hover: words of the text.
+    text = _TITLED_LINK.sub(lambda m: f"{m.group(1)} {m.group(2) or m.group(3) or ''}", text) if "](" in text else text
+    text = _BREAK_TAGS.sub(" \u2028 ", text) if "<" in text else text
+    text = _INLINE_TAGS.sub("", text) if "<" in text else text
+    text = _WORD_EMPHASIS.sub("", text)
+    # A break tag is a line to a reader; as a separator (not a new line) it keeps lines.
+    return text.replace(" \u2028 ", " | ")
 
 
 def _not_a_closer(body: str, at: int) -> bool:

@@ -37,7 +37,7 @@ from typing import Any
 
 from .classify import INTERNAL, PUBLIC, audience_signals
 from .layouts import Layout
-from .publication import DATE_KEYS, FLAG_KEYS, INVALID, lookup, read_flags_and_dates
+from .publication import DATE_KEYS, FLAG_KEYS, INVALID, KEY_SUFFIX, lookup, read_flags_and_dates
 
 __all__ = ["CASCADE_ERROR", "INVALID_AUDIENCE", "read_cascade", "with_params"]
 
@@ -70,7 +70,8 @@ def with_params(data: Mapping[str, Any], params_key: str) -> dict[str, Any]:
 def _withholds(key: str, decision: str) -> bool:
     if key in FLAG_KEYS:
         return bool(decision)
-    return key in DATE_KEYS  # a date (or an invalid one) can only hold a page back
+    # A date (or an invalid one) can only hold a page back; KEY_SUFFIX names a date's key.
+    return key in DATE_KEYS or key.endswith(KEY_SUFFIX)
 
 
 def read_cascade(data: Mapping[str, Any], layout: Layout) -> tuple[dict[str, str] | None, list[str], list[str]]:

@@ -48,6 +48,11 @@ _CELL_ELEMENTS = {"th": "header", "dt": "term"}
 _EMPHASIS = frozenset(("b", "strong", "em", "i", "u", "mark", "span", "small", "ins"))
 #: Elements that start a block of their own: their first text may be a label.
 _BLOCKS = frozenset(("p", "div", "li", "td", "dd", "blockquote", "section", "aside", "article", "figure", "details"))
+#: A class naming an element as the title of a box (``admonition-title``, ``callout-title``,
+#: ``alert-heading``): its text is a title over the box.
+_TITLE_CLASS = re.compile(r"(?:^|[\s_-])(?:title|heading)(?:$|\s)", re.IGNORECASE)
+#: The tag recorded for a label from an element with a title class.
+TITLED_CLASS = "title-class"
 _VOID = frozenset(("img", "br", "hr", "input", "meta", "link", "source", "wbr", "area", "col", "embed", "track"))
 
 #: Separators a label stands before, weakest last: ``Staff only: …``, ``Staff only. …``,
@@ -69,6 +74,7 @@ class Place:
         label: the label's text; ``rest``: the text it stands over (its first words).
         whole: the label must be a whole phrase to count (a weak separator, a cell).
         start, end: the body lines (0-based, ``end`` excluded) the label reaches.
+        column: for a table header cell, the shown text of the body cells below it.
     """
 
     kind: str
@@ -78,6 +84,7 @@ class Place:
     whole: bool
     start: int
     end: int
+    column: tuple[str, ...] = ()
 
 
 def opening_label(text: str) -> tuple[str, str, bool] | None:
@@ -108,13 +115,19 @@ def place_labels(tokens: Sequence[Token], lines: int, inline_text: Callable[[Tok
     found: list[Place] = []
     row: Token | None = None
     table: Token | None = None
+    columns: list[tuple[str, ...]] = []
+    cell = 0
     for position, token in enumerate(tokens):
         if token.type == "table_open":
             table = token
+            columns = _columns(tokens, position, inline_text)
         elif token.type == "tr_open":
-            row = token
+            row, cell = token, 0
         elif token.type in ("th_open", "td_open") and row is not None and row.map and table is not None:
-            found += _cell(tokens[position + 1], token.type == "th_open", row, table, inline_text)
+            header = token.type == "th_open"
+            column = columns[cell] if header and cell < len(columns) else ()
+            found += _cell(tokens[position + 1], header, row, table, inline_text, column)
+            cell += 1
         elif token.type == "paragraph_open" and token.map is not None:
             found += _paragraph(tokens, position, lines, inline_text)
         elif token.type == "html_block" and token.map is not None:
@@ -132,19 +145,37 @@ def _html_block(tokens: Sequence[Token], position: int, lines: int) -> list[Plac
                        lambda: _next_heading(tokens, start, lines))
 
 
+def _columns(tokens: Sequence[Token], opening: int, inline_text: Callable[[Token], str]) -> list[tuple[str, ...]]:
+    """The shown text of the body cells of each column of the table opening at ``opening``."""
+    columns: list[list[str]] = []
+    cell = 0
+    for position in range(opening + 1, len(tokens)):
+        token = tokens[position]
+        if token.type == "table_close":
+            break
+        if token.type == "tr_open":
+            cell = 0
+        elif token.type == "td_open":
+            while len(columns) <= cell:
+                columns.append([])
+            columns[cell].append(" ".join(inline_text(tokens[position + 1]).split()))
+            cell += 1
+    return [tuple(column) for column in columns]
+
+
 def _cell(inline: Token, header: bool, row: Token, table: Token,
-          inline_text: Callable[[Token], str]) -> list[Place]:
+          inline_text: Callable[[Token], str], column: tuple[str, ...] = ()) -> list[Place]:
     assert row.map is not None and table.map is not None
     text = " ".join(inline_text(inline).split())
     if not text:
         return []
     start, end = table.map if header else row.map
     kind = "header" if header else "cell"
-    places = [Place(kind, row.map[0], text, "", True, start, end)]
+    places = [Place(kind, row.map[0], text, "", True, start, end, column)]
     opening = opening_label(text)
     if opening is not None:
         label, rest, whole = opening
-        places.append(Place(kind, row.map[0], label, rest, whole, start, end))
+        places.append(Place(kind, row.map[0], label, rest, whole, start, end, column))
     return places
 
 
@@ -163,7 +194,12 @@ def _paragraph(tokens: Sequence[Token], position: int, lines: int,
     first, _, after = raw.partition("\n")
     if _DEFINITION.match(after) or (not after and _definition_follows(tokens, position)):
         end = _definitions_end(tokens, position)
-        return [Place("term", token.map[0], first.strip(), _DEFINITION.sub("", after), False, token.map[0], end)]
+        places = [Place("term", token.map[0], first.strip(), _DEFINITION.sub("", after), False, token.map[0], end)]
+        # A definition may open with a label of its own (``Term`` / ``: Staff only: …``).
+        for number, line in enumerate(after.split("\n"), start=1):
+            if _DEFINITION.match(line) and (opening := opening_label(_DEFINITION.sub("", line))) is not None:
+                places.append(Place("label", token.map[0] + number, *opening, token.map[0], end))
+        return places
     return []
 
 
@@ -255,6 +291,7 @@ class _Labels(HTMLParser):
         self._block_text: list[str] = [""]
         self.text: list[str] = []
         self._summary = 0
+        self._titled: set[int] = set()  # indices of self._open whose element has a title class
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0] - 1
@@ -266,7 +303,10 @@ class _Labels(HTMLParser):
             self._summary += 1
         if tag in _BLOCKS:
             self._block_text.append("")
-        if self._summary == 0 and (tag in _TITLE_ELEMENTS or tag in _EMPHASIS or tag in _CELL_ELEMENTS):
+        titled = any(name == "class" and value and _TITLE_CLASS.search(value) for name, value in attrs)
+        if titled:
+            self._titled.add(len(self._open))
+        if self._summary == 0 and (tag in _TITLE_ELEMENTS or tag in _EMPHASIS or tag in _CELL_ELEMENTS or titled):
             first = not self._block_text[-1].strip()
             self._open.append((tag, line, [], first))
 
@@ -283,8 +323,14 @@ class _Labels(HTMLParser):
             if name != tag:
                 continue
             del self._open[index:]
+            titled = index in self._titled
+            self._titled = {i for i in self._titled if i < index}
             shown = " ".join("".join(text).split())
-            if shown and (tag in _TITLE_ELEMENTS or tag in _CELL_ELEMENTS or first):
+            if shown and titled:
+                # A box's title written as HTML (``<p class="admonition-title">``): a title
+                # over what follows it, as a figure's caption is.
+                self.labels.append(("title", line, shown, "", TITLED_CLASS))
+            elif shown and (tag in _TITLE_ELEMENTS or tag in _CELL_ELEMENTS or first):
                 kind = "title" if tag in _TITLE_ELEMENTS else _CELL_ELEMENTS.get(tag, "label")
                 self.labels.append((kind, line, shown, "", tag))
             break
@@ -334,7 +380,7 @@ def html_labels(fragment: str, first_line: int, open_end: Callable[[], int],
         # A label standing alone is about what follows, to the next heading.
         # A figure's caption may be about the text around it: to the next heading.
         alone = label.strip(" :.-–—") == shown and kind == "label"
-        reach = max(end, next_heading()) if alone or _tag == "figcaption" else end
+        reach = max(end, next_heading()) if alone or _tag in ("figcaption", TITLED_CLASS) else end
         places.append(Place(kind, first_line + offset, label, rest, kind != "title", first_line, reach))
     return places
 

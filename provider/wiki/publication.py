@@ -9,10 +9,14 @@ A page is served to nobody (CONTRACT X5) when any of these holds:
 ``build: {render: never|link}`` or             every layout (Hugo; also the old ``_build``);
 ``build: {list: never}``                       an unrecognised ``build`` withholds (fail closed)
 ``headless: true``                             every layout (Hugo leaf bundles)
-``publishDate`` in the future                  every layout (also ``publishdate``, ``pubdate``);
+``publishDate`` in the future                  every layout (also ``publishdate``, ``pubdate``,
+                                               ``publish_date``, ``release_date``, ``embargo``,
+                                               ``embargo_until``…: the latest counts);
                                                Hugo: ``date`` when ``publishDate`` is absent;
                                                Jekyll: a ``_posts`` file's date
-``expiryDate`` now or in the past              every layout (also ``expirydate``, ``unpublishdate``)
+``expiryDate`` now or in the past              every layout (also ``expirydate``, ``unpublishdate``,
+                                               ``expires``, ``expiry_date``, ``expiration_date``…:
+                                               the earliest counts)
 a folder named in the layout's draft folders   Jekyll ``_drafts``
 =============================================  ==============================================
 
@@ -26,7 +30,8 @@ against the clock at each sync (:func:`withheld_reason`):
 
 * flag keys (:data:`FLAG_KEYS`): ``""`` when the page explicitly does not withhold
   (``draft: false``), else the reason it does;
-* date keys (:data:`DATE_KEYS`): an ISO 8601 UTC date-time, or ``"invalid"``.
+* date keys (:data:`DATE_KEYS`): an ISO 8601 UTC date-time, or ``"invalid"``; when the
+  author wrote another name for it, ``<key>.key`` holds that name (for the reason).
 """
 
 from __future__ import annotations
@@ -58,9 +63,16 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "unlisted": ("unlisted",),
     "build": ("build", "_build"),
     "headless": ("headless",),
-    "publishDate": ("publishdate", "pubdate"),
-    "expiryDate": ("expirydate", "unpublishdate"),
+    # Hugo's names, and the names other tools and authors give the same dates: a page
+    # under embargo or not yet released is not published; an expired one no longer is.
+    "publishDate": ("publishdate", "pubdate", "publish_date", "publish_at", "publishat", "release_date",
+                    "releasedate", "embargo", "embargo_until", "embargountil", "embargoed_until", "embargo_date"),
+    "expiryDate": ("expirydate", "unpublishdate", "unpublish_date", "expires", "expiry_date", "expiry",
+                   "expiration_date", "expirationdate", "expires_at", "expire_date"),
 }
+#: Where a date key's alias is kept, when it is not the canonical name: ``check`` names
+#: the key the author wrote (``release_date 2999-01-01T00:00:00+00:00 is in the future``).
+KEY_SUFFIX = ".key"
 _RENDER_OK = frozenset({"always", "true"})
 _RENDER_WITHHOLDS = frozenset({"never", "link", "false"})
 _LIST_OK = frozenset({"always", "local", "true"})
@@ -124,13 +136,27 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
         else:
             facts[key] = f"front matter {found[0]}" if decide_draft({"draft": value}).value else ""
     for key in DATE_KEYS:
-        found = lookup(data, *_ALIASES[key])
-        if found is None:
-            continue
-        facts[key] = _date_fact(found[1])
-        if facts[key] == INVALID:
-            errors.append(f"{not_a_date(found[0], found[1])}; withheld")
+        # Every alias present counts, the strictest winning: the latest publication
+        # date, the earliest expiry, an invalid one over both (fail closed).
+        for name, value in _every(data, _ALIASES[key]):
+            fact = _date_fact(value)
+            if fact == INVALID:
+                errors.append(f"{not_a_date(name, value)}; withheld")
+            held = facts.get(key)
+            if held is None or fact == INVALID or (held != INVALID and (fact > held if key == "publishDate"
+                                                                        else fact < held)):
+                facts[key] = fact
+                if name.lower() != key.lower():
+                    facts[key + KEY_SUFFIX] = name
+                else:
+                    facts.pop(key + KEY_SUFFIX, None)
     return facts, errors
+
+
+def _every(data: Mapping[str, Any], names: tuple[str, ...]) -> list[tuple[str, Any]]:
+    """``(key, value)`` of every one of ``names`` present in ``data`` (case-insensitive)."""
+    wanted = {name.lower() for name in names}
+    return [(key, value) for key, value in data.items() if isinstance(key, str) and key.lower() in wanted]
 
 
 def read_publication(
@@ -174,16 +200,16 @@ def withholding(facts: Mapping[str, str], now: dt.datetime) -> tuple[str, str] |
     for key in (*FLAG_KEYS, "path"):
         if facts.get(key):
             return key, facts[key]
-    publish = facts.get("publishDate")
+    publish, said = facts.get("publishDate"), facts.get("publishDate" + KEY_SUFFIX, "publishDate")
     if publish == INVALID:
-        return "publishDate", "publishDate is not a date (withheld, fail closed)"
+        return "publishDate", f"{said} is not a date (withheld, fail closed)"
     if publish and dt.datetime.fromisoformat(publish) > now:
-        return "publishDate", f"publishDate {publish} is in the future"
-    expiry = facts.get("expiryDate")
+        return "publishDate", f"{said} {publish} is in the future"
+    expiry, said = facts.get("expiryDate"), facts.get("expiryDate" + KEY_SUFFIX, "expiryDate")
     if expiry == INVALID:
-        return "expiryDate", "expiryDate is not a date (withheld, fail closed)"
+        return "expiryDate", f"{said} is not a date (withheld, fail closed)"
     if expiry and dt.datetime.fromisoformat(expiry) <= now:
-        return "expiryDate", f"expiryDate {expiry} has passed"
+        return "expiryDate", f"{said} {expiry} has passed"
     return None
 
 

@@ -9,6 +9,12 @@ One table, :data:`KEY_KINDS`: for each kind of key name, how its value restricts
 =====================  =====================================  ===========================
 kind                   key names (after folding, any case)    the value restricts when
 =====================  =====================================  ===========================
+``kept out of search`` ``noindex``, ``nositemap``,            it is true
+                       ``exclude_from_sitemap``
+``kept out of search`` ``robots``, ``sitemap``                ``robots`` says ``noindex``
+                                                              or ``none``; ``sitemap:
+                                                              false`` or ``{exclude:
+                                                              true}``
 ``intent``             ``visibility``, ``classification``,    always (``visibility:
                        ``private``, ``Sichtbarkeit``,         public`` too: only
                        ``zichtbaarheid``, ``公開範囲``…        ``audience`` publishes)
@@ -49,8 +55,18 @@ is about the thing the page documents, not the page; prose keys (``title``) and 
 (``tags: [Agent]``); ``hide: [toc]`` (MkDocs Material's layout switch) and
 ``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists);
 ``search_exclude: true`` and ``search: {exclude: true}`` (published, only left out of the
-site's search). Keys the publication rules read with the docs tools' own meaning
+site's own search, as translations are). Keys the publication rules read with the docs tools' own meaning
 (``draft``, ``published``, ``unlisted``, ``build``, ``headless``) are not read again here.
+
+A page its site keeps out of search engines (``noindex``, ``robots: noindex``, ``sitemap:
+false``) is published, but its authors did not mean it to be found; our search is how
+customers find pages, so it is internal (agents keep it; fail closed). Left out of the
+site's own search box only (``search_exclude: true``, ``search: {exclude: true}``), it
+stays public: sites do so for pages found otherwise, translations above all (all 114
+ja/ko/zh pages of openai-agents-docs). ``enabled``/``active``/``show: false`` restrict nothing: no docs tool reads
+them as publication, and pages use them for components (``comments: {enabled: false}``,
+``show: false`` of a menu entry), so reading them would quarantine public pages for a
+guess.
 
 A comment in the front matter is read too (:func:`comment_restricts`):
 ``audience: public # internal until launch`` says the author does not mean it yet.
@@ -259,8 +275,36 @@ def _gating(value: Any) -> bool:
     return _true(value) or (isinstance(value, str) and squash(value) in ("required", "mandatory", "yes", "always"))
 
 
+#: Keys by which a site keeps a page out of search engines and its sitemap (``noindex:
+#: true``, ``robots: noindex``, ``sitemap: false``): published, but not meant to be found
+#: from outside. Our search surfaces what customers are meant to find, so such a page is
+#: internal (fail closed; agents keep it). Leaving a page out of the site's *own* search
+#: box (Just the Docs' ``search_exclude: true``, MkDocs Material's ``search: {exclude:
+#: true}``) is not this: sites use it for pages found otherwise, above all translations
+#: (openai-agents-docs: all 114 ja/ko/zh pages), so it restricts nothing.
+_NOINDEX_KEYS = frozenset(("noindex", "sitemapexclude", "excludefromsitemap", "nositemap"))
+
+
+_SEARCH_SETTINGS = frozenset(("robots", "metarobots", "sitemap"))
+
+
+def _kept_out_of_search(value: Any) -> bool:
+    """A value of a ``robots`` or ``sitemap`` key keeping the page out of search engines:
+    a ``robots`` value saying ``noindex`` or ``none``, ``sitemap: false`` or ``sitemap:
+    {exclude|disable: true}`` (``{priority: 0.5}`` is no exclusion)."""
+    if isinstance(value, dict):
+        return any(isinstance(k, str) and squash(k) in ("exclude", "disable", "disabled", "noindex", "hidden")
+                   and _true(v) for k, v in value.items()) or any(
+            isinstance(k, str) and squash(k) in ("index", "include", "enabled") and _false(v) for k, v in value.items())
+    if isinstance(value, str) and re.search(r"\b(?:noindex|none)\b", value, re.IGNORECASE):
+        return True
+    return _false(value)
+
+
 #: The table: each kind of key name and how its value restricts (first match wins).
 KEY_KINDS: tuple[KeyKind, ...] = (
+    KeyKind("kept out of search", lambda name: squash(name) in _NOINDEX_KEYS, _true),
+    KeyKind("kept out of search", lambda name: squash(name) in _SEARCH_SETTINGS, _kept_out_of_search),
     KeyKind("intent", _near_intent, _always),
     KeyKind("restriction", _run, _always),
     KeyKind("status", lambda name: squash(name) in _STATUS_KEYS, _unpublished),
@@ -361,13 +405,21 @@ _COMMENT_WORDS = frozenset(("internal", "intern", "interne", "interno", "interna
                             "vertraulich", "entwurf", "borrador", "rascunho", "brouillon", "bozza", "社内", "内部",
                             "非公開", "내부"))
 _WORDS = re.compile(r"[^\W_]+")
+#: Phrases of a front matter comment saying the page is not to be published yet
+#: (``# not ready``, ``# do not publish yet``, ``# hold until launch``).
+_NOT_YET = re.compile(r"\bnot\s+(?:yet\s+)?(?:ready|live|released|approved|final|public|published)\b"
+                      r"|\b(?:do\s+not|don'?t|never)\s+(?:publish|release|ship|share)"
+                      r"|\bhold\s+(?:until|till|for|off|back)\b|\buntil\s+(?:launch|release|ga|go[\s-]?live)\b"
+                      r"|\bunreleased\b|\bpre-?release\b|\bunder\s+embargo\b|\bcoming\s+soon\b",
+                      re.IGNORECASE)
 
 
 def comment_restricts(header: str) -> str | None:
     """The first comment of front matter text ``header`` (the lines between its fences)
     that says the page is not for customers — a restriction
     (:func:`provider.wiki.restriction.restricts_readers`) or a word of
-    :data:`_COMMENT_WORDS` (``# internal until launch``, ``# draft``) — else ``None``.
+    :data:`_COMMENT_WORDS` (``# internal until launch``, ``# draft``) or of
+    :data:`_NOT_YET` (``# not ready``, ``# hold until launch``) — else ``None``.
     Comments about editing (``# Do not make edits to it directly``) say nothing."""
     for line in header.split("\n")[:400]:
         match = _COMMENT.search(line)
@@ -379,7 +431,7 @@ def comment_restricts(header: str) -> str | None:
         comment = match.group(1).strip()
         words = {fold(w) for w in _WORDS.findall(comment)}
         if words & _COMMENT_WORDS or any(w in fold(comment) for w in _COMMENT_WORDS if not w.isascii()) or (
-                restricts_readers(comment)):
+                _NOT_YET.search(comment) or restricts_readers(comment)):
             return comment[:120]
     return None
 

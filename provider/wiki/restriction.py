@@ -52,13 +52,14 @@ team*).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from . import staff_words as words_table
 from .lookalike import fold, latin_skeleton
 
 __all__ = ["FOR_WORDS", "INSIDER_STEMS", "NO_SHARE", "ONLY_WORDS", "STAFF_STEMS", "STAFF_WORDS", "names_staff_reader",
-           "restricts_readers"]
+           "orders_staff", "restricts_readers"]
 
 
 #: Letters folding keeps that writers interchange with a plain one: Vietnamese ``đ``,
@@ -99,8 +100,9 @@ _COMPOUND_MAX = max(len(k) for k in _COMPOUNDS)
 
 
 #: Scripts written without spaces (ja, zh, ko — ko's particles stick to the noun).
-_CJK_STAFF = ("社内関係者", "社内", "社員", "従業員", "スタッフ", "担当者", "職員", "内部", "內部", "员工", "員工",
-              "职员", "工作人员", "工作人員", "客服人员", "客服人員", "客服", "支持团队", "支援團隊", "支持人员",
+_CJK_STAFF = ("社内関係者", "関係者", "社内", "社員", "従業員", "スタッフ", "担当者", "職員", "内部", "內部", "员工",
+              "員工", "职员", "工作人员", "工作人員", "客服人员", "客服人員", "客服", "支持团队", "支援團隊",
+              "支持人员",
               "サポート担当", "サポートチーム", "关系者", "관계자", "직원", "사내", "내부", "임직원", "상담원",
               "지원팀")
 _CJK_AFTER = ("向け", "専用", "限定", "のみ", "限り", "专用", "專用", "전용", "한정", "만")
@@ -131,7 +133,11 @@ _FIXED = re.compile(
         fold(words_table.FIXED_NOT_BEFORE)) + ")"
     + "|" + _alternation(tuple(fold(f) for f in words_table.FIXED_FORMS["th"])))
 #: A lock (🔒 🔐) or a "no eyes" sign (🚫👀) used as a heading's or label's marker.
-_LOCKS = "\U0001f512\U0001f510"
+#: 🔏 (a lock with a pen: "signed, sealed") reads as a lock too. A "no entry" sign (⛔ 🚫)
+#: or see-no-evil (🙈) says "keep out" only beside restriction words or alone (``⛔
+#: Internal``): before a topic it warns of the topic (``⛔ Deprecated APIs``, ``🚫 Common
+#: mistakes``), as a lock before a topic is its icon (``🔒 Security``).
+_LOCKS = "\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab\U0001f648"
 _NO_EYES = re.compile("\U0001f6ab\\s?\U0001f440")
 _WORD = re.compile(r"[^\W_]+")
 _TIER = re.compile(r"(?:tier|level|stufe|nivel|niveau|livello|poziom|уровень|рівень|taso|seviye|uroven)$")
@@ -151,6 +157,57 @@ def _spelled(word: str) -> str:
 
 _OBFUSCATED = re.compile(r"(?<![^\W_])(?:" + "|".join(f"(?P<w{i}>{_spelled(w)})" for i, w in
                                                      enumerate(_OBFUSCATED_WORDS)) + r")(?![^\W_])")
+
+#: Staff and insider words of five letters or more that a hasty author misspells
+#: (*Stafff only*, *Intenral only*, *Emplyees only*): a word one edit away (a letter
+#: added, dropped, changed, or two swapped) is read as the word …
+_MISSPELT = {"staff": "staff", "internal": "insider", "employees": "staff", "personnel": "staff",
+             "helpdesk": "staff", "moderators": "staff", "supervisors": "staff"}
+#: … unless it is a word of its own, measured on the shared corpora (``bench/heuristics.py``).
+_REAL_WORDS = frozenset(("stuff", "stiff", "staffs", "staffed", "interval", "intervals", "internals", "internet",
+                         "eternal", "intern", "interna", "interne", "interno", "employers", "employer", "employed",
+                         "employee", "personal", "moderator", "supervisor", "scaff", "snaff", "stafe"))
+
+
+def _one_edit_pattern(words: Mapping[str, str]) -> str:
+    """A pattern of the spellings one edit from ``words`` after their first letter (for
+    :data:`HINT`, which only narrows the search), grouped by that letter: a position of a
+    body is tried once per first letter, not once per spelling."""
+    by_first: dict[str, set[str]] = {}
+    for word in words:
+        head, tail = word[0], word[1:]
+        forms = {tail[:i] + "." + tail[i + 1 :] for i in range(len(tail))}  # a letter changed
+        forms |= {tail[:i] + tail[i + 1 :] for i in range(len(tail))}  # dropped
+        forms |= {tail[:i] + "." + tail[i:] for i in range(len(tail) + 1)}  # added
+        forms |= {tail[:i] + tail[i + 1] + tail[i] + tail[i + 2 :] for i in range(len(tail) - 1)}  # swapped
+        by_first.setdefault(head, set()).update(forms)
+    return "|".join(f"{head}(?:{'|'.join(sorted(forms, key=len, reverse=True))})"
+                    for head, forms in sorted(by_first.items()))
+
+
+@lru_cache(maxsize=65_536)
+def _misspelt(word: str) -> str | None:
+    """The kind of the :data:`_MISSPELT` word ``word`` (folded, ASCII) is one edit from."""
+    if len(word) < 4 or not word.isascii() or word in _REAL_WORDS:
+        return None
+    return next((kind for wanted, kind in _MISSPELT.items()
+                 if abs(len(word) - len(wanted)) <= 1 and word != wanted and _edits(word, wanted) <= 1), None)
+
+
+def _edits(a: str, b: str) -> int:
+    """The optimal string alignment distance of ``a`` and ``b`` (adjacent swaps count one)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[-1]
+
 
 def _prefix(phrase: str) -> str:
     """The first words of ``phrase``, at least nine characters when it has them."""
@@ -188,7 +245,8 @@ HINT = re.compile(
     + _alternation(tuple(fold(f) for forms in words_table.FIXED_FORMS.values() for f in forms)) + ")"
     + f"|[{_LOCKS}]|" + _NO_EYES.pattern
     # Letter-spaced or leet spellings (the plain words are hints above).
-    + "|" + "|".join(_spelled(w) for w in ("internal", "staff", "employee", "agent", "confidential")))
+    + "|" + "|".join(_spelled(w) for w in ("internal", "staff", "employee", "agent", "confidential"))
+    + "|" + _one_edit_pattern(_MISSPELT))
 
 
 def _kind(word: str) -> str:
@@ -212,7 +270,7 @@ def _kind(word: str) -> str:
         return "procedure"
     if word in FILLERS:
         return "filler"
-    return "other"
+    return _misspelt(word) or "other"
 
 
 def _joined(words: list[str]) -> list[str]:
@@ -272,12 +330,21 @@ def _kinds(words: list[str]) -> list[str]:
         elif _TIER_CODE.fullmatch(word) and (following in _SUPPORT_WORDS | _TEAM_WORDS
                                              or kinds[i + 1 : i + 2] == ["staff"]):
             kinds[i] = kinds[i + 1] = "staff"  # L2 support, T2 agents
+        elif word == "to" and i > 0 and kinds[i - 1] == "note":
+            kinds[i] = "filler"  # Note to agents, Notes to staff, Note to support
+            if following in _SUPPORT_WORDS and i + 2 == len(words):
+                kinds[i + 1] = "staff"
         elif word == "per" and following not in _ITALIAN_AFTER_PER and kinds[i + 1 : i + 2] != ["filler"]:
             kinds[i] = "other"  # English "per agent" (each); Italian "per il personale" (for)
-        elif word in _STAFF_AT_END and ((i == len(words) - 1 and i > 0 and kinds[i - 1] in ("for", "only"))
+        elif word in _STAFF_AT_END and ((i == len(words) - 1 and i > 0 and _before(kinds, i) in ("for", "only"))
                                         or (i == len(words) - 2 and following in ONLY_WORDS - {"only"})):
             kinds[i] = "staff"  # Endast för personal, Pouze pro personál, Personal endast
     return kinds
+
+
+def _before(kinds: list[str], i: int) -> str:
+    """The kind of the last word before ``i`` that is no filler (``per al personal``)."""
+    return next((k for k in reversed(kinds[:i]) if k != "filler"), "")
 
 
 #: The longest text read for its words' kinds (a heading, a label); a longer one is a
@@ -338,6 +405,45 @@ _ADVICE = frozenset(("your", "their", "his", "her", "any", "passwords", "passwor
 _PLACED = frozenset(("below", "above", "here", "hereafter", "unten", "oben", "ci-dessous", "dessous", "abajo"))
 
 
+#: Verbs of telling in an order about customers ("Do not tell customers…").
+_TELL = frozenset(("tell", "told", "mention", "mentioned", "inform", "informed", "reveal", "revealed", "disclose",
+                   "disclosed", "say", "said", "share", "shared", "show", "shown", "know", "learn", "explain",
+                   "communicate", "communicated"))
+#: Nouns after a customer noun that make it a possessive ("Never share customers' data"):
+#: advice about the reader's own customers, not an order to staff.
+_POSSESSED = frozenset(("data", "information", "info", "details", "records", "record", "accounts", "account",
+                        "passwords", "password", "credentials", "emails", "email", "addresses", "names", "numbers",
+                        "files", "pii", "messages", "payment", "cards", "card", "orders", "order", "tickets", "s"))
+
+
+def _order(words: list[str]) -> str | None:
+    """An order to staff about what customers must not learn, without pointing at the
+    text (issue 24): a negation opening the sentence (*Do not tell customers about…*,
+    *Never mention the fee to customers*, *Under no circumstances should customers be
+    told…*) with a verb of telling and a customer noun in its first twelve words, or
+    *Keep (the following) from customers*. Not advice about the reader's own customers'
+    things (*Never share customers' data*) nor a condition."""
+    head = words[:12]
+    opening = 0
+    if head[:1] == ["please"]:
+        opening = 1
+    if head[opening : opening + 3] == ["under", "no", "circumstances"] or head[opening : opening + 2] == ["do", "not"]:
+        opening += 1
+    if head[:1] == ["keep"] and "from" in head:
+        after = [w for w in head[head.index("from") + 1 :] if _kind(w) != "filler"]
+        return " ".join(head[: head.index("from") + 2]) if after[:1] and after[0] in _CUSTOMERS else None
+    if opening >= len(head) or head[opening] not in _NEGATIONS:
+        return None
+    verbs = [j for j, w in enumerate(head) if j > opening and w in _TELL]
+    customers = [j for j, w in enumerate(head) if j > opening and w in _CUSTOMERS]
+    for c in customers:
+        if c + 1 < len(words) and words[c + 1] in _POSSESSED:
+            continue
+        if any(0 < c - v <= 4 or 0 < v - c <= 2 for v in verbs) and not _ADVICE & set(head[opening:c]):
+            return " ".join(head)
+    return None
+
+
 def _sentence(words: list[str]) -> str | None:
     """A sentence saying its own text is for staff or not for customers (any length):
 
@@ -352,6 +458,8 @@ def _sentence(words: list[str]) -> str | None:
     text of its own ("Internal notes are not visible to customers"), a condition or a
     relative clause before the negation ("If customers can't see the following steps…",
     "Customers who don't see the button…")."""
+    if (order := _order(words)) is not None:
+        return order
     kinds = _kinds(words)
     texts = [i for i, w in enumerate(words) if w in _DEICTICS and (
         w == "following" or any(n in _TEXT_NOUNS for n in words[i + 1 : i + 4]))]
@@ -436,6 +544,8 @@ def _phrase(words: list[str], obfuscated: bool) -> str | None:
         return " ".join(words)
     if "procedure" in present and present & {"staff", "insider"} and present <= {"procedure", "staff", "insider"}:
         return " ".join(words)
+    if len(kept) == 2 and kept[0][0] in _SUPPORT_WORDS and kept[1][1] == "procedure":
+        return " ".join(words)  # Support playbook, Ops runbook, CS macros
     if present == {"staff", "use"} and kept[-1][0] == "use" and len(kept) <= 3 and not (
             {w for w, k in kept if k == "staff"} & _AGENT_NOUNS):
         return " ".join(words)
@@ -443,9 +553,10 @@ def _phrase(words: list[str], obfuscated: bool) -> str | None:
 
 
 def _marked(folded: str) -> str | None:
-    """A lock or "no eyes" sign that marks the text as not for customers: a lock alone
-    (``🔒``) or beside words of a restriction only (``🔒 Internal``), a no-eyes sign
-    anywhere. A lock before a topic (``🔒 Security``) is the topic's icon."""
+    """A lock, deny or "no eyes" sign that marks the text as not for customers: a lock
+    or deny sign (:data:`_LOCKS`) alone (``🔒``, ``⛔``) or beside words of a restriction
+    only (``🔒 Internal``, ``🙈 Staff``), a no-eyes sign anywhere. A sign before a topic
+    (``🔒 Security``, ``⛔ Deprecated APIs``) is the topic's icon."""
     if _NO_EYES.search(folded):
         return "🚫👀"
     if not any(lock in folded for lock in _LOCKS):
@@ -529,6 +640,14 @@ def restricts_readers(text: str) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def orders_staff(text: str) -> str | None:
+    """The words of a sentence ``text`` ordering staff to keep something from customers
+    (:func:`_order`: *Do not tell customers about…*, *Keep the following from
+    customers*), else ``None``. Read folded, as :func:`restricts_readers` reads."""
+    folded = _fold(text[:300])
+    return _order(_joined(_WORD.findall(folded.replace("n't", "nt").replace("n’t", "nt"))))
 
 
 #: Words a label naming its readers may add: "Note for agents", "Hinweis für Mitarbeiter".

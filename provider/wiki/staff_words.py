@@ -29,6 +29,9 @@ STAFF_STEMS: tuple[str, ...] = (
     "προσωπικ", "υπαλληλ", "εργαζομεν",  # el
     "karyawan", "pegawai", "kakitangan",  # id, ms
     "empleyado", "kawani",  # tl
+    # issue 24, third round: bg, ca, et, sl, hr, sr, lt, lv, sw
+    "служител", "empleat", "treballador", "tootaja", "zaposlen", "djelatni", "osoblj", "osebj", "запослен",
+    "особљ", "darbuotoj", "darbiniek", "wafanyakaz",
 )
 #: Staff nouns read as whole words.
 STAFF_WORDS: frozenset[str] = frozenset((
@@ -41,6 +44,9 @@ STAFF_WORDS: frozenset[str] = frozenset((
     "personele", "personelin",  # tr
     "staf", "petugas", "agen",  # id, ms
     "tauhan",  # tl
+    # Operations staff and supervisors; "admins" are not here: a customer's own
+    # administrators are customers ("This article is for Microsoft 365 administrators only").
+    "ops", "supervisor", "supervisors", "personalile", "personalui", "personalam", "personālam", "персонала",
 ))
 #: A word that is a staff noun only when it ends the text after a for or only word
 #: (sv, cs, es "Endast för personal", "Pouze pro personál"): English *personal* restricts
@@ -52,12 +58,14 @@ TEAM_WORDS: frozenset[str] = frozenset((
     "команди", "staff", "desk", "engineers", "engineer", "agents", "agent", "rep", "reps", "representatives",
     "representative",
     "teamet", "tiimi", "tiimille", "ekip", "ekibi", "ekibine", "tým", "týmu", "tim", "pasukan", "echipa", "echipei",
-    "ομαδα",
+    "ομαδα", "ekipa", "ekipi", "komanda", "timu",
 ))
 SUPPORT_WORDS: frozenset[str] = frozenset((
     "support", "soporte", "suporte", "supporto", "wsparcia", "поддержки", "підтримки", "help", "service", "servicio",
     "cs", "ops", "sales", "internal", "interne", "interno", "interna", "intern", "internes", "internen",
     "tuki", "destek", "podpory", "podpora", "dukungan", "sokongan", "suport", "υποστηριξης", "tamogatas",
+    "escalation", "escalations", "podrske", "podpore", "podrška", "подршке", "поддръжка", "palaikymo", "atbalsta",
+    "msaada",
 ))
 #: Insider words' stems: internal and "official use".
 INSIDER_STEMS: tuple[str, ...] = (
@@ -67,6 +75,12 @@ INSIDER_STEMS: tuple[str, ...] = (
     "belso",  # hu belső
     "εσωτερικ",  # el
     "dalaman", "panloob",  # ms, tl
+    "вътрешн",  # bg
+    "vidin",  # lt vidinis, vidiniam
+    "iekšēj", "ieksej",  # lv iekšējs
+    "sisekasutus", "siseteave", "sisemine", "sisemar",  # et (not "sise" alone: sisestage, sisend)
+    "интерн", "ndani",  # sr, sw "ya ndani"
+    "داخلي",  # ar (the word alone counts as a label, as "Internal" does)
 )
 #: Use words: "for internal use".
 USE_WORDS: frozenset[str] = frozenset((
@@ -75,6 +89,8 @@ USE_WORDS: frozenset[str] = frozenset((
     "bruk", "brug", "bruk", "anvandning", "kayttoon", "kaytto", "kullanım", "kullanim", "kullanıma", "pouziti",
     "pouzitie", "potrebu", "potrebe", "hasznalatra", "hasznalat", "uz", "utilizare", "χρηση", "penggunaan",
     "kegunaan", "pemakaian", "paggamit",
+    "uporabo", "uporabu", "upotrebu", "употребу", "ползване", "naudojimui", "lietošanai", "lietosanai",
+    "kasutamiseks", "kasutuseks", "matumizi", "upotrebe", "uporabe",
 ))
 #: Only words (placed before or after the noun they restrict).
 ONLY_WORDS: frozenset[str] = frozenset((
@@ -85,6 +101,7 @@ ONLY_WORDS: frozenset[str] = frozenset((
     "endast", "enbart", "uteslutande", "kun", "bare", "udelukkende", "utelukkende", "vain", "ainoastaan", "pelkastaan",
     "sadece", "yalnızca", "yalnizca", "yalnız", "pouze", "jen", "jenom", "vyhradne", "iba", "len", "csak", "kizarolag",
     "doar", "numai", "exclusiv", "μονο", "αποκλειστικα", "hanya", "khusus", "sahaja", "saja", "lamang", "lang",
+    "само", "samo", "només", "ainult", "tik", "tikai", "pekee", "isključivo", "izključno", "isključivo",
 ))
 #: Reserved words: an only and a for in one ("reserved for", "Mitarbeitern vorbehalten").
 RESERVED_STEMS: tuple[str, ...] = ("reserved", "reserve", "riservat", "reservad", "vorbehalten", "zarezerwowan",
@@ -94,6 +111,7 @@ RESERVED_STEMS: tuple[str, ...] = ("reserved", "reserve", "riservat", "reservad"
 FOR_WORDS: frozenset[str] = frozenset((
     "for", "fur", "voor", "pour", "para", "per", "dla", "для", "til", "icin", "için", "pro", "pre", "pentru", "για",
     "untuk", "bagi",
+    "за", "za", "kwa",
 ))
 #: Words skipped between the others: articles, possessives, contractions, particles.
 FILLERS: frozenset[str] = frozenset((
@@ -103,6 +121,7 @@ FILLERS: frozenset[str] = frozenset((
     "nostri", "nostro", "au", "aux", "naszych", "nasz", "наших", "all", "todos", "tous", "tutti", "wszystkich",
     "всех", "усіх", "van", "von", "s", "vara", "våra", "vores", "vare", "våre", "το", "τους", "την", "τις", "τον",
     "sa", "mga", "ng", "kami", "kita", "az", "a", "naše", "nase", "bizim",
+    "als", "ya", "na", "nashe", "naše",
 ))
 #: Words of a text that is about the page's text (a note, information): "Internal notes",
 #: "Notas internas", "Intern information".
@@ -115,9 +134,12 @@ NOTE_WORDS: frozenset[str] = frozenset((
     "informasjon", "muistiinpanot", "muistiinpanoja", "tiedot", "huomautukset", "notlar", "notu", "bilgi", "bilgiler",
     "poznamky", "poznamka", "informace", "jegyzetek", "megjegyzesek", "informaciok", "notite", "informatii",
     "σημειωσεις", "πληροφοριες", "catatan", "informasi", "maklumat", "tala",
+    "бележки", "opombe", "bilješke", "biljeske", "белешке", "beleske", "pastabos", "piezīmes", "piezimes",
+    "märkmed", "markmed", "maelezo", "notes", "faq", "faqs", "guidance", "tips", "tip",
 ))
 #: Words naming a staff procedure: "Agent playbook", "Support runbook".
 PROCEDURE_WORDS: frozenset[str] = frozenset(("playbook", "playbooks", "runbook", "runbooks", "handbook", "sop",
+                                             "procedures", "procedure", "macros",
                                              "sops"))
 #: Nouns a staff restriction may modify as a product feature's name: "Employees only
 #: sign-in", "Agent-only fields" — the restriction is the feature's, not the text's.
@@ -177,6 +199,12 @@ NO_SHARE: tuple[str, ...] = (
     "not for external use", "not for distribution", "not for release", "not customer facing", "not client facing",
     "non customer facing", "not public facing", "not for external eyes", "company confidential",
     "need to know basis", "internal distribution only", "for internal distribution", "not to be forwarded",
+    "under nda", "nda only", "off the record", "not for general distribution", "not for circulation",
+    "do not tell customers", "dont tell customers", "never tell customers", "keep from customers",
+    "ne deli", "ne delite", "ne deliti", "ne dijeli", "ne dijelite", "ne dijeliti", "не делити", "не делите",
+    "не споделяйте", "не споделяй", "не за клиенти", "nesidalinkite", "nedalinti", "ne klientams", "nedalīties",
+    "nedalities", "nav paredzets klientiem", "mitte jagada", "arge jagage", "mitte klientidele", "usishiriki",
+    "si kwa wateja", "no compartiu", "no per a clients",
     "nicht weitergeben", "nicht teilen", "nicht veroffentlichen", "nicht fur kunden", "nicht an kunden",
     "nicht weiterleiten",
     "ne pas partager", "ne pas diffuser", "ne pas publier", "ne pas divulguer", "pas pour les clients",
@@ -204,6 +232,12 @@ NO_SHARE: tuple[str, ...] = (
 #: Phrases that restrict only as the whole text (a heading or label saying nothing else):
 #: "What you need to know" is no restriction, "Need to know" as a label is.
 WHOLE_NO_SHARE: tuple[str, ...] = ("need to know", "for your eyes only", "eyes only", "internal facing",
+                                   # he "secret", ru/uk "for official use" (ДСП, ДСК), confidential in
+                                   # bg, ca, et, sl, hr, sr, lt, lv, sw: as the whole text only
+                                   # ("Zaupno ravnanje s podatki" is a privacy heading)
+                                   "סודי", "дсп", "дск", "поверително", "confidencial", "konfidentsiaalne",
+                                   "zaupno", "povjerljivo", "poverljivo", "поверљиво", "konfidencialu",
+                                   "konfidenciāli", "konfidenciali", "under nda",
                                    "internal eyes", "company internal", "konfidentiellt", "fortroligt", "fortrolig",
                                    "konfidensielt", "luottamuksellinen", "duverne", "bizalmas",
                                    "confidențial", "εμπιστευτικο", "kumpidensyal", "tuyet mat")

@@ -7,6 +7,8 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from provider.wiki.layouts import HUGO, JEKYLL, PLAIN
 from provider.wiki.publication import INVALID, read_publication, withheld_reason
@@ -94,3 +96,34 @@ def test_jekyll_posts_and_drafts() -> None:
     assert reason({}, "_drafts/idea.md", PLAIN) is None
     _, _, warnings = read_publication({}, "_posts/undated.md", JEKYLL)
     assert warnings
+
+
+_PUBLISH_ALIASES = ("publishDate", "publish_date", "release_date", "releaseDate", "embargo", "embargo_until",
+                    "Embargo_Until", "publish_at", "pubdate")
+_EXPIRY_ALIASES = ("expiryDate", "expires", "Expires", "expiry_date", "expiration_date", "unpublishdate", "expiry")
+
+
+@given(key=st.sampled_from(_PUBLISH_ALIASES), days=st.integers(1, 40_000),
+       written=st.sampled_from(["date", "iso", "datetime"]))
+def test_x5_every_name_of_a_future_publication_date_withholds_and_check_names_it(key: str, days: int,
+                                                                                 written: str) -> None:
+    """Issue 24: Hugo and Jekyll do not build future pages; other tools' names for the
+    date (``release_date``, ``embargo_until``) say the same. The reason names the key."""
+    when = NOW + dt.timedelta(days=days)
+    value: Any = {"date": when.date() + dt.timedelta(days=1), "iso": when.isoformat(), "datetime": when}[written]
+    found = reason({"title": "x", key: value})
+    assert found is not None and key in found and "future" in found, found
+
+
+@given(key=st.sampled_from(_EXPIRY_ALIASES), days=st.integers(0, 40_000))
+def test_x5_every_name_of_a_past_expiry_date_withholds_and_check_names_it(key: str, days: int) -> None:
+    found = reason({"title": "x", key: (NOW - dt.timedelta(days=days)).isoformat()})
+    assert found is not None and key in found and "passed" in found, found
+
+
+def test_x5_the_strictest_of_several_date_names_wins() -> None:
+    past, future = "2000-01-01", "2999-01-01"
+    assert "release_date" in (reason({"publishDate": past, "release_date": future}) or "")
+    assert "expires" in (reason({"expiryDate": future, "expires": past}) or "")
+    assert reason({"publishDate": past, "release_date": past, "expires": future}) is None
+    assert "not a date" in (reason({"publishDate": past, "embargo": "TBD"}) or "")

@@ -45,6 +45,10 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
     "sign-in": [("login_required", True), ("requires_login", True), ("gated", True), ("auth", "required")],
     "not ready": [("wip", True), ("todo", "yes")],
     "not approved": [("ready", False), ("approved", False), ("reviewed", "no")],
+    # Kept out of search engines by its own site (issue 24, third round): not meant to be found.
+    "kept out of search": [("noindex", True), ("robots", "noindex"), ("ROBOTS", "NOINDEX, NOFOLLOW"),
+                           ("robots", "none"), ("sitemap", False), ("sitemap", {"disable": True}),
+                           ("no_sitemap", "yes")],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
@@ -52,6 +56,11 @@ ORDINARY: list[tuple[str, Any]] = [
             ("state", "stable"), ("review", "2024-01-02"), ("publish", True), ("tags", ["Agent", "Internal DNS"]),
             ("title", "Internal notes for your team"), ("hide_table_of_contents", True), ("sidebar_position", 2),
             ("public_api", False), ("external_ip", "1.2.3.4"), ("is_public", True), ("search_exclude", True),
+            # Left out of the site's own search box only, as translations are (openai-agents-docs).
+            ("search", {"exclude": True}),
+            ("robots", "index, follow"), ("sitemap", {"priority": 0.5}), ("search", {"boost": 2}), ("noindex", False),
+            # Component switches, no publication (issue 24: ambiguous, left public).
+            ("enabled", False), ("active", False), ("show", False), ("comments", {"enabled": False}),
             ("tags", ["agents", "sdk"]), ("ready", True)]
 
 
@@ -104,7 +113,8 @@ def test_x5_balance_keys_of_the_topic_and_layout_switches_stay_public(key: str, 
 
 
 @pytest.mark.parametrize("comment", ["internal until launch", "draft, do not publish", "Staff only",
-                                     "INTERNAL", "nur intern", "社内向け", "not for customers yet", "embargoed"])
+                                     "INTERNAL", "nur intern", "社内向け", "not for customers yet", "embargoed",
+                                     "not ready", "do not publish yet", "hold until launch", "not yet released"])
 @pytest.mark.parametrize("where", ["after audience", "own line", "after title"])
 def test_x5_a_front_matter_comment_saying_internal_makes_the_page_internal(comment: str, where: str) -> None:
     if where == "after audience":

@@ -144,8 +144,8 @@ def test_x5_front_matter_key_reason_names_the_restriction() -> None:
     doc = _parse("---\naudience: public\naccess: staff\n---\n# T\n\nText.\n", "plain")
     assert any("may restrict who reads the page" in e for e in doc.meta.errors)
     # Keys of the shared corpora that restrict nothing stay public.
-    for key in ("hide_title: true", "search: {exclude: true}", "hero: {actions: [{text: x}]}", "unitTitle: x",
-                "tags: [Gaming, OGP, Agent]"):
+    for key in ("hide_title: true", "search: {exclude: true}", "search_exclude: true", "hero: {actions: [{text: x}]}",
+                "unitTitle: x", "tags: [Gaming, OGP, Agent]"):
         assert _parse(f"---\naudience: public\n{key}\n---\n# T\n\nText.\n", "plain").meta.audience == "public", key
 
 
