@@ -56,6 +56,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from . import staff_words as words_table
+from .alternation import longest_first
 from .lookalike import fold, latin_skeleton
 
 __all__ = ["FOR_WORDS", "INSIDER_STEMS", "NO_SHARE", "ONLY_WORDS", "STAFF_STEMS", "STAFF_WORDS", "names_staff_reader",
@@ -115,8 +116,8 @@ _CJK_INSIDER = ("内部", "內部", "社内", "내부", "사내")
 _CJK_NOTES = ("メモ", "ノート", "備考", "备注", "備註", "笔记", "筆記", "资料", "資料", "메모", "노트", "자료", "참고")
 
 
-def _alternation(words: tuple[str, ...] | frozenset[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+def _alternation(words: tuple[str, ...] | frozenset[str] | list[str]) -> str:
+    return longest_first(words)
 
 
 _CJK = re.compile(
@@ -237,7 +238,7 @@ def _hints() -> list[str]:
 #: phrase's first words, a customer noun, a fixed form, a lock, an obfuscated spelling.
 #: Bodies are searched with it before any line is read word by word.
 HINT = re.compile(
-    "|".join(re.escape(s) for s in _hints())
+    _alternation(_hints())
     + r"|\b[lt][1-4]\b"
     # Each script's forms behind a test of its first letter: Latin text fails it at once.
     + r"|(?=[\u3040-\u9fff\uac00-\ud7af])(?:" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE) + ")"
