@@ -814,6 +814,10 @@ class WhooshBackend:
                 log.error("cannot open index build %s: %s", name, exc)
                 return self._build
             languages = {sub: languages_of(index.schema) for sub, index in indexes.items()}
+            # Loading segmenter dictionaries takes seconds: say so, so that the log keeps
+            # moving between the build's last line and "serving" (issue 27).
+            log.info("opening index build %s: loading the analysers of %s", name,
+                     ", ".join(sorted(set(languages[PUBLIC]) | set(languages[ALL]))) or "no language")
             for sub, index in indexes.items():
                 for language in languages[sub]:
                     # Load the segmenters now, not during someone's first CJK search.

@@ -351,7 +351,27 @@ def decide_own_audience(
     return verdict.reasons[-1], list(verdict.errors)
 
 
+#: The audience source of a page its own front matter keeps out of search engines
+#: (``noindex: true``, ``robots: noindex``, ``sitemap: false``): internal, not
+#: quarantined (the signal is unambiguous), and no secret — the site publishes the page,
+#: so the copy rules take nothing from it (issue 24: public SharePoint pages were
+#: withheld for resembling NOINDEX ones).
+KEPT_OUT_OF_SEARCH = "kept out of search engines"
+
+
+def _kept_out_of_search(signal: AudienceSignal) -> bool:
+    return restricting_kind(signal.path[-1], signal.value) == "kept out of search"
+
+
 def _by_signals(signals: Sequence[AudienceSignal]) -> tuple[Reason, list[str]]:
+    unlisted = [s for s in signals if not s.exact and _kept_out_of_search(s)]
+    if unlisted and len(unlisted) < len(signals):
+        reason, errors = _by_signals([s for s in signals if s not in unlisted])
+        if reason.audience == PUBLIC:
+            return Reason(INTERNAL, f"{KEPT_OUT_OF_SEARCH}: front matter {'.'.join(unlisted[0].path)}"), errors
+        return reason, errors
+    if unlisted:
+        return Reason(INTERNAL, f"{KEPT_OUT_OF_SEARCH}: front matter {'.'.join(unlisted[0].path)}"), []
     inexact = [s for s in signals if not s.exact]
     if inexact:
         shown = ".".join(inexact[0].path)

@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
+from .audience import CORPUS, FILE, INTERNAL, KEPT_OUT_OF_SEARCH, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .containment import Rarity, rarity
 from .copies import CopyGraph, near_copies
@@ -444,8 +444,9 @@ _UNLISTED = "front matter unlisted"
 _MOVED = "with a script or a meta refresh"
 
 #: Audience sources that say no one asked for the page to be internal (a duplicate id
-#: makes both claimants internal; neither is a secret the other copies).
-_NOT_MEANT = ("fail-closed: duplicate documentId",)
+#: makes both claimants internal; neither is a secret the other copies; a page kept out
+#: of search engines is published on the site).
+_NOT_MEANT = ("fail-closed: duplicate documentId", KEPT_OUT_OF_SEARCH)
 
 
 def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:

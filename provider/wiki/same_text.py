@@ -238,9 +238,9 @@ def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     sources: list[tuple[Unit, str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
         # A page on the site (NOINDEX, unlisted, a redirect stub) is no source unless its
-        # own metadata makes it internal.
-        if draft.withheld_as_duplicate or ((draft.withheld or "").endswith(on_the_site)
-                                           and draft.meta.audience == PUBLIC):
+        # own metadata makes it internal (not merely by keeping it out of search engines).
+        if draft.withheld_as_duplicate or ((draft.withheld or "").endswith(on_the_site) and (
+                draft.meta.audience == PUBLIC or draft.meta.sources.get("audience", "").startswith(not_meant))):
             continue
         whole, internal = units(draft.meta)
         if draft.withheld is not None or (draft.audience != PUBLIC and not draft.audience_source.startswith(not_meant)):

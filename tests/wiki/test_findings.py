@@ -143,6 +143,18 @@ def test_x2_a_translation_of_a_cascade_internal_source_is_internal() -> None:
     assert found["content/ops/override.de.md"].audience == "internal"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("header", ["noindex: true", "robots: noindex, nofollow", "sitemap: false", "ROBOTS: NOINDEX"])
+def test_x2_a_page_kept_out_of_search_engines_is_internal_unquarantined_and_no_source(header: str) -> None:
+    """Issue 24: a page whose own front matter keeps it out of search engines is not for
+    our customers' search (internal, agents keep it), but it is published, so its public
+    near copies stay public; the signal is exact, so nothing is quarantined."""
+    text = " ".join(f"word{n} of the migration guide" for n in range(40))
+    files = {"a.md": f"---\naudience: public\n{header}\n---\n# A\n\n{text}\n", "b.md": f"# B\n\n{text} and more\n"}
+    found = _resolve(files, PUBLIC_RULE)
+    assert found["a.md"].audience == "internal" and not found["a.md"].meta.errors  # type: ignore[attr-defined]
+    assert found["b.md"].served and found["b.md"].audience == "public"  # type: ignore[attr-defined]
+
+
 def test_x2_a_noindex_page_passes_nothing_on_to_its_near_copies() -> None:
     text = " ".join(f"word{n} of the migration guide" for n in range(40))
     files = {"a.md": f"---\nROBOTS: NOINDEX\n---\n# A\n\n{text}\n", "b.md": f"# B\n\n{text} and more\n"}

@@ -94,11 +94,12 @@ def test_x2_an_order_to_keep_something_from_customers_hides_its_section(variant:
 
 @EXAMPLES
 @given(kept_from_search())
-def test_x5_a_page_its_site_keeps_out_of_search_is_internal_and_quarantined(variant: tuple[str, str]) -> None:
+def test_x5_a_page_its_site_keeps_out_of_search_is_internal(variant: tuple[str, str]) -> None:
+    """Internal (agents keep it), not quarantined: the signal is exact, and the page is
+    published, so it is no source of copies (test_findings)."""
     layout, text = variant
     doc = _parse(text, layout)
     assert doc.meta.audience == "internal" or doc.meta.draft, text
-    assert doc.meta.errors, text
     assert CANARY in doc.body
 
 
