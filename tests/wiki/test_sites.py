@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from provider.indexing import Indexer
 from provider.search.layout import IndexLayout
+from provider.wiki.audience import AudienceRule
 from provider.wiki.check import check_wiki
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
 from provider.wiki.files import Skipped
@@ -230,6 +231,20 @@ def test_starlight_underscore_files_are_not_pages(tmp_path: Path) -> None:
     assert report.exit_code == 1 and "sets pattern" in report.site.findings[0].message
 
 
+def test_starlight_at_the_site_root_builds_its_docs_collection_only(tmp_path: Path) -> None:
+    """X2/X5 (operator trial, astro-docs): with content at the site root, a README or
+    SOURCE.md beside src/content/docs is never a page, even under a `**: public` rule;
+    pointed at src/content/docs itself, every page is read as before."""
+    root = tmp_path / "site"
+    _write(root, {"src/content/docs/en/a.mdx": _page(), "SOURCE.md": _page(), "notes/b.md": _page()})
+    rules = (AudienceRule("**", "public"),)
+    wiki = WikiSettings(root=root, layout="starlight", locales=("en",), audience_rules=rules)
+    assert _public_ids(wiki, tmp_path / "index") == {"src/content/docs/en/a"}
+    assert "docs collection" in _reasons(check_wiki(wiki).files, "SOURCE.md")
+    inner = WikiSettings(root=root / "src/content/docs", layout="starlight", locales=("en",), audience_rules=rules)
+    assert _public_ids(inner, tmp_path / "index2") == {"en/a"}
+
+
 _NAME = st.text(string.ascii_lowercase + string.digits + "-", min_size=1, max_size=8)
 
 
@@ -435,7 +450,7 @@ def _corpora() -> Path | None:
     ("openai-agents-docs", "mkdocs", {"SOURCE.md"}),
     ("ms-officedocs-support", "docfx", {"SOURCE.md"}),
     ("kaia-docs", "docusaurus", set()),
-    ("astro-docs", "starlight", set()),
+    ("astro-docs", "starlight", {"SOURCE.md"}),
 ])
 def test_what_the_site_rules_withhold_on_real_corpora(corpus: str, layout: str, expected: set[str]) -> None:
     """False positives, measured: on the real sites the tool rules withhold only what

@@ -30,7 +30,7 @@ from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
 from .jekyll import read_jekyll
 from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
 from .mkdocs import read_mkdocs
-from .policy import SitePolicy
+from .policy import PathRule, SitePolicy
 
 __all__ = ["SiteView", "is_site_config", "load_site_policy", "site_digest", "site_view"]
 
@@ -103,6 +103,9 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
+#: Starlight's docs collection, below the site root.
+STARLIGHT_DOCS = "src/content/docs"
+
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
         sources, excluded, defaults, findings, types = read_jekyll(root)
@@ -127,10 +130,14 @@ def _read(root: Path, tool: str) -> SitePolicy:
         sources, excluded, findings = hugo
         return SitePolicy(tool, tuple(sources), tuple(excluded), (), tuple(findings))
     if tool in ("docusaurus", "starlight"):
-        found = read_javascript(root, tool)
-        if found is None:
-            return SitePolicy(tool)
-        return SitePolicy(tool, tuple(found[0]), (), (), tuple(found[1]))
+        found = read_javascript(root, tool) or ([], [])
+        outside: tuple[PathRule, ...] = ()
+        if tool == "starlight" and (root / STARLIGHT_DOCS).is_dir():
+            # Content pointed at the site root: Starlight builds pages from its docs
+            # collection only (a README or SOURCE.md beside it is never a page).
+            outside = (PathRule("glob", (STARLIGHT_DOCS,), f"outside Starlight's docs collection ({STARLIGHT_DOCS}/): "
+                                 "Starlight does not build it", invert=True),)
+        return SitePolicy(tool, tuple(found[0]), outside, (), tuple(found[1]))
     return SitePolicy()
 
 
