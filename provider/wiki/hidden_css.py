@@ -53,6 +53,7 @@ clip-path ``url()``, a ``filter: url()`` — hides, and the reason says so.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 import tinycss2
@@ -61,6 +62,7 @@ from tinycss2.ast import Node
 from .css_geometry import area_scale, polygon_area, transform_matrix
 from .css_values import (
     GLOBAL_KEYWORDS,
+    NOMINAL_PX,
     UNKNOWN,
     Colour,
     Unknown,
@@ -75,7 +77,7 @@ from .css_values import (
 )
 from .css_visual import blend_hides, filtered, gradient_colours
 
-__all__ = ["LOW_CONTRAST", "hiding_reason"]
+__all__ = ["LOW_CONTRAST", "Nesting", "hiding_reason", "nesting"]
 
 #: Below this WCAG contrast ratio with what is behind it, text is not read (``#eee`` on
 #: white is 1.16; ``#ddd`` is 1.36).
@@ -439,6 +441,64 @@ def _blank_text(found: Declarations) -> bool:
     own = "background-color" in found or "background-image" in found
     behind = [filtered(b, filters) if own else b for b in backgrounds]
     return all(isinstance(b, tuple) and contrast(shown_text, (*b[:3], 1.0)) < LOW_CONTRAST for b in behind)
+
+
+@dataclass(frozen=True)
+class Nesting:
+    """What an element passes on to its descendants, multiplied down the element stack:
+    ``opacity: 0.3`` inside ``opacity: 0.3`` draws at 0.09, ``font-size: 30%`` inside
+    ``30%`` at 9 %, ``scale(0.1)`` inside ``scale(0.1)`` keeps 0.01 % of the area.
+
+    Attributes:
+        opacity: the fraction of opacity left (1: opaque).
+        font: the font size as a fraction of the page's (1: 16px).
+        area: the fraction of the area a transform keeps (1: unchanged).
+    """
+
+    opacity: float = 1.0
+    font: float = 1.0
+    area: float = 1.0
+
+    def within(self, parent: Nesting, absolute_font: bool) -> Nesting:
+        """This element's own factors compounded with its parent's (a font size in
+        absolute units does not compound)."""
+        return Nesting(self.opacity * parent.opacity, self.font if absolute_font else self.font * parent.font,
+                       self.area * parent.area)
+
+    def reason(self) -> str | None:
+        """Why the compounded factors hide the text (the thresholds of
+        :func:`hiding_reason`), else ``None``."""
+        if self.opacity < 0.1:
+            return "opacity compounded through nesting below 0.1"
+        if self.font <= 0.125:
+            return "text too small to read (font size compounded through nesting)"
+        if self.area < 0.01:
+            return "text too small to read (transform scale compounded through nesting)"
+        return None
+
+
+def nesting(style: str | Sequence[Node]) -> tuple[Nesting, bool]:
+    """An element's own opacity, font size and transform scale as fractions (see
+    :class:`Nesting`), and whether its font size is absolute (px, rem, a keyword). A value
+    not known here counts as 1 (the element's own check fails closed on it)."""
+    found = _declarations(style)
+    opacity = _fraction(found.get("opacity", []))
+    own_opacity = opacity if isinstance(opacity, float) else 1.0
+    size, absolute = 1.0, False
+    value = found.get("font-size", [])
+    if len(value) == 1 and value[0].type == "percentage":
+        size = float(value[0].value) / 100
+    elif len(value) == 1 and value[0].type == "dimension" and value[0].lower_unit in ("em", "ex", "ch", "cap"):
+        size = float(value[0].value) * NOMINAL_PX[value[0].lower_unit] / 16
+    elif len(value) == 1 and value[0].type == "ident" and value[0].lower_value == "smaller":
+        size = 0.83
+    elif value:
+        found_size = length(value)
+        if isinstance(found_size, tuple) and found_size[1] == "px":
+            size, absolute = found_size[0] / 16, True
+    matrix = transform_matrix(found.get("transform", []), found.get("rotate", []), found.get("scale", []))
+    area = area_scale(matrix) if matrix is not None and not isinstance(matrix, Unknown) else 1.0
+    return Nesting(max(own_opacity, 0.0), max(size, 0.0), area), absolute
 
 
 def hiding_reason(style: str | Sequence[Node]) -> str | None:

@@ -17,6 +17,10 @@ and is hidden:
   ``<input type="hidden" value=…>``; in MDX, a ``style``/``className`` the page's script
   computes (``style={h}``) and a component the page defines that renders none of its
   ``children`` (fail closed);
+* by a front-end framework's attributes: ``ng-cloak``, ``v-cloak``, ``x-cloak``;
+  ``v-if``/``v-show``/``x-show``/``x-if``/``*ngIf``/``ng-if`` with anything but a
+  literal true (a variable is the script's to decide: fail closed); ``[hidden]``,
+  ``ng-hide`` with anything but a literal false;
 * by what it is: ``<template>``, ``<noscript>`` (shown only without JavaScript),
   ``<noembed>``, ``<noframes>``, ``<datalist>``, a ``<title>`` in the body, MathML
   annotations, SVG parts never drawn themselves (``<desc>``, ``<defs>``, ``<symbol>``,
@@ -25,6 +29,8 @@ and is hidden:
   fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
   ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
   element instead);
+* by what its ancestors pass on: opacity, font size and transform scale multiplied
+  down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
 * by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
   id, attribute and type selectors, selector lists, ``!important``, inside any
   ``@media`` but print). A hiding
@@ -53,7 +59,7 @@ from html.parser import HTMLParser
 
 from .css_rules import HidingRule, Selector, hiding_rules
 from .css_values import colour_alpha
-from .hidden_css import hiding_reason
+from .hidden_css import Nesting, hiding_reason, nesting
 from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
 from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 
@@ -132,6 +138,8 @@ class _Element:
     foreign: bool = False
     #: Text anywhere inside, also where the indexed text leaves it out.
     any_text: bool = False
+    #: The element it is written in (``None``: at the top of the body).
+    parent: _Element | None = None
 
     @property
     def classes(self) -> list[str]:
@@ -175,7 +183,8 @@ class _Reader(HTMLParser):
         start = self._offset()
         self.flush_style()  # a tag ends a style's text: CSS holds none
         element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw,
-                           foreign=any(e.tag in ("svg", "math") for e in self._open))
+                           foreign=any(e.tag in ("svg", "math") for e in self._open),
+                           parent=self._open[-1] if self._open else None)
         self.elements.append(element)
         if tag == "style":
             self._style = (element.start, element.end, [])
@@ -318,6 +327,33 @@ def _fill_reason(attributes: dict[str, str]) -> str | None:
     return f"fill: {fill}"
 
 
+#: Attributes a front-end framework hides an element with until its script runs.
+_CLOAKS = ("ng-cloak", "data-ng-cloak", "x-cloak", "v-cloak")
+#: Attributes that show an element only when their expression is true (and the
+#: framework's script ran), and those that hide it when it is.
+_SHOWN_IF = ("v-if", "v-show", "x-show", "x-if", "*ngif", "ng-if", "ng-show", "data-ng-if", "data-ng-show",
+             "v-else-if")
+_HIDDEN_IF = ("[hidden]", ":hidden", "v-bind:hidden", "ng-hide", "data-ng-hide", "x-bind:hidden", "[class.hidden]")
+_TRUE = frozenset({"true", "1", "!false", "!0", "'x'", "!!1"})
+_FALSE = frozenset({"false", "0", "null", "undefined", "''", '""', "!true", "!1"})
+
+
+def _framework_reason(attributes: dict[str, str]) -> str | None:
+    """Vue, Alpine and Angular attributes that keep an element hidden: a cloak, a
+    condition that is false, or one only the page's script decides (fail closed: its
+    text is shown, if ever, only after a script runs). A literal ``true`` shows."""
+    for name in _CLOAKS:
+        if name in attributes:
+            return f"{name} (shown only after the page's script runs)"
+    for name in _SHOWN_IF:
+        if name in attributes and attributes[name].strip().lower() not in _TRUE:
+            return f'{name}="{attributes[name].strip()[:40]}" (shown only if the page\'s script finds it true)'
+    for name in _HIDDEN_IF:
+        if name in attributes and attributes[name].strip().lower() not in _FALSE:
+            return f'{name}="{attributes[name].strip()[:40]}" (hidden unless the page\'s script finds it false)'
+    return None
+
+
 def _own_reason(element: _Element, opened: set[str], components: frozenset[str] = frozenset()) -> str | None:
     """Why an element is hidden by its own name and attributes, else ``None``."""
     attributes, tag = element.attributes, element.tag
@@ -333,6 +369,8 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
         return reason
     if "hidden" in attributes and attributes["hidden"].strip().lower() not in ("{false}", "{ false }"):
         return "hidden attribute"
+    if (reason := _framework_reason(attributes)) is not None:
+        return reason
     written_as = named.group(1) if named is not None else tag
     if (tag in _UNSHOWN and not written_as[:1].isupper()  # ``<Title>`` is an MDX component
             and (element.foreign or tag not in _FOREIGN_PARTS)):
@@ -345,13 +383,36 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
         return f"<{tag}> fallback content"
     if tag == "input" and attributes.get("type", "").strip().lower() == "hidden":
         return "hidden input"
-    style = _jsx_style(element.raw)
-    for css in (style if style is not None else attributes.get("style", ""),
-                "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes)):
+    for css in _styles(element):
         reason = hiding_reason(css) if css.strip() else None
         if reason is not None:
             return reason
     return class_reason(element.classes)
+
+
+def _styles(element: _Element) -> tuple[str, str]:
+    """The element's inline style (HTML or JSX) and its presentation attributes, as CSS."""
+    style = _jsx_style(element.raw)
+    attributes = element.attributes
+    return (style if style is not None else attributes.get("style", ""),
+            "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes))
+
+
+def _compounded(elements: list[_Element]) -> dict[int, str]:
+    """Elements (by ``id``) hidden only by what their ancestors pass on: opacity, font
+    size and transform scale multiplied down the element stack (each alone shows)."""
+    chain: dict[int, Nesting] = {}
+    out: dict[int, str] = {}
+    for element in elements:  # in document order: a parent before its children
+        style, presentation = _styles(element)
+        css = f"{presentation}; {style}" if presentation else style
+        own, absolute = nesting(css) if css.strip() else (Nesting(), False)
+        parent = chain.get(id(element.parent)) if element.parent is not None else None
+        total = own.within(parent, absolute) if parent is not None else own
+        chain[id(element)] = total
+        if parent is not None and (reason := total.reason()) is not None:
+            out[id(element)] = reason
+    return out
 
 
 def _silent_components(body: str) -> frozenset[str]:
@@ -447,7 +508,8 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
         _unwrapped(body, prepared, elements)
     opened = {element.attributes.get("popovertarget", "") for element in elements}
     components = _silent_components(body)
-    own = [_own_reason(element, opened, components) for element in elements]
+    compounded = _compounded(elements)
+    own = [_own_reason(element, opened, components) or compounded.get(id(element)) for element in elements]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             for s in r.selectors)] for element in elements]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]

@@ -152,7 +152,11 @@ def shown_css(draw: st.DrawFn) -> str:
 def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
-    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute"]))
+    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework"]))
+    if kind == "framework":
+        return draw(framework_hidden())
+    if kind == "nested":
+        return draw(compounded_nesting())
     if kind == "svg-part":
         part = draw(st.sampled_from(["desc", "metadata", "defs", "symbol", "clipPath", "mask", "linearGradient",
                                      "pattern", "marker", "title"]))
@@ -175,11 +179,45 @@ def hidden_element(draw: st.DrawFn) -> str:
             "d-none", "visually-hidden", "ng-hide", "modal", "tab-pane", "offcanvas", "size-0 overflow-hidden",
             "h-0 overflow-hidden", "h-px w-px overflow-hidden", "text-[0px]", "text-[0]", "scale-0", "-indent-[9999px]",
             "-left-[9999px] absolute", "left-[-9999px]", "text-white", "text-gray-50", "blur", "[display:none]",
-            "[visibility:hidden]", "mix-blend-screen"]))
+            "[visibility:hidden]", "mix-blend-screen", "carousel-item", "carousel-item fade",
+            "is-hidden-mobile is-hidden-tablet", "is-hidden-touch is-hidden-desktop", "[&_p]:hidden",
+            "min-[0px]:hidden", "text-black/0", "text-gray-900/5", "ng-cloak", "[&>*]:!hidden"]))
         attribute = draw(st.sampled_from(["class", "className"]))
         return f'<div {attribute}="{classes}">{SECRET}</div>'
     value = draw(st.sampled_from(["hidden", 'hidden="until-found"', 'hidden="false"', 'hidden=""', "HIDDEN"]))
     return f"<p {value}>{SECRET}</p>"
+
+
+@st.composite
+def framework_hidden(draw: st.DrawFn) -> str:
+    """Vue, Alpine and Angular attributes that hide until (or unless) a script decides."""
+    attribute = draw(st.one_of(
+        st.sampled_from(["ng-cloak", "v-cloak", "x-cloak", "data-ng-cloak"]),
+        st.builds(lambda name, value: f'{name}="{value}"',
+                  st.sampled_from(["v-if", "v-show", "x-show", "*ngIf", "ng-if", "ng-show"]),
+                  st.sampled_from(["false", "0", "null", "open", "isVisible", "!true", "user.admin", ""])),
+        st.builds(lambda name, value: f'{name}="{value}"', st.sampled_from(["[hidden]", ":hidden", "ng-hide"]),
+                  st.sampled_from(["true", "1", "collapsed", "!open"]))))
+    tag = draw(st.sampled_from(["div", "p", "section", "span"]))
+    return f"<{tag} {attribute}>{SECRET}</{tag}>"
+
+
+@st.composite
+def compounded_nesting(draw: st.DrawFn) -> str:
+    """Elements each shown alone whose opacity, font size or transform scale, multiplied
+    down the element stack, hides the innermost text (issue 24, round 3)."""
+    prop, values = draw(st.sampled_from([
+        ("opacity", ["0.3", "0.25", "30%", "0.2"]), ("font-size", ["30%", "0.3em", "25%", "35%"]),
+        ("transform", ["scale(0.1)", "scale(0.08)", "scale(0.09, 0.1)"]), ("scale", ["0.1", "0.09"])]))
+    depth = draw(st.integers(2, 3))
+    tags = draw(st.lists(st.sampled_from(["div", "span", "section", "p"]), min_size=depth, max_size=depth))
+    middle = draw(st.sampled_from(["", "<div>", "<em>"]))
+    out = SECRET
+    for index, tag in enumerate(reversed(tags)):
+        if index == 1 and middle:
+            out = f"{middle}{out}</{middle[1:-1]}>"
+        out = f'<{tag} style="{prop}:{draw(st.sampled_from(values))}">{out}</{tag}>'
+    return out
 
 
 @st.composite
@@ -195,6 +233,15 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<canvas id="c"></canvas>\n\n{SECRET}', f'<progress value="1" max="2"></progress> {SECRET}',
         # SVG's part names outside an <svg> are unknown HTML elements, shown (a placeholder in prose).
         f"Pass <pattern> or <filter> as the argument.\n\n{SECRET}",
+        f'<div class="carousel-item active">{SECRET}</div>', f'<p class="is-hidden-mobile">{SECRET}</p>',
+        f'<p v-if="true">{SECRET}</p>', f'<p [hidden]="false">{SECRET}</p>', f'<p class="text-black/80">{SECRET}</p>',
+        f'<p class="min-[900px]:hidden">{SECRET}</p>',
+        # Nesting that compounds to something readable.
+        f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
+        f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
+        f'<div style="font-size:80%"><small style="font-size:0.8em">{SECRET}</small></div>',
+        f'<div style="position:absolute;left:50%;transform:translate(-50%,-50%)">'
+        f'<p style="transform:scale(0.5)">{SECRET}</p></div>',
     ]))
 
 

@@ -82,6 +82,13 @@ def test_x2_a_page_hiding_text_with_such_css_is_never_public(layout: str, tag: s
 @example("plain", f'<div class="!hidden">{SECRET}</div>')
 @example("plain", f'<div class="collapse">{SECRET}</div>')
 @example("plain", f'<div class="ng-hide">{SECRET}</div>')
+@example("plain", f'<p v-if="false">{SECRET}</p>')
+@example("plain", f'<p x-show="open">{SECRET}</p>')
+@example("plain", f'<p [hidden]="true">{SECRET}</p>')
+@example("plain", f'<div class="carousel-item">{SECRET}</div>')
+@example("plain", f'<div style="opacity:0.3"><p style="opacity:0.3">{SECRET}</p></div>')
+@example("plain", f'<div style="font-size:30%"><span style="font-size:30%">{SECRET}</span></div>')
+@example("plain", f'<div style="transform:scale(0.1)"><div style="transform:scale(0.1)">{SECRET}</div></div>')
 @example("plain", f'<div hidden="until-found">{SECRET}</div>')
 def test_x2_markup_never_drawn_is_never_public(layout: str, body: str) -> None:
     text = _page(body)
