@@ -33,6 +33,9 @@ A declaration list hides its element's text (:func:`hiding_reason`) when it
 * gives it no room while cutting off what overflows: a width, height or line height of at
   most 1px with ``overflow: hidden|clip`` and no padding on that axis (the
   responsive-embed trick ``height:0; padding-bottom:56%`` shows its content);
+* cuts it short: ``contain: size`` (or ``strict``) without both a width and a height,
+  or a line clamp (``-webkit-line-clamp``: the lines after the first few are not shown;
+  the element fails closed), with ``overflow: hidden``;
 * colours it as what is behind it. The stated rule: the glyphs' colour
   (``-webkit-text-fill-color``, else SVG ``fill``, else ``color``; black when unset),
   after the element's colour filters (``invert()``, ``brightness()``…), hides when its
@@ -296,6 +299,19 @@ def _no_room(found: Declarations) -> bool:
     return False
 
 
+def _cut_short(found: Declarations) -> bool:
+    """Overflow cut off from a box that does not grow with its text: ``contain: size``
+    (or ``strict``) sizes the box as if empty unless a size is given; a line clamp
+    (``-webkit-line-clamp``) shows the first lines only (fail closed for the element)."""
+    if not _overflow_cut(found):
+        return False
+    contain = {t.lower_value for t in found.get("contain", []) if t.type == "ident"}
+    if contain & {"size", "strict"} and not ("height" in found and "width" in found):
+        return True
+    clamp = [*found.get("-webkit-line-clamp", []), *found.get("line-clamp", [])]
+    return any(t.type == "number" or unknowable([t]) for t in clamp)
+
+
 def _shrunk(found: Declarations) -> bool:
     size = _quantity(found.get("font-size", []))
     if isinstance(size, Unknown) or (size is not None and (size[0] <= _TINY_FONT_PX if size[1] == "px"
@@ -522,6 +538,7 @@ def hiding_reason(style: str | Sequence[Node]) -> str | None:
         ("masked away", _masked(found)),
         ("blurred or filtered away", _blurred(found)),
         ("no room, overflow hidden", _no_room(found)),
+        ("contained or line-clamped, overflow hidden", _cut_short(found)),
         ("text coloured as its background", _blank_text(found)),
     )
     reason = next((reason for reason, hides in checks if hides), None)

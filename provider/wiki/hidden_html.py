@@ -29,6 +29,7 @@ and is hidden:
   fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
   ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
   element instead);
+* by a column of its table (``<col style="visibility: collapse">``: the whole table);
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
 * by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
@@ -398,6 +399,23 @@ def _styles(element: _Element) -> tuple[str, str]:
             "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes))
 
 
+def _collapsed_columns(elements: list[_Element]) -> dict[int, str]:
+    """Tables (by ``id``) with a column (``<col>``, ``<colgroup>``) whose style hides
+    it: its cells are not shown, and which cells they are is not worked out here (the
+    whole table fails closed)."""
+    out: dict[int, str] = {}
+    for element in elements:
+        if element.tag not in ("col", "colgroup"):
+            continue
+        reason = next((r for css in _styles(element) if css.strip() and (r := hiding_reason(css))), None)
+        table = element.parent
+        while table is not None and table.tag != "table":
+            table = table.parent
+        if reason is not None and table is not None:
+            out[id(table)] = f"a column of the table is hidden ({reason})"
+    return out
+
+
 def _compounded(elements: list[_Element]) -> dict[int, str]:
     """Elements (by ``id``) hidden only by what their ancestors pass on: opacity, font
     size and transform scale multiplied down the element stack (each alone shows)."""
@@ -509,7 +527,9 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     opened = {element.attributes.get("popovertarget", "") for element in elements}
     components = _silent_components(body)
     compounded = _compounded(elements)
-    own = [_own_reason(element, opened, components) or compounded.get(id(element)) for element in elements]
+    collapsed = _collapsed_columns(elements)
+    own = [_own_reason(element, opened, components) or compounded.get(id(element)) or collapsed.get(id(element))
+           for element in elements]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             for s in r.selectors)] for element in elements]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]

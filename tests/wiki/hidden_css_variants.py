@@ -128,7 +128,21 @@ def overridden_css(draw: st.DrawFn) -> str:
 
 def hiding_css() -> st.SearchStrategy[str]:
     """Any member of the CSS classes above."""
-    return st.one_of(offset_css(), shrink_css(), clip_css(), colour_css(), overridden_css())
+    return st.one_of(offset_css(), shrink_css(), clip_css(), colour_css(), overridden_css(), cut_short_css())
+
+
+@st.composite
+def cut_short_css(draw: st.DrawFn) -> str:
+    """Overflow cut off a box that does not grow with its text: ``contain: size`` or
+    ``strict`` without a full size, or a line clamp (issue 24, round 3)."""
+    overflow = draw(st.sampled_from(["overflow: hidden", "overflow: clip", "overflow-y: hidden",
+                                     "overflow: hidden auto"]))
+    cut = draw(st.sampled_from([
+        "contain: size", "contain: strict", "contain: size layout paint", "contain: strict; width: 300px",
+        "display: -webkit-box; -webkit-line-clamp: 1; -webkit-box-orient: vertical",
+        "-webkit-line-clamp: 2", "line-clamp: 1", "display: -webkit-box; -webkit-line-clamp: var(--n)"]))
+    parts = [overflow, cut]
+    return "; ".join(draw(st.permutations(parts)))
 
 
 @st.composite
@@ -145,6 +159,8 @@ def shown_css(draw: st.DrawFn) -> str:
         "display: none; display: block", "height: 0; padding-bottom: 56.25%; overflow: hidden", "left: 0",
         "--fit: cover; --pos: center", "background-color:#CCCCCC;color:#000;border-radius:6px;",
         "color: hsl(0 0% 40%)", "text-indent: 2em", "position: absolute; top: 150px", "color: #ddd",
+        "contain: layout paint; overflow: hidden", "contain: size; width: 300px; height: 200px; overflow: hidden",
+        "-webkit-line-clamp: 3", "contain: strict",
     ]))
 
 
@@ -152,9 +168,14 @@ def shown_css(draw: st.DrawFn) -> str:
 def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
-    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework"]))
+    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
+                                 "column"]))
     if kind == "framework":
         return draw(framework_hidden())
+    if kind == "column":
+        col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
+                                    '<colgroup><col><col style="visibility:collapse"></colgroup>']))
+        return f"<table>{col}<tr><td>a</td><td>{SECRET}</td></tr></table>"
     if kind == "nested":
         return draw(compounded_nesting())
     if kind == "svg-part":
@@ -236,6 +257,7 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<div class="carousel-item active">{SECRET}</div>', f'<p class="is-hidden-mobile">{SECRET}</p>',
         f'<p v-if="true">{SECRET}</p>', f'<p [hidden]="false">{SECRET}</p>', f'<p class="text-black/80">{SECRET}</p>',
         f'<p class="min-[900px]:hidden">{SECRET}</p>',
+        f'<table><col style="background:#eee"><col><tr><td>a</td><td>{SECRET}</td></tr></table>',
         # Nesting that compounds to something readable.
         f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
         f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
