@@ -29,6 +29,9 @@ and is hidden:
   fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
   ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
   element instead);
+* by SVG drawing rules: text outside the ``viewBox``, a white ``fill`` in a drawing
+  with no darker shape, ``<switch>`` children after the first, a ``<textPath>`` to a
+  missing path, a ``<foreignObject>`` of no size;
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
@@ -399,6 +402,80 @@ def _styles(element: _Element) -> tuple[str, str]:
             "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes))
 
 
+_SHAPES = frozenset({"rect", "circle", "ellipse", "path", "polygon", "polyline", "image", "use"})
+_SVG_NUMBER = re.compile(r"^\s*([-+]?\d*\.?\d+(?:e[-+]?\d+)?)\s*(?:px)?\s*(?:[,\s]|$)")
+
+
+def _svg_number(text: str) -> float | None:
+    found = _SVG_NUMBER.match(text)
+    return float(found.group(1)) if found is not None else None
+
+
+def _ancestor(element: _Element, tag: str) -> _Element | None:
+    parent = element.parent
+    while parent is not None and parent.tag != tag:
+        parent = parent.parent
+    return parent
+
+
+def _outside_view(element: _Element, svg: _Element) -> bool:
+    """SVG text placed wholly outside its ``<svg>``'s ``viewBox`` (cut off there)."""
+    box = [_svg_number(part) for part in svg.attributes.get("viewbox", "").replace(",", " ").split()]
+    if len(box) != 4 or any(b is None for b in box) or svg.attributes.get("overflow", "").strip() == "visible":
+        return False
+    left, top, width, height = (b or 0.0 for b in box)
+    moving = {"transform", "dx", "dy", "style"}
+    parent: _Element | None = element
+    while parent is not None and parent is not svg:  # a transform may move it back: not read here
+        if moving & set(parent.attributes):
+            return False
+        parent = parent.parent
+    x, y = (_svg_number(element.attributes[axis]) if axis in element.attributes else None for axis in ("x", "y"))
+    size = _svg_number(element.attributes.get("font-size", "16")) or 16.0
+    return ((x is not None and (x >= left + width or x <= left - 2000))
+            or (y is not None and (y <= top - size or y >= top + height + size)))
+
+
+def _svg_reasons(elements: list[_Element]) -> dict[int, str]:
+    """SVG text a browser does not draw: placed outside the ``viewBox``, filled the
+    page's white in a drawing with no darker shape to sit on, a ``<switch>`` child after
+    the first (fail closed: the first is the usual fallback chain's pick), a
+    ``<textPath>`` to no path of the page, a ``<foreignObject>`` of no size (its default)."""
+    ids = {element.attributes.get("id") for element in elements}
+    out: dict[int, str] = {}
+    for element in elements:
+        if not element.foreign:
+            continue
+        svg = _ancestor(element, "svg")
+        parent = element.parent
+        if parent is not None and parent.tag == "switch" and element is not next(
+                (e for e in elements if e.parent is parent), element):
+            out[id(element)] = "SVG <switch> child after the first (not drawn)"
+        elif element.tag == "textpath" and (element.attributes.get("href") or element.attributes.get(
+                "xlink:href", "")).strip().lstrip("#") not in ids:
+            out[id(element)] = "SVG <textPath> to a path the page does not hold"
+        elif element.tag == "foreignobject" and any(
+                (_svg_number(element.attributes.get(n, "0")) or 0.0) <= 0 for n in ("width", "height")):
+            out[id(element)] = "SVG <foreignObject> of no size"
+        elif element.tag in ("text", "tspan") and svg is not None and _outside_view(element, svg):
+            out[id(element)] = "SVG text outside the viewBox"
+        elif element.tag in ("text", "tspan", "g") and svg is not None and _light_fill(element, svg, elements):
+            out[id(element)] = f"SVG text filled {element.attributes['fill']} on the white page"
+    return out
+
+
+def _light_fill(element: _Element, svg: _Element, elements: list[_Element]) -> bool:
+    fill = element.attributes.get("fill", "").strip()
+    if not fill or hiding_reason(f"color: {fill}") is None:
+        return False
+    for other in elements:  # a shape drawn in a colour the text can sit on
+        shape_fill = other.attributes.get("fill", "").strip()
+        if other.tag in _SHAPES and _ancestor(other, "svg") is svg and shape_fill.lower() != "none" and (
+                not shape_fill or hiding_reason(f"color: {shape_fill}") is None):
+            return False
+    return True
+
+
 def _collapsed_columns(elements: list[_Element]) -> dict[int, str]:
     """Tables (by ``id``) with a column (``<col>``, ``<colgroup>``) whose style hides
     it: its cells are not shown, and which cells they are is not worked out here (the
@@ -528,6 +605,7 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     components = _silent_components(body)
     compounded = _compounded(elements)
     collapsed = _collapsed_columns(elements)
+    collapsed.update(_svg_reasons(elements))
     own = [_own_reason(element, opened, components) or compounded.get(id(element)) or collapsed.get(id(element))
            for element in elements]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules

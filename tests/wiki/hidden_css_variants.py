@@ -169,9 +169,23 @@ def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
     kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
-                                 "column"]))
+                                 "column", "svg-drawing"]))
     if kind == "framework":
         return draw(framework_hidden())
+    if kind == "svg-drawing":
+        return draw(st.sampled_from([
+            f'<svg viewBox="0 0 100 100"><text x="5000" y="50">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="-500">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 40"><text x="10" y="900">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><g fill="white"><text x="10" y="50">{SECRET}</text></g></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#FEFEFE">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><switch><text y="20">Shown</text><text y="40">{SECRET}</text></switch></svg>',
+            f'<svg viewBox="0 0 100 100"><text y="50"><textPath href="#gone">{SECRET}</textPath></text></svg>',
+            f'<svg viewBox="0 0 100 100"><text y="50"><textPath xlink:href="#gone">{SECRET}</textPath></text></svg>',
+            f'<svg viewBox="0 0 100 100"><foreignObject width="0" height="0"><p>{SECRET}</p></foreignObject></svg>',
+            f'<svg viewBox="0 0 100 100"><foreignObject><div>{SECRET}</div></foreignObject></svg>',
+        ]))
     if kind == "column":
         col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
                                     '<colgroup><col><col style="visibility:collapse"></colgroup>']))
@@ -258,6 +272,13 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<p v-if="true">{SECRET}</p>', f'<p [hidden]="false">{SECRET}</p>', f'<p class="text-black/80">{SECRET}</p>',
         f'<p class="min-[900px]:hidden">{SECRET}</p>',
         f'<table><col style="background:#eee"><col><tr><td>a</td><td>{SECRET}</td></tr></table>',
+        f'<svg viewBox="0 0 100 100"><rect width="100" height="100" fill="#336"/>'
+        f'<text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
+        f'<svg viewBox="0 0 100 100"><text x="10" y="50">{SECRET}</text></svg>',
+        f'<svg viewBox="0 0 100 100"><switch><text y="50">{SECRET}</text></switch></svg>',
+        f'<svg viewBox="0 0 100 100"><path id="p" d="M0 0L100 100"/><text><textPath href="#p">{SECRET}</textPath>'
+        f'</text></svg>',
+        f'<svg viewBox="0 0 100 100"><foreignObject width="100" height="100"><p>{SECRET}</p></foreignObject></svg>',
         # Nesting that compounds to something readable.
         f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
         f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
