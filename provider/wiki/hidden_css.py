@@ -41,7 +41,8 @@ A declaration list hides its element's text (:func:`hiding_reason`) when it
   after the element's colour filters (``invert()``, ``brightness()``…), hides when its
   alpha is below 0.1 (``transparent``, ``#0000``, ``rgb(0 0 0 / 0)``) or when its WCAG
   contrast with every background behind it is below :data:`LOW_CONTRAST` — the element's
-  own background colour and gradient stops, else the white page docs sites show
+  own background colour and gradient stops (or an inset ``box-shadow`` whose spread fills
+  the box), else the nearest ancestor's (:func:`background_css`), else the white page docs sites show
   (``#fff`` and ``#fefefe`` text hide; ``#ddd`` shows). Transparent glyphs show when the
   background is clipped to the text (gradient text) or the text is stroked. A
   background image (``url()``) the text is drawn on is taken as contrasting. A
@@ -80,7 +81,7 @@ from .css_values import (
 )
 from .css_visual import blend_hides, filtered, gradient_colours
 
-__all__ = ["LOW_CONTRAST", "Nesting", "hiding_reason", "nesting"]
+__all__ = ["LOW_CONTRAST", "Nesting", "background_css", "hiding_reason", "nesting"]
 
 #: Below this WCAG contrast ratio with what is behind it, text is not read (``#eee`` on
 #: white is 1.16; ``#ddd`` is 1.36).
@@ -116,6 +117,8 @@ _FONT_SIZE_KEYWORDS = frozenset({"xx-small", "x-small", "small", "medium", "larg
                                  "xxx-large", "larger", "smaller", "math"})
 
 Declarations = dict[str, list[Node]]
+#: The colour an inset box shadow fills the box with (drawn over its background).
+_INSET_FILL: Final = "-inset-shadow-fill"
 
 
 def _box(values: list[list[Node]], names: Sequence[str]) -> list[tuple[str, list[Node]]]:
@@ -177,6 +180,14 @@ def _longhands(name: str, value: list[Node]) -> list[tuple[str, list[Node]]]:
         slash = next((i for i, t in enumerate(value) if t.type == "literal" and t.value == "/"), None)
         size = [t for t in value[slash + 1:] if number(t) is not None][:2] if slash is not None else []
         return [("mask-image", value), ("mask-size", size)]
+    if name == "box-shadow" and any(t.type == "ident" and t.lower_value == "inset" for t in value):
+        # ``inset 0 0 0 2000px #000``: a spread that fills the box paints over its background.
+        sizes = [length([t]) for t in value if number(t) is not None]
+        fill = [t for t in value if isinstance(colour([t]), tuple)]
+        spread = sizes[3] if len(sizes) > 3 else None
+        if fill and isinstance(spread, tuple) and spread[1] == "px" and spread[0] >= 50:
+            return [(_INSET_FILL, fill[-1:])]
+        return []
     if name == "-webkit-text-stroke":
         return [("-webkit-text-stroke-width", [t for t in value if number(t) is not None][:1] or value)]
     return [(name, value)]
@@ -411,6 +422,9 @@ def _fill(found: Declarations) -> Colour | Unknown | None:
 def _backgrounds(found: Declarations) -> list[Colour] | Unknown | None:
     """The colours behind the text (``None``: an image, taken as contrasting)."""
     out: list[Colour] = []
+    inset = colour(found.get(_INSET_FILL, []))
+    if isinstance(inset, tuple) and inset[3] >= 0.1:
+        return [inset]
     own = colour(found.get("background-color", [])) if "background-color" in found else None
     if isinstance(own, Unknown):
         return UNKNOWN
@@ -435,7 +449,7 @@ def _blank_text(found: Declarations) -> bool:
     if isinstance(text, Unknown):
         return True
     if text is None:
-        if "background-color" not in found and "background-image" not in found and not filters:
+        if not any(k in found for k in ("background-color", "background-image", _INSET_FILL)) and not filters:
             return blend_hides(found.get("mix-blend-mode", []))
         text = (0.0, 0.0, 0.0, 1.0)  # the theme's text colour: dark on a light page
     backgrounds = _backgrounds(found)
@@ -454,7 +468,7 @@ def _blank_text(found: Declarations) -> bool:
         return not (clipped_to_text or stroked or (isinstance(stroke, tuple) and stroke[0] > 0))
     if blend_hides(found.get("mix-blend-mode", [])):
         return True
-    own = "background-color" in found or "background-image" in found
+    own = any(k in found for k in ("background-color", "background-image", _INSET_FILL))
     behind = [filtered(b, filters) if own else b for b in backgrounds]
     return all(isinstance(b, tuple) and contrast(shown_text, (*b[:3], 1.0)) < LOW_CONTRAST for b in behind)
 
@@ -515,6 +529,23 @@ def nesting(style: str | Sequence[Node]) -> tuple[Nesting, bool]:
     matrix = transform_matrix(found.get("transform", []), found.get("rotate", []), found.get("scale", []))
     area = area_scale(matrix) if matrix is not None and not isinstance(matrix, Unknown) else 1.0
     return Nesting(max(own_opacity, 0.0), max(size, 0.0), area), absolute
+
+
+def background_css(style: str | Sequence[Node]) -> str | None:
+    """The declarations that paint an element's background (``background-color``,
+    ``background-image``, an inset box shadow filling it), as CSS its descendants'
+    text is compared with; ``None`` when it paints none (the text shows what is behind)."""
+    found = _declarations(style)
+    painted = [(name, found[name]) for name in ("background-color", "background-image") if name in found]
+    inset = found.get(_INSET_FILL)
+    if inset:
+        return f"background-color: {tinycss2.serialize(inset)}"
+    colours = _backgrounds(found) if painted else None
+    if not painted or (isinstance(colours, list) and colours == [(1.0, 1.0, 1.0, 1.0)]
+                       and "background-image" not in found
+                       and not isinstance(colour(found.get("background-color", [])), tuple)):
+        return None
+    return "; ".join(f"{name}: {tinycss2.serialize(value)}" for name, value in painted)
 
 
 def hiding_reason(style: str | Sequence[Node]) -> str | None:

@@ -32,6 +32,8 @@ and is hidden:
 * by SVG drawing rules: text outside the ``viewBox``, a white ``fill`` in a drawing
   with no darker shape, ``<switch>`` children after the first, a ``<textPath>`` to a
   missing path, a ``<foreignObject>`` of no size;
+* by a text colour too close to the background of the nearest box it is in that paints
+  one (and shown when that background contrasts: ``color: #fff`` in a dark box);
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
@@ -63,7 +65,7 @@ from html.parser import HTMLParser
 
 from .css_rules import HidingRule, Selector, hiding_rules
 from .css_values import colour_alpha
-from .hidden_css import Nesting, hiding_reason, nesting
+from .hidden_css import Nesting, background_css, hiding_reason, nesting
 from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
 from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 
@@ -493,6 +495,28 @@ def _collapsed_columns(elements: list[_Element]) -> dict[int, str]:
     return out
 
 
+def _on_ancestor_background(elements: list[_Element]) -> tuple[dict[int, str], set[int]]:
+    """Elements (by ``id``) whose text colour, compared with the nearest ancestor's
+    background rather than the page's white, hides them (``color: #000`` in a black
+    box); and those it shows (``color: #fff`` in a dark box)."""
+    painted: dict[int, str | None] = {}
+    hidden: dict[int, str] = {}
+    shown: set[int] = set()
+    for element in elements:
+        style, presentation = _styles(element)
+        css = f"{presentation}; {style}" if presentation else style
+        own = background_css(css) if css.strip() else None
+        inherited = painted.get(id(element.parent)) if element.parent is not None else None
+        painted[id(element)] = own or inherited
+        if own is None and inherited is not None and css.strip():
+            reason = hiding_reason(f"{inherited}; {css}")
+            if reason is not None and "coloured as its background" in reason:
+                hidden[id(element)] = f"{reason} (the background of a box it is in)"
+            elif reason is None:
+                shown.add(id(element))
+    return hidden, shown
+
+
 def _compounded(elements: list[_Element]) -> dict[int, str]:
     """Elements (by ``id``) hidden only by what their ancestors pass on: opacity, font
     size and transform scale multiplied down the element stack (each alone shows)."""
@@ -604,10 +628,14 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     opened = {element.attributes.get("popovertarget", "") for element in elements}
     components = _silent_components(body)
     compounded = _compounded(elements)
+    on_background, shown_on_background = _on_ancestor_background(elements)
+    compounded.update(on_background)
     collapsed = _collapsed_columns(elements)
     collapsed.update(_svg_reasons(elements))
     own = [_own_reason(element, opened, components) or compounded.get(id(element)) or collapsed.get(id(element))
            for element in elements]
+    own = [None if reason == "text coloured as its background" and id(element) in shown_on_background else reason
+           for reason, element in zip(own, elements, strict=True)]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             for s in r.selectors)] for element in elements]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]

@@ -169,7 +169,7 @@ def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
     kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
-                                 "column", "svg-drawing"]))
+                                 "column", "svg-drawing", "background"]))
     if kind == "framework":
         return draw(framework_hidden())
     if kind == "svg-drawing":
@@ -186,6 +186,16 @@ def hidden_element(draw: st.DrawFn) -> str:
             f'<svg viewBox="0 0 100 100"><foreignObject width="0" height="0"><p>{SECRET}</p></foreignObject></svg>',
             f'<svg viewBox="0 0 100 100"><foreignObject><div>{SECRET}</div></foreignObject></svg>',
         ]))
+    if kind == "background":
+        box = draw(st.sampled_from(["background:#000", "background-color:#123456", "background:rgb(20 20 20)",
+                                    "box-shadow: inset 0 0 0 1000px #222", "background:linear-gradient(#111,#111)"]))
+        text = {"background:#000": "#000", "background-color:#123456": "#123457", "background:rgb(20 20 20)": "#141414",
+                "box-shadow: inset 0 0 0 1000px #222": "#222",
+                "background:linear-gradient(#111,#111)": "#111"}[box]
+        between = draw(st.sampled_from(["", "<div>", "<section>"]))
+        inner = f'<span style="color:{text}">{SECRET}</span>'
+        inner = f"{between}{inner}</{between[1:-1]}>" if between else inner
+        return f'<div style="{box}">{inner}</div>'
     if kind == "column":
         col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
                                     '<colgroup><col><col style="visibility:collapse"></colgroup>']))
@@ -279,6 +289,10 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<svg viewBox="0 0 100 100"><path id="p" d="M0 0L100 100"/><text><textPath href="#p">{SECRET}</textPath>'
         f'</text></svg>',
         f'<svg viewBox="0 0 100 100"><foreignObject width="100" height="100"><p>{SECRET}</p></foreignObject></svg>',
+        f'<div style="background:#333"><p style="color:#fff">{SECRET}</p></div>',
+        f'<div style="background:#000"><div><span style="color:#eee">{SECRET}</span></div></div>',
+        f'<p style="box-shadow: inset 0 0 0 2000px #000; color:#fff">{SECRET}</p>',
+        f'<p style="box-shadow: 0 1px 3px #000">{SECRET}</p>',
         # Nesting that compounds to something readable.
         f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
         f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
