@@ -37,7 +37,8 @@ and is hidden:
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
-* by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
+* by a rule of a ``<style>`` element of the page (or a ``<link rel=stylesheet>`` to a
+  ``data:text/css`` URL; nested rules and ``@import`` of such a URL included) (:mod:`provider.wiki.css_rules`: class,
   id, attribute and type selectors, selector lists, ``!important``, inside any
   ``@media`` but print). A hiding
   rule whose selectors match no element written in the page may hide what the site
@@ -63,7 +64,7 @@ from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 
-from .css_rules import HidingRule, Selector, hiding_rules
+from .css_rules import HidingRule, Selector, data_stylesheet, hiding_rules
 from .css_values import colour_alpha
 from .hidden_css import Nesting, background_css, hiding_reason, nesting
 from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
@@ -589,7 +590,10 @@ def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
         reader.flush_style()
     except Exception:  # html.parser's own assertion errors: what it did not read may hide text
         failed = True
-    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in reader.styles]
+    linked = [(e.start, e.end, css) for e in reader.elements if e.tag == "link"
+              and "stylesheet" in e.attributes.get("rel", "").lower().split()
+              and (css := data_stylesheet(e.attributes.get("href", ""))) is not None]
+    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in sorted(reader.styles + linked)]
     return [*reader.elements, *_attribute_lists(body)], sheets, failed
 
 

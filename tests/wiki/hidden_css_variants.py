@@ -169,7 +169,8 @@ def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
     kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
-                                 "column", "svg-drawing", "background"]))
+                                 "column", "svg-drawing", "background",
+                                 "stylesheet"]))
     if kind == "framework":
         return draw(framework_hidden())
     if kind == "svg-drawing":
@@ -196,6 +197,15 @@ def hidden_element(draw: st.DrawFn) -> str:
         inner = f'<span style="color:{text}">{SECRET}</span>'
         inner = f"{between}{inner}</{between[1:-1]}>" if between else inner
         return f'<div style="{box}">{inner}</div>'
+    if kind == "stylesheet":
+        return draw(st.sampled_from([
+            f'<style>.a{{ & .b{{display:none}} }}</style>\n\n<div class="a"><p class="b">{SECRET}</p></div>',
+            f'<style>.a{{ .b &{{visibility:hidden}} }}</style>\n\n<div class="b"><p class="a">{SECRET}</p></div>',
+            f'<style>@import url("data:text/css,.x%7Bdisplay:none%7D");</style>\n\n<p class="x">{SECRET}</p>',
+            f'<style>@import "data:text/css,.x{{opacity:0}}";</style>\n\n<p class="x">{SECRET}</p>',
+            f'<link rel="stylesheet" href="data:text/css,.y%7Bvisibility:hidden%7D">\n\n<p class="y">{SECRET}</p>',
+            f'<link rel=stylesheet href="data:text/css;base64,Lnp7ZGlzcGxheTpub25lfQ==">\n\n<p class="z">{SECRET}</p>',
+        ]))
     if kind == "column":
         col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
                                     '<colgroup><col><col style="visibility:collapse"></colgroup>']))
@@ -293,6 +303,9 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<div style="background:#000"><div><span style="color:#eee">{SECRET}</span></div></div>',
         f'<p style="box-shadow: inset 0 0 0 2000px #000; color:#fff">{SECRET}</p>',
         f'<p style="box-shadow: 0 1px 3px #000">{SECRET}</p>',
+        f'<style>.a{{ color:#333; & .b{{font-weight:bold}} }}</style>\n\n'
+        f'<div class="a"><p class="b">{SECRET}</p></div>',
+        f'<link rel="stylesheet" href="/extra.css">\n\n<p class="y">{SECRET}</p>',
         # Nesting that compounds to something readable.
         f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
         f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',

@@ -85,6 +85,7 @@ def test_x2_a_page_hiding_text_with_such_css_is_never_public(layout: str, tag: s
 @example("plain", f'<div class="collapse">{SECRET}</div>')
 @example("plain", f'<div class="ng-hide">{SECRET}</div>')
 @example("plain", f'<p v-if="false">{SECRET}</p>')
+@example("plain", f'<style>.a{{ & .b{{display:none}} }}</style>\n\n<div class="a"><p class="b">{SECRET}</p></div>')
 @example("plain", f'<div style="background:#000"><p style="color:#000">{SECRET}</p></div>')
 @example("plain", f'<p style="box-shadow: inset 0 0 0 2000px #000; color:#000">{SECRET}</p>')
 @example("plain", f'<table><col><col style="visibility:collapse"><tr><td>a</td><td>{SECRET}</td></tr></table>')
