@@ -14,7 +14,9 @@ and is hidden:
   (:func:`provider.wiki.hidden_css.hiding_reason`), SVG presentation attributes
   (``display="none"``, ``opacity="0"``, ``transform``, ``clip-path``, ``fill="none"``),
   ``<font color="white">``, classes (:func:`provider.wiki.hiding_classes.class_reason`),
-  ``<input type="hidden" value=…>``; in MDX, a ``style``/``className`` the page's script
+  ``<input type="hidden" value=…>``; in MDX, props not written as plain literals
+  (spread props ``{...{hidden: true}}``, a style's computed key, ``+``, a template
+  literal: fail closed), a ``style``/``className`` the page's script
   computes (``style={h}``) and a component the page defines that renders none of its
   ``children`` (fail closed);
 * by a front-end framework's attributes: ``ng-cloak``, ``v-cloak``, ``x-cloak``;
@@ -305,6 +307,33 @@ def _jsx_style(raw: str) -> str | None:
     return "; ".join(d for d in declarations if d)
 
 
+_NOT_LITERAL = frozenset({"[", "`", "+", ".", "?", "(", "$"})
+_SPREAD = re.compile(r"\{\s*\.\.\.")
+
+
+def _jsx_computed(raw: str) -> str | None:
+    """Why a JSX tag's props are not plain literals (spread props ``{...{hidden: true}}``,
+    a computed key ``{["display"]: "none"}``, ``"no" + "ne"``, a template literal in a
+    style): what they set is the script's to decide (fail closed)."""
+    if _SPREAD.search(raw):
+        return "props spread from an expression (fail closed)"
+    found = _JSX_STYLE.search(raw)
+    if found is None:
+        return None
+    depth = 0
+    for match in _JS_TOKEN.finditer(raw, found.end()):
+        token = match.group(1)
+        if token == "{":  # noqa: S105 - JavaScript punctuation
+            depth += 1
+        elif token == "}":  # noqa: S105
+            if depth == 0:
+                return None
+            depth -= 1
+        elif token in _NOT_LITERAL:
+            return "style object that is not a plain literal (fail closed)"
+    return None
+
+
 def _declaration(key: str | None, value: list[str]) -> str:
     if key is None or not value:
         return ""
@@ -367,6 +396,8 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
     named = _TAG_NAME.match(element.raw)
     if named is not None and named.group(1) in components:
         return f"component <{named.group(1)}> the page defines renders none of its content"
+    if (reason := _jsx_computed(element.raw)) is not None:
+        return reason
     expression = _JSX_EXPRESSION.search(element.raw)
     if expression is not None:
         return f"{expression.group(1)} from an expression the page evaluates (fail closed)"

@@ -170,7 +170,7 @@ def hidden_element(draw: st.DrawFn) -> str:
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
     kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
                                  "column", "svg-drawing", "background",
-                                 "stylesheet"]))
+                                 "stylesheet", "mdx-props"]))
     if kind == "framework":
         return draw(framework_hidden())
     if kind == "svg-drawing":
@@ -205,6 +205,14 @@ def hidden_element(draw: st.DrawFn) -> str:
             f'<style>@import "data:text/css,.x{{opacity:0}}";</style>\n\n<p class="x">{SECRET}</p>',
             f'<link rel="stylesheet" href="data:text/css,.y%7Bvisibility:hidden%7D">\n\n<p class="y">{SECRET}</p>',
             f'<link rel=stylesheet href="data:text/css;base64,Lnp7ZGlzcGxheTpub25lfQ==">\n\n<p class="z">{SECRET}</p>',
+        ]))
+    if kind == "mdx-props":
+        return draw(st.sampled_from([
+            f"<div {{...{{hidden: true}}}}>{SECRET}</div>", f"<p {{ ...{{style: {{display: 'none'}}}} }}>{SECRET}</p>",
+            f'<div style={{{{["display"]: "none"}}}}>{SECRET}</div>',
+            f'<div style={{{{display: "no" + "ne"}}}}>{SECRET}</div>',
+            f"<div style={{{{display: `none`}}}}>{SECRET}</div>",
+            f"<div style={{{{visibility: `hid${{'den'}}`}}}}>{SECRET}</div>",
         ]))
     if kind == "column":
         col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
@@ -306,6 +314,8 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<style>.a{{ color:#333; & .b{{font-weight:bold}} }}</style>\n\n'
         f'<div class="a"><p class="b">{SECRET}</p></div>',
         f'<link rel="stylesheet" href="/extra.css">\n\n<p class="y">{SECRET}</p>',
+        f'<div style={{{{margin: "0 auto", maxWidth: 600}}}}>{SECRET}</div>',
+        f'<div style={{{{transform: "translate(-50%, -50%)", opacity: 0.5}}}}>{SECRET}</div>',
         # Nesting that compounds to something readable.
         f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
         f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
