@@ -453,8 +453,11 @@ def _ancestor(element: _Element, tag: str) -> _Element | None:
 
 
 def _outside_view(element: _Element, svg: _Element) -> bool:
-    """SVG text placed wholly outside its ``<svg>``'s ``viewBox`` (cut off there)."""
+    """SVG text placed wholly outside its ``<svg>``'s ``viewBox`` (or, without one, its
+    width and height in pixels): cut off there."""
     box = [_svg_number(part) for part in svg.attributes.get("viewbox", "").replace(",", " ").split()]
+    if not box and "width" in svg.attributes and "height" in svg.attributes:  # user units are pixels
+        box = [0.0, 0.0, *(_svg_number(svg.attributes[n]) for n in ("width", "height"))]
     if len(box) != 4 or any(b is None for b in box) or svg.attributes.get("overflow", "").strip() == "visible":
         return False
     left, top, width, height = (b or 0.0 for b in box)

@@ -178,6 +178,7 @@ def hidden_element(draw: st.DrawFn) -> str:
             f'<svg viewBox="0 0 100 100"><text x="5000" y="50">{SECRET}</text></svg>',
             f'<svg viewBox="0 0 100 100"><text x="10" y="-500">{SECRET}</text></svg>',
             f'<svg viewBox="0 0 100 40"><text x="10" y="900">{SECRET}</text></svg>',
+            f'<svg width="200" height="20"><text y="-500">{SECRET}</text></svg>',
             f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
             f'<svg viewBox="0 0 100 100"><g fill="white"><text x="10" y="50">{SECRET}</text></g></svg>',
             f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#FEFEFE">{SECRET}</text></svg>',
@@ -303,6 +304,7 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<svg viewBox="0 0 100 100"><rect width="100" height="100" fill="#336"/>'
         f'<text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
         f'<svg viewBox="0 0 100 100"><text x="10" y="50">{SECRET}</text></svg>',
+        f'<svg width="200" height="40"><text x="10" y="25">{SECRET}</text></svg>',
         f'<svg viewBox="0 0 100 100"><switch><text y="50">{SECRET}</text></switch></svg>',
         f'<svg viewBox="0 0 100 100"><path id="p" d="M0 0L100 100"/><text><textPath href="#p">{SECRET}</textPath>'
         f'</text></svg>',
