@@ -4,14 +4,19 @@ what their selectors match.
 :func:`hiding_rules` reads the stylesheet with tinycss2 and asks
 :func:`provider.wiki.hidden_css.hiding_reason` about each rule's declarations; rules
 inside ``@media print`` only (hidden on paper, shown on every screen) hide nothing from a
-reader, any other ``@media``/``@supports``/``@layer`` block counts (a reader's screen may
+reader; nested rules (``.a { & .b { display: none } }``) and ``@import`` of a
+``data:text/css`` URL are read as rules of their own; any other
+``@media``/``@supports``/``@layer`` block counts (a reader's screen may
 match it: fail closed).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 import tinycss2
 from tinycss2.ast import Node
@@ -19,7 +24,7 @@ from tinycss2.ast import Node
 from .css_values import significant as _significant
 from .hidden_css import hiding_reason
 
-__all__ = ["HidingRule", "Selector", "hiding_rules"]
+__all__ = ["HidingRule", "Selector", "data_stylesheet", "hiding_rules"]
 
 
 @dataclass(frozen=True)
@@ -153,10 +158,34 @@ def _print_only(prelude: Sequence[Node]) -> bool:
         for q in queries)
 
 
+def data_stylesheet(url: str) -> str | None:
+    """The CSS text of a ``data:text/css,…`` URL (percent-encoded or base64), else
+    ``None`` (another scheme or type: not read here)."""
+    head, comma, data = url.strip().partition(",")
+    if not comma or not head.lower().startswith("data:") or "css" not in head.lower():
+        return None
+    if head.lower().endswith(";base64"):
+        try:
+            return base64.b64decode(unquote(data), validate=False).decode("utf-8", "replace")
+        except (ValueError, binascii.Error):
+            return "* { display: none }"  # unreadable: fail closed for everything
+    return unquote(data)
+
+
 def _rules(nodes: Sequence[Node], depth: int = 0) -> Iterable[tuple[Sequence[Node], Sequence[Node]]]:
     for node in nodes:
         if node.type == "qualified-rule":
             yield node.prelude, node.content
+            if depth < 8:  # nested rules (``.a { & .b { display: none } }``): their own subjects
+                inner = tinycss2.parse_blocks_contents(node.content, skip_comments=True, skip_whitespace=True)
+                yield from _rules([n for n in inner if n.type != "declaration"], depth + 1)
+        elif node.type == "at-rule" and node.lower_at_keyword == "import" and depth < 8:
+            url = next((t.value if t.type in ("url", "string") else tinycss2.serialize(t.arguments).strip("'\" ")
+                        for t in node.prelude if t.type in ("url", "string")
+                        or (t.type == "function" and t.lower_name == "url")), "")
+            css = data_stylesheet(url)
+            if css is not None:
+                yield from _rules(tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True), depth + 1)
         elif node.type == "at-rule" and node.content is not None and depth < 8:
             if node.lower_at_keyword == "media" and _print_only(node.prelude):
                 continue

@@ -33,12 +33,16 @@ A declaration list hides its element's text (:func:`hiding_reason`) when it
 * gives it no room while cutting off what overflows: a width, height or line height of at
   most 1px with ``overflow: hidden|clip`` and no padding on that axis (the
   responsive-embed trick ``height:0; padding-bottom:56%`` shows its content);
+* cuts it short: ``contain: size`` (or ``strict``) without both a width and a height,
+  or a line clamp (``-webkit-line-clamp``: the lines after the first few are not shown;
+  the element fails closed), with ``overflow: hidden``;
 * colours it as what is behind it. The stated rule: the glyphs' colour
   (``-webkit-text-fill-color``, else SVG ``fill``, else ``color``; black when unset),
   after the element's colour filters (``invert()``, ``brightness()``…), hides when its
   alpha is below 0.1 (``transparent``, ``#0000``, ``rgb(0 0 0 / 0)``) or when its WCAG
   contrast with every background behind it is below :data:`LOW_CONTRAST` — the element's
-  own background colour and gradient stops, else the white page docs sites show
+  own background colour and gradient stops (or an inset ``box-shadow`` whose spread fills
+  the box), else the nearest ancestor's (:func:`background_css`), else the white page docs sites show
   (``#fff`` and ``#fefefe`` text hide; ``#ddd`` shows). Transparent glyphs show when the
   background is clipped to the text (gradient text) or the text is stroked. A
   background image (``url()``) the text is drawn on is taken as contrasting. A
@@ -53,6 +57,7 @@ clip-path ``url()``, a ``filter: url()`` — hides, and the reason says so.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 import tinycss2
@@ -61,6 +66,7 @@ from tinycss2.ast import Node
 from .css_geometry import area_scale, polygon_area, transform_matrix
 from .css_values import (
     GLOBAL_KEYWORDS,
+    NOMINAL_PX,
     UNKNOWN,
     Colour,
     Unknown,
@@ -75,7 +81,7 @@ from .css_values import (
 )
 from .css_visual import blend_hides, filtered, gradient_colours
 
-__all__ = ["LOW_CONTRAST", "hiding_reason"]
+__all__ = ["LOW_CONTRAST", "Nesting", "background_css", "hiding_reason", "nesting"]
 
 #: Below this WCAG contrast ratio with what is behind it, text is not read (``#eee`` on
 #: white is 1.16; ``#ddd`` is 1.36).
@@ -111,6 +117,8 @@ _FONT_SIZE_KEYWORDS = frozenset({"xx-small", "x-small", "small", "medium", "larg
                                  "xxx-large", "larger", "smaller", "math"})
 
 Declarations = dict[str, list[Node]]
+#: The colour an inset box shadow fills the box with (drawn over its background).
+_INSET_FILL: Final = "-inset-shadow-fill"
 
 
 def _box(values: list[list[Node]], names: Sequence[str]) -> list[tuple[str, list[Node]]]:
@@ -172,6 +180,14 @@ def _longhands(name: str, value: list[Node]) -> list[tuple[str, list[Node]]]:
         slash = next((i for i, t in enumerate(value) if t.type == "literal" and t.value == "/"), None)
         size = [t for t in value[slash + 1:] if number(t) is not None][:2] if slash is not None else []
         return [("mask-image", value), ("mask-size", size)]
+    if name == "box-shadow" and any(t.type == "ident" and t.lower_value == "inset" for t in value):
+        # ``inset 0 0 0 2000px #000``: a spread that fills the box paints over its background.
+        sizes = [length([t]) for t in value if number(t) is not None]
+        fill = [t for t in value if isinstance(colour([t]), tuple)]
+        spread = sizes[3] if len(sizes) > 3 else None
+        if fill and isinstance(spread, tuple) and spread[1] == "px" and spread[0] >= 50:
+            return [(_INSET_FILL, fill[-1:])]
+        return []
     if name == "-webkit-text-stroke":
         return [("-webkit-text-stroke-width", [t for t in value if number(t) is not None][:1] or value)]
     return [(name, value)]
@@ -294,6 +310,19 @@ def _no_room(found: Declarations) -> bool:
     return False
 
 
+def _cut_short(found: Declarations) -> bool:
+    """Overflow cut off from a box that does not grow with its text: ``contain: size``
+    (or ``strict``) sizes the box as if empty unless a size is given; a line clamp
+    (``-webkit-line-clamp``) shows the first lines only (fail closed for the element)."""
+    if not _overflow_cut(found):
+        return False
+    contain = {t.lower_value for t in found.get("contain", []) if t.type == "ident"}
+    if contain & {"size", "strict"} and not ("height" in found and "width" in found):
+        return True
+    clamp = [*found.get("-webkit-line-clamp", []), *found.get("line-clamp", [])]
+    return any(t.type == "number" or unknowable([t]) for t in clamp)
+
+
 def _shrunk(found: Declarations) -> bool:
     size = _quantity(found.get("font-size", []))
     if isinstance(size, Unknown) or (size is not None and (size[0] <= _TINY_FONT_PX if size[1] == "px"
@@ -393,6 +422,9 @@ def _fill(found: Declarations) -> Colour | Unknown | None:
 def _backgrounds(found: Declarations) -> list[Colour] | Unknown | None:
     """The colours behind the text (``None``: an image, taken as contrasting)."""
     out: list[Colour] = []
+    inset = colour(found.get(_INSET_FILL, []))
+    if isinstance(inset, tuple) and inset[3] >= 0.1:
+        return [inset]
     own = colour(found.get("background-color", [])) if "background-color" in found else None
     if isinstance(own, Unknown):
         return UNKNOWN
@@ -417,7 +449,7 @@ def _blank_text(found: Declarations) -> bool:
     if isinstance(text, Unknown):
         return True
     if text is None:
-        if "background-color" not in found and "background-image" not in found and not filters:
+        if not any(k in found for k in ("background-color", "background-image", _INSET_FILL)) and not filters:
             return blend_hides(found.get("mix-blend-mode", []))
         text = (0.0, 0.0, 0.0, 1.0)  # the theme's text colour: dark on a light page
     backgrounds = _backgrounds(found)
@@ -436,9 +468,84 @@ def _blank_text(found: Declarations) -> bool:
         return not (clipped_to_text or stroked or (isinstance(stroke, tuple) and stroke[0] > 0))
     if blend_hides(found.get("mix-blend-mode", [])):
         return True
-    own = "background-color" in found or "background-image" in found
+    own = any(k in found for k in ("background-color", "background-image", _INSET_FILL))
     behind = [filtered(b, filters) if own else b for b in backgrounds]
     return all(isinstance(b, tuple) and contrast(shown_text, (*b[:3], 1.0)) < LOW_CONTRAST for b in behind)
+
+
+@dataclass(frozen=True)
+class Nesting:
+    """What an element passes on to its descendants, multiplied down the element stack:
+    ``opacity: 0.3`` inside ``opacity: 0.3`` draws at 0.09, ``font-size: 30%`` inside
+    ``30%`` at 9 %, ``scale(0.1)`` inside ``scale(0.1)`` keeps 0.01 % of the area.
+
+    Attributes:
+        opacity: the fraction of opacity left (1: opaque).
+        font: the font size as a fraction of the page's (1: 16px).
+        area: the fraction of the area a transform keeps (1: unchanged).
+    """
+
+    opacity: float = 1.0
+    font: float = 1.0
+    area: float = 1.0
+
+    def within(self, parent: Nesting, absolute_font: bool) -> Nesting:
+        """This element's own factors compounded with its parent's (a font size in
+        absolute units does not compound)."""
+        return Nesting(self.opacity * parent.opacity, self.font if absolute_font else self.font * parent.font,
+                       self.area * parent.area)
+
+    def reason(self) -> str | None:
+        """Why the compounded factors hide the text (the thresholds of
+        :func:`hiding_reason`), else ``None``."""
+        if self.opacity < 0.1:
+            return "opacity compounded through nesting below 0.1"
+        if self.font <= 0.125:
+            return "text too small to read (font size compounded through nesting)"
+        if self.area < 0.01:
+            return "text too small to read (transform scale compounded through nesting)"
+        return None
+
+
+def nesting(style: str | Sequence[Node]) -> tuple[Nesting, bool]:
+    """An element's own opacity, font size and transform scale as fractions (see
+    :class:`Nesting`), and whether its font size is absolute (px, rem, a keyword). A value
+    not known here counts as 1 (the element's own check fails closed on it)."""
+    found = _declarations(style)
+    opacity = _fraction(found.get("opacity", []))
+    own_opacity = opacity if isinstance(opacity, float) else 1.0
+    size, absolute = 1.0, False
+    value = found.get("font-size", [])
+    if len(value) == 1 and value[0].type == "percentage":
+        size = float(value[0].value) / 100
+    elif len(value) == 1 and value[0].type == "dimension" and value[0].lower_unit in ("em", "ex", "ch", "cap"):
+        size = float(value[0].value) * NOMINAL_PX[value[0].lower_unit] / 16
+    elif len(value) == 1 and value[0].type == "ident" and value[0].lower_value == "smaller":
+        size = 0.83
+    elif value:
+        found_size = length(value)
+        if isinstance(found_size, tuple) and found_size[1] == "px":
+            size, absolute = found_size[0] / 16, True
+    matrix = transform_matrix(found.get("transform", []), found.get("rotate", []), found.get("scale", []))
+    area = area_scale(matrix) if matrix is not None and not isinstance(matrix, Unknown) else 1.0
+    return Nesting(max(own_opacity, 0.0), max(size, 0.0), area), absolute
+
+
+def background_css(style: str | Sequence[Node]) -> str | None:
+    """The declarations that paint an element's background (``background-color``,
+    ``background-image``, an inset box shadow filling it), as CSS its descendants'
+    text is compared with; ``None`` when it paints none (the text shows what is behind)."""
+    found = _declarations(style)
+    painted = [(name, found[name]) for name in ("background-color", "background-image") if name in found]
+    inset = found.get(_INSET_FILL)
+    if inset:
+        return f"background-color: {tinycss2.serialize(inset)}"
+    colours = _backgrounds(found) if painted else None
+    if not painted or (isinstance(colours, list) and colours == [(1.0, 1.0, 1.0, 1.0)]
+                       and "background-image" not in found
+                       and not isinstance(colour(found.get("background-color", [])), tuple)):
+        return None
+    return "; ".join(f"{name}: {tinycss2.serialize(value)}" for name, value in painted)
 
 
 def hiding_reason(style: str | Sequence[Node]) -> str | None:
@@ -462,6 +569,7 @@ def hiding_reason(style: str | Sequence[Node]) -> str | None:
         ("masked away", _masked(found)),
         ("blurred or filtered away", _blurred(found)),
         ("no room, overflow hidden", _no_room(found)),
+        ("contained or line-clamped, overflow hidden", _cut_short(found)),
         ("text coloured as its background", _blank_text(found)),
     )
     reason = next((reason for reason, hides in checks if hides), None)

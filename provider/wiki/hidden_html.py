@@ -14,9 +14,15 @@ and is hidden:
   (:func:`provider.wiki.hidden_css.hiding_reason`), SVG presentation attributes
   (``display="none"``, ``opacity="0"``, ``transform``, ``clip-path``, ``fill="none"``),
   ``<font color="white">``, classes (:func:`provider.wiki.hiding_classes.class_reason`),
-  ``<input type="hidden" value=…>``; in MDX, a ``style``/``className`` the page's script
+  ``<input type="hidden" value=…>``; in MDX, props not written as plain literals
+  (spread props ``{...{hidden: true}}``, a style's computed key, ``+``, a template
+  literal: fail closed), a ``style``/``className`` the page's script
   computes (``style={h}``) and a component the page defines that renders none of its
   ``children`` (fail closed);
+* by a front-end framework's attributes: ``ng-cloak``, ``v-cloak``, ``x-cloak``;
+  ``v-if``/``v-show``/``x-show``/``x-if``/``*ngIf``/``ng-if`` with anything but a
+  literal true (a variable is the script's to decide: fail closed); ``[hidden]``,
+  ``ng-hide`` with anything but a literal false;
 * by what it is: ``<template>``, ``<noscript>`` (shown only without JavaScript),
   ``<noembed>``, ``<noframes>``, ``<datalist>``, a ``<title>`` in the body, MathML
   annotations, SVG parts never drawn themselves (``<desc>``, ``<defs>``, ``<symbol>``,
@@ -25,7 +31,16 @@ and is hidden:
   fallback content of ``<video>``, ``<audio>``, ``<iframe>``, ``<canvas>``,
   ``<progress>``, ``<meter>`` and of an ``<object>`` with ``data`` (a browser shows the
   element instead);
-* by a rule of a ``<style>`` element of the page (:mod:`provider.wiki.css_rules`: class,
+* by SVG drawing rules: text outside the ``viewBox``, a white ``fill`` in a drawing
+  with no darker shape, ``<switch>`` children after the first, a ``<textPath>`` to a
+  missing path, a ``<foreignObject>`` of no size;
+* by a text colour too close to the background of the nearest box it is in that paints
+  one (and shown when that background contrasts: ``color: #fff`` in a dark box);
+* by a column of its table (``<col style="visibility: collapse">``: the whole table);
+* by what its ancestors pass on: opacity, font size and transform scale multiplied
+  down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
+* by a rule of a ``<style>`` element of the page (or a ``<link rel=stylesheet>`` to a
+  ``data:text/css`` URL; nested rules and ``@import`` of such a URL included) (:mod:`provider.wiki.css_rules`: class,
   id, attribute and type selectors, selector lists, ``!important``, inside any
   ``@media`` but print). A hiding
   rule whose selectors match no element written in the page may hide what the site
@@ -51,9 +66,9 @@ from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 
-from .css_rules import HidingRule, Selector, hiding_rules
+from .css_rules import HidingRule, Selector, data_stylesheet, hiding_rules
 from .css_values import colour_alpha
-from .hidden_css import hiding_reason
+from .hidden_css import Nesting, background_css, hiding_reason, nesting
 from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
 from .plaintext import ATTRIBUTE_LIST, ATTRIBUTE_PART, SKIP_CONTENT_TAGS
 
@@ -132,6 +147,8 @@ class _Element:
     foreign: bool = False
     #: Text anywhere inside, also where the indexed text leaves it out.
     any_text: bool = False
+    #: The element it is written in (``None``: at the top of the body).
+    parent: _Element | None = None
 
     @property
     def classes(self) -> list[str]:
@@ -175,7 +192,8 @@ class _Reader(HTMLParser):
         start = self._offset()
         self.flush_style()  # a tag ends a style's text: CSS holds none
         element = _Element(tag, {name: value or "" for name, value in reversed(attrs)}, start, start + len(raw), raw,
-                           foreign=any(e.tag in ("svg", "math") for e in self._open))
+                           foreign=any(e.tag in ("svg", "math") for e in self._open),
+                           parent=self._open[-1] if self._open else None)
         self.elements.append(element)
         if tag == "style":
             self._style = (element.start, element.end, [])
@@ -289,6 +307,33 @@ def _jsx_style(raw: str) -> str | None:
     return "; ".join(d for d in declarations if d)
 
 
+_NOT_LITERAL = frozenset({"[", "`", "+", ".", "?", "(", "$"})
+_SPREAD = re.compile(r"\{\s*\.\.\.")
+
+
+def _jsx_computed(raw: str) -> str | None:
+    """Why a JSX tag's props are not plain literals (spread props ``{...{hidden: true}}``,
+    a computed key ``{["display"]: "none"}``, ``"no" + "ne"``, a template literal in a
+    style): what they set is the script's to decide (fail closed)."""
+    if _SPREAD.search(raw):
+        return "props spread from an expression (fail closed)"
+    found = _JSX_STYLE.search(raw)
+    if found is None:
+        return None
+    depth = 0
+    for match in _JS_TOKEN.finditer(raw, found.end()):
+        token = match.group(1)
+        if token == "{":  # noqa: S105 - JavaScript punctuation
+            depth += 1
+        elif token == "}":  # noqa: S105
+            if depth == 0:
+                return None
+            depth -= 1
+        elif token in _NOT_LITERAL:
+            return "style object that is not a plain literal (fail closed)"
+    return None
+
+
 def _declaration(key: str | None, value: list[str]) -> str:
     if key is None or not value:
         return ""
@@ -318,12 +363,41 @@ def _fill_reason(attributes: dict[str, str]) -> str | None:
     return f"fill: {fill}"
 
 
+#: Attributes a front-end framework hides an element with until its script runs.
+_CLOAKS = ("ng-cloak", "data-ng-cloak", "x-cloak", "v-cloak")
+#: Attributes that show an element only when their expression is true (and the
+#: framework's script ran), and those that hide it when it is.
+_SHOWN_IF = ("v-if", "v-show", "x-show", "x-if", "*ngif", "ng-if", "ng-show", "data-ng-if", "data-ng-show",
+             "v-else-if")
+_HIDDEN_IF = ("[hidden]", ":hidden", "v-bind:hidden", "ng-hide", "data-ng-hide", "x-bind:hidden", "[class.hidden]")
+_TRUE = frozenset({"true", "1", "!false", "!0", "'x'", "!!1"})
+_FALSE = frozenset({"false", "0", "null", "undefined", "''", '""', "!true", "!1"})
+
+
+def _framework_reason(attributes: dict[str, str]) -> str | None:
+    """Vue, Alpine and Angular attributes that keep an element hidden: a cloak, a
+    condition that is false, or one only the page's script decides (fail closed: its
+    text is shown, if ever, only after a script runs). A literal ``true`` shows."""
+    for name in _CLOAKS:
+        if name in attributes:
+            return f"{name} (shown only after the page's script runs)"
+    for name in _SHOWN_IF:
+        if name in attributes and attributes[name].strip().lower() not in _TRUE:
+            return f'{name}="{attributes[name].strip()[:40]}" (shown only if the page\'s script finds it true)'
+    for name in _HIDDEN_IF:
+        if name in attributes and attributes[name].strip().lower() not in _FALSE:
+            return f'{name}="{attributes[name].strip()[:40]}" (hidden unless the page\'s script finds it false)'
+    return None
+
+
 def _own_reason(element: _Element, opened: set[str], components: frozenset[str] = frozenset()) -> str | None:
     """Why an element is hidden by its own name and attributes, else ``None``."""
     attributes, tag = element.attributes, element.tag
     named = _TAG_NAME.match(element.raw)
     if named is not None and named.group(1) in components:
         return f"component <{named.group(1)}> the page defines renders none of its content"
+    if (reason := _jsx_computed(element.raw)) is not None:
+        return reason
     expression = _JSX_EXPRESSION.search(element.raw)
     if expression is not None:
         return f"{expression.group(1)} from an expression the page evaluates (fail closed)"
@@ -333,6 +407,8 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
         return reason
     if "hidden" in attributes and attributes["hidden"].strip().lower() not in ("{false}", "{ false }"):
         return "hidden attribute"
+    if (reason := _framework_reason(attributes)) is not None:
+        return reason
     written_as = named.group(1) if named is not None else tag
     if (tag in _UNSHOWN and not written_as[:1].isupper()  # ``<Title>`` is an MDX component
             and (element.foreign or tag not in _FOREIGN_PARTS)):
@@ -345,13 +421,152 @@ def _own_reason(element: _Element, opened: set[str], components: frozenset[str] 
         return f"<{tag}> fallback content"
     if tag == "input" and attributes.get("type", "").strip().lower() == "hidden":
         return "hidden input"
-    style = _jsx_style(element.raw)
-    for css in (style if style is not None else attributes.get("style", ""),
-                "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes)):
+    for css in _styles(element):
         reason = hiding_reason(css) if css.strip() else None
         if reason is not None:
             return reason
     return class_reason(element.classes)
+
+
+def _styles(element: _Element) -> tuple[str, str]:
+    """The element's inline style (HTML or JSX) and its presentation attributes, as CSS."""
+    style = _jsx_style(element.raw)
+    attributes = element.attributes
+    return (style if style is not None else attributes.get("style", ""),
+            "; ".join(f"{name}: {attributes[name]}" for name in _PRESENTATION if name in attributes))
+
+
+_SHAPES = frozenset({"rect", "circle", "ellipse", "path", "polygon", "polyline", "image", "use"})
+_SVG_NUMBER = re.compile(r"^\s*([-+]?\d*\.?\d+(?:e[-+]?\d+)?)\s*(?:px)?\s*(?:[,\s]|$)")
+
+
+def _svg_number(text: str) -> float | None:
+    found = _SVG_NUMBER.match(text)
+    return float(found.group(1)) if found is not None else None
+
+
+def _ancestor(element: _Element, tag: str) -> _Element | None:
+    parent = element.parent
+    while parent is not None and parent.tag != tag:
+        parent = parent.parent
+    return parent
+
+
+def _outside_view(element: _Element, svg: _Element) -> bool:
+    """SVG text placed wholly outside its ``<svg>``'s ``viewBox`` (or, without one, its
+    width and height in pixels): cut off there."""
+    box = [_svg_number(part) for part in svg.attributes.get("viewbox", "").replace(",", " ").split()]
+    if not box and "width" in svg.attributes and "height" in svg.attributes:  # user units are pixels
+        box = [0.0, 0.0, *(_svg_number(svg.attributes[n]) for n in ("width", "height"))]
+    if len(box) != 4 or any(b is None for b in box) or svg.attributes.get("overflow", "").strip() == "visible":
+        return False
+    left, top, width, height = (b or 0.0 for b in box)
+    moving = {"transform", "dx", "dy", "style"}
+    parent: _Element | None = element
+    while parent is not None and parent is not svg:  # a transform may move it back: not read here
+        if moving & set(parent.attributes):
+            return False
+        parent = parent.parent
+    x, y = (_svg_number(element.attributes[axis]) if axis in element.attributes else None for axis in ("x", "y"))
+    size = _svg_number(element.attributes.get("font-size", "16")) or 16.0
+    return ((x is not None and (x >= left + width or x <= left - 2000))
+            or (y is not None and (y <= top - size or y >= top + height + size)))
+
+
+def _svg_reasons(elements: list[_Element]) -> dict[int, str]:
+    """SVG text a browser does not draw: placed outside the ``viewBox``, filled the
+    page's white in a drawing with no darker shape to sit on, a ``<switch>`` child after
+    the first (fail closed: the first is the usual fallback chain's pick), a
+    ``<textPath>`` to no path of the page, a ``<foreignObject>`` of no size (its default)."""
+    ids = {element.attributes.get("id") for element in elements}
+    out: dict[int, str] = {}
+    for element in elements:
+        if not element.foreign:
+            continue
+        svg = _ancestor(element, "svg")
+        parent = element.parent
+        if parent is not None and parent.tag == "switch" and element is not next(
+                (e for e in elements if e.parent is parent), element):
+            out[id(element)] = "SVG <switch> child after the first (not drawn)"
+        elif element.tag == "textpath" and (element.attributes.get("href") or element.attributes.get(
+                "xlink:href", "")).strip().lstrip("#") not in ids:
+            out[id(element)] = "SVG <textPath> to a path the page does not hold"
+        elif element.tag == "foreignobject" and any(
+                (_svg_number(element.attributes.get(n, "0")) or 0.0) <= 0 for n in ("width", "height")):
+            out[id(element)] = "SVG <foreignObject> of no size"
+        elif element.tag in ("text", "tspan") and svg is not None and _outside_view(element, svg):
+            out[id(element)] = "SVG text outside the viewBox"
+        elif element.tag in ("text", "tspan", "g") and svg is not None and _light_fill(element, svg, elements):
+            out[id(element)] = f"SVG text filled {element.attributes['fill']} on the white page"
+    return out
+
+
+def _light_fill(element: _Element, svg: _Element, elements: list[_Element]) -> bool:
+    fill = element.attributes.get("fill", "").strip()
+    if not fill or hiding_reason(f"color: {fill}") is None:
+        return False
+    for other in elements:  # a shape drawn in a colour the text can sit on
+        shape_fill = other.attributes.get("fill", "").strip()
+        if other.tag in _SHAPES and _ancestor(other, "svg") is svg and shape_fill.lower() != "none" and (
+                not shape_fill or hiding_reason(f"color: {shape_fill}") is None):
+            return False
+    return True
+
+
+def _collapsed_columns(elements: list[_Element]) -> dict[int, str]:
+    """Tables (by ``id``) with a column (``<col>``, ``<colgroup>``) whose style hides
+    it: its cells are not shown, and which cells they are is not worked out here (the
+    whole table fails closed)."""
+    out: dict[int, str] = {}
+    for element in elements:
+        if element.tag not in ("col", "colgroup"):
+            continue
+        reason = next((r for css in _styles(element) if css.strip() and (r := hiding_reason(css))), None)
+        table = element.parent
+        while table is not None and table.tag != "table":
+            table = table.parent
+        if reason is not None and table is not None:
+            out[id(table)] = f"a column of the table is hidden ({reason})"
+    return out
+
+
+def _on_ancestor_background(elements: list[_Element]) -> tuple[dict[int, str], set[int]]:
+    """Elements (by ``id``) whose text colour, compared with the nearest ancestor's
+    background rather than the page's white, hides them (``color: #000`` in a black
+    box); and those it shows (``color: #fff`` in a dark box)."""
+    painted: dict[int, str | None] = {}
+    hidden: dict[int, str] = {}
+    shown: set[int] = set()
+    for element in elements:
+        style, presentation = _styles(element)
+        css = f"{presentation}; {style}" if presentation else style
+        own = background_css(css) if css.strip() else None
+        inherited = painted.get(id(element.parent)) if element.parent is not None else None
+        painted[id(element)] = own or inherited
+        if own is None and inherited is not None and css.strip():
+            reason = hiding_reason(f"{inherited}; {css}")
+            if reason is not None and "coloured as its background" in reason:
+                hidden[id(element)] = f"{reason} (the background of a box it is in)"
+            elif reason is None:
+                shown.add(id(element))
+    return hidden, shown
+
+
+def _compounded(elements: list[_Element]) -> dict[int, str]:
+    """Elements (by ``id``) hidden only by what their ancestors pass on: opacity, font
+    size and transform scale multiplied down the element stack (each alone shows)."""
+    chain: dict[int, Nesting] = {}
+    out: dict[int, str] = {}
+    for element in elements:  # in document order: a parent before its children
+        style, presentation = _styles(element)
+        css = f"{presentation}; {style}" if presentation else style
+        own, absolute = nesting(css) if css.strip() else (Nesting(), False)
+        parent = chain.get(id(element.parent)) if element.parent is not None else None
+        total = own.within(parent, absolute) if parent is not None else own
+        chain[id(element)] = total
+        if parent is not None and (reason := total.reason()) is not None:
+            out[id(element)] = reason
+    return out
 
 
 def _silent_components(body: str) -> frozenset[str]:
@@ -409,7 +624,10 @@ def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
         reader.flush_style()
     except Exception:  # html.parser's own assertion errors: what it did not read may hide text
         failed = True
-    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in reader.styles]
+    linked = [(e.start, e.end, css) for e in reader.elements if e.tag == "link"
+              and "stylesheet" in e.attributes.get("rel", "").lower().split()
+              and (css := data_stylesheet(e.attributes.get("href", ""))) is not None]
+    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in sorted(reader.styles + linked)]
     return [*reader.elements, *_attribute_lists(body)], sheets, failed
 
 
@@ -447,7 +665,15 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
         _unwrapped(body, prepared, elements)
     opened = {element.attributes.get("popovertarget", "") for element in elements}
     components = _silent_components(body)
-    own = [_own_reason(element, opened, components) for element in elements]
+    compounded = _compounded(elements)
+    on_background, shown_on_background = _on_ancestor_background(elements)
+    compounded.update(on_background)
+    collapsed = _collapsed_columns(elements)
+    collapsed.update(_svg_reasons(elements))
+    own = [_own_reason(element, opened, components) or compounded.get(id(element)) or collapsed.get(id(element))
+           for element in elements]
+    own = [None if reason == "text coloured as its background" and id(element) in shown_on_background else reason
+           for reason, element in zip(own, elements, strict=True)]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             for s in r.selectors)] for element in elements]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]

@@ -9,10 +9,13 @@ An element's classes hide its text when
 * one is a component state class its framework shows only in another state:
   Bootstrap ``collapse`` without ``show``/``in``, ``fade`` without ``show``/``in``,
   ``modal``/``offcanvas``/``toast``/``dropdown-menu`` without ``show``, ``tab-pane``
-  without ``active`` (the reader must act to see it, and nothing on the page says what);
+  without ``active``, ``carousel-item`` without ``active`` (the reader must act to see
+  it, and nothing on the page says what); Bulma ``is-hidden-*`` classes that together
+  hide at every width (``is-hidden-mobile is-hidden-tablet``);
 * the utility classes together (Tailwind: ``opacity-0``, ``text-transparent``,
   ``size-0 overflow-hidden``, ``text-[0px]``, ``scale-0``, ``-indent-[9999px]``,
-  ``blur``, ``text-white`` without a ``bg-*``, arbitrary properties
+  ``blur``, ``text-white`` without a ``bg-*``, a text colour with an opacity modifier
+  below 10 % (``text-black/0``), arbitrary properties
   ``[display:none]``) amount to CSS that hides (:func:`provider.wiki.hidden_css.hiding_reason`
   reads the CSS they stand for).
 
@@ -22,6 +25,8 @@ checked, though assistive technology reads it. Classes under a screen-width vari
 are shown at the other widths (``md:hidden``, ``hidden md:inline``, ``d-none
 d-md-block``), two such variants may together cover every width; ``print:`` hides on
 paper only; ``hover:``/``focus:`` variants apply only while the reader interacts.
+An arbitrary variant (``[&_p]:hidden``) hides what it selects (fail closed: the
+element's text); ``min-[0px]:`` holds at every width, as no variant.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ HIDING_CLASSES = frozenset({
     "screenreadertext", "showforsr", "offscreen", "dnone", "hide", "hidetext", "texthide", "ishidden",
     "isinvisible", "issronly", "uhidden", "uvisuallyhidden", "govukvisuallyhidden", "displaynone",
     "visibilityhidden", "elementinvisible", "assistivetext", "visibleprint", "visibleprintblock",
-    "visibleprintinline", "visibleprintinlineblock", "nghide",
+    "visibleprintinline", "visibleprintinlineblock", "nghide", "ngcloak", "xcloak", "vcloak",
 })
 #: A CSS framework's class that shows an element from some screen width on.
 SHOWN_AT_A_WIDTH = re.compile(
@@ -52,7 +57,15 @@ RESPONSIVE_HIDING = frozenset(("hidden", "invisible", "dnone", "none", "d"))
 #: Component classes hidden until a state class (any of the set) is added by a script.
 _STATEFUL = {"collapse": {"show", "in"}, "fade": {"show", "in"}, "modal": {"show", "d-block"},
              "offcanvas": {"show", "showing"}, "toast": {"show"}, "dropdown-menu": {"show"},
-             "tab-pane": {"active", "show"}}
+             "tab-pane": {"active", "show"}, "carousel-item": {"active"}}
+#: Bulma's ``is-hidden-*`` classes: the screen widths (px, inclusive) each hides at.
+_BULMA_WIDTHS = {"mobile": (0, 768), "tablet": (769, 10**6), "tablet-only": (769, 1023), "touch": (0, 1023),
+                 "desktop": (1024, 10**6), "desktop-only": (1024, 1215), "widescreen": (1216, 10**6),
+                 "widescreen-only": (1216, 1407), "fullhd": (1408, 10**6)}
+#: Variants in front of a Tailwind class (``md:``, ``[&_p]:``, ``min-[0px]:``, ``group-hover/x:``).
+_VARIANT = re.compile(r"(?:[\w!@-]*\[[^\]]*\][\w-]*|[\w!@-]+)(?:/[\w-]+)?:")
+#: A ``min-[…]`` width variant small enough to hold at every screen width.
+_EVERY_WIDTH = re.compile(r"min-\[(?:0*(?:\.\d+)?|[0-2]?\d{1,2}(?:\.\d+)?px|0*1?\d(?:\.\d+)?r?em)\]")
 #: Tailwind screen-width variants: ``sm:`` … ``2xl:``, ``max-md:``, ``min-[900px]:``.
 _BREAKPOINT = re.compile(r"(?:max-|min-)?(?:sm|md|lg|xl|2xl|\[[0-9.]+(?:px|em|rem)\])")
 _PREFIX = re.compile(r"^[a-z]{1,4}-")
@@ -114,6 +127,13 @@ def _utility_css(name: str, classes: set[str]) -> str:
         if base == "translate-y":
             return f"translate: 0 {value}"
         return f"{_OFFSET_NAMES.get(base, 'translate')}: {value}"
+    if base.startswith("text") and "/" in raw and not raw.startswith("["):
+        alpha = raw.rpartition("/")[2]  # an opacity modifier: ``text-black/0``, ``text-gray-900/[0.05]``
+        alpha = alpha[1:-1] if alpha.startswith("[") else alpha
+        amount = float(alpha) / 100 if alpha.isdigit() else float(alpha) if re.fullmatch(r"\d*\.\d+", alpha) else 1.0
+        if amount < 0.1:
+            return "color: transparent"
+        raw = raw.rpartition("/")[0]
     if base == "text":
         value = _value(raw)
         if raw.startswith("[") and re.match(r"[\d.]", value):
@@ -129,6 +149,15 @@ def _utility_css(name: str, classes: set[str]) -> str:
     if base == "mix-blend":
         return f"mix-blend-mode: {raw}"
     return ""
+
+
+def _covers_every_width(ranges: list[tuple[int, int]]) -> bool:
+    reached = 0
+    for low, high in sorted(ranges):
+        if low > reached:
+            return False
+        reached = max(reached, high + 1)
+    return bool(ranges) and reached > 10**6
 
 
 def _colour_name(raw: str) -> str:
@@ -147,11 +176,13 @@ def class_reason(classes: list[str]) -> str | None:
     for name in classes:
         # A Tailwind arbitrary property (``[display:none]``, ``md:[visibility:hidden]``)
         # holds a colon of its own.
-        bracket = name.find("[")
-        head = name[:bracket] if bracket >= 0 else name
-        variant, _, base = head.rpartition(":")
-        base += name[bracket:] if bracket >= 0 else ""
-        base = base.strip("!")
+        variants: list[str] = []
+        rest = name
+        while (found := _VARIANT.match(rest)) is not None and found.end() < len(rest):
+            if not _EVERY_WIDTH.fullmatch(found.group(0)[:-1].lower()):
+                variants.append(found.group(0)[:-1])
+            rest = rest[found.end():]
+        variant, base = ":".join(variants), rest.strip("!")
         if not variant:
             plain.append(base)
         squashed = squash(base)
@@ -169,6 +200,10 @@ def class_reason(classes: list[str]) -> str | None:
         if not (shown_somewhere and squash(base) in RESPONSIVE_HIDING):
             return f"class {(variant + ':' if variant else '') + base!r}"
     states = set(plain)
+    bulma = [_BULMA_WIDTHS[n[len("is-hidden-"):]] for n in states if n[len("is-hidden-"):] in _BULMA_WIDTHS
+             and n.startswith("is-hidden-")]
+    if _covers_every_width(bulma):
+        return "classes 'is-hidden-*' together hide at every screen width"
     for name, shown_by in _STATEFUL.items():
         if name in states and not states & shown_by:
             return f"class {name!r} without {' or '.join(sorted(shown_by))}"

@@ -128,7 +128,21 @@ def overridden_css(draw: st.DrawFn) -> str:
 
 def hiding_css() -> st.SearchStrategy[str]:
     """Any member of the CSS classes above."""
-    return st.one_of(offset_css(), shrink_css(), clip_css(), colour_css(), overridden_css())
+    return st.one_of(offset_css(), shrink_css(), clip_css(), colour_css(), overridden_css(), cut_short_css())
+
+
+@st.composite
+def cut_short_css(draw: st.DrawFn) -> str:
+    """Overflow cut off a box that does not grow with its text: ``contain: size`` or
+    ``strict`` without a full size, or a line clamp (issue 24, round 3)."""
+    overflow = draw(st.sampled_from(["overflow: hidden", "overflow: clip", "overflow-y: hidden",
+                                     "overflow: hidden auto"]))
+    cut = draw(st.sampled_from([
+        "contain: size", "contain: strict", "contain: size layout paint", "contain: strict; width: 300px",
+        "display: -webkit-box; -webkit-line-clamp: 1; -webkit-box-orient: vertical",
+        "-webkit-line-clamp: 2", "line-clamp: 1", "display: -webkit-box; -webkit-line-clamp: var(--n)"]))
+    parts = [overflow, cut]
+    return "; ".join(draw(st.permutations(parts)))
 
 
 @st.composite
@@ -145,6 +159,8 @@ def shown_css(draw: st.DrawFn) -> str:
         "display: none; display: block", "height: 0; padding-bottom: 56.25%; overflow: hidden", "left: 0",
         "--fit: cover; --pos: center", "background-color:#CCCCCC;color:#000;border-radius:6px;",
         "color: hsl(0 0% 40%)", "text-indent: 2em", "position: absolute; top: 150px", "color: #ddd",
+        "contain: layout paint; overflow: hidden", "contain: size; width: 300px; height: 200px; overflow: hidden",
+        "-webkit-line-clamp: 3", "contain: strict",
     ]))
 
 
@@ -152,7 +168,59 @@ def shown_css(draw: st.DrawFn) -> str:
 def hidden_element(draw: st.DrawFn) -> str:
     """Markup whose text is never drawn: SVG definitions, a zero-size SVG, fallback
     content, a ``<title>`` in the body, utility classes, ``hidden`` variants."""
-    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute"]))
+    kind = draw(st.sampled_from(["svg-part", "svg-size", "fallback", "class", "attribute", "nested", "framework",
+                                 "column", "svg-drawing", "background",
+                                 "stylesheet", "mdx-props"]))
+    if kind == "framework":
+        return draw(framework_hidden())
+    if kind == "svg-drawing":
+        return draw(st.sampled_from([
+            f'<svg viewBox="0 0 100 100"><text x="5000" y="50">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="-500">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 40"><text x="10" y="900">{SECRET}</text></svg>',
+            f'<svg width="200" height="20"><text y="-500">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><g fill="white"><text x="10" y="50">{SECRET}</text></g></svg>',
+            f'<svg viewBox="0 0 100 100"><text x="10" y="50" fill="#FEFEFE">{SECRET}</text></svg>',
+            f'<svg viewBox="0 0 100 100"><switch><text y="20">Shown</text><text y="40">{SECRET}</text></switch></svg>',
+            f'<svg viewBox="0 0 100 100"><text y="50"><textPath href="#gone">{SECRET}</textPath></text></svg>',
+            f'<svg viewBox="0 0 100 100"><text y="50"><textPath xlink:href="#gone">{SECRET}</textPath></text></svg>',
+            f'<svg viewBox="0 0 100 100"><foreignObject width="0" height="0"><p>{SECRET}</p></foreignObject></svg>',
+            f'<svg viewBox="0 0 100 100"><foreignObject><div>{SECRET}</div></foreignObject></svg>',
+        ]))
+    if kind == "background":
+        box = draw(st.sampled_from(["background:#000", "background-color:#123456", "background:rgb(20 20 20)",
+                                    "box-shadow: inset 0 0 0 1000px #222", "background:linear-gradient(#111,#111)"]))
+        text = {"background:#000": "#000", "background-color:#123456": "#123457", "background:rgb(20 20 20)": "#141414",
+                "box-shadow: inset 0 0 0 1000px #222": "#222",
+                "background:linear-gradient(#111,#111)": "#111"}[box]
+        between = draw(st.sampled_from(["", "<div>", "<section>"]))
+        inner = f'<span style="color:{text}">{SECRET}</span>'
+        inner = f"{between}{inner}</{between[1:-1]}>" if between else inner
+        return f'<div style="{box}">{inner}</div>'
+    if kind == "stylesheet":
+        return draw(st.sampled_from([
+            f'<style>.a{{ & .b{{display:none}} }}</style>\n\n<div class="a"><p class="b">{SECRET}</p></div>',
+            f'<style>.a{{ .b &{{visibility:hidden}} }}</style>\n\n<div class="b"><p class="a">{SECRET}</p></div>',
+            f'<style>@import url("data:text/css,.x%7Bdisplay:none%7D");</style>\n\n<p class="x">{SECRET}</p>',
+            f'<style>@import "data:text/css,.x{{opacity:0}}";</style>\n\n<p class="x">{SECRET}</p>',
+            f'<link rel="stylesheet" href="data:text/css,.y%7Bvisibility:hidden%7D">\n\n<p class="y">{SECRET}</p>',
+            f'<link rel=stylesheet href="data:text/css;base64,Lnp7ZGlzcGxheTpub25lfQ==">\n\n<p class="z">{SECRET}</p>',
+        ]))
+    if kind == "mdx-props":
+        return draw(st.sampled_from([
+            f"<div {{...{{hidden: true}}}}>{SECRET}</div>", f"<p {{ ...{{style: {{display: 'none'}}}} }}>{SECRET}</p>",
+            f'<div style={{{{["display"]: "none"}}}}>{SECRET}</div>',
+            f'<div style={{{{display: "no" + "ne"}}}}>{SECRET}</div>',
+            f"<div style={{{{display: `none`}}}}>{SECRET}</div>",
+            f"<div style={{{{visibility: `hid${{'den'}}`}}}}>{SECRET}</div>",
+        ]))
+    if kind == "column":
+        col = draw(st.sampled_from(['<col style="visibility:collapse">', '<col style="visibility: collapse;">',
+                                    '<colgroup><col><col style="visibility:collapse"></colgroup>']))
+        return f"<table>{col}<tr><td>a</td><td>{SECRET}</td></tr></table>"
+    if kind == "nested":
+        return draw(compounded_nesting())
     if kind == "svg-part":
         part = draw(st.sampled_from(["desc", "metadata", "defs", "symbol", "clipPath", "mask", "linearGradient",
                                      "pattern", "marker", "title"]))
@@ -175,11 +243,45 @@ def hidden_element(draw: st.DrawFn) -> str:
             "d-none", "visually-hidden", "ng-hide", "modal", "tab-pane", "offcanvas", "size-0 overflow-hidden",
             "h-0 overflow-hidden", "h-px w-px overflow-hidden", "text-[0px]", "text-[0]", "scale-0", "-indent-[9999px]",
             "-left-[9999px] absolute", "left-[-9999px]", "text-white", "text-gray-50", "blur", "[display:none]",
-            "[visibility:hidden]", "mix-blend-screen"]))
+            "[visibility:hidden]", "mix-blend-screen", "carousel-item", "carousel-item fade",
+            "is-hidden-mobile is-hidden-tablet", "is-hidden-touch is-hidden-desktop", "[&_p]:hidden",
+            "min-[0px]:hidden", "text-black/0", "text-gray-900/5", "ng-cloak", "[&>*]:!hidden"]))
         attribute = draw(st.sampled_from(["class", "className"]))
         return f'<div {attribute}="{classes}">{SECRET}</div>'
     value = draw(st.sampled_from(["hidden", 'hidden="until-found"', 'hidden="false"', 'hidden=""', "HIDDEN"]))
     return f"<p {value}>{SECRET}</p>"
+
+
+@st.composite
+def framework_hidden(draw: st.DrawFn) -> str:
+    """Vue, Alpine and Angular attributes that hide until (or unless) a script decides."""
+    attribute = draw(st.one_of(
+        st.sampled_from(["ng-cloak", "v-cloak", "x-cloak", "data-ng-cloak"]),
+        st.builds(lambda name, value: f'{name}="{value}"',
+                  st.sampled_from(["v-if", "v-show", "x-show", "*ngIf", "ng-if", "ng-show"]),
+                  st.sampled_from(["false", "0", "null", "open", "isVisible", "!true", "user.admin", ""])),
+        st.builds(lambda name, value: f'{name}="{value}"', st.sampled_from(["[hidden]", ":hidden", "ng-hide"]),
+                  st.sampled_from(["true", "1", "collapsed", "!open"]))))
+    tag = draw(st.sampled_from(["div", "p", "section", "span"]))
+    return f"<{tag} {attribute}>{SECRET}</{tag}>"
+
+
+@st.composite
+def compounded_nesting(draw: st.DrawFn) -> str:
+    """Elements each shown alone whose opacity, font size or transform scale, multiplied
+    down the element stack, hides the innermost text (issue 24, round 3)."""
+    prop, values = draw(st.sampled_from([
+        ("opacity", ["0.3", "0.25", "30%", "0.2"]), ("font-size", ["30%", "0.3em", "25%", "35%"]),
+        ("transform", ["scale(0.1)", "scale(0.08)", "scale(0.09, 0.1)"]), ("scale", ["0.1", "0.09"])]))
+    depth = draw(st.integers(2, 3))
+    tags = draw(st.lists(st.sampled_from(["div", "span", "section", "p"]), min_size=depth, max_size=depth))
+    middle = draw(st.sampled_from(["", "<div>", "<em>"]))
+    out = SECRET
+    for index, tag in enumerate(reversed(tags)):
+        if index == 1 and middle:
+            out = f"{middle}{out}</{middle[1:-1]}>"
+        out = f'<{tag} style="{prop}:{draw(st.sampled_from(values))}">{out}</{tag}>'
+    return out
 
 
 @st.composite
@@ -195,6 +297,33 @@ def shown_element(draw: st.DrawFn) -> str:
         f'<canvas id="c"></canvas>\n\n{SECRET}', f'<progress value="1" max="2"></progress> {SECRET}',
         # SVG's part names outside an <svg> are unknown HTML elements, shown (a placeholder in prose).
         f"Pass <pattern> or <filter> as the argument.\n\n{SECRET}",
+        f'<div class="carousel-item active">{SECRET}</div>', f'<p class="is-hidden-mobile">{SECRET}</p>',
+        f'<p v-if="true">{SECRET}</p>', f'<p [hidden]="false">{SECRET}</p>', f'<p class="text-black/80">{SECRET}</p>',
+        f'<p class="min-[900px]:hidden">{SECRET}</p>',
+        f'<table><col style="background:#eee"><col><tr><td>a</td><td>{SECRET}</td></tr></table>',
+        f'<svg viewBox="0 0 100 100"><rect width="100" height="100" fill="#336"/>'
+        f'<text x="10" y="50" fill="#fff">{SECRET}</text></svg>',
+        f'<svg viewBox="0 0 100 100"><text x="10" y="50">{SECRET}</text></svg>',
+        f'<svg width="200" height="40"><text x="10" y="25">{SECRET}</text></svg>',
+        f'<svg viewBox="0 0 100 100"><switch><text y="50">{SECRET}</text></switch></svg>',
+        f'<svg viewBox="0 0 100 100"><path id="p" d="M0 0L100 100"/><text><textPath href="#p">{SECRET}</textPath>'
+        f'</text></svg>',
+        f'<svg viewBox="0 0 100 100"><foreignObject width="100" height="100"><p>{SECRET}</p></foreignObject></svg>',
+        f'<div style="background:#333"><p style="color:#fff">{SECRET}</p></div>',
+        f'<div style="background:#000"><div><span style="color:#eee">{SECRET}</span></div></div>',
+        f'<p style="box-shadow: inset 0 0 0 2000px #000; color:#fff">{SECRET}</p>',
+        f'<p style="box-shadow: 0 1px 3px #000">{SECRET}</p>',
+        f'<style>.a{{ color:#333; & .b{{font-weight:bold}} }}</style>\n\n'
+        f'<div class="a"><p class="b">{SECRET}</p></div>',
+        f'<link rel="stylesheet" href="/extra.css">\n\n<p class="y">{SECRET}</p>',
+        f'<div style={{{{margin: "0 auto", maxWidth: 600}}}}>{SECRET}</div>',
+        f'<div style={{{{transform: "translate(-50%, -50%)", opacity: 0.5}}}}>{SECRET}</div>',
+        # Nesting that compounds to something readable.
+        f'<div style="opacity:0.9"><p style="opacity:0.9">{SECRET}</p></div>',
+        f'<div style="font-size:30%"><p style="font-size:16px">{SECRET}</p></div>',
+        f'<div style="font-size:80%"><small style="font-size:0.8em">{SECRET}</small></div>',
+        f'<div style="position:absolute;left:50%;transform:translate(-50%,-50%)">'
+        f'<p style="transform:scale(0.5)">{SECRET}</p></div>',
     ]))
 
 
