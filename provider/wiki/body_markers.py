@@ -378,6 +378,10 @@ def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool 
     if label.isascii() and _NO_PHRASE.fullmatch(lowered := label.lower()) and not HINT.search(lowered):
         return None  # most labels hold no word of any phrase: not read word by word
     phrase = says_not_for_customers(label)
+    if phrase is None and label.strip().lower() == "tlp":
+        phrase = restricts_readers(f"TLP:{rest[:12]}")  # "TLP:RED: …" is read as a label "TLP"
+        if phrase is not None:
+            return phrase
     if phrase is not None:
         words, said = _words(label), tuple(phrase.split())
         # A whole label is the phrase, maybe with a word before or after it, or ends with it.
@@ -733,8 +737,9 @@ _QUALIFIER = re.compile(r"[(\[]([^()\[\]]{1,40})[)\]]")
 _STATE_PHRASES = ("unpublished", "draft", "draft unpublished", "not public", "not yet published", "restricted",
                   "confidential")
 _LEAD = re.compile(r"^\W*([^:：]{1,30})[:：]\s*\S")
-#: A lock after a heading's words (a lock before them is the topic's icon: ``🔒 Security``).
-_TRAILING_LOCK = re.compile("\\w\\W*?[\U0001f512\U0001f510\U0001f50f]\ufe0f?\\W*$")
+#: A lock, or a no-entry or deny sign, after a heading's words (one before them is the
+#: topic's icon or warning: ``🔒 Security``, ``⛔ Deprecated APIs``).
+_TRAILING_LOCK = re.compile("\\w\\W*?[\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab]\ufe0f?\\W*$")
 #: A heading's parts at a spaced dash, or an en or em dash.
 _DASHED = re.compile(r"\s+[-–—|]\s+|\s*[–—]\s*")
 

@@ -220,14 +220,23 @@ def _prefix(phrase: str) -> str:
     return out
 
 
+#: Staff words so short that, as hints, they would match inside most words ("rep" in
+#: "report"): :data:`HINT` looks for them as whole words.
+_SHORT_STAFF = frozenset(("rep", "reps", "csm", "csms"))
+
+
 def _hints() -> list[str]:
     """The words and phrase starts :data:`HINT` looks for, folded as a body is (with and
     without :data:`_PLAIN_LETTERS`). Team words are staff only beside a support word,
     which is a hint itself; a customer noun matters only in a sentence with a negation."""
     t = words_table
-    raw = {*t.STAFF_STEMS, *t.STAFF_WORDS, *t.STAFF_AT_END, *t.INSIDER_STEMS, *t.PROCEDURE_WORDS,
-           *(w for w in t.SUPPORT_WORDS if len(w) > 3), *(w for w in t.CUSTOMER_WORDS if len(w) > 6), "customer",
-           "client", "tier", "level", "cs rep", "cs team", "ops team",
+    raw = {*t.STAFF_STEMS, *(w for w in t.STAFF_WORDS if w not in _SHORT_STAFF), *t.STAFF_AT_END, *t.INSIDER_STEMS,
+           *t.PROCEDURE_WORDS,
+           *(w for w in t.SUPPORT_WORDS if len(w) > 3 and w not in ("success", "care")),
+           *(w for w in t.CUSTOMER_WORDS if len(w) > 6), "customer",
+           "client", "tier", "level", "cs rep", "cs team", "ops team", "tlp", "callers", "ticket reply",
+           # "success" and "care" are in most prose: hinted with a team word only
+           *(f"{w}{sep}{team}" for w in ("success", "care") for sep in (" ", "-") for team in ("team", "crew", "desk")),
            *(_prefix(p) for p in (*t.NO_SHARE, *t.WHOLE_NO_SHARE)),
            *(sep.join(key) for key in t.COMPOUNDS if len(key) > 1 for sep in " -")}
     return sorted({form for word in raw for form in (fold(word), _fold(word))}, key=len, reverse=True)
@@ -239,7 +248,7 @@ def _hints() -> list[str]:
 #: Bodies are searched with it before any line is read word by word.
 HINT = re.compile(
     _alternation(_hints())
-    + r"|\b[lt][1-4]\b"
+    + r"|\b[lt][1-4]\b|\b(?:" + _alternation(_SHORT_STAFF) + r")\b"
     # Each script's forms behind a test of its first letter: Latin text fails it at once.
     + r"|(?=[\u3040-\u9fff\uac00-\ud7af])(?:" + _alternation(_CJK_STAFF) + "|" + _alternation(_CJK_NO_SHARE) + ")"
     + r"|(?=[\u0590-\u06ff\u0900-\u097f\u0e00-\u0e7f])(?:"
@@ -305,9 +314,10 @@ for _words in NO_SHARE:
     _NO_SHARE_BY_FIRST.setdefault(_words[0], []).append(_words)
 
 
-#: Words after which "per" is the Italian for word, not the English "each".
+#: Words after which "per" is the Italian (or Albanian "për") for word, not the English "each".
 _ITALIAN_AFTER_PER = frozenset(("dipendenti", "personale", "agenti", "collaboratori", "moderatori", "uso", "utilizzo",
-                                "interno", "staff"))
+                                "interno", "staff", "stafin", "stafit", "stafi", "punonjesit", "punonjesve",
+                                "personelin", "personelit"))
 
 
 def _kinds(words: list[str]) -> list[str]:
@@ -417,6 +427,37 @@ _POSSESSED = frozenset(("data", "information", "info", "details", "records", "re
                         "files", "pii", "messages", "payment", "cards", "card", "orders", "order", "tickets", "s"))
 
 
+#: Outsiders an order keeps things from, beside :data:`_CUSTOMERS`: callers of a support
+#: line ("Don't let callers know about…"); read in orders only, as an API's callers are
+#: no one's customers elsewhere.
+_ORDER_OUTSIDERS = frozenset(("callers", "caller", "enduser", "endusers", "users", "user"))
+#: Verbs of putting text where a customer reads it ("Never paste this into a ticket reply").
+_PASTE = frozenset(("paste", "copy", "include", "put", "quote", "insert", "add", "send", "forward", "share", "use"))
+#: The page's own text as the object of :data:`_PASTE`.
+_THIS = frozenset(("this", "these", "it", "that", "following"))
+#: Replies a customer reads: "a ticket reply", "a reply to the customer", "customer replies".
+_REPLIES = frozenset(("reply", "replies", "response", "responses", "answer", "answers", "email", "emails"))
+
+
+def _into_reply(head: list[str], opening: int) -> str | None:
+    """*Never paste this into a ticket reply*, *Don't copy these into a reply to the
+    customer*: a verb of putting, the text itself as its object, and a reply a customer
+    reads (a ticket's or a customer's). Not advice about the reader's own things
+    (*Never paste your API key into a ticket*): the object must be the text."""
+    verb = opening + 1
+    if verb + 1 >= len(head) or head[verb] not in _PASTE or head[verb + 1] not in _THIS:
+        return None
+    for j in range(verb + 2, len(head)):
+        if head[j] not in _REPLIES:
+            continue
+        before = head[j - 1] if j > 0 else ""
+        after = [w for w in head[j + 1 : j + 4] if _kind(w) != "filler"]
+        if before in ("ticket", "support", "customer", "customers", "client", "public") or (
+                after[:2] in (["to", w] for w in (*_CUSTOMERS, *_ORDER_OUTSIDERS))):
+            return " ".join(head[: j + 1])
+    return None
+
+
 def _order(words: list[str]) -> str | None:
     """An order to staff about what customers must not learn, without pointing at the
     text (issue 24): a negation opening the sentence (*Do not tell customers about…*,
@@ -435,8 +476,11 @@ def _order(words: list[str]) -> str | None:
         return " ".join(head[: head.index("from") + 2]) if after[:1] and after[0] in _CUSTOMERS else None
     if opening >= len(head) or head[opening] not in _NEGATIONS:
         return None
+    if (reply := _into_reply(head, opening)) is not None:
+        return reply
     verbs = [j for j, w in enumerate(head) if j > opening and w in _TELL]
-    customers = [j for j, w in enumerate(head) if j > opening and w in _CUSTOMERS]
+    customers = [j for j, w in enumerate(head) if j > opening and (
+        w in _CUSTOMERS or (w in _ORDER_OUTSIDERS and w.startswith("caller")))]
     for c in customers:
         if c + 1 < len(words) and words[c + 1] in _POSSESSED:
             continue
@@ -594,6 +638,11 @@ _PARTS = re.compile(r"\s[-–—|/·•]\s|[:：()（）\[\]]")
 _INVISIBLE_IN_WORD = re.compile("[a-zA-Z][\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufeff]+[a-zA-Z]")
 
 
+#: A Traffic Light Protocol marking that restricts who may read (RED, AMBER, AMBER+STRICT;
+#: CLEAR, WHITE and GREEN do not) opening a text: ``TLP:RED``, ``TLP: AMBER — refunds``.
+TLP_MARKING = re.compile(r"^\W*tlp\s*[:：]?\s*(?:red|amber)(?![^\W_])")
+
+
 @lru_cache(maxsize=65_536)
 def restricts_readers(text: str) -> str | None:
     """The words of ``text`` (a heading, label, note's first line, box title or comment;
@@ -604,6 +653,8 @@ def restricts_readers(text: str) -> str | None:
     module docstring for the rule."""
     folded = _fold(text[:300]).strip(" \t:：;-–—.。!！*_()（）[]")
     short = len(folded) <= _MAX_CJK_CHARS * 2
+    if (tlp := TLP_MARKING.match(folded)) is not None:
+        return tlp.group(0).strip()
     if short and (sign := _marked(folded)) is not None:
         return sign
     if len(folded) <= _MAX_CJK_CHARS and (cjk := _CJK.search(folded)) is not None:

@@ -7,7 +7,8 @@ common meaning that restricts nothing (Indonesian *internal* and Turkish *dahili
 insider words: they fire only bound to a restriction, as English *internal* does).
 
 Languages: en, de, nl, pt, es, fr, it, pl, ru, uk, sv, da, no, fi, tr, cs, sk, hu, ro, el,
-id, ms, tl, vi (read word by word); ar, he, fa, hi, th (:data:`FIXED_FORMS`, matched as
+id, ms, tl, vi, bg, ca, et, sl, hr, sr, lt, lv, sw, af, cy, eu, gl, is, mk, sq (read word by
+word); ar, he, fa, hi, th (:data:`FIXED_FORMS`, matched as
 written); ja, zh, ko (:mod:`provider.wiki.restriction`'s forms without spaces).
 """
 
@@ -32,6 +33,8 @@ STAFF_STEMS: tuple[str, ...] = (
     # issue 24, third round: bg, ca, et, sl, hr, sr, lt, lv, sw
     "служител", "empleat", "treballador", "tootaja", "zaposlen", "djelatni", "osoblj", "osebj", "запослен",
     "особљ", "darbuotoj", "darbiniek", "wafanyakaz",
+    # issue 24, fourth round: eu langileentzat, is starfsmenn/starfsfólk, mk вработени, sq punonjësit
+    "langile", "starfsm", "starfsfolk", "вработен", "punonjes",
 )
 #: Staff nouns read as whole words.
 STAFF_WORDS: frozenset[str] = frozenset((
@@ -46,7 +49,12 @@ STAFF_WORDS: frozenset[str] = frozenset((
     "tauhan",  # tl
     # Operations staff and supervisors; "admins" are not here: a customer's own
     # administrators are customers ("This article is for Microsoft 365 administrators only").
-    "ops", "supervisor", "supervisors", "personalile", "personalui", "personalam", "personālam", "персонала",
+    "ops", "supervisor", "supervisors", "personalile",
+    # Customer-facing roles (issue 24, fourth round): a CSM, a rep, an account manager
+    # ("account managers" is joined, below), the frontline.
+    "csm", "csms", "rep", "reps", "frontline", "accountmanager", "accountmanagers",
+    "persoal", "empregados", "empregado", "empregadas", "stafin", "stafit", "stafi",  # gl, sq
+    "personalui", "personalam", "personālam", "персонала",
 ))
 #: A word that is a staff noun only when it ends the text after a for or only word
 #: (sv, cs, es "Endast för personal", "Pouze pro personál"): English *personal* restricts
@@ -59,6 +67,7 @@ TEAM_WORDS: frozenset[str] = frozenset((
     "representative",
     "teamet", "tiimi", "tiimille", "ekip", "ekibi", "ekibine", "tým", "týmu", "tim", "pasukan", "echipa", "echipei",
     "ομαδα", "ekipa", "ekipi", "komanda", "timu",
+    "crew", "crews",
 ))
 SUPPORT_WORDS: frozenset[str] = frozenset((
     "support", "soporte", "suporte", "supporto", "wsparcia", "поддержки", "підтримки", "help", "service", "servicio",
@@ -66,6 +75,7 @@ SUPPORT_WORDS: frozenset[str] = frozenset((
     "tuki", "destek", "podpory", "podpora", "dukungan", "sokongan", "suport", "υποστηριξης", "tamogatas",
     "escalation", "escalations", "podrske", "podpore", "podrška", "подршке", "поддръжка", "palaikymo", "atbalsta",
     "msaada",
+    "success", "care", "frontline",  # success team, care team, frontline crew
 ))
 #: Insider words' stems: internal and "official use".
 INSIDER_STEMS: tuple[str, ...] = (
@@ -102,6 +112,7 @@ ONLY_WORDS: frozenset[str] = frozenset((
     "sadece", "yalnızca", "yalnizca", "yalnız", "pouze", "jen", "jenom", "vyhradne", "iba", "len", "csak", "kizarolag",
     "doar", "numai", "exclusiv", "μονο", "αποκλειστικα", "hanya", "khusus", "sahaja", "saja", "lamang", "lang",
     "само", "samo", "només", "ainult", "tik", "tikai", "pekee", "isključivo", "izključno", "isključivo",
+    "slegs", "unig", "soilik", "aðeins", "adeins", "vetëm", "vetem",  # af, cy, eu, is, sq
 ))
 #: Reserved words: an only and a for in one ("reserved for", "Mitarbeitern vorbehalten").
 RESERVED_STEMS: tuple[str, ...] = ("reserved", "reserve", "riservat", "reservad", "vorbehalten", "zarezerwowan",
@@ -112,6 +123,7 @@ FOR_WORDS: frozenset[str] = frozenset((
     "for", "fur", "voor", "pour", "para", "per", "dla", "для", "til", "icin", "için", "pro", "pre", "pentru", "για",
     "untuk", "bagi",
     "за", "za", "kwa",
+    "vir", "fyrir",  # af, is (sq "për" is read as it is in Italian, restriction._ITALIAN_AFTER_PER)
 ))
 #: Words skipped between the others: articles, possessives, contractions, particles.
 FILLERS: frozenset[str] = frozenset((
@@ -122,6 +134,7 @@ FILLERS: frozenset[str] = frozenset((
     "всех", "усіх", "van", "von", "s", "vara", "våra", "vores", "vare", "våre", "το", "τους", "την", "τις", "τον",
     "sa", "mga", "ng", "kami", "kita", "az", "a", "naše", "nase", "bizim",
     "als", "ya", "na", "nashe", "naše",
+    "yn",  # cy "Staff yn unig"
 ))
 #: Words of a text that is about the page's text (a note, information): "Internal notes",
 #: "Notas internas", "Intern information".
@@ -136,6 +149,7 @@ NOTE_WORDS: frozenset[str] = frozenset((
     "σημειωσεις", "πληροφοριες", "catatan", "informasi", "maklumat", "tala",
     "бележки", "opombe", "bilješke", "biljeske", "белешке", "beleske", "pastabos", "piezīmes", "piezimes",
     "märkmed", "markmed", "maelezo", "notes", "faq", "faqs", "guidance", "tips", "tip",
+    "fyi", "headsup",  # lead-ins: "Heads-up for reps:", "FYI support crew —"
 ))
 #: Words naming a staff procedure: "Agent playbook", "Support runbook".
 PROCEDURE_WORDS: frozenset[str] = frozenset(("playbook", "playbooks", "runbook", "runbooks", "handbook", "sop",
@@ -197,7 +211,9 @@ NO_SHARE: tuple[str, ...] = (
     "not for customers", "not for the public", "not to be shared", "not to be published", "do not forward",
     "dont forward", "do not disclose", "dont disclose", "do not circulate", "not for external distribution",
     "not for external use", "not for distribution", "not for release", "not customer facing", "not client facing",
-    "non customer facing", "not public facing", "not for external eyes", "company confidential",
+    "non customer facing", "not public facing", "off limits to customers", "off limits to clients",
+    "off limits for customers", "keep this between us", "keep it between us", "keep this between ourselves",
+    "not for external eyes", "company confidential",
     "need to know basis", "internal distribution only", "for internal distribution", "not to be forwarded",
     "under nda", "nda only", "off the record", "not for general distribution", "not for circulation",
     "do not tell customers", "dont tell customers", "never tell customers", "keep from customers",
@@ -238,7 +254,11 @@ WHOLE_NO_SHARE: tuple[str, ...] = ("need to know", "for your eyes only", "eyes o
                                    "סודי", "дсп", "дск", "поверително", "confidencial", "konfidentsiaalne",
                                    "zaupno", "povjerljivo", "poverljivo", "поверљиво", "konfidencialu",
                                    "konfidenciāli", "konfidenciali", "under nda",
-                                   "internal eyes", "company internal", "konfidentiellt", "fortroligt", "fortrolig",
+                                   "internal eyes", "company internal",
+                                   # Traffic Light Protocol: RED and AMBER restrict who may
+                                   # read; CLEAR, WHITE and GREEN do not
+                                   "tlp red", "tlp amber", "tlp amber strict", "just between us",
+                                   "konfidentiellt", "fortroligt", "fortrolig",
                                    "konfidensielt", "luottamuksellinen", "duverne", "bizalmas",
                                    "confidențial", "εμπιστευτικο", "kumpidensyal", "tuyet mat")
 #: Words spelled as two that a reader reads as one, by language: the words they stand for.
@@ -252,6 +272,8 @@ COMPOUNDS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ic", "kullanım"): ("internal", "use"), ("ic", "kullanim"): ("internal", "use"),
     ("sirket", "ici"): ("internal",), ("kurum", "ici"): ("internal",), ("musteri", "temsilcileri"): ("staff",),
     ("müşteri", "temsilcileri"): ("staff",),
+    ("account", "managers"): ("accountmanagers",), ("account", "manager"): ("accountmanager",),
+    ("front", "line"): ("frontline",), ("heads", "up"): ("headsup",), ("internal", "facing"): ("internalfacing",),
     ("so",): ("only",),  # pt "só" (folded); read as only only before a for word, below
 }
 #: Forms read as written, in scripts whose words the word-by-word reading cannot split

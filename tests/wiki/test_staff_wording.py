@@ -126,6 +126,12 @@ def test_r3_box_title_is_parted_from_its_text(variant: tuple[str, str, str, str]
     "Helpdesk only", "Tier 2 agents only", "Moderators only", "For employees", "agents: do not share",
     "Nur für Mitarbeiter", "社内向け", "Только для сотрудников", "Alleen voor medewerkers",
     "Somente para funcionários", "仅限内部", "Réservé aux employés", "Tylko dla pracowników",
+    # issue 24, fourth round
+    "Slegs vir personeel", "Staff yn unig", "Langileentzat soilik", "Só para o persoal", "Aðeins fyrir starfsmenn",
+    "Само за вработени", "Vetëm për stafin", "CSMs only", "Reps only", "Account managers only", "Support crew only",
+    "Internal-facing notes", "TLP:RED", "TLP:AMBER", "Off-limits to customers", "Keep this between us",
+    "Heads-up for reps", "FYI support crew", "Never paste this into a ticket reply.",
+    "Don't let callers know about the override.",
 ])
 def test_restricts_readers_named_examples(text: str) -> None:
     assert restricts_readers(text) is not None
@@ -135,6 +141,9 @@ def test_restricts_readers_named_examples(text: str) -> None:
     "Tools for agents", "Agents only run tools when asked, and then they stop and wait for the next turn",
     "Only internal links", "Internal DNS", "Support team", "Tier 2", "Tier 2 only", "For personal use only", "内部実装",
     "Benefits for employees", "Configure agents so that they stop",
+    "Reports only", "TLP:CLEAR", "TLP:WHITE", "TLP:GREEN", "Internal-facing API",
+    "Never paste your API key into a ticket", "Heads-up for developers", "Don't let the cache grow",
+    "Callers must not pass a null pointer",
 ])
 def test_restricts_readers_balance(text: str) -> None:
     assert restricts_readers(text) is None

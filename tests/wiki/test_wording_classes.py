@@ -20,6 +20,8 @@ from provider.wiki.publication import withheld_reason
 from tests.wiki.variants import CANARY
 from tests.wiki.wording_variants import (
     decorated_label,
+    fourth_balance,
+    fourth_wording,
     kept_from_search,
     label_place,
     later_date,
@@ -116,6 +118,26 @@ def test_x5_a_later_publication_or_past_expiry_under_any_name_withholds_with_its
 @EXAMPLES
 @given(wording_balance())
 def test_x5_balance_the_same_shapes_saying_nothing_restrictive_hide_nothing(variant: tuple[str, str]) -> None:
+    layout, text = variant
+    doc = _parse(text, layout)
+    assert doc.meta.findings == () and not doc.meta.errors, (doc.meta.findings, text)
+    assert _served_to_customers(doc), text
+
+
+@EXAMPLES
+@given(fourth_wording())
+def test_x2_the_fourth_rounds_languages_roles_lead_ins_orders_and_signs_hide_their_text(
+        variant: tuple[str, str, str]) -> None:
+    """Issue 24, fourth round: each member of the class (a language word by word, a
+    customer-facing role, a TLP RED or AMBER marking, a lead-in, an order without pointer
+    words, a dashed crew, a deny sign after a heading) keeps the canary from customer_safe."""
+    layout, _form, text = variant
+    _hidden_and_reported(text, layout)
+
+
+@EXAMPLES
+@given(fourth_balance())
+def test_x5_balance_the_fourth_rounds_look_alikes_hide_nothing(variant: tuple[str, str]) -> None:
     layout, text = variant
     doc = _parse(text, layout)
     assert doc.meta.findings == () and not doc.meta.errors, (doc.meta.findings, text)

@@ -253,3 +253,90 @@ def wording_balance(draw: st.DrawFn) -> tuple[str, str]:
         f"## Interval only\n\n{SECRET}",
     ]))
     return layout, _page(body)
+
+
+#: ``(templates, nouns)`` of the languages added in the fourth round (af, cy, eu, gl, is, mk, sq).
+FOURTH_LANGUAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "af": (("Slegs vir {}", "Vir {} slegs"), ("personeel", "werknemers")),
+    "cy": (("{} yn unig",), ("Staff",)),
+    "eu": (("{} soilik",), ("Langileentzat", "Langileak")),
+    "gl": (("Só para o {}", "Só para {}"), ("persoal", "empregados")),
+    "is": (("Aðeins fyrir {}", "{} aðeins"), ("starfsmenn", "starfsfólk", "starfsmönnum")),
+    "mk": (("Само за {}",), ("вработени", "вработените")),
+    "sq": (("Vetëm për {}", "Vetem per {}"), ("stafin", "punonjësit")),
+}
+#: Customer-facing roles the fourth round adds as staff nouns.
+_ROLES = ("CSMs", "CSM", "Reps", "Account managers", "Success team", "Support crew", "Frontline", "Care team",
+          "Front line")
+#: Whole phrases of the fourth round: notes of insiders, the Traffic Light Protocol's
+#: restricting colours, off limits to customers, between us.
+FOURTH_PHRASES = ("Internal-facing notes", "Internal-facing procedures", "TLP:RED", "TLP:AMBER", "TLP: AMBER+STRICT",
+                  "Off-limits to customers", "Off limits to clients", "Keep this between us", "Keep it between us")
+
+
+@st.composite
+def fourth_wording(draw: st.DrawFn) -> tuple[str, str, str]:
+    """``(layout, form, page)``: issue 24's fourth round: a heading or label in a language
+    or with a staff role or phrase the rules lacked, a lead-in naming staff (*Heads-up
+    for reps:*), an order without pointer words (*Never paste this into a ticket reply*,
+    *Don't let callers know about…*), a dashed suffix naming a crew, a deny sign after a
+    heading's words."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    form = draw(st.sampled_from(["language", "role", "phrase", "lead-in", "order", "suffix", "sign-after"]))
+    place = draw(st.sampled_from(["heading", "label", "bold"]))
+    phrase = ""
+    if form == "language":
+        templates, nouns = FOURTH_LANGUAGES[draw(st.sampled_from(sorted(FOURTH_LANGUAGES)))]
+        phrase = draw(st.sampled_from(templates)).format(draw(st.sampled_from(nouns)))
+    elif form == "role":
+        phrase = draw(st.sampled_from(["{} only", "For {} only", "Only for {}"])).format(draw(st.sampled_from(_ROLES)))
+    elif form == "phrase":
+        phrase = draw(st.sampled_from(FOURTH_PHRASES))
+    if phrase:
+        body = {"heading": f"## {phrase}\n\n{SECRET}", "label": f"{phrase}: {SECRET}",
+                "bold": f"**{phrase}:** {SECRET}"}[place]
+    elif form == "lead-in":
+        lead = draw(st.sampled_from(["Heads-up for reps", "Heads up for agents", "FYI support crew", "FYI reps",
+                                     "Heads-up, support crew", "FYI for CSMs"]))
+        end = draw(st.sampled_from([": ", " — ", " – "]))
+        mark = draw(st.sampled_from(["", "**"]))
+        body = f"{mark}{lead}{mark}{end}{SECRET}"
+    elif form == "order":
+        body = draw(st.sampled_from([
+            f"Never paste this into a ticket reply. {SECRET}",
+            f"Do not copy this into a reply to the customer. {SECRET}",
+            f"Don't paste these into customer replies. {SECRET}",
+            f"Don't let callers know about {CANARY}.",
+            f"Never let callers know that {CANARY} exists.",
+            f"Do not let clients know about the {CANARY} override.",
+            f"Don't let end users know about {CANARY} when they call.",
+        ]))
+    elif form == "suffix":
+        dash = draw(st.sampled_from([" – ", " — ", " - "]))
+        crew = draw(st.sampled_from(["support crew", "reps", "CSMs", "care team", "account managers", "frontline"]))
+        body = f"## Goodwill override{dash}{crew}\n\n{SECRET}"
+    else:
+        sign = draw(st.sampled_from(["⛔", "🚫", "⛔\ufe0f", "🔒"]))
+        body = f"## Goodwill override {sign}\n\n{SECRET}"
+    return layout, form, _page(body)
+
+
+@st.composite
+def fourth_balance(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, page)``: look-alikes of the fourth round that restrict nothing: a word
+    like a role (*Reports only*), the Traffic Light Protocol's open colours, an insider
+    word as a technical term (*Internal-facing API*), advice to the reader about their own
+    secret, a deny sign before a topic, a lead-in to developers."""
+    layout = draw(st.sampled_from(LAYOUTS))
+    heading = draw(st.sampled_from(["Reports only", "TLP:CLEAR", "TLP:WHITE", "TLP:GREEN", "Internal-facing API",
+                                    "Internal-facing load balancer", "⛔ Deprecated APIs", "🚫 Common mistakes",
+                                    "Representatives of the press", "Front line of defence"]))
+    body = draw(st.sampled_from([
+        f"## {heading}\n\n{SECRET}",
+        f"Never paste your API key into a ticket. {SECRET}",
+        f"Never paste your password into a ticket reply. {SECRET}",
+        f"Heads-up for developers: {SECRET}",
+        f"FYI: {SECRET}",
+        f"Don't let the build cache grow. {SECRET}",
+    ]))
+    return layout, _page(body)
