@@ -332,7 +332,9 @@ def _meta_robots(value: Any) -> bool:
     """A ``meta`` list of tags holding ``{name: robots, content: noindex}`` (or a
     crawler's name, ``googlebot``)."""
     items = value if isinstance(value, list) else [value]
-    for item in items[:200]:
+    # VitePress writes a tag as a pair: ``head: [[meta, {name: robots, content: noindex}]]``.
+    items = [part for item in items[:200] for part in (item[:3] if isinstance(item, list) else [item])]
+    for item in items:
         if not isinstance(item, dict):
             continue
         named = [v for k, v in item.items() if isinstance(k, str) and squash(k) in ("name", "property", "httpequiv")]

@@ -53,7 +53,8 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
                            ("robots", "none"), ("sitemap", False), ("sitemap", {"disable": True}),
                            ("no_sitemap", "yes"), ("googlebot", "noindex"), ("Bingbot", "noindex, nofollow"),
                            ("index", False), ("index", "no"), ("meta", [{"name": "robots", "content": "noindex"}]),
-                           ("meta", [{"property": "googlebot", "content": "none"}])],
+                           ("meta", [{"property": "googlebot", "content": "none"}]),
+                           ("head", [["meta", {"name": "robots", "content": "noindex"}]])],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
@@ -77,7 +78,8 @@ ORDINARY: list[tuple[str, Any]] = [
             ("events", [{"name": "Webinar", "end_date": "2020-01-01"}]),
             # The page-level keys deeper down are a component's or a listed item's.
             ("versions", [{"name": "v1", "archived": True}]), ("sidebar", {"hide": True}),
-            ("search", {"index": False}), ("widgets", {"googlebot": "noindex"})]
+            ("search", {"index": False}), ("widgets", {"googlebot": "noindex"}),
+            ("head", [["meta", {"name": "description", "content": "none"}]])]
 
 
 def _parse(text: str, layout: str = "plain") -> WikiDocument:
