@@ -334,6 +334,9 @@ def _meta_robots(value: Any) -> bool:
     items = value if isinstance(value, list) else [value]
     # VitePress writes a tag as a pair: ``head: [[meta, {name: robots, content: noindex}]]``.
     items = [part for item in items[:200] for part in (item[:3] if isinstance(item, list) else [item])]
+    # Starlight: ``head: [{tag: meta, attrs: {name: robots, content: noindex}}]``.
+    items += [v for item in items if isinstance(item, dict) for k, v in item.items()
+              if isinstance(k, str) and squash(k) in ("attrs", "attributes")]
     for item in items:
         if not isinstance(item, dict):
             continue

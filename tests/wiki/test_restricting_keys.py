@@ -54,7 +54,8 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
                            ("no_sitemap", "yes"), ("googlebot", "noindex"), ("Bingbot", "noindex, nofollow"),
                            ("index", False), ("index", "no"), ("meta", [{"name": "robots", "content": "noindex"}]),
                            ("meta", [{"property": "googlebot", "content": "none"}]),
-                           ("head", [["meta", {"name": "robots", "content": "noindex"}]])],
+                           ("head", [["meta", {"name": "robots", "content": "noindex"}]]),
+                           ("head", [{"tag": "meta", "attrs": {"name": "robots", "content": "noindex"}}])],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
@@ -79,7 +80,9 @@ ORDINARY: list[tuple[str, Any]] = [
             # The page-level keys deeper down are a component's or a listed item's.
             ("versions", [{"name": "v1", "archived": True}]), ("sidebar", {"hide": True}),
             ("search", {"index": False}), ("widgets", {"googlebot": "noindex"}),
-            ("head", [["meta", {"name": "description", "content": "none"}]])]
+            ("head", [["meta", {"name": "description", "content": "none"}]]),
+            # Starlight's head tags (astro-docs' tutorial pages).
+            ("head", [{"tag": "title", "content": "Build a blog tutorial: Unit 1 - Setup | Docs"}])]
 
 
 def _parse(text: str, layout: str = "plain") -> WikiDocument:
