@@ -41,7 +41,7 @@ from typing import Any
 from wcmatch import glob
 
 from .lookalike import mentions, near, resembles, squash
-from .restricting_keys import comment_restricts, front_matter_lines, restricting_kind
+from .restricting_keys import comment_restricts, front_matter_lines, page_level_only, restricting_kind
 
 __all__ = [
     "AUDIENCES",
@@ -303,7 +303,8 @@ def audience_signals(data: Mapping[str, Any], *, lowercase_keys: bool = False,
                     exact = exact_key(name, "audience") and (
                         not path or (len(path) == 1 and exact_key(path[0], "params")))
                     found.append(AudienceSignal(here, value, exact))
-                elif restricting_kind(name, value) is not None:
+                elif restricting_kind(name, value) is not None and (
+                        not path or (len(path) == 1 and exact_key(path[0], "params")) or not page_level_only(name)):
                     found.append(AudienceSignal(here, value, False))
                 walk(value, here, depth + 1)
         elif isinstance(node, list):

@@ -11,12 +11,15 @@ A page is served to nobody (CONTRACT X5) when any of these holds:
 ``headless: true``                             every layout (Hugo leaf bundles)
 ``publishDate`` in the future                  every layout (also ``publishdate``, ``pubdate``,
                                                ``publish_date``, ``release_date``, ``embargo``,
-                                               ``embargo_until``…: the latest counts);
+                                               ``embargo_until``, ``available_from``,
+                                               ``go_live``, ``launch_date``…: the latest counts);
                                                Hugo: ``date`` when ``publishDate`` is absent;
                                                Jekyll: a ``_posts`` file's date
 ``expiryDate`` now or in the past              every layout (also ``expirydate``, ``unpublishdate``,
-                                               ``expires``, ``expiry_date``, ``expiration_date``…:
-                                               the earliest counts)
+                                               ``expires``, ``expiry_date``, ``expiration_date``,
+                                               ``sunset``, ``end_date``, ``valid_until``…: the
+                                               earliest counts; top-level keys only, so an
+                                               event's ``end_date`` in a list is not read)
 a folder named in the layout's draft folders   Jekyll ``_drafts``
 =============================================  ==============================================
 
@@ -37,6 +40,7 @@ against the clock at each sync (:func:`withheld_reason`):
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,10 +70,20 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     # Hugo's names, and the names other tools and authors give the same dates: a page
     # under embargo or not yet released is not published; an expired one no longer is.
     "publishDate": ("publishdate", "pubdate", "publish_date", "publish_at", "publishat", "release_date",
-                    "releasedate", "embargo", "embargo_until", "embargountil", "embargoed_until", "embargo_date"),
+                    "releasedate", "embargo", "embargo_until", "embargountil", "embargoed_until", "embargo_date",
+                    "available_from", "availablefrom", "available_at", "go_live", "golive", "go_live_date",
+                    "golive_date", "launch_date", "launchdate", "launch_at"),
     "expiryDate": ("expirydate", "unpublishdate", "unpublish_date", "expires", "expiry_date", "expiry",
-                   "expiration_date", "expirationdate", "expires_at", "expire_date"),
+                   "expiration_date", "expirationdate", "expires_at", "expire_date", "sunset", "sunset_date",
+                   "sunsetdate", "end_date", "enddate", "valid_until", "validuntil", "available_until"),
 }
+#: Aliases that are also ordinary words a page may use for its topic (``sunset: "Sunset of
+#: the v1 API"``): their value counts only when it looks like a date (then a broken one
+#: withholds); words and flags are not read as a date.
+_TOPIC_WORD_ALIASES = frozenset(("sunset",))
+#: Aliases also used as flags (``go_live: true``): a yes/no is read by
+#: :mod:`provider.wiki.restricting_keys` (``go_live: false`` is not approved), not as a date.
+_FLAG_ALIASES = frozenset(("go_live", "golive"))
 #: Where a date key's alias is kept, when it is not the canonical name: ``check`` names
 #: the key the author wrote (``release_date 2999-01-01T00:00:00+00:00 is in the future``).
 KEY_SUFFIX = ".key"
@@ -139,6 +153,9 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
         # Every alias present counts, the strictest winning: the latest publication
         # date, the earliest expiry, an invalid one over both (fail closed).
         for name, value in _every(data, _ALIASES[key]):
+            if (name.lower() in _TOPIC_WORD_ALIASES and not _looks_like_date(value)) or (
+                    name.lower() in _FLAG_ALIASES and isinstance(value, bool)):
+                continue
             fact = _date_fact(value)
             if fact == INVALID:
                 errors.append(f"{not_a_date(name, value)}; withheld")
@@ -151,6 +168,17 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
                 else:
                     facts.pop(key + KEY_SUFFIX, None)
     return facts, errors
+
+
+_DATE_LIKE = re.compile(r"\d{4}|\d[-/.]\d")
+
+
+def _looks_like_date(value: Any) -> bool:
+    """A date, a number (a timestamp), or a short string with a year or digits joined by
+    a date separator (``2020-01-01``, ``1 March 2031``, ``01/2020``): not a topic
+    (``Sunset of the v1 API``, ``v1 sunset``)."""
+    return (isinstance(value, (dt.date, int, float)) and not isinstance(value, bool)) or (
+        isinstance(value, str) and len(value.split()) <= 4 and _DATE_LIKE.search(value) is not None)
 
 
 def _every(data: Mapping[str, Any], names: tuple[str, ...]) -> list[tuple[str, Any]]:

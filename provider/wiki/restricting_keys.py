@@ -15,6 +15,12 @@ kind                   key names (after folding, any case)    the value restrict
                                                               or ``none``; ``sitemap:
                                                               false`` or ``{exclude:
                                                               true}``
+``kept out of search`` a crawler's key (``googlebot``, any    it says ``noindex`` or
+                       ``*bot`` but ``chatbot``)              ``none``
+``kept out of search`` ``index``                              it is false (a number is a
+                                                              sort order: ``index: 3``)
+``kept out of search`` ``meta`` (a list of meta tags)         a tag ``{name: robots,
+                                                              content: noindex}``
 ``intent``             ``visibility``, ``classification``,    always (``visibility:
                        ``private``, ``Sichtbarkeit``,         public`` too: only
                        ``zichtbaarheid``, ``公開範囲``…        ``audience`` publishes)
@@ -30,8 +36,8 @@ kind                   key names (after folding, any case)    the value restrict
                                                               ``Entwurf``, ``下書き``…)
 ``publish flag``       ``publish``, ``published``,            it is false
                        ``veröffentlicht``, ``publicar``…
-``hidden flag``        ``hidden``, ``unpublished``,           it is true
-                       ``verborgen``, ``oculto``…
+``hidden flag``        ``hidden``, ``unpublished``, ``hide``, it is true (``hide: [toc]``
+                       ``verborgen``, ``oculto``…             is a layout switch)
 ``hidden from          ``hide_from_public``, ``hidePublic``   it is true
 readers``
 ``exposure flag``      a part naming who is shown the page    it is false
@@ -41,6 +47,8 @@ readers``
 ``sign-in``            ``login_required``, ``gated``,         it is true or "required"
                        ``auth``, ``sso``…
 ``not ready``          ``wip``, ``todo``, ``inprogress``      it is true
+``out of service``     ``retired``, ``archived``,             it is true
+                       ``decommissioned``, ``withdrawn``
 ``not approved``       ``ready``, ``approved``, ``reviewed``, it is false
                        ``released``, ``live``…
 any other key but      —                                      it names a restricted
@@ -49,11 +57,16 @@ prose and tags                                                readership (``inte
                                                               employees*)
 =====================  =====================================  ===========================
 
+``retired``, ``archived``, ``hide``, ``index``, ``meta`` and ``*bot`` keys count only as the
+page's own keys (at the top, or under Hugo's ``params``: :func:`page_level_only`), not in a
+component or a listed item (``versions: [{archived: true}]``, ``search: {index: false}``).
+
 What stays public, measured on the shared corpora: a restricting adjective naming the
 topic's property (``private_repo: true``, ``internal_ip``, ``secret_key_name``) — the key
 is about the thing the page documents, not the page; prose keys (``title``) and tags
 (``tags: [Agent]``); ``hide: [toc]`` (MkDocs Material's layout switch) and
-``hide_title``; Docusaurus ``unlisted: true`` (published, only left out of lists);
+``hide_title``; Docusaurus ``unlisted: true`` and ``listed: false`` (published, only left
+out of lists; ``unlisted`` is read by the publication rules);
 ``search_exclude: true`` and ``search: {exclude: true}`` (published, only left out of the
 site's own search, as translations are). Keys the publication rules read with the docs tools' own meaning
 (``draft``, ``published``, ``unlisted``, ``build``, ``headless``) are not read again here.
@@ -68,8 +81,10 @@ them as publication, and pages use them for components (``comments: {enabled: fa
 ``show: false`` of a menu entry), so reading them would quarantine public pages for a
 guess.
 
-A comment in the front matter is read too (:func:`comment_restricts`):
-``audience: public # internal until launch`` says the author does not mean it yet.
+A comment in the front matter is read too (:func:`comment_restricts`), on its own line or
+after any key: ``audience: public # internal until launch`` and ``tags: [billing]  # legal
+hasn't approved this`` say the author does not mean it yet (also ``pending approval``,
+``not been approved``); ``# approved by legal`` says nothing.
 """
 
 from __future__ import annotations
@@ -85,7 +100,7 @@ from .lookalike import fold, mentions, near, resembles, squash
 from .restriction import restricts_readers
 
 __all__ = ["INTENT_KEYS", "KEY_KINDS", "RESTRICTING_KEY_PARTS", "KeyKind", "comment_restricts", "front_matter_lines",
-           "restricting_kind"]
+           "page_level_only", "restricting_kind"]
 
 
 def _always(_value: Any) -> bool:
@@ -159,7 +174,7 @@ _PUBLISH_KEYS = frozenset(squash(k) for k in (
     "gepubliceerd", "publicar", "publicado", "publier", "publie", "pubblicato", "pubblicare", "opublikowany",
     "publicera", "publiceret", "julkaistu", "yayınla", "yayınlandı", "zverejnit", "公開する", "发布", "게시"))
 _HIDDEN_KEYS = frozenset(squash(k) for k in (
-    "hidden", "ishidden", "unpublished", "unpublish", "verborgen", "versteckt", "oculto", "oculta", "masque",
+    "hidden", "ishidden", "hide", "unpublished", "unpublish", "verborgen", "versteckt", "oculto", "oculta", "masque",
     "nascosto", "ukryty", "скрыт", "скрытый", "dolda", "skjult", "piilotettu", "gizli", "skryty",
     "非表示", "隐藏", "숨김"))
 
@@ -244,6 +259,8 @@ _GATE_PARTS = frozenset(("login", "loginrequired", "requireslogin", "gated", "ga
 #: Workflow flags: true means not ready (``wip: true``), false means not ready
 #: (``ready: false``, ``approved: false``).
 _NOT_READY_WHEN_TRUE = frozenset(("wip", "todo", "inprogress", "workinprogress", "needsreview", "embargoed"))
+#: Flags taking a page out of service (``retired: true``, ``archived: true``).
+_OUT_OF_SERVICE = frozenset(("retired", "isretired", "archived", "isarchived", "decommissioned", "withdrawn"))
 _NOT_READY_WHEN_FALSE = frozenset(("ready", "approved", "reviewed", "final", "released", "release", "live",
                                    "online", "golive"))
 
@@ -288,6 +305,49 @@ _NOINDEX_KEYS = frozenset(("noindex", "sitemapexclude", "excludefromsitemap", "n
 _SEARCH_SETTINGS = frozenset(("robots", "metarobots", "sitemap"))
 
 
+def _crawler(name: str) -> bool:
+    """A crawler's own robots key (``googlebot``, ``bingbot``, ``GPTBot``): any ``*bot``
+    but a page's chat widget (``chatbot``)."""
+    squashed = squash(name)
+    return squashed.endswith("bot") and 4 < len(squashed) <= 20 and squashed not in ("chatbot", "robot")
+
+
+def _says_noindex(value: Any) -> bool:
+    """A crawler key's value saying ``noindex`` or ``none`` (a yes/no is a widget switch)."""
+    return isinstance(value, str) and re.search(r"\b(?:noindex|none)\b", value, re.IGNORECASE) is not None
+
+
+def _search_setting(name: str) -> bool:
+    """``robots``, ``sitemap``, or a crawler's robots key."""
+    return squash(name) in _SEARCH_SETTINGS or _crawler(name)
+
+
+def _index_off(value: Any) -> bool:
+    """``index: false`` (or ``no``/``noindex``); a number is a sort order (``index: 3``,
+    ``index: 0``), not a switch."""
+    return value is False or (isinstance(value, str) and squash(value) in ("false", "no", "off", "noindex", "none"))
+
+
+def _meta_robots(value: Any) -> bool:
+    """A ``meta`` list of tags holding ``{name: robots, content: noindex}`` (or a
+    crawler's name, ``googlebot``)."""
+    items = value if isinstance(value, list) else [value]
+    # VitePress writes a tag as a pair: ``head: [[meta, {name: robots, content: noindex}]]``.
+    items = [part for item in items[:200] for part in (item[:3] if isinstance(item, list) else [item])]
+    # Starlight: ``head: [{tag: meta, attrs: {name: robots, content: noindex}}]``.
+    items += [v for item in items if isinstance(item, dict) for k, v in item.items()
+              if isinstance(k, str) and squash(k) in ("attrs", "attributes")]
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        named = [v for k, v in item.items() if isinstance(k, str) and squash(k) in ("name", "property", "httpequiv")]
+        content = [v for k, v in item.items() if isinstance(k, str) and squash(k) in ("content", "value")]
+        if any(isinstance(n, str) and (_search_setting(n) or squash(n) == "xrobotstag") for n in named) and any(
+                isinstance(c, str) and _kept_out_of_search(c) for c in content):
+            return True
+    return False
+
+
 def _kept_out_of_search(value: Any) -> bool:
     """A value of a ``robots`` or ``sitemap`` key keeping the page out of search engines:
     a ``robots`` value saying ``noindex`` or ``none``, ``sitemap: false`` or ``sitemap:
@@ -305,6 +365,9 @@ def _kept_out_of_search(value: Any) -> bool:
 KEY_KINDS: tuple[KeyKind, ...] = (
     KeyKind("kept out of search", lambda name: squash(name) in _NOINDEX_KEYS, _true),
     KeyKind("kept out of search", lambda name: squash(name) in _SEARCH_SETTINGS, _kept_out_of_search),
+    KeyKind("kept out of search", _crawler, _says_noindex),
+    KeyKind("kept out of search", lambda name: squash(name) == "index", _index_off),
+    KeyKind("kept out of search", lambda name: squash(name) in ("meta", "metatags", "head"), _meta_robots),
     KeyKind("intent", _near_intent, _always),
     KeyKind("restriction", _run, _always),
     KeyKind("status", lambda name: squash(name) in _STATUS_KEYS, _unpublished),
@@ -315,8 +378,21 @@ KEY_KINDS: tuple[KeyKind, ...] = (
     KeyKind("exposure flag", _exposure_key, _false),
     KeyKind("sign-in", _gate_key, _gating),
     KeyKind("not ready", lambda name: squash(name) in _NOT_READY_WHEN_TRUE, _true),
+    KeyKind("out of service", lambda name: squash(name) in _OUT_OF_SERVICE, _true),
     KeyKind("not approved", lambda name: squash(name) in _NOT_READY_WHEN_FALSE, _false),
 )
+
+#: Key names read only as the page's own keys (at the top, or under Hugo's ``params``):
+#: deeper, they are a component's or a listed item's (``versions: [{archived: true}]``,
+#: ``sidebar: {hide: true}``, ``search: {index: false}``), not the page's.
+_PAGE_ONLY = _OUT_OF_SERVICE | frozenset(("hide", "index", "meta", "metatags", "head"))
+
+
+def page_level_only(name: str) -> bool:
+    """Whether key ``name`` restricts only as one of the page's own keys
+    (:data:`_PAGE_ONLY`, a crawler's ``*bot`` key)."""
+    return squash(name) in _PAGE_ONLY or _crawler(name)
+
 
 #: Keys whose value is prose a reader sees: never read as a restriction.
 _PROSE_KEYS = ("title", "description", "summary", "excerpt", "subtitle", "sidebar_label", "linktitle", "label",
@@ -407,7 +483,11 @@ _COMMENT_WORDS = frozenset(("internal", "intern", "interne", "interno", "interna
 _WORDS = re.compile(r"[^\W_]+")
 #: Phrases of a front matter comment saying the page is not to be published yet
 #: (``# not ready``, ``# do not publish yet``, ``# hold until launch``).
-_NOT_YET = re.compile(r"\bnot\s+(?:yet\s+)?(?:ready|live|released|approved|final|public|published)\b"
+_NOT_YET = re.compile(r"\bnot\s+(?:yet\s+)?(?:been\s+)?(?:ready|live|released|approved|final|public|published)\b"
+                      r"|\b(?:has|have|is|was|were)(?:n['\u2019]?t|\s+not)\s+(?:yet\s+)?(?:been\s+)?"
+                      r"(?:approved|signed\s+off|cleared|released|published|reviewed)\b"
+                      r"|\b(?:pending|awaiting|needs|without|requires)\s+(?:\w+\s+)?(?:approval|sign-?off|clearance)\b"
+                      r"|\bunapproved\b"
                       r"|\b(?:do\s+not|don'?t|never)\s+(?:publish|release|ship|share)"
                       r"|\bhold\s+(?:until|till|for|off|back)\b|\buntil\s+(?:launch|release|ga|go[\s-]?live)\b"
                       r"|\bunreleased\b|\bpre-?release\b|\bunder\s+embargo\b|\bcoming\s+soon\b",

@@ -99,8 +99,9 @@ def test_jekyll_posts_and_drafts() -> None:
 
 
 _PUBLISH_ALIASES = ("publishDate", "publish_date", "release_date", "releaseDate", "embargo", "embargo_until",
-                    "Embargo_Until", "publish_at", "pubdate")
-_EXPIRY_ALIASES = ("expiryDate", "expires", "Expires", "expiry_date", "expiration_date", "unpublishdate", "expiry")
+                    "Embargo_Until", "publish_at", "pubdate", "available_from", "go_live", "Go_Live", "launch_date")
+_EXPIRY_ALIASES = ("expiryDate", "expires", "Expires", "expiry_date", "expiration_date", "unpublishdate", "expiry",
+                   "sunset", "end_date", "valid_until", "Valid_Until")
 
 
 @given(key=st.sampled_from(_PUBLISH_ALIASES), days=st.integers(1, 40_000),
@@ -127,3 +128,23 @@ def test_x5_the_strictest_of_several_date_names_wins() -> None:
     assert "expires" in (reason({"expiryDate": future, "expires": past}) or "")
     assert reason({"publishDate": past, "release_date": past, "expires": future}) is None
     assert "not a date" in (reason({"publishDate": past, "embargo": "TBD"}) or "")
+
+
+@pytest.mark.parametrize("data", [{"launch_date": "1 March 2031"}, {"go_live": "TBD"}, {"available_from": "soon"},
+                                  {"sunset": "2020/01/01"}, {"end_date": "Q3"}])
+def test_x5_a_date_that_cannot_be_read_under_a_new_date_name_withholds(data: dict[str, Any]) -> None:
+    """Issue 24, fourth round: ``launch_date: 1 March 2031`` is not read as a date, so the
+    page is withheld (fail closed), as under the other names."""
+    facts, errors, _ = read_publication(data, "a.md", PLAIN)
+    assert "not a date" in (withheld_reason(facts, NOW) or "") and errors
+
+
+@pytest.mark.parametrize("data", [
+    {"events": [{"name": "Webinar", "end_date": "2020-01-01"}]},  # only the page's own top-level keys count
+    {"sunset": "Sunset of the v1 API"}, {"sunset": "v1 sunset"}, {"sunset": True},  # a topic, not a date
+    {"go_live": True}, {"end_date": "2999-01-01"}, {"available_from": "2020-01-01"},
+    {"valid_until": dt.date(2999, 1, 1)},
+])
+def test_x5_balance_topic_words_nested_dates_and_dates_that_allow_stay_served(data: dict[str, Any]) -> None:
+    facts, errors, _ = read_publication(data, "a.md", PLAIN)
+    assert withheld_reason(facts, NOW) is None and not errors, facts

@@ -30,7 +30,10 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
     "status": [("state", "wip"), ("review", "pending"), ("status", "Draft"), ("Status", "Entwurf"),
                ("estado", "borrador"), ("workflow", "in review"), ("stage", "staging"), ("状態", "下書き"),
                ("tila", "luonnos"), ("durum", "taslak")],
-    "hidden flag": [("hidden", True), ("Hidden", "yes"), ("verborgen", True), ("oculto", "true"), ("unpublished", 1)],
+    "hidden flag": [("hidden", True), ("Hidden", "yes"), ("verborgen", True), ("oculto", "true"), ("unpublished", 1),
+                    ("hide", True), ("hide", "yes")],
+    # Taken out of service (issue 24, fourth round); ``status: archived`` is a status.
+    "out of service": [("retired", True), ("archived", True), ("Archived", "yes"), ("is_archived", True)],
     "publish flag": [("publish", False), ("isPublished", "no"), ("veröffentlicht", "nein"), ("publicar", False)],
     "intent": [("sichtbarkeit", "intern"), ("公開範囲", "社内"), ("visibilidad", "interna"),
                ("zichtbaarheid", "intern"), ("visibility", "public"), ("synlighet", "intern"),
@@ -48,7 +51,11 @@ RESTRICTING: dict[str, list[tuple[str, Any]]] = {
     # Kept out of search engines by its own site (issue 24, third round): not meant to be found.
     "kept out of search": [("noindex", True), ("robots", "noindex"), ("ROBOTS", "NOINDEX, NOFOLLOW"),
                            ("robots", "none"), ("sitemap", False), ("sitemap", {"disable": True}),
-                           ("no_sitemap", "yes")],
+                           ("no_sitemap", "yes"), ("googlebot", "noindex"), ("Bingbot", "noindex, nofollow"),
+                           ("index", False), ("index", "no"), ("meta", [{"name": "robots", "content": "noindex"}]),
+                           ("meta", [{"property": "googlebot", "content": "none"}]),
+                           ("head", [["meta", {"name": "robots", "content": "noindex"}]]),
+                           ("head", [{"tag": "meta", "attrs": {"name": "robots", "content": "noindex"}}])],
 }
 ORDINARY: list[tuple[str, Any]] = [
             ("private_repo", True), ("privateRepo", True), ("internal_ip", "10.0.0.2"), ("secret_key_name", "API"),
@@ -61,7 +68,21 @@ ORDINARY: list[tuple[str, Any]] = [
             ("robots", "index, follow"), ("sitemap", {"priority": 0.5}), ("search", {"boost": 2}), ("noindex", False),
             # Component switches, no publication (issue 24: ambiguous, left public).
             ("enabled", False), ("active", False), ("show", False), ("comments", {"enabled": False}),
-            ("tags", ["agents", "sdk"]), ("ready", True)]
+            ("tags", ["agents", "sdk"]), ("ready", True),
+            # Issue 24, fourth round: a sort order, a switch of the page's chat widget, meta
+            # tags saying nothing of robots, Docusaurus-like ``listed: false`` (published,
+            # only left out of lists, as ``unlisted: true``), flags saying in service.
+            ("index", 3), ("index", 0), ("index", True), ("chatbot", False), ("googlebot", "index, follow"),
+            ("meta", [{"name": "description", "content": "none"}, {"name": "robots", "content": "index"}]),
+            ("listed", False), ("retired", False), ("archived", "no"), ("hide", False),
+            ("sunset", "Sunset of the v1 API"),
+            ("events", [{"name": "Webinar", "end_date": "2020-01-01"}]),
+            # The page-level keys deeper down are a component's or a listed item's.
+            ("versions", [{"name": "v1", "archived": True}]), ("sidebar", {"hide": True}),
+            ("search", {"index": False}), ("widgets", {"googlebot": "noindex"}),
+            ("head", [["meta", {"name": "description", "content": "none"}]]),
+            # Starlight's head tags (astro-docs' tutorial pages).
+            ("head", [{"tag": "title", "content": "Build a blog tutorial: Unit 1 - Setup | Docs"}])]
 
 
 def _parse(text: str, layout: str = "plain") -> WikiDocument:
@@ -116,15 +137,19 @@ def test_x5_balance_keys_of_the_topic_and_layout_switches_stay_public(key: str, 
 
 @pytest.mark.parametrize("comment", ["internal until launch", "draft, do not publish", "Staff only",
                                      "INTERNAL", "nur intern", "社内向け", "not for customers yet", "embargoed",
-                                     "not ready", "do not publish yet", "hold until launch", "not yet released"])
-@pytest.mark.parametrize("where", ["after audience", "own line", "after title"])
+                                     "not ready", "do not publish yet", "hold until launch", "not yet released",
+                                     "legal hasn't approved this", "legal hasn\u2019t approved this", "not approved",
+                                     "hasn't been approved", "pending approval", "awaiting legal sign-off"])
+@pytest.mark.parametrize("where", ["after audience", "own line", "after title", "after tags"])
 def test_x5_a_front_matter_comment_saying_internal_makes_the_page_internal(comment: str, where: str) -> None:
     if where == "after audience":
         lines = [f"audience: public # {comment}", "title: Page"]
     elif where == "own line":
         lines = [f"# {comment}", "audience: public", "title: Page"]
-    else:
+    elif where == "after title":
         lines = ["audience: public", f"title: Page  # {comment}"]
+    else:
+        lines = ["audience: public", "title: Page", f"tags: [billing]  # {comment}"]
     doc = _parse(_page(lines))
     assert doc.meta.audience == "internal", lines
     assert any("front matter comment" in e for e in doc.meta.errors), doc.meta.errors
@@ -134,6 +159,8 @@ def test_x5_a_front_matter_comment_saying_internal_makes_the_page_internal(comme
     ["audience: public", "# Do not make edits to it directly, they will be overwritten."],
     ["audience: public", 'title: "C# internals # not a comment"'],
     ["audience: public", "title: 'Issue #12 internal'"],
+    ["audience: public", "tags: [billing]  # approved by legal on 2024-03-01"],
+    ["audience: public", "tags: [billing]  # see the approval process for refunds"],
 ])
 def test_x5_balance_comments_about_editing_and_hashes_in_values_restrict_nothing(lines: list[str]) -> None:
     assert _parse(_page(lines)).meta.audience == "public", lines

@@ -211,7 +211,12 @@ def kept_from_search(draw: st.DrawFn) -> tuple[str, str]:
     key, value = draw(st.sampled_from([
         ("noindex", True), ("robots", "noindex"), ("robots", "noindex, nofollow"), ("robots", "NONE"),
         ("ROBOTS", "NOINDEX"), ("sitemap", False), ("sitemap", {"exclude": True}), ("exclude_from_sitemap", "yes"),
-        ("nositemap", True)]))
+        ("nositemap", True),
+        # The attacker's members (issue 24, fourth round): a crawler's own robots key, an
+        # index switch, a list of meta tags.
+        ("googlebot", "noindex"), ("bingbot", "noindex, nofollow"), ("index", False), ("index", "no"),
+        ("meta", [{"name": "robots", "content": "noindex"}]),
+        ("meta", [{"name": "description", "content": "Refunds"}, {"name": "googlebot", "content": "none"}])]))
     key = draw(st.sampled_from([key, key.upper(), key.capitalize()]))
     line = f"{key}: {json.dumps(value)}"
     lines = ["audience: public", "title: Page", line]
@@ -226,8 +231,10 @@ def later_date(draw: st.DrawFn) -> tuple[str, str, str]:
     in the past, under any of the names tools and authors give it."""
     layout = draw(st.sampled_from(LAYOUTS))
     future = draw(st.booleans())
-    key = draw(st.sampled_from(["publishDate", "publish_date", "release_date", "embargo", "embargo_until"]
-                               if future else ["expiryDate", "expires", "expiry_date", "expiration_date"]))
+    key = draw(st.sampled_from(["publishDate", "publish_date", "release_date", "embargo", "embargo_until",
+                                "available_from", "go_live", "launch_date"]
+                               if future else ["expiryDate", "expires", "expiry_date", "expiration_date", "sunset",
+                                               "end_date", "valid_until"]))
     days = draw(st.integers(2, 30_000))
     when = dt.date.today() + dt.timedelta(days=days if future else -days)
     return layout, key, f"---\naudience: public\ntitle: Page\n{key}: {when.isoformat()}\n---\n# Page\n\n{SECRET}\n"
