@@ -292,8 +292,12 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
     errors = [*before.errors, *head.errors, *verdict.errors, *publication_errors]
     warnings: list[str] = []
     cascade = _section_cascade(settings, relpath, head, errors, warnings) if before.section else None
+    # The reasons too, not only the verdicts: the copy rules tell a source from a page
+    # on the site by them (a NOINDEX page later withheld by a rule is a source; X7).
+    sources = {**before.sources, "audience": verdict.source,
+               "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), "")}
     return replace(
-        before, audience=verdict.audience, audience_own=verdict.own,
+        before, audience=verdict.audience, audience_own=verdict.own, sources=sources,
         draft=any(publication.get(key) for key in (*FLAG_KEYS, "path")),
         publication=publication, errors=tuple(dict.fromkeys(errors)), cascade=cascade,
         accepted=tuple(sorted(head.accepted)),

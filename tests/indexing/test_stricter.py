@@ -212,3 +212,26 @@ def test_a_changed_docs_tool_configuration_withdraws_what_it_excludes_before_the
         indexer.sync()
         assert _public_index(tmp_path / "index") == {"docs/index.md", "docs/guide/g.md"}
         assert not indexer.withdrawn_ahead
+
+
+def test_a_page_on_the_site_withheld_by_a_new_rule_becomes_a_source_of_copies_at_once() -> None:
+    """X7 (found by the property above): a NOINDEX page (on the site, no source of copies)
+    that a new ``withhold`` rule matches is a source; the public page holding its text
+    leaves with the quick pass, as the rebuild decides. The re-read header carried the old
+    withholding reason, so the copy rules still took it for a page on the site."""
+    pages = {
+        "page3.md": f"---\ntitle: Page 3\nROBOTS: NOINDEX\n---\n\n# Page\n\n{BODIES[0]}\n",
+        "faq/page2.md": f"---\ntitle: Page 2\nms.audience: ITPro\n---\n\n# Page\n\n{BODIES[2]}\n\n{BODIES[0]}\n",
+    }
+    audience_map = AudienceMap("ms.audience", (("ITPro", "public"),))
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for relpath, text in pages.items():
+            (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (root / relpath).write_text(text, "utf-8")
+        old = WikiSettings(root=root, audience_map=audience_map, withhold_noindex=True)
+        new = replace(old, audience_rules=(AudienceRule("*.md", "withhold"),))
+        served = _decided(old, sorted(pages))
+        rebuilt = _decided(new, sorted(pages))
+        assert public_paths(served) == {"faq/page2.md"} and not public_paths(rebuilt)
+        assert stricter(old, new, served, now=NOW).paths == {"faq/page2.md"}
