@@ -14,6 +14,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,7 +50,7 @@ from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
 from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
-from .publication import FLAG_KEYS, lookup, read_publication
+from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
@@ -186,7 +187,7 @@ def parse_document(
     cascade = _section_cascade(settings, relpath, head, errors, warnings) if section else None
     if not body.passages and cascade is None:
         return Skipped(relpath, "has no readable text", expected=True)
-    withheld = any(publication.get(key) for key in (*FLAG_KEYS, "path"))
+    withheld = standing_withholding(publication) is not None
     if not (withheld or section) and (stub := _stub(head.meta, head.front.body, body, page)):
         publication["path"] = stub
         if stub.startswith(HIDDEN_BY_REFRESH):
@@ -194,7 +195,7 @@ def parse_document(
             errors.append(f"{stub}; its words are hidden text, withheld (fail closed)")
     sources = {
         "audience": verdict.source,
-        "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), ""),
+        "draft": _standing_reason(publication),
         "locale": identity.locale.source, "translation_group": identity.group.source,
         "doc_id": identity.doc_id.source, "title": page.title.source,
         **({"site": ", ".join(head.site.sources)} if head.site.sources else {}),
@@ -207,7 +208,7 @@ def parse_document(
         doc_id=unicodedata.normalize("NFC", identity.doc_id.value),
         title=page.title.value,
         audience=verdict.audience,
-        draft=any(publication.get(key) for key in (*FLAG_KEYS, "path")),
+        draft=bool(sources["draft"]),
         locale=normalize_tag(identity.locale.value) or settings.default_locale,
         translation_group=identity.group.value,
         review_due=page.review_due,
@@ -294,15 +295,20 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
     cascade = _section_cascade(settings, relpath, head, errors, warnings) if before.section else None
     # The reasons too, not only the verdicts: the copy rules tell a source from a page
     # on the site by them (a NOINDEX page later withheld by a rule is a source; X7).
-    sources = {**before.sources, "audience": verdict.source,
-               "draft": next((publication[k] for k in (*FLAG_KEYS, "path") if publication.get(k)), "")}
+    sources = {**before.sources, "audience": verdict.source, "draft": _standing_reason(publication)}
     return replace(
         before, audience=verdict.audience, audience_own=verdict.own, sources=sources,
-        draft=any(publication.get(key) for key in (*FLAG_KEYS, "path")),
+        draft=bool(sources["draft"]),
         publication=publication, errors=tuple(dict.fromkeys(errors)), cascade=cascade,
         accepted=tuple(sorted(head.accepted)),
         site_cascade=site_cascade_for(settings, relpath, section=before.section) if layout.site_cascade else None,
     )
+
+
+def _standing_reason(publication: Mapping[str, str]) -> str:
+    """Why ``publication`` withholds the page whatever the date (``""``: it does not)."""
+    found = standing_withholding(publication)
+    return found[1] if found is not None else ""
 
 
 def _section_cascade(settings: WikiSettings, relpath: str, head: _Header, errors: list[str],

@@ -55,6 +55,7 @@ __all__ = [
     "INVALID",
     "lookup",
     "read_publication",
+    "standing_withholding",
     "withheld_reason",
     "withholding",
 ]
@@ -222,12 +223,18 @@ def read_publication(
     return facts, errors, warnings
 
 
+def standing_withholding(facts: Mapping[str, str]) -> tuple[str, str] | None:
+    """``(key, reason)`` of the first fact that withholds a page whatever the date (a
+    flag such as ``draft``, or ``path``: a rule, a stub, the docs tool), or ``None``."""
+    return next(((key, facts[key]) for key in (*FLAG_KEYS, "path") if facts.get(key)), None)
+
+
 def withholding(facts: Mapping[str, str], now: dt.datetime) -> tuple[str, str] | None:
     """``(key, reason)`` of the first fact that withholds a page at ``now`` (aware UTC),
     or ``None`` when the facts let it be served."""
-    for key in (*FLAG_KEYS, "path"):
-        if facts.get(key):
-            return key, facts[key]
+    standing = standing_withholding(facts)
+    if standing is not None:
+        return standing
     publish, said = facts.get("publishDate"), facts.get("publishDate" + KEY_SUFFIX, "publishDate")
     if publish == INVALID:
         return "publishDate", f"{said} is not a date (withheld, fail closed)"
