@@ -17,6 +17,10 @@ Fenced code blocks are left alone. What each does:
     colons → their title (when given) and their text; MDX comments ``{/* … */}`` removed;
     string expressions ``{' '}`` → their text. Imports, exports and JSX tags are removed
     for every layout.
+``mdx``
+    MDX alone, for an ``.mdx`` file in a layout without a docs tool that reads MDX
+    (:meth:`~provider.wiki.layouts.Layout.dialects_for`): what ``docusaurus`` does but the
+    admonitions.
 ``kramdown`` (Jekyll)
     Inline and block attribute lists ``{: .class}``, ``{:target="_blank"}``, attribute
     definitions ``{:ref: .x}``, extensions ``{::options …/}``, ``{::comment}…{:/comment}``
@@ -260,7 +264,16 @@ def _holds_unshown(line: str) -> bool:
 def _docusaurus(source: str) -> str:
     source = _mdx_blocks(blank_expressions(_strip_mdx_comments(source)))
     source = _map_prose_lines(source, _docusaurus_line)
+    return _mdx_strings(source)
+
+
+def _mdx_strings(source: str) -> str:
     return _map_prose_lines(source, lambda line: _outside_code_spans(line, lambda s: _MDX_STRING.sub(r"\2", s)))
+
+
+def _mdx(source: str) -> str:
+    # MDX itself, without any docs tool's additions (no admonitions).
+    return _mdx_strings(_mdx_blocks(blank_expressions(_strip_mdx_comments(source))))
 
 
 # --------------------------------------------------------------------------- kramdown
@@ -635,6 +648,7 @@ DIALECTS: dict[str, Callable[[str], str]] = {
     "heading_attributes": _heading_attributes,
     "hugo": _hugo,
     "docusaurus": _docusaurus,
+    "mdx": _mdx,
     "kramdown": _kramdown,
     "mkdocs": _mkdocs,
     "docfx": _docfx,

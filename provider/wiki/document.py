@@ -470,16 +470,17 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
     errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
-    split = _split(body_text, hiding, layout, head.accepted, findings, offset)
+    split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, offset)
     if split.blocks or split.near_miss_lines:
         more, more_errors = _section_messages(split, offset=offset)
         warnings += more
         errors += more_errors
-    full = markdown_to_text(apply_dialects(split.full, layout.dialects), layout.text)
+    dialects = layout.dialects_for(relpath)
+    full = markdown_to_text(apply_dialects(split.full, dialects), layout.text)
     anchors = _anchor_rule(settings, relpath)
     internal_blocks: list[Block] = []
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, layout.dialects), layout.text)
+        public = markdown_to_text(apply_dialects(split.public, dialects), layout.text)
         marked = mark_internal_blocks(full.blocks, public.blocks)
         internal_blocks = [b for b in marked if b.internal]
         passages = split_passages(marked, slugger=new_slugger(anchors))
@@ -532,12 +533,12 @@ def _marker_messages(markers: list[BodyMarker], offset: int,
     return errors, warnings, findings, hiding
 
 
-def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, accepted: frozenset[str],
-           findings: list[str], offset: int) -> SectionSplit:
+def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
+           accepted: frozenset[str], findings: list[str], offset: int) -> SectionSplit:
     """The body cut into internal sections (the hiding markers' blocks included);
-    would-be markers are added to ``findings``."""
+    would-be markers are added to ``findings``; ``dialects``: the file's text cleaners."""
     def prepare(body: str) -> str:
-        return apply_dialects(body, layout.dialects)
+        return apply_dialects(body, dialects)
 
     options = {"colon_containers": layout.name != "mkdocs", "shortcodes_run_first": layout.name == "hugo"}
     split = split_sections(mark_body_sections(body_text, hiding), prepare=prepare, **options)

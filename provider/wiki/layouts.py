@@ -101,6 +101,15 @@ class Layout:
     text: TextOptions = PLAIN_TEXT
     anchors: str = "github"
 
+    def dialects_for(self, relpath: str) -> tuple[str, ...]:
+        """The text cleaners for the file at ``relpath`` (POSIX, any case): the layout's,
+        after the ``mdx`` cleaner for an ``.mdx`` file when none of them reads MDX (the
+        plain layout), so its expressions and comments are blanked as the tools that
+        read MDX blank them."""
+        if relpath.lower().endswith(".mdx") and "docusaurus" not in self.dialects:
+            return ("mdx", *self.dialects)
+        return self.dialects
+
 
 def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
     return tuple(
@@ -109,7 +118,9 @@ def _patterns(*items: str | tuple[str, str]) -> tuple[LocalePattern, ...]:
     )
 
 
-PLAIN = Layout(name="plain")
+# No docs tool: an .mdx file is read as MDX (Layout.dialects_for), so that no page the
+# folder holds goes unseen.
+PLAIN = Layout(name="plain", extensions=(".md", ".mdx", ".markdown"))
 
 HUGO = Layout(
     name="hugo",
