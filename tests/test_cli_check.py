@@ -127,3 +127,23 @@ def test_a_reason_cut_short_in_the_table_is_said_and_wide_shows_it_in_full(tmp_p
     _, wide, _ = run("--content", str(content), "--wide")
     row = next(line for line in wide.splitlines() if line.endswith("a.md"))
     assert "…" not in row and "shows them in full" not in wide
+
+
+@pytest.mark.parametrize("preset", ["hugo", "docusaurus", "jekyll", "mkdocs", "docfx", "plain"])
+def test_json_settings_show_only_the_citation_settings_of_the_layout(preset: str) -> None:
+    # route_base_path is Docusaurus's routeBasePath: shown for a Starlight or Hugo site it
+    # reads as if it changed their URLs.
+    _, out, _ = run("--config", str(FIXTURES / preset / "knowledge-provider.yaml"), "--json")
+    citation = json.loads(out)["settings"]["citation"]
+    assert ("route_base_path" in citation) == (preset == "docusaurus")
+    assert "docfx_base_paths" not in citation or preset == "docfx"
+    assert "base_url" in citation and "path_pattern" in citation
+
+
+def test_json_settings_of_starlight_have_no_route_base_path(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "a.md").write_text("# A\n\nText.\n", "utf-8")
+    config = write_config(tmp_path / "kp.yaml", {"content": "site", "layout": "starlight",
+                                                "audience_rules": [{"**": "public"}]})
+    _, out, _ = run("--config", str(config), "--json")
+    assert "route_base_path" not in json.loads(out)["settings"]["citation"]

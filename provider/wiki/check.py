@@ -419,7 +419,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root),
                        layout=settings.preset, gate=gate)
     paths = [*found.files, *(s.relpath for s in skipped)]
-    report = CheckReport(settings=settings.describe(), now=now,
+    report = CheckReport(settings=settings.describe(applicable_only=True), now=now,
                          unused_rules=unused_rules(settings.audience_rules, paths), site=policy)
     if gate is not None:
         report.sitemap = {"sources": list(settings.sitemap), "error": gate.error,

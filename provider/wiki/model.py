@@ -45,10 +45,19 @@ class CitationSettings:
     route_base_path: str = "docs"
     docfx_base_paths: tuple[tuple[str, str], ...] = ()
 
-    def describe(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "path_pattern": self.path_pattern,
-                "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path,
-                **({"docfx_base_paths": dict(self.docfx_base_paths)} if self.docfx_base_paths else {})}
+    def describe(self, url_rules: str | None = None) -> dict[str, Any]:
+        """The settings as plain JSON data; with ``url_rules`` (a layout's), only those
+        that apply to it (``route_base_path`` is Docusaurus's, ``docfx_base_paths``
+        DocFX's). Without it every one, as the index's settings record keeps them."""
+        described = {"base_url": self.base_url, "path_pattern": self.path_pattern,
+                     "internal_base_url": self.internal_base_url, "route_base_path": self.route_base_path,
+                     **({"docfx_base_paths": dict(self.docfx_base_paths)} if self.docfx_base_paths else {})}
+        if url_rules is not None:
+            if url_rules != "docusaurus":
+                del described["route_base_path"]
+            if url_rules != "docfx":
+                described.pop("docfx_base_paths", None)
+        return described
 
 
 @dataclass(frozen=True)
@@ -131,8 +140,11 @@ class WikiSettings:
         """The extensions in effect."""
         return self.extensions if self.extensions is not None else self.preset.extensions
 
-    def describe(self) -> dict[str, Any]:
-        """Every setting that changes how files are classified or indexed, as plain JSON data."""
+    def describe(self, *, applicable_only: bool = False) -> dict[str, Any]:
+        """Every setting that changes how files are classified or indexed, as plain JSON
+        data (what the index records: a key added or dropped rebuilds every index). With
+        ``applicable_only``, a layout's citation settings only when they apply to it (what
+        ``check`` shows the operator)."""
         return {
             "root": str(self.root),
             "layout": self.layout,
@@ -143,7 +155,7 @@ class WikiSettings:
             "max_file_bytes": self.max_file_bytes,
             "extensions": sorted(self.file_extensions),
             "chunking": self.chunking,
-            "citation": self.citation.describe(),
+            "citation": self.citation.describe(self.preset.url_rules if applicable_only else None),
             **self.audience_map.describe(),
             "withhold_noindex": self.withhold_noindex,
             # Only when set: a key every index lacked would rebuild every index on upgrade.
