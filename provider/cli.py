@@ -35,6 +35,7 @@ from .startup import (
 # The server stack (Litestar, uvicorn, Whoosh) is imported by the commands that need it,
 # so `query`, `check` and --help start quickly.
 if TYPE_CHECKING:
+    from .devmode import DevState
     from .indexing import Indexer, SyncReport
     from .wiki.check import CheckReport
 
@@ -215,19 +216,19 @@ def _index(config: ProviderConfig, *, rebuild: bool, watch: bool, poll: bool) ->
 
 def _serving_registrations(dev: bool, url: str, content: Path | None = None) -> list[Registration]:
     if dev:
-        from .devmode import create_dev_registrations, dev_state_path, running_dev_server
+        from .devmode import create_dev_registrations, dev_state_path
 
-        other = running_dev_server()
-        if other is not None:
-            click.echo(f"note: another `serve --dev` (pid {other['pid']}, {_shown(other.get('url'))}) is still "
-                       "running; its secrets are replaced, so `query` now signs for this server only "
-                       "(stop the other one, or export its secrets to query it)", err=True)
-        registrations, values = create_dev_registrations(url, content=content)
-        click.echo("Development mode: random secrets for this run (also stored in "
-                   f"{dev_state_path()}, mode 0600, for `knowledge-provider query`):", err=True)
+        previous = dev_state_path(url)
+        if previous.exists() and (other := _running_state(previous)) is not None:
+            click.echo(f"note: another `serve --dev` (pid {other.pid}, {_shown(other.url)}) wrote "
+                       f"{previous} and is still running; its secrets are replaced", err=True)
+        registrations, values, path = create_dev_registrations(url, content=content)
+        # The secrets go to the state file only, never to the log (a terminal's
+        # scrollback, a CI log, a screen share): `query` reads them there.
+        click.echo(f"Development mode: random secrets for this run are in {path} (mode 0600); "
+                   "`knowledge-provider query` signs with them", err=True)
         for name, value in values.items():
             variable = SECRET_ENV[Exposure(name)]
-            click.echo(f"  {variable}={value}", err=True)
             # Worker processes read their secrets from the environment.
             os.environ[variable] = value
             os.environ.pop(f"{variable}_FILE", None)
@@ -244,6 +245,12 @@ def _serving_registrations(dev: bool, url: str, content: Path | None = None) -> 
             "or run `knowledge-provider serve --dev` for throwaway local secrets"
         )
     return registrations
+
+
+def _running_state(path: Path) -> DevState | None:
+    from .devmode import dev_states
+
+    return next((s for s in dev_states() if s.path == path and s.running()), None)
 
 
 def _loopback_only(config: ProviderConfig) -> ProviderConfig:
@@ -647,7 +654,7 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
         click.ClickException: no secret for ``profile`` anywhere, or only the ``--dev``
             state file's for another URL than ``url``.
     """
-    from .devmode import dev_state_path, read_dev_state, running_dev_server
+    from .devmode import dev_state_dir, dev_state_for, dev_states, running_dev_servers
 
     variable = SECRET_ENV[profile]
     try:
@@ -655,39 +662,43 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
                            if r.exposure is profile), None)
     except ConfigurationError as exc:
         raise ConfigError(str(exc)) from None
-    state = read_dev_state()
-    secrets = state.get("secrets") if state else None
-    dev_secret = str(secrets[profile.value]) if isinstance(secrets, dict) and profile.value in secrets else None
-    dev_url = str(state.get("url") or "").rstrip("/") if state else ""
-    dev_source = f"the --dev state file {dev_state_path()}"
     from_env = f"${variable}"
     if url is not None:
         base = url.rstrip("/")
         if env_secret is not None:
             return _QueryTarget(base, env_secret, from_env, False)
-        if dev_secret is not None and base == dev_url:
-            return _QueryTarget(base, dev_secret, dev_source, True)
-        if dev_secret is not None:
+        state = dev_state_for(base)
+        if state is not None and profile.value in state.secrets:
+            return _QueryTarget(base, state.secrets[profile.value], f"the --dev state file {state.path}", True)
+        others = [s.url for s in dev_states() if s.url and profile.value in s.secrets]
+        if others:
             # A secret goes only to the server it was made for: another server signing
             # requests with it would be handed a valid credential of the --dev one.
             raise click.ClickException(
-                f"no {profile.value} secret for {base}: export {variable}; {dev_source} holds the secrets of "
-                f"{dev_url or 'another server'} only")
+                f"no {profile.value} secret for {base}: export {variable}; the --dev state files in "
+                f"{dev_state_dir()} hold the secrets of {', '.join(others)} only")
     else:
-        if dev_secret is not None and dev_url and running_dev_server() is not None:
-            # The state file is per user, not per folder: say whose wiki answers, so a
+        running = [s for s in running_dev_servers() if s.url and profile.value in s.secrets]
+        if len(running) > 1:
+            listed = "; ".join(f"{s.url} ({_shown(s.content)})" for s in running)
+            raise click.ClickException(
+                f"{len(running)} `serve --dev` servers are running: {listed}; pass --url to pick one")
+        if running:
+            state = running[0]
+            # The state files are per user, not per folder: say whose wiki answers, so a
             # `serve --dev` started elsewhere (another checkout, a colleague's shell on a
             # shared account) is not taken for this one.
-            served = state.get("content") if state else None
-            notes = [f"the --dev server of {_shown(served)}"] if isinstance(served, str) else []
+            notes = [f"the --dev server of {_shown(state.content)}"] if state.content is not None else []
             if env_secret is not None:
                 notes.append(f"${variable} is ignored: pass --url to use it")
-            note = "; ".join(notes)
-            return _QueryTarget(dev_url, dev_secret, dev_source, True, note)
+            return _QueryTarget(state.url, state.secrets[profile.value], f"the --dev state file {state.path}",
+                                True, "; ".join(notes))
         if env_secret is not None:
             return _QueryTarget(DEFAULT_QUERY_URL, env_secret, from_env, False)
-        if dev_secret is not None and dev_url:
-            return _QueryTarget(dev_url, dev_secret, dev_source, True, "the `serve --dev` that wrote it has stopped")
+        stopped = next((s for s in dev_states() if s.url and profile.value in s.secrets), None)
+        if stopped is not None:
+            return _QueryTarget(stopped.url, stopped.secrets[profile.value], f"the --dev state file {stopped.path}",
+                                True, "the `serve --dev` that wrote it has stopped")
     raise click.ClickException(
         f"no {profile.value} secret: export {variable} (and pass --url), or start `knowledge-provider serve --dev`"
     )

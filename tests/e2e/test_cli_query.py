@@ -75,7 +75,7 @@ def clean_env(state: Path, **extra: str) -> dict[str, str]:
 def fake_dev_state(state: Path, server: ProviderProcess, content: str | None = None) -> Path:
     """A state file as `serve --dev` writes it, naming a live server process, its secrets
     and the content folder it serves."""
-    path = state / "knowledge-provider" / "dev.json"
+    path = state / "knowledge-provider" / f"dev-{server.base_url.rsplit(':', 1)[1]}.json"
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"url": server.base_url, "pid": server.proc.pid,
                                 "secrets": {"customer_safe": CUSTOMER_SECRET}, "content": content}), "utf-8")
@@ -148,6 +148,23 @@ def test_the_dev_state_files_secret_is_never_sent_to_another_url(sample_server: 
     assert result.returncode == 1
     said = result.stderr.decode()
     assert f"for {other}: export KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
-    assert f"holds the secrets of {sample_server.base_url} only" in said
+    assert f"hold the secrets of {sample_server.base_url} only" in said
     same = run_query(["reset password", "--url", sample_server.base_url], clean_env(tmp_path))
     assert same.returncode == 0, same.stderr
+
+
+def test_query_url_finds_the_state_file_of_its_port(sample_server: ProviderProcess, tmp_path: Path) -> None:
+    """Several state files (one per `serve --dev` port): `--url` picks the one written
+    for that URL, and a URL no state file names gets a message naming those there are."""
+    fake_dev_state(tmp_path, sample_server)
+    stale = tmp_path / "knowledge-provider" / "dev-1.json"
+    stale.write_text(json.dumps({"url": "http://127.0.0.1:1", "pid": 0,
+                                 "secrets": {"customer_safe": "x" * 48}}), "utf-8")
+    ok = run_query(["reset password", "--url", sample_server.base_url], clean_env(tmp_path))
+    assert ok.returncode == 0, ok.stderr
+    assert f"dev-{sample_server.base_url.rsplit(':', 1)[1]}.json" in ok.stderr.decode()
+    missing = run_query(["reset password", "--url", "http://127.0.0.1:2"], clean_env(tmp_path))
+    assert missing.returncode == 1
+    said = missing.stderr.decode()
+    assert "no customer_safe secret for http://127.0.0.1:2: export KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
+    assert sample_server.base_url in said and "http://127.0.0.1:1" in said

@@ -54,15 +54,16 @@ def dev_server(tmp: Path, state: Path) -> Iterator[tuple[str, subprocess.Popen[s
             proc.wait(timeout=20)
 
 
-def test_dev_secrets_are_printed_stored_0600_and_used_by_query(tmp_path: Path) -> None:
+def test_dev_secrets_are_stored_0600_never_printed_and_used_by_query(tmp_path: Path) -> None:
     state = tmp_path / "state"
     with dev_server(tmp_path, state) as (base, _, log):
-        path = state / "knowledge-provider" / "dev.json"
+        path = state / "knowledge-provider" / f"dev-{base.rsplit(':', 1)[1]}.json"
         stored = json.loads(path.read_text("utf-8"))
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
         printed = log.read_text("utf-8")
         for secret in stored["secrets"].values():
-            assert secret in printed  # printed once, for the operator
+            assert secret not in printed  # a log is no place for a credential
+        assert str(path) in printed  # where they are instead
         result = subprocess.run([sys.executable, "-m", "provider", "query", "reset password"],
                                 capture_output=True, text=True, env=_env(state), timeout=60, check=False)
         assert result.returncode == 0, result.stderr
@@ -70,7 +71,20 @@ def test_dev_secrets_are_printed_stored_0600_and_used_by_query(tmp_path: Path) -
         assert stored["url"] == base
 
 
-def test_a_second_dev_server_says_it_replaces_the_first_ones_secrets(tmp_path: Path) -> None:
+def test_two_dev_servers_on_two_ports_keep_their_own_secrets(tmp_path: Path) -> None:
+    """A second `serve --dev` on another port no longer overwrites the first one's
+    secrets: `query --url` finds each server's own, and `query` without `--url` asks
+    which one."""
     state = tmp_path / "state"
-    with dev_server(tmp_path, state) as (_, first, _), dev_server(tmp_path, state) as (_, _, log):
-        assert f"another `serve --dev` (pid {first.pid}" in log.read_text("utf-8")
+    with dev_server(tmp_path, state) as (first, _, _), dev_server(tmp_path, state) as (second, _, log):
+        assert "another `serve --dev`" not in log.read_text("utf-8")
+        for base in (first, second):
+            result = subprocess.run([sys.executable, "-m", "provider", "query", "reset password", "--url", base],
+                                    capture_output=True, text=True, env=_env(state), timeout=60, check=False)
+            assert result.returncode == 0, result.stderr
+            assert f"{base}/retrieve" in result.stderr
+        both = subprocess.run([sys.executable, "-m", "provider", "query", "reset password"],
+                              capture_output=True, text=True, env=_env(state), timeout=60, check=False)
+        assert both.returncode == 1
+        assert "2 `serve --dev` servers are running" in both.stderr and "pass --url" in both.stderr
+        assert first in both.stderr and second in both.stderr
