@@ -356,7 +356,10 @@ def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
         meta = draft.meta
         source = sources.get((meta.translation_group, meta.text_hash))
         if draft.withheld is None and meta.locale != default_locale and source is not None:
-            draft.withheld = f"identical to its {default_locale} source {source}: not a translation"
+            # The hash is of the words a reader sees (text_hash): say so, since the files
+            # themselves may differ (a generated comment, the front matter, markup).
+            draft.withheld = (f"shows the same text as its {default_locale} source {source} (title, headings and "
+                              "text compared; comments, markup and front matter are not): not a translation")
             draft.withheld_as_duplicate = True
             draft.problems.append(f"untranslated copy of {source}; not served")
             draft.drift.append(COPY)
