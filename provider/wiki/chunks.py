@@ -10,7 +10,9 @@ one is a section of its own — and then:
 * a section longer than :data:`CHUNK_MAX_CHARS` is split at passage boundaries into
   pieces of at most that size (a single passage is never cut: passages are bounded).
 
-A chunk's heading and anchor are those of its first section. Its **id** is a short digest
+A chunk's heading is that of its first section; its anchor is that of the nearest heading
+above its first passage, at any level (a chunk whose text starts under an ``####`` links
+to it, not to the ``###`` above). Its **id** is a short digest
 of its heading and text, so it stays the same while the chunk is unchanged, however the
 rest of the document changes (only the merge of a short section depends on its
 neighbour). Identical chunks of one document are told apart by a suffix in order of
@@ -43,7 +45,8 @@ class Chunk:
     Attributes:
         id: stable while the chunk's heading and text are unchanged (see the module docstring).
         heading: the heading of the chunk's first section (``""`` before any heading).
-        anchor: that heading's anchor on the rendered page, without ``#`` (``""`` when none).
+        anchor: the anchor of the nearest heading above its first passage, on the rendered
+            page, without ``#`` (``""`` when none).
         passages: the chunk's passages, in document order.
     """
 
@@ -119,5 +122,5 @@ def split_chunks(
             digest = _digest(heading, piece)
             seen[digest] += 1
             chunk_id = digest if seen[digest] == 1 else f"{digest}-{seen[digest]}"
-            chunks.append(Chunk(chunk_id, heading, anchor, tuple(piece)))
+            chunks.append(Chunk(chunk_id, heading, piece[0].heading_anchor or anchor, tuple(piece)))
     return tuple(chunks)

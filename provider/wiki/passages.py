@@ -50,6 +50,8 @@ class Passage:
         section_heading: the heading that opened its section (``""`` for section 0).
         anchor: that heading's anchor on the rendered page, without ``#`` (``""`` for
             section 0).
+        heading_anchor: the anchor of ``heading``, the nearest heading above at any level
+            (an ``####`` inside a section too; ``""`` before the first heading).
         code: the pieces of ``text`` that come from code blocks, in order (search weighs
             them less than prose).
 
@@ -63,6 +65,7 @@ class Passage:
     section_heading: str = field(default="", compare=False)
     anchor: str = field(default="", compare=False)
     code: tuple[str, ...] = field(default=(), compare=False)
+    heading_anchor: str = field(default="", compare=False)
 
 
 def _cut(sentence: str, max_chars: int) -> tuple[str, str]:
@@ -127,14 +130,14 @@ def split_passages(
     blocks = list(blocks)
     slugger = slugger if slugger is not None else Slugger()
     slugger.reserve(block.anchor for block in blocks if block.kind == "heading" and block.anchor)
-    section, section_heading, anchor = 0, "", ""
+    section, section_heading, anchor, heading_anchor = 0, "", "", ""
 
     def flush() -> None:
         nonlocal current
         if current:
             # A passage is shown with its heading, so an internal heading makes it internal.
             passages.append(Passage(heading, current, internal or heading_internal, section, section_heading, anchor,
-                                    code=tuple(current_code)))
+                                    code=tuple(current_code), heading_anchor=heading_anchor))
             current = ""
             current_code.clear()
 
@@ -145,7 +148,7 @@ def split_passages(
             headings.append(block)
             # An explicit id is the anchor as written; the tools do not count it among
             # the slugs they make unique.
-            slug = block.anchor or slugger.slug(block.text)
+            slug = heading_anchor = block.anchor or slugger.slug(block.text)
             if 1 <= block.level <= SECTION_MAX_LEVEL:
                 section, section_heading, anchor = section + 1, block.text, slug
             continue

@@ -109,3 +109,20 @@ def test_chunks_cover_every_passage_once_in_order(sections: list[tuple[int, int]
         sized = [sum(len(p.text) for p in c.passages) for c in chunks]
         assert all(size >= CHUNK_MIN_CHARS or (i > 0 and chunks[i].heading == chunks[i - 1].heading)
                    for i, size in enumerate(sized))
+
+
+def test_a_chunk_starting_under_an_h4_links_to_the_h4_not_its_parent_h3() -> None:
+    # CONTRACT R7: the anchor takes the reader to the text shown. A Japanese page whose h3
+    # has no text of its own: the chunk's first words are under the h4.
+    body = "日本語の説明です。" * 40
+    doc = f"## 設定\n\n{body}\n\n### 詳細\n\n#### 認証トークン\n\n{body}\n\n## 次へ\n\n{body}\n"
+    chunks = _chunks(doc)
+    under_h4 = next(c for c in chunks if c.heading == "詳細")
+    assert under_h4.anchor == "認証トークン"
+    assert chunks[0].anchor == "設定"
+
+
+def test_a_chunk_with_text_under_its_h3_keeps_the_h3_anchor() -> None:
+    chunks = _chunks(DOC)
+    requirements = next(c for c in chunks if c.heading == "Requirements")
+    assert requirements.anchor == "requirements"
