@@ -78,8 +78,8 @@ from markdown_it.token import Token
 
 from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
-from .label_places import LABEL_ATTRIBUTES, Place, opening_label, place_labels
 from .feature_headings import names_a_feature
+from .label_places import LABEL_ATTRIBUTES, Place, opening_label, place_labels
 from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
 from .restriction import HINT, INSIDER_STEMS, names_staff_reader, orders_staff, restricts_readers
