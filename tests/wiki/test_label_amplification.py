@@ -91,7 +91,8 @@ def test_x2_a_doubtfully_labelled_row_pasted_as_written_is_not_public(tmp_path_f
     inside its own paragraph, is not public."""
     files, text = _wiki(seed, place, 4)
     rng = random.Random(seed)
-    files["leak.md"] = _page("Leak", [f"{' '.join(rng.choices(FILLER, k=12))}. {text} {' '.join(rng.choices(FILLER, k=5))}."])
+    around = " ".join(rng.choices(FILLER, k=12)), " ".join(rng.choices(FILLER, k=5))
+    files["leak.md"] = _page("Leak", [f"{around[0]}. {text} {around[1]}."])
     site = tmp_path_factory.mktemp("site")
     _write(site, files)
     public = _public(site)
