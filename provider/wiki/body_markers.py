@@ -84,12 +84,17 @@ from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
 from .restriction import HINT, INSIDER_STEMS, names_staff_reader, orders_staff, restricts_readers
 
-__all__ = ["BODY_MARKER_CODES", "PAGE_CODES", "BodyMarker", "find_body_markers", "front_matter_markers",
+__all__ = ["BODY_MARKER_CODES", "LABEL_CODES", "PAGE_CODES", "BodyMarker", "find_body_markers", "front_matter_markers",
            "hiding_summary", "label_says", "mark_body_sections", "says_not_for_customers"]
 
 #: Finding codes of this module, in the order of the table above.
 BODY_MARKER_CODES = ("hiding-heading", "hiding-label", "hiding-note", "todo-internal", "hiding-title", "hiding-cell",
                      "hiding-footnote", "hiding-term", "hiding-sentence", "audience-in-body", "internal-title")
+#: Codes of a label that hides text where it stands (a table cell, a paragraph's opening,
+#: a footnote, a definition term), not a heading, a box's title or a sentence saying so:
+#: one doubtful word there ("(agents only)" in a settings row) is no strong evidence, so
+#: the text it hides is a source of rule 6d only for a long verbatim run.
+LABEL_CODES = ("hiding-label", "hiding-cell", "hiding-footnote", "hiding-term")
 #: Codes that decide the whole page rather than hide lines of it.
 PAGE_CODES = ("audience-in-body", "internal-title")
 

@@ -67,7 +67,7 @@ import struct
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .audience import PUBLIC
 from .copies import _length, words
@@ -337,6 +337,9 @@ class Unit:
     #: A list of names (:mod:`provider.wiki.name_lists`): contained where a page holds
     #: most of its distinctive words, in any order (see :func:`contained`).
     names: bool = False
+    #: Text only a label hides (:attr:`DocumentMeta.label_block_shingles`): contained only
+    #: by a long verbatim run (see :func:`contained`), never by its words or a part.
+    labelled: bool = False
 
     def values(self) -> frozenset[int]:
         if self.pairs:
@@ -409,8 +412,21 @@ def units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 
 def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
     """:func:`units` whatever the document's metadata says (rule 6c's rarity test reads
-    the units of a document withheld by a corpus rule too)."""
+    the units of a document withheld by a corpus rule too). The internal units of blocks
+    only a label hides (:attr:`DocumentMeta.label_block_shingles`) are
+    :attr:`Unit.labelled`."""
     internal = _units_of(meta.internal_block_shingles)
+    if meta.label_block_shingles:
+        left = Counter(meta.label_block_shingles)
+        strong = []
+        for entry in meta.internal_block_shingles:
+            if left[entry] > 0:
+                left[entry] -= 1
+            else:
+                strong.append(entry)
+        internal = _units_of(tuple(strong))
+        internal += [replace(unit, labelled=True) for unit in _units_of(meta.label_block_shingles)
+                     if unit not in internal]
     whole = _units_of(meta.block_shingles + meta.internal_block_shingles) if meta.internal_block_shingles \
         else _units_of(meta.block_shingles)
     return whole, internal
@@ -532,6 +548,8 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     or the words path (see the module docstring); ``words=False``: the wording path only
     (a page in another language than the unit: see :func:`provider.wiki.same_text.contained_text`)."""
     shingles, words_ = rare.distinctive(unit)
+    if unit.labelled and not unit.secret:
+        return _verbatim(unit, page, shingles)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
     if unit.secret:
@@ -559,6 +577,18 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
         return False
     return len(words_) >= MIN_DISTINCT_WORDS and \
         len(words_ & page) >= max(MIN_DISTINCT_WORDS, math.ceil(WORD_SHARE * len(words_) - 1e-9))
+
+
+def _verbatim(unit: Unit, page: frozenset[int] | set[int], shingles: frozenset[int]) -> bool:
+    """Whether ``page`` holds a long piece of a :attr:`~Unit.labelled` unit as written: a
+    run of :data:`RUN_SHINGLES` distinctive shingles (whole sentences), or every shingle
+    of a shorter block with :data:`MIN_DISTINCT_SHINGLES` distinctive ones. A few rare
+    words of a settings row hidden by one "(agents only)" cell are no copy of it: with
+    the words and share paths, that row withheld 8 to 19 of 37 pages of our own docs."""
+    if unit.pairs or unit.names or not unit.order or len(shingles) < MIN_DISTINCT_SHINGLES:
+        return False
+    run = RUN_SPLIT_SHINGLES if unit.split else RUN_SHINGLES
+    return _run(unit.order, page, shingles) >= run or unit.shingles <= page
 
 
 def _run(order: tuple[int, ...], page: frozenset[int] | set[int], distinctive: frozenset[int]) -> int:
@@ -595,7 +625,7 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     else nothing."""
     shingles, words_ = rare.distinctive(unit)
     mine = words_ & page
-    if (not (unit.split or unit.sentence or unit.secret or unit.names) and len(mine) >= PART_WORDS
+    if (not (unit.split or unit.sentence or unit.secret or unit.names or unit.labelled) and len(mine) >= PART_WORDS
             and len(shingles & page) >= PART_SHINGLES):
         return mine
     return frozenset()

@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from .audience import CORPUS, FILE, INTERNAL, KEPT_OUT_OF_SEARCH, PUBLIC, UNDECIDED, Reason
+from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .containment import Rarity, rarity
 from .copies import CopyGraph, near_copies
@@ -94,7 +94,7 @@ from .layouts import Layout
 from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import contained_text, same_file, same_paragraphs, same_words
+from .same_text import NOT_MEANT, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
 
 if TYPE_CHECKING:
     from .site_gate import OffSite
@@ -433,23 +433,9 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
 #: by default, which says nothing about its translations.
 _UNDECIDED = UNDECIDED
 
-#: How the reason of a page withheld only for ``ROBOTS: NOINDEX`` ends
-#: (:func:`provider.wiki.audience_map.operator_withholding`): its text is on the site.
-_ON_THE_SITE = "NOINDEX (withhold_noindex)"
-#: How the withholding reason of a Docusaurus ``unlisted`` page ends: built and served
-#: under its URL, only left out of lists (not a source for rule 6c).
-_UNLISTED = "front matter unlisted"
-#: How the withholding reason of a redirect stub ends
-#: (:func:`provider.wiki.redirects.redirect_stub`): "this page has moved, use the link
-#: above" is built under its URL and holds no text of the site's own (not a source for
-#: rules 6c and 6d: its link text in Japanese, Korean, Chinese withheld 4
-#: openai-agents-docs pages).
-_MOVED = "with a script or a meta refresh"
-
-#: Audience sources that say no one asked for the page to be internal (a duplicate id
-#: makes both claimants internal; neither is a secret the other copies; a page kept out
-#: of search engines is published on the site).
-_NOT_MEANT = ("fail-closed: duplicate documentId", KEPT_OUT_OF_SEARCH)
+#: Audience sources that say no one asked for the page to be internal
+#: (:data:`provider.wiki.same_text.NOT_MEANT`).
+_NOT_MEANT = NOT_MEANT
 
 
 def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:
@@ -472,20 +458,16 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
                if d.withheld is None and d.audience == PUBLIC and d.meta.sketch}
     if not targets:
         return
-    # Sources by kind. A document withheld as a duplicate passes nothing on (not even its
-    # internal sections: it duplicates the page it would demote).
+    # Sources by kind (:func:`~provider.wiki.same_text.copy_source`, the one rule of 6–6d).
     withheld_sources: dict[str, str] = {}
     internal_sources: dict[str, str] = {}
     for relpath, draft in drafts.items():
-        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(_ON_THE_SITE):
-            # A page the site publishes but keeps out of search engines is no secret.
-            continue
-        meant = not draft.audience_source.startswith(_NOT_MEANT)
-        if draft.meta.sketch and draft.withheld is not None:
+        whole, sections = copy_source(draft)
+        if draft.meta.sketch and whole == WITHHELD:
             withheld_sources[relpath] = draft.meta.sketch
-        elif draft.meta.sketch and draft.audience != PUBLIC and meant:
+        elif draft.meta.sketch and whole is not None:
             internal_sources[relpath] = draft.meta.sketch
-        if draft.meta.internal_sketch:
+        if draft.meta.internal_sketch and sections:
             internal_sources[relpath + "#internal"] = draft.meta.internal_sketch
     if not withheld_sources and not internal_sources:
         return
@@ -724,11 +706,11 @@ def derive(
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
     _inherit_from_copies(drafts, copies)
-    same_words(drafts, not_meant=_NOT_MEANT, on_the_site=_ON_THE_SITE)
+    same_words(drafts)
     if rare is None:
         rare = rarity(docs)
-    same_paragraphs(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED, _MOVED), rare=rare)
-    contained_text(drafts, not_meant=_NOT_MEANT, on_the_site=(_ON_THE_SITE, _UNLISTED, _MOVED), rare=rare)
+    same_paragraphs(drafts, rare=rare)
+    contained_text(drafts, rare=rare)
     if default_locale is not None:
         _drift(drafts, default_locale)
 

@@ -14,14 +14,15 @@ import os
 import re
 import stat
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .anchors import AnchorRule, new_slugger
 from .audience import FileFacts, decide_file
 from .audience_map import apply_audience_map, operator_withholding
-from .body_markers import BodyMarker, find_body_markers, front_matter_markers, mark_body_sections
+from .body_markers import LABEL_CODES, BodyMarker, find_body_markers, front_matter_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .classify import (
     TITLE_KEYS,
@@ -457,6 +458,8 @@ class _Body:
     errors: list[str]
     warnings: list[str]
     findings: list[str]
+    #: the internal blocks only a label hides (:data:`~provider.wiki.body_markers.LABEL_CODES`).
+    label_blocks: list[Block] = field(default_factory=list)
 
 
 def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
@@ -479,10 +482,13 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     full = markdown_to_text(apply_dialects(split.full, dialects), layout.text)
     anchors = _anchor_rule(settings, relpath)
     internal_blocks: list[Block] = []
+    label_blocks: list[Block] = []
     if split.blocks:
         public = markdown_to_text(apply_dialects(split.public, dialects), layout.text)
         marked = mark_internal_blocks(full.blocks, public.blocks)
         internal_blocks = [b for b in marked if b.internal]
+        if any(m.code in LABEL_CODES for m in hiding):
+            label_blocks = _label_blocks(body_text, hiding, layout, dialects, full.blocks, internal_blocks)
         passages = split_passages(marked, slugger=new_slugger(anchors))
         public_passages = split_passages(public.blocks, slugger=new_slugger(anchors))
         if not public_passages:
@@ -491,7 +497,28 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         public = full
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
-                 findings)
+                 findings, label_blocks)
+
+
+def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
+                  full: tuple[Block, ...], internal: list[Block]) -> list[Block]:
+    """The blocks of ``internal`` that only a label hides: internal with every hiding
+    marker, public when the :data:`~provider.wiki.body_markers.LABEL_CODES` ones are left
+    out (the body cut again without them)."""
+    strong = [m for m in hiding if m.code not in LABEL_CODES]
+    split = _cut(body_text, strong, layout, dialects)
+    still: Counter[tuple[str, str]] = Counter()
+    if split.blocks:
+        public = markdown_to_text(apply_dialects(split.public, dialects), layout.text)
+        still.update((b.kind, b.text) for b in mark_internal_blocks(full, public.blocks) if b.internal)
+    found = []
+    for block in internal:
+        key = (block.kind, block.text)
+        if still[key] > 0:
+            still[key] -= 1
+        else:
+            found.append(block)
+    return found
 
 
 def _says_internal(meta: dict[str, Any]) -> bool:
@@ -537,15 +564,11 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
            accepted: frozenset[str], findings: list[str], offset: int) -> SectionSplit:
     """The body cut into internal sections (the hiding markers' blocks included);
     would-be markers are added to ``findings``; ``dialects``: the file's text cleaners."""
-    def prepare(body: str) -> str:
-        return apply_dialects(body, dialects)
-
-    options = {"colon_containers": layout.name != "mkdocs", "shortcodes_run_first": layout.name == "hugo"}
-    split = split_sections(mark_body_sections(body_text, hiding), prepare=prepare, **options)
+    split = _cut(body_text, hiding, layout, dialects)
     if hiding:
         # The markers put at line starts hide what a would-be marker there (``> [!X]``)
         # looks like: look for would-be markers in the text as written too.
-        written = split_sections(body_text, prepare=prepare, **options)
+        written = _cut(body_text, [], layout, dialects)
         near = tuple(sorted({*split.near_miss_lines, *written.near_miss_lines}))
         split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:
@@ -555,6 +578,14 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
         if WOULD_BE_MARKER in accepted:
             split = replace(split, near_miss_lines=())
     return split
+
+
+def _cut(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...]) -> SectionSplit:
+    """The body cut into internal sections, with ``hiding``'s blocks marked (none: as written);
+    ``dialects``: the file's text cleaners."""
+    return split_sections(mark_body_sections(body_text, hiding) if hiding else body_text,
+                          prepare=lambda body: apply_dialects(body, dialects),
+                          colon_containers=layout.name != "mkdocs", shortcodes_run_first=layout.name == "hugo")
 
 
 @dataclass(frozen=True)
@@ -633,6 +664,7 @@ def _text_fields(title: str, body: _Body) -> dict[str, Any]:
         "internal_paragraph_bags": paragraph_bags(b.text for b in body.internal_blocks if b.kind != "heading"),
         "block_shingles": block_shingles(b.text for b in body.public.blocks),
         "internal_block_shingles": block_shingles(b.text for b in body.internal_blocks),
+        "label_block_shingles": block_shingles(b.text for b in body.label_blocks),
     }
 
 

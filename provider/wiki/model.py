@@ -239,6 +239,10 @@ class DocumentMeta:
             of the blocks outside and inside internal sections (each block's 3-word runs
             and words): find an internal text's distinctive content in a public page,
             however edited, reordered or split (rule 6d).
+        label_block_shingles: the same of the internal blocks that only a label in a
+            table cell, a paragraph's opening, a footnote or a definition term hides
+            (:data:`provider.wiki.body_markers.LABEL_CODES`): a source of rule 6d only
+            for a long verbatim run (:func:`provider.wiki.containment.contained`).
     """
 
     relpath: str
@@ -285,11 +289,12 @@ class DocumentMeta:
     internal_paragraph_bags: tuple[str, ...] = ()
     block_shingles: tuple[str, ...] = ()
     internal_block_shingles: tuple[str, ...] = ()
+    label_block_shingles: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
-                     "block_shingles", "internal_block_shingles"):
+                     "block_shingles", "internal_block_shingles", "label_block_shingles"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -304,6 +309,7 @@ class DocumentMeta:
         data["internal_paragraph_bags"] = tuple(data.get("internal_paragraph_bags", ()))
         data["block_shingles"] = tuple(data.get("block_shingles", ()))
         data["internal_block_shingles"] = tuple(data.get("internal_block_shingles", ()))
+        data["label_block_shingles"] = tuple(data.get("label_block_shingles", ()))
         return cls(**data)
 
 

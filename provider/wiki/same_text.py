@@ -22,8 +22,10 @@ them on its drafts; CONTRACT X2).
   spread over the page, or a part of it when other pages hold the rest) inherits its
   status.
 
-All four relate documents the incremental rules must follow (:func:`file_keys`,
-:func:`bag_keys`: :mod:`provider.wiki.incremental` indexes them).
+All four take their sources from one predicate, :func:`copy_source`, and relate
+documents the incremental rules must follow (:func:`file_keys`, :func:`bag_keys`,
+:class:`provider.wiki.containment.ContainmentIndex`: :mod:`provider.wiki.incremental`
+indexes them).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Protocol
 
-from .audience import CORPUS, INTERNAL, PUBLIC, Reason
+from .audience import CORPUS, INTERNAL, KEPT_OUT_OF_SEARCH, PUBLIC, Reason
 from .containment import (
     MIN_DISTINCT_SHINGLES,
     Rarity,
@@ -50,7 +52,25 @@ from .copies import MIN_PARAGRAPH_WORDS
 from .document import DocumentMeta
 from .findings import NEAR_COPY
 
-__all__ = ["Draft", "bag_keys", "contained_text", "file_keys", "same_file", "same_paragraphs", "same_words"]
+__all__ = ["NOT_MEANT", "ON_THE_SITE", "WITHHELD", "Draft", "bag_keys", "contained_text", "copy_source",
+           "file_keys", "same_file", "same_paragraphs", "same_words"]
+
+#: How the withholding reasons of pages the site still publishes under their URL end:
+#: ``ROBOTS: NOINDEX`` with ``withhold_noindex``
+#: (:func:`provider.wiki.audience_map.operator_withholding`), Docusaurus ``unlisted``
+#: (built, only left out of lists), a redirect stub
+#: (:func:`provider.wiki.redirects.redirect_stub`: "this page has moved" under its URL,
+#: no text of the site's own; its link text in Japanese, Korean, Chinese withheld 4
+#: openai-agents-docs pages when it was a source).
+ON_THE_SITE = ("NOINDEX (withhold_noindex)", "front matter unlisted", "with a script or a meta refresh")
+
+#: Audience sources that say no one asked for the page to be internal: a duplicate id
+#: makes both claimants internal (neither is a secret the other copies); a page kept out
+#: of search engines is published on the site.
+NOT_MEANT = ("fail-closed: duplicate documentId", KEPT_OUT_OF_SEARCH)
+
+#: :func:`copy_source`'s answer for a source whose copies are withheld like it.
+WITHHELD = "withheld"
 
 
 class Draft(Protocol):
@@ -67,6 +87,43 @@ class Draft(Protocol):
 
     def decide(self, reason: Reason) -> None:
         """Set the audience through the corpus story (:class:`provider.wiki.corpus._Draft`)."""
+
+
+def copy_source(draft: Draft) -> tuple[str | None, bool]:
+    """Which text of a document the copy rules (6, 6b, 6c, 6d) take copies of, and what a
+    copy inherits: ``(whole, sections)``. ``whole`` is :data:`WITHHELD` (a public copy of
+    the document's text is withheld like it), ``INTERNAL`` (made internal) or ``None``
+    (its whole text is no source); ``sections``: whether its internal sections are
+    sources (a copy of one is made internal).
+
+    The rule, the same for all four:
+
+    * a document withheld as a duplicate (twins, untranslated copies, a translation the
+      tool does not build) passes nothing on: it duplicates the page it would demote;
+    * a document withheld for a reason ending in one of :data:`ON_THE_SITE` (NOINDEX,
+      ``unlisted``, a redirect stub) is published on the site under its URL, so its
+      withholding passes nothing on; it is an ``INTERNAL`` source (whole text and
+      sections) only when its own metadata (:attr:`DocumentMeta.audience`: front matter,
+      the operator's audience rules) makes it internal for a meant reason (an audience
+      source not starting with one of :data:`NOT_MEANT`);
+    * any other withheld document is a :data:`WITHHELD` source;
+    * a served document is an ``INTERNAL`` source when its audience is not public for a
+      meant reason; its internal sections are sources whatever its audience.
+
+    Rule 6d reads units only of documents whose metadata can make them a source
+    (:func:`provider.wiki.containment.source_capable`): a document public by its metadata
+    and internal only by a corpus rule (a Hugo section's cascade) has none there."""
+    withheld = draft.withheld
+    if draft.withheld_as_duplicate:
+        return None, False
+    if withheld is not None and withheld.endswith(ON_THE_SITE):
+        meant = draft.meta.audience != PUBLIC and not draft.meta.sources.get("audience", "").startswith(NOT_MEANT)
+        return (INTERNAL, True) if meant else (None, False)
+    if withheld is not None:
+        return WITHHELD, True
+    if draft.audience != PUBLIC and not draft.audience_source.startswith(NOT_MEANT):
+        return INTERNAL, True
+    return None, True
 
 
 def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
@@ -125,20 +182,16 @@ def bag_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
             *meta.internal_paragraph_bags)
 
 
-def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_the_site: str) -> None:
+def same_words(drafts: Mapping[str, Draft]) -> None:
     """Rule 6b: a public document with the very words of an internal or withheld
     document (or internal section) — too short for a sketch, or reordered — inherits its
-    status as in rule 6 (same sources, same exceptions, same acceptance): not a source,
-    a document withheld as a duplicate or for a reason ending in ``on_the_site``, or
-    internal for an audience source starting with one of ``not_meant``."""
+    status as in rule 6 (the sources of :func:`copy_source`, the same acceptance)."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
-        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
-            continue
-        meant = not draft.audience_source.startswith(not_meant)
-        if draft.meta.bag and (draft.withheld is not None or (draft.audience != PUBLIC and meant)):
-            sources[draft.meta.bag].append((relpath, draft.withheld is not None))
-        if draft.meta.internal_bag:
+        whole, sections = copy_source(draft)
+        if draft.meta.bag and whole is not None:
+            sources[draft.meta.bag].append((relpath, whole == WITHHELD))
+        if draft.meta.internal_bag and sections:
             sources[draft.meta.internal_bag].append((relpath + "#internal", False))
     if not sources:
         return
@@ -158,15 +211,11 @@ def same_words(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...], on_th
                            f"nearly the same text as the internal {path} (the same words)"))
 
 
-def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
-                    on_the_site: tuple[str, ...], rare: Rarity | None = None) -> None:
+def same_paragraphs(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -> None:
     """Rule 6c: a public document holding a paragraph (any word order) of an internal or
     withheld document, or of any document's internal section, outside its translation
-    group, inherits its status as in rule 6b (same exceptions, same finding code, so
-    ``accepted_findings`` accepts it for the file's current bytes). ``on_the_site``: the
-    endings of withholding reasons whose page the site still publishes under its URL
-    (NOINDEX, Docusaurus ``unlisted``, a redirect stub): not a source; a paragraph is far
-    more often shared with an older version of the same page than a whole text is.
+    group, inherits its status as in rule 6b (the sources of :func:`copy_source`, the
+    same finding code, so ``accepted_findings`` accepts it for the file's current bytes).
 
     Only a paragraph that is not boilerplate counts (:func:`_not_boilerplate`, with rule
     6d's rarity ``rare``; ``None``: measured on ``drafts``, the whole corpus): a paragraph
@@ -174,14 +223,13 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
     note shared by Teams and Exchange articles) is site wording, not the source's text."""
     sources: dict[str, list[tuple[str, bool]]] = defaultdict(list)
     for relpath, draft in sorted(drafts.items()):
-        if draft.withheld_as_duplicate or (draft.withheld or "").endswith(on_the_site):
-            continue
-        meant = not draft.audience_source.startswith(not_meant)
-        if draft.withheld is not None or (draft.audience != PUBLIC and meant):
+        whole, sections = copy_source(draft)
+        if whole is not None:
             for bag in draft.meta.paragraph_bags:
-                sources[bag].append((relpath, draft.withheld is not None))
-        for bag in draft.meta.internal_paragraph_bags:
-            sources[bag].append((relpath + "#internal", False))
+                sources[bag].append((relpath, whole == WITHHELD))
+        if sections:
+            for bag in draft.meta.internal_paragraph_bags:
+                sources[bag].append((relpath + "#internal", False))
     if not sources:
         return
     for relpath, draft in sorted(drafts.items()):
@@ -225,27 +273,23 @@ def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int],
     return False
 
 
-def contained_text(drafts: Mapping[str, Draft], *, not_meant: tuple[str, ...],
-                   on_the_site: tuple[str, ...], rare: Rarity | None = None) -> None:
+def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -> None:
     """Rule 6d: a public document containing a unit (:func:`provider.wiki.containment.units`)
     of an internal or withheld document, or of any document's internal sections — its own
     translations included —, by its distinctive content
     (:func:`provider.wiki.containment.contained`), or carrying a part of one that other
     pages carry the rest of (:func:`~provider.wiki.containment.part`), inherits its status
-    as rule 6c does (same sources and exceptions: see :func:`same_paragraphs`; the same
-    ``near-copy`` finding). ``rare``: the corpus's :class:`~provider.wiki.containment.Rarity`
-    (``None``: ``drafts`` is the whole corpus, and it is measured on it)."""
+    as rule 6c does (the sources of :func:`copy_source`; the same ``near-copy`` finding).
+    ``rare``: the corpus's :class:`~provider.wiki.containment.Rarity` (``None``: ``drafts``
+    is the whole corpus, and it is measured on it)."""
     sources: list[tuple[Unit, str, bool]] = []
     for relpath, draft in sorted(drafts.items()):
-        # A page on the site (NOINDEX, unlisted, a redirect stub) is no source unless its
-        # own metadata makes it internal (not merely by keeping it out of search engines).
-        if draft.withheld_as_duplicate or ((draft.withheld or "").endswith(on_the_site) and (
-                draft.meta.audience == PUBLIC or draft.meta.sources.get("audience", "").startswith(not_meant))):
-            continue
+        kind, sections = copy_source(draft)
         whole, internal = units(draft.meta)
-        if draft.withheld is not None or (draft.audience != PUBLIC and not draft.audience_source.startswith(not_meant)):
-            sources += [(unit, relpath, draft.withheld is not None) for unit in whole]
-        sources += [(unit, relpath + "#internal", False) for unit in internal]
+        if kind is not None:
+            sources += [(unit, relpath, kind == WITHHELD) for unit in whole]
+        if sections:
+            sources += [(unit, relpath + "#internal", False) for unit in internal]
     if not sources:
         return
     pages = {relpath: public_set(draft.meta) for relpath, draft in drafts.items()
