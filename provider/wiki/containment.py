@@ -73,6 +73,7 @@ from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
 from .name_lists import name_lists
+from .secret_forms import MAX_JOINED_CHARS, joined, page_joined, spelled, with_digits
 from .secret_lines import secret_values
 
 __all__ = [
@@ -168,6 +169,9 @@ _SENTENCE = "s:"
 _KEYED = "k:"
 #: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
 _NAMES = "n:"
+#: Marks the joined forms a public block holds (:func:`provider.wiki.secret_forms.page_joined`):
+#: what a page holds, never a unit.
+_JOINED = "j:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -257,11 +261,12 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     texts = list(blocks)
     for text in texts:
         for value in secret_values(text):
-            held_terms = terms(value)
-            if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
-                out.append(_KEYED + _entry(held_terms, []))
+            out += _secret_entries(value)
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
+        forms = page_joined(text, SECRET_MIN_CHARS)
+        if forms:
+            out.append(_JOINED + _pack(sorted({zlib.crc32(form.encode(), 3) for form in forms})))
         if len(found) < SHINGLE_WORDS and not pairs:
             continue
         out.append(_entry(found, pairs))
@@ -276,13 +281,30 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _secret_entries(value: str) -> list[str]:
+    """The ``k:`` entries of one secret's value: its terms as written, with its numbers
+    in digits and in English words (:mod:`provider.wiki.secret_forms`), and its joined
+    form (``amberfalcon79``) as a word and as a joined value (another CRC seed: what a
+    page's :data:`_JOINED` entry holds)."""
+    out = []
+    for spelling in dict.fromkeys((value, with_digits(value), spelled(value))):
+        held_terms = terms(spelling)
+        if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
+            out.append(_KEYED + _entry(held_terms, []))
+    form = joined(value)
+    if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
+        out.append(_KEYED + _entry([form], []))
+        out.append(_KEYED + _pack([]) + _WORDS + _pack([zlib.crc32(form.encode(), 3)]))
+    return list(dict.fromkeys(out))
+
+
 def _unpack(raw: str) -> tuple[int, ...]:
     data = binascii.a2b_base64(raw)  # what base64.b64decode calls, without its checks of the argument
     return struct.unpack(f">{len(data) // 4}I", data)
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _NAMES, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _NAMES, _JOINED, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -355,6 +377,8 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     found: list[Unit] = []
     decoded = []
     for entry in blocks:
+        if entry.startswith(_JOINED):
+            continue
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
         split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
@@ -423,6 +447,9 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
             continue  # its block holds it all
         if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
             found.update(decode_words(entry))
+            continue
+        if entry.startswith(_JOINED):
+            found.update(decode(entry))
             continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
