@@ -10,12 +10,12 @@ paragraph is. The stated rule (:func:`cover_reason`):
     0), paints an opaque box (alpha at least :data:`OPAQUE`) and spans its containing
     block on both axes hides all the text of that containing block.**
 
-* *Opaque*: a background colour (a keyword such as ``currentcolor`` or ``Canvas`` too), the colour stops of a background gradient, an inset
-  ``box-shadow`` whose spread fills the box, each with alpha at least :data:`OPAQUE`
-  (the element's ``opacity`` multiplied in); a background image (``url()``) or a
-  replaced element (``<img>``, ``<svg>``, ``<video>``, ``<canvas>``, ``<iframe>``,
-  ``<picture>``, ``<object>``, ``<embed>``) counts as opaque (what it draws is not read
-  here: fail closed).
+* *Opaque*: a background colour (a keyword such as ``currentcolor`` or ``Canvas``
+  too), the colour stops of a background gradient, an inset ``box-shadow`` whose spread
+  fills the box, each with alpha at least :data:`OPAQUE` (the element's ``opacity``
+  multiplied in); a background image (``url()``) or a replaced element (``<img>``,
+  ``<svg>``, ``<video>``, ``<canvas>``, ``<iframe>``, ``<picture>``, ``<object>``,
+  ``<embed>``) counts as opaque (what it draws is not read here: fail closed).
 * *Spans an axis*: both its offsets on that axis (``top``/``bottom``, ``left``/``right``,
   set by ``inset`` or the longhands, logical ones too) at most :data:`NEAR_EDGE_PX` or
   :data:`NEAR_EDGE_SHARE` of the box, or its size on that axis (``width``/``height``,
@@ -48,7 +48,8 @@ __all__ = ["NEAR_EDGE_PX", "NEAR_EDGE_SHARE", "OPAQUE", "REPLACED", "WIDE_PX", "
            "positions"]
 
 #: Alpha at or above which a painted box hides the text under it (a white veil of 0.9
-#: over black text leaves a contrast of about 1.2: below :data:`~provider.wiki.hidden_css.LOW_CONTRAST`).
+#: over black text leaves a contrast of about 1.2: below
+#: :data:`~provider.wiki.hidden_css.LOW_CONTRAST`).
 OPAQUE: Final = 0.9
 #: An offset this close to the containing block's edge still covers the text (px, and a
 #: share of the box for percentages).

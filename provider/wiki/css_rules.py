@@ -2,7 +2,9 @@
 what their selectors match.
 
 :func:`hiding_rules` reads the stylesheet with tinycss2 and asks
-:func:`provider.wiki.hidden_css.hiding_reason` about each rule's declarations; rules
+:func:`provider.wiki.hidden_css.hiding_reason` about each rule's declarations (and
+:func:`provider.wiki.css_cover.cover_reason`: a rule drawing an opaque overlay, on an
+element or a ``::before``/``::after``, hides the text under it); rules
 inside ``@media print`` only (hidden on paper, shown on every screen) hide nothing from a
 reader; nested rules (``.a { & .b { display: none } }``) and ``@import`` of a
 ``data:text/css`` URL are read as rules of their own; any other

@@ -49,8 +49,8 @@ _SCALES = {"hundred": 100, "thousand": 1000}
 _NUMBER_WORDS = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES)
 #: Letters, digits, camelCase parts: ``AmberFalcon79`` is ``Amber``, ``Falcon``, ``79``.
 _TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\d_A-Z]+|\d+|[^\W\d_]+")
-_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{%d,}={0,2}(?![\w+/=-])" % MIN_ENCODED_CHARS)
-_HEX = re.compile(r"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{2}){%d,})(?![\w])" % (MIN_ENCODED_CHARS // 2))
+_BASE64 = re.compile(rf"(?<![\w+/=-])[A-Za-z0-9+/_-]{{{MIN_ENCODED_CHARS},}}={{0,2}}(?![\w+/=-])")
+_HEX = re.compile(rf"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}})(?![\w])")
 
 
 def _number(words: list[str]) -> int:

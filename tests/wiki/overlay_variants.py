@@ -120,5 +120,6 @@ def shown_overlay(draw: st.DrawFn) -> str:
         return (f'<style>.box{{position:relative}} .box{pseudo}{{content:{arrow};position:absolute;left:0;'
                 f"color:#06c}}</style>\n\n<div class=\"box\"><p>{SECRET}</p></div>")
     if kind == "pseudo":
-        return f"<style>.box{{position:relative}} .box::after{{{box}}}</style>\n\n<div class=\"box\"><p>{SECRET}</p></div>"
+        return (f"<style>.box{{position:relative}} .box::after{{{box}}}</style>\n\n"
+                f'<div class="box"><p>{SECRET}</p></div>')
     return f'<div style="position:relative"><p>{SECRET}</p><span style="{box}"></span></div>'

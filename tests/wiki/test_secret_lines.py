@@ -101,8 +101,8 @@ SPLIT_LABELS = ["pass word", "Pass-Word", "pass_phrase", "PASS PHRASE", "code-wo
 @st.composite
 def secret_spellings(draw: st.DrawFn) -> tuple[str, str, str]:
     """(the internal page's line, the value as a public page respells it, how): two or
-    three words and maybe a number (at most
-    :data:`~provider.wiki.secret_forms.JOIN_TERMS` tokens as the page writes it) (spelled out or in digits, either side), under a label
+    three words and maybe a number (at most :data:`~provider.wiki.secret_forms.JOIN_TERMS`
+    tokens as the page writes it), spelled out or in digits, either side, under a label
     written whole or split (``pass word``); on the public page hyphenated, snake_case,
     camelCase, run together, with the number the other way, a word split in two, or
     the value (as written in the line) in base64 or hex."""
@@ -170,7 +170,7 @@ def test_secret_forms_meet_in_one_joined_form() -> None:
                      "AMBER_FALCON_SEVENTY_NINE"):
         assert joined(spelling) == "amberfalcon79", spelling
     assert list(decoded_texts("see YW1iZXIgZmFsY29uIHNldmVudHkgbmluZQ== here")) == ["amber falcon seventy nine"]
-    assert list(decoded_texts(f"0x{'amber falcon'.encode().hex()}")) == ["amber falcon"]
+    assert list(decoded_texts(f"0x{b'amber falcon'.hex()}")) == ["amber falcon"]
     assert list(decoded_texts("Configuration management and troubleshooting guide")) == []
     assert spelled("falcon 305") == "falcon three hundred five"
     assert list(secret_values("pass word: sword fish")) == ["sword fish"]
