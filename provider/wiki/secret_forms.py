@@ -49,8 +49,8 @@ _SCALES = {"hundred": 100, "thousand": 1000}
 _NUMBER_WORDS = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES)
 #: Letters, digits, camelCase parts: ``AmberFalcon79`` is ``Amber``, ``Falcon``, ``79``.
 _TOKEN = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[^\W\d_A-Z]+|\d+|[^\W\d_]+")
-_BASE64 = re.compile(rf"(?<![\w+/=-])[A-Za-z0-9+/_-]{{{MIN_ENCODED_CHARS},}}={{0,2}}(?![\w+/=-])")
-_HEX = re.compile(rf"(?<![\w])(?:0x)?((?:[0-9a-fA-F]{{2}}){{{MIN_ENCODED_CHARS // 2},}})(?![\w])")
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
+_HEX = re.compile(r"(?:0x)?((?:[0-9a-fA-F]{2})+)")
 
 
 def _number(words: list[str]) -> int:
@@ -130,15 +130,20 @@ def _printable(data: bytes) -> str | None:
 
 def decoded_texts(text: str) -> Iterator[str]:
     """The printable texts that base64 (standard or URL-safe) and hex runs of ``text``
-    decode to (runs of :data:`MIN_ENCODED_CHARS` characters or more)."""
-    for match in _HEX.finditer(text):
-        found = _printable(binascii.unhexlify(match.group(1)))
-        if found is not None:
-            yield found
-    for match in _BASE64.finditer(text):
-        run = match.group(0)
-        if run.isdigit() or re.fullmatch(r"[0-9a-fA-F]+", run):
-            continue  # a number or hex (read above)
+    decode to (runs of :data:`MIN_ENCODED_CHARS` characters or more, each a
+    whitespace-separated word of ``text`` less its surrounding punctuation)."""
+    for word in text.split():
+        if len(word) < MIN_ENCODED_CHARS:
+            continue
+        run = word.strip("\"'`()[]{}<>.,;:!?*")
+        hexed = _HEX.fullmatch(run)
+        if hexed is not None:
+            found = _printable(binascii.unhexlify(hexed.group(1)))
+            if found is not None:
+                yield found
+            continue
+        if run.isdigit() or _BASE64.fullmatch(run) is None:
+            continue
         padded = run.rstrip("=")
         padded += "=" * (-len(padded) % 4)
         try:
@@ -166,7 +171,15 @@ def page_joined(text: str, min_chars: int) -> set[str]:
     token is already one of the page's words), and of a decoded base64 or hex run every
     run of its tokens."""
     found = tokens(text)
-    out = {piece for piece in _runs(found, JOIN_TERMS) if len(piece) >= min_chars and piece not in found}
+    out: set[str] = set()
+    for start in range(len(found) - 1):
+        piece = found[start]
+        for token in found[start + 1 : start + JOIN_TERMS]:
+            piece += token
+            if len(piece) > MAX_JOINED_CHARS:
+                break
+            if len(piece) >= min_chars:
+                out.add(piece)
     for decoded in decoded_texts(text):
         inner = tokens(decoded)[:_DECODED_TOKENS]
         out.update(piece for piece in _runs(inner, len(inner)) if len(piece) >= min_chars)
