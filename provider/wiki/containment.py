@@ -33,7 +33,12 @@ site.
   (``Passphrase: amber falcon seventy nine``, ``the admin password is swordfish``:
   :mod:`provider.wiki.secret_lines`) is a unit of its own, contained where a page holds
   all its runs and words and they are distinctive (a value of one or two terms: every
-  term, and :data:`SECRET_MIN_CHARS` characters).
+  term, and :data:`SECRET_MIN_CHARS` characters). Its respellings
+  (:mod:`provider.wiki.secret_forms`) are units too: the value with its numbers in digits
+  and in English words, its joined form as a word (``amberfalcon79``), and its joined
+  form as a page's run of 2–4 tokens joins to it (``Amber-Falcon-79``, ``sword fish``, a
+  decoded base64 or hex run) — a pair with the value's longest word, common when that
+  word is (``Password: your password`` finds no page saying "your password").
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
@@ -73,7 +78,7 @@ from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
 from .name_lists import name_lists
-from .secret_forms import MAX_JOINED_CHARS, joined, page_joined, spelled, with_digits
+from .secret_forms import MAX_JOINED_CHARS, joined, page_joined, spelled, tokens, with_digits
 from .secret_lines import secret_values
 
 __all__ = [
@@ -254,7 +259,10 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     characters). A block of several sentences is followed by an ``s:`` entry for each
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
     sentence of a long paragraph); a block with a line naming a secret is preceded by a
-    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`), and the
+    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`: of each
+    spelling, and its joined form as a code pair: :func:`_secret_entries`) and by a ``j:``
+    entry of the joined forms it holds (:func:`~provider.wiki.secret_forms.page_joined`)
+    when it has any, and the
     blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
     ``n:`` entries. Order of the blocks kept."""
     out = []
@@ -294,7 +302,11 @@ def _secret_entries(value: str) -> list[str]:
     form = joined(value)
     if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
         out.append(_KEYED + _entry([form], []))
-        out.append(_KEYED + _pack([]) + _WORDS + _pack([zlib.crc32(form.encode(), 3)]))
+        # A pair (joined value, the value's longest word): common when that word is
+        # (see _common), so "Password: your password" does not find every "your password".
+        longest = max(tokens(value), key=len)
+        pair, word = zlib.crc32(form.encode(), 3), zlib.crc32(longest.encode(), 1)
+        out.append(_KEYED + _WORDS.join((_pack([]), _pack([]), _pack([pair]), _pack([word]))))
     return list(dict.fromkeys(out))
 
 
@@ -383,7 +395,9 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
         split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
         if entry.startswith(_KEYED):
-            found.append(Unit(shingles, words_, split, secret=True))
+            keyed_pairs = decode_pairs(entry)
+            found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
+                         else Unit(shingles, words_, split, secret=True))
             continue
         if entry.startswith(_NAMES):
             found.append(Unit(frozenset(), words_, names=True))
