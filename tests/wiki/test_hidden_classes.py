@@ -165,6 +165,8 @@ def test_x2_text_under_an_opaque_overlay_is_never_public(layout: str, body: str)
 @PAGES
 @given(st.sampled_from(LAYOUTS), shown_overlay())
 @example("plain", f'<header style="position:sticky;top:0;width:100%;background:#fff">{SECRET}</header>')
+@example("plain", '<div style="position:relative;padding-bottom:56.25%;height:0"><iframe src="https://example.com/v" '
+         f'style="position:absolute;top:0;left:0;width:100%;height:100%"></iframe></div>\n\n{SECRET}')
 def test_x5_badges_veils_and_decorations_beside_text_stay_public(layout: str, body: str) -> None:
     doc = _parse(_page(body), layout)
     assert doc.meta.audience == "public" and not doc.meta.errors, (body, doc.meta.errors)
