@@ -260,9 +260,9 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
     sentence of a long paragraph); a block with a line naming a secret is preceded by a
     ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`: of each
-    spelling, and its joined form as a code pair: :func:`_secret_entries`) and by a ``j:``
-    entry of the joined forms it holds (:func:`~provider.wiki.secret_forms.page_joined`)
-    when it has any, and the
+    spelling, and its joined form as a code pair: :func:`_secret_entries`), a block's
+    entries (a short block's too) are followed by a ``j:`` entry of the joined forms it
+    holds (:func:`~provider.wiki.secret_forms.page_joined`) when it has any, and the
     blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
     ``n:`` entries. Order of the blocks kept."""
     out = []
@@ -272,18 +272,16 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
             out += _secret_entries(value)
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
-        forms = page_joined(text, SECRET_MIN_CHARS)
-        if forms:
-            out.append(_JOINED + _pack(sorted({zlib.crc32(form.encode(), 3) for form in forms})))
-        if len(found) < SHINGLE_WORDS and not pairs:
-            continue
-        out.append(_entry(found, pairs))
-        sentences = _SENTENCE_END.split(text.strip())
-        if len(sentences) > 1:
-            for sentence in sentences:
+        if len(found) >= SHINGLE_WORDS or pairs:
+            out.append(_entry(found, pairs))
+            sentences = _SENTENCE_END.split(text.strip())
+            for sentence in sentences if len(sentences) > 1 else ():
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
+        forms = page_joined(text, SECRET_MIN_CHARS)
+        if forms:
+            out.append(_JOINED + _pack(sorted({zlib.crc32(form.encode(), 3) for form in forms})))
     for names in name_lists(texts):
         out.append(_NAMES + _entry(terms(" ".join(names)), []))
     return tuple(out)
