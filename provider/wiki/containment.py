@@ -33,7 +33,12 @@ site.
   (``Passphrase: amber falcon seventy nine``, ``the admin password is swordfish``:
   :mod:`provider.wiki.secret_lines`) is a unit of its own, contained where a page holds
   all its runs and words and they are distinctive (a value of one or two terms: every
-  term, and :data:`SECRET_MIN_CHARS` characters).
+  term, and :data:`SECRET_MIN_CHARS` characters). Its respellings
+  (:mod:`provider.wiki.secret_forms`) are units too: the value with its numbers in digits
+  and in English words, its joined form as a word (``amberfalcon79``), and its joined
+  form as a page's run of 2–4 tokens joins to it (``Amber-Falcon-79``, ``sword fish``, a
+  decoded base64 or hex run) — a pair with the value's longest word, common when that
+  word is (``Password: your password`` finds no page saying "your password").
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
@@ -73,6 +78,7 @@ from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
 from .name_lists import name_lists
+from .secret_forms import MAX_JOINED_CHARS, joined, page_joined, spelled, tokens, with_digits
 from .secret_lines import secret_values
 
 __all__ = [
@@ -168,6 +174,9 @@ _SENTENCE = "s:"
 _KEYED = "k:"
 #: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
 _NAMES = "n:"
+#: Marks the joined forms a public block holds (:func:`provider.wiki.secret_forms.page_joined`):
+#: what a page holds, never a unit.
+_JOINED = "j:"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -250,30 +259,53 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     characters). A block of several sentences is followed by an ``s:`` entry for each
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
     sentence of a long paragraph); a block with a line naming a secret is preceded by a
-    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`), and the
+    ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`: of each
+    spelling, and its joined form as a code pair: :func:`_secret_entries`), a block's
+    entries (a short block's too) are followed by a ``j:`` entry of the joined forms it
+    holds (:func:`~provider.wiki.secret_forms.page_joined`) when it has any, and the
     blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
     ``n:`` entries. Order of the blocks kept."""
     out = []
     texts = list(blocks)
     for text in texts:
         for value in secret_values(text):
-            held_terms = terms(value)
-            if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
-                out.append(_KEYED + _entry(held_terms, []))
+            out += _secret_entries(value)
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
-        if len(found) < SHINGLE_WORDS and not pairs:
-            continue
-        out.append(_entry(found, pairs))
-        sentences = _SENTENCE_END.split(text.strip())
-        if len(sentences) > 1:
-            for sentence in sentences:
+        if len(found) >= SHINGLE_WORDS or pairs:
+            out.append(_entry(found, pairs))
+            sentences = _SENTENCE_END.split(text.strip())
+            for sentence in sentences if len(sentences) > 1 else ():
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
+        forms = page_joined(text, SECRET_MIN_CHARS)
+        if forms:
+            out.append(_JOINED + _pack(sorted({zlib.crc32(form.encode(), 3) for form in forms})))
     for names in name_lists(texts):
         out.append(_NAMES + _entry(terms(" ".join(names)), []))
     return tuple(out)
+
+
+def _secret_entries(value: str) -> list[str]:
+    """The ``k:`` entries of one secret's value: its terms as written, with its numbers
+    in digits and in English words (:mod:`provider.wiki.secret_forms`), and its joined
+    form (``amberfalcon79``) as a word and as a joined value (another CRC seed: what a
+    page's :data:`_JOINED` entry holds)."""
+    out = []
+    for spelling in dict.fromkeys((value, with_digits(value), spelled(value))):
+        held_terms = terms(spelling)
+        if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
+            out.append(_KEYED + _entry(held_terms, []))
+    form = joined(value)
+    if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
+        out.append(_KEYED + _entry([form], []))
+        # A pair (joined value, the value's longest word): common when that word is
+        # (see _common), so "Password: your password" does not find every "your password".
+        longest = max(tokens(value), key=len)
+        pair, word = zlib.crc32(form.encode(), 3), zlib.crc32(longest.encode(), 1)
+        out.append(_KEYED + _WORDS.join((_pack([]), _pack([]), _pack([pair]), _pack([word]))))
+    return list(dict.fromkeys(out))
 
 
 def _unpack(raw: str) -> tuple[int, ...]:
@@ -282,7 +314,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _NAMES, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _NAMES, _JOINED, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -358,11 +390,15 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     found: list[Unit] = []
     decoded = []
     for entry in blocks:
+        if entry.startswith(_JOINED):
+            continue
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
         split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
         if entry.startswith(_KEYED):
-            found.append(Unit(shingles, words_, split, secret=True))
+            keyed_pairs = decode_pairs(entry)
+            found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
+                         else Unit(shingles, words_, split, secret=True))
             continue
         if entry.startswith(_NAMES):
             found.append(Unit(frozenset(), words_, names=True))
@@ -439,6 +475,9 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
             continue  # its block holds it all
         if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
             found.update(decode_words(entry))
+            continue
+        if entry.startswith(_JOINED):
+            found.update(decode(entry))
             continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))

@@ -2,7 +2,9 @@
 what their selectors match.
 
 :func:`hiding_rules` reads the stylesheet with tinycss2 and asks
-:func:`provider.wiki.hidden_css.hiding_reason` about each rule's declarations; rules
+:func:`provider.wiki.hidden_css.hiding_reason` about each rule's declarations (and
+:func:`provider.wiki.css_cover.cover_reason`: a rule drawing an opaque overlay, on an
+element or a ``::before``/``::after``, hides the text under it); rules
 inside ``@media print`` only (hidden on paper, shown on every screen) hide nothing from a
 reader; nested rules (``.a { & .b { display: none } }``) and ``@import`` of a
 ``data:text/css`` URL are read as rules of their own; any other
@@ -21,6 +23,7 @@ from urllib.parse import unquote
 import tinycss2
 from tinycss2.ast import Node
 
+from .css_cover import cover_reason
 from .css_values import significant as _significant
 from .hidden_css import hiding_reason
 
@@ -42,6 +45,8 @@ class Selector:
             element's own text.
         interactive: the selector holds only while the reader interacts (``:hover``,
             ``:focus``, ``:active``…): the text is shown otherwise.
+        generated: the pseudo-element is ``::before`` or ``::after`` (a box of its own,
+            drawn inside the element: it can cover the element's text).
     """
 
     tag: str | None
@@ -50,15 +55,21 @@ class Selector:
     attributes: tuple[tuple[str, str, str, bool], ...] = ()
     pseudo_element: bool = False
     interactive: bool = False
+    generated: bool = False
 
 
 @dataclass(frozen=True)
 class HidingRule:
-    """A style rule that hides what it selects: its selectors and why (a phrase)."""
+    """A style rule that hides what it selects: its selectors and why (a phrase).
+    ``covers``: what it selects is an opaque overlay
+    (:func:`provider.wiki.css_cover.cover_reason`) hiding the text of its containing
+    block, not its own; for a ``::before``/``::after`` selector, the text of the element
+    it is drawn in (at least)."""
 
     selectors: tuple[Selector, ...]
     reason: str
     text: str
+    covers: bool = False
 
 
 def _split_selectors(prelude: Sequence[Node]) -> list[list[Node]]:
@@ -108,7 +119,7 @@ def _subject(tokens: list[Node]) -> Selector | None:
     classes: set[str] = set()
     ids: set[str] = set()
     attributes: list[tuple[str, str, str, bool]] = []
-    pseudo_element = interactive = False
+    pseudo_element = interactive = generated = False
     index = 0
     while index < len(compound):
         token = compound[index]
@@ -131,9 +142,13 @@ def _subject(tokens: list[Node]) -> Selector | None:
             if following is not None and following.type == "literal" and following.value == ":":
                 pseudo_element = True
                 index += 1
+                named = compound[index + 1] if index + 1 < len(compound) else None
+                generated = generated or (named is not None and named.type == "ident"
+                                          and named.lower_value in ("before", "after"))
             elif following is not None and following.type == "ident" and following.lower_value in (
                     "before", "after", "first-line", "first-letter", "marker", "placeholder"):
                 pseudo_element = True  # the CSS 2 spelling ``:before``
+                generated = generated or following.lower_value in ("before", "after")
             elif following is not None and following.type == "ident" and following.lower_value in _INTERACTIVE:
                 interactive = True
             # Another pseudo-class (``:first-child``, ``:not(…)``) narrows the match:
@@ -142,7 +157,8 @@ def _subject(tokens: list[Node]) -> Selector | None:
         else:
             return None
         index += 1
-    return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element, interactive)
+    return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element, interactive,
+                    generated)
 
 
 #: Pseudo-classes that hold only while the reader interacts with the element.
@@ -201,8 +217,10 @@ def hiding_rules(stylesheet: str) -> list[HidingRule]:
     out: list[HidingRule] = []
     for prelude, content in _rules(tinycss2.parse_stylesheet(stylesheet, skip_comments=True, skip_whitespace=True)):
         reason = hiding_reason(content)
-        if reason is None:
+        covers = None if reason is not None else cover_reason(content)
+        if reason is None and covers is None:
             continue
         selectors = tuple(_subject(part) or Selector(None) for part in _split_selectors(prelude))
-        out.append(HidingRule(selectors, reason, tinycss2.serialize(prelude).strip()[:200]))
+        out.append(HidingRule(selectors, reason or covers or "", tinycss2.serialize(prelude).strip()[:200],
+                              covers=covers is not None))
     return out

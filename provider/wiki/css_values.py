@@ -222,11 +222,22 @@ def angle_deg(token: Node) -> float | None:
 
 #: ``(red, green, blue, alpha)``, each 0–1, in sRGB.
 Colour = tuple[float, float, float, float]
+#: CSS Color 4 system colours (and the deprecated ones browsers still accept): the
+#: reader's theme decides them, so they are returned by name.
+_SYSTEM_COLOURS = frozenset({
+    "canvas", "canvastext", "linktext", "visitedtext", "activetext", "buttonface", "buttontext", "buttonborder",
+    "field", "fieldtext", "highlight", "highlighttext", "selecteditem", "selecteditemtext", "mark", "marktext",
+    "graytext", "accentcolor", "accentcolortext", "activeborder", "activecaption", "appworkspace", "background",
+    "buttonhighlight", "buttonshadow", "captiontext", "inactiveborder", "inactivecaption", "inactivecaptiontext",
+    "infobackground", "infotext", "menu", "menutext", "scrollbar", "threeddarkshadow", "threedface",
+    "threedhighlight", "threedlightshadow", "threedshadow", "window", "windowframe", "windowtext",
+})
 
 
 def colour(tokens: Sequence[Node]) -> Colour | Unknown | str | None:
     """A colour value in sRGB; ``"currentcolor"`` for that keyword (and the global
-    keywords: an inherited colour); :data:`UNKNOWN` for one only the site decides
+    keywords: an inherited colour); a system colour's name (``"canvas"``: the reader's
+    theme decides it); :data:`UNKNOWN` for one only the site decides
     (``var()``, ``color-mix()``); ``None`` when it is no colour."""
     parts = significant(tokens)
     if len(parts) == 1 and parts[0].type == "ident" and parts[0].lower_value in GLOBAL_KEYWORDS:
@@ -235,6 +246,8 @@ def colour(tokens: Sequence[Node]) -> Colour | Unknown | str | None:
         return UNKNOWN if unknowable(parts) else None
     if unknowable(parts):
         return UNKNOWN
+    if parts[0].type == "ident" and parts[0].lower_value in _SYSTEM_COLOURS:
+        return str(parts[0].lower_value)
     parsed = tinycss2.color4.parse_color(parts[0])
     if parsed is None:
         # A colour function tinycss2 does not evaluate (``rgb(calc(…) …)``, ``rgb(from …)``).

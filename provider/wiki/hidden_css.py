@@ -81,7 +81,8 @@ from .css_values import (
 )
 from .css_visual import blend_hides, filtered, gradient_colours
 
-__all__ = ["LOW_CONTRAST", "Nesting", "background_css", "hiding_reason", "nesting"]
+__all__ = ["INSET_FILL", "LOW_CONTRAST", "Declarations", "Nesting", "background_css", "computed", "hiding_reason",
+           "nesting"]
 
 #: Below this WCAG contrast ratio with what is behind it, text is not read (``#eee`` on
 #: white is 1.16; ``#ddd`` is 1.36).
@@ -119,6 +120,8 @@ _FONT_SIZE_KEYWORDS = frozenset({"xx-small", "x-small", "small", "medium", "larg
 Declarations = dict[str, list[Node]]
 #: The colour an inset box shadow fills the box with (drawn over its background).
 _INSET_FILL: Final = "-inset-shadow-fill"
+#: The pseudo-property :func:`computed` gives an inset box shadow filling the box as.
+INSET_FILL: Final = _INSET_FILL
 
 
 def _box(values: list[list[Node]], names: Sequence[str]) -> list[tuple[str, list[Node]]]:
@@ -172,7 +175,7 @@ def _longhands(name: str, value: list[Node]) -> list[tuple[str, list[Node]]]:
     if name == "font":
         return _font(value)
     if name == "background":
-        colours = [t for t in value if isinstance(colour([t]), tuple)
+        colours = [t for t in value if isinstance(colour([t]), (tuple, str))
                    or (t.type == "function" and t.lower_name == "var")]
         return [("background-color", colours[-1:] or [_transparent()]), ("background-image", value),
                 ("background-clip", [t for t in value if t.type == "ident" and t.lower_value == "text"])]
@@ -183,7 +186,7 @@ def _longhands(name: str, value: list[Node]) -> list[tuple[str, list[Node]]]:
     if name == "box-shadow" and any(t.type == "ident" and t.lower_value == "inset" for t in value):
         # ``inset 0 0 0 2000px #000``: a spread that fills the box paints over its background.
         sizes = [length([t]) for t in value if number(t) is not None]
-        fill = [t for t in value if isinstance(colour([t]), tuple)]
+        fill = [t for t in value if isinstance(colour([t]), (tuple, str))]
         spread = sizes[3] if len(sizes) > 3 else None
         if fill and isinstance(spread, tuple) and spread[1] == "px" and spread[0] >= 50:
             return [(_INSET_FILL, fill[-1:])]
@@ -240,6 +243,15 @@ def _declarations(source: str | Sequence[Node]) -> Declarations:
             if before is None or item.important or not before[0]:
                 found[name] = (bool(item.important), longhand)
     return {name: value for name, (_important, value) in found.items()}
+
+
+def computed(source: str | Sequence[Node]) -> Declarations:
+    """The longhands in force of a declaration list (an inline ``style`` value or a
+    rule's contents), by lower-case property name: custom properties substituted,
+    shorthands expanded, invalid declarations dropped, ``!important`` applied (see the
+    module docstring). An inset ``box-shadow`` whose spread fills the box is
+    :data:`INSET_FILL`. Never raises."""
+    return _declarations(source)
 
 
 def _ident(value: list[Node]) -> str | None:

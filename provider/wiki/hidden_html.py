@@ -37,6 +37,11 @@ and is hidden:
 * by a text colour too close to the background of the nearest box it is in that paints
   one (and shown when that background contrasts: ``color: #fff`` in a dark box);
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
+* by an opaque overlay: an element — or a ``::before``/``::after`` of a page rule — out of
+  the flow, spanning its containing block and painting an opaque box
+  (:mod:`provider.wiki.css_cover`) hides the text of that block (the nearest ancestor
+  whose own style positions it; the element a pseudo-element is drawn in at least; with
+  none, the window: the overlay is reported for the whole page);
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
 * by a rule of a ``<style>`` element of the page (or a ``<link rel=stylesheet>`` to a
@@ -62,10 +67,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import unescape
 from html.parser import HTMLParser
 
+from .css_cover import REPLACED, cover_reason, positions
 from .css_rules import HidingRule, Selector, data_stylesheet, hiding_rules
 from .css_values import colour_alpha
 from .hidden_css import Nesting, background_css, hiding_reason, nesting
@@ -605,11 +611,71 @@ def _matches(selector: Selector, element: _Element) -> bool:
             and all(_attribute_matches(element, *attribute) for attribute in selector.attributes))
 
 
-def _selects_rendered(selector: Selector) -> bool:
+def _selects_rendered(selector: Selector, covers: bool = False) -> bool:
     """Whether a selector can match what the site renders from Markdown (no class, id or
-    attribute to tell it apart, and a tag Markdown makes or none)."""
-    return (not selector.pseudo_element and not selector.classes and not selector.ids and not selector.attributes
+    attribute to tell it apart, and a tag Markdown makes or none); for an overlay rule
+    (``covers``), its ``::before``/``::after`` too."""
+    return ((not selector.pseudo_element or (covers and selector.generated)) and not selector.classes
+            and not selector.ids and not selector.attributes
             and (selector.tag is None or selector.tag in _MARKDOWN_TAGS))
+
+
+@dataclass(frozen=True)
+class _Cover:
+    """An opaque overlay (:func:`provider.wiki.css_cover.cover_reason`): the element it
+    is (``drawn_in`` false) or the element whose ``::before``/``::after`` it is, why, and
+    the page rule (and its ``<style>``'s number) that makes it one, if any."""
+
+    index: int
+    reason: str
+    drawn_in: bool = False
+    rule: HidingRule | None = None
+    sheet: int | None = None
+
+
+def _cover_boxes(elements: list[_Element], sheets: list[StyleSheet]) -> list[_Cover]:
+    """The overlays of the page: elements whose own style makes them one, elements a
+    page rule makes one, and elements a page rule draws one in (``::before``)."""
+    out: list[_Cover] = []
+    for index, element in enumerate(elements):
+        style, presentation = _styles(element)
+        css = f"{presentation}; {style}" if presentation else style
+        reason = cover_reason(css, element.tag in REPLACED) if "position" in css.lower() else None
+        if reason is not None:
+            out.append(_Cover(index, reason))
+        for number, sheet in enumerate(sheets):
+            for rule in sheet.rules:
+                if not rule.covers:
+                    continue
+                for selector in rule.selectors:
+                    if selector.interactive or not _matches(replace(selector, pseudo_element=False), element):
+                        continue
+                    if selector.pseudo_element and not selector.generated:
+                        continue
+                    why = f"{rule.reason} by the page's rule {rule.text!r}"
+                    out.append(_Cover(index, why, selector.generated, rule, number))
+                    break
+    return out
+
+
+def _covered(elements: list[_Element], box: _Cover) -> list[HiddenElement]:
+    """What an overlay hides: the text of its containing block — the element it is drawn
+    in (a ``::before``) when that element is positioned, else the nearest positioned
+    ancestor; with none, the window: the whole page (the overlay is reported)."""
+    element = elements[box.index]
+    block = element if box.drawn_in else element.parent
+    while block is not None:
+        style, _presentation = _styles(block)
+        if positions(style):
+            break
+        if box.drawn_in and block is element:
+            break  # its own text at least, whatever its position (fail closed)
+        block = block.parent
+    if block is None:
+        return [HiddenElement(element.start, element.end, f"{box.reason}; it covers the window, and the page's text")]
+    if not block.has_text:
+        return []
+    return [HiddenElement(block.start, block.end, box.reason)]
 
 
 def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
@@ -675,11 +741,14 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     own = [None if reason == "text coloured as its background" and id(element) in shown_on_background else reason
            for reason, element in zip(own, elements, strict=True)]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
-                                                            for s in r.selectors)] for element in elements]
+                                                            if not r.covers for s in r.selectors)]
+                for element in elements]
+    boxes = _cover_boxes(elements, sheets)
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]
-    if not suspects and not any(sheet.rules for sheet in sheets):
+    if not suspects and not boxes and not any(sheet.rules for sheet in sheets):
         return []
     spans = [(sheet.start, sheet.end) for sheet in sheets] + [(elements[i].start, elements[i].end) for i in suspects]
+    spans += [(elements[box.index].start, elements[box.index].end) for box in boxes]
     code = shown_as_code(spans)
     live = {n for n in range(len(sheets)) if n not in code}
     hidden: list[HiddenElement] = []
@@ -689,18 +758,26 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
             continue
         reason = own[i]
         for rule in (r for number in selected[i] if number in live for r in sheets[number].rules
-                     if any(_matches(s, elements[i]) for s in r.selectors)):
+                     if not r.covers and any(_matches(s, elements[i]) for s in r.selectors)):
             used.add(rule)
             reason = reason or f"{rule.reason} by the page's rule {rule.text!r}"
         if reason is not None and elements[i].has_text:
             hidden.append(HiddenElement(elements[i].start, elements[i].end, reason))
+    for position, box in enumerate(boxes, start=len(sheets) + len(suspects)):
+        if position in code or (box.sheet is not None and box.sheet not in live):
+            continue
+        if box.rule is not None:
+            used.add(box.rule)
+        hidden.extend(_covered(elements, box))
     for number in sorted(live):
         sheet = sheets[number]
         # A hiding rule that selects no element written in the page hides something the
-        # site renders: maybe the page's own text (``.markdown``, ``p``).
+        # site renders: maybe the page's own text (``.markdown``, ``p``); an overlay
+        # drawn by ``::before``/``::after`` covers the element it is drawn in.
         unseen = next((r for r in sheet.rules
-                       if not all(s.pseudo_element or s.interactive for s in r.selectors)
-                       and (r not in used or any(_selects_rendered(s) for s in r.selectors))), None)
+                       if not all(s.interactive or (s.pseudo_element and not (r.covers and s.generated))
+                                  for s in r.selectors)
+                       and (r not in used or any(_selects_rendered(s, r.covers) for s in r.selectors))), None)
         if unseen is not None:
             hidden.append(HiddenElement(sheet.start, sheet.end,
                                         f"<style> rule {unseen.text!r} may hide the page's own text ({unseen.reason})"))

@@ -45,6 +45,8 @@ LABEL_WORDS = frozenset("""
     "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
     "door code", "alarm code", "de passe", "pin code",
 })
+#: The label words run together (``pass word`` and ``passphrase`` name the same secret).
+_JOINED_LABELS = frozenset(name.replace(" ", "") for name in LABEL_WORDS)
 #: Names of a secret in scripts written without spaces (matched anywhere in the label).
 LABEL_CHARACTERS = ("パスワード", "暗証番号", "合言葉", "合い言葉", "秘密鍵", "密码", "密碼", "口令", "暗号",
                     "비밀번호", "암호", "패스워드")
@@ -77,7 +79,8 @@ def _names_a_secret(label: str) -> bool:
     if not found or len(found) > MAX_LABEL_WORDS:
         return False
     # The secret's name ends the label: "Admin password", "PIN code"; not "password reset".
-    return found[-1] in LABEL_WORDS or " ".join(found[-2:]) in LABEL_WORDS
+    # Its words may be split or joined: "pass word", "pass-word", "pass_phrase", "codeword".
+    return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
 
 
 def secret_values(text: str) -> Iterator[str]:

@@ -1,6 +1,6 @@
 """Issue 24, second round: the classes of hidden text the attacker found beyond the
 first generators never reach ``customer_safe`` (S1, X2), and their look-alikes stay
-public (X5). Generators: :mod:`tests.wiki.hidden_css_variants`.
+public (X5). Generators: :mod:`tests.wiki.hidden_css_variants`, :mod:`tests.wiki.overlay_variants`.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from provider.wiki.css_cover import cover_reason
 from provider.wiki.hidden_css import hiding_reason
 from provider.wiki.mdx_expressions import blank_expressions
 from tests.wiki.hidden_css_variants import (
@@ -20,6 +21,7 @@ from tests.wiki.hidden_css_variants import (
     shown_css,
     shown_element,
 )
+from tests.wiki.overlay_variants import cover_css, overlay, shown_overlay
 from tests.wiki.test_staff_wording import _customer_safe_sees, _parse
 from tests.wiki.variants import CANARY, LAYOUTS
 
@@ -143,3 +145,35 @@ def test_r3_attribute_lists_that_hide_leave_neither_text_nor_marker(layout: str,
     doc = _parse(_page(body), layout)
     assert not _customer_safe_sees(doc), body
     assert "{:" not in doc.body and "{:" not in doc.public_body, doc.body
+
+
+@PAGES
+@given(st.sampled_from(LAYOUTS), overlay())
+@example("plain", f'<div style="position:relative"><p>{SECRET}</p>'
+         '<span style="position:absolute;inset:0;background:#fff"></span></div>')
+@example("plain", '<style>.box::after{content:"";position:absolute;top:0;left:0;right:0;bottom:0;background:white}'
+         f'</style>\n\n<div class="box">{SECRET}</div>')
+@example("plain", f'<div style="position:relative"><p>{SECRET}</p>'
+         '<span style="position:absolute;inset:0;box-shadow: inset 0 0 0 9999px #fff"></span></div>')
+@example("plain", f'<p>{SECRET}</p><div style="position:fixed;width:100%;height:100%;top:0;left:0;'
+         'background-color:#fff;z-index:9999"></div>')
+def test_x2_text_under_an_opaque_overlay_is_never_public(layout: str, body: str) -> None:
+    text = _page(body)
+    assert not _customer_safe_sees(_parse(text, layout)), text
+
+
+@PAGES
+@given(st.sampled_from(LAYOUTS), shown_overlay())
+@example("plain", f'<header style="position:sticky;top:0;width:100%;background:#fff">{SECRET}</header>')
+@example("plain", '<div style="position:relative;padding-bottom:56.25%;height:0"><iframe src="https://example.com/v" '
+         f'style="position:absolute;top:0;left:0;width:100%;height:100%"></iframe></div>\n\n{SECRET}')
+def test_x5_badges_veils_and_decorations_beside_text_stay_public(layout: str, body: str) -> None:
+    doc = _parse(_page(body), layout)
+    assert doc.meta.audience == "public" and not doc.meta.errors, (body, doc.meta.errors)
+    assert CANARY in doc.public_body, body
+
+
+@FAST
+@given(cover_css())
+def test_x2_every_cover_declaration_list_covers(css: str) -> None:
+    assert cover_reason(css) is not None, css

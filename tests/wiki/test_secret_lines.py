@@ -18,12 +18,14 @@ Out of reach (measured, documented in docs/how-to/findings.md): a paraphrase.
 
 from __future__ import annotations
 
+import base64
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.containment import SECRET_MIN_CHARS, terms
+from provider.wiki.secret_forms import decoded_texts, joined, spelled
 from provider.wiki.secret_lines import secret_values
 from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public, _write
 
@@ -90,6 +92,89 @@ def test_x2_the_value_of_a_secret_line_never_reaches_the_public_index(tmp_path_f
     public = _public(site)
     assert "guide.md" not in public, how
     assert "other.md" in public
+
+
+NUMBERS = {7: "seven", 13: "thirteen", 42: "forty two", 79: "seventy nine", 305: "three hundred five"}
+SPLIT_LABELS = ["pass word", "Pass-Word", "pass_phrase", "PASS PHRASE", "code-word", "Pass Code"]
+
+
+@st.composite
+def secret_spellings(draw: st.DrawFn) -> tuple[str, str, str]:
+    """(the internal page's line, the value as a public page respells it, how): two or
+    three words and maybe a number (at most :data:`~provider.wiki.secret_forms.JOIN_TERMS`
+    tokens as the page writes it), spelled out or in digits, either side, under a label
+    written whole or split (``pass word``); on the public page hyphenated, snake_case,
+    camelCase, run together, with the number the other way, a word split in two, or
+    the value (as written in the line) in base64 or hex."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    words = rng.sample(VALUE_WORDS[4:], draw(st.integers(2, 3)))
+    number = draw(st.sampled_from([None, *NUMBERS]))
+    form = draw(st.sampled_from(["hyphen", "snake", "camel", "joined", "other-number", "split-word", "base64", "hex",
+                                 "upper-snake"]))
+    if form == "split-word" and number is not None:
+        words = words[:2]  # at most JOIN_TERMS tokens on the page
+    spoken = draw(st.booleans())
+    value_words = words + ([NUMBERS[number] if spoken else str(number)] if number is not None else [])
+    value = " ".join(value_words)
+    label = draw(st.sampled_from([*SPLIT_LABELS, "Passphrase", "Password"]))
+    line = f"{label}: {value}"
+    digits = words + ([str(number)] if number is not None else [])
+    if form == "hyphen":
+        shown = "-".join(w.capitalize() for w in digits)
+    elif form == "snake":
+        shown = "_".join(digits)
+    elif form == "upper-snake":
+        shown = "_".join(digits).upper()
+    elif form == "camel":
+        shown = "".join(w.capitalize() for w in digits)
+    elif form == "joined":
+        shown = "".join(digits)
+    elif form == "other-number":
+        other = words + ([str(number) if spoken else NUMBERS[number]] if number is not None else [])
+        shown = " ".join(other)
+    elif form == "split-word":
+        first = digits[0]
+        shown = " ".join([first[: len(first) // 2], first[len(first) // 2 :], *digits[1:]])
+        line = f"{label}: {''.join(value_words)}" if number is None else line
+        if number is not None:  # the secret run together, the page's words apart
+            line = f"{label}: {''.join(words)}{number}"
+    elif form == "base64":
+        shown = base64.b64encode(value.encode()).decode()
+    else:
+        shown = value.encode().hex()
+    return line, shown, form
+
+
+@_SLOW
+@given(secret_spellings())
+def test_x2_a_respelled_or_encoded_secret_never_reaches_the_public_index(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2: a public page holding an internal secret's value respelled — separators,
+    camelCase, run together or split apart, numbers as digits or words, base64, hex — is
+    withheld from ``customer_safe``; an unrelated public page stays public."""
+    line, shown, how = case
+    rng = random.Random(len(line))
+    site = tmp_path_factory.mktemp("site")
+    body = [" ".join(rng.sample(SECRET_WORDS, 10)) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
+    _write(site, {"ops/vault.md": _page("Vault", "internal", body),
+                  "guide.md": _page("Guide", "public", [f"{_filler(rng, 20)} {shown} {_filler(rng, 20)}."]),
+                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    public = _public(site)
+    assert "guide.md" not in public, (how, line, shown)
+    assert "other.md" in public
+
+
+def test_secret_forms_meet_in_one_joined_form() -> None:
+    """Both sides' spellings of ``amber falcon seventy nine`` come to ``amberfalcon79``;
+    a base64 or hex run decodes to its text; prose does not decode."""
+    for spelling in ("Amber-Falcon-79", "amber_falcon_79", "AmberFalcon79", "amber falcon seventy-nine",
+                     "AMBER_FALCON_SEVENTY_NINE"):
+        assert joined(spelling) == "amberfalcon79", spelling
+    assert list(decoded_texts("see YW1iZXIgZmFsY29uIHNldmVudHkgbmluZQ== here")) == ["amber falcon seventy nine"]
+    assert list(decoded_texts(f"0x{b'amber falcon'.hex()}")) == ["amber falcon"]
+    assert list(decoded_texts("Configuration management and troubleshooting guide")) == []
+    assert spelled("falcon 305") == "falcon three hundred five"
+    assert list(secret_values("pass word: sword fish")) == ["sword fish"]
+    assert list(secret_values("Pass-Word = lighthouse")) == ["lighthouse"]
 
 
 def test_secret_values_are_read_from_labelled_lines_only() -> None:
