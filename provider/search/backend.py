@@ -226,6 +226,8 @@ SETTLED_NS = 1_000_000_000
 GENERATION_TRUST_S = 1.0
 #: Seconds between two looks at ``CURRENT`` by :meth:`WhooshBackend.open_ahead`'s follower.
 FOLLOW_INTERVAL_S = 0.2
+#: The longest wait, in seconds, before the follower tries again a build it could not open.
+FOLLOW_RETRY_MAX_S = 5.0
 
 
 def _freshness_of(result: Result, value: str | None) -> Result:
@@ -447,6 +449,8 @@ class WhooshBackend:
         self.opened_on_demand = 0
         #: builds opened and warmed ahead by the follower
         self.opened_ahead = 0
+        #: the last build whose warm-up was started (by the follower or beside a request)
+        self._warmed_name: str | None = None
 
     # -- Backend interface ---------------------------------------------------------------
 
@@ -760,21 +764,29 @@ class WhooshBackend:
         return thread
 
     def _follow(self, interval_s: float) -> None:
+        wait_s = interval_s
         while True:
             stamp = _file_stamp(self.layout.current_file)
             if stamp is not None and stamp != self._warm_stamp:
                 try:
-                    self._open_and_warm()
-                except Exception:  # retried at the next look; a request reports it
+                    self._open_and_warm(stamp)
+                except Exception:  # retried later; a request opening it reports it
                     log.debug("opening the index ahead failed", exc_info=True)
-            time.sleep(interval_s)
+                # A build that cannot be opened (logged by _current) is tried again less
+                # and less often, not every interval.
+                wait_s = interval_s if self._warm_stamp == stamp else min(wait_s * 2, FOLLOW_RETRY_MAX_S)
+            else:
+                wait_s = interval_s
+            time.sleep(wait_s)
 
-    def _open_and_warm(self) -> None:
+    def _open_and_warm(self, stamp: tuple[int, int]) -> None:
         started = time.monotonic()
         build = self._current(ahead=True)
-        if build is None:
-            return
-        self._warm_spelling(build)
+        if build is None or build.stamp != stamp:
+            return  # not opened (an error logged), or CURRENT changed again: the next look
+        if build.name != self._warmed_name:
+            self._warmed_name = build.name
+            self._warm_spelling(build)
         self.opened_ahead += 1
         self._warm_stamp = build.stamp
         log.info("index build %s open and warm in %.2f s (%s)", build.name, time.monotonic() - started,
@@ -867,6 +879,7 @@ class WhooshBackend:
             log.info("serving index build %s", name)
             if not ahead:
                 self.opened_on_demand += 1
+                self._warmed_name = name
                 # The vocabulary's deletion indexes, built aside rather than in a first search.
                 threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
                                  name="kp-spelling-warm").start()
