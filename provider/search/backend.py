@@ -228,6 +228,8 @@ GENERATION_TRUST_S = 1.0
 FOLLOW_INTERVAL_S = 0.2
 #: The longest wait, in seconds, before the follower tries again a build it could not open.
 FOLLOW_RETRY_MAX_S = 5.0
+#: Seconds between two lines of a warm-up still running (progress until ready).
+WARM_PROGRESS_S = 5.0
 
 
 def _freshness_of(result: Result, value: str | None) -> Result:
@@ -786,7 +788,17 @@ class WhooshBackend:
             return  # not opened (an error logged), or CURRENT changed again: the next look
         if build.name != self._warmed_name:
             self._warmed_name = build.name
-            self._warm_spelling(build)
+            done = threading.Event()
+            # The worker is not ready while it warms: say so every few seconds, so the log
+            # keeps moving until ready (a large vocabulary takes a while, a niced worker longer).
+            saying = threading.Thread(target=_say_while, args=(done, started, build.name), daemon=True,
+                                      name="kp-warm-progress")
+            saying.start()
+            try:
+                self._warm_spelling(build)
+            finally:
+                done.set()
+                saying.join()  # its last line before the one saying the build is warm
         self.opened_ahead += 1
         self._warm_stamp = build.stamp
         log.info("index build %s open and warm in %.2f s (%s)", build.name, time.monotonic() - started,
@@ -884,6 +896,13 @@ class WhooshBackend:
                 threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
                                  name="kp-spelling-warm").start()
             return self._build
+
+
+def _say_while(done: threading.Event, started: float, name: str) -> None:
+    """Log a line every :data:`WARM_PROGRESS_S` seconds until ``done`` is set."""
+    while not done.wait(WARM_PROGRESS_S):
+        log.info("warming index build %s: spelling vocabularies and posting lists, %.0f s so far", name,
+                 time.monotonic() - started)
 
 
 def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],

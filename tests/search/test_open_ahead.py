@@ -6,6 +6,7 @@ too. Readiness stays fail closed: not ready before the writer's gate (CONTRACT X
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from helpthread_kit.backend import SearchQuery
 from helpthread_kit.registrations import Exposure
 from provider.indexing import Indexer
+from provider.search import backend as backend_module
 from provider.search.backend import VOCABULARY, WhooshBackend
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
@@ -71,8 +73,12 @@ def wiki(tmp_path: Path) -> tuple[Path, Path]:
     return root, index
 
 
-def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path]) -> None:
+def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path], caplog: pytest.LogCaptureFixture,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     _, index = wiki
+    # A line at least every interval while warming (here a short one), the last when warm.
+    monkeypatch.setattr(backend_module, "WARM_PROGRESS_S", 0.001)
+    caplog.set_level(logging.INFO, logger="provider")
     gate = _Gate()
     backend = WhooshBackend(index, ready=gate, fallback_locales=("en",))
     backend.open_ahead(interval_s=0.02)
@@ -80,6 +86,9 @@ def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path]) -> None:
     gate.event.set()
     _wait(backend.is_ready)
     assert backend.opened_ahead == 1
+    said = [r.getMessage() for r in caplog.records if "index build" in r.getMessage()]
+    assert any(line.startswith("warming index build") for line in said)
+    assert said[-1].startswith("index build") and "open and warm in" in said[-1]
     vocabularies = VOCABULARY.built
     # CJK words (segmenter dictionaries) and a misspelt word (spelling vocabularies).
     assert _ask(backend, "深色模式") == ["zh-CN/dark"]
