@@ -507,6 +507,7 @@ def worker_app() -> ASGIApp:
         ready=MarkerGate(config.state_dir / "ready"),
         observer=metrics.observe_request if metrics else None,
     )
-    # Warm up now, while the writer's start-up sync runs, not during the first requests.
+    # Open and warm each build CURRENT names as it appears (the first before this worker is
+    # ready), while the writer's start-up sync runs, not during the first requests.
     backend.open_ahead()
     return app

@@ -224,6 +224,12 @@ SETTLED_NS = 1_000_000_000
 #: most, even when the folder's stamp has not changed: on a file system that does not
 #: update a folder's modification time, a commit is still seen within this long.
 GENERATION_TRUST_S = 1.0
+#: Seconds between two looks at ``CURRENT`` by :meth:`WhooshBackend.open_ahead`'s follower.
+FOLLOW_INTERVAL_S = 0.2
+#: The longest wait, in seconds, before the follower tries again a build it could not open.
+FOLLOW_RETRY_MAX_S = 5.0
+#: Seconds between two lines of a warm-up still running (progress until ready).
+WARM_PROGRESS_S = 5.0
 
 
 def _freshness_of(result: Result, value: str | None) -> Result:
@@ -436,11 +442,26 @@ class WhooshBackend:
         self._build: _Build | None = None
         self._lock = threading.Lock()
         self.pools = {PUBLIC: SearcherPool(searchers), ALL: SearcherPool(searchers)}
+        #: set by :meth:`open_ahead`: not ready until a build is open and warm
+        self._following = threading.Event()
+        #: the stamp of ``CURRENT`` whose build the follower last opened and warmed
+        self._warm_stamp: tuple[int, int] | None = None
+        #: builds opened (index files read, analysers loaded) by a request or readiness
+        #: check rather than ahead of them by :meth:`open_ahead`'s follower
+        self.opened_on_demand = 0
+        #: builds opened and warmed ahead by the follower
+        self.opened_ahead = 0
+        #: the last build whose warm-up was started (by the follower or beside a request)
+        self._warmed_name: str | None = None
 
     # -- Backend interface ---------------------------------------------------------------
 
     def is_ready(self) -> bool:
-        return (self._ready is None or self._ready.is_set()) and self._current() is not None
+        if self._ready is not None and not self._ready.is_set():
+            return False
+        if self._following.is_set() and self._warm_stamp is None:
+            return False  # the follower is opening and warming the first build
+        return self._current() is not None
 
     def search(self, query: SearchQuery) -> Sequence[Result]:
         try:
@@ -725,21 +746,63 @@ class WhooshBackend:
 
     # -- internals -----------------------------------------------------------------------
 
-    def open_ahead(self) -> threading.Thread:
-        """Open the current build (if there is one yet) and warm it up in a thread now,
-        rather than when the first request arrives: a serving worker calls this as it
-        starts, so on a restart the warm-up runs while the index writer's start-up sync
-        runs (searches are refused until the writer is ready in any case), not during
-        the first requests. Returns the thread (daemon; it ends after the opening)."""
-        thread = threading.Thread(target=self._open_quietly, daemon=True, name="kp-open-ahead")
+    def open_ahead(self, interval_s: float = FOLLOW_INTERVAL_S) -> threading.Thread:
+        """Follow ``CURRENT`` in a thread: open each build it names and warm it up —
+        index files, the analysers (segmenter dictionaries) of its languages, the
+        spelling vocabularies, the longest posting lists — as soon as it appears, rather
+        than in the first request after it. A serving worker calls this as it starts;
+        from then on :meth:`is_ready` is false until the first build is open and warm,
+        so the first request after ready loads nothing. A request that arrives after
+        ``CURRENT`` changed but before the follower has opened that build opens it
+        itself, as without the follower (never an answer from the build replaced).
+
+        Args:
+            interval_s: seconds between two looks at ``CURRENT`` (a ``stat``).
+
+        Returns the thread (daemon; it runs as long as the process)."""
+        self._following.set()
+        thread = threading.Thread(target=self._follow, args=(interval_s,), daemon=True, name="kp-open-ahead")
         thread.start()
         return thread
 
-    def _open_quietly(self) -> None:
-        try:
-            self._current()
-        except Exception:  # opening is retried by the first request, which reports it
-            log.debug("opening the index ahead failed", exc_info=True)
+    def _follow(self, interval_s: float) -> None:
+        wait_s = interval_s
+        while True:
+            stamp = _file_stamp(self.layout.current_file)
+            if stamp is not None and stamp != self._warm_stamp:
+                try:
+                    self._open_and_warm(stamp)
+                except Exception:  # retried later; a request opening it reports it
+                    log.debug("opening the index ahead failed", exc_info=True)
+                # A build that cannot be opened (logged by _current) is tried again less
+                # and less often, not every interval.
+                wait_s = interval_s if self._warm_stamp == stamp else min(wait_s * 2, FOLLOW_RETRY_MAX_S)
+            else:
+                wait_s = interval_s
+            time.sleep(wait_s)
+
+    def _open_and_warm(self, stamp: tuple[int, int]) -> None:
+        started = time.monotonic()
+        build = self._current(ahead=True)
+        if build is None or build.stamp != stamp:
+            return  # not opened (an error logged), or CURRENT changed again: the next look
+        if build.name != self._warmed_name:
+            self._warmed_name = build.name
+            done = threading.Event()
+            # The worker is not ready while it warms: say so every few seconds, so the log
+            # keeps moving until ready (a large vocabulary takes a while, a niced worker longer).
+            saying = threading.Thread(target=_say_while, args=(done, started, build.name), daemon=True,
+                                      name="kp-warm-progress")
+            saying.start()
+            try:
+                self._warm_spelling(build)
+            finally:
+                done.set()
+                saying.join()  # its last line before the one saying the build is warm
+        self.opened_ahead += 1
+        self._warm_stamp = build.stamp
+        log.info("index build %s open and warm in %.2f s (%s)", build.name, time.monotonic() - started,
+                 ", ".join(sorted(set(build.languages[PUBLIC]) | set(build.languages[ALL]))) or "no language")
 
     def _warm_spelling(self, build: _Build) -> None:
         # The generation's index summary, which the first search of each index would
@@ -792,8 +855,9 @@ class WhooshBackend:
         searcher._kp_shared = GENERATIONS.of(scope, searcher.ixreader.generation())
         return searcher
 
-    def _current(self) -> _Build | None:
-        """The build named by ``CURRENT``, opened once per process and reopened on change."""
+    def _current(self, *, ahead: bool = False) -> _Build | None:
+        """The build named by ``CURRENT``, opened once per process and reopened on change
+        (``ahead``: by the follower of :meth:`open_ahead`, which then warms it itself)."""
         stamp = _file_stamp(self.layout.current_file)
         if stamp is None:
             return None
@@ -825,10 +889,20 @@ class WhooshBackend:
             folders = {sub: str(path / sub) for sub in indexes}
             self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages, folders=folders)
             log.info("serving index build %s", name)
-            # The vocabulary's deletion indexes, built aside rather than in a first search.
-            threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
-                             name="kp-spelling-warm").start()
+            if not ahead:
+                self.opened_on_demand += 1
+                self._warmed_name = name
+                # The vocabulary's deletion indexes, built aside rather than in a first search.
+                threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
+                                 name="kp-spelling-warm").start()
             return self._build
+
+
+def _say_while(done: threading.Event, started: float, name: str) -> None:
+    """Log a line every :data:`WARM_PROGRESS_S` seconds until ``done`` is set."""
+    while not done.wait(WARM_PROGRESS_S):
+        log.info("warming index build %s: spelling vocabularies and posting lists, %.0f s so far", name,
+                 time.monotonic() - started)
 
 
 def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],

@@ -1,0 +1,134 @@
+"""A serving worker opens and warms the served build before it says ready (issue 27):
+the follower of :meth:`WhooshBackend.open_ahead` opens each build ``CURRENT`` names —
+index files, segmenter dictionaries, spelling vocabularies — so the first request after
+ready loads nothing, and a rebuild swapped in later is opened and warmed by the follower
+too. Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from helpthread_kit.backend import SearchQuery
+from helpthread_kit.registrations import Exposure
+from provider.indexing import Indexer
+from provider.search import backend as backend_module
+from provider.search.backend import VOCABULARY, WhooshBackend
+from provider.search.layout import IndexLayout
+from provider.wiki.document import WikiSettings
+
+LOCALES = ("en", "ja", "ko", "zh-CN")
+
+
+def _page(title: str, body: str) -> str:
+    return f"---\naudience: public\ntitle: {title}\n---\n\n{body}\n"
+
+
+FILES = {
+    "en/dark.md": _page("Display settings", "Turn on dark mode in the display settings to darken the background."),
+    "ja/dark.md": _page("表示設定", "表示設定でダークモードを有効にすると、背景が暗くなります。"),
+    "ko/dark.md": _page("화면 설정", "화면 설정에서 다크 모드를 활성화하면 배경이 어두워집니다."),
+    "zh-CN/dark.md": _page("显示设置", "在显示设置中启用深色模式后，背景会变暗。"),
+}
+
+
+class _Gate:
+    def __init__(self) -> None:
+        self.event = threading.Event()
+
+    def is_set(self) -> bool:
+        return self.event.is_set()
+
+
+def _build(root: Path, index: Path, *, rebuild: bool = False) -> None:
+    settings = WikiSettings(root=root, default_locale="en", locales=LOCALES)
+    with Indexer(settings, IndexLayout(index)) as indexer:
+        indexer.sync(rebuild=rebuild)
+
+
+def _wait(predicate: object, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def _ask(backend: WhooshBackend, text: str) -> list[str]:
+    query = SearchQuery(text=text, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=frozenset({"retrieve"}))
+    return [r.document_id for r in backend.search(query)]
+
+
+@pytest.fixture()
+def wiki(tmp_path: Path) -> tuple[Path, Path]:
+    root = tmp_path / "wiki"
+    for relpath, text in FILES.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(text, "utf-8")
+    index = tmp_path / "index"
+    _build(root, index)
+    return root, index
+
+
+def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path], caplog: pytest.LogCaptureFixture,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    _, index = wiki
+    # A line at least every interval while warming (here a short one), the last when warm.
+    monkeypatch.setattr(backend_module, "WARM_PROGRESS_S", 0.001)
+    caplog.set_level(logging.INFO, logger="provider")
+    gate = _Gate()
+    backend = WhooshBackend(index, ready=gate, fallback_locales=("en",))
+    backend.open_ahead(interval_s=0.02)
+    assert not backend.is_ready()  # the writer's gate first (X7: nothing stale after a restart)
+    gate.event.set()
+    _wait(backend.is_ready)
+    assert backend.opened_ahead == 1
+    said = [r.getMessage() for r in caplog.records if "index build" in r.getMessage()]
+    assert any(line.startswith("warming index build") for line in said)
+    assert said[-1].startswith("index build") and "open and warm in" in said[-1]
+    vocabularies = VOCABULARY.built
+    # CJK words (segmenter dictionaries) and a misspelt word (spelling vocabularies).
+    assert _ask(backend, "深色模式") == ["zh-CN/dark"]
+    assert _ask(backend, "ダークモード") == ["ja/dark"]
+    assert _ask(backend, "다크 모드를 활성화") == ["ko/dark"]
+    assert _ask(backend, "dakr mode") == ["en/dark"]
+    assert backend.opened_on_demand == 0
+    assert VOCABULARY.built == vocabularies
+
+
+def test_not_ready_until_the_first_build_is_warm(tmp_path: Path) -> None:
+    backend = WhooshBackend(tmp_path / "index", fallback_locales=("en",))
+    backend.open_ahead(interval_s=0.02)
+    assert not backend.is_ready()  # no build yet: fail closed
+    root = tmp_path / "wiki"
+    (root / "en").mkdir(parents=True)
+    (root / "en" / "a.md").write_text(_page("Alpha", "Alpha beta gamma."), "utf-8")
+    _build(root, tmp_path / "index")
+    _wait(backend.is_ready)
+    assert _ask(backend, "gamma") == ["en/a"]
+    assert backend.opened_on_demand == 0
+
+
+def test_a_rebuild_swapped_in_is_warmed_by_the_follower(wiki: tuple[Path, Path]) -> None:
+    root, index = wiki
+    backend = WhooshBackend(index, fallback_locales=("en",))
+    backend.open_ahead(interval_s=0.02)
+    _wait(backend.is_ready)
+    first = IndexLayout(index).current_name()
+    _build(root, index, rebuild=True)
+    second = IndexLayout(index).current_name()
+    assert second != first
+    _wait(lambda: backend.opened_ahead == 2)
+    assert _ask(backend, "深色模式") == ["zh-CN/dark"]
+    assert backend.opened_on_demand == 0
+
+
+def test_without_the_follower_a_request_opens_the_build(wiki: tuple[Path, Path]) -> None:
+    _, index = wiki
+    backend = WhooshBackend(index, fallback_locales=("en",))
+    assert backend.is_ready()
+    assert _ask(backend, "深色模式") == ["zh-CN/dark"]
+    assert backend.opened_on_demand == 1 and backend.opened_ahead == 0
