@@ -451,6 +451,7 @@ class WhooshBackend:
         self.opened_on_demand = 0
         #: builds opened and warmed ahead by the follower
         self.opened_ahead = 0
+        self.warmed_ahead = 0  # builds whose spelling vocabularies and posting lists the follower warmed
         #: the last build whose warm-up was started (by the follower or beside a request)
         self._warmed_name: str | None = None
 
@@ -751,8 +752,9 @@ class WhooshBackend:
         index files, the analysers (segmenter dictionaries) of its languages, the
         spelling vocabularies, the longest posting lists — as soon as it appears, rather
         than in the first request after it. A serving worker calls this as it starts;
-        from then on :meth:`is_ready` is false until the first build is open and warm,
-        so the first request after ready loads nothing. A request that arrives after
+        from then on :meth:`is_ready` is false until the first build is open (index files,
+        analysers, index summaries), so the first request after ready loads no
+        dictionary; the spelling vocabularies and posting lists are warmed right after. A request that arrives after
         ``CURRENT`` changed but before the follower has opened that build opens it
         itself, as without the follower (never an answer from the build replaced).
 
@@ -786,28 +788,38 @@ class WhooshBackend:
         build = self._current(ahead=True)
         if build is None or build.stamp != stamp:
             return  # not opened (an error logged), or CURRENT changed again: the next look
-        if build.name != self._warmed_name:
-            self._warmed_name = build.name
-            done = threading.Event()
-            # The worker is not ready while it warms: say so every few seconds, so the log
-            # keeps moving until ready (a large vocabulary takes a while, a niced worker longer).
-            saying = threading.Thread(target=_say_while, args=(done, started, build.name), daemon=True,
-                                      name="kp-warm-progress")
-            saying.start()
-            try:
-                self._warm_spelling(build)
-            finally:
-                done.set()
-                saying.join()  # its last line before the one saying the build is warm
+        if build.name == self._warmed_name:
+            self._warm_stamp = build.stamp
+            return
+        self._warmed_name = build.name
+        # Ready once the index files and the analysers are loaded and the index summaries
+        # computed: what every first query needs. The spelling vocabularies and posting
+        # lists only help some queries and take long on a large multilingual site, so they
+        # are warmed after ready (a query needing one meanwhile builds it itself).
+        if not self._warm_summaries(build):
+            return
         self.opened_ahead += 1
         self._warm_stamp = build.stamp
-        log.info("index build %s open and warm in %.2f s (%s)", build.name, time.monotonic() - started,
+        log.info("index build %s open in %.2f s (%s); warming its spelling vocabularies and posting lists",
+                 build.name, time.monotonic() - started,
                  ", ".join(sorted(set(build.languages[PUBLIC]) | set(build.languages[ALL]))) or "no language")
+        done = threading.Event()
+        saying = threading.Thread(target=_say_while, args=(done, started, build.name), daemon=True,
+                                  name="kp-warm-progress")
+        saying.start()
+        try:
+            self._warm_spelling(build)
+        finally:
+            done.set()
+            saying.join()  # its last line before the one saying the build is warm
+        self.warmed_ahead += 1
+        log.info("index build %s warm in %.2f s", build.name, time.monotonic() - started)
 
-    def _warm_spelling(self, build: _Build) -> None:
-        # The generation's index summary, which the first search of each index would
-        # otherwise compute (a walk over the whole path lexicon, :func:`_index_info`);
-        # kept for the searchers of this generation (:mod:`provider.search.generation`).
+    def _warm_summaries(self, build: _Build) -> bool:
+        """Compute the generation's index summaries, which the first search of each index
+        would otherwise compute (a walk over the whole path lexicon, :func:`_index_info`);
+        kept for the searchers of this generation (:mod:`provider.search.generation`).
+        Returns false when the build went away meanwhile (a later look opens the next)."""
         # The searcher is closed, not left idle in a pool: one of an index nobody
         # searches would keep the files of its generation open after later commits.
         for which in (PUBLIC, ALL):
@@ -816,7 +828,10 @@ class WhooshBackend:
                     _index_info(found, build.languages[which])
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("searcher warm-up of build %s stopped: %s", build.name, exc)
-                return
+                return False
+        return True
+
+    def _warm_spelling(self, build: _Build) -> None:
         for which, index in build.indexes.items():
             try:
                 with index.reader() as reader:
@@ -839,6 +854,10 @@ class WhooshBackend:
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("posting warm-up of build %s stopped: %s", build.name, exc)
                 return
+
+    def _warm_on_demand(self, build: _Build) -> None:
+        if self._warm_summaries(build):
+            self._warm_spelling(build)
 
     def _scope(self, build: _Build, which: str) -> str:
         """The name of one index of a build (its folder), under which the per-segment
@@ -892,8 +911,9 @@ class WhooshBackend:
             if not ahead:
                 self.opened_on_demand += 1
                 self._warmed_name = name
-                # The vocabulary's deletion indexes, built aside rather than in a first search.
-                threading.Thread(target=self._warm_spelling, args=(self._build,), daemon=True,
+                # The index summaries and the vocabulary's deletion indexes, built aside
+                # rather than in a first search.
+                threading.Thread(target=self._warm_on_demand, args=(self._build,), daemon=True,
                                  name="kp-spelling-warm").start()
             return self._build
 
