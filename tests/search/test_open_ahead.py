@@ -2,7 +2,8 @@
 the follower of :meth:`WhooshBackend.open_ahead` opens each build ``CURRENT`` names —
 index files, segmenter dictionaries, index summaries — so the first request after ready
 loads no dictionary; its spelling vocabularies and posting lists are warmed right after
-ready, and a rebuild swapped in later is opened and warmed by the follower too. Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7)."""
+ready, and a rebuild swapped in later is opened and warmed by the follower too.
+Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7)."""
 
 from __future__ import annotations
 
