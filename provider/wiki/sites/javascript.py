@@ -28,6 +28,7 @@ Starlight's docs loader pattern ``**/[^_]*.{md,mdx,…}`` (a file whose name sta
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -82,7 +83,7 @@ def _tokens(code: str) -> list[tuple[str, str]]:
 def _keys(text: str, keys: tuple[str, ...]) -> list[str]:
     code = _COMMENTS.sub("", text)
     tokens = _tokens(text)
-    named = {value for (kind, value), after in zip(tokens, tokens[1:], strict=False)
+    named = {value for (kind, value), after in itertools.pairwise(tokens)
              if kind in ("word", "string") and after == ("punct", ":")}
     # Both readings: the tokens read escapes, the plain scan survives a tokenizer upset
     # (a regular expression literal holding a quote).
