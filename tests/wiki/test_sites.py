@@ -642,6 +642,10 @@ _JS_UNREADABLE = [
     'module.exports = { presets: [["classic", { docs }]] };',
     'module.exports = { plugins: [["@docusaurus/plugin-content-docs", makeOptions()]] };',
     'module.exports = { plugins: [[require.resolve("@docusaurus/plugin-content-blog"), { ...o }]] };',
+    'module.exports = { presets: require("./presets.js") };',
+    'module.exports = { presets: [makeClassicPreset()] };',
+    'module.exports = { presets: [...shared] };',
+    'module.exports = { presets: [["classic", { "do\u0063s": opts }]] };',
 ]
 
 
@@ -665,6 +669,8 @@ def test_x5_docusaurus_options_we_cannot_read_fail_closed(tmp_path: Path, config
     ' scripts: [...(process.env.X ? [{ src: "x" }] : [])],'
     ' themeConfig: { docs: sidebarOptions, docsPluginId: "classic", navbar: { items: [...items] } } };',
     'export default { presets: [[require.resolve("@docusaurus/preset-classic"), { docs: { routeBasePath: "/" } }]] };',
+    'export default { presets: [["classic", { docs: { remarkPlugins: [[math, { ...mathOptions }]], path: "d" } }]],'
+    ' plugins: [["content-docs", { id: "api", path: "api" }]] };',
 ])
 def test_docusaurus_literal_options_and_spreads_elsewhere_stay_readable(tmp_path: Path, config: str) -> None:
     """The balance: a spread or identifier outside the content options (scripts,

@@ -107,23 +107,22 @@ def _closing(tokens: list[tuple[str, str]], start: int) -> int | None:
 
 def _unfollowed(tokens: list[tuple[str, str]], start: int, end: int) -> str | None:
     """Why the object literal ``tokens[start:end + 1]`` cannot be read as plain data: a
-    spread, a computed or shorthand key — values the provider would have to evaluate."""
-    stack: list[str] = []
+    spread, a computed or shorthand key among its own keys — values the provider would
+    have to evaluate. Deeper values (a remark plugin's options) name no option of it."""
+    depth = 0
     for index in range(start, end + 1):
         kind, text = tokens[index]
-        before = tokens[index - 1] if index > start else ("punct", "")
-        key_position = bool(stack) and stack[-1] == "{" and before in (("punct", "{"), ("punct", ","))
-        if kind == "spread":
+        key_position = depth == 1 and tokens[index - 1] in (("punct", "{"), ("punct", ","))
+        if key_position and kind == "spread":
             return "a spread (...)"
         if key_position and (kind, text) == ("punct", "["):
             return "a computed key ([…]:)"
-        if key_position and kind == "word" and index + 1 <= end and tokens[index + 1] in (("punct", ","),
-                                                                                       ("punct", "}")):
-            return f"a shorthand property ({text})"
         if kind == "punct" and text in "{[(":
-            stack.append(text)
-        elif kind == "punct" and text in "}])" and stack:
-            stack.pop()
+            depth += 1
+        elif kind == "punct" and text in "}])":
+            depth -= 1
+        elif key_position and kind == "word" and tokens[index + 1] in (("punct", ","), ("punct", "}")):
+            return f"a shorthand property ({text})"
     return None
 
 
@@ -146,6 +145,24 @@ def _unreadable_options(text: str) -> list[str]:
     require("./o")]``, a spread, a computed key): each one a short description."""
     tokens = _tokens(text)
     problems: list[str] = []
+    for index, (kind, value) in enumerate(tokens[:-2]):
+        # ``presets: require("./presets")`` or ``presets: [classic]``: the preset entries
+        # (and so their options) are elsewhere.
+        if kind in ("word", "string") and value == "presets" and tokens[index + 1] == ("punct", ":"):
+            entries = _closing(tokens, index + 2) if tokens[index + 2] == ("punct", "[") else None
+            if entries is None:
+                problems.append(f"presets is {tokens[index + 2][1]!r}, not a literal list")
+                continue
+            depth = 0
+            for at in range(index + 2, entries):
+                kind_, text_ = tokens[at]
+                if depth == 1 and tokens[at - 1] in (("punct", "["), ("punct", ",")) and (
+                        kind_ == "spread" or (kind_ == "word" and text_ != "require")):
+                    problems.append(f"a preset is {text_!r}, not a literal entry")
+                if kind_ == "punct" and text_ in "{[(":
+                    depth += 1
+                elif kind_ == "punct" and text_ in "}])":
+                    depth -= 1
     for index, (kind, value) in enumerate(tokens):
         # ``["classic", {…}]`` or ``[require.resolve("…"), {…}]``: a preset or plugin entry.
         if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
@@ -182,6 +199,8 @@ def _unreadable_options(text: str) -> list[str]:
                 inner = _option_value(tokens, at + 2)
                 if isinstance(inner, str):
                     problems.append(f"the {text_} options of {value!r} are {inner!r}, not a literal object")
+                elif why := _unfollowed(tokens, *inner):
+                    problems.append(f"the {text_} options of {value!r} hold {why}")
     return problems
 
 
