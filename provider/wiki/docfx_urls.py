@@ -169,7 +169,7 @@ def _suggested_base(build: Mapping[str, Any]) -> str | None:
 
 def _read_docset(root: Path, folder: str) -> Docset:
     try:
-        data = read_config(root / folder / CONFIG_NAME)
+        data = read_config(root / folder / CONFIG_NAME, comments=True)
     except (ConfigError, FileNotFoundError, OSError) as exc:
         return Docset(folder, (), f"cannot be read ({exc})")
     build = data.get("build") if isinstance(data, Mapping) else None

@@ -573,3 +573,185 @@ def test_x5_a_meta_plugin_setting_we_cannot_follow_fails_closed(tmp_path: Path, 
     assert _public_ids(wiki, tmp_path / "index") == set()
     report = check_wiki(wiki)
     assert report.exit_code == 1 and "meta plugin" in report.site.findings[0].message
+
+
+# --- Issue 24, round 35: settings read with each tool's own semantics -----------------
+
+_SITES = itertools.count()
+_SEGMENT = st.text(string.ascii_lowercase + string.digits + "-", min_size=1, max_size=6)
+
+
+def _policy(tmp_path: Path, tool: str, files: dict[str, str]):  # type: ignore[no-untyped-def]
+    root = tmp_path / f"s{next(_SITES)}"
+    _write(root, files)
+    return load_site_policy(root, tool)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(_SEGMENT, min_size=1, max_size=3, unique=True), slash=st.sampled_from(["", "/", "//"]),
+       spaces=st.sampled_from(["", " ", "  "]), form=st.sampled_from(["string", "list"]))
+def test_x2_jekyll_exclude_as_a_string_or_with_a_leading_slash_is_read_as_jekyll_does(
+        tmp_path: Path, names: list[str], slash: str, spaces: str, form: str) -> None:
+    """X2: Jekyll splits a string ``exclude`` on commas (``csv_to_array``) and joins each
+    pattern to the source folder, so ``"a, b"`` and ``[/a]`` exclude ``a`` and ``b``; a
+    look-alike beside them (``a.x/``) stays a page."""
+    patterns = [slash + name for name in names]
+    value = json.dumps(f",{spaces}".join(patterns)) if form == "string" else json.dumps(patterns)
+    files = {"_config.yml": f"exclude: {value}\n", "index.md": _page()}
+    files |= {f"{name}/a.md": _page() for name in names} | {f"{name}.md": _page() for name in names}
+    files |= {f"zz{name}/a.md": _page() for name in names}
+    policy = _policy(tmp_path, "jekyll", files)
+    assert not policy.findings
+    for name in names:
+        assert policy.excluded_reason(f"{name}/a.md")
+        assert policy.excluded_reason(f"{name}.md")  # Jekyll's own string prefix: "a" covers "a.md"
+        assert policy.excluded_reason(f"zz{name}/a.md") is None
+    assert policy.excluded_reason("index.md") is None
+
+
+@pytest.mark.parametrize("value", ["3", "{a: b}", "true", "[[a]]"])
+def test_x5_jekyll_exclude_of_another_type_fails_closed(tmp_path: Path, value: str) -> None:
+    policy = _policy(tmp_path, "jekyll", {"_config.yml": f"exclude: {value}\n", "index.md": _page()})
+    assert policy.findings and "exclude" in policy.findings[0].message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_SEGMENT, tail=st.sampled_from([".md", "x/a.md", "-old/a.md", "s.md"]),
+       below=st.sampled_from(["a.md", "b/c.md"]))
+def test_x2_jekyll_defaults_scope_path_matches_by_segments(tmp_path: Path, folder: str, tail: str,
+                                                           below: str) -> None:
+    """Jekyll 4 ``FrontmatterDefaults#path_is_subpath?``: scope ``path: a`` selects ``a``
+    and ``a/…``, not ``a.md`` or ``ax/`` (the look-alikes stay as the site default says)."""
+    policy = _policy(tmp_path, "jekyll", {"_config.yml": (
+        "defaults:\n  - scope: {path: ''}\n    values: {audience: public}\n"
+        f"  - scope: {{path: '{folder}'}}\n    values: {{audience: internal}}\n")})
+    assert policy.defaults_for(f"{folder}/{below}")[0]["audience"] == "internal"
+    assert policy.defaults_for(folder)[0]["audience"] == "internal"
+    assert policy.defaults_for(f"{folder}{tail}")[0]["audience"] == "public"
+
+
+_JS_UNREADABLE = [
+    'const opts = require("./o.json"); module.exports = { presets: [["classic", { docs: opts }]] };',
+    'module.exports = { presets: [["classic", { docs: require("./o.json") }]] };',
+    'const ex = "exclude"; module.exports = { presets: [["classic", { docs: { [ex]: ["**/s/**"] } }]] };',
+    'module.exports = { presets: [["classic", { docs: { "ex\\u0063lude": ["**/s/**"] } }]] };',
+    'module.exports = { presets: [["classic", { docs: { ex\\u0063lude: ["**/s/**"] } }]] };',
+    'module.exports = { presets: [["classic", { docs: { ...opts } }]] };',
+    'module.exports = { presets: [["classic", { ...base, blog: false }]] };',
+    'module.exports = { presets: [["@docusaurus/preset-classic", opts]] };',
+    'module.exports = { presets: [["classic", { docs }]] };',
+    'module.exports = { plugins: [["@docusaurus/plugin-content-docs", makeOptions()]] };',
+    'module.exports = { plugins: [[require.resolve("@docusaurus/plugin-content-blog"), { ...o }]] };',
+    'module.exports = { presets: require("./presets.js") };',
+    'module.exports = { presets: [makeClassicPreset()] };',
+    'module.exports = { presets: [...shared] };',
+    'module.exports = { presets: [["classic", { "do\u0063s": opts }]] };',
+]
+
+
+@pytest.mark.parametrize("config", _JS_UNREADABLE)
+def test_x5_docusaurus_options_we_cannot_read_fail_closed(tmp_path: Path, config: str) -> None:
+    """X5: docs/preset options that are not a literal object read in full (an identifier,
+    a require, a spread, a computed or escaped key) are a finding the sitemap settles:
+    every page internal until then, as for an ``exclude`` the provider does not run."""
+    site = tmp_path / "site"
+    _write(site, {"docusaurus.config.js": config, "docs/s/secret.md": _page(), "docs/intro.md": _page()})
+    policy = load_site_policy(site, "docusaurus")
+    assert policy.findings and all(f.sitemap_settles for f in policy.findings)
+    wiki = WikiSettings(root=site, layout="docusaurus")
+    assert _public_ids(wiki, tmp_path / "index") == set()
+    assert check_wiki(wiki).exit_code == 1
+
+
+@pytest.mark.parametrize("config", [
+    'module.exports = { presets: [["classic", ({ docs: { path: "docs", sidebarPath: require.resolve("./s.js") },'
+    ' blog: false, theme: { customCss: [require.resolve("./c.css")] } })]],'
+    ' scripts: [...(process.env.X ? [{ src: "x" }] : [])],'
+    ' themeConfig: { docs: sidebarOptions, docsPluginId: "classic", navbar: { items: [...items] } } };',
+    'export default { presets: [[require.resolve("@docusaurus/preset-classic"), { docs: { routeBasePath: "/" } }]] };',
+    'export default { presets: [["classic", { docs: { remarkPlugins: [[math, { ...mathOptions }]], path: "d" } }]],'
+    ' plugins: [["content-docs", { id: "api", path: "api" }]] };',
+])
+def test_docusaurus_literal_options_and_spreads_elsewhere_stay_readable(tmp_path: Path, config: str) -> None:
+    """The balance: a spread or identifier outside the content options (scripts,
+    themeConfig) changes no page, so the site is read as usual."""
+    policy = _policy(tmp_path, "docusaurus", {"docusaurus.config.js": config, "docs/intro.md": _page()})
+    assert policy.findings == ()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_SEGMENT, name=_SEGMENT, how=st.sampled_from(["glob-list", "glob-str", "regex"]),
+       material=st.booleans())
+def test_x2_mkdocs_exclude_plugin_globs_are_applied(tmp_path: Path, folder: str, name: str, how: str,
+                                                    material: bool) -> None:
+    """X2: the mkdocs-exclude plugin's ``glob`` (fnmatch, ``*`` crosses ``/``) and ``regex``
+    (``re.match``) drop pages; a look-alike folder beside it stays a page."""
+    options = {"glob-list": f"glob: ['{folder}/*']", "glob-str": f"glob: '{folder}/*'",
+               "regex": f"regex: ['{folder}/.*']"}[how]
+    policy = _policy(tmp_path, "mkdocs", {"mkdocs.yml": f"site_name: x\nplugins:\n  - search\n  - exclude:\n"
+                                                        f"      {options}\n"})
+    assert not policy.findings
+    assert policy.excluded_reason(f"docs/{folder}/{name}.md")
+    assert policy.excluded_reason(f"docs/{folder}/{name}/deep.md")
+    assert policy.excluded_reason(f"docs/x{folder}/{name}.md") is None
+    assert policy.excluded_reason(f"docs/{name}.md") is None or name == folder
+
+
+@pytest.mark.parametrize("plugin", ["  - exclude-search:\n      exclude: ['private/*']\n",
+                                    "  - awesome-pages\n", "  - mkdocs-simple-hooks:\n      hooks: {}\n",
+                                    "  - blog:\n      draft_if_future_date: true\n",
+                                    "  - material/blog:\n      draft_on_serve: true\n",
+                                    "  - some-future-plugin\n", "  - exclude:\n      glob: 3\n",
+                                    "  - exclude:\n      regex: ['(']\n", "  - exclude:\n      other: x\n"])
+def test_x5_an_mkdocs_plugin_that_may_drop_pages_we_do_not_read_fails_closed(tmp_path: Path, plugin: str) -> None:
+    """X5: a plugin known to drop or hide pages (or unknown) whose choice is not read is a
+    finding naming it and recommending the sitemap; every page is internal until then."""
+    site = tmp_path / "site"
+    _write(site, {"mkdocs.yml": "site_name: x\nplugins:\n" + plugin, "docs/index.md": _page(),
+                  "docs/private/a.md": _page()})
+    wiki = WikiSettings(root=site, layout="mkdocs")
+    assert _public_ids(wiki, tmp_path / "index") == set()
+    report = check_wiki(wiki)
+    assert report.exit_code == 1 and "sitemap" in report.site.findings[0].message
+    assert plugin.split(":")[0].strip(" -\n") in report.site.findings[0].message
+
+
+@pytest.mark.parametrize("plugins", ["[search, tags, blog, material/social]",
+                                     "{search: {}, git-revision-date-localized: {enabled: true}}",
+                                     "[{exclude-search: {enabled: false}}]"])
+def test_mkdocs_plugins_that_drop_no_page_change_nothing(tmp_path: Path, plugins: str) -> None:
+    policy = _policy(tmp_path, "mkdocs", {"mkdocs.yml": f"site_name: x\nplugins: {plugins}\n"})
+    assert policy.findings == () and policy.excluded_reason("docs/index.md") is None
+
+
+def test_mkdocs_exclude_docs_folder_pattern_follows_pathspec_as_mkdocs_does(tmp_path: Path) -> None:
+    """MkDocs matches ``exclude_docs`` with ``pathspec.GitIgnoreSpec``; with it ``private/**/``
+    also covers files directly in ``private/`` (pathspec appends ``**`` to a trailing
+    ``/``), so the provider, reading what MkDocs publishes, does the same. A look-alike
+    ``privatex/`` stays a page."""
+    policy = _policy(tmp_path, "mkdocs", {"mkdocs.yml": "site_name: x\nexclude_docs: 'private/**/'\n"})
+    assert policy.excluded_reason("docs/private/sub/a.md")
+    assert policy.excluded_reason("docs/private/a.md")
+    assert policy.excluded_reason("docs/privatex/a.md") is None
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_SEGMENT, lead=st.sampled_from(["", "./", "/", "././"]),
+       comment=st.sampled_from(["", "// files\n", "/* a // b */\n"]))
+def test_x2_docfx_comments_and_dot_slash_globs_are_read_as_docfx_does(tmp_path: Path, folder: str, lead: str,
+                                                                      comment: str) -> None:
+    """DocFX reads docfx.json with Newtonsoft.Json (comments allowed) and ``./x/**`` is
+    ``x/**``: the excluded folder is not built, the rest is (no finding)."""
+    config = ('{\n' + comment + '"build": {"content": [{"files": ["**/*.md"], ' + comment +
+              f'"exclude": ["{lead}{folder}/**"]}}]}}}}\n')
+    policy = _policy(tmp_path, "docfx", {"docfx.json": config, "index.md": _page()})
+    assert policy.findings == ()
+    assert policy.excluded_reason(f"{folder}/a.md")
+    assert policy.excluded_reason(f"x{folder}/a.md") is None
+    assert policy.excluded_reason("index.md") is None
+
+
+def test_x5_docfx_json_with_a_key_twice_fails_closed(tmp_path: Path) -> None:
+    config = '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["private/**"], "exclude": []}]}}'
+    policy = _policy(tmp_path, "docfx", {"docfx.json": config, "private/a.md": _page()})
+    assert policy.findings and "twice" in policy.findings[0].message

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tomllib
 from dataclasses import dataclass
@@ -86,8 +87,24 @@ def read_bytes(path: Path, limit: int = MAX_CONFIG_BYTES) -> bytes:
             raise ConfigError(f"cannot be read: {exc.strerror or exc}") from None
 
 
-def read_config(path: Path) -> Any:
+#: A JSON string (kept) or a ``//`` / ``/* */`` comment (dropped).
+_JSON_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        # Readers disagree on which one wins: the file is refused, never guessed.
+        raise ConfigError(f"has the key {repeated[0]!r} twice in one object")
+    return dict(pairs)
+
+
+def read_config(path: Path, *, comments: bool = False) -> Any:
     """The data of a YAML (``.yml``/``.yaml``), TOML or JSON configuration file.
+
+    ``comments``: JSON may hold ``//`` and ``/* */`` comments (DocFX reads ``docfx.json``
+    with Newtonsoft.Json, which accepts them). A JSON object with a key twice is refused.
 
     Raises:
         ConfigError: unreadable, larger than :data:`MAX_CONFIG_BYTES`, not UTF-8, or not
@@ -106,7 +123,9 @@ def read_config(path: Path) -> Any:
         if suffix == ".toml":
             return tomllib.loads(text)
         if suffix == ".json":
-            return json.loads(text)
+            if comments:
+                text = _JSON_COMMENT.sub(lambda m: m.group(1) or " ", text)
+            return json.loads(text, object_pairs_hook=_unique_keys)
         return yaml.load(text, Loader=_TolerantLoader)  # noqa: S506 - a SafeLoader subclass
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"is not valid TOML ({exc})") from None

@@ -77,8 +77,16 @@ def _globs(value: Any) -> list[str] | None:
     return None
 
 
+def _relative(pattern: str) -> str:
+    """A DocFX glob relative to its folder: ``./private/**`` and ``/private/**`` name
+    ``private/**``."""
+    while pattern.startswith(("./", "/")):
+        pattern = pattern[1:] if pattern.startswith("/") else pattern[2:]
+    return pattern
+
+
 def _join(src: str, pattern: str) -> str:
-    return f"{src}/{pattern.lstrip('/')}" if src else pattern.lstrip("/")
+    return f"{src}/{_relative(pattern)}" if src else _relative(pattern)
 
 
 def _clean(folder: str) -> str:
@@ -125,7 +133,7 @@ def content_entries(build: Mapping[str, Any]) -> tuple[list[ContentEntry], str |
 def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list[Finding]]:
     name = f"{base}{CONFIG_NAME}"
     try:
-        data = read_config(root / name)
+        data = read_config(root / name, comments=True)
     except (ConfigError, FileNotFoundError) as exc:
         return [], [], [Finding(name, f"{name} {exc}: its pages are internal until it is fixed", base)]
     build = data.get("build") if isinstance(data, Mapping) else None
@@ -162,7 +170,7 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
         metas.append(MetaRule("glob", ("**",), dict(global_meta), f"{name} globalMetadata", base=base))
     for key, by_glob in (file_meta or {}).items():
         for pattern, value in by_glob.items():
-            metas.append(MetaRule("glob", (str(pattern).lstrip("/"),), {str(key): value},
+            metas.append(MetaRule("glob", (_relative(str(pattern)),), {str(key): value},
                                   f"{name} fileMetadata {key} {pattern}", base=prefix_base))
     return rules, metas, []
 

@@ -11,6 +11,11 @@ options that change which files become pages:
   content root, or three folders above it when it is ``src/content/docs``): a collection
   loader with its own ``pattern`` (``glob({pattern})``), ``exclude`` or ``ignore``.
 
+Escapes in names are read (``"ex\\u0063lude"`` is ``exclude``). Options the provider
+cannot read as a literal object — ``docs: opts``, ``["classic", require("./o")]``, a
+spread (``...opts``), a computed key (``[key]: …``), a shorthand property — are a finding
+of the same kind: what they hold cannot be known without running the file.
+
 When one is set, the provider cannot know which files the tool leaves out, so it does not
 guess: a :class:`~.policy.Finding` over the whole site makes every page internal and tells
 the operator to give the site's sitemap (``sitemap:``), which proves publication.
@@ -23,6 +28,7 @@ Starlight's docs loader pattern ``**/[^_]*.{md,mdx,…}`` (a file whose name sta
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -39,9 +45,163 @@ _ASTRO_KEYS = ("pattern", "exclude", "ignore")
 _COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)
 
 
+_TOKEN = re.compile(r"""(?P<skip>\s+|//[^\n]*|/\*.*?\*/)
+    |(?P<string>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`)
+    |(?P<spread>\.\.\.)
+    |(?P<word>(?:[\w$]|\\u\{[0-9a-fA-F]+\}|\\u[0-9a-fA-F]{4})+)
+    |(?P<punct>.)""", re.S | re.X)
+_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]+)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+#: Packages whose options choose the files that become pages (a preset, or a content
+#: plugin by its full or short name).
+_OPTION_OWNERS = re.compile(r"(?:\A|/|-)(?:classic|preset-classic|content-docs|content-blog|content-pages)\Z")
+_PRESET_PLUGINS = ("docs", "blog", "pages")
+
+
+def _unescape(text: str) -> str:
+    """A JavaScript name or string with its escapes read (``ex\\u0063lude`` is ``exclude``)."""
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1) or match.group(2) or match.group(3)
+        if code:
+            return chr(int(code, 16)) if int(code, 16) <= 0x10FFFF else "\ufffd"
+        return match.group(4)
+    return _ESCAPE.sub(one, text)
+
+
+def _tokens(code: str) -> list[tuple[str, str]]:
+    """``(kind, text)`` pairs (``word``, ``string``, ``spread``, ``punct``); a string's text
+    is its unescaped value, a word's its unescaped name."""
+    out: list[tuple[str, str]] = []
+    for match in _TOKEN.finditer(code):
+        kind = match.lastgroup or "punct"
+        if kind == "skip":
+            continue
+        text = match.group()
+        out.append((kind, _unescape(text[1:-1]) if kind == "string" else _unescape(text) if kind == "word" else text))
+    return out
+
+
 def _keys(text: str, keys: tuple[str, ...]) -> list[str]:
     code = _COMMENTS.sub("", text)
-    return [key for key in keys if re.search(rf"""(?:^|[\s{{,(])['"]?{key}['"]?\s*:""", code)]
+    tokens = _tokens(text)
+    named = {value for (kind, value), after in itertools.pairwise(tokens)
+             if kind in ("word", "string") and after == ("punct", ":")}
+    # Both readings: the tokens read escapes, the plain scan survives a tokenizer upset
+    # (a regular expression literal holding a quote).
+    return [key for key in keys
+            if key in named or re.search(rf"""(?:^|[\s{{,(])['"]?{key}['"]?\s*:""", _unescape(code))]
+
+
+def _closing(tokens: list[tuple[str, str]], start: int) -> int | None:
+    """The index of the bracket closing the one at ``start``, or ``None`` when unbalanced."""
+    depth = 0
+    for index in range(start, len(tokens)):
+        kind, text = tokens[index]
+        if kind == "punct" and text in "{[(":
+            depth += 1
+        elif kind == "punct" and text in "}])":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def _unfollowed(tokens: list[tuple[str, str]], start: int, end: int) -> str | None:
+    """Why the object literal ``tokens[start:end + 1]`` cannot be read as plain data: a
+    spread, a computed or shorthand key among its own keys — values the provider would
+    have to evaluate. Deeper values (a remark plugin's options) name no option of it."""
+    depth = 0
+    for index in range(start, end + 1):
+        kind, text = tokens[index]
+        key_position = depth == 1 and tokens[index - 1] in (("punct", "{"), ("punct", ","))
+        if key_position and kind == "spread":
+            return "a spread (...)"
+        if key_position and (kind, text) == ("punct", "["):
+            return "a computed key ([…]:)"
+        if kind == "punct" and text in "{[(":
+            depth += 1
+        elif kind == "punct" and text in "}])":
+            depth -= 1
+        elif key_position and kind == "word" and tokens[index + 1] in (("punct", ","), ("punct", "}")):
+            return f"a shorthand property ({text})"
+    return None
+
+
+def _option_value(tokens: list[tuple[str, str]], index: int) -> tuple[int, int] | str:
+    """The object literal starting at ``tokens[index]`` (after any ``(``) as ``(start,
+    end)``, or what stands there instead."""
+    while index < len(tokens) and tokens[index] == ("punct", "("):
+        index += 1
+    if index >= len(tokens):
+        return "nothing"
+    if tokens[index] != ("punct", "{"):
+        return tokens[index][1]
+    end = _closing(tokens, index)
+    return (index, end) if end is not None else "an unbalanced object"
+
+
+def _unreadable_options(text: str) -> list[str]:
+    """What keeps a Docusaurus preset's ``docs``/``blog``/``pages`` options, or a content
+    plugin's options, from being a literal object read in full (``docs: opts``, ``["classic",
+    require("./o")]``, a spread, a computed key): each one a short description."""
+    tokens = _tokens(text)
+    problems: list[str] = []
+    for index, (kind, value) in enumerate(tokens[:-2]):
+        # ``presets: require("./presets")`` or ``presets: [classic]``: the preset entries
+        # (and so their options) are elsewhere.
+        if kind in ("word", "string") and value == "presets" and tokens[index + 1] == ("punct", ":"):
+            entries = _closing(tokens, index + 2) if tokens[index + 2] == ("punct", "[") else None
+            if entries is None:
+                problems.append(f"presets is {tokens[index + 2][1]!r}, not a literal list")
+                continue
+            depth = 0
+            for at in range(index + 2, entries):
+                kind_, text_ = tokens[at]
+                if depth == 1 and tokens[at - 1] in (("punct", "["), ("punct", ",")) and (
+                        kind_ == "spread" or (kind_ == "word" and text_ != "require")):
+                    problems.append(f"a preset is {text_!r}, not a literal entry")
+                if kind_ == "punct" and text_ in "{[(":
+                    depth += 1
+                elif kind_ == "punct" and text_ in "}])":
+                    depth -= 1
+    for index, (kind, value) in enumerate(tokens):
+        # ``["classic", {…}]`` or ``[require.resolve("…"), {…}]``: a preset or plugin entry.
+        if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
+                                                                                               ("punct", "(")):
+            continue
+        after = index + 1
+        while after < len(tokens) and tokens[after] == ("punct", ")"):
+            after += 1
+        if after >= len(tokens) or tokens[after] != ("punct", ","):
+            continue
+        region = _option_value(tokens, after + 1)
+        if isinstance(region, str):
+            problems.append(f"the options of {value!r} are {region!r}, not a literal object")
+            continue
+        start, end = region
+        why = _unfollowed(tokens, start, end)
+        if why:
+            problems.append(f"the options of {value!r} hold {why}")
+            continue
+        if not value.endswith("classic"):
+            continue
+        depth = 0
+        for at in range(start, end):
+            kind, text_ = tokens[at]
+            if kind == "punct" and text_ in "{[(":
+                depth += 1
+            elif kind == "punct" and text_ in "}])":
+                depth -= 1
+            elif (depth == 1 and kind in ("word", "string") and text_ in _PRESET_PLUGINS
+                  and tokens[at + 1] == ("punct", ":")):
+                shown = tokens[at + 2]
+                if shown[0] == "word" and shown[1] in ("false", "true", "undefined"):
+                    continue
+                inner = _option_value(tokens, at + 2)
+                if isinstance(inner, str):
+                    problems.append(f"the {text_} options of {value!r} are {inner!r}, not a literal object")
+                elif why := _unfollowed(tokens, *inner):
+                    problems.append(f"the {text_} options of {value!r} hold {why}")
+    return problems
 
 
 def _scan(path: Path, name: str, keys: tuple[str, ...], what: str) -> Finding | None:
@@ -49,9 +209,15 @@ def _scan(path: Path, name: str, keys: tuple[str, ...], what: str) -> Finding | 
         data = read_bytes(path)
     except (OSError, ConfigError) as exc:
         return Finding(name, f"{name} cannot be read ({exc}): every page is internal until it can be read")
-    found = _keys(data.decode("utf-8", errors="replace"), keys)
+    text = data.decode("utf-8", errors="replace")
+    found = _keys(text, keys)
     if len(data) > MAX_CONFIG_BYTES:
         found = found or ["(too large to scan)"]
+    unreadable = _unreadable_options(text) if name.startswith("docusaurus.config") else []
+    if unreadable:
+        return Finding(name, f"{name} cannot be read: {'; '.join(unreadable)}. It is JavaScript, which the provider "
+                             "does not evaluate, so which files the site leaves out is unknown: every page is "
+                             "internal until the site's sitemap is given (sitemap:)", sitemap_settles=True)
     if not found:
         return None
     return Finding(name, f"{name} sets {', '.join(found)} ({what}); it is JavaScript, which the provider does not "

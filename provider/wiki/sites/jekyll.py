@@ -4,8 +4,10 @@ Read with Jekyll 4's semantics (``Jekyll::EntryFilter``, ``Configuration``,
 ``FrontmatterDefaults``), from ``_config.yml`` (else ``_config.yaml``, ``_config.toml``)
 at the content root:
 
-* ``exclude:`` — each pattern, and Jekyll's default excludes (added to the site's since
-  Jekyll 4), minus the patterns listed in ``include:``. An entry is excluded when Ruby's
+* ``exclude:`` — each pattern (a string is a comma-separated list, as
+  ``Configuration#csv_to_array`` reads it; a leading ``/`` is the source folder), and
+  Jekyll's default excludes (added to the site's since Jekyll 4), minus the patterns
+  listed in ``include:``. An entry is excluded when Ruby's
   ``File.fnmatch`` matches it (``*`` crosses ``/``) or its path starts with the pattern;
   an excluded folder takes everything below it. ``include:`` keeps an entry (named by its
   path or its name).
@@ -16,9 +18,10 @@ at the content root:
 * ``collections:`` with ``output: false`` (the default for a collection): its documents
   are not pages;
 * ``defaults:`` — each ``{scope: {path, type}, values}`` merged under the front matter of
-  the pages it selects: ``path`` a prefix of the page's path (a glob when it holds
-  ``*``), ``type`` ``pages``, ``posts``, ``drafts`` or a collection label; a more specific
-  scope (a longer path, then one with a type) wins.
+  the pages it selects: ``path`` the page's path or a folder above it, segment by segment
+  (``a`` selects ``a`` and ``a/…``, not ``a.md``; a glob when it holds ``*``), ``type``
+  ``pages``, ``posts``, ``drafts`` or a collection label; a more specific scope
+  (a longer path, then one with a type) wins.
 
 A ``_config.yml`` that cannot be read, or whose ``exclude``/``include``/``collections``/
 ``defaults`` is not of the documented shape, is a :class:`~.policy.Finding` over the
@@ -48,10 +51,17 @@ def _strings(value: Any, key: str, name: str) -> tuple[tuple[str, ...], str | No
     if value is None:
         return (), None
     if isinstance(value, str):
-        value = [value]
+        # Configuration#csv_to_array: a string is a comma-separated list (Ruby's split
+        # drops trailing empty fields).
+        parts = value.split(",")
+        while parts and not parts[-1]:
+            parts.pop()
+        value = [item.strip() for item in parts]
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         return (), f"{name} {key}: is not a list of strings (Jekyll patterns)"
-    return tuple(value), None
+    # EntryFilter joins each pattern to the source folder (PathManager.join, File.join),
+    # so a leading ``/`` names the same entry as none.
+    return tuple(item.lstrip("/") for item in value), None
 
 
 def _collections(raw: Any, name: str) -> tuple[dict[str, bool], str | None]:
@@ -97,7 +107,7 @@ def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
         if "*" in clean:
             rule = MetaRule("glob", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
         else:
-            rule = MetaRule("prefix", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
+            rule = MetaRule("subpath", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
         # FrontmatterDefaults#has_precedence?: a longer path wins, then a scope with a type.
         scored.append((len(clean), 1 if kind else 0, number, rule))
     return [rule for *_, rule in sorted(scored, key=lambda item: item[:3])], None

@@ -14,6 +14,8 @@
 * ``.meta.yml`` per folder (the ``meta`` plugin of Material for MkDocs, when ``plugins:``
   lists ``meta`` or ``material/meta``): its keys apply to every page in the folder and
   below, nearer folders first, the page's front matter over all.
+* other plugins: :mod:`.mkdocs_plugins` (``exclude`` read; one that may drop pages and
+  is not read is a finding).
 
 YAML custom tags (``!ENV``, ``!!python/name:…``) are read without evaluating anything; a
 publication setting given through one (``exclude_docs: !ENV X``) cannot be known, which is
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .config_files import ConfigError, Unresolved, read_config
+from .mkdocs_plugins import plugin_rules
 from .policy import Finding, PathRule
 
 __all__ = ["CONFIG_NAMES", "DEFAULT_EXCLUDE", "MkDocsSite", "read_mkdocs"]
@@ -170,7 +173,8 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
     if problem:
         return MkDocsSite([name], rules, [Finding(name, f"{problem}; every page is internal until it is fixed (or "
                                                        "give the site's sitemap: sitemap:)")], "", "")
-    return MkDocsSite([name], rules, [], folder_meta, base)
+    plugin_excluded, plugin_findings = plugin_rules(data.get("plugins"), name, base)
+    return MkDocsSite([name], rules + plugin_excluded, plugin_findings, folder_meta, base)
 
 
 def _plugin(plugins: Any, names: frozenset[str]) -> Mapping[str, Any] | None:

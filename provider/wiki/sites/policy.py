@@ -39,7 +39,7 @@ from wcmatch import glob
 __all__ = ["Finding", "MetaRule", "PathRule", "SitePolicy", "rule_matches"]
 
 #: How each syntax's patterns are matched (see :func:`rule_matches`).
-SYNTAXES = ("gitignore", "glob", "prefix", "regex", "exact", "jekyll", "jekyll-special", "docfx-content")
+SYNTAXES = ("gitignore", "glob", "prefix", "subpath", "regex", "exact", "jekyll", "jekyll-special", "docfx-content")
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 _JEKYLL_SPECIAL = re.compile(r"\A[._#~]|~\Z")
 
@@ -259,6 +259,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
       path matches the path too (DocFX, Hugo mounts);
     * ``prefix``: the path starts with the pattern, as a string (Jekyll ``defaults``
       scope paths: ``docs`` also covers ``docs-old/``);
+    * ``subpath``: the path is the pattern or lies below it, segment by segment (Jekyll 4
+      ``defaults`` scope paths, ``FrontmatterDefaults#path_is_subpath?``: ``docs`` covers
+      ``docs`` and ``docs/a.md``, not ``docs.md`` or ``docs-old/``; ``""`` covers all);
     * ``exact``: the path is one of the patterns (DocFX redirection sources);
     * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``, Go RE2 syntax read
       as Python's; a pattern Python cannot compile matches everything: fail closed).
@@ -276,6 +279,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
+    if syntax == "subpath":
+        return any(not (folder := pattern.strip("/")) or path == folder or path.startswith(folder + "/")
+                   for pattern in patterns)
     if syntax == "exact":
         return path in _exact(patterns)
     if syntax == "regex":
