@@ -147,8 +147,9 @@ def site_key(url: str) -> str:
 
 def page_form(url: str) -> str:
     """Which file of the site a URL names, as far as :func:`site_key` forgets it:
-    ``"file"`` for ``/a.html`` (or ``.htm``; the file ``a.html``), ``"folder"`` for
-    ``/a/``, ``/a/index.html`` and the bare ``/a`` (the folder ``a/``'s index page).
+    ``"file.html"`` for ``/a.html`` (the suffix as written: ``/a.htm`` is ``"file.htm"``,
+    another file), ``"folder"`` for ``/a/``, ``/a/index.html`` and the bare ``/a`` (the
+    folder ``a/``'s index page).
 
     ``site_key`` gives ``/a.html`` and ``/a/`` one key, but where a layout writes both
     (Jekyll, MkDocs with ``use_directory_urls: false``, DocFX, Hugo's ``uglyURLs``),
@@ -162,7 +163,7 @@ def page_form(url: str) -> str:
     except ValueError:
         return FOLDER_FORM
     if _PAGE_SUFFIX.search(path) and not _FOLDER_INDEX.search(path):
-        return FILE_FORM
+        return FILE_FORM + path[path.rindex("."):]  # a.html, a.htm and a.HTML are three files
     return FOLDER_FORM
 
 

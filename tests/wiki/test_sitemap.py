@@ -138,6 +138,8 @@ def _sitemap(*urls: str) -> Sitemap:
     ("https://ex.com/A.html", "https://ex.com/a.html"),             # and each kept one
     ("https://ex.com/a.html", "https://other.com/a.html"),
     ("https://ex.com/a.html?v=1", "https://ex.com/a.html"),
+    ("https://ex.com/a.html", "https://ex.com/a.htm"),              # and two files of one stem
+    ("https://ex.com/a.html", "https://ex.com/a.HTML"),
     ("https://ex.com/a.html", "https://ex.com/a.html?v=1"),
 ])
 def test_a_file_url_and_a_folder_url_are_two_pages(cited: str, listed: str) -> None:
@@ -151,7 +153,7 @@ def test_a_file_url_and_a_folder_url_are_two_pages(cited: str, listed: str) -> N
     ("https://ex.com/a/index.htm", "http://EX.com/a"),
     ("https://ex.com/a.html", "http://ex.com/a.html#x"),            # one file's spellings
     ("https://ex.com/caf%c3%a9.html", "https://ex.com/café.html"),
-    ("https://ex.com/a.HTM", "https://ex.com:443/a.htm"),
+    ("https://ex.com/a.htm", "https://ex.com:443/a.htm"),
     ("https://ex.com/", "https://ex.com/index.html"),
 ])
 def test_one_page_spelled_two_ways_is_published(cited: str, listed: str) -> None:
@@ -189,7 +191,7 @@ def test_a_file_is_never_proven_by_its_folder_nor_the_folder_by_the_file(
     assert site_key(file_url) == site_key(folder_url)  # one key: only the form tells them apart
     assert not _sitemap(folder_url).publishes(file_url)
     assert not _sitemap(file_url).publishes(folder_url)
-    assert _sitemap(_spell(segments, ".html", other)).publishes(file_url)
+    assert _sitemap(_spell(segments, suffix, other)).publishes(file_url)
     assert _sitemap(_spell(segments, "/", one)).publishes(folder_url)
 
 
