@@ -85,6 +85,7 @@ def test_check_json_has_urls_and_the_sitemap_summary(tmp_path: Path) -> None:
         "not on the site (sitemap), a near URL is: the URL pattern may be wrong": 1,
         "no citation URL to look up in the sitemap": 0,
         "the sitemap has never been read": 0,
+        "on the site only under a URL another document shares: cannot tell which is published": 0,
     }
     assert summary["siteUrlsWithoutDocument"] == 1 and summary["siteUrlsWithoutDocumentTop"] == [f"{BASE}/en/usage/"]
     assert data["sitemap"]["urls"] == 3 and data["sitemap"]["error"] is None
@@ -185,3 +186,46 @@ def test_check_summary_breaks_withheld_down_by_reason(tmp_path: Path) -> None:
     _, text = run("--config", str(config))
     assert re.search(r"withheld \(served to nobody\) +3\n(?: +1  .+\n){3}", text), text
     assert "    1  redirect stubs\n" in text
+
+
+def jekyll_site(tmp_path: Path, *listed: str, index_audience: str = "public") -> Path:
+    """The attacker's wiki of issue 24 L1: Jekyll builds ``a.md`` to ``/a.html`` and
+    ``a/index.md`` to ``/a/``, two files of the site."""
+    root = tmp_path / "content"
+    (root / "a").mkdir(parents=True)
+    (root / "_config.yml").write_text("exclude: [site]\n", "utf-8")
+    (root / "a.md").write_text("---\ntitle: Alpha page\nid: alpha-old\n---\nAlpha text about zebras.\n", "utf-8")
+    (root / "a" / "index.md").write_text(f"---\ntitle: Alpha index\naudience: {index_audience}\n---\n"
+                                         "Alpha index text about giraffes.\n", "utf-8")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitemap.xml").write_text(urlset(*listed), "utf-8")
+    return write_config(tmp_path / "kp.yaml", {"content": "content", "layout": "jekyll", "citation_base_url": BASE,
+                                               "audience_rules": [{"**": "public"}], "sitemap": "site/sitemap.xml"})
+
+
+def _files(config: Path) -> dict[str, dict[str, object]]:
+    code, out = run("--config", str(config), "--json")
+    assert code in (0, 1), out
+    return {f["path"]: f for f in json.loads(out)["files"]}
+
+
+@pytest.mark.parametrize("listed", [f"{BASE}/a/", f"{BASE}/a/index.html", f"{BASE}/a", "http://help.example.com/a/",
+                                    f"{BASE}/a/#top"])
+def test_x2_a_folder_url_on_the_site_does_not_publish_the_file_of_that_name(tmp_path: Path, listed: str) -> None:
+    """Issue 24 L1: the sitemap lists only ``/a/`` (a/index.md); ``a.md`` (``/a.html``) is
+    not on the site, whatever spelling of the folder the sitemap uses."""
+    files = _files(jekyll_site(tmp_path, listed))
+    assert files["a.md"]["audience"] == "internal" and files["a.md"]["offSite"] == "url-pattern"
+    assert files["a/index.md"]["audience"] == "public"  # balance: the page the site lists stays public
+
+
+def test_x2_a_file_url_on_the_site_does_not_publish_the_folder_of_that_name(tmp_path: Path) -> None:
+    files = _files(jekyll_site(tmp_path, f"{BASE}/a.html"))
+    assert files["a.md"]["audience"] == "public"
+    assert files["a/index.md"]["audience"] == "internal" and files["a/index.md"]["offSite"] == "url-pattern"
+
+
+def test_x2_a_site_listing_both_publishes_both(tmp_path: Path) -> None:
+    """Balance: a Jekyll site with ``a.html`` and ``a/index.html`` publishes both pages."""
+    files = _files(jekyll_site(tmp_path, f"{BASE}/a.html", f"{BASE}/a/"))
+    assert files["a.md"]["audience"] == "public" and files["a/index.md"]["audience"] == "public"

@@ -71,7 +71,7 @@ from .gitblobs import GitBlobs
 from .reader import DocumentReader
 from .reasons import withheld_kind
 from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
-from .sitemap import site_key
+from .sitemap import page_form, site_key
 from .sites import SitePolicy, load_site_policy
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
@@ -364,9 +364,10 @@ def _site_only(gate: SiteGate, resolved: dict[str, Resolved]) -> list[str]:
     serve) is no sign of a wrong URL pattern, which is what this list is read for."""
     if gate.sitemap is None:
         return []
-    produced = {site_key(url) for item in resolved.values()
+    produced = {(site_key(url), page_form(url)) for item in resolved.values()
                 for url in (gate.url(item.meta),) if url is not None}
-    return sorted(url for key, url in gate.sitemap.urls.items() if key not in produced)
+    return sorted(url for key, url in gate.sitemap.urls.items()
+                  if not any((key, form) in produced for form in gate.sitemap.forms_of(key)))
 
 
 def _skipped_entry(skipped: Skipped) -> FileCheck:

@@ -62,7 +62,8 @@ how it is served. In order:
 
 11. **Proof of publication** (with ``sitemap:`` configured, :mod:`provider.wiki.site_gate`):
    a document the rules above leave public stays public only if the site's sitemap has its
-   citation URL; otherwise it is internal (agents keep it), with the reason. It runs last
+   citation URL, and no other document's different URL reaches the same site key (Jekyll's
+   ``/a.html`` and ``/a/``); otherwise it is internal (agents keep it), with the reason. It runs last
    among the audience rules and passes nothing on: a page missing from the site demotes no
    copy of it (the site publishes the copy), and translation groups and sync are judged
    after it, as the public index sees them.
@@ -79,10 +80,10 @@ from __future__ import annotations
 import datetime as dt
 import gc
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
@@ -97,11 +98,11 @@ from .publication import DATE_KEYS, INVALID, withholding
 from .same_text import NOT_MEANT, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
 
 if TYPE_CHECKING:
-    from .site_gate import OffSite
+    from .site_gate import SiteGate
 
 #: Asked about every document the rules leave public (rule 11): ``None`` when it is on
-#: the site, else why not (:class:`provider.wiki.site_gate.SiteGate`).
-Gate = Callable[[DocumentMeta], "OffSite | None"]
+#: the site, else why not; and which documents share a site key (``conflated``).
+Gate: TypeAlias = "SiteGate"
 
 __all__ = [
     "COPY",
@@ -536,10 +537,12 @@ def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
 
 
 def _on_site(drafts: Mapping[str, _Draft], gate: Gate) -> None:
-    """Rule 11: a document left public stays public only if its URL is on the site."""
+    """Rule 11: a document left public stays public only if its URL is on the site, and no
+    other document's different URL is the same page to the comparison (``conflated``)."""
+    conflated = gate.conflated(draft.meta for draft in drafts.values())
     for draft in drafts.values():
         if draft.withheld is None and draft.audience == PUBLIC:
-            found = gate(draft.meta)
+            found = gate(draft.meta) or conflated.get(draft.meta.relpath)
             if found is not None:
                 draft.decide(Reason(INTERNAL, found.reason, CORPUS))
                 draft.off_site = found.code

@@ -4,8 +4,9 @@ With ``sitemap:`` configured, the corpus rules (:func:`provider.wiki.corpus.deri
 last rule) ask a :class:`SiteGate` about every document its own rules leave public: its
 citation URL — the one :mod:`provider.wiki.citations` builds for a public document — must
 be in the site's sitemap (:mod:`provider.wiki.sitemap`, compared by
-:func:`~provider.wiki.sitemap.site_key`). Otherwise the document becomes internal (agents
-keep it; ``customer_safe`` never sees it), with the reason in its ``audience_source``
+:func:`~provider.wiki.sitemap.site_key` and :func:`~provider.wiki.sitemap.page_form`).
+Otherwise the document becomes internal (agents keep it; ``customer_safe`` never sees it),
+with the reason in its ``audience_source``
 and its code in :attr:`~provider.wiki.corpus.Resolved.off_site`:
 
 ==================  ===========================================================================
@@ -31,13 +32,13 @@ import logging
 import os
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .citations import document_url, url_inputs
-from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, site_key
+from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, page_form, site_key
 
 if TYPE_CHECKING:
     import httpx
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from .document import DocumentMeta, WikiSettings
 
 __all__ = [
+    "CONFLATED",
     "NEVER_READ",
     "NOT_ON_SITE",
     "NO_URL",
@@ -59,12 +61,14 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 NEVER_READ, NO_URL, URL_PATTERN, NOT_ON_SITE = "never-read", "no-url", "url-pattern", "not-on-site"
+CONFLATED = "conflated"
 #: Each code and the words ``check`` prints for it.
 OFF_SITE_CODES = {
     NOT_ON_SITE: "not on the site (sitemap)",
     URL_PATTERN: "not on the site (sitemap), a near URL is: the URL pattern may be wrong",
     NO_URL: "no citation URL to look up in the sitemap",
     NEVER_READ: "the sitemap has never been read",
+    CONFLATED: "on the site only under a URL another document shares: cannot tell which is published",
 }
 
 
@@ -115,12 +119,40 @@ class SiteGate:
                 return OffSite(NO_URL, f"not on the site (sitemap): no citation URL to look up ({problem})")
             return OffSite(NO_URL, "not on the site (sitemap): no citation URL to look up (set citation_base_url, "
                                    "or an absolute front matter url)")
-        if key in self.sitemap.urls:
+        if self.sitemap.publishes(url, key):
             return None
         near = self.sitemap.near(url, key)
         if near is not None:
             return OffSite(URL_PATTERN, f"not on the site (sitemap): URL pattern produces {url}, the site has {near}")
         return OffSite(NOT_ON_SITE, f"not on the site (sitemap): {url}")
+
+
+    def conflated(self, metas: Iterable[DocumentMeta]) -> dict[str, OffSite]:
+        """Documents whose citation URLs differ but are one page to the comparison, by
+        ``relpath``: the same :func:`~provider.wiki.sitemap.site_key` and the same
+        :func:`~provider.wiki.sitemap.page_form` (``/a/`` and ``/a``, or two spellings of
+        one escape). The sitemap cannot show which of them the site publishes, so neither
+        passes (fail closed). ``/a.html`` and ``/a/`` are not conflated: their forms tell
+        them apart. Documents with the *same* URL are not counted (duplicate ids and
+        translations sharing a URL are judged elsewhere). Every document counts, whatever
+        its audience: an internal page owns its URL as much as a public one does.
+        """
+        by_page: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for meta in metas:
+            url, key = self.urls.lookup(meta)
+            if url is not None:
+                by_page.setdefault((key, page_form(url)), []).append((meta.relpath, url))
+        found: dict[str, OffSite] = {}
+        for members in by_page.values():
+            if len({url for _, url in members}) < 2:
+                continue
+            for relpath, url in members:
+                others = ", ".join(f"{other} ({other_url})" for other, other_url in sorted(members)
+                                   if other_url != url)
+                found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {url} and the URL of {others} are "
+                                                    "one page to the sitemap comparison, so the sitemap cannot show "
+                                                    "which of them the site publishes")
+        return found
 
 
 class UrlCache:

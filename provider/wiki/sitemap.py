@@ -11,8 +11,9 @@ with its ``lastmod``. It follows what docs tools write:
 * **per-language sitemaps**: give several sources (Docusaurus writes one per locale and
   no index); their URLs add up;
 * **gzip**: a ``.gz`` name or gzip's magic bytes; decompressed with a bound;
-* **hreflang alternates**: each ``<xhtml:link rel="alternate" hreflang=… href=…>`` of a
-  ``<url>`` is a published URL too.
+* **only ``<loc>``** proves a URL published: an ``<xhtml:link rel="alternate" hreflang=…>``
+  (``x-default`` included) links the page to another, which is published only if it has a
+  ``<url>`` of its own (as Hugo, Docusaurus and mkdocs-static-i18n write it).
 
 Safety: XML is parsed by ``defusedxml``, which refuses entity declarations (an XML bomb's
 expansion) and external entities (a file read through the parser); every file is read to
@@ -56,6 +57,7 @@ __all__ = [
     "SitemapRefused",
     "is_url_source",
     "load_sitemap",
+    "page_form",
     "site_key",
 ]
 
@@ -67,6 +69,9 @@ _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 #: percent-encoded in upper case (RFC 3986 unreserved characters, sub-delimiters, ``:``, ``@``).
 _SEGMENT_SAFE = "-._~!$&'()*+,;=:@"
 _PAGE_SUFFIX = re.compile(r"(?:/index)?\.html?$", re.IGNORECASE)
+_FOLDER_INDEX = re.compile(r"(?:^|/)index\.html?$", re.IGNORECASE)
+#: :func:`page_form` values.
+FILE_FORM, FOLDER_FORM = "file", "folder"
 
 
 class SitemapError(ValueError):
@@ -87,7 +92,7 @@ class SitemapLimits:
             limit is 50 MB).
         max_files: sitemap files read in all (index files and their children).
         max_depth: levels of index files followed below a source.
-        max_urls: URLs kept in all (alternates included).
+        max_urls: URLs kept in all.
         timeout_s: seconds allowed for each HTTP request (connect, read).
     """
 
@@ -140,6 +145,28 @@ def site_key(url: str) -> str:
     return f"//{host}{path}" + (f"?{parts.query}" if parts.query else "")
 
 
+def page_form(url: str) -> str:
+    """Which file of the site a URL names, as far as :func:`site_key` forgets it:
+    ``"file.html"`` for ``/a.html`` (the suffix as written: ``/a.htm`` is ``"file.htm"``,
+    another file), ``"folder"`` for ``/a/``, ``/a/index.html`` and the bare ``/a`` (the
+    folder ``a/``'s index page).
+
+    ``site_key`` gives ``/a.html`` and ``/a/`` one key, but where a layout writes both
+    (Jekyll, MkDocs with ``use_directory_urls: false``, DocFX, Hugo's ``uglyURLs``),
+    ``a.md`` → ``a.html`` and ``a/index.md`` → ``a/index.html`` are two files: a page is
+    on the site only if the sitemap has its key *in its form*. A bare ``/a`` counts as the
+    folder: a server answers it from ``a/`` (a redirect) or, on some hosts, from
+    ``a.html``, so it proves no file (fail closed; a layout writing bare URLs cites them
+    bare, and bare matches bare). Raises nothing."""
+    try:
+        path = urlsplit(url.strip()).path
+    except ValueError:
+        return FOLDER_FORM
+    if _PAGE_SUFFIX.search(path) and not _FOLDER_INDEX.search(path):
+        return FILE_FORM + path[path.rindex("."):]  # a.html, a.htm and a.HTML are three files
+    return FOLDER_FORM
+
+
 @dataclass(frozen=True)
 class Sitemap:
     """The URLs a site publishes.
@@ -148,6 +175,8 @@ class Sitemap:
         sources: the configured sources read (paths or URLs).
         urls: :func:`site_key` → the URL as the sitemap wrote it (the first seen).
         lastmod: :func:`site_key` → the ``lastmod`` text of its ``<url>``, where given.
+        forms: :func:`site_key` → the :func:`page_form` of every URL with that key (when
+            not given, that of the URL in ``urls``).
         files: every sitemap file or URL read (indexes and children).
         read_at: Unix time it was read.
     """
@@ -157,21 +186,35 @@ class Sitemap:
     lastmod: Mapping[str, str] = field(default_factory=dict)
     files: tuple[str, ...] = ()
     read_at: float = 0.0
+    forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def __contains__(self, url: object) -> bool:
-        return isinstance(url, str) and site_key(url) in self.urls
+        return isinstance(url, str) and self.publishes(url)
+
+    def forms_of(self, key: str) -> frozenset[str]:
+        """The :func:`page_form` values the sitemap has for ``key`` (empty: not listed)."""
+        if key not in self.urls:
+            return frozenset()
+        return self.forms.get(key) or frozenset({page_form(self.urls[key])})
+
+    def publishes(self, url: str, key: str | None = None) -> bool:
+        """Whether the sitemap lists ``url``: its :func:`site_key` in its :func:`page_form`.
+        ``key``: ``site_key(url)`` when the caller has it."""
+        return page_form(url) in self.forms_of(key or site_key(url))
 
     def __len__(self) -> int:
         return len(self.urls)
 
     def digest(self) -> str:
-        """Changes exactly when the set of published URLs does (not with ``lastmod``).
+        """Changes exactly when the set of published URLs (keys and their
+        :func:`page_form`) does (not with ``lastmod``).
         Computed once (every batch's corpus rules ask for it)."""
         cached: str | None = self.__dict__.get("_digest")
         if cached is None:
             hasher = hashlib.sha256()
             for key in sorted(self.urls):
-                hasher.update(key.encode("utf-8", "surrogateescape") + b"\n")
+                forms = ",".join(sorted(self.forms_of(key)))
+                hasher.update(key.encode("utf-8", "surrogateescape") + b" " + forms.encode() + b"\n")
             cached = hasher.hexdigest()[:16]
             object.__setattr__(self, "_digest", cached)  # frozen: a cache, not state
         return cached
@@ -220,7 +263,8 @@ class Sitemap:
         """What :meth:`from_json` reads back (kept under the index's state folder)."""
         return {"format": STATE_FORMAT, "sources": list(self.sources), "readAt": self.read_at,
                 "files": list(self.files),
-                "urls": {key: [url, self.lastmod.get(key)] for key, url in sorted(self.urls.items())}}
+                "urls": {key: [url, self.lastmod.get(key), sorted(self.forms_of(key))]
+                         for key, url in sorted(self.urls.items())}}
 
     @classmethod
     def from_json(cls, data: Any) -> Sitemap:
@@ -234,8 +278,10 @@ class Sitemap:
                 raise SitemapError(f"kept sitemap has format {data['format']!r}, not {STATE_FORMAT}")
             urls = {str(k): str(v[0]) for k, v in data["urls"].items()}
             lastmod = {str(k): str(v[1]) for k, v in data["urls"].items() if v[1] is not None}
+            # Kept before forms were: the kept URL's own form (the others come at the next read).
+            forms = {str(k): frozenset(map(str, v[2])) for k, v in data["urls"].items() if len(v) > 2}
             return cls(tuple(map(str, data["sources"])), urls, lastmod, tuple(map(str, data["files"])),
-                       float(data["readAt"]))
+                       float(data["readAt"]), forms)
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
             raise SitemapError(f"kept sitemap is not readable ({exc!r})") from None
 
@@ -265,9 +311,20 @@ class _Reader:
         self.client = client
         self.urls: dict[str, str] = {}
         self.lastmod: dict[str, str] = {}
+        self.forms: dict[str, frozenset[str]] = {}
         self.files: list[str] = []
 
-    def read_source(self, source: str, depth: int) -> None:
+    def read_source(self, source: str, depth: int, above: tuple[str, ...] = ()) -> None:
+        """Read ``source``; ``above``: the index files that led here, outermost first
+        (their :func:`_identity`), so an index that lists itself or an ancestor is
+        reported as the loop it is, not as too deep."""
+        ident = _identity(source)
+        if ident in above:
+            if above[-1] == ident:
+                raise SitemapRefused(f"{source}: the sitemap index lists itself; refused (remove its own <loc>)")
+            chain = " → ".join([*above[above.index(ident):], ident])
+            raise SitemapRefused(f"{source}: sitemap index files form a cycle ({chain}); refused (an index must "
+                               "list only child sitemaps)")
         if len(self.files) >= self.limits.max_files:
             raise SitemapRefused(f"more than {self.limits.max_files} sitemap files; refused at {source}")
         self.files.append(source)
@@ -285,7 +342,7 @@ class _Reader:
                     continue
                 loc = _text(child, "loc")
                 if loc:
-                    self.read_source(self._child(source, loc), depth + 1)
+                    self.read_source(self._child(source, loc), depth + 1, (*above, ident))
         else:
             raise SitemapError(f"{source}: not a sitemap (its root element is <{kind}>, not <urlset> or "
                                "<sitemapindex>)")
@@ -297,17 +354,16 @@ class _Reader:
             loc = _text(entry, "loc")
             if not loc:
                 continue
-            found = [loc]
+            # Only a <loc> proves publication: an <xhtml:link rel="alternate"> (hreflang,
+            # x-default) is a link from this page to another, which the sitemap protocol
+            # says gets its own <url> when the site publishes it (Hugo, Docusaurus and
+            # mkdocs-static-i18n all write one); an alternate alone proves nothing.
+            key = site_key(loc)
+            self.urls.setdefault(key, loc)
+            self.forms[key] = self.forms.get(key, frozenset()) | {page_form(loc)}
             modified = _text(entry, "lastmod")
-            for link in entry:
-                if _local(link.tag) == "link" and (link.get("rel") or "").lower() == "alternate" \
-                        and link.get("href") and link.get("hreflang"):
-                    found.append(urljoin(loc, link.get("href", "").strip()))
-            for url in found:
-                key = site_key(url)
-                self.urls.setdefault(key, url)
-                if modified and url == loc:
-                    self.lastmod[key] = modified
+            if modified:
+                self.lastmod[key] = modified
             if len(self.urls) > self.limits.max_urls:
                 raise SitemapRefused(f"{source}: more than {self.limits.max_urls} URLs in all; refused")
 
@@ -398,6 +454,18 @@ class _Reader:
         return root
 
 
+def _identity(source: str) -> str:
+    """One spelling per sitemap: a URL without its fragment (scheme and host in lower
+    case), a file by its resolved path (``./a/../sitemap.xml`` is ``sitemap.xml``)."""
+    if is_url_source(source):
+        parts = urlsplit(source.strip())
+        return parts._replace(scheme=parts.scheme.lower(), netloc=parts.netloc.lower(), fragment="").geturl()
+    try:
+        return str(Path(source).resolve())
+    except (OSError, RuntimeError):
+        return source
+
+
 def _text(element: Element, name: str) -> str:
     for child in element:
         if _local(child.tag) == name:
@@ -427,4 +495,4 @@ def load_sitemap(sources: str | Iterable[str], *, limits: SitemapLimits | None =
     reader = _Reader(limits or SitemapLimits(), client)
     for source in listed:
         reader.read_source(source, 0)
-    return Sitemap(listed, reader.urls, reader.lastmod, tuple(reader.files), float(clock()))
+    return Sitemap(listed, reader.urls, reader.lastmod, tuple(reader.files), float(clock()), reader.forms)

@@ -25,7 +25,7 @@ from provider.wiki.corpus import resolve
 from provider.wiki.document import DocumentMeta, WikiSettings
 from provider.wiki.incremental import CorpusRules
 from provider.wiki.locales import strip_extension
-from provider.wiki.site_gate import NEVER_READ, NO_URL, NOT_ON_SITE, URL_PATTERN, SiteGate, SiteSource
+from provider.wiki.site_gate import CONFLATED, NEVER_READ, NO_URL, NOT_ON_SITE, URL_PATTERN, SiteGate, SiteSource
 from provider.wiki.sitemap import Sitemap, site_key
 from tests.wiki.test_incremental_rules import LAYOUTS, NOW, RICH_PATHS, Blobs, rich_metas
 from tests.wiki.test_sitemap import BOMB, urlset
@@ -69,6 +69,26 @@ def test_a_near_url_names_the_pattern_and_the_site() -> None:
     assert found.off_site == URL_PATTERN
     assert found.audience_source == (f"not on the site (sitemap): URL pattern produces {BASE}/guide/a, "
                                       f"the site has {BASE}/en/guide/a/")
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    (f"{BASE}/x", f"{BASE}/x/"), (f"{BASE}/x/", f"{BASE}/x/index.html"), (f"{BASE}/caf%C3%A9/", f"{BASE}/café/"),
+    (f"{BASE}/x/", "https://HELP.example.com:443/x/"), (f"{BASE}/x/#a", f"{BASE}/x/#b"),
+])
+@pytest.mark.parametrize("other_audience", [PUBLIC, INTERNAL])
+def test_two_documents_one_page_to_the_comparison_are_both_off_the_site(
+    first: str, second: str, other_audience: str,
+) -> None:
+    """Issue 24 L1: two documents whose URLs differ only in what the site key forgives
+    cannot both be the page the sitemap lists: neither is public (``conflated``)."""
+    docs = {"one.md": meta("one.md", url=first), "two.md": meta("two.md", other_audience, url=second),
+            "other.md": meta("other.md")}
+    gate = SiteGate(SETTINGS, sitemap_of(f"{BASE}/x/", f"{BASE}/café/", f"{BASE}/other"))
+    found = resolve(docs, default_locale="en", gate=gate)
+    assert not found["one.md"].public and found["one.md"].off_site == CONFLATED and found["one.md"].served
+    assert "two.md" in found["one.md"].audience_source
+    assert not found["two.md"].public
+    assert found["other.md"].public  # balance: a page alone under its key passes
 
 
 def test_no_citation_url_is_not_public() -> None:
@@ -126,12 +146,13 @@ def test_x2_no_document_off_the_site_is_ever_public(
     without = resolve(docs, default_locale="en")
     for relpath, item in with_gate.items():
         url = gate.url(item.meta)
-        on_site = sitemap is not None and url is not None and site_key(url) in sitemap.urls
+        on_site = sitemap is not None and url is not None and sitemap.publishes(url)
         if item.public:
-            assert on_site, (relpath, url)
+            assert on_site and site_key(url or "") in sitemap.urls, (relpath, url)  # type: ignore[union-attr]
             assert without[relpath].public  # and the rules alone said public
         elif without[relpath].public:
-            assert not on_site and item.off_site is not None and item.served
+            assert item.off_site is not None and item.served
+            assert not on_site or item.off_site == CONFLATED
 
 
 @st.composite

@@ -23,6 +23,7 @@ from provider.wiki.sitemap import (
     SitemapLimits,
     SitemapRefused,
     load_sitemap,
+    page_form,
     site_key,
 )
 from tests.support import StaticSite
@@ -112,6 +113,88 @@ def _forms(segments: list[str]) -> list[str]:
             f"https://ex.com:443/{encoded}/"]
 
 
+# -- L1: a file and a folder of one name are two pages (page_form) ----------------------------
+
+def _sitemap(*urls: str) -> Sitemap:
+    forms: dict[str, frozenset[str]] = {}
+    for url in urls:
+        forms[site_key(url)] = forms.get(site_key(url), frozenset()) | {page_form(url)}
+    return Sitemap(("t",), {site_key(u): u for u in reversed(urls)}, forms=forms)
+
+
+@pytest.mark.parametrize(("cited", "listed"), [
+    ("https://ex.com/a.html", "https://ex.com/a/"),                 # Jekyll a.md vs a/index.md (s1)
+    ("https://ex.com/a.html", "https://ex.com/a/index.html"),
+    ("https://ex.com/a.html", "https://ex.com/a"),                  # bare: proves no file
+    ("https://ex.com/a.htm", "https://ex.com/a/"),
+    ("https://ex.com/a/", "https://ex.com/a.html"),                 # and the other way
+    ("https://ex.com/a/index.html", "https://ex.com/a.html"),
+    ("https://ex.com/a", "https://ex.com/a.html"),
+    ("http://ex.com/a.html", "https://ex.com/a/"),                  # with each forgiven difference
+    ("https://EX.COM/a.html", "https://ex.com/a/"),
+    ("https://ex.com:443/a.HTML", "https://ex.com/a/"),
+    ("https://ex.com/caf%c3%a9.html", "https://ex.com/café/"),
+    ("https://ex.com/a.html#top", "https://ex.com/a/#top"),
+    ("https://ex.com/A.html", "https://ex.com/a.html"),             # and each kept one
+    ("https://ex.com/a.html", "https://other.com/a.html"),
+    ("https://ex.com/a.html?v=1", "https://ex.com/a.html"),
+    ("https://ex.com/a.html", "https://ex.com/a.htm"),              # and two files of one stem
+    ("https://ex.com/a.html", "https://ex.com/a.HTML"),
+    ("https://ex.com/a.html", "https://ex.com/a.html?v=1"),
+])
+def test_a_file_url_and_a_folder_url_are_two_pages(cited: str, listed: str) -> None:
+    assert not _sitemap(listed).publishes(cited)
+    assert cited not in _sitemap(listed)
+
+
+@pytest.mark.parametrize(("cited", "listed"), [
+    ("https://ex.com/a/", "https://ex.com/a"),                      # balance: one folder's spellings
+    ("https://ex.com/a/", "https://ex.com/a/index.html"),
+    ("https://ex.com/a/index.htm", "http://EX.com/a"),
+    ("https://ex.com/a.html", "http://ex.com/a.html#x"),            # one file's spellings
+    ("https://ex.com/caf%c3%a9.html", "https://ex.com/café.html"),
+    ("https://ex.com/a.htm", "https://ex.com:443/a.htm"),
+    ("https://ex.com/", "https://ex.com/index.html"),
+])
+def test_one_page_spelled_two_ways_is_published(cited: str, listed: str) -> None:
+    assert _sitemap(listed).publishes(cited)
+
+
+def test_a_sitemap_listing_file_and_folder_publishes_both() -> None:
+    both = _sitemap("https://ex.com/a/", "https://ex.com/a.html")
+    assert both.publishes("https://ex.com/a.html") and both.publishes("https://ex.com/a/index.html")
+    kept = Sitemap.from_json(both.to_json())
+    assert kept.publishes("https://ex.com/a.html") and kept.publishes("https://ex.com/a/")
+    assert kept.digest() == both.digest() != _sitemap("https://ex.com/a/").digest()
+
+
+_FILE_SUFFIX = st.sampled_from([".html", ".htm", ".HTML"])
+_FOLDER_END = st.sampled_from(["/", "", "/index.html", "/index.htm", "/INDEX.HTML"])
+_SPELLING = st.tuples(st.sampled_from(["https://ex.com", "http://ex.com", "https://EX.COM", "https://ex.com:443"]),
+                      st.booleans(), st.sampled_from(["", "#top"]))
+
+
+def _spell(segments: list[str], end: str, spelling: tuple[str, bool, str]) -> str:
+    origin, encode, fragment = spelling
+    path = "/".join(quote(s, safe="") if encode else s for s in segments)
+    return f"{origin}/{path}{end}{fragment}"
+
+
+@given(SEGMENTS, _FILE_SUFFIX, _FOLDER_END, _SPELLING, _SPELLING)
+def test_a_file_is_never_proven_by_its_folder_nor_the_folder_by_the_file(
+    segments: list[str], suffix: str, end: str, one: tuple[str, bool, str], other: tuple[str, bool, str],
+) -> None:
+    """Issue 24 L1, as a class: ``x.html`` and ``x/`` (in every spelling the key forgives:
+    scheme, host case, default port, escapes, fragment, ``index.html``, bare) never prove
+    each other; each proves its own spellings (the balance)."""
+    file_url, folder_url = _spell(segments, suffix, one), _spell(segments, end, other)
+    assert site_key(file_url) == site_key(folder_url)  # one key: only the form tells them apart
+    assert not _sitemap(folder_url).publishes(file_url)
+    assert not _sitemap(file_url).publishes(folder_url)
+    assert _sitemap(_spell(segments, suffix, other)).publishes(file_url)
+    assert _sitemap(_spell(segments, "/", one)).publishes(folder_url)
+
+
 @given(SEGMENTS)
 def test_site_key_one_page_one_key(segments: list[str]) -> None:
     keys = {site_key(form) for form in _forms(segments)}
@@ -127,19 +210,34 @@ def test_site_key_never_merges_two_pages(first: list[str], second: list[str]) ->
 
 # -- what docs tools write -----------------------------------------------------------------
 
-def test_urlset_with_lastmod_and_hreflang_alternates(tmp_path: Path) -> None:
+def test_only_loc_proves_publication_not_hreflang_alternates(tmp_path: Path) -> None:
+    """Issue 24 L6: a URL named only by an ``<xhtml:link rel="alternate">`` (hreflang,
+    x-default), never by a ``<loc>``, is not published: the alternate is a link from a
+    published page, not a page the site lists."""
     alternates = ('<xhtml:link rel="alternate" hreflang="de" href="https://ex.com/de/a/"/>'
                   '<xhtml:link rel="alternate" hreflang="fr" href="/fr/a/"/>'
+                  '<xhtml:link rel="alternate" hreflang="x-default" href="https://ex.com/secret/"/>'
                   '<xhtml:link rel="canonical" href="https://ex.com/not-an-alternate/"/>')
     path = tmp_path / "sitemap.xml"
     path.write_text(urlset("https://ex.com/a/", extra="<lastmod>2026-01-02</lastmod>" + alternates), "utf-8")
     found = load_sitemap(str(path))
     assert "https://ex.com/a/" in found
-    assert "https://ex.com/de/a/" in found
-    assert "https://ex.com/fr/a/" in found  # relative href, resolved against <loc>
-    assert "https://ex.com/not-an-alternate/" not in found
+    for unlisted in ("https://ex.com/de/a/", "https://ex.com/fr/a/", "https://ex.com/secret/",
+                     "https://ex.com/not-an-alternate/"):
+        assert unlisted not in found, unlisted
     assert found.lastmod[site_key("https://ex.com/a/")] == "2026-01-02"
-    assert len(found) == 3
+    assert len(found) == 1
+
+
+def test_an_alternate_with_its_own_loc_is_published(tmp_path: Path) -> None:
+    """Balance for L6: translations as Hugo and mkdocs-static-i18n write them (each its own
+    ``<url>``, alternates linking them) are all published."""
+    link = ('<xhtml:link rel="alternate" hreflang="en" href="https://ex.com/a/"/>'
+            '<xhtml:link rel="alternate" hreflang="de" href="https://ex.com/de/a/"/>')
+    path = tmp_path / "sitemap.xml"
+    path.write_text(urlset("https://ex.com/a/", "https://ex.com/de/a/", extra=link), "utf-8")
+    found = load_sitemap(str(path))
+    assert "https://ex.com/a/" in found and "https://ex.com/de/a/" in found and len(found) == 2
 
 
 def test_index_file_with_children_found_beside_it_in_the_build_output(tmp_path: Path) -> None:
@@ -180,12 +278,48 @@ def test_a_child_leaving_the_folder_is_refused(tmp_path: Path) -> None:
 
 def test_index_nesting_and_file_count_are_bounded(tmp_path: Path) -> None:
     (tmp_path / "sitemap.xml").write_text(index("https://ex.com/sitemap.xml"))  # names itself
-    with pytest.raises(SitemapRefused):
+    with pytest.raises(SitemapRefused, match="lists itself"):
         load_sitemap(str(tmp_path / "sitemap.xml"), limits=SitemapLimits(max_depth=3, max_files=100))
+    for n in range(5):  # a chain of five distinct indexes: too deep, and no loop
+        (tmp_path / f"i{n}.xml").write_text(index(f"https://ex.com/i{n + 1}.xml"))
+    (tmp_path / "i5.xml").write_text(urlset("https://ex.com/a/"))
+    with pytest.raises(SitemapRefused, match="nested deeper than 3 levels"):
+        load_sitemap(str(tmp_path / "i0.xml"), limits=SitemapLimits(max_depth=3))
     (tmp_path / "wide.xml").write_text(index(*["https://ex.com/a.xml"] * 5))
     (tmp_path / "a.xml").write_text(urlset("https://ex.com/a/"))
     with pytest.raises(SitemapRefused, match="more than 3 sitemap files"):
         load_sitemap(str(tmp_path / "wide.xml"), limits=SitemapLimits(max_files=3))
+
+
+@pytest.mark.parametrize("spelling", [
+    "https://ex.com/sitemap.xml", "/sitemap.xml", "sitemap.xml", "https://EX.com/sitemap.xml#x",
+    "https://ex.com/./sitemap.xml",
+])
+def test_an_index_listing_itself_is_a_loop(tmp_path: Path, spelling: str) -> None:
+    """Issue 24: an index that lists itself (any spelling of its own URL) is reported as
+    the loop it is, not as nesting too deep, even with room for many levels."""
+    (tmp_path / "sitemap.xml").write_text(index(spelling))
+    with pytest.raises(SitemapRefused, match="lists itself") as caught:
+        load_sitemap(str(tmp_path / "sitemap.xml"), limits=SitemapLimits(max_depth=50))
+    assert "deeper" not in str(caught.value)
+
+
+def test_a_cycle_of_indexes_is_named(tmp_path: Path) -> None:
+    (tmp_path / "sitemap.xml").write_text(index("https://ex.com/b.xml"))
+    (tmp_path / "b.xml").write_text(index("https://ex.com/c.xml"))
+    (tmp_path / "c.xml").write_text(index("https://ex.com/b.xml"))
+    with pytest.raises(SitemapRefused, match=r"form a cycle \(.*b\.xml → .*c\.xml → .*b\.xml\)") as caught:
+        load_sitemap(str(tmp_path / "sitemap.xml"), limits=SitemapLimits(max_depth=50))
+    assert "deeper" not in str(caught.value)
+
+
+def test_two_indexes_sharing_a_child_are_no_loop(tmp_path: Path) -> None:
+    """Balance: a child listed twice (a diamond, not a cycle) is read, not refused."""
+    (tmp_path / "sitemap.xml").write_text(index("https://ex.com/b.xml", "https://ex.com/c.xml"))
+    (tmp_path / "b.xml").write_text(index("https://ex.com/leaf.xml"))
+    (tmp_path / "c.xml").write_text(index("https://ex.com/leaf.xml"))
+    (tmp_path / "leaf.xml").write_text(urlset("https://ex.com/a/"))
+    assert "https://ex.com/a/" in load_sitemap(str(tmp_path / "sitemap.xml"))
 
 
 def test_url_count_is_bounded(tmp_path: Path) -> None:
