@@ -264,7 +264,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
       ``docs`` and ``docs/a.md``, not ``docs.md`` or ``docs-old/``; ``""`` covers all);
     * ``exact``: the path is one of the patterns (DocFX redirection sources);
     * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``, Go RE2 syntax read
-      as Python's; a pattern Python cannot compile matches everything: fail closed).
+      as Python's; a pattern Python cannot compile matches nothing here, and each reader
+      that makes regex rules reports it as a finding over the whole content root, which
+      fails closed).
 
     Raises:
         ValueError: an unknown syntax.
