@@ -78,7 +78,6 @@ from markdown_it.token import Token
 
 from .code_shown import shown_as_code
 from .copies import _fold as fast_fold
-from .feature_headings import names_a_feature
 from .label_places import LABEL_ATTRIBUTES, Place, opening_label, place_labels
 from .lookalike import _confusable_table, fold, latin_skeleton, resembles
 from .plaintext import parse_markdown
@@ -617,10 +616,7 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             # A heading or a box's title is a label, never a product option's name in
             # Title Case (``!!! note "Do Not Forward"``): read it lowercased too.
             phrase = says_not_for_customers(text) or says_not_for_customers(text.lower())
-            if phrase is not None and not _qualified(text) and names_a_feature(
-                    text, phrase, _first_paragraph(tokens, position)):
-                pass  # "## Internal notes" over "Agents can add internal notes to a ticket."
-            elif phrase is not None or _qualified(text):
+            if phrase is not None or _qualified(text):
                 found.append(BodyMarker("hiding-heading", token.map[0] + 1, text.strip()[:120], token.map[0], end))
             elif token.map[0] in titles and label_says(text, titled=True) is not None:
                 # A box titled with the insider word alone (``??? note "Internal"``).
@@ -682,15 +678,6 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
     # keeps its own, wider reach (the section): "> **Note:** This must not be shared with
     # customers." speaks of what follows the note too.
     return found
-
-
-def _first_paragraph(tokens: Sequence[Token], heading: int) -> str:
-    """The shown text of the paragraph right after the heading at token ``heading``
-    (``""`` when another block or heading comes first)."""
-    after = heading + 3  # heading_open, inline, heading_close
-    if after + 1 < len(tokens) and tokens[after].type == "paragraph_open":
-        return _inline_text(tokens[after + 1])
-    return ""
 
 
 #: Where a paragraph's sentences end (Latin, CJK and Devanagari full stops).
