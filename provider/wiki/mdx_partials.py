@@ -28,7 +28,8 @@ __all__ = ["MAX_DEPTH", "inline_partials"]
 MAX_DEPTH = 3
 #: A partial larger than this is not read (bytes).
 MAX_PARTIAL_BYTES = 2_000_000
-_IMPORT = re.compile(r"""^[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+(['"])([^'"\n]+\.mdx?)\2[ \t]*;?[ \t]*$""")
+_IMPORT = re.compile(r"""^[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+"""
+                     r"""(['"])([^'"\n]+\.mdx?)\2[ \t]*;?[ \t]*$""")
 
 
 def _usage(name: str) -> re.Pattern[str]:

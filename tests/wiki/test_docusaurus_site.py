@@ -116,3 +116,29 @@ def test_every_import_form_inlines_and_marked_text_stays_internal(
     # Balance: unmarked partial text stays public; marked text never does.
     assert ("Hidden runbook." in doc.public_body) is not marked
     assert "Hidden runbook." in doc.body
+
+
+def test_files_outside_the_plugin_folders_are_not_pages_at_the_site_root(tmp_path: Path) -> None:
+    settings = _site(tmp_path, {
+        "docusaurus.config.js": "module.exports = { title: 'Site' };\n",
+        "docs/intro.md": "# Intro\n\nWelcome to the docs.\n",
+        "i18n/ko/docusaurus-plugin-content-docs/current/intro.md": "# 소개\n\n문서에 오신 것을 환영합니다.\n",
+        "blog/2024-01-01-hello.md": "# Hello\n\nA post.\n",
+        "src/pages/about.md": "# About\n\nAbout us.\n",
+        "SOURCE.md": "# Source\n\nWhere this corpus came from.\n",
+        "README.md": "# Readme\n\nHow to build the site.\n",
+        "notes/x.md": "# Notes\n\nLoose notes.\n",
+    })
+    for page in ("docs/intro.md", "i18n/ko/docusaurus-plugin-content-docs/current/intro.md",
+                 "blog/2024-01-01-hello.md", "src/pages/about.md"):
+        assert isinstance(_load(settings, page), WikiDocument), page
+    for other in ("SOURCE.md", "README.md", "notes/x.md"):
+        skipped = _load(settings, other)
+        assert isinstance(skipped, Skipped) and "Docusaurus does not build it" in skipped.reason, other
+
+
+def test_content_root_without_a_site_config_keeps_every_page(tmp_path: Path) -> None:
+    # Balance: content pointed at a docs folder (no docusaurus.config.js) is all pages.
+    settings = _site(tmp_path, {"README.md": "# Readme\n\nPublic words.\n", "guide/a.md": "# A\n\nText.\n"})
+    assert isinstance(_load(settings, "README.md"), WikiDocument)
+    assert isinstance(_load(settings, "guide/a.md"), WikiDocument)
