@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .dialects import unwrap_mdx_code_blocks
 from .frontmatter import parse_front_matter
 from .plaintext import closes_fence, fence_opener
 
@@ -81,6 +82,7 @@ def inline_partials(text: str, root: Path, page: Path) -> tuple[str, list[str]]:
 
 
 def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: int, warnings: list[str]) -> str:
+    text = unwrap_mdx_code_blocks(text)  # MDX the site renders, imports included
     lines = text.split("\n")
     imports: dict[str, str] = {}
     fence: str | None = None
@@ -100,21 +102,21 @@ def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: i
         bodies[name] = _partial(root, page, target, chain, depth, warnings)
     usages = {name: _usage(name) for name, body in bodies.items() if body is not None}
     out: list[str] = []
-    fence = None
+    code: str | None = None
     for line in lines:
-        if fence is not None:
+        if code is not None:
             out.append(line)
-            fence = None if closes_fence(line, fence) else fence
+            code = None if closes_fence(line, code) else code
             continue
-        if (marker := fence_opener(line)) is not None:
+        if (opened := fence_opener(line)) is not None:
             out.append(line)
-            fence = marker
+            code = opened
             continue
-        name = next((n for n, pattern in usages.items() if pattern.match(line)), None)
-        if name is None:
+        used = next((n for n, pattern in usages.items() if pattern.match(line)), None)
+        if used is None:
             out.append(line)
             continue
-        body = bodies[name]
+        body = bodies[used]
         assert body is not None
         out.extend(["", body, ""])
     return "\n".join(out)

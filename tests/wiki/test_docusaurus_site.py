@@ -142,3 +142,17 @@ def test_content_root_without_a_site_config_keeps_every_page(tmp_path: Path) -> 
     settings = _site(tmp_path, {"README.md": "# Readme\n\nPublic words.\n", "guide/a.md": "# A\n\nText.\n"})
     assert isinstance(_load(settings, "README.md"), WikiDocument)
     assert isinstance(_load(settings, "guide/a.md"), WikiDocument)
+
+
+@pytest.mark.parametrize("fence", ["```", "````", "~~~"])
+def test_mdx_code_block_is_page_content_not_code(tmp_path: Path, fence: str) -> None:
+    page = (f"# Debugging\n\nThis guide covers node tools.\n\n{fence}mdx-code-block\n"
+            f"import DocCardList from '@theme/DocCardList';\nimport Shared from './_s.md';\n\n<DocCardList />\n\n"
+            f"<Shared />\n{fence}\n\n```js\nimport x from 'y';\n```\n")
+    settings = _site(tmp_path, {"docs/d.md": page, "docs/_s.md": "Shared partial words.\n"})
+    doc = _load(settings, "docs/d.md")
+    assert isinstance(doc, WikiDocument)
+    assert "DocCardList" not in doc.public_body and "mdx-code-block" not in doc.public_body
+    assert "Shared partial words." in doc.public_body
+    # Balance: an ordinary code fence is still code, shown as written.
+    assert "import x from 'y';" in doc.public_body
