@@ -4,15 +4,18 @@ never reaches a ``customer_safe`` credential — CONTRACT A1)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from provider.wiki.citations import document_url, url_inputs
 from provider.wiki.classify import PUBLIC, AudienceRule
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
 from provider.wiki.files import Skipped
+from provider.wiki.model import CitationSettings
 
 PAGE = "---\ntitle: Wallets\n---\n\nimport Shared from '{target}';\n\n<Shared />\n"
 
@@ -156,3 +159,21 @@ def test_mdx_code_block_is_page_content_not_code(tmp_path: Path, fence: str) -> 
     assert "Shared partial words." in doc.public_body
     # Balance: an ordinary code fence is still code, shown as written.
     assert "import x from 'y';" in doc.public_body
+
+
+@pytest.mark.parametrize(("written", "url"), [
+    ("trailingSlash: true,", "https://docs.example.com/docs/guide/intro/"),
+    ("trailingSlash: false,", "https://docs.example.com/docs/guide/intro"),
+    ("trailingSlash: process.env.SLASH === '1',", "https://docs.example.com/docs/guide/intro"),  # not evaluated
+    ("// trailingSlash: true,", "https://docs.example.com/docs/guide/intro"),  # a comment sets nothing
+    ("", "https://docs.example.com/docs/guide/intro"),
+])
+def test_trailing_slash_is_read_from_the_config(tmp_path: Path, written: str, url: str) -> None:
+    settings = _site(tmp_path, {"docusaurus.config.js": f"module.exports = {{\n  {written}\n  title: 'x',\n}};\n",
+                                "docs/guide/intro.md": "# Intro\n\nWelcome.\n"})
+    settings = replace(settings, citation=CitationSettings(base_url="https://docs.example.com"))
+    doc = _load(settings, "docs/guide/intro.md")
+    assert isinstance(doc, WikiDocument)
+    built, _ = document_url(url_inputs(doc.meta, settings), public=True, settings=settings.citation,
+                            agent_view=False)
+    assert built == url
