@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from provider.wiki.check import check_wiki
 from provider.wiki.citations import document_url, url_inputs
 from provider.wiki.classify import PUBLIC, AudienceRule
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
@@ -177,3 +178,13 @@ def test_trailing_slash_is_read_from_the_config(tmp_path: Path, written: str, ur
     built, _ = document_url(url_inputs(doc.meta, settings), public=True, settings=settings.citation,
                             agent_view=False)
     assert built == url
+
+
+@pytest.mark.parametrize(("written", "noted"), [("trailingSlash: isProd,", True), ("trailingSlash: true,", False),
+                                                ("", False)])
+def test_check_says_when_trailing_slash_is_not_a_literal(tmp_path: Path, written: str, noted: bool) -> None:
+    settings = _site(tmp_path, {"docusaurus.config.js": f"module.exports = {{\n  {written}\n}};\n",
+                                "docs/a.md": "# A\n\nText.\n"})
+    settings = replace(settings, citation=CitationSettings(base_url="https://docs.example.com"))
+    notes = check_wiki(settings).url_notes
+    assert any("trailingSlash is 'isProd'" in n for n in notes) is noted
