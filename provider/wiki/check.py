@@ -73,6 +73,7 @@ from .reasons import withheld_kind
 from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
 from .sitemap import page_form, site_key
 from .sites import SitePolicy, load_site_policy
+from .sites.javascript import docusaurus_trailing_slash
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
@@ -430,6 +431,11 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
     citation = settings.citation
     if settings.preset.url_rules == "docfx" and (citation.base_url or citation.internal_base_url or settings.sitemap):
         report.url_notes = docfx_site(settings.root, citation.docfx_base_paths, citation.base_url).notes()
+    if (settings.preset.url_rules == "docusaurus" and (citation.base_url or citation.internal_base_url)
+            and not citation.path_pattern and isinstance(slash := docusaurus_trailing_slash(settings.root), str)):
+        report.url_notes = [*report.url_notes, f"docusaurus.config trailingSlash is {slash!r}, not a literal true or "
+                            "false (not evaluated): URLs are built without a trailing slash; set "
+                            "citation_path_pattern if the site adds one"]
     if settings.accepted_findings:
         used = {relpath: [f["finding"] for f in heuristic_findings(item) if f["accepted"]]
                 for relpath, item in resolved.items()}

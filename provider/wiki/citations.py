@@ -62,6 +62,7 @@ from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
 from .model import CitationSettings, DocumentMeta, WikiSettings
+from .sites.javascript import docusaurus_trailing_slash
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -316,6 +317,8 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
         project = project_for(settings.root, meta.relpath)
         if project is not None and project.error is None and not project.use_directory_urls:
             pattern = pattern.rstrip("/")
+    if settings.preset.url_rules == "docusaurus" and docusaurus_trailing_slash(settings.root) is True:
+        pattern = pattern.rstrip("/") + "/"  # trailingSlash: true — every page URL ends with /
     path = _layout_path(meta, settings)
     problem = None
     if path is None:

@@ -61,7 +61,7 @@ from .mdx_expressions import blank_expressions
 from .mkdocs_annotations import without_annotations
 from .plaintext import SKIP_CONTENT_TAGS, closes_fence, fence_opener, heading_id_mark, remove_spans
 
-__all__ = ["DIALECTS", "apply_dialects"]
+__all__ = ["DIALECTS", "apply_dialects", "unwrap_mdx_code_blocks"]
 
 _CODE_SPAN = re.compile(r"(`+)[^`\n]{0,2000}?\1")
 
@@ -261,7 +261,35 @@ def _holds_unshown(line: str) -> bool:
     return any(name.lower() in SKIP_CONTENT_TAGS for name in _TAG_NAME.findall(line))
 
 
+_MDX_CODE_BLOCK = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*mdx-code-block[ \t]*$")
+
+
+def unwrap_mdx_code_blocks(source: str) -> str:
+    """Docusaurus renders a ```` ```mdx-code-block ```` fence as MDX, not as code (it
+    lets a ``.md`` page hold MDX): its fence lines become blank lines and its content is
+    read as the page's (imports and JSX then go as anywhere else). Other fences are
+    kept; line count kept."""
+    if "mdx-code-block" not in source:
+        return source
+    lines = source.split("\n")
+    fence: str | None = None
+    unwrapping: str | None = None
+    for index, line in enumerate(lines):
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+            continue
+        if unwrapping is not None and closes_fence(line, unwrapping):
+            lines[index], unwrapping = "", None
+            continue
+        if unwrapping is None and (found := _MDX_CODE_BLOCK.match(line)):
+            lines[index], unwrapping = "", found.group(1)
+            continue
+        fence = fence_opener(line)
+    return "\n".join(lines)
+
+
 def _docusaurus(source: str) -> str:
+    source = unwrap_mdx_code_blocks(source)
     source = _mdx_blocks(blank_expressions(_strip_mdx_comments(source)))
     source = _map_prose_lines(source, _docusaurus_line)
     return _mdx_strings(source)

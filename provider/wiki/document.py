@@ -47,6 +47,7 @@ from .frontmatter import FrontMatter, head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
+from .mdx_partials import inline_partials
 from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
@@ -466,12 +467,18 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     layout = settings.preset
     body_text = head.front.body
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
+    partial_warnings: list[str] = []
+    if layout.name == "docusaurus":
+        # The site shows an imported partial's text in place of its component: that
+        # text is the page's (line numbers after it count the partial's lines).
+        body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath)
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
         # one its own front matter already makes internal it is only what it says.
         markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
     errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
+    warnings = [*partial_warnings, *warnings]
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, offset)
     if split.blocks or split.near_miss_lines:

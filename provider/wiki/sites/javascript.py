@@ -35,7 +35,7 @@ from pathlib import Path
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
-__all__ = ["read_javascript"]
+__all__ = ["docusaurus_trailing_slash", "read_javascript"]
 
 _DOCUSAURUS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "cjs", "mjs", "ts", "mts"))
 _ASTRO_CONTENT = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
@@ -241,3 +241,38 @@ def read_javascript(root: Path, tool: str) -> tuple[list[str], list[Finding]] | 
         return None
     findings = [f for path, name in found if (f := _scan(path, name, keys, what)) is not None]
     return [name for _, name in found], findings
+
+
+_trailing_cache: dict[str, tuple[tuple[int, int], bool | str | None]] = {}
+
+
+def docusaurus_trailing_slash(root: Path) -> bool | str | None:
+    """``trailingSlash`` of the ``docusaurus.config.*`` in ``root``: ``True``/``False`` when
+    written as that literal, ``None`` when unset (or no configuration file), else what
+    stands there instead (a string: not evaluated). Never raises."""
+    for name in _DOCUSAURUS:
+        path = root / name
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        key = (st.st_mtime_ns, st.st_size)
+        cached = _trailing_cache.get(str(path))
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            tokens = _tokens(read_bytes(path).decode("utf-8", errors="replace"))
+        except (OSError, ConfigError):
+            return "an unreadable configuration file"
+        value: bool | str | None = None
+        for index, (kind, text) in enumerate(tokens[:-2]):
+            if kind in ("word", "string") and text == "trailingSlash" and tokens[index + 1] == ("punct", ":"):
+                shown = tokens[index + 2]
+                value = {"true": True, "false": False}.get(shown[1]) if shown[0] == "word" else None
+                if value is None:
+                    value = shown[1] if shown[1] != "undefined" else None
+        if len(_trailing_cache) > 64:
+            _trailing_cache.clear()
+        _trailing_cache[str(path)] = (key, value)
+        return value
+    return None

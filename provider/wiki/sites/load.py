@@ -105,6 +105,10 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
 
 #: Starlight's docs collection, below the site root.
 STARLIGHT_DOCS = "src/content/docs"
+#: The folders Docusaurus' docs, blog and pages plugins build from (default paths), below
+#: the site root.
+DOCUSAURUS_SOURCES = ("docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-content-docs/current",
+                      "i18n/*/docusaurus-plugin-content-blog", "i18n/*/docusaurus-plugin-content-pages")
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
@@ -137,6 +141,12 @@ def _read(root: Path, tool: str) -> SitePolicy:
             # collection only (a README or SOURCE.md beside it is never a page).
             outside = (PathRule("glob", (STARLIGHT_DOCS,), f"outside Starlight's docs collection ({STARLIGHT_DOCS}/): "
                                  "Starlight does not build it", invert=True),)
+        if tool == "docusaurus" and found[0] and (root / "docs").is_dir():
+            # Content pointed at the site root (docusaurus.config.* there): only the
+            # plugins' folders become pages (a README or SOURCE.md beside them never does).
+            outside = (PathRule("glob", DOCUSAURUS_SOURCES, "outside the Docusaurus docs, blog and pages folders "
+                                "(docs/, blog/, src/pages/, their i18n/ translations): Docusaurus does not build it",
+                                invert=True),)
         return SitePolicy(tool, tuple(found[0]), outside, (), tuple(found[1]))
     return SitePolicy()
 
