@@ -229,8 +229,15 @@ def _restricting_parts(name: str) -> bool:
     return False
 
 
+#: Docs tools' own front matter keys that begin with a restricting word's letters
+#: (``perm``): a page's address, never its readers.
+_TOOL_KEYS = frozenset(("permalink", "permalinks"))
+
+
 @lru_cache(maxsize=4096)
 def _restricting_part(squashed: str) -> bool:
+    if squashed in _TOOL_KEYS:
+        return False
     if any(near(squashed, word, 1) if len(word) >= 7 else resembles(squashed, word) for word in RESTRICTING_KEY_PARTS):
         return True
     # A key written as one run of letters (ALLOWEDROLES, accesslevel): a restricting
