@@ -74,6 +74,11 @@ def test_a_stop_is_one_line_and_status_0_and_leaves_nothing_running(tmp_path: Pa
     try:
         helpers = descendants(server.proc.pid)
         assert helpers, "serve read the wiki in parser processes; the test needs them to exist"
+        # Each worker warms its build's spelling vocabularies right after ready and logs
+        # it: wait for that line, so that only the stop is printed after the signal.
+        deadline = time.monotonic() + 30
+        while server.log().count(" warm in ") < workers and time.monotonic() < deadline:
+            time.sleep(0.1)
         before = len(server.log().splitlines())
         if how.startswith("SIGTERM"):
             server.proc.send_signal(signal.SIGTERM)
