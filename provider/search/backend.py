@@ -755,8 +755,8 @@ class WhooshBackend:
         than in the first request after it. A serving worker calls this as it starts;
         from then on :meth:`is_ready` is false until the first build is open (index files,
         analysers, index summaries), so the first request after ready loads no
-        dictionary; the spelling vocabularies and posting lists are warmed right after. A request that arrives after
-        ``CURRENT`` changed but before the follower has opened that build opens it
+        dictionary; the spelling vocabularies and posting lists are warmed right after.
+        A request that arrives after ``CURRENT`` changed but before the follower has opened that build opens it
         itself, as without the follower (never an answer from the build replaced).
 
         Args:
@@ -792,13 +792,13 @@ class WhooshBackend:
         if build.name == self._warmed_name:
             self._warm_stamp = build.stamp
             return
-        self._warmed_name = build.name
         # Ready once the index files and the analysers are loaded and the index summaries
         # computed: what every first query needs. The spelling vocabularies and posting
         # lists only help some queries and take long on a large multilingual site, so they
         # are warmed after ready (a query needing one meanwhile builds it itself).
         if not self._warm_summaries(build):
-            return
+            return  # the build went away meanwhile: a later look warms the next one
+        self._warmed_name = build.name
         self.opened_ahead += 1
         self._warm_stamp = build.stamp
         log.info("index build %s open in %.2f s (%s); warming its spelling vocabularies and posting lists",
