@@ -1029,7 +1029,11 @@ def _index_info(searcher: Searcher, languages: Sequence[str]) -> _IndexInfo:
     shared: GenerationState | None = getattr(searcher, "_kp_shared", None)
     info: _IndexInfo | None = shared.info if shared is not None else getattr(searcher, "_kp_info", None)
     if info is None:
-        counts = {lang: int(searcher.doc_frequency("lang", lang)) for lang in languages if lang != ANY}
+        # Live documents, not doc_frequency: a term's frequency still counts documents an
+        # edit deleted until their segment merges, and the surplus made ANY's count 0 —
+        # every language without its own analysis (Hindi, Polish…) unsearchable after edits.
+        counts = {lang: sum(1 for _ in searcher.docs_for_query(Term("lang", lang)))
+                  for lang in languages if lang != ANY}
         counts[ANY] = max(int(searcher.doc_count()) - sum(counts.values()), 0)
         locales = tuple(term.decode("utf-8") if isinstance(term, bytes) else str(term)
                         for term in searcher.reader().lexicon("locale"))
