@@ -1,10 +1,12 @@
 """Heading anchors: the ``#fragment`` a rendered page gives a heading, by each tool's rule.
 
 ``github`` (the default; what Hugo's default ``goldmark`` anchors, Docusaurus, Starlight
-and GitHub itself produce for plain headings): lowercase the heading's text; remove every
-character that is not a letter, a digit, ``_``, ``-`` or a space (letters and digits of any
-script are kept); turn each space into ``-``. A heading whose slug already occurred on the
-page gets ``-1``, ``-2`` … in order.
+and GitHub itself produce for plain headings; github-slugger's rule): lowercase the
+heading's text; keep letters, combining marks, decimal and letter numbers and connector
+punctuation of any script (``_``, Devanagari vowel signs, Arabic shadda), ``-`` and the
+ASCII space, and remove every other character (other punctuation, symbols, ``²``, and other
+spaces: a no-break space before a French ``?`` leaves no trailing ``-``); turn each space
+into ``-``. A heading whose slug already occurred on the page gets ``-1``, ``-2`` … in order.
 
 ``python-markdown`` (MkDocs): Python-Markdown's ``toc`` extension, by its own functions
 (``markdown.extensions.toc.slugify`` and ``unique``), so the anchors are the site's: by
@@ -21,7 +23,7 @@ Docusaurus, Jekyll's kramdown, MkDocs attr_list) is the anchor instead
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,12 +34,17 @@ from markdown.extensions.toc import unique as toc_unique
 __all__ = ["ANCHOR_RULES", "AnchorRule", "Slugger", "TocSlugger", "new_slugger", "slugify"]
 
 ANCHOR_RULES = ("github", "python-markdown")
-_NOT_SLUG = re.compile(r"[^\w\- ]")
+#: General categories github-slugger keeps (letters, marks, Nd/Nl numbers, connectors).
+_KEPT = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
+
+
+def _kept(char: str) -> bool:
+    return char in "- " or unicodedata.category(char) in _KEPT
 
 
 def slugify(heading: str) -> str:
     """The GitHub slug of a heading's text (without de-duplication)."""
-    return _NOT_SLUG.sub("", heading.strip().lower()).replace(" ", "-")
+    return "".join(filter(_kept, heading.strip().lower())).replace(" ", "-")
 
 
 class Slugger:

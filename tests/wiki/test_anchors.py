@@ -87,6 +87,21 @@ def test_github_rule_kept_for_the_other_layouts() -> None:
         new_slugger(AnchorRule("kramdown"))
 
 
+@pytest.mark.parametrize(("heading", "slug"), [
+    # github-slugger (Starlight, Docusaurus): no-break spaces are removed, not turned into "-"
+    # (the operator trial: 340 French astro-docs headings cited an anchor ending in "-")
+    ("Qu’est-ce qui a mal tourné\u202f?", "quest-ce-qui-a-mal-tourné"),
+    ("Configuration\u00a0: options", "configuration-options"),
+    # combining marks are kept: Arabic shadda, Devanagari vowel signs
+    ("قالب المكوّن", "قالب-المكوّن"),
+    ("एडिटर सेटअप", "एडिटर-सेटअप"),
+    # other numbers and symbols go; decimal digits and "_" stay
+    ("x² and € 5_a", "x-and--5_a"),
+])
+def test_github_rule_is_github_sluggers(heading: str, slug: str) -> None:
+    assert Slugger().slug(heading) == slug
+
+
 def _anchors(root: Path, relpath: str, layout: str) -> list[str]:
     settings = WikiSettings(root=root, layout=layout, locales=("en", "ja"))
     data = (root / relpath).read_bytes()
