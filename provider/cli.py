@@ -662,7 +662,10 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
                            if r.exposure is profile), None)
     except ConfigurationError as exc:
         raise ConfigError(str(exc)) from None
-    from_env = f"${variable}"
+    # Name the variable the secret was read from: with only …_SECRET_FILE set, "$…_SECRET"
+    # sent the operator looking for a variable that does not exist.
+    from_env = f"${variable}_FILE" if variable not in os.environ and f"{variable}_FILE" in os.environ \
+        else f"${variable}"
     if url is not None:
         base = url.rstrip("/")
         if env_secret is not None:

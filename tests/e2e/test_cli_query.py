@@ -108,6 +108,17 @@ def test_env_secret_goes_with_the_explicit_url_and_both_are_named(sample_server:
     assert f"{sample_server.base_url}/retrieve" in said and "$KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
 
 
+def test_a_secret_from_a_file_names_the_file_variable(sample_server: ProviderProcess, tmp_path: Path) -> None:
+    """Only ``…_SECRET_FILE`` set: the message names that variable (operator trial: it
+    named ``$…_SECRET``, which was not set)."""
+    secret_file = tmp_path / "cs.secret"
+    secret_file.write_text(CUSTOMER_SECRET + "\n", "utf-8")
+    env = clean_env(tmp_path, KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET_FILE=str(secret_file))
+    result = run_query(["reset password", "--url", sample_server.base_url], env)
+    assert result.returncode == 0, result.stderr
+    assert "secret from $KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET_FILE" in result.stderr.decode()
+
+
 def test_without_url_a_running_dev_servers_url_goes_with_its_own_secrets(sample_server: ProviderProcess,
                                                                          tmp_path: Path) -> None:
     """The mismatch the issue met: a state file's URL, a stale secret in the environment.
