@@ -37,11 +37,13 @@ and is hidden:
 * by a text colour too close to the background of the nearest box it is in that paints
   one (and shown when that background contrasts: ``color: #fff`` in a dark box);
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
-* by an opaque overlay: an element — or a ``::before``/``::after`` of a page rule — out of
-  the flow, spanning its containing block and painting an opaque box
-  (:mod:`provider.wiki.css_cover`) hides the text of that block (the nearest ancestor
-  whose own style positions it; the element a pseudo-element is drawn in at least; with
-  none, the window: the overlay is reported for the whole page);
+* by an opaque overlay: an element — or a ``::before``/``::after`` of a page rule — moved
+  over other content and painting an opaque area (:mod:`provider.wiki.css_cover`), its
+  declarations the cascade of every page rule matching it and its inline style, hides
+  the text under it that is not painted above it: for an out-of-flow box the text of
+  its containing block (the nearest ancestor positioned or transformed; the element a
+  pseudo-element is drawn in at least; with none, the window: the overlay is reported
+  for the whole page), for a box moved in the flow the text of the element it is in;
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
 * by a rule of a ``<style>`` element of the page (or a ``<link rel=stylesheet>`` to a
