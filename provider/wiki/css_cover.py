@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import tinycss2
 from tinycss2.ast import Node
 
 from .css_geometry import transform_matrix
@@ -51,7 +52,7 @@ from .css_visual import gradient_colours
 from .hidden_css import INSET_FILL, Declarations, computed, hiding_reason
 
 __all__ = ["BLOCK_PX", "OPAQUE", "PULL_PX", "REPLACED", "TALL_PX", "WIDE_PX", "Cover", "cover", "cover_reason",
-           "positions", "stacking"]
+           "isolates", "positions", "stacking"]
 
 #: Alpha at or above which a painted box hides the text under it (a white veil of 0.9
 #: over black text leaves a contrast of about 1.2: below
@@ -444,6 +445,32 @@ def positions(style: str | Sequence[Node]) -> bool:
     transform = found.get("transform", [])
     moved = bool(transform) and not (len(transform) == 1 and transform[0].type == "ident")
     return kind in _POSITIONED or unknowable(position) or moved
+
+
+#: Properties that make a box a stacking context of its own (with a value other than
+#: their initial one): nothing inside it is painted above what it is painted below.
+_ISOLATING = {"opacity": ("1",), "transform": ("none",), "translate": ("none",), "scale": ("none",),
+              "rotate": ("none",), "filter": ("none",), "backdrop-filter": ("none",), "isolation": ("auto",),
+              "mix-blend-mode": ("normal",), "will-change": ("auto",), "contain": ("none",),
+              "clip-path": ("none",), "mask-image": ("none",), "perspective": ("none",)}
+
+
+def isolates(style: str | Sequence[Node]) -> bool:
+    """Whether a box is a stacking context of its own: positioned with a ``z-index``
+    other than ``auto``, or one of :data:`_ISOLATING` set to a value other than its
+    initial one (a value not read here counts: fail closed)."""
+    found = computed(style)
+    if _ident(found.get("position", [])) in _POSITIONED and "z-index" in found and _ident(found["z-index"]) != "auto":
+        return True
+    for name, initial in _ISOLATING.items():
+        value = significant(found.get(name, []))
+        if value and _text(value) not in (*initial, *_GLOBAL):
+            return True
+    return False
+
+
+def _text(value: Sequence[Node]) -> str:
+    return str(tinycss2.serialize(value)).strip().lower()
 
 
 def stacking(style: str | Sequence[Node]) -> float | None:

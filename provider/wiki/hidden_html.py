@@ -73,7 +73,7 @@ from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 
-from .css_cover import REPLACED, Cover, cover, positions, stacking
+from .css_cover import REPLACED, Cover, cover, isolates, positions, stacking
 from .css_rules import HidingRule, Selector, StyleRule, data_stylesheet, hiding_rules, style_rules
 from .css_values import colour_alpha
 from .hidden_css import Nesting, background_css, hiding_reason, nesting
@@ -750,11 +750,16 @@ def _covered(elements: list[_Element], box: _Cover, sure: list[str], children: d
             else node.start > element.start
         return depth > z or (depth == z and later)
 
-    def exposed(index: int, depth: int = 0) -> bool:
+    def exposed(index: int, depth: int = 0, trapped: bool = False) -> bool:
         node = elements[index]
-        if (node is element and not box.pseudo) or above(index) or depth > 64:
+        if depth > 64:
+            return True  # nested past reading: fail closed
+        if (node is element and not box.pseudo) or (not trapped and above(index)):
             return False
-        return node.own_text or any(exposed(child, depth + 1) for child in children.get(id(node), ()))
+        # Inside a stacking context painted below the overlay nothing is painted above
+        # it, whatever its own z-index (``z-index: 99`` within a ``z-index: 0`` box).
+        trapped = trapped or (id(node) not in lineage and isolates(sure[index]))
+        return node.own_text or any(exposed(child, depth + 1, trapped) for child in children.get(id(node), ()))
 
     if not block.has_text or not exposed(where[id(block)]):
         return []

@@ -66,3 +66,19 @@ def test_x5_text_painted_above_a_background_stays_public(layout: str, body: str)
     doc = _parse(_page(body), layout)
     assert doc.meta.audience == "public" and not doc.meta.errors, (body, doc.meta.errors)
     assert CANARY in doc.public_body, body
+
+
+@PAGES
+@given(st.sampled_from(LAYOUTS), st.sampled_from(["z-index:0", "opacity:.99", "transform:translateZ(0)",
+                                                 "isolation:isolate", "filter:blur(0)", "will-change:transform"]),
+       st.sampled_from(["z-index:99", "z-index:2"]))
+@example("plain", "z-index:0", "z-index:99")
+def test_x2_a_high_z_index_inside_a_lower_stacking_context_stays_covered(layout: str, context: str,
+                                                                          high: str) -> None:
+    """Text whose own ``z-index`` is above the overlay's, inside a box that is a stacking
+    context painted below it, is painted below the overlay too (S1, X2)."""
+    body = (f'<div style="position:relative"><div style="position:relative;{context}">'
+            f'<p style="position:relative;{high}">{SECRET}</p></div>'
+            '<div style="position:absolute;inset:0;background:#fff;z-index:1"></div></div>')
+    text = _page(body)
+    assert not _customer_safe_sees(_parse(text, layout)), text
