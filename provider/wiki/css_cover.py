@@ -307,8 +307,12 @@ def _scale(found: Declarations) -> tuple[Size, Size]:
     return (abs(a) + abs(c)) * factor, (abs(b) + abs(d)) * factor
 
 
-def _moved(found: Declarations, kind: str | None) -> str | None:
-    """How an in-flow box is moved over the content around it, or ``None``."""
+def _moved(found: Declarations, kind: str | None, atomic: bool) -> str | None:
+    """How an in-flow box is moved over the content around it, or ``None``. A block
+    pulled by a negative margin is painted under the text of the blocks before it (CSS
+    paints every block's background before any line of text); it covers only when
+    painted whole in its turn (``atomic``: a replaced element, a flex or grid item; or
+    positioned, a stacking context, an inline block)."""
     if kind == "relative":
         for name in ("top", "bottom", "left", "right"):
             offset = _px(found.get(name, []), 0)
@@ -318,7 +322,12 @@ def _moved(found: Declarations, kind: str | None) -> str | None:
                  *found.get("rotate", [])]
     if any(t.type == "function" or (t.type in ("dimension", "number", "percentage")) for t in transform):
         return "a transformed"
+    display = found.get("display", [])
+    whole = (atomic or kind is not None or unknowable(display) or (_ident(display) or "").startswith("inline-")
+             or isolates_found(found))
     for name in ("margin-top", "margin-bottom", "margin-left", "margin-right"):
+        if not whole:
+            break
         margin = _px(found.get(name, []), 0)
         if isinstance(margin, Unknown) or (isinstance(margin, float) and margin <= -PULL_PX):
             return "a negatively margined"
@@ -357,11 +366,13 @@ def _ring_fills(outer: Size, inner: Size) -> bool:
     return outer - inner >= inner
 
 
-def cover(style: str | Sequence[Node], replaced: bool = False, generated: bool = False) -> Cover | None:
+def cover(style: str | Sequence[Node], replaced: bool = False, generated: bool = False,
+          atomic: bool = False) -> Cover | None:
     """Whether a box with these declarations (an inline ``style``, or the cascaded
     declarations of an element or of a ``::before``/``::after``, ``generated``) paints
     an opaque area over other content (see the module docstring); ``replaced``: the box
-    is an ``<img>``, ``<svg>``… (:data:`REPLACED`). Never raises."""
+    is an ``<img>``, ``<svg>``… (:data:`REPLACED`); ``atomic``: it is painted whole in
+    its turn (a flex or grid item, a replaced element). Never raises."""
     found = computed(style)
     if not found:
         return None
@@ -372,7 +383,7 @@ def cover(style: str | Sequence[Node], replaced: bool = False, generated: bool =
     kind = _ident(position)
     out_of_flow = kind in _OUT_OF_FLOW or unknowable(position)
     moved = "an absolutely positioned" if kind == "absolute" else "a fixed" if kind == "fixed" else (
-        "a positioned" if out_of_flow else _moved(found, kind))
+        "a positioned" if out_of_flow else _moved(found, kind, atomic or replaced))
     if moved is None:
         return None
     gone = hiding_reason(found_css(found))
@@ -459,7 +470,11 @@ def isolates(style: str | Sequence[Node]) -> bool:
     """Whether a box is a stacking context of its own: positioned with a ``z-index``
     other than ``auto``, or one of :data:`_ISOLATING` set to a value other than its
     initial one (a value not read here counts: fail closed)."""
-    found = computed(style)
+    return isolates_found(computed(style))
+
+
+def isolates_found(found: Declarations) -> bool:
+    """:func:`isolates` of declarations already read."""
     if _ident(found.get("position", [])) in _POSITIONED and "z-index" in found and _ident(found["z-index"]) != "auto":
         return True
     for name, initial in _ISOLATING.items():

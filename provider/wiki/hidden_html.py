@@ -682,8 +682,12 @@ def _cover_boxes(elements: list[_Element], rules: Sequence[StyleRule]) -> tuple[
     way covers (fail closed)."""
     out: list[_Cover] = []
     sure: list[str] = []
+    where: dict[int, int] = {}
     for index, element in enumerate(elements):
+        where[id(element)] = index
         replaced = element.tag in REPLACED
+        parent = sure[where[id(element.parent)]] if element.parent is not None and id(element.parent) in where else ""
+        atomic = bool(parent) and _lays_out_items(parent)
         for pseudo in ("", "before", "after"):
             if pseudo and not rules:
                 break
@@ -692,10 +696,18 @@ def _cover_boxes(elements: list[_Element], rules: Sequence[StyleRule]) -> tuple[
             if not pseudo:
                 sure.append(next(iter(variants)))
             found = next((box for css in variants if any(word in css.lower() for word in _MOVING)
-                          and (box := cover(css, replaced and not pseudo, bool(pseudo))) is not None), None)
+                          and (box := cover(css, replaced and not pseudo, bool(pseudo), atomic)) is not None), None)
             if found is not None:
                 out.append(_Cover(index, found, pseudo))
     return out, sure
+
+
+def _lays_out_items(css: str) -> bool:
+    """Whether a box lays out its children as flex or grid items (each painted whole in
+    its turn, like an inline block), or only the site decides its ``display``."""
+    lowered = css.lower()
+    return ("flex" in lowered or "grid" in lowered or "var(" in lowered or "\\" in lowered) and any(
+        word in lowered for word in ("display", "\\"))
 
 
 def _ancestors(element: _Element) -> list[_Element]:

@@ -236,9 +236,10 @@ def shifted_overlay(draw: st.DrawFn) -> str:
         f"position:relative;top:{pull};height:300px;background:{fill}",
         f"grid-area:1 / 1;background:{fill}",
         f"grid-row:1;grid-column:1;background:{fill};z-index:1",
+        f"margin-top:{pull};height:300px;background:{fill};flex:none",
     ]))
+    grid = ("display:grid" if "grid" in css else "display:flex;flex-direction:column" if "flex" in css else "")
     css = _declarations([css], draw).replace('"', "'")
-    grid = "display:grid" if "grid" in css.lower() else ""
     return (f'<div style="{grid}"><p style="{"grid-area:1/1" if grid else ""}">{SECRET}</p>'
             f'<div style="{css}"></div></div>')
 
@@ -246,7 +247,8 @@ def shifted_overlay(draw: st.DrawFn) -> str:
 @st.composite
 def layout_under_text(draw: st.DrawFn) -> str:
     """A page body whose :data:`SECRET` every reader sees: a background painted under
-    it (a hero image or card below text that is painted above it), or an overlay that
+    it (a hero image or card below text that is painted above it, a block pulled up
+    under it by a negative margin), or an overlay that
     paints nothing (``display: none``, ``visibility: hidden``, ``opacity: 0``, no
     size, ``scale(0)``, clipped away, inside a box of no size cutting its overflow)."""
     fill = draw(st.sampled_from(_OPAQUE))
@@ -255,7 +257,12 @@ def layout_under_text(draw: st.DrawFn) -> str:
     above = draw(st.sampled_from(["position:relative;z-index:1", "position:relative;z-index:5", level]))
     gone = draw(st.sampled_from(["display:none", "visibility:hidden", "opacity:0", "width:0;height:0",
                                  "transform:scale(0)", "clip-path:inset(50%)", "clip-path:circle(0)"]))
-    kind = draw(st.sampled_from(["hero", "card", "gone", "clipped"]))
+    kind = draw(st.sampled_from(["hero", "card", "gone", "clipped", "pulled"]))
+    if kind == "pulled":
+        # A block pulled up by a negative margin paints its background under the text
+        # before it (block backgrounds are painted before any line of text).
+        return (f'<div><p>{SECRET}</p><div style="margin-top:-2em;padding:1em;background:{fill}">'
+                "Note.</div></div>")
     if kind == "hero":
         return (f'<div style="position:relative"><img src="hero.png" alt="" style="position:absolute;inset:0;'
                 f'width:100%;height:100%;{z}"><p style="{above}">{SECRET}</p></div>')
