@@ -82,3 +82,20 @@ def test_x2_a_high_z_index_inside_a_lower_stacking_context_stays_covered(layout:
             '<div style="position:absolute;inset:0;background:#fff;z-index:1"></div></div>')
     text = _page(body)
     assert not _customer_safe_sees(_parse(text, layout)), text
+
+
+@PAGES
+@given(st.sampled_from(LAYOUTS), st.sampled_from([
+    ".wrap .veil{position:absolute;inset:0} .tone{background:#fff}",
+    ".veil{position:absolute;inset:0;background:#fff} .nowhere .veil{position:static!important}",
+    ".veil:first-child{position:absolute;inset:0} div.tone{background:#fff}",
+    ".veil{position:absolute;inset:0;background:#fff} body > main .veil{display:none!important}",
+]))
+def test_x2_a_rule_read_only_in_part_neither_hides_nor_unhides_an_overlay(layout: str, sheet: str) -> None:
+    """A rule whose selector is read only in part (an ancestor, a pseudo-class) may or
+    may not match: the overlay is judged with and without it, and covers if either way
+    covers (S1, X2; issue 24)."""
+    body = (f"<style>{sheet}</style>\n\n<div class=\"wrap\" style=\"position:relative\"><p>{SECRET}</p>"
+            '<div class="veil tone"></div></div>')
+    text = _page(body)
+    assert not _customer_safe_sees(_parse(text, layout)), text
