@@ -27,7 +27,7 @@ from .css_cover import cover_reason
 from .css_values import significant as _significant
 from .hidden_css import hiding_reason
 
-__all__ = ["HidingRule", "Selector", "data_stylesheet", "hiding_rules"]
+__all__ = ["HidingRule", "Selector", "StyleRule", "data_stylesheet", "hiding_rules", "style_rules"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,10 @@ class Selector:
             ``:focus``, ``:active``…): the text is shown otherwise.
         generated: the pseudo-element is ``::before`` or ``::after`` (a box of its own,
             drawn inside the element: it can cover the element's text).
+        pseudo: that pseudo-element's name (``"before"``), else ``""``.
+        specificity: ``(ids, classes, types)`` of the whole selector, for the cascade.
+        certain: the subject is the whole selector (no ancestor, sibling or
+            pseudo-class this reading ignores): it matches exactly what the browser does.
     """
 
     tag: str | None
@@ -56,6 +60,9 @@ class Selector:
     pseudo_element: bool = False
     interactive: bool = False
     generated: bool = False
+    pseudo: str = ""
+    specificity: tuple[int, int, int] = (0, 0, 0)
+    certain: bool = True
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,8 @@ def _subject(tokens: list[Node]) -> Selector | None:
         if token.type == "whitespace" or (token.type == "literal" and token.value in (">", "+", "~")):
             start = index + 1
     compound = [t for t in tokens[start:] if t.type != "comment"]
+    certain = start == 0
+    pseudo = ""
     tag: str | None = None
     classes: set[str] = set()
     ids: set[str] = set()
@@ -143,14 +152,17 @@ def _subject(tokens: list[Node]) -> Selector | None:
                 pseudo_element = True
                 index += 1
                 named = compound[index + 1] if index + 1 < len(compound) else None
-                generated = generated or (named is not None and named.type == "ident"
-                                          and named.lower_value in ("before", "after"))
+                if named is not None and named.type == "ident" and named.lower_value in ("before", "after"):
+                    generated, pseudo = True, named.lower_value
             elif following is not None and following.type == "ident" and following.lower_value in (
                     "before", "after", "first-line", "first-letter", "marker", "placeholder"):
                 pseudo_element = True  # the CSS 2 spelling ``:before``
-                generated = generated or following.lower_value in ("before", "after")
+                if following.lower_value in ("before", "after"):
+                    generated, pseudo = True, following.lower_value
             elif following is not None and following.type == "ident" and following.lower_value in _INTERACTIVE:
                 interactive = True
+            else:
+                certain = False
             # Another pseudo-class (``:first-child``, ``:not(…)``) narrows the match:
             # ignoring it matches at least what the browser does.
             index += 1
@@ -158,7 +170,25 @@ def _subject(tokens: list[Node]) -> Selector | None:
             return None
         index += 1
     return Selector(tag, frozenset(classes), frozenset(ids), tuple(attributes), pseudo_element, interactive,
-                    generated)
+                    generated, pseudo, _specificity(tokens), certain)
+
+
+def _specificity(tokens: list[Node]) -> tuple[int, int, int]:
+    """``(ids, classes, types)`` of a complex selector, counted over all its compounds."""
+    ids = classes = types = 0
+    before: Node | None = None
+    for token in tokens:
+        if token.type == "hash":
+            ids += 1
+        elif token.type == "[] block" or (token.type == "ident" and before is not None and before.type == "literal"
+                                          and before.value in (".", ":")):
+            classes += 1
+        elif token.type == "ident" and (before is None or before.type == "whitespace"
+                                        or (before.type == "literal" and before.value in (">", "+", "~"))):
+            types += 1
+        if token.type != "comment":
+            before = token
+    return ids, classes, types
 
 
 #: Pseudo-classes that hold only while the reader interacts with the element.
@@ -208,6 +238,28 @@ def _rules(nodes: Sequence[Node], depth: int = 0) -> Iterable[tuple[Sequence[Nod
             if node.lower_at_keyword in ("media", "supports", "layer", "container", "document", "scope"):
                 inner = tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True)
                 yield from _rules(inner, depth + 1)
+
+
+@dataclass(frozen=True)
+class StyleRule:
+    """Any style rule of a page's stylesheet, for the cascade: its selectors, its
+    declarations (CSS text) and its place in the sheet (later wins at equal specificity)."""
+
+    selectors: tuple[Selector, ...]
+    declarations: str
+    order: int
+
+
+def style_rules(stylesheet: str) -> list[StyleRule]:
+    """Every style rule of a page's ``<style>`` text (print-only ones left out; see the
+    module docstring), in source order. A selector that cannot be read selects
+    everything and is not :attr:`Selector.certain`."""
+    out: list[StyleRule] = []
+    for order, (prelude, content) in enumerate(
+            _rules(tinycss2.parse_stylesheet(stylesheet, skip_comments=True, skip_whitespace=True))):
+        selectors = tuple(_subject(part) or Selector(None, certain=False) for part in _split_selectors(prelude))
+        out.append(StyleRule(selectors, tinycss2.serialize(content), order))
+    return out
 
 
 def hiding_rules(stylesheet: str) -> list[HidingRule]:

@@ -218,7 +218,9 @@ def _valid(name: str, value: list[Node]) -> bool:
     if name in _COLOUR_PROPERTIES:
         return colour(value) is not None or (name == "fill" and idents in (["none"], ["context-fill"]))
     if name in _LENGTH_PROPERTIES:
-        return length(value) is not None or (len(value) == 1 and value[0].type == "ident")
+        # ``max(100%, 10px)`` is a length whose value needs the box: kept, not evaluated.
+        return (length(value) is not None or (len(value) == 1 and value[0].type == "ident")
+                or (len(value) == 1 and value[0].type == "function"))
     return True
 
 

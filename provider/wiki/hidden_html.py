@@ -37,11 +37,13 @@ and is hidden:
 * by a text colour too close to the background of the nearest box it is in that paints
   one (and shown when that background contrasts: ``color: #fff`` in a dark box);
 * by a column of its table (``<col style="visibility: collapse">``: the whole table);
-* by an opaque overlay: an element — or a ``::before``/``::after`` of a page rule — out of
-  the flow, spanning its containing block and painting an opaque box
-  (:mod:`provider.wiki.css_cover`) hides the text of that block (the nearest ancestor
-  whose own style positions it; the element a pseudo-element is drawn in at least; with
-  none, the window: the overlay is reported for the whole page);
+* by an opaque overlay: an element — or a ``::before``/``::after`` of a page rule — moved
+  over other content and painting an opaque area (:mod:`provider.wiki.css_cover`), its
+  declarations the cascade of every page rule matching it and its inline style, hides
+  the text under it that is not painted above it: for an out-of-flow box the text of
+  its containing block (the nearest ancestor positioned or transformed; the element a
+  pseudo-element is drawn in at least; with none, the window: the overlay is reported
+  for the whole page), for a box moved in the flow the text of the element it is in;
 * by what its ancestors pass on: opacity, font size and transform scale multiplied
   down the element stack (``opacity: 0.3`` inside ``opacity: 0.3``);
 * by a rule of a ``<style>`` element of the page (or a ``<link rel=stylesheet>`` to a
@@ -67,12 +69,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 
-from .css_cover import REPLACED, cover_reason, positions
-from .css_rules import HidingRule, Selector, data_stylesheet, hiding_rules
+from .css_cover import REPLACED, Cover, cover, isolates, positions, stacking
+from .css_rules import HidingRule, Selector, StyleRule, data_stylesheet, hiding_rules, style_rules
 from .css_values import colour_alpha
 from .hidden_css import Nesting, background_css, hiding_reason, nesting
 from .hiding_classes import HIDING_CLASSES, RESPONSIVE_HIDING, SHOWN_AT_A_WIDTH, class_reason
@@ -155,6 +157,8 @@ class _Element:
     any_text: bool = False
     #: The element it is written in (``None``: at the top of the body).
     parent: _Element | None = None
+    #: Text directly inside it (not only in its children).
+    own_text: bool = False
 
     @property
     def classes(self) -> list[str]:
@@ -169,6 +173,7 @@ class StyleSheet:
     start: int
     end: int
     rules: tuple[HidingRule, ...]
+    cascade: tuple[StyleRule, ...] = ()
 
 
 class _Reader(HTMLParser):
@@ -236,6 +241,8 @@ class _Reader(HTMLParser):
         if not data.strip():
             return
         start = self._offset()
+        if self._open:
+            self._open[-1].own_text = True
         for element in self._open:
             element.any_text = True
             if element.tag not in SKIP_CONTENT_TAGS:
@@ -611,6 +618,19 @@ def _matches(selector: Selector, element: _Element) -> bool:
             and all(_attribute_matches(element, *attribute) for attribute in selector.attributes))
 
 
+def _subject_matches(selector: Selector, element: _Element) -> bool:
+    """Whether the subject of a selector (its pseudo-element and pseudo-classes aside)
+    matches an element."""
+    return ((selector.tag is None or selector.tag == element.tag) and selector.classes <= set(element.classes)
+            and (not selector.ids or element.attributes.get("id") in selector.ids)
+            and all(_attribute_matches(element, *attribute) for attribute in selector.attributes))
+
+
+#: Words one of which a declaration list moving a box over content holds (a property
+#: name with an escape in it, ``posi\tion``, is let through by its backslash).
+_MOVING = ("position", "transform", "translate", "scale", "rotate", "margin", "grid", "\\")
+
+
 def _selects_rendered(selector: Selector, covers: bool = False) -> bool:
     """Whether a selector can match what the site renders from Markdown (no class, id or
     attribute to tell it apart, and a tag Markdown makes or none); for an overlay rule
@@ -622,60 +642,140 @@ def _selects_rendered(selector: Selector, covers: bool = False) -> bool:
 
 @dataclass(frozen=True)
 class _Cover:
-    """An opaque overlay (:func:`provider.wiki.css_cover.cover_reason`): the element it
-    is (``drawn_in`` false) or the element whose ``::before``/``::after`` it is, why, and
-    the page rule (and its ``<style>``'s number) that makes it one, if any."""
+    """An opaque overlay (:func:`provider.wiki.css_cover.cover`): the element it is
+    (``pseudo`` empty) or the element whose ``::before``/``::after`` it is, and what it
+    paints."""
 
     index: int
-    reason: str
-    drawn_in: bool = False
-    rule: HidingRule | None = None
-    sheet: int | None = None
+    box: Cover
+    pseudo: str = ""
 
 
-def _cover_boxes(elements: list[_Element], sheets: list[StyleSheet]) -> list[_Cover]:
-    """The overlays of the page: elements whose own style makes them one, elements a
-    page rule makes one, and elements a page rule draws one in (``::before``)."""
-    out: list[_Cover] = []
-    for index, element in enumerate(elements):
+def _cascaded(element: _Element, rules: Sequence[StyleRule], pseudo: str, certain_only: bool) -> str:
+    """The declarations in force for an element (or its ``::before``/``::after``): the
+    page rules matching it by specificity and order, then its presentation attributes
+    and inline style (which win over rules; ``!important`` is :func:`computed`'s)."""
+    matched: list[tuple[tuple[int, int, int], int, int, str]] = []
+    for number, rule in enumerate(rules):
+        for selector in rule.selectors:
+            if selector.interactive or selector.pseudo != pseudo or (certain_only and not selector.certain):
+                continue
+            if selector.pseudo_element and not pseudo:
+                continue
+            if _subject_matches(selector, element):
+                matched.append((selector.specificity, number, rule.order, rule.declarations))
+                break
+    parts = [css for *_key, css in sorted(matched)]
+    if not pseudo:
         style, presentation = _styles(element)
-        css = f"{presentation}; {style}" if presentation else style
-        reason = cover_reason(css, element.tag in REPLACED) if "position" in css.lower() else None
-        if reason is not None:
-            out.append(_Cover(index, reason))
-        for number, sheet in enumerate(sheets):
-            for rule in sheet.rules:
-                if not rule.covers:
-                    continue
-                for selector in rule.selectors:
-                    if selector.interactive or not _matches(replace(selector, pseudo_element=False), element):
-                        continue
-                    if selector.pseudo_element and not selector.generated:
-                        continue
-                    why = f"{rule.reason} by the page's rule {rule.text!r}"
-                    out.append(_Cover(index, why, selector.generated, rule, number))
-                    break
+        parts += [presentation, style]
+    return "; ".join(part for part in parts if part.strip())
+
+
+def _cover_boxes(elements: list[_Element], rules: Sequence[StyleRule]) -> tuple[list[_Cover], list[str]]:
+    """The overlays of the page — elements, and ``::before``/``::after`` of elements,
+    whose declarations in force (page rules and inline style together: position from
+    one rule, paint from another) make them one — and each element's declarations in
+    force from the rules that surely match it (for stacking and containing blocks). A
+    rule whose selector is read only in part (an ancestor, a pseudo-class) may or may
+    not apply: the box is judged with and without such rules, and covers if either
+    way covers (fail closed)."""
+    out: list[_Cover] = []
+    sure: list[str] = []
+    where: dict[int, int] = {}
+    for index, element in enumerate(elements):
+        where[id(element)] = index
+        replaced = element.tag in REPLACED
+        parent = sure[where[id(element.parent)]] if element.parent is not None and id(element.parent) in where else ""
+        atomic = bool(parent) and _lays_out_items(parent)
+        for pseudo in ("", "before", "after"):
+            if pseudo and not rules:
+                break
+            variants = dict.fromkeys((_cascaded(element, rules, pseudo, True),
+                                      _cascaded(element, rules, pseudo, False)))
+            if not pseudo:
+                sure.append(next(iter(variants)))
+            found = next((box for css in variants if any(word in css.lower() for word in _MOVING)
+                          and (box := cover(css, replaced and not pseudo, bool(pseudo), atomic)) is not None), None)
+            if found is not None:
+                out.append(_Cover(index, found, pseudo))
+    return out, sure
+
+
+def _lays_out_items(css: str) -> bool:
+    """Whether a box lays out its children as flex or grid items (each painted whole in
+    its turn, like an inline block), or only the site decides its ``display``."""
+    lowered = css.lower()
+    return ("flex" in lowered or "grid" in lowered or "var(" in lowered or "\\" in lowered) and any(
+        word in lowered for word in ("display", "\\"))
+
+
+def _ancestors(element: _Element) -> list[_Element]:
+    out: list[_Element] = []
+    node = element.parent
+    while node is not None:
+        out.append(node)
+        node = node.parent
     return out
 
 
-def _covered(elements: list[_Element], box: _Cover) -> list[HiddenElement]:
-    """What an overlay hides: the text of its containing block — the element it is drawn
-    in (a ``::before``) when that element is positioned, else the nearest positioned
-    ancestor; with none, the window: the whole page (the overlay is reported)."""
+def _covered(elements: list[_Element], box: _Cover, sure: list[str], children: dict[int, list[int]],
+             where: dict[int, int]) -> list[HiddenElement]:
+    """What an overlay hides: the text under it that is not painted above it. An
+    out-of-flow box covers its containing block — the element it is drawn in (a
+    ``::before``) when that element is positioned, else the nearest positioned ancestor;
+    with none, the window: the whole page (the overlay is reported). A box shifted or
+    stacked in the flow covers the element it is written in. Text in a box painted
+    above the overlay (positioned, with a higher ``z-index``, or the same and later in
+    the page) is not covered; nor is text in a box whose overflow is cut to no room."""
     element = elements[box.index]
-    block = element if box.drawn_in else element.parent
-    while block is not None:
-        style, _presentation = _styles(block)
-        if positions(style):
-            break
-        if box.drawn_in and block is element:
-            break  # its own text at least, whatever its position (fail closed)
-        block = block.parent
+    reason = box.box.reason
+    if box.box.out_of_flow:
+        block = element if box.pseudo else element.parent
+        while block is not None:
+            if positions(sure[where[id(block)]]):
+                break
+            if box.pseudo and block is element:
+                break  # its own text at least, whatever its position (fail closed)
+            block = block.parent
+    else:
+        block = element if box.pseudo else element.parent
     if block is None:
-        return [HiddenElement(element.start, element.end, f"{box.reason}; it covers the window, and the page's text")]
-    if not block.has_text:
+        return [HiddenElement(element.start, element.end, f"{reason}; it covers the window, and the page's text")]
+    between = [element] if box.pseudo else []
+    between += [a for a in _ancestors(element) if a is not block and block in _ancestors(a)] + [block]
+    for clipping in between:
+        if box.box.out_of_flow and clipping is not block and not positions(sure[where[id(clipping)]]):
+            continue  # overflow clips an out-of-flow box only at or above its containing block
+        clip = hiding_reason(sure[where[id(clipping)]])
+        if clip is not None and clip.startswith("no room") and "fail closed" not in clip:
+            return []  # the overlay is cut off with its box (whose own text is hidden anyway)
+    lineage = {id(a) for a in _ancestors(element)} | {id(element)}
+    z = box.box.z
+
+    def above(index: int) -> bool:
+        node = elements[index]
+        depth = stacking(sure[index])
+        if depth is None or z is None or id(node) in lineage:
+            return False
+        later = box.pseudo == "before" if node is element or id(element) in {id(a) for a in _ancestors(node)} \
+            else node.start > element.start
+        return depth > z or (depth == z and later)
+
+    def exposed(index: int, depth: int = 0, trapped: bool = False) -> bool:
+        node = elements[index]
+        if depth > 64:
+            return True  # nested past reading: fail closed
+        if (node is element and not box.pseudo) or (not trapped and above(index)):
+            return False
+        # Inside a stacking context painted below the overlay nothing is painted above
+        # it, whatever its own z-index (``z-index: 99`` within a ``z-index: 0`` box).
+        trapped = trapped or (id(node) not in lineage and isolates(sure[index]))
+        return node.own_text or any(exposed(child, depth + 1, trapped) for child in children.get(id(node), ()))
+
+    if not block.has_text or not exposed(where[id(block)]):
         return []
-    return [HiddenElement(block.start, block.end, box.reason)]
+    return [HiddenElement(block.start, block.end, reason)]
 
 
 def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
@@ -693,7 +793,8 @@ def _read(body: str) -> tuple[list[_Element], list[StyleSheet], bool]:
     linked = [(e.start, e.end, css) for e in reader.elements if e.tag == "link"
               and "stylesheet" in e.attributes.get("rel", "").lower().split()
               and (css := data_stylesheet(e.attributes.get("href", ""))) is not None]
-    sheets = [StyleSheet(start, end, tuple(hiding_rules(css))) for start, end, css in sorted(reader.styles + linked)]
+    sheets = [StyleSheet(start, end, tuple(hiding_rules(css)), tuple(style_rules(css)))
+              for start, end, css in sorted(reader.styles + linked)]
     return [*reader.elements, *_attribute_lists(body)], sheets, failed
 
 
@@ -743,14 +844,17 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     selected = [[n for n, sheet in enumerate(sheets) if any(_matches(s, element) for r in sheet.rules
                                                             if not r.covers for s in r.selectors)]
                 for element in elements]
-    boxes = _cover_boxes(elements, sheets)
+    # Only live sheets (not shown as code) take part in the cascade.
+    live = set(range(len(sheets)))
+    if sheets:
+        live -= shown_as_code([(sheet.start, sheet.end) for sheet in sheets])
+    boxes, sure = _cover_boxes(elements, [rule for n in sorted(live) for rule in sheets[n].cascade])
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]
     if not suspects and not boxes and not any(sheet.rules for sheet in sheets):
         return []
     spans = [(sheet.start, sheet.end) for sheet in sheets] + [(elements[i].start, elements[i].end) for i in suspects]
     spans += [(elements[box.index].start, elements[box.index].end) for box in boxes]
     code = shown_as_code(spans)
-    live = {n for n in range(len(sheets)) if n not in code}
     hidden: list[HiddenElement] = []
     used: set[HidingRule] = set()
     for position, i in enumerate(suspects, start=len(sheets)):
@@ -763,12 +867,18 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
             reason = reason or f"{rule.reason} by the page's rule {rule.text!r}"
         if reason is not None and elements[i].has_text:
             hidden.append(HiddenElement(elements[i].start, elements[i].end, reason))
+    children: dict[int, list[int]] = {}
+    where = {id(element): index for index, element in enumerate(elements)}
+    for index, element in enumerate(elements):
+        if element.parent is not None:
+            children.setdefault(id(element.parent), []).append(index)
     for position, box in enumerate(boxes, start=len(sheets) + len(suspects)):
-        if position in code or (box.sheet is not None and box.sheet not in live):
+        if position in code:
             continue
-        if box.rule is not None:
-            used.add(box.rule)
-        hidden.extend(_covered(elements, box))
+        element = elements[box.index]
+        used.update(r for n in live for r in sheets[n].rules if r.covers and any(
+            s.pseudo == box.pseudo and _subject_matches(s, element) for s in r.selectors))
+        hidden.extend(_covered(elements, box, sure, children, where))
     for number in sorted(live):
         sheet = sheets[number]
         # A hiding rule that selects no element written in the page hides something the
