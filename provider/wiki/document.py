@@ -15,13 +15,13 @@ import re
 import stat
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .anchors import AnchorRule, new_slugger
-from .audience import FileFacts, decide_file
-from .audience_map import apply_audience_map, operator_withholding
+from .audience import PUBLIC, FileFacts, decide_file
+from .audience_map import WITHHOLD, apply_audience_map, operator_withholding
 from .body_markers import LABEL_CODES, BodyMarker, find_body_markers, front_matter_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .classify import (
@@ -225,6 +225,7 @@ def parse_document(
         date=page.date,
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
+        slug=_front_slug(head.meta) if layout.url_rules == "docusaurus" else "",
         sync=page.sync,
         has_front_matter=head.front.present,
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
@@ -468,10 +469,13 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     body_text = head.front.body
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
     partial_warnings: list[str] = []
+    refused: list[str] = []
     if layout.name == "docusaurus":
         # The site shows an imported partial's text in place of its component: that
         # text is the page's (line numbers after it count the partial's lines).
-        body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath)
+        body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath,
+                                                      restricted=_partial_gate(settings), refused=refused)
+
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
@@ -479,6 +483,10 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
     errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
     warnings = [*partial_warnings, *warnings]
+    # The site shows the partial's text on this page to every reader: a page that
+    # imports text the operator made internal is internal (fail closed, issue 24).
+    errors += [f"imports the MDX partial {item} (the site shows its text on {relpath}); served as internal"
+               for item in refused]
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, offset)
     if split.blocks or split.near_miss_lines:
@@ -505,6 +513,21 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
                  findings, label_blocks)
+
+
+def _partial_gate(settings: WikiSettings) -> Callable[[str], str | None]:
+    """Why the operator's ``audience_rules`` keep a partial (a POSIX path relative to the
+    content root) from public pages: the first audience rule matching it is not
+    ``public``, or a ``withhold`` rule matches it; ``None``: no objection."""
+    def why(relpath: str) -> str | None:
+        for rule in settings.audience_rules:
+            if rule.audience == WITHHOLD and rule.matches(relpath):
+                return f"the audience rule {rule.pattern!r} withholds it"
+        first = next((r for r in settings.audience_only_rules if r.matches(relpath)), None)
+        if first is not None and first.audience != PUBLIC:
+            return f"the audience rule {first.pattern!r} makes it {first.audience}"
+        return None
+    return why
 
 
 def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
@@ -633,6 +656,15 @@ def _page_fields(settings: WikiSettings, relpath: str, meta: dict[str, Any], bod
     warnings += [w for w in more if not any(w in e for e in errors)]
     due = review_due.value.isoformat() if review_due.value is not None else None
     return _Page(title, due, url, sync, page_date, warnings)
+
+
+def _front_slug(meta: dict[str, Any]) -> str:
+    """The front matter ``slug`` when it is a short single-line text, else ``""`` (the
+    path rule applies, as Docusaurus would refuse the page rather than guess)."""
+    value = meta.get("slug")
+    if isinstance(value, str) and value.strip() and len(value) <= 500 and "\n" not in value:
+        return value.strip()
+    return ""
 
 
 def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str | None:

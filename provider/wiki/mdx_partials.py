@@ -12,11 +12,17 @@ A partial that imports partials is followed to :data:`MAX_DEPTH` levels; a cycle
 refused. A partial that cannot be inlined (missing, unreadable, outside the root, too
 deep, in a cycle, or with front matter naming an audience of its own) is left as the
 page had it (the component shows nothing in the text) and a warning says why.
+
+A partial the operator's rules do not make public (``restricted`` names why, e.g. an
+``internal`` audience rule over ``_shared/**``) is not inlined either, and the page is
+told so: the caller fails closed on the page (issue 24), since the site shows that text
+on it to every reader.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from .dialects import unwrap_mdx_code_blocks
@@ -66,22 +72,44 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def inline_partials(text: str, root: Path, page: Path) -> tuple[str, list[str]]:
+def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[str], str | None] | None = None,
+                    refused: list[str] | None = None) -> tuple[str, list[str]]:
     """``(text, warnings)``: ``text`` (a page body) with each imported ``.md``/``.mdx``
     partial's body in place of the lines using its component. ``page`` is the page's
     absolute path (relative imports start from its folder); ``root`` the content root.
-    Never raises."""
+
+    ``restricted`` is asked about each partial's POSIX path relative to ``root``; a
+    reason it returns keeps that partial out, and ``refused`` (when given) receives
+    ``"<partial path>: <reason>"`` for each such partial. Never raises."""
     warnings: list[str] = []
     root_resolved = root.resolve()
     try:
         start = page.resolve()
     except (OSError, RuntimeError):
         return text, warnings
-    out = _inline(text, root_resolved, start, (start,), 0, warnings)
+    gate = _Gate(root_resolved, restricted, refused if refused is not None else [])
+    out = _inline(text, root_resolved, start, (start,), 0, warnings, gate)
     return out, list(dict.fromkeys(warnings))
 
 
-def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: int, warnings: list[str]) -> str:
+class _Gate:
+    """The operator's say on each partial (:func:`inline_partials`' ``restricted``)."""
+
+    def __init__(self, root: Path, restricted: Callable[[str], str | None] | None, refused: list[str]) -> None:
+        self.root, self.restricted, self.refused = root, restricted, refused
+
+    def why_not(self, where: Path) -> str | None:
+        if self.restricted is None:
+            return None
+        relpath = where.relative_to(self.root).as_posix()
+        why = self.restricted(relpath)
+        if why is not None:
+            self.refused.append(f"{relpath}: {why}")
+        return why
+
+
+def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: int, warnings: list[str],
+            gate: _Gate) -> str:
     text = unwrap_mdx_code_blocks(text)  # MDX the site renders, imports included
     lines = text.split("\n")
     imports: dict[str, str] = {}
@@ -99,7 +127,7 @@ def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: i
         return text
     bodies: dict[str, str | None] = {}
     for name, target in imports.items():
-        bodies[name] = _partial(root, page, target, chain, depth, warnings)
+        bodies[name] = _partial(root, page, target, chain, depth, warnings, gate)
     usages = {name: _usage(name) for name, body in bodies.items() if body is not None}
     out: list[str] = []
     code: str | None = None
@@ -123,7 +151,7 @@ def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: i
 
 
 def _partial(root: Path, page: Path, target: str, chain: tuple[Path, ...], depth: int,
-             warnings: list[str]) -> str | None:
+             warnings: list[str], gate: _Gate) -> str | None:
     """The body of the partial ``target`` with its own partials inlined, or ``None``."""
     where = _resolve(root, page, target)
     if isinstance(where, str):
@@ -131,6 +159,9 @@ def _partial(root: Path, page: Path, target: str, chain: tuple[Path, ...], depth
         return None
     if where in chain:
         warnings.append(f"MDX partial {target!r} is not inlined: it imports itself (a cycle)")
+        return None
+    if (why := gate.why_not(where)) is not None:
+        warnings.append(f"MDX partial {target!r} is not inlined: {why}")
         return None
     if depth >= MAX_DEPTH:
         warnings.append(f"MDX partial {target!r} is not inlined: partials nest deeper than {MAX_DEPTH} levels")
@@ -144,4 +175,4 @@ def _partial(root: Path, page: Path, target: str, chain: tuple[Path, ...], depth
         warnings.append(f"MDX partial {target!r} is not inlined: its front matter is unreadable or names an "
                         "audience of its own")
         return None
-    return _inline(front.body, root, where, (*chain, where), depth + 1, warnings)
+    return _inline(front.body, root, where, (*chain, where), depth + 1, warnings, gate)
