@@ -120,18 +120,18 @@ def _is_section(relpath: str, layout: Layout) -> bool:
     return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
 
 
-def _section_messages(split: SectionSplit, offset: int) -> tuple[list[str], list[str]]:
-    """Warnings and errors about internal-section markers; ``offset`` turns body lines
-    into file lines (the front matter's)."""
+def _section_messages(split: SectionSplit, at: Callable[[int], int]) -> tuple[list[str], list[str]]:
+    """Warnings and errors about internal-section markers; ``at`` turns a body line into
+    the file's line (past the front matter, before any inlined partial)."""
     warnings, errors = [], []
     if split.unclosed_line is not None:
-        warnings.append(f"internal section opened at line {split.unclosed_line + offset} is never closed; "
+        warnings.append(f"internal section opened at line {at(split.unclosed_line)} is never closed; "
                         "everything after it is internal")
     for line in split.stray_lines:
-        errors.append(f"<!-- /internal --> at line {line + offset} has no opening marker; the text before it "
+        errors.append(f"<!-- /internal --> at line {at(line)} has no opening marker; the text before it "
                       "is treated as internal")
     if split.near_miss_lines:
-        lines = ", ".join(str(n + offset) for n in split.near_miss_lines)
+        lines = ", ".join(str(at(n)) for n in split.near_miss_lines)
         errors.append(f"line {lines}: looks like an internal-section marker but is not one (the markers are "
                       "<!-- internal --> and <!-- /internal -->); the document is treated as internal")
     return warnings, errors
@@ -470,27 +470,32 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
     partial_warnings: list[str] = []
     refused: list[str] = []
+    origin: list[int] = []
     if layout.name == "docusaurus":
         # The site shows an imported partial's text in place of its component: that
-        # text is the page's (line numbers after it count the partial's lines).
+        # text is the page's. ``origin`` keeps each line's own line on the page.
         body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath,
-                                                      restricted=_partial_gate(settings), refused=refused)
+                                                      restricted=_partial_gate(settings), refused=refused,
+                                                      lines=origin)
+
+    def at(line: int) -> int:
+        return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
 
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
         # one its own front matter already makes internal it is only what it says.
         markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
-    errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
+    errors, warnings, findings, hiding = _marker_messages(markers, at, head)
     warnings = [*partial_warnings, *warnings]
     # The site shows the partial's text on this page to every reader: a page that
     # imports text the operator made internal is internal (fail closed, issue 24).
     errors += [f"imports the MDX partial {item} (the site shows its text on {relpath}); served as internal"
                for item in refused]
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
-    split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, offset)
+    split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, at)
     if split.blocks or split.near_miss_lines:
-        more, more_errors = _section_messages(split, offset=offset)
+        more, more_errors = _section_messages(split, at)
         warnings += more
         errors += more_errors
     dialects = layout.dialects_for(relpath)
@@ -563,7 +568,7 @@ AUDIENCE_IN_BODY = "audience-in-body"
 INTERNAL_TITLE = "internal-title"
 
 
-def _marker_messages(markers: list[BodyMarker], offset: int,
+def _marker_messages(markers: list[BodyMarker], at: Callable[[int], int],
                      head: _Header) -> tuple[list[str], list[str], list[str], list[BodyMarker]]:
     """``(errors, warnings, findings, hiding)``: what the body's markers say, and those
     that hide their block (not accepted by the operator)."""
@@ -572,26 +577,26 @@ def _marker_messages(markers: list[BodyMarker], offset: int,
     findings: list[str] = []
     hiding: list[BodyMarker] = []
     for marker in markers:
-        findings.append(format_finding(marker.code, marker.line + offset, marker.text))
+        findings.append(format_finding(marker.code, at(marker.line), marker.text))
         if marker.code == AUDIENCE_IN_BODY:
             if head.unreadable is None:  # else the header reader already said so
-                errors.append(f"line {marker.line + offset} sets {marker.text!r} in the body, outside the front "
+                errors.append(f"line {at(marker.line)} sets {marker.text!r} in the body, outside the front "
                               "matter; the document is treated as internal")
         elif marker.code == INTERNAL_TITLE:
             if marker.code not in head.accepted:
-                errors.append(f"line {marker.line + offset}: front matter {marker.text!r} says the page is not for "
+                errors.append(f"line {at(marker.line)}: front matter {marker.text!r} says the page is not for "
                               f"customers; treated as internal ({INTERNAL_TITLE}; accept it in accepted_findings if "
                               "it is public)")
         elif marker.code not in head.accepted:
             hiding.append(marker)
-            warnings.append(f"line {marker.line + offset}: {marker.text!r} says it is not for customers, so "
+            warnings.append(f"line {at(marker.line)}: {marker.text!r} says it is not for customers, so "
                             f"{_HIDES[marker.code]} internal ({marker.code}; accept it in accepted_findings if "
                             "it is public)")
     return errors, warnings, findings, hiding
 
 
 def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
-           accepted: frozenset[str], findings: list[str], offset: int) -> SectionSplit:
+           accepted: frozenset[str], findings: list[str], at: Callable[[int], int]) -> SectionSplit:
     """The body cut into internal sections (the hiding markers' blocks included);
     would-be markers are added to ``findings``; ``dialects``: the file's text cleaners."""
     split = _cut(body_text, hiding, layout, dialects)
@@ -603,7 +608,7 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
         split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:
         lines = _lines(body_text)
-        findings += [format_finding(WOULD_BE_MARKER, n + offset, lines[n - 1] if n <= len(lines) else "")
+        findings += [format_finding(WOULD_BE_MARKER, at(n), lines[n - 1] if n <= len(lines) else "")
                      for n in split.near_miss_lines]
         if WOULD_BE_MARKER in accepted:
             split = replace(split, near_miss_lines=())

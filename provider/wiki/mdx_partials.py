@@ -73,14 +73,17 @@ def _read(path: Path) -> str | None:
 
 
 def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[str], str | None] | None = None,
-                    refused: list[str] | None = None) -> tuple[str, list[str]]:
+                    refused: list[str] | None = None, lines: list[int] | None = None) -> tuple[str, list[str]]:
     """``(text, warnings)``: ``text`` (a page body) with each imported ``.md``/``.mdx``
     partial's body in place of the lines using its component. ``page`` is the page's
     absolute path (relative imports start from its folder); ``root`` the content root.
 
     ``restricted`` is asked about each partial's POSIX path relative to ``root``; a
     reason it returns keeps that partial out, and ``refused`` (when given) receives
-    ``"<partial path>: <reason>"`` for each such partial. Never raises."""
+    ``"<partial path>: <reason>"`` for each such partial. ``lines`` (when given) receives,
+    for each line of the returned text in order, the line of ``text`` it stands for
+    (1-based): a partial's lines stand for the line of the component that shows them, so
+    a finding in them is reported at the page's own line. Never raises."""
     warnings: list[str] = []
     root_resolved = root.resolve()
     try:
@@ -88,7 +91,7 @@ def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[
     except (OSError, RuntimeError):
         return text, warnings
     gate = _Gate(root_resolved, restricted, refused if refused is not None else [])
-    out = _inline(text, root_resolved, start, (start,), 0, warnings, gate)
+    out = _inline(text, root_resolved, start, (start,), 0, warnings, gate, lines)
     return out, list(dict.fromkeys(warnings))
 
 
@@ -109,9 +112,11 @@ class _Gate:
 
 
 def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: int, warnings: list[str],
-            gate: _Gate) -> str:
-    text = unwrap_mdx_code_blocks(text)  # MDX the site renders, imports included
+            gate: _Gate, origin: list[int] | None = None) -> str:
+    text = unwrap_mdx_code_blocks(text)  # MDX the site renders, imports included (line count kept)
     lines = text.split("\n")
+    if origin is not None:
+        origin[:] = range(1, len(lines) + 1)
     imports: dict[str, str] = {}
     fence: str | None = None
     for line in lines:
@@ -130,23 +135,31 @@ def _inline(text: str, root: Path, page: Path, chain: tuple[Path, ...], depth: i
         bodies[name] = _partial(root, page, target, chain, depth, warnings, gate)
     usages = {name: _usage(name) for name, body in bodies.items() if body is not None}
     out: list[str] = []
+    where: list[int] = []
     code: str | None = None
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if code is not None:
             out.append(line)
+            where.append(number)
             code = None if closes_fence(line, code) else code
             continue
         if (opened := fence_opener(line)) is not None:
             out.append(line)
+            where.append(number)
             code = opened
             continue
         used = next((n for n, pattern in usages.items() if pattern.match(line)), None)
         if used is None:
             out.append(line)
+            where.append(number)
             continue
         body = bodies[used]
         assert body is not None
-        out.extend(["", body, ""])
+        shown = ["", *body.split("\n"), ""]
+        out.extend(shown)
+        where.extend([number] * len(shown))
+    if origin is not None:
+        origin[:] = where
     return "\n".join(out)
 
 

@@ -188,3 +188,18 @@ def test_any_rule_keeping_a_partial_from_customers_fails_the_page_closed(audienc
         doc = load_document(settings, "docs/wallet.mdx")
         assert isinstance(doc, WikiDocument)
         assert "Staff recovery" not in doc.public_body and doc.meta.errors
+
+
+def test_findings_after_an_inlined_partial_give_the_pages_own_line(tmp_path: Path) -> None:
+    """Issue 24 (finding 5): a 30-line partial does not shift the line of a marker below
+    its component; a marker inside the partial is reported at the component's line."""
+    partial = "\n".join(f"Partial line {n}." for n in range(30)) + "\n\nFor staff only: the partial's note.\n"
+    page = ("# Wallet\n\nimport Shared from './_shared/keys.mdx';\n\n<Shared />\n\nSome words.\n\n"
+            "For staff only: rotate the key.\n")
+    settings = _site(tmp_path, {"docs/wallet.mdx": page, "docs/_shared/keys.mdx": partial})
+    doc = load_document(settings, "docs/wallet.mdx")
+    assert isinstance(doc, WikiDocument)
+    said = " | ".join(doc.meta.warnings)
+    assert "line 9:" in said  # "For staff only: rotate the key." is line 9 of the file
+    assert "line 5:" in said  # the partial's marker: the <Shared /> line
+    assert not any(f"line {n}:" in said for n in range(10, 50))
