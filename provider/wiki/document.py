@@ -47,7 +47,7 @@ from .frontmatter import FrontMatter, head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
-from .mdx_partials import inline_partials
+from .mdx_partials import inline_partials, partial_digest
 from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
@@ -226,6 +226,7 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         slug=_front_slug(head.meta) if layout.url_rules == "docusaurus" else "",
+        partials=body.partials,
         sync=page.sync,
         has_front_matter=head.front.present,
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
@@ -267,7 +268,7 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
     if len(data) > settings.max_file_bytes:
         return Skipped(relpath, f"larger than {settings.max_file_bytes} bytes")
     revision = git_blob_sha1(data)
-    if revision != before.revision:
+    if revision != before.revision or not _partials_as_before(settings, before):
         return None
     ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
@@ -462,6 +463,8 @@ class _Body:
     findings: list[str]
     #: the internal blocks only a label hides (:data:`~provider.wiki.body_markers.LABEL_CODES`).
     label_blocks: list[Block] = field(default_factory=list)
+    #: the MDX partials shown (:attr:`provider.wiki.model.DocumentMeta.partials`).
+    partials: tuple[str, ...] = ()
 
 
 def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
@@ -471,12 +474,13 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     partial_warnings: list[str] = []
     refused: list[str] = []
     origin: list[int] = []
+    partials: list[str] = []
     if layout.name == "docusaurus":
         # The site shows an imported partial's text in place of its component: that
         # text is the page's. ``origin`` keeps each line's own line on the page.
         body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath,
                                                       restricted=_partial_gate(settings), refused=refused,
-                                                      lines=origin)
+                                                      lines=origin, read=partials)
 
     def at(line: int) -> int:
         return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
@@ -517,7 +521,19 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         public = full
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
-                 findings, label_blocks)
+                 findings, label_blocks, tuple(dict.fromkeys(partials)))
+
+
+def _partials_as_before(settings: WikiSettings, before: DocumentMeta) -> bool:
+    """Whether the partials ``before`` showed are unchanged and still allowed on a public
+    page under ``settings`` (their text is part of the body, which a header reading does
+    not parse again)."""
+    gate = _partial_gate(settings)
+    for entry in before.partials:
+        digest, _, relpath = entry.partition(" ")
+        if gate(relpath) is not None or partial_digest(settings.root / relpath) != digest:
+            return False
+    return True
 
 
 def _partial_gate(settings: WikiSettings) -> Callable[[str], str | None]:

@@ -21,6 +21,7 @@ on it to every reader.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +30,7 @@ from .dialects import unwrap_mdx_code_blocks
 from .frontmatter import parse_front_matter
 from .plaintext import closes_fence, fence_opener
 
-__all__ = ["MAX_DEPTH", "inline_partials"]
+__all__ = ["MAX_DEPTH", "inline_partials", "partial_digest"]
 
 #: How many levels of partials importing partials are followed.
 MAX_DEPTH = 3
@@ -63,6 +64,17 @@ def _resolve(root: Path, page: Path, target: str) -> Path | str:
     return resolved
 
 
+def partial_digest(path: Path) -> str:
+    """The SHA-1 of the file's bytes, or ``missing`` when it cannot be read (or is too
+    large to be inlined)."""
+    try:
+        if path.stat().st_size > MAX_PARTIAL_BYTES:
+            return "missing"
+        return hashlib.sha1(path.read_bytes(), usedforsecurity=False).hexdigest()
+    except OSError:
+        return "missing"
+
+
 def _read(path: Path) -> str | None:
     try:
         if path.stat().st_size > MAX_PARTIAL_BYTES:
@@ -73,7 +85,8 @@ def _read(path: Path) -> str | None:
 
 
 def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[str], str | None] | None = None,
-                    refused: list[str] | None = None, lines: list[int] | None = None) -> tuple[str, list[str]]:
+                    refused: list[str] | None = None, lines: list[int] | None = None,
+                    read: list[str] | None = None) -> tuple[str, list[str]]:
     """``(text, warnings)``: ``text`` (a page body) with each imported ``.md``/``.mdx``
     partial's body in place of the lines using its component. ``page`` is the page's
     absolute path (relative imports start from its folder); ``root`` the content root.
@@ -83,14 +96,17 @@ def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[
     ``"<partial path>: <reason>"`` for each such partial. ``lines`` (when given) receives,
     for each line of the returned text in order, the line of ``text`` it stands for
     (1-based): a partial's lines stand for the line of the component that shows them, so
-    a finding in them is reported at the page's own line. Never raises."""
+    a finding in them is reported at the page's own line. ``read`` (when given) receives
+    ``"<sha1 of the bytes> <path relative to root>"`` for each partial followed
+    (``missing`` for the digest of one that could not be read), so an edit to it can be
+    told. Never raises."""
     warnings: list[str] = []
     root_resolved = root.resolve()
     try:
         start = page.resolve()
     except (OSError, RuntimeError):
         return text, warnings
-    gate = _Gate(root_resolved, restricted, refused if refused is not None else [])
+    gate = _Gate(root_resolved, restricted, refused if refused is not None else [], read if read is not None else [])
     out = _inline(text, root_resolved, start, (start,), 0, warnings, gate, lines)
     return out, list(dict.fromkeys(warnings))
 
@@ -98,8 +114,14 @@ def inline_partials(text: str, root: Path, page: Path, *, restricted: Callable[[
 class _Gate:
     """The operator's say on each partial (:func:`inline_partials`' ``restricted``)."""
 
-    def __init__(self, root: Path, restricted: Callable[[str], str | None] | None, refused: list[str]) -> None:
-        self.root, self.restricted, self.refused = root, restricted, refused
+    def __init__(self, root: Path, restricted: Callable[[str], str | None] | None, refused: list[str],
+                 read: list[str]) -> None:
+        self.root, self.restricted, self.refused, self.read = root, restricted, refused, read
+
+    def note(self, where: Path) -> None:
+        """Record the partial's digest: an edit to it must read the page again."""
+        relpath = where.relative_to(self.root).as_posix()
+        self.read.append(f"{partial_digest(where)} {relpath}")
 
     def why_not(self, where: Path) -> str | None:
         if self.restricted is None:
@@ -173,6 +195,7 @@ def _partial(root: Path, page: Path, target: str, chain: tuple[Path, ...], depth
     if where in chain:
         warnings.append(f"MDX partial {target!r} is not inlined: it imports itself (a cycle)")
         return None
+    gate.note(where)
     if (why := gate.why_not(where)) is not None:
         warnings.append(f"MDX partial {target!r} is not inlined: {why}")
         return None

@@ -210,6 +210,10 @@ class DocumentMeta:
             the ``{path}`` of citation URLs.
         slug: the front matter ``slug`` as written, when the layout's tool reads one
             (Docusaurus: :func:`provider.wiki.docusaurus_urls.docusaurus_path`), else ``""``.
+        partials: the MDX partials the page showed when read (Docusaurus,
+            :mod:`provider.wiki.mdx_partials`), each ``"<sha1 of its bytes> <path>"``
+            (``missing`` for one that could not be read): an edit to one reads the page
+            again (:func:`provider.indexing.scan.expand`, :func:`~provider.indexing.scan.unchanged`).
         sync: translation-sync keys from the front matter (``source_revision``,
             ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
         sketch: the bottom-k sketch of the whole text, title and headings included
@@ -277,6 +281,7 @@ class DocumentMeta:
     real_relpath: str | None = None
     site_path: str = ""
     slug: str = ""
+    partials: tuple[str, ...] = ()
     sync: dict[str, str] = field(default_factory=dict)
     sketch: str = ""
     internal_sketch: str = ""
@@ -298,7 +303,7 @@ class DocumentMeta:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
-                     "block_shingles", "internal_block_shingles", "label_block_shingles"):
+                     "block_shingles", "internal_block_shingles", "label_block_shingles", "partials"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -314,6 +319,7 @@ class DocumentMeta:
         data["block_shingles"] = tuple(data.get("block_shingles", ()))
         data["internal_block_shingles"] = tuple(data.get("internal_block_shingles", ()))
         data["label_block_shingles"] = tuple(data.get("label_block_shingles", ()))
+        data["partials"] = tuple(data.get("partials", ()))
         return cls(**data)
 
 
