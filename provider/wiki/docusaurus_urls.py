@@ -13,7 +13,9 @@ gives the translated page its slug:
   without its ``01-`` ordering prefix, is resolved against the folder as a relative URL
   path is (``../x`` climbs a folder), the folders without their ordering prefixes.
 
-The URL path is the plugin's ``routeBasePath`` followed by the slug. A slug Docusaurus
+The URL path is the plugin's ``routeBasePath`` followed by the slug. Not followed: the
+``parse_number_prefixes: false`` front matter key (prefixes are always dropped) and a
+custom ``numberPrefixParser``. A slug Docusaurus
 refuses (a query, a fragment, a backslash, ``//``, or a ``.``/``..`` segment in an
 absolute slug) gives no URL here: the page is served without one rather than with a
 guess.
@@ -25,13 +27,17 @@ import re
 
 __all__ = ["docusaurus_doc_path", "resolve_slug"]
 
-#: Docusaurus' default number prefix parser: digits, then ``-``, ``_`` or ``.``.
+#: Docusaurus' default number prefix parser: digits, then ``-``, ``_`` or ``.`` (spaces
+#: around them allowed) before a name; a date or version (``2021-11-x``, ``7.0-x``) is
+#: no prefix.
 _NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?=[^-_.\s])")
+_NOT_A_PREFIX = re.compile(r"^\d+[-_.]\d+")
 _REFUSED = re.compile(r"[?#\\\s]|//")
 
 
 def _unprefixed(name: str) -> str:
-    return _NUMBER_PREFIX.sub("", name)
+    """``name`` without its ordering prefix (``01-intro`` → ``intro``)."""
+    return name if _NOT_A_PREFIX.match(name) else _NUMBER_PREFIX.sub("", name, count=1)
 
 
 def resolve_slug(to: str, folder: str) -> str | None:

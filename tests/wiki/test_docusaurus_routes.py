@@ -203,3 +203,12 @@ def test_findings_after_an_inlined_partial_give_the_pages_own_line(tmp_path: Pat
     assert "line 9:" in said  # "For staff only: rotate the key." is line 9 of the file
     assert "line 5:" in said  # the partial's marker: the <Shared /> line
     assert not any(f"line {n}:" in said for n in range(10, 50))
+
+
+#: Docusaurus 3.10.2's ``DefaultNumberPrefixParser`` on these names (run with node).
+@pytest.mark.parametrize(("name", "expected"), [
+    ("01-intro", "intro"), ("2021-11-foo", "2021-11-foo"), ("7.0-foo", "7.0-foo"), ("003 - myDoc", "myDoc"),
+    ("1-", "1-"), ("01--x", "x"), ("12_a", "a"), ("1.b", "b"), ("x1-a", "x1-a"), ("1 _ . c", "1 _ . c"),
+])
+def test_number_prefixes_as_docusaurus_parses_them(name: str, expected: str) -> None:
+    assert docusaurus_doc_path(f"{name}.md") == expected
