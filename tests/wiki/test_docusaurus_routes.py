@@ -9,7 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.citations import document_url, url_inputs
@@ -212,3 +212,28 @@ def test_findings_after_an_inlined_partial_give_the_pages_own_line(tmp_path: Pat
 ])
 def test_number_prefixes_as_docusaurus_parses_them(name: str, expected: str) -> None:
     assert docusaurus_doc_path(f"{name}.md") == expected
+
+
+_PAGES = ["a.md", "a.mdx", "a/README.md", "a/index.mdx", "a/a.md", "b/c.md", "b/c.mdx"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sets(st.sampled_from(_PAGES), min_size=1), st.sets(st.sampled_from(_PAGES), min_size=1))
+def test_a_translation_is_served_only_with_its_source_file(sources: set[str], translations: set[str]) -> None:
+    """Property (issue 24, rule 5): whatever mix of ``.md``/``.mdx``, ``README``/``index``
+    and folder-named files the source and a locale hold, a translation is never served
+    without the source file at its path, is served when that source is, and no two
+    served documents share an id unless quarantined."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        files = {f"docs/{p}": f"# Source {p}\n\nEnglish words about {p}.\n" for p in sources}
+        files |= {f"{JA}/{p}": f"# 翻訳 {p}\n\n{p} についての日本語の説明です。\n" for p in translations}
+        resolved = _resolved(_site(Path(folder), files), sorted(files))
+        for p in translations:
+            served = resolved[f"{JA}/{p}"].served  # type: ignore[attr-defined]
+            assert not served or p in sources, p  # never built without its source file
+            if p in sources and resolved[f"docs/{p}"].served:  # type: ignore[attr-defined]
+                assert served, p
+        served_ids = [r.meta.doc_id for r in resolved.values() if r.served]  # type: ignore[attr-defined]
+        quarantined = [r for r in resolved.values() if r.quarantine]  # type: ignore[attr-defined]
+        assert len(served_ids) == len(set(served_ids)) or quarantined
