@@ -23,7 +23,10 @@ how it is served. In order:
    resources), a Jekyll file without front matter (copied as a static file), and a translation under a path of
    :attr:`~provider.wiki.layouts.Layout.translations_need_source` (Docusaurus ``i18n/``)
    whose translation group has no default-locale document is withheld: Docusaurus
-   builds no ``i18n/`` file without its source under ``docs/``. Under those paths a
+   builds no ``i18n/`` file without its source under ``docs/`` — and with
+   :attr:`~provider.wiki.layouts.Layout.translations_by_file`, none without the source
+   *file* at the same path, extension included (run before the twins rule, so of a
+   translated ``a.md``/``a.mdx`` pair the one Docusaurus builds is kept). Under those paths a
    translation whose source is internal is internal too (the tool builds it only as a
    translation of that page). Elsewhere a translation keeps the audience its own front
    matter gives it — Hugo sites publish translations by their own front matter — but one
