@@ -237,3 +237,23 @@ def test_a_translation_is_served_only_with_its_source_file(sources: set[str], tr
         served_ids = [r.meta.doc_id for r in resolved.values() if r.served]  # type: ignore[attr-defined]
         quarantined = [r for r in resolved.values() if r.quarantine]  # type: ignore[attr-defined]
         assert len(served_ids) == len(set(served_ids)) or quarantined
+
+
+def test_a_header_reread_does_not_keep_a_partial_the_new_rules_make_internal(tmp_path: Path) -> None:
+    """X7 at a configuration reload: a page is re-read from its header only when its body
+    is as before; a partial it shows that the new ``audience_rules`` make internal (or
+    whose bytes changed) sends it to a full reading (``None``: internal until then)."""
+    from dataclasses import replace as dc_replace
+
+    from provider.wiki.document import reread_header
+    files = {"docs/wallet.mdx": "# Wallet\n\nimport Shared from './_shared/keys.mdx';\n\n<Shared />\n",
+             "docs/_shared/keys.mdx": "Recovery key procedure.\n"}
+    settings = _site(tmp_path, files)
+    doc = load_document(settings, "docs/wallet.mdx")
+    assert isinstance(doc, WikiDocument) and doc.meta.partials
+    assert reread_header(settings, doc.meta) is not None
+    rules = (AudienceRule("docs/_shared/**", INTERNAL), AudienceRule("**", PUBLIC))
+    stricter = dc_replace(settings, audience_rules=rules)
+    assert reread_header(stricter, doc.meta) is None
+    (tmp_path / "docs/_shared/keys.mdx").write_text("Changed words.\n", encoding="utf-8")
+    assert reread_header(settings, doc.meta) is None
