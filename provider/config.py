@@ -183,8 +183,9 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
         "path appended to a base URL, with {path} {locale} {locale_key} {locale_prefix} {id} {slug}",
         expects="a path pattern", default="the layout's, e.g. /{locale_prefix}{path}/ for hugo",
         parse=values.path_pattern, reload=True)] | None = None
-    route_base_path: Annotated[str, setting(
-        "Docusaurus: the docs plugin's routeBasePath, for {path}; / for none", expects="a path",
+    route_base_path: Annotated[str | None, setting(
+        "Docusaurus: the docs plugin's routeBasePath, for {path}; / for none; unset: as docusaurus.config.js "
+        "writes it (else docs)", expects="a path",
         parse=values.route_base_path, reload=True)] = values.ROUTE_BASE_PATH
     docfx_base_paths: Annotated[tuple[tuple[str, str], ...], setting(
         "DocFX / Microsoft Learn: where the site puts each docset (a folder holding a docfx.json), e.g. "

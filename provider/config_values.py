@@ -223,7 +223,7 @@ def docfx_base_paths(value: Any, where: str) -> tuple[tuple[str, str], ...]:
                      "such as /exchange/troubleshoot")
 
 
-def route_base_path(value: Any, where: str) -> str:
+def route_base_path(value: Any, where: str) -> str | None:
     if value is None:
         return ROUTE_BASE_PATH
     if not isinstance(value, str) or any(c in value for c in "{}?#\\ "):

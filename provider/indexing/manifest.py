@@ -338,7 +338,7 @@ def _meta_json(meta: DocumentMeta) -> dict[str, Any]:
 _FIELDS = tuple(f.name for f in fields(DocumentMeta))
 #: Its fields that are tuples of strings (JSON lists).
 _TUPLE_FIELDS = ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
-                 "block_shingles", "internal_block_shingles", "label_block_shingles")
+                 "block_shingles", "internal_block_shingles", "label_block_shingles", "partials")
 
 
 def _meta_text(meta: DocumentMeta) -> str:

@@ -8,11 +8,13 @@ the files it concerns (:func:`expand`).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..wiki.document import WikiSettings, git_blob_sha1
 from ..wiki.files import Discovery, FileRef, discover, ignore_reason, is_ignored_path
+from ..wiki.mdx_partials import partial_digest
+from ..wiki.model import DocumentMeta
 from ..wiki.sites import load_site_policy, site_digest
 from .manifest import Manifest
 
@@ -47,6 +49,7 @@ def expand(settings: WikiSettings, paths: Iterable[str], manifest: Manifest) -> 
     # times. Sorted only when a path is not a known file (a folder, a new file): a
     # one-file edit does not sort the corpus.
     ordered: list[str] | None = None
+    importers: dict[str, list[str]] | None = None
     linked = manifest.rules.symlinked()
     if linked is None:  # the rules have not run over these documents yet
         linked = sorted((meta.real_relpath, p) for p, meta in docs.items() if meta.real_relpath is not None)
@@ -64,6 +67,12 @@ def expand(settings: WikiSettings, paths: Iterable[str], manifest: Manifest) -> 
         # event names only the target.
         if linked:
             wanted.update(p for real, p in linked if real == relpath or real.startswith(prefix))
+        # A page shows its MDX partials' text: an edit to one reads every page that
+        # imports it again, in this batch (issue 24; X7: text it makes internal leaves
+        # the public index with this change).
+        if importers is None:
+            importers = _importers(docs)
+        wanted.update(importers.get(relpath, ()))
         folder = settings.root / relpath
         ignore = settings.preset.ignore
         if folder.is_dir():
@@ -73,6 +82,20 @@ def expand(settings: WikiSettings, paths: Iterable[str], manifest: Manifest) -> 
                            or ignore_reason(relpath, ignore) is not None):
             wanted.add(relpath)
     return wanted
+
+
+def _importers(docs: Mapping[str, DocumentMeta]) -> dict[str, list[str]]:
+    """Partial path → the pages that showed it (:attr:`DocumentMeta.partials`)."""
+    found: dict[str, list[str]] = {}
+    for page, meta in docs.items():
+        for entry in meta.partials:
+            found.setdefault(entry.partition(" ")[2], []).append(page)
+    return found
+
+
+def _partials_changed(settings: WikiSettings, meta: DocumentMeta) -> bool:
+    return any(partial_digest(settings.root / relpath) != digest
+               for digest, _, relpath in (entry.partition(" ") for entry in meta.partials))
 
 
 def unchanged(settings: WikiSettings, manifest: Manifest, relpath: str, ref: FileRef) -> bool:
@@ -89,6 +112,8 @@ def unchanged(settings: WikiSettings, manifest: Manifest, relpath: str, ref: Fil
         return False
     if meta.site_policy != site_digest(settings.root, settings.layout, relpath, real_relpath=ref.real_relpath):
         return False  # its docs tool's configuration changed: read it again
+    if meta.partials and _partials_changed(settings, meta):
+        return False  # a partial it shows changed: its text did
     stamp = (ref.size, ref.mtime_ns, ref.ctime_ns, ref.inode)
     if (meta.size, meta.mtime_ns, meta.ctime_ns, meta.inode) == stamp:
         return True

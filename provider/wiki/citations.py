@@ -58,11 +58,12 @@ from urllib.parse import quote, urlsplit
 
 from .dates import DATED_NAME
 from .docfx_urls import docfx_site
+from .docusaurus_urls import docusaurus_doc_path
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
 from .model import CitationSettings, DocumentMeta, WikiSettings
-from .sites.javascript import docusaurus_trailing_slash
+from .sites.javascript import docusaurus_route_base_path, docusaurus_trailing_slash
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -261,6 +262,9 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
     elif rules == "mkdocs":
         path = _mkdocs_path(meta, settings)
     elif rules == "docusaurus":
+        is_doc, docs = _docusaurus_docs_path(meta, settings)
+        if is_doc:
+            return docs
         parts = path.split("/")
         if meta.sources.get("doc_id", "").startswith("front matter id") and parts:
             parts[-1] = meta.doc_id.rsplit("/", 1)[-1]
@@ -270,10 +274,7 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
         parts = [_NUMBER_PREFIX.sub("", part) for part in parts]
         if len(parts) > 1 and parts[-1].lower() == parts[-2].lower():
             parts.pop()  # guides/guides.md is the category's index page, as README.md is
-        if parts and parts[0] == "docs":
-            parts = [*([settings.citation.route_base_path.strip("/")] if settings.citation.route_base_path.strip("/")
-                       else []), *parts[1:]]
-        elif len(parts) > 2 and parts[:2] == ["src", "pages"]:
+        if len(parts) > 2 and parts[:2] == ["src", "pages"]:
             parts = parts[2:]
         path = "/".join(parts)
     elif rules == "docfx":
@@ -287,6 +288,30 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
         else:
             path = f"{path}.html"
     return path
+
+
+def _docusaurus_docs_path(meta: DocumentMeta, settings: WikiSettings) -> tuple[bool, str | None]:
+    """``(is a doc, {path})`` of a doc of Docusaurus' docs plugin (``docs/`` or its
+    ``i18n/`` mirror) by :func:`~provider.wiki.docusaurus_urls.docusaurus_doc_path`, under
+    the ``routeBasePath`` (the operator's, else the site configuration's); the path is
+    ``None`` when unknown (a slug Docusaurus refuses, a ``routeBasePath`` that is not a
+    literal)."""
+    stem = strip_extension(meta.relpath)
+    found = match_locale(stem, settings.patterns, settings.known_locales)
+    source = (found.group if found is not None else stem) + meta.relpath[len(stem):]
+    if not source.startswith("docs/"):
+        return False, None
+    front_id = meta.doc_id.rsplit("/", 1)[-1] if meta.sources.get("doc_id", "").startswith("front matter id") else None
+    slug = docusaurus_doc_path(source.removeprefix("docs/"), slug=meta.slug, front_id=front_id)
+    base = settings.citation.route_base_path
+    if base is None:
+        base, problem = docusaurus_route_base_path(settings.root)
+        if problem is not None:
+            return True, None
+    base = "docs" if base is None else base.strip("/")
+    if slug is None:
+        return True, None
+    return True, "/".join(p for p in (base, slug) if p)
 
 
 def _mkdocs_path(meta: DocumentMeta, settings: WikiSettings) -> str:
@@ -321,9 +346,12 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
         pattern = pattern.rstrip("/") + "/"  # trailingSlash: true — every page URL ends with /
     path = _layout_path(meta, settings)
     problem = None
-    if path is None:
+    if path is None and settings.preset.url_rules == "docfx":
         site = docfx_site(settings.root, settings.citation.docfx_base_paths, settings.citation.base_url)
         problem = site.url_path(meta.relpath)[1] or "the page's path on the site is unknown"
+    elif path is None:
+        problem = ("the page's path on the site is unknown (a slug the docs tool refuses, or a routeBasePath "
+                   "that is not a literal string)")
     return UrlInputs(front_matter_url=meta.url, site_path=path or "", locale=meta.locale,
                      default_locale=settings.default_locale, doc_id=meta.doc_id,
                      locale_key=found.key if found is not None and found.locale == meta.locale else "",

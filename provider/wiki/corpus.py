@@ -23,7 +23,10 @@ how it is served. In order:
    resources), a Jekyll file without front matter (copied as a static file), and a translation under a path of
    :attr:`~provider.wiki.layouts.Layout.translations_need_source` (Docusaurus ``i18n/``)
    whose translation group has no default-locale document is withheld: Docusaurus
-   builds no ``i18n/`` file without its source under ``docs/``. Under those paths a
+   builds no ``i18n/`` file without its source under ``docs/`` — and with
+   :attr:`~provider.wiki.layouts.Layout.translations_by_file`, none without the source
+   *file* at the same path, extension included (run before the twins rule, so of a
+   translated ``a.md``/``a.mdx`` pair the one Docusaurus builds is kept). Under those paths a
    translation whose source is internal is internal too (the tool builds it only as a
    translation of that page). Elsewhere a translation keeps the audience its own front
    matter gives it — Hugo sites publish translations by their own front matter — but one
@@ -92,6 +95,7 @@ from .copies import CopyGraph, near_copies
 from .findings import NEAR_COPY
 from .gitblobs import BlobLookup
 from .layouts import Layout
+from .locale_patterns import match_locale
 from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
@@ -346,6 +350,33 @@ def _twins(drafts: Mapping[str, _Draft]) -> None:
         internal = [p for p in others if drafts[p].audience != PUBLIC]
         if drafts[kept].audience == PUBLIC and internal:
             drafts[kept].decide(Reason(INTERNAL, f"fail-closed: its twin {internal[0]} is not public", CORPUS))
+
+
+def _source_files(drafts: Mapping[str, _Draft], layout: Layout) -> None:
+    """Rule 5 (Docusaurus): a translation under
+    :attr:`~provider.wiki.layouts.Layout.translations_need_source` is built only for the
+    source *file* at the same path (``i18n/ja/…/current/a/b.mdx`` for ``docs/a/b.mdx``):
+    the docs plugin lists the files of ``docs/`` and looks each one up in the locale's
+    folder, so a translated ``admin.md`` beside the source's ``admin/README.md``, or a
+    ``hardhat.md`` left beside the source's ``hardhat.mdx``, is never a page (issue 24)."""
+    files = set(drafts)
+    for relpath, draft in drafts.items():
+        if draft.withheld is not None or not relpath.startswith(layout.translations_need_source):
+            continue
+        stem = strip_extension(relpath)
+        extension = relpath[len(stem):]
+        found = match_locale(stem, layout.locale_patterns, {draft.meta.locale})
+        if found is None:
+            continue
+        source = found.group + extension
+        if source in files:
+            continue
+        draft.withheld = (f"not a page: the docs tool builds {relpath.split('/')[0]}/ translations only for a "
+                          f"source file at the same path, and there is no {source}")
+        draft.withheld_as_duplicate = True  # a stale copy: it must not withhold what it copies
+        draft.problems.append(f"no source file {source}: the docs tool does not build this translation, so it "
+                              "is not served")
+        draft.drift.append(ORPHAN)
 
 
 def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
@@ -702,6 +733,8 @@ def derive(
     sections = _cascades(docs)
     drafts = {relpath: _first_pass(relpath, meta, sections, now) for relpath, meta in docs.items()}
     same_file(drafts)
+    if layout is not None and layout.translations_by_file:
+        _source_files(drafts, layout)
     _twins(drafts)
     if layout is not None:
         _not_pages(drafts, layout)

@@ -15,13 +15,13 @@ import re
 import stat
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .anchors import AnchorRule, new_slugger
-from .audience import FileFacts, decide_file
-from .audience_map import apply_audience_map, operator_withholding
+from .audience import PUBLIC, FileFacts, decide_file
+from .audience_map import WITHHOLD, apply_audience_map, operator_withholding
 from .body_markers import LABEL_CODES, BodyMarker, find_body_markers, front_matter_markers, mark_body_sections
 from .cascade import CASCADE_ERROR, read_cascade, with_params
 from .classify import (
@@ -47,7 +47,7 @@ from .frontmatter import FrontMatter, head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
-from .mdx_partials import inline_partials
+from .mdx_partials import inline_partials, partial_digest
 from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
@@ -120,18 +120,18 @@ def _is_section(relpath: str, layout: Layout) -> bool:
     return bool(layout.section_names) and name.split(".", 1)[0].lower() in layout.section_names
 
 
-def _section_messages(split: SectionSplit, offset: int) -> tuple[list[str], list[str]]:
-    """Warnings and errors about internal-section markers; ``offset`` turns body lines
-    into file lines (the front matter's)."""
+def _section_messages(split: SectionSplit, at: Callable[[int], int]) -> tuple[list[str], list[str]]:
+    """Warnings and errors about internal-section markers; ``at`` turns a body line into
+    the file's line (past the front matter, before any inlined partial)."""
     warnings, errors = [], []
     if split.unclosed_line is not None:
-        warnings.append(f"internal section opened at line {split.unclosed_line + offset} is never closed; "
+        warnings.append(f"internal section opened at line {at(split.unclosed_line)} is never closed; "
                         "everything after it is internal")
     for line in split.stray_lines:
-        errors.append(f"<!-- /internal --> at line {line + offset} has no opening marker; the text before it "
+        errors.append(f"<!-- /internal --> at line {at(line)} has no opening marker; the text before it "
                       "is treated as internal")
     if split.near_miss_lines:
-        lines = ", ".join(str(n + offset) for n in split.near_miss_lines)
+        lines = ", ".join(str(at(n)) for n in split.near_miss_lines)
         errors.append(f"line {lines}: looks like an internal-section marker but is not one (the markers are "
                       "<!-- internal --> and <!-- /internal -->); the document is treated as internal")
     return warnings, errors
@@ -225,6 +225,8 @@ def parse_document(
         date=page.date,
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
+        slug=_front_slug(head.meta) if layout.url_rules == "docusaurus" else "",
+        partials=body.partials,
         sync=page.sync,
         has_front_matter=head.front.present,
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
@@ -266,7 +268,7 @@ def reread_header(settings: WikiSettings, before: DocumentMeta, *,
     if len(data) > settings.max_file_bytes:
         return Skipped(relpath, f"larger than {settings.max_file_bytes} bytes")
     revision = git_blob_sha1(data)
-    if revision != before.revision:
+    if revision != before.revision or not _partials_as_before(settings, before):
         return None
     ignored = ignore_reason(relpath, settings.ignore_rules)
     if ignored is not None:
@@ -461,6 +463,8 @@ class _Body:
     findings: list[str]
     #: the internal blocks only a label hides (:data:`~provider.wiki.body_markers.LABEL_CODES`).
     label_blocks: list[Block] = field(default_factory=list)
+    #: the MDX partials shown (:attr:`provider.wiki.model.DocumentMeta.partials`).
+    partials: tuple[str, ...] = ()
 
 
 def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
@@ -468,21 +472,34 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     body_text = head.front.body
     offset = len(_lines(head.text)) - len(body_text.split("\n"))
     partial_warnings: list[str] = []
+    refused: list[str] = []
+    origin: list[int] = []
+    partials: list[str] = []
     if layout.name == "docusaurus":
         # The site shows an imported partial's text in place of its component: that
-        # text is the page's (line numbers after it count the partial's lines).
-        body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath)
+        # text is the page's. ``origin`` keeps each line's own line on the page.
+        body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath,
+                                                      restricted=_partial_gate(settings), refused=refused,
+                                                      lines=origin, read=partials)
+
+    def at(line: int) -> int:
+        return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
+
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
         # one its own front matter already makes internal it is only what it says.
         markers += [replace(m, line=m.line - offset) for m in front_matter_markers(head.meta, head.text)]
-    errors, warnings, findings, hiding = _marker_messages(markers, offset, head)
+    errors, warnings, findings, hiding = _marker_messages(markers, at, head)
     warnings = [*partial_warnings, *warnings]
+    # The site shows the partial's text on this page to every reader: a page that
+    # imports text the operator made internal is internal (fail closed, issue 24).
+    errors += [f"imports the MDX partial {item} (the site shows its text on {relpath}); served as internal"
+               for item in refused]
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
-    split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, offset)
+    split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, at)
     if split.blocks or split.near_miss_lines:
-        more, more_errors = _section_messages(split, offset=offset)
+        more, more_errors = _section_messages(split, at)
         warnings += more
         errors += more_errors
     dialects = layout.dialects_for(relpath)
@@ -504,7 +521,34 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         public = full
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
-                 findings, label_blocks)
+                 findings, label_blocks, tuple(dict.fromkeys(partials)))
+
+
+def _partials_as_before(settings: WikiSettings, before: DocumentMeta) -> bool:
+    """Whether the partials ``before`` showed are unchanged and still allowed on a public
+    page under ``settings`` (their text is part of the body, which a header reading does
+    not parse again)."""
+    gate = _partial_gate(settings)
+    for entry in before.partials:
+        digest, _, relpath = entry.partition(" ")
+        if gate(relpath) is not None or partial_digest(settings.root / relpath) != digest:
+            return False
+    return True
+
+
+def _partial_gate(settings: WikiSettings) -> Callable[[str], str | None]:
+    """Why the operator's ``audience_rules`` keep a partial (a POSIX path relative to the
+    content root) from public pages: the first audience rule matching it is not
+    ``public``, or a ``withhold`` rule matches it; ``None``: no objection."""
+    def why(relpath: str) -> str | None:
+        for rule in settings.audience_rules:
+            if rule.audience == WITHHOLD and rule.matches(relpath):
+                return f"the audience rule {rule.pattern!r} withholds it"
+        first = next((r for r in settings.audience_only_rules if r.matches(relpath)), None)
+        if first is not None and first.audience != PUBLIC:
+            return f"the audience rule {first.pattern!r} makes it {first.audience}"
+        return None
+    return why
 
 
 def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
@@ -540,7 +584,7 @@ AUDIENCE_IN_BODY = "audience-in-body"
 INTERNAL_TITLE = "internal-title"
 
 
-def _marker_messages(markers: list[BodyMarker], offset: int,
+def _marker_messages(markers: list[BodyMarker], at: Callable[[int], int],
                      head: _Header) -> tuple[list[str], list[str], list[str], list[BodyMarker]]:
     """``(errors, warnings, findings, hiding)``: what the body's markers say, and those
     that hide their block (not accepted by the operator)."""
@@ -549,26 +593,26 @@ def _marker_messages(markers: list[BodyMarker], offset: int,
     findings: list[str] = []
     hiding: list[BodyMarker] = []
     for marker in markers:
-        findings.append(format_finding(marker.code, marker.line + offset, marker.text))
+        findings.append(format_finding(marker.code, at(marker.line), marker.text))
         if marker.code == AUDIENCE_IN_BODY:
             if head.unreadable is None:  # else the header reader already said so
-                errors.append(f"line {marker.line + offset} sets {marker.text!r} in the body, outside the front "
+                errors.append(f"line {at(marker.line)} sets {marker.text!r} in the body, outside the front "
                               "matter; the document is treated as internal")
         elif marker.code == INTERNAL_TITLE:
             if marker.code not in head.accepted:
-                errors.append(f"line {marker.line + offset}: front matter {marker.text!r} says the page is not for "
+                errors.append(f"line {at(marker.line)}: front matter {marker.text!r} says the page is not for "
                               f"customers; treated as internal ({INTERNAL_TITLE}; accept it in accepted_findings if "
                               "it is public)")
         elif marker.code not in head.accepted:
             hiding.append(marker)
-            warnings.append(f"line {marker.line + offset}: {marker.text!r} says it is not for customers, so "
+            warnings.append(f"line {at(marker.line)}: {marker.text!r} says it is not for customers, so "
                             f"{_HIDES[marker.code]} internal ({marker.code}; accept it in accepted_findings if "
                             "it is public)")
     return errors, warnings, findings, hiding
 
 
 def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
-           accepted: frozenset[str], findings: list[str], offset: int) -> SectionSplit:
+           accepted: frozenset[str], findings: list[str], at: Callable[[int], int]) -> SectionSplit:
     """The body cut into internal sections (the hiding markers' blocks included);
     would-be markers are added to ``findings``; ``dialects``: the file's text cleaners."""
     split = _cut(body_text, hiding, layout, dialects)
@@ -580,7 +624,7 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
         split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:
         lines = _lines(body_text)
-        findings += [format_finding(WOULD_BE_MARKER, n + offset, lines[n - 1] if n <= len(lines) else "")
+        findings += [format_finding(WOULD_BE_MARKER, at(n), lines[n - 1] if n <= len(lines) else "")
                      for n in split.near_miss_lines]
         if WOULD_BE_MARKER in accepted:
             split = replace(split, near_miss_lines=())
@@ -633,6 +677,15 @@ def _page_fields(settings: WikiSettings, relpath: str, meta: dict[str, Any], bod
     warnings += [w for w in more if not any(w in e for e in errors)]
     due = review_due.value.isoformat() if review_due.value is not None else None
     return _Page(title, due, url, sync, page_date, warnings)
+
+
+def _front_slug(meta: dict[str, Any]) -> str:
+    """The front matter ``slug`` when it is a short single-line text, else ``""`` (the
+    path rule applies, as Docusaurus would refuse the page rather than guess)."""
+    value = meta.get("slug")
+    if isinstance(value, str) and value.strip() and len(value) <= 500 and "\n" not in value:
+        return value.strip()
+    return ""
 
 
 def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str | None:

@@ -58,6 +58,9 @@ class Layout:
         translations_need_source: path prefixes of translations the tool builds only
             when their source page exists (Docusaurus ``i18n/``): one without a source
             in its translation group is not a page, so it is not served.
+        translations_by_file: a translation under ``translations_need_source`` is built
+            only for the source file at the same path, extension included (Docusaurus
+            looks each ``docs/`` file up in the locale's folder).
         bundle_resources: markdown files inside a leaf bundle (a folder with an
             ``index.md``) other than the index are page resources, not pages (Hugo).
         needs_front_matter: a file without front matter is not rendered as a page (Jekyll
@@ -92,6 +95,7 @@ class Layout:
     number_prefixes: bool = False
     params_key: str = ""
     translations_need_source: tuple[str, ...] = ()
+    translations_by_file: bool = False
     bundle_resources: bool = False
     needs_front_matter: bool = False
     url_rules: str = ""
@@ -154,6 +158,7 @@ DOCUSAURUS = Layout(
     extensions=(".md", ".mdx", ".markdown"),
     dialects=("docusaurus", "heading_attributes"),
     translations_need_source=("i18n/",),
+    translations_by_file=True,
     index_names=("index", "readme"),
     ignore=(
         ("build/**", "Docusaurus build output (build/)"),

@@ -33,8 +33,9 @@ class CitationSettings:
         path_pattern: appended to a base URL, with placeholders (module docstring);
             ``None`` means the layout's.
         internal_base_url: where agents read internal documents, if anywhere.
-        route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``docs`` by
-            default; ``""`` for ``'/'``).
+        route_base_path: Docusaurus's ``routeBasePath`` of the docs plugin (``""`` for
+            ``'/'``); ``None``: as the site's ``docusaurus.config.*`` writes it, else
+            ``docs`` (:func:`provider.wiki.sites.javascript.docusaurus_route_base_path`).
         docfx_base_paths: DocFX: ``(docset folder, URL path)`` pairs, where the site puts
             each docset (:mod:`provider.wiki.docfx_urls`).
     """
@@ -42,7 +43,7 @@ class CitationSettings:
     base_url: str | None = None
     path_pattern: str | None = None
     internal_base_url: str | None = None
-    route_base_path: str = "docs"
+    route_base_path: str | None = None
     docfx_base_paths: tuple[tuple[str, str], ...] = ()
 
     def describe(self, url_rules: str | None = None) -> dict[str, Any]:
@@ -207,6 +208,12 @@ class DocumentMeta:
         real_relpath: the real path of a file reached through a symlink in the root.
         site_path: the page's path on its site (:func:`provider.wiki.classify.site_path`),
             the ``{path}`` of citation URLs.
+        slug: the front matter ``slug`` as written, when the layout's tool reads one
+            (Docusaurus: :func:`provider.wiki.docusaurus_urls.docusaurus_path`), else ``""``.
+        partials: the MDX partials the page showed when read (Docusaurus,
+            :mod:`provider.wiki.mdx_partials`), each ``"<sha1 of its bytes> <path>"``
+            (``missing`` for one that could not be read): an edit to one reads the page
+            again (:func:`provider.indexing.scan.expand`, :func:`~provider.indexing.scan.unchanged`).
         sync: translation-sync keys from the front matter (``source_revision``,
             ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
         sketch: the bottom-k sketch of the whole text, title and headings included
@@ -273,6 +280,8 @@ class DocumentMeta:
     inode: int = 0
     real_relpath: str | None = None
     site_path: str = ""
+    slug: str = ""
+    partials: tuple[str, ...] = ()
     sync: dict[str, str] = field(default_factory=dict)
     sketch: str = ""
     internal_sketch: str = ""
@@ -294,7 +303,7 @@ class DocumentMeta:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         for name in ("warnings", "errors", "findings", "accepted", "paragraph_bags", "internal_paragraph_bags",
-                     "block_shingles", "internal_block_shingles", "label_block_shingles"):
+                     "block_shingles", "internal_block_shingles", "label_block_shingles", "partials"):
             data[name] = list(getattr(self, name))
         return data
 
@@ -310,6 +319,7 @@ class DocumentMeta:
         data["block_shingles"] = tuple(data.get("block_shingles", ()))
         data["internal_block_shingles"] = tuple(data.get("internal_block_shingles", ()))
         data["label_block_shingles"] = tuple(data.get("label_block_shingles", ()))
+        data["partials"] = tuple(data.get("partials", ()))
         return cls(**data)
 
 

@@ -137,12 +137,40 @@ def site_key(url: str) -> str:
     if port is not None and port not in (80, 443):
         host = f"{host}:{port}"
     # Segment by segment, so an encoded "/" (%2F) stays inside its segment.
-    path = "/".join(quote(unquote(segment, errors="surrogateescape"), safe=_SEGMENT_SAFE, errors="surrogateescape")
-                    for segment in parts.path.split("/"))
+    decoded = [unquote(segment, errors="surrogateescape") for segment in parts.path.split("/")]
+    segments = remove_dot_segments(decoded)
+    if segments is None:
+        return "invalid:" + text  # climbs above the root: no page of the site (fail closed)
+    path = "/".join(quote(segment, safe=_SEGMENT_SAFE, errors="surrogateescape") for segment in segments)
     path = _PAGE_SUFFIX.sub("", path).rstrip("/") or "/"
     if not path.startswith("/"):
         path = "/" + path
     return f"//{host}{path}" + (f"?{parts.query}" if parts.query else "")
+
+
+def remove_dot_segments(segments: list[str]) -> list[str] | None:
+    """RFC 3986 section 5.2.4 over a path's *percent-decoded* segments (``%2E`` is ``.``,
+    an unreserved character, section 2.3, as browsers read it): ``.`` segments dropped,
+    ``..`` removing the segment before it; a trailing dot segment leaves the path ending
+    in ``/``. ``None`` when a ``..`` climbs above the root, which the RFC clamps but
+    servers answer differently (ambiguous, so no page is proved).
+
+    >>> remove_dot_segments(["", "a", "..", "b", ""])
+    ['', 'b', '']
+    """
+    out: list[str] = []
+    last = len(segments) - 1
+    for index, segment in enumerate(segments):
+        if segment in (".", ".."):
+            if segment == "..":
+                if len(out) <= 1 and (not out or out[0] == ""):
+                    return None
+                out.pop()
+            if index == last:
+                out.append("")
+            continue
+        out.append(segment)
+    return out
 
 
 def page_form(url: str) -> str:

@@ -757,3 +757,17 @@ def test_x5_docfx_json_with_a_key_twice_fails_closed(tmp_path: Path) -> None:
     config = '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["private/**"], "exclude": []}]}}'
     policy = _policy(tmp_path, "docfx", {"docfx.json": config, "private/a.md": _page()})
     assert policy.findings and "twice" in policy.findings[0].message
+
+
+@pytest.mark.parametrize("pattern", ["./ops3", "./ops3/", "ops3/./", "./*"])
+def test_x2_jekyll_exclude_with_a_dot_segment_matches_nothing_as_in_jekyll(tmp_path: Path, pattern: str) -> None:
+    """X2 (issue 24, the attack's ``exclude: ./ops3``): Jekyll's ``EntryFilter#glob_include?``
+    joins the pattern to the source folder with ``File.join``, which keeps ``./`` as
+    written, then compares with ``File.fnmatch`` and ``start_with?`` against entries that
+    never hold a ``.`` segment: the pattern excludes nothing and the site publishes
+    ``ops3/``. The provider serves what the site publishes; ``ops3`` alone excludes it."""
+    files = {"_config.yml": f"exclude: ['{pattern}']\n", "index.md": _page(), "ops3/a.md": _page()}
+    policy = _policy(tmp_path, "jekyll", files)
+    assert not policy.findings
+    assert policy.excluded_reason("ops3/a.md") is None
+    assert _policy(tmp_path, "jekyll", {**files, "_config.yml": "exclude: [ops3]\n"}).excluded_reason("ops3/a.md")

@@ -35,7 +35,7 @@ from pathlib import Path
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
-__all__ = ["docusaurus_trailing_slash", "read_javascript"]
+__all__ = ["docusaurus_route_base_path", "docusaurus_trailing_slash", "read_javascript"]
 
 _DOCUSAURUS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "cjs", "mjs", "ts", "mts"))
 _ASTRO_CONTENT = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
@@ -276,3 +276,94 @@ def docusaurus_trailing_slash(root: Path) -> bool | str | None:
         _trailing_cache[str(path)] = (key, value)
         return value
     return None
+
+
+_route_cache: dict[str, tuple[tuple[int, int], str | None, str | None]] = {}
+
+
+def _object_key(tokens: list[tuple[str, str]], start: int, end: int, key: str) -> int | None:
+    """The index of the value of ``key`` among the own keys of the object literal
+    ``tokens[start:end + 1]``, or ``None``."""
+    depth = 0
+    for at in range(start, end):
+        kind, text = tokens[at]
+        if kind == "punct" and text in "{[(":
+            depth += 1
+        elif kind == "punct" and text in "}])":
+            depth -= 1
+        elif (depth == 1 and kind in ("word", "string") and text == key and tokens[at + 1] == ("punct", ":")
+              and tokens[at - 1] in (("punct", "{"), ("punct", ","))):
+            return at + 2
+    return None
+
+
+def _docs_options(tokens: list[tuple[str, str]]) -> list[tuple[int, int]]:
+    """The object literals holding the default docs plugin's options: the classic
+    preset's ``docs: {…}`` and a ``plugin-content-docs`` entry's options without an ``id``
+    (or with ``id: 'default'``)."""
+    found: list[tuple[int, int]] = []
+    for index, (kind, value) in enumerate(tokens):
+        if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
+                                                                                               ("punct", "(")):
+            continue
+        after = index + 1
+        while after < len(tokens) and tokens[after] == ("punct", ")"):
+            after += 1
+        if after >= len(tokens) or tokens[after] != ("punct", ","):
+            continue
+        region = _option_value(tokens, after + 1)
+        if isinstance(region, str):
+            continue
+        if value.endswith("classic"):
+            at = _object_key(tokens, *region, "docs")
+            inner = _option_value(tokens, at) if at is not None else "nothing"
+            if not isinstance(inner, str):
+                found.append(inner)
+        elif value.endswith("content-docs"):
+            at = _object_key(tokens, *region, "id")
+            if at is None or tokens[at] == ("string", "default"):
+                found.append(region)
+    return found
+
+
+def docusaurus_route_base_path(root: Path) -> tuple[str | None, str | None]:
+    """``(routeBasePath, problem)`` of the default docs plugin in the
+    ``docusaurus.config.*`` at ``root``, read as text (never run): the value without
+    leading or trailing ``/`` (``""`` for ``'/'``) when written as a string literal in the
+    classic preset's ``docs`` options or a ``plugin-content-docs`` entry's;
+    ``(None, None)`` when unset (Docusaurus' default, ``docs``) or when there is no
+    configuration file; ``(None, why)`` when it is set to something other than a literal
+    string (the URL is then unknown). Never raises."""
+    for name in _DOCUSAURUS:
+        path = root / name
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        key = (st.st_mtime_ns, st.st_size)
+        cached = _route_cache.get(str(path))
+        if cached is not None and cached[0] == key:
+            return cached[1], cached[2]
+        try:
+            tokens = _tokens(read_bytes(path).decode("utf-8", errors="replace"))
+        except (OSError, ConfigError):
+            return None, f"{name} cannot be read"
+        value: str | None = None
+        problem: str | None = None
+        for start, end in _docs_options(tokens):
+            at = _object_key(tokens, start, end, "routeBasePath")
+            if at is None:
+                continue
+            kind, text = tokens[at]
+            following = tokens[at + 1] if at + 1 < len(tokens) else ("punct", "}")
+            # A template literal with ${…}, or a string followed by an operator, is code.
+            if kind == "string" and following in (("punct", ","), ("punct", "}")) and "${" not in text:
+                value = text.strip().strip("/")
+            else:
+                value, problem = None, f"{name}: routeBasePath is {text!r}, not a literal string"
+                break
+        if len(_route_cache) > 64:
+            _route_cache.clear()
+        _route_cache[str(path)] = (key, value, problem)
+        return value, problem
+    return None, None
