@@ -219,10 +219,11 @@ class PostingLists:
         return found
 
     def warm(self, reader: Any, segment: Hashable, fields: Sequence[str], share: float = 0.5,
-             min_frequency: int = WARM_MIN_FREQUENCY) -> int:
+             min_frequency: int = WARM_MIN_FREQUENCY, stop: Callable[[], bool] | None = None) -> int:
         """Read the longest posting lists of ``fields`` in the leaf ``reader`` ahead (those
         of at least ``min_frequency`` documents, longest first) until ``share`` of the
-        bound is used; returns how many were read."""
+        bound is used or ``stop()`` is true (asked before each list); returns how many
+        were read."""
         terms = []
         for field in fields:
             if field not in reader.schema:
@@ -233,7 +234,7 @@ class PostingLists:
         terms.sort(reverse=True)
         done = 0
         for _, field, text in terms:
-            if self.bytes >= share * self.max_bytes:
+            if self.bytes >= share * self.max_bytes or (stop is not None and stop()):
                 break
             try:
                 self.get(segment, reader, field, text if isinstance(text, str) else text.decode("utf-8"))

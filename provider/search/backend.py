@@ -455,6 +455,8 @@ class WhooshBackend:
         self.warmed_ahead = 0  # builds whose spelling vocabularies and posting lists the follower warmed
         #: the last build whose warm-up was started (by the follower or beside a request)
         self._warmed_name: str | None = None
+        #: the follower's latest warm-up thread (each waits for the one before it)
+        self._warming: threading.Thread | None = None
 
     # -- Backend interface ---------------------------------------------------------------
 
@@ -755,9 +757,12 @@ class WhooshBackend:
         than in the first request after it. A serving worker calls this as it starts;
         from then on :meth:`is_ready` is false until the first build is open (index files,
         analysers, index summaries), so the first request after ready loads no
-        dictionary; the spelling vocabularies and posting lists are warmed right after.
-        A request that arrives after ``CURRENT`` changed but before the follower has opened that build opens it
-        itself, as without the follower (never an answer from the build replaced).
+        dictionary; the spelling vocabularies and posting lists are warmed right after,
+        in a thread of their own, so that the follower keeps following meanwhile; a build
+        replaced while warming stops being warmed, and the next build's warm-up starts
+        only once it has stopped. A request that arrives after ``CURRENT`` changed but
+        before the follower has opened that build opens it itself, as without the
+        follower (never an answer from the build replaced).
 
         Args:
             interval_s: seconds between two looks at ``CURRENT`` (a ``stat``).
@@ -804,15 +809,30 @@ class WhooshBackend:
         log.info("index build %s open in %.2f s (%s); warming its spelling vocabularies and posting lists",
                  build.name, time.monotonic() - started,
                  ", ".join(sorted(set(build.languages[PUBLIC]) | set(build.languages[ALL]))) or "no language")
+        # The warm-up takes minutes on a large multilingual site: in its own thread, so
+        # that the follower goes on opening each new build ahead of the requests. It
+        # first waits for the warm-up before it, which stops as soon as this build is
+        # served: one warm-up at a time, the memory of one build's vocabularies.
+        self._warming = threading.Thread(target=self._warm_ahead, args=(build, started, self._warming),
+                                         daemon=True, name="kp-warm")
+        self._warming.start()
+
+    def _warm_ahead(self, build: _Build, started: float, previous: threading.Thread | None) -> None:
+        if previous is not None:
+            previous.join()
         done = threading.Event()
         saying = threading.Thread(target=_say_while, args=(done, started, build.name), daemon=True,
                                   name="kp-warm-progress")
         saying.start()
         try:
-            self._warm_spelling(build)
+            warm = self._warm_spelling(build)
         finally:
             done.set()
             saying.join()  # its last line before the one saying the build is warm
+        if not warm:
+            log.info("index build %s no longer served: its warm-up stopped after %.2f s",
+                     build.name, time.monotonic() - started)
+            return
         self.warmed_ahead += 1
         log.info("index build %s warm in %.2f s", build.name, time.monotonic() - started)
 
@@ -832,16 +852,24 @@ class WhooshBackend:
                 return False
         return True
 
-    def _warm_spelling(self, build: _Build) -> None:
+    def _warm_spelling(self, build: _Build) -> bool:
+        """Build the spelling vocabularies of ``build`` and read its longest posting lists
+        ahead. Returns false when it stopped early: the build is no longer the one served
+        (a warm-up of a build replaced would only fill memory), or went away."""
+        def replaced() -> bool:
+            return self._build is not build
+
         for which, index in build.indexes.items():
             try:
                 with index.reader() as reader:
                     for language in build.languages[which]:
+                        if replaced():
+                            return False
                         VOCABULARY.of(self._scope(build, which), reader,
-                                      [field(language) for field in _FIELDS], language)
+                                      [field(language) for field in _FIELDS], language, stop=replaced)
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("spelling warm-up of build %s stopped: %s", build.name, exc)
-                return
+                return False
         # The longest posting lists, read ahead for the first searches: the public index's
         # up to a quarter of the bound (most requests are customer_safe), then the agent
         # index's up to half; later segments (commits) are read as searches need them.
@@ -851,10 +879,11 @@ class WhooshBackend:
                     scope = self._scope(build, which)
                     fields = [field(language) for language in build.languages[which] for field in _FIELDS]
                     for leaf, _ in reader.leaf_readers():
-                        POSTINGS.warm(leaf, segment_key(scope, leaf), fields, share=share)
+                        POSTINGS.warm(leaf, segment_key(scope, leaf), fields, share=share, stop=replaced)
             except (OSError, whoosh_index.EmptyIndexError, ReaderClosed) as exc:
                 log.debug("posting warm-up of build %s stopped: %s", build.name, exc)
-                return
+                return False
+        return not replaced()
 
     def _warm_on_demand(self, build: _Build) -> None:
         if self._warm_summaries(build):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from whoosh.support.levenshtein import distance
@@ -170,14 +170,16 @@ class VocabularyIndexes:
         self.built = 0
 
     def of(self, scope: str, reader: Any, fields: Sequence[str], language: str, *,
-           wait_s: float | None = None) -> list[DeletionIndex] | None:
+           wait_s: float | None = None, stop: Callable[[], bool] | None = None) -> list[DeletionIndex] | None:
         """The deletion indexes of ``reader``'s segments for ``language``, whose
         vocabulary is the union of ``fields``; ``scope`` names the index (segments of
         other indexes are kept apart). Indexes of this scope's segments no longer in the
         reader are dropped. ``wait_s``: how long (seconds) to wait for an index another
         thread is building; ``None`` when that build has not finished by then (a search
         goes on without typo correction rather than past its deadline), also when another
-        thread's build of one of them failed twice."""
+        thread's build of one of them failed twice. ``stop``: asked before each segment's
+        index is built; once true, none more is built and the answer is ``None`` (a
+        warm-up of a build replaced meanwhile)."""
         # An index without segments (nothing public yet) reads as one leaf with no
         # segment and no vocabulary.
         leaves = [leaf for leaf, _ in reader.leaf_readers() if leaf.segment() is not None]
@@ -195,6 +197,8 @@ class VocabularyIndexes:
                         mine.append((key, leaf))
             for key, leaf in mine:
                 try:
+                    if stop is not None and stop():
+                        continue  # the claim is released below; a later caller builds it
                     present = [field for field in fields if field in leaf.schema]
                     index = DeletionIndex(term for field in present for term in _decoded(leaf.lexicon(field)))
                     with self._lock:
@@ -203,6 +207,8 @@ class VocabularyIndexes:
                 finally:
                     with self._lock:
                         self._building.pop(key).set()
+            if stop is not None and stop():
+                return None
             for event in theirs:
                 if not event.wait(wait_s):
                     return None

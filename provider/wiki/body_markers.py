@@ -180,7 +180,10 @@ def _canonical(word: str) -> str:
     folded = fold(word)
     if folded in _VOCABULARY or folded.isascii():
         return "dont" if folded == "don" else folded
-    return next((w for w in _VOCABULARY if resembles(word, w)), folded)
+    # resembles() compares the folded word letter by letter: a word of another length is
+    # never read as that word, and most are (a run of CJK text is one long word).
+    size = len(folded.strip())
+    return next((w for w in _VOCABULARY if len(w) == size and resembles(word, w)), folded)
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -213,8 +216,10 @@ def says_not_for_customers(text: str) -> str | None:
     if words[-1] == "confidential" or any(a == "confidential" and b in _ABOUT_TEXT for a, b in pairwise(words)):
         # "Support: confidential", "Confidential information"; not "Confidential computing".
         return "confidential"
+    present = set(words)
     for phrase in _ANYWHERE:
-        if _contains(words, phrase) and not _advice(words, phrase):
+        # A phrase with a word the text lacks is not in it (most headings hold none).
+        if present.issuperset(phrase) and _contains(words, phrase) and not _advice(words, phrase):
             return " ".join(phrase)
     trimmed = tuple(w for w in words if w not in ("only", "the"))
     for phrase in _WHOLE:

@@ -98,6 +98,8 @@ _PROCEDURE = _fold_all(words_table.PROCEDURE_WORDS)
 _FEATURE = _fold_all(words_table.FEATURE_WORDS)
 _COMPOUNDS = {tuple(_fold(w) for w in k): tuple(_fold(w) for w in v) for k, v in words_table.COMPOUNDS.items()}
 _COMPOUND_MAX = max(len(k) for k in _COMPOUNDS)
+#: The words a compound starts with: at any other word none is looked up.
+_COMPOUND_FIRST = frozenset(k[0] for k in _COMPOUNDS)
 
 
 #: Scripts written without spaces (ja, zh, ko — ko's particles stick to the noun).
@@ -289,6 +291,10 @@ def _joined(words: list[str]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(words):
+        if words[i] not in _COMPOUND_FIRST:
+            out.append(words[i])
+            i += 1
+            continue
         for size in range(min(_COMPOUND_MAX, len(words) - i), 0, -1):
             found = _COMPOUNDS.get(tuple(words[i : i + size]))
             if found is not None and not (found == ("only",) and size == 1 and not (
@@ -505,7 +511,6 @@ def _sentence(words: list[str]) -> str | None:
     "Customers who don't see the button…")."""
     if (order := _order(words)) is not None:
         return order
-    kinds = _kinds(words)
     texts = [i for i, w in enumerate(words) if w in _DEICTICS and (
         w == "following" or any(n in _TEXT_NOUNS for n in words[i + 1 : i + 4]))]
     # "The steps below", "the information above": the text named after its noun.
@@ -526,6 +531,7 @@ def _sentence(words: list[str]) -> str | None:
                     and any(w in _CUSTOMERS for w in words[verbs[0] + 1 : verbs[0] + 5])):
                 return " ".join(words[i : i + 6])
     if texts:
+        kinds = _kinds(words)  # only here: most sentences name no text of their own
         for i, word in enumerate(words):
             if word in FOR_WORDS and i > 0 and words[i - 1] in _FOR_STATEMENT and any(t < i for t in texts):
                 j = i + 1

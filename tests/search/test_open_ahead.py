@@ -8,6 +8,8 @@ Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7).""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -137,3 +139,91 @@ def test_without_the_follower_a_request_opens_the_build(wiki: tuple[Path, Path])
     assert backend.is_ready()
     assert _ask(backend, "深色模式") == ["zh-CN/dark"]
     assert backend.opened_on_demand == 1 and backend.opened_ahead == 0
+
+
+def test_a_build_published_during_a_long_warm_up_is_opened_ahead(
+        wiki: tuple[Path, Path], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: the warm-up took 285 s on a large site; while it ran in the follower's
+    thread, a build swapped in meanwhile was opened by the first request. The warm-up is
+    held here (the real vocabulary build, delayed until released) to stand for one that long."""
+    root, index = wiki
+    caplog.set_level(logging.INFO, logger="provider")
+    release = threading.Event()
+    running = 0
+    most = 0
+    lock = threading.Lock()
+    build_vocabulary = VOCABULARY.of
+
+    def held(*args: object, **kwargs: object) -> object:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        try:
+            release.wait(60)
+            return build_vocabulary(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(VOCABULARY, "of", held)
+    backend = WhooshBackend(index, fallback_locales=("en",))
+    backend.open_ahead(interval_s=0.02)
+    _wait(backend.is_ready)
+    first = IndexLayout(index).current_name()
+    _wait(lambda: running == 1)  # the first build's warm-up is under way
+    _build(root, index, rebuild=True)
+    second = IndexLayout(index).current_name()
+    assert second != first
+    _wait(lambda: backend.opened_ahead == 2)  # while the first warm-up still runs
+    assert backend.warmed_ahead == 0
+    assert _ask(backend, "深色模式") == ["zh-CN/dark"]
+    assert backend.opened_on_demand == 0
+    release.set()
+    _wait(lambda: backend.warmed_ahead == 1)
+    said = [r.getMessage() for r in caplog.records if "index build" in r.getMessage()]
+    # The replaced build stopped being warmed; only the one served was warmed, one at a time.
+    assert any(line.startswith(f"index build {first} no longer served") for line in said)
+    assert not any(line.startswith(f"index build {first} warm in") for line in said)
+    assert said[-1].startswith(f"index build {second} warm in")
+    assert most == 1
+    assert _ask(backend, "dakr mode") == ["en/dark"]
+    assert backend.opened_on_demand == 0
+
+
+_EXIT_WHILE_WARMING = """
+import sys, threading, time
+from pathlib import Path
+from provider.search.backend import VOCABULARY, WhooshBackend
+
+held = threading.Event()
+build_vocabulary = VOCABULARY.of
+
+def of(*args, **kwargs):
+    held.set()
+    time.sleep(3600)  # a warm-up far longer than the process
+    return build_vocabulary(*args, **kwargs)
+
+VOCABULARY.of = of
+backend = WhooshBackend(Path(sys.argv[1]), fallback_locales=("en",))
+backend.open_ahead(interval_s=0.02)
+deadline = time.monotonic() + 60
+while not (backend.is_ready() and held.is_set()):
+    assert time.monotonic() < deadline, "not ready"
+    time.sleep(0.02)
+print("stopping while warming", flush=True)
+sys.exit(0)
+"""
+
+
+def test_a_process_stopping_during_the_warm_up_exits_cleanly(wiki: tuple[Path, Path]) -> None:
+    """A worker stopped while its warm-up runs (minutes on a large site) exits at once,
+    status 0, nothing printed: the warm-up's threads never hold the process."""
+    _, index = wiki
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, "-c", _EXIT_WHILE_WARMING, str(index)], capture_output=True, text=True,
+                         timeout=120, cwd=Path(__file__).resolve().parents[2], check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "stopping while warming\n"
+    assert run.stderr == ""
+    assert time.monotonic() - started < 100
