@@ -207,3 +207,49 @@ def test_what_is_no_secret_skeleton() -> None:
     assert found is not None
     assert found[0] == "amberfalcon79"
     assert [part for part, _ in found[2]] == ["amber", "falcon"]
+
+
+#: Texts of the incremental test's documents: secret lines, their respellings, neither.
+_TEXTS = ("Passphrase: amber falcon seventy nine", "API key: qK7vR2mXp9LwT4sZ",
+          "see Amber-Falcon-79 here", "falcon install amber", "key q k 7 v R 2 m X p 9 L w T 4 s Z ok",
+          "97noclaf rebma", "nothing secret about this widget dashboard")
+
+
+@st.composite
+def _secret_histories(draw: st.DrawFn) -> list[tuple[object, dict[str, object]]]:
+    """Batches of documents whose blocks are drawn from :data:`_TEXTS`, internal or
+    public, changed or removed."""
+    from provider.wiki.classify import INTERNAL, PUBLIC
+    from provider.wiki.containment import block_shingles
+    from provider.wiki.document import DocumentMeta
+    from tests.wiki.test_incremental_rules import NOW
+
+    paths = ["a.md", "b.md", "c.md", "d.md", "e.md"]
+    batches: list[tuple[object, dict[str, object]]] = []
+    for number in range(draw(st.integers(2, 6))):
+        touched = draw(st.lists(st.sampled_from(paths), min_size=3 if number == 0 else 1, max_size=4, unique=True))
+        batch: dict[str, object] = {}
+        for relpath in touched:
+            if draw(st.integers(0, 4)) == 0:
+                batch[relpath] = None
+                continue
+            texts = draw(st.lists(st.sampled_from(_TEXTS), min_size=1, max_size=2))
+            internal = draw(st.booleans())
+            batch[relpath] = DocumentMeta(
+                relpath=relpath, size=1, mtime_ns=0, revision="r1", doc_id=relpath, title=relpath,
+                audience=INTERNAL if internal else PUBLIC, audience_own=True, draft=False, locale="en",
+                translation_group=relpath, text_hash=relpath + "".join(texts), block_shingles=block_shingles(texts))
+        batches.append((NOW, batch))
+    return batches
+
+
+@settings(max_examples=60, deadline=None)
+@given(_secret_histories())
+def test_x2_incremental_secret_skeletons_equal_a_fresh_resolve(batches) -> None:  # type: ignore[no-untyped-def]
+    """X2: as pages gain and lose a secret's line or its respellings, the incremental
+    rules (the :class:`~provider.wiki.containment.ContainmentIndex` reading each page's
+    skeleton for the sources' secrets) decide exactly what a resolve from scratch does."""
+    from provider.wiki.incremental import CorpusRules
+    from tests.wiki.test_incremental_rules import _apply_history
+
+    _apply_history(CorpusRules(max_share=1e9), batches, None, None, hinted=True)  # type: ignore[arg-type]
