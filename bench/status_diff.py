@@ -3,6 +3,9 @@
     nice python bench/status_diff.py --baseline ../baseline-1183a69 kaia-docs=docs/misc/** astro-docs
     nice python bench/status_diff.py --dump OUT.json kaia-docs=docs/misc/**   # one tree only (this one)
 
+``KP_BASELINE_PYTHON``: an interpreter that imports the baseline tree's ``provider`` (a
+venv of its own), when this tree is installed editable in the running one.
+
 Each corpus (``NAME`` or ``NAME=GLOB``: the folder made internal, as ``bench/heuristics.py
 --internal`` does) is read by :func:`provider.wiki.check.check_wiki` in this tree and, with
 ``--baseline``, by the other tree (a child process running this file from there with
@@ -74,7 +77,10 @@ def main() -> None:
         handle, named = tempfile.mkstemp(suffix=".json")
         os.close(handle)
         out = Path(named)
-        subprocess.run([sys.executable, str(Path(__file__).resolve()), "--dump", str(out), spec], check=True,
+        # The baseline's own interpreter if given: an editable install of this tree (or
+        # the working directory) would otherwise lend the reader's workers this tree's code.
+        python = os.environ.get("KP_BASELINE_PYTHON") or sys.executable
+        subprocess.run([python, str(Path(__file__).resolve()), "--dump", str(out), spec], check=True, cwd=out.parent,
                        # PYTHONPATH too: the reader's worker processes import the project anew.
                        env={**os.environ, "KP_TREE": str(args.baseline.resolve()),
                             "PYTHONPATH": str(args.baseline.resolve())})

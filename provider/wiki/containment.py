@@ -83,6 +83,7 @@ from .model import DocumentMeta
 from .name_lists import name_lists
 from .secret_forms import (
     MAX_JOINED_CHARS,
+    PARTS_MIN_CHARS,
     SKELETON_MIN_CHARS,
     joined,
     page_skeleton,
@@ -773,15 +774,19 @@ def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int],
 def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool:
     """Whether ``page`` (with its skeleton's hits: :func:`page_values`) holds a secret's
     skeleton unit (:attr:`Unit.forms`): the whole value in one of its forms, unless it
-    is common (more public pages than the limit write it: site wording, not a secret);
-    or every distinctive part — two at least, of
-    :data:`~provider.wiki.secret_forms.SKELETON_MIN_CHARS` together —, in any order,
+    is common (more public pages than the limit write it: site wording, not a secret) or
+    its distinctive parts have fewer than
+    :data:`~provider.wiki.secret_forms.SKELETON_MIN_CHARS` characters
+    (``Password: A secure password``, ``Password: password mysql database``: ``password``
+    is on 180 of hetzner-tutorials' pages, and 8 other tutorials say "a secure
+    password"); or every distinctive part — two at least, of
+    :data:`~provider.wiki.secret_forms.PARTS_MIN_CHARS` together —, in any order,
     anywhere on the page."""
-    if unit.whole in page and unit.whole not in rare.common:
-        return True
     mine = [(value, chars) for value, chars in unit.parts if value not in rare.common]
-    return len(mine) >= 2 and sum(chars for _, chars in mine) >= SKELETON_MIN_CHARS and \
-        all(value in page for value, _ in mine)
+    rare_chars = sum(chars for _, chars in mine)
+    if unit.whole in page and unit.whole not in rare.common and (not unit.parts or rare_chars >= SKELETON_MIN_CHARS):
+        return True
+    return len(mine) >= 2 and rare_chars >= PARTS_MIN_CHARS and all(value in page for value, _ in mine)
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:

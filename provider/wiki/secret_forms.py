@@ -23,10 +23,12 @@ Both sides are compared as **skeletons** (issue 24: the class, not its members):
 The corpus looks for every secret's skeletons in every public page's skeleton as a
 substring (:class:`provider.wiki.containment.Skeletons`): the whole value, or every
 distinctive part in any order and anywhere on the page. A value whose canonical skeleton
-is shorter than :data:`SKELETON_MIN_CHARS`, or a part shorter than
-:data:`PART_MIN_CHARS`, is never looked for (``pin12`` would be everywhere), and one that
-more than a corpus's limit of public pages hold is common (its rarity:
-:class:`~provider.wiki.containment.Rarity`).
+is shorter than :data:`SKELETON_MIN_CHARS` (a value of one word of letters:
+:data:`SOLO_MIN_CHARS`), or a part shorter than :data:`PART_MIN_CHARS`, is never looked
+for (``pin12`` would be everywhere), and one that more than a corpus's limit of public
+pages hold is common (its rarity: :class:`~provider.wiki.containment.Rarity`). Residual:
+a one-word value under :data:`SOLO_MIN_CHARS` letters split or encoded (``sword fish``),
+and a code's parts reordered (``7731 RTC``: no two parts of :data:`PART_MIN_CHARS`).
 
 The joined form (:func:`joined`: ``amberfalcon79``) and the value with its numbers in
 digits and in words (:func:`with_digits`, :func:`spelled`) are the value's own units,
@@ -46,7 +48,8 @@ from typing import Final
 
 from .copies import _fold
 
-__all__ = ["MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_ENCODED_CHARS", "PART_MIN_CHARS", "SKELETON_MIN_CHARS",
+__all__ = ["MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_ENCODED_CHARS", "PARTS_MIN_CHARS", "PART_MIN_CHARS",
+           "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS",
            "decoded_texts", "joined", "number_spellings", "page_skeleton", "secret_skeletons", "skeleton", "spelled",
            "tokens", "with_digits"]
 
@@ -176,9 +179,18 @@ def decoded_texts(text: str) -> Iterator[str]:
 #: Characters a secret's skeleton (in digits) needs to be looked for on public pages:
 #: ``gw7731`` is one; ``pin12`` is not (a short code is a code pair's business).
 SKELETON_MIN_CHARS: Final = 6
-#: Characters a part of a secret needs to count as one (``amber`` of ``Amber-Falcon-79``,
-#: ``gw`` of ``GW-7731`` no; ``rtc`` of ``RTC-7731`` yes; not ``79``).
-PART_MIN_CHARS: Final = 3
+#: Characters a part of a secret needs to count as one (``amber`` of ``Amber-Falcon-79``;
+#: not ``79``, nor ``xyz`` of ``abcde*1234#XYZ``: at 3, an alphabet on a Hetzner tutorial
+#: held that placeholder's parts).
+PART_MIN_CHARS: Final = 4
+#: Characters a page must hold of a secret's distinctive parts together (parts path):
+#: ``heron`` and ``orbit``.
+PARTS_MIN_CHARS: Final = 10
+#: Characters a value of one word of letters needs to be looked for as a skeleton
+#: (``lighthousemarmalade``; not ``dbpassword``, ``changeme``, ``xxxxxxx``: placeholders
+#: 5 to 8 other Hetzner tutorials write as ``DB_PASSWORD``, ``XXXXXXX``). Shorter, it is
+#: found by its terms only (:func:`provider.wiki.containment.contained`).
+SOLO_MIN_CHARS: Final = 11
 #: Spellings of one secret looked for at most (each number has up to 6: its digits, its
 #: digits one word each, in pairs, as a whole, in Roman numerals).
 MAX_SPELLINGS: Final = 64
@@ -306,6 +318,8 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     parts = _secret_parts(value)
     canonical = "".join(part for part, _ in parts)
     if not SKELETON_MIN_CHARS <= len(canonical) <= MAX_JOINED_CHARS:
+        return None
+    if len(parts) == 1 and canonical.isalpha() and len(canonical) < SOLO_MIN_CHARS:
         return None
     spellings = [""]
     for part, number in parts:

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.containment import SECRET_MIN_CHARS, terms
-from provider.wiki.secret_forms import decoded_texts, joined, spelled
+from provider.wiki.secret_forms import SOLO_MIN_CHARS, decoded_texts, joined, spelled
 from provider.wiki.secret_lines import secret_values
 from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public, _write
 
@@ -111,7 +111,9 @@ def secret_spellings(draw: st.DrawFn) -> tuple[str, str, str]:
     form = draw(st.sampled_from(["hyphen", "snake", "camel", "joined", "other-number", "split-word", "base64", "hex",
                                  "upper-snake"]))
     if form == "split-word" and number is not None:
-        words = words[:2]  # at most JOIN_TERMS tokens on the page
+        words = words[:2]
+    while form == "split-word" and number is None and len("".join(words)) < SOLO_MIN_CHARS:
+        words.append(rng.choice([w for w in VALUE_WORDS[4:] if w not in words]))  # one word: 11 letters
     spoken = draw(st.booleans())
     value_words = words + ([NUMBERS[number] if spoken else str(number)] if number is not None else [])
     value = " ".join(value_words)
