@@ -403,6 +403,8 @@ class Unit:
     whole: int = 0
     #: ``(value, characters)`` of each part.
     parts: frozenset[tuple[int, int]] = frozenset()
+    #: Characters of the whole value's canonical skeleton.
+    chars: int = 0
 
     def values(self) -> frozenset[int]:
         if self.forms:
@@ -470,16 +472,17 @@ def _skeleton_unit(entry: str) -> Unit:
     sections = entry.removeprefix(_SKELETON).split(_SECTION)
     forms: set[tuple[str, int]] = set()
     parts: set[tuple[int, int]] = set()
-    whole = 0
+    whole = chars = 0
     for at, section in enumerate(sections):
         canonical, *spellings = section.split(_FORM)
         value = zlib.crc32(canonical.encode(), 6 if at else 5)
         if at:
             parts.add((value, len(canonical)))
         else:
-            whole = value
+            whole, chars = value, len(canonical)
         forms.update((form, value) for form in spellings)
-    return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts))
+    return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts),
+                chars=chars)
 
 
 class Skeletons:
@@ -775,7 +778,7 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
     """Whether ``page`` (with its skeleton's hits: :func:`page_values`) holds a secret's
     skeleton unit (:attr:`Unit.forms`): the whole value in one of its forms, unless it
     is common (more public pages than the limit write it: site wording, not a secret) or
-    its distinctive parts have fewer than
+    its distinctive parts (and those too short to be parts) have fewer than
     :data:`~provider.wiki.secret_forms.SKELETON_MIN_CHARS` characters
     (``Password: A secure password``, ``Password: password mysql database``: ``password``
     is on 180 of hetzner-tutorials' pages, and 8 other tutorials say "a secure
@@ -784,7 +787,9 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
     anywhere on the page."""
     mine = [(value, chars) for value, chars in unit.parts if value not in rare.common]
     rare_chars = sum(chars for _, chars in mine)
-    if unit.whole in page and unit.whole not in rare.common and (not unit.parts or rare_chars >= SKELETON_MIN_CHARS):
+    # Characters too short to be parts (``rtc`` of ``RTC-7731``, ``db``) count as distinctive.
+    short = unit.chars - sum(chars for _, chars in unit.parts)
+    if unit.whole in page and unit.whole not in rare.common and rare_chars + short >= SKELETON_MIN_CHARS:
         return True
     return len(mine) >= 2 and rare_chars >= PARTS_MIN_CHARS and all(value in page for value, _ in mine)
 
