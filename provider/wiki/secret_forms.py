@@ -142,7 +142,7 @@ def _printable(data: bytes) -> str | None:
     # Zero-width characters (format, Cf) hide nothing a reader sees: a secret spaced by
     # them and then encoded is text.
     shown = sum(ch.isprintable() or ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
-    if not text or shown < 0.95 * len(text) or not any(ch.isalpha() for ch in text):
+    if not text or shown < 0.95 * len(text) or not any(ch.isalnum() for ch in text):
         return None
     return text
 
