@@ -35,10 +35,13 @@ site.
   all its runs and words and they are distinctive (a value of one or two terms: every
   term, and :data:`SECRET_MIN_CHARS` characters). Its respellings
   (:mod:`provider.wiki.secret_forms`) are units too: the value with its numbers in digits
-  and in English words, its joined form as a word (``amberfalcon79``), and its joined
-  form as a page's run of 2–4 tokens joins to it (``Amber-Falcon-79``, ``sword fish``, a
-  decoded base64 or hex run) — a pair with the value's longest word, common when that
-  word is (``Password: your password`` finds no page saying "your password").
+  and in English words, its joined form as a word (``amberfalcon79``), and its
+  **skeletons** (a ``z:`` unit: :attr:`Unit.forms`), looked for when the corpus is derived
+  in each public page's skeleton (:class:`Skeletons`: ``Amber-Falcon-79``, ``marma lade``,
+  ``%37%37``, ROT13, reversed, Roman numerals, a spaced or regrouped key, a decoded base64
+  or hex run) — the whole value, or every distinctive part in any order; a value or part
+  more public pages hold than the limit is common (``Password: your password`` finds no
+  page saying "your password").
 * **A unit is contained** in a public page (:func:`contained`) when its distinctive
   content is there: (a) *wording* — at least half its shingles are distinctive, the
   page holds :data:`CONTAINED_SHARE` of those (and at least :data:`MIN_DISTINCT_SHINGLES`)
@@ -78,7 +81,16 @@ from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
 from .name_lists import name_lists
-from .secret_forms import MAX_JOINED_CHARS, joined, page_joined, spelled, tokens, with_digits
+from .secret_forms import (
+    MAX_JOINED_CHARS,
+    PARTS_MIN_CHARS,
+    SKELETON_MIN_CHARS,
+    joined,
+    page_skeleton,
+    secret_skeletons,
+    spelled,
+    with_digits,
+)
 from .secret_lines import secret_values
 
 __all__ = [
@@ -102,6 +114,7 @@ __all__ = [
     "WORD_SHARE",
     "ContainmentIndex",
     "Rarity",
+    "Skeletons",
     "Unit",
     "block_shingles",
     "common_limit",
@@ -112,6 +125,8 @@ __all__ = [
     "decode_words",
     "held",
     "is_code",
+    "page_skeleton_of",
+    "page_values",
     "part",
     "parts_cover",
     "public_set",
@@ -174,9 +189,14 @@ _SENTENCE = "s:"
 _KEYED = "k:"
 #: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
 _NAMES = "n:"
-#: Marks the joined forms a public block holds (:func:`provider.wiki.secret_forms.page_joined`):
-#: what a page holds, never a unit.
+#: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
+#: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
+#: Marks what a secret's value may be written as on a page
+#: (:func:`provider.wiki.secret_forms.secret_skeletons`): a unit of its own.
+_SKELETON = "z:"
+#: Separate a ``z:`` entry's sections (the whole value, then each part) and the forms of one.
+_SECTION, _FORM = "\x1e", "\x1f"
 #: Separates a block's shingles, words, code pairs and the pairs' words in a stored entry.
 _WORDS = "|"
 #: Numbers written with separators ("555-0199", "555 0199", "(555) 0199", "1.234.567"):
@@ -248,7 +268,7 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     return _SPLIT + encoded if _length(found) < len(found) else encoded
 
 
-def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
+def block_shingles(blocks: Iterable[str], *, page: bool = True) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
     out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
     ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
@@ -260,11 +280,12 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
     sentence of at least :data:`MIN_UNIT_SHINGLES` shingles (a unit of its own: a pasted
     sentence of a long paragraph); a block with a line naming a secret is preceded by a
     ``k:`` entry of each value (:func:`~provider.wiki.secret_lines.secret_values`: of each
-    spelling, and its joined form as a code pair: :func:`_secret_entries`), a block's
-    entries (a short block's too) are followed by a ``j:`` entry of the joined forms it
-    holds (:func:`~provider.wiki.secret_forms.page_joined`) when it has any, and the
-    blocks' lists of names (:func:`~provider.wiki.name_lists.name_lists`) follow them as
-    ``n:`` entries. Order of the blocks kept."""
+    spelling, and a ``z:`` entry of the skeletons it may be written as:
+    :func:`_secret_entries`), the blocks' lists of names
+    (:func:`~provider.wiki.name_lists.name_lists`) follow them as ``n:`` entries, and,
+    when ``page`` (the blocks a page publishes; not its internal sections), a ``j:``
+    entry of their skeleton (:func:`~provider.wiki.secret_forms.page_skeleton`) ends the
+    tuple. Order of the blocks kept."""
     out = []
     texts = list(blocks)
     for text in texts:
@@ -279,19 +300,21 @@ def block_shingles(blocks: Iterable[str]) -> tuple[str, ...]:
                 inner = terms(sentence)
                 if len(inner) - SHINGLE_WORDS + 1 >= _floor(_length(inner) < len(inner)) and len(inner) < len(found):
                     out.append(_SENTENCE + _entry(inner, []))
-        forms = page_joined(text, SECRET_MIN_CHARS)
-        if forms:
-            out.append(_JOINED + _pack(sorted({zlib.crc32(form.encode(), 3) for form in forms})))
     for names in name_lists(texts):
         out.append(_NAMES + _entry(terms(" ".join(names)), []))
+    if page and texts:
+        stream = page_skeleton(texts)
+        if stream:
+            out.append(_JOINED + stream)
     return tuple(out)
 
 
 def _secret_entries(value: str) -> list[str]:
     """The ``k:`` entries of one secret's value: its terms as written, with its numbers
     in digits and in English words (:mod:`provider.wiki.secret_forms`), and its joined
-    form (``amberfalcon79``) as a word and as a joined value (another CRC seed: what a
-    page's :data:`_JOINED` entry holds)."""
+    form (``amberfalcon79``) as a word; and a ``z:`` entry of what a page's skeleton may
+    hold of it (:func:`~provider.wiki.secret_forms.secret_skeletons`): its forms, then
+    each part's, in plain text (the entry is an internal document's, never served)."""
     out = []
     for spelling in dict.fromkeys((value, with_digits(value), spelled(value))):
         held_terms = terms(spelling)
@@ -300,11 +323,12 @@ def _secret_entries(value: str) -> list[str]:
     form = joined(value)
     if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
         out.append(_KEYED + _entry([form], []))
-        # A pair (joined value, the value's longest word): common when that word is
-        # (see _common), so "Password: your password" does not find every "your password".
-        longest = max(tokens(value), key=len)
-        pair, word = zlib.crc32(form.encode(), 3), zlib.crc32(longest.encode(), 1)
-        out.append(_KEYED + _WORDS.join((_pack([]), _pack([]), _pack([pair]), _pack([word]))))
+    found = secret_skeletons(value)
+    if found is not None:
+        canonical, forms, parts = found
+        sections = [canonical + _FORM + _FORM.join(sorted(forms))]
+        sections += [part + _FORM + _FORM.join(sorted(spellings)) for part, spellings in parts]
+        out.append(_SKELETON + _SECTION.join(sections))
     return list(dict.fromkeys(out))
 
 
@@ -372,8 +396,19 @@ class Unit:
     #: Text only a label hides (:attr:`DocumentMeta.label_block_shingles`): contained only
     #: by a long verbatim run (see :func:`contained`), never by its words or a part.
     labelled: bool = False
+    #: A secret's skeleton unit (a ``z:`` entry): ``(form, value)`` for each skeleton a
+    #: page may hold it as (:class:`Skeletons` looks for them); the whole value's forms
+    #: have the value :attr:`whole`, each part's forms the part's value in :attr:`parts`.
+    forms: frozenset[tuple[str, int]] = frozenset()
+    whole: int = 0
+    #: ``(value, characters)`` of each part.
+    parts: frozenset[tuple[int, int]] = frozenset()
+    #: Characters of the whole value's canonical skeleton.
+    chars: int = 0
 
     def values(self) -> frozenset[int]:
+        if self.forms:
+            return frozenset(v for v, _ in self.parts) | {self.whole}
         if self.pairs:
             return frozenset(v for pair in self.pairs for v in pair)
         return self.shingles | self.words
@@ -391,6 +426,9 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
     decoded = []
     for entry in blocks:
         if entry.startswith(_JOINED):
+            continue
+        if entry.startswith(_SKELETON):
+            found.append(_skeleton_unit(entry))
             continue
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
@@ -425,6 +463,81 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
                 and len(shingles) <= SHORT_TEXT_SHINGLES * (2 if split else 1):
             found.append(Unit(shingles, words_, split))
     return list(dict.fromkeys(found))
+
+
+def _skeleton_unit(entry: str) -> Unit:
+    """The unit of a ``z:`` entry (:func:`_secret_entries`): its values are CRCs of the
+    canonical forms under seed 5 (a whole value) and 6 (a part), never a shingle's or a
+    word's."""
+    sections = entry.removeprefix(_SKELETON).split(_SECTION)
+    forms: set[tuple[str, int]] = set()
+    parts: set[tuple[int, int]] = set()
+    whole = chars = 0
+    for at, section in enumerate(sections):
+        canonical, *spellings = section.split(_FORM)
+        value = zlib.crc32(canonical.encode(), 6 if at else 5)
+        if at:
+            parts.add((value, len(canonical)))
+        else:
+            whole, chars = value, len(canonical)
+        forms.update((form, value) for form in spellings)
+    return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts),
+                chars=chars)
+
+
+class Skeletons:
+    """The skeletons the corpus's secrets may be written as (:attr:`Unit.forms`), looked
+    for in each public page's skeleton (its ``j:`` entry) when the corpus is derived: a
+    page holds the value of each form its skeleton contains. One regular expression of
+    them all, a trie (each position of a page tries the forms' next characters at once),
+    finds whether a page holds any; only then is each form looked for."""
+
+    def __init__(self, units_: Iterable[Unit]) -> None:
+        self.values: dict[str, set[int]] = defaultdict(set)
+        for unit in units_:
+            for form, value in unit.forms:
+                self.values[form].add(value)
+        self._any = re.compile(_trie(sorted(self.values))) if self.values else None
+
+    def hits(self, stream: str) -> frozenset[int]:
+        """The values of the forms ``stream`` (a page's skeleton) contains."""
+        if self._any is None or not stream or self._any.search(stream) is None:
+            return frozenset()
+        return frozenset(v for form, found in self.values.items() if form in stream for v in found)
+
+
+def _trie(forms: list[str]) -> str:
+    """A regular expression matching any of ``forms`` (sorted), as a trie."""
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]
+    for form in forms:
+        node = tree
+        for ch in form:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+        if "" in node:
+            return ""  # a shorter form ends here: reaching it is a match
+        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items())]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return pattern(tree)
+
+
+_NO_SKELETONS = Skeletons(())
+
+
+def page_skeleton_of(meta: DocumentMeta) -> str:
+    """The skeleton of the document's public blocks (its ``j:`` entry), or ``""``."""
+    entries = meta.block_shingles
+    return entries[-1].removeprefix(_JOINED) if entries and entries[-1].startswith(_JOINED) else ""
+
+
+def page_values(meta: DocumentMeta, skeletons: Skeletons) -> frozenset[int]:
+    """What the document's public blocks hold: its :func:`public_set` and the values of
+    the corpus's secret forms its skeleton contains (:meth:`Skeletons.hits`)."""
+    found = skeletons.hits(page_skeleton_of(meta))
+    return public_set(meta) | found if found else public_set(meta)
 
 
 def source_capable(meta: DocumentMeta) -> bool:
@@ -471,13 +584,10 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
 def _values_of(entries: tuple[str, ...]) -> set[int]:
     found: set[int] = set()
     for entry in entries:
-        if entry.startswith((_SENTENCE, _KEYED)):
-            continue  # its block holds it all
+        if entry.startswith((_SENTENCE, _KEYED, _SKELETON, _JOINED)):
+            continue  # its block holds it all; a skeleton is read against the secrets
         if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
             found.update(decode_words(entry))
-            continue
-        if entry.startswith(_JOINED):
-            found.update(decode(entry))
             continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
@@ -499,12 +609,13 @@ def counts_for_commonness(meta: DocumentMeta) -> bool:
     return meta.audience == PUBLIC and not meta.draft and not meta.errors
 
 
-def _counted_values(meta: DocumentMeta, page: frozenset[int] | None = None) -> frozenset[int]:
-    """The values the document adds to the document frequency: its :func:`public_set`
+def _counted_values(meta: DocumentMeta, page: frozenset[int] | None = None,
+                    skeletons: Skeletons = _NO_SKELETONS) -> frozenset[int]:
+    """The values the document adds to the document frequency: its :func:`page_values`
     (``page`` if known) when it :func:`counts_for_commonness`, else none."""
     if not counts_for_commonness(meta):
         return frozenset()
-    return public_set(meta) if page is None else page
+    return page_values(meta, skeletons) if page is None else page
 
 
 def _pair_words(units_: Iterable[Unit]) -> dict[int, int]:
@@ -559,19 +670,22 @@ class Rarity:
 def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]] | None = None) -> Rarity:
     """The :class:`Rarity` of a whole corpus: each source unit value's document frequency
     over the documents that :func:`counts_for_commonness`. ``pages``: documents'
-    :func:`public_set` already decoded."""
+    :func:`page_values` already decoded."""
     wanted: set[int] = set()
     pair_words: dict[int, int] = {}
+    found: list[Unit] = []
     for meta in docs.values():
         whole, internal = units(meta)
+        found += whole + internal
         wanted |= {value for unit in (*whole, *internal) for value in unit.values()}
         pair_words.update(_pair_words((*whole, *internal)))
+    skeletons = Skeletons(found)
     counts: Counter[int] = Counter()
     counted = sum(1 for meta in docs.values() if counts_for_commonness(meta))
     if wanted:
         known = pages or {}
         for relpath, meta in docs.items():
-            counts.update(_counted_values(meta, known.get(relpath)) & wanted)
+            counts.update(_counted_values(meta, known.get(relpath), skeletons) & wanted)
     limit = common_limit(counted)
     return Rarity(limit, _common(counts, limit, pair_words))
 
@@ -591,6 +705,8 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
         return _verbatim(unit, page, shingles)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
+    if unit.forms:
+        return _holds_skeleton(unit, page, rare)
     if unit.secret:
         return _holds_secret(unit, shingles, words_, page)
     if unit.names:
@@ -658,6 +774,26 @@ def _holds_secret(unit: Unit, shingles: frozenset[int], words_: frozenset[int],
     return words_ == unit.words
 
 
+def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> bool:
+    """Whether ``page`` (with its skeleton's hits: :func:`page_values`) holds a secret's
+    skeleton unit (:attr:`Unit.forms`): the whole value in one of its forms, unless it
+    is common (more public pages than the limit write it: site wording, not a secret) or
+    its distinctive parts (and those too short to be parts) have fewer than
+    :data:`~provider.wiki.secret_forms.SKELETON_MIN_CHARS` characters
+    (``Password: A secure password``, ``Password: password mysql database``: ``password``
+    is on 180 of hetzner-tutorials' pages, and 8 other tutorials say "a secure
+    password"); or every distinctive part — two at least, of
+    :data:`~provider.wiki.secret_forms.PARTS_MIN_CHARS` together —, in any order,
+    anywhere on the page."""
+    mine = [(value, chars) for value, chars in unit.parts if value not in rare.common]
+    rare_chars = sum(chars for _, chars in mine)
+    # Characters too short to be parts (``rtc`` of ``RTC-7731``, ``db``) count as distinctive.
+    short = unit.chars - sum(chars for _, chars in unit.parts)
+    if unit.whole in page and unit.whole not in rare.common and rare_chars + short >= SKELETON_MIN_CHARS:
+        return True
+    return len(mine) >= 2 and rare_chars >= PARTS_MIN_CHARS and all(value in page for value, _ in mine)
+
+
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
     """The distinctive words of ``unit`` that ``page`` holds when it carries a part of it
     (:data:`PART_SHINGLES` distinctive shingles and :data:`PART_WORDS` distinctive words),
@@ -701,6 +837,8 @@ class ContainmentIndex:
         self._counted = 0
         #: Each code pair value's word value (the pair's commonness reads it).
         self._pair_words: dict[int, int] = {}
+        #: The forms of the sources' secrets (what a page's skeleton is read for).
+        self._skeletons = _NO_SKELETONS
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def clear(self) -> None:
@@ -711,6 +849,7 @@ class ContainmentIndex:
         self._df.clear()
         self._counted = 0
         self._pair_words.clear()
+        self._skeletons = _NO_SKELETONS
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def rebuild(self, docs: Mapping[str, DocumentMeta]) -> None:
@@ -722,9 +861,10 @@ class ContainmentIndex:
                 self._units[key] = found
                 self._wanted.update(v for u in found for v in u.values())
                 self._pair_words.update(_pair_words(found))
+        self._skeletons = Skeletons(u for found in self._units.values() for u in found)
         for meta in docs.values():
             self._counted += counts_for_commonness(meta)
-            self._df.update(_counted_values(meta) & self._wanted.keys())
+            self._df.update(_counted_values(meta, None, self._skeletons) & self._wanted.keys())
         self.rarity = self._rarity()
         self._reindex()
 
@@ -756,7 +896,7 @@ class ContainmentIndex:
         for key, (old, new) in changes.items():
             if old is not None:
                 self._counted -= counts_for_commonness(old)
-                self._df.subtract(_counted_values(old) & self._wanted.keys())
+                self._df.subtract(_counted_values(old, None, self._skeletons) & self._wanted.keys())
             for unit in self._units.pop(key, ()):
                 for value in unit.values():
                     self._by_value.get(value, set()).discard(key)
@@ -775,15 +915,17 @@ class ContainmentIndex:
             self._df.pop(value, None)
             added.discard(value)
         self._by_value = defaultdict(set, {v: k for v, k in self._by_value.items() if k})
+        if any(u.forms for found in self._units.values() for u in found) or self._skeletons.values:
+            self._skeletons = Skeletons(u for found in self._units.values() for u in found)
         for _, new in changes.values():
             if new is not None:
                 self._counted += counts_for_commonness(new)
-                self._df.update(_counted_values(new) & (self._wanted.keys() - added))
+                self._df.update(_counted_values(new, None, self._skeletons) & (self._wanted.keys() - added))
         if added:  # values new to the sources: counted over the whole corpus
             for value in added:
                 self._df[value] = 0
             for meta in docs.values():
-                self._df.update(_counted_values(meta) & added)
+                self._df.update(_counted_values(meta, None, self._skeletons) & added)
         self.rarity = self._rarity()
         flipped = ((before.common ^ self.rarity.common) & self._wanted.keys()) - added
         if before.limit != self.rarity.limit or flipped:
@@ -798,7 +940,7 @@ class ContainmentIndex:
         """The source-capable documents one of whose distinctive values ``key`` (its
         ``meta``) holds, and, when ``key`` has units, the documents of ``docs`` holding
         one of its distinctive values."""
-        page = public_set(meta) if meta.block_shingles else frozenset()
+        page = page_values(meta, self._skeletons) if meta.block_shingles else frozenset()
         get = self._by_value.get
         found: set[str] = set()
         for value in page:
@@ -813,5 +955,6 @@ class ContainmentIndex:
         common = self.rarity.common
         probes = {v for u in mine for v in u.values()} - common
         for other, other_meta in docs.items():
-            if other != key and other_meta.block_shingles and not probes.isdisjoint(public_set(other_meta)):
+            if other != key and other_meta.block_shingles and \
+                    not probes.isdisjoint(page_values(other_meta, self._skeletons)):
                 yield other

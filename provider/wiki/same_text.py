@@ -38,9 +38,11 @@ from .audience import CORPUS, INTERNAL, KEPT_OUT_OF_SEARCH, PUBLIC, Reason
 from .containment import (
     MIN_DISTINCT_SHINGLES,
     Rarity,
+    Skeletons,
     Unit,
     contained,
     held,
+    page_values,
     part,
     parts_cover,
     public_set,
@@ -292,7 +294,9 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
             sources += [(unit, relpath + "#internal", False) for unit in internal]
     if not sources:
         return
-    pages = {relpath: public_set(draft.meta) for relpath, draft in drafts.items()
+    # The corpus's secrets are looked for in each public page's skeleton here, once.
+    skeletons = Skeletons(unit for unit, _, _ in sources)
+    pages = {relpath: page_values(draft.meta, skeletons) for relpath, draft in drafts.items()
              if draft.meta.block_shingles and draft.withheld is None and draft.audience == PUBLIC}
     if rare is None:
         rare = rarity({relpath: draft.meta for relpath, draft in drafts.items()}, pages)

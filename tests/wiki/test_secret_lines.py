@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.containment import SECRET_MIN_CHARS, terms
-from provider.wiki.secret_forms import decoded_texts, joined, spelled
+from provider.wiki.secret_forms import SOLO_MIN_CHARS, decoded_texts, joined, spelled
 from provider.wiki.secret_lines import secret_values
 from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public, _write
 
@@ -101,8 +101,7 @@ SPLIT_LABELS = ["pass word", "Pass-Word", "pass_phrase", "PASS PHRASE", "code-wo
 @st.composite
 def secret_spellings(draw: st.DrawFn) -> tuple[str, str, str]:
     """(the internal page's line, the value as a public page respells it, how): two or
-    three words and maybe a number (at most :data:`~provider.wiki.secret_forms.JOIN_TERMS`
-    tokens as the page writes it), spelled out or in digits, either side, under a label
+    three words and maybe a number, spelled out or in digits, either side, under a label
     written whole or split (``pass word``); on the public page hyphenated, snake_case,
     camelCase, run together, with the number the other way, a word split in two, or
     the value (as written in the line) in base64 or hex."""
@@ -112,7 +111,9 @@ def secret_spellings(draw: st.DrawFn) -> tuple[str, str, str]:
     form = draw(st.sampled_from(["hyphen", "snake", "camel", "joined", "other-number", "split-word", "base64", "hex",
                                  "upper-snake"]))
     if form == "split-word" and number is not None:
-        words = words[:2]  # at most JOIN_TERMS tokens on the page
+        words = words[:2]
+    while form == "split-word" and number is None and len("".join(words)) < SOLO_MIN_CHARS:
+        words.append(rng.choice([w for w in VALUE_WORDS[4:] if w not in words]))  # one word: 11 letters
     spoken = draw(st.booleans())
     value_words = words + ([NUMBERS[number] if spoken else str(number)] if number is not None else [])
     value = " ".join(value_words)
@@ -193,14 +194,16 @@ def test_secret_values_are_read_from_labelled_lines_only() -> None:
 
 
 def test_benign_secret_lines_taint_no_public_page(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The balance: a value's words scattered over a public page (not as a run), and a
-    value too short to look for ("PIN: 12") leave the public page public."""
+    """The balance: one part of a value with its numbers (``amber`` and ``seventy nine``
+    scattered, no ``falcon``), and a value too short to look for ("PIN: 12") leave the
+    public page public. (Every part scattered over the page is the secret's parts
+    reordered: issue 24, :func:`test_x2_a_secret_transformed_never_reaches_the_public_index`.)"""
     site = tmp_path / "site"
     rng = random.Random(3)
     _write(site, {
         "ops/vault.md": _page("Vault", "internal", [_filler(rng, 30) + ".", "Passphrase: amber falcon seventy nine",
                                                     "PIN: 12"]),
-        "guide.md": _page("Guide", "public", [f"amber {_filler(rng, 5)} falcon {_filler(rng, 5)} seventy "
+        "guide.md": _page("Guide", "public", [f"amber {_filler(rng, 5)} seventy "
                                               f"{_filler(rng, 5)} nine {_filler(rng, 5)} 12."]),
     })
     assert "guide.md" in _public(site)
