@@ -161,12 +161,18 @@ def test_x5_a_footer_many_public_pages_share_makes_no_copy(tmp_path_factory, see
     the internal page's own text still makes a page that copies it internal."""
     rng = random.Random(seed)
     own = " ".join(f"{w}{seed % 97}" for w in rng.sample(FILLER, 12))
-    # Pages of an article's length: a page mostly made of the footer is rule 6's near-copy
-    # (Jaccard over the whole text), which this balance does not change.
+    # Pages of an article's length, each on its own topic (words of its own: FILLER's 31
+    # words on every page are the words path's "0 distinctive triples" of issue 24, left
+    # open); a page mostly made of the footer is rule 6's near-copy (Jaccard over the
+    # whole text), which this balance does not change.
+
+    def topic(page: int, count: int) -> str:
+        return " ".join(f"{word}{page}x{seed % 89}" for word in rng.choices(FILLER, k=count))
+
     files = {"ops/runbook.md": _page("Runbook", "internal", [f"The refund ledger {own} closes at noon.",
-                                                             _filler(rng, 60) + ".", FOOTER])}
+                                                             topic(99, 60) + ".", FOOTER])}
     for number in range(holders):
-        files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 80)} {number}.", FOOTER])
+        files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{topic(number, 80)}.", FOOTER])
     files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 10)}. The refund ledger {own} closes at noon."])
     site = tmp_path_factory.mktemp("site")
     _write(site, files)
