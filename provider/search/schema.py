@@ -20,7 +20,9 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
-SCHEMA_VERSION = 11  # 11: rule 6d stores secret values and name lists; 10: code pairs, sentence entries
+SCHEMA_VERSION = 12  # 12: hidden blocks store names, secrets as skeletons
+# (11: rule 6d stores secret values and name lists)
+# (10: code pairs, sentence entries)
 # (9: block words beside shingles; 8: block shingles on DocumentMeta)
 #: Values of the stored ``sync`` field that a search reads back (``freshness``): a
 #: translation current with its source, or stale. The indexing pipeline maps the corpus

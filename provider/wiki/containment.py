@@ -80,7 +80,7 @@ from dataclasses import dataclass, field, replace
 from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
-from .name_lists import name_lists
+from .name_lists import name_lists, person_names
 from .secret_forms import (
     MAX_JOINED_CHARS,
     PARTS_MIN_CHARS,
@@ -94,6 +94,7 @@ from .secret_forms import (
 from .secret_lines import secret_values
 
 __all__ = [
+    "BOILERPLATE_DOCS",
     "CODE_DIGITS",
     "CODE_WINDOW",
     "COMMON_MIN_DOCS",
@@ -116,6 +117,7 @@ __all__ = [
     "Rarity",
     "Skeletons",
     "Unit",
+    "block_id",
     "block_shingles",
     "common_limit",
     "contained",
@@ -178,6 +180,12 @@ SHORT_TEXT_SHINGLES = 64
 COMMON_MIN_DOCS = 12
 #: … and this share of the corpus's documents (0.5 %: 13 of Microsoft Learn's 2,448).
 COMMON_SHARE = 0.005
+#: Public documents that hold a block whole (the same terms in the same order) for it to
+#: be the site's boilerplate, which evidences nothing: Learn's "Get help from the
+#: Microsoft Community…" footer is on 3 public articles, its administrator-account note
+#: on 9. An internal paragraph pasted unchanged, as a paragraph of its own, into this
+#: many public pages is the residual (a paste inside a paragraph is another block).
+BOILERPLATE_DOCS = 3
 
 #: Marks a block of a script written without spaces (:func:`block_shingles`).
 _SPLIT = "h:"
@@ -268,7 +276,7 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     return _SPLIT + encoded if _length(found) < len(found) else encoded
 
 
-def block_shingles(blocks: Iterable[str], *, page: bool = True) -> tuple[str, ...]:
+def block_shingles(blocks: Iterable[str], *, page: bool = True, hidden: bool = False) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
     out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
     ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
@@ -285,12 +293,18 @@ def block_shingles(blocks: Iterable[str], *, page: bool = True) -> tuple[str, ..
     (:func:`~provider.wiki.name_lists.name_lists`) follow them as ``n:`` entries, and,
     when ``page`` (the blocks a page publishes; not its internal sections), a ``j:``
     entry of their skeleton (:func:`~provider.wiki.secret_forms.page_skeleton`) ends the
-    tuple. Order of the blocks kept."""
+    tuple. Order of the blocks kept. With ``hidden`` (the blocks of internal sections),
+    each person's name in a block (:func:`~provider.wiki.name_lists.person_names`: a
+    table cell's "Dana Whitfield") is a ``k:`` entry too, looked for as exactly as a
+    secret's value."""
     out = []
     texts = list(blocks)
     for text in texts:
         for value in secret_values(text):
             out += _secret_entries(value)
+        if hidden:
+            for name in person_names(text):
+                out += _secret_entries(name)
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
         if len(found) >= SHINGLE_WORDS or pairs:
@@ -394,7 +408,8 @@ class Unit:
     #: most of its distinctive words, in any order (see :func:`contained`).
     names: bool = False
     #: Text only a label hides (:attr:`DocumentMeta.label_block_shingles`): contained only
-    #: by a long verbatim run (see :func:`contained`), never by its words or a part.
+    #: by a long verbatim run (see :func:`contained`), never by its words or a part; its
+    #: codes, names and secrets by their own exact rules.
     labelled: bool = False
     #: A secret's skeleton unit (a ``z:`` entry): ``(form, value)`` for each skeleton a
     #: page may hold it as (:class:`Skeletons` looks for them); the whole value's forms
@@ -405,13 +420,23 @@ class Unit:
     parts: frozenset[tuple[int, int]] = frozenset()
     #: Characters of the whole value's canonical skeleton.
     chars: int = 0
+    #: The :func:`block_id` of the block the unit is made of (its sentences' and codes'
+    #: too); 0 for a unit of several blocks, a secret's value or a list of names. A
+    #: block that :data:`BOILERPLATE_DOCS` public documents hold whole is no evidence
+    #: (see :func:`_common`).
+    block: int = 0
 
     def values(self) -> frozenset[int]:
+        """Every value whose document frequency decides the unit's distinctive content:
+        its shingles and words (a code unit: its pairs and their words; a skeleton unit:
+        its whole value's and its parts' values), and its block."""
         if self.forms:
-            return frozenset(v for v, _ in self.parts) | {self.whole}
-        if self.pairs:
-            return frozenset(v for pair in self.pairs for v in pair)
-        return self.shingles | self.words
+            found = frozenset(v for v, _ in self.parts) | {self.whole}
+        elif self.pairs:
+            found = frozenset(v for pair in self.pairs for v in pair)
+        else:
+            found = self.shingles | self.words
+        return found | {self.block} if self.block else found
 
 
 def _floor(split: bool) -> int:
@@ -421,9 +446,20 @@ def _floor(split: bool) -> int:
     return 12 if split else MIN_UNIT_SHINGLES
 
 
-def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
+def block_id(entry: str) -> int:
+    """The value standing for one whole block (a main :func:`block_shingles` entry: the
+    same terms in the same order, the same code pairs) in a page's :func:`public_set` and
+    a unit's :meth:`Unit.values` (another CRC seed: it never reads as a shingle, a word,
+    a pair or a joined form)."""
+    return zlib.crc32(entry.encode(), 4)
+
+
+def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
+    """The units of one text's entries; ``hidden``: the entries of internal sections,
+    whose every code is a unit (see below)."""
     found: list[Unit] = []
     decoded = []
+    block = 0
     for entry in blocks:
         if entry.startswith(_JOINED):
             continue
@@ -441,18 +477,23 @@ def _units_of(blocks: tuple[str, ...]) -> list[Unit]:
         if entry.startswith(_NAMES):
             found.append(Unit(frozenset(), words_, names=True))
             continue
+        if not entry.startswith(_SENTENCE):
+            block = block_id(entry)  # its sentences' entries follow it
         if len(shingles) >= _floor(split):
-            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered))
+            found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered,
+                              block=block))
         if entry.startswith(_SENTENCE):
             continue
         decoded.append((shingles, words_, split))
         pairs = decode_pairs(entry)
         # A code unit only for a block too short to be a unit ("Override PIN: 4417-9920"):
-        # in a longer block the code is mostly a fact its topic shares (an error number,
-        # a version), and the block's own runs are the evidence. With every block's codes,
-        # Teams articles' error codes and dated links withheld 17 other Learn articles.
-        if pairs and len(shingles) < _floor(split):
-            found.append(Unit(frozenset(), frozenset(), split, frozenset(pairs)))
+        # in a longer block of a page the code is mostly a fact its topic shares (an error
+        # number, a version), and the block's own runs are the evidence. With every block's
+        # codes, Teams articles' error codes and dated links withheld 17 other Learn
+        # articles. An internal section's codes are what it hides ("The supervisor
+        # override code is 4471." in a table row only a label hides): each is a unit.
+        if pairs and (hidden or len(shingles) < _floor(split)):
+            found.append(Unit(frozenset(), frozenset(), split, frozenset(pairs), block=block))
     if len(decoded) > 1:
         shingles = frozenset().union(*(s for s, _, _ in decoded))
         split = any(split for _, _, split in decoded)
@@ -564,7 +605,7 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
     the units of a document withheld by a corpus rule too). The internal units of blocks
     only a label hides (:attr:`DocumentMeta.label_block_shingles`) are
     :attr:`Unit.labelled`."""
-    internal = _units_of(meta.internal_block_shingles)
+    internal = _units_of(meta.internal_block_shingles, hidden=True)
     if meta.label_block_shingles:
         left = Counter(meta.label_block_shingles)
         strong = []
@@ -573,8 +614,8 @@ def text_units(meta: DocumentMeta) -> tuple[list[Unit], list[Unit]]:
                 left[entry] -= 1
             else:
                 strong.append(entry)
-        internal = _units_of(tuple(strong))
-        internal += [replace(unit, labelled=True) for unit in _units_of(meta.label_block_shingles)
+        internal = _units_of(tuple(strong), hidden=True)
+        internal += [replace(unit, labelled=True) for unit in _units_of(meta.label_block_shingles, hidden=True)
                      if unit not in internal]
     whole = _units_of(meta.block_shingles + meta.internal_block_shingles) if meta.internal_block_shingles \
         else _units_of(meta.block_shingles)
@@ -591,12 +632,13 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
             continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
             found.update(_unpack(section))
+        found.add(block_id(entry))
     return found
 
 
 def public_set(meta: DocumentMeta) -> frozenset[int]:
-    """The shingle, word and code pair values of the document's public blocks (what a
-    page holds)."""
+    """The shingle, word and code pair values of the document's public blocks, and each
+    block's :func:`block_id` (what a page holds)."""
     return frozenset(_values_of(meta.block_shingles))
 
 
@@ -622,10 +664,25 @@ def _pair_words(units_: Iterable[Unit]) -> dict[int, int]:
     return {pair: word for unit in units_ for pair, word in unit.pairs}
 
 
-def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int]) -> frozenset[int]:
+def _blocks(units_: Iterable[Unit]) -> dict[int, frozenset[int]]:
+    """Each :attr:`Unit.block` of ``units_`` and the shingles of its block."""
+    found: dict[int, frozenset[int]] = {}
+    for unit in units_:
+        if unit.block and not unit.pairs and not unit.sentence:
+            found[unit.block] = unit.shingles
+        elif unit.block:
+            found.setdefault(unit.block, frozenset())
+    return found
+
+
+def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int],
+            blocks: Mapping[int, frozenset[int]] | None = None) -> frozenset[int]:
     """The common values of ``df`` (value → public documents holding it): held by more
     than ``limit``; a code pair also when its word is (a code is evidence only beside a
-    distinctive word of its unit: "error 0x80070005" is none).
+    distinctive word of its unit: "error 0x80070005" is none); and a block that
+    :data:`BOILERPLATE_DOCS` public documents hold whole (``blocks``: block id → its
+    shingles), with its shingles — the site's own footer or note, which those pages
+    published already, however few they are.
 
     Measured, not kept: a code pair common only when its word is common on pages
     *without* the code ("never common by public pastes") withheld 35 Microsoft Learn
@@ -637,6 +694,10 @@ def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int]) ->
         word = pair_words.get(value)
         if count > limit or (word is not None and df.get(word, 0) > limit):
             found.add(value)
+    for block, shingles in (blocks or {}).items():
+        if df.get(block, 0) >= BOILERPLATE_DOCS:
+            found.add(block)
+            found |= shingles
     return frozenset(found)
 
 
@@ -656,10 +717,12 @@ class Rarity:
 
     def distinctive(self, unit: Unit) -> tuple[frozenset[int], frozenset[int]]:
         """``(shingles, words)`` of ``unit`` that are not common; for a code unit,
-        ``(code pairs, ())``."""
+        ``(code pairs, ())``; nothing for a unit of a boilerplate block."""
         found = self._seen.get(unit)
         if found is None:
-            if unit.pairs:
+            if unit.block and unit.block in self.common:  # boilerplate (see _common)
+                found = (frozenset(), frozenset())
+            elif unit.pairs:
                 found = (frozenset(p for p, _ in unit.pairs) - self.common, frozenset())
             else:
                 found = (unit.shingles - self.common, unit.words - self.common)
@@ -674,11 +737,13 @@ def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]]
     wanted: set[int] = set()
     pair_words: dict[int, int] = {}
     found: list[Unit] = []
+    blocks: dict[int, frozenset[int]] = {}
     for meta in docs.values():
         whole, internal = units(meta)
         found += whole + internal
         wanted |= {value for unit in (*whole, *internal) for value in unit.values()}
         pair_words.update(_pair_words((*whole, *internal)))
+        blocks.update(_blocks((*whole, *internal)))
     skeletons = Skeletons(found)
     counts: Counter[int] = Counter()
     counted = sum(1 for meta in docs.values() if counts_for_commonness(meta))
@@ -687,7 +752,7 @@ def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]]
         for relpath, meta in docs.items():
             counts.update(_counted_values(meta, known.get(relpath), skeletons) & wanted)
     limit = common_limit(counted)
-    return Rarity(limit, _common(counts, limit, pair_words))
+    return Rarity(limit, _common(counts, limit, pair_words, blocks))
 
 
 def held(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> tuple[int, int]:
@@ -701,7 +766,9 @@ def contained(unit: Unit, page: frozenset[int] | set[int], rare: Rarity, *, word
     or the words path (see the module docstring); ``words=False``: the wording path only
     (a page in another language than the unit: see :func:`provider.wiki.same_text.contained_text`)."""
     shingles, words_ = rare.distinctive(unit)
-    if unit.labelled and not unit.secret:
+    if unit.labelled and not (unit.secret or unit.pairs or unit.names):
+        # A code, a name or a secret's value is a fact wherever it stands: the exact rule
+        # of each below applies to label-hidden text as to any other.
         return _verbatim(unit, page, shingles)
     if unit.pairs:  # a code unit: its code beside one of its words (see _common)
         return not shingles.isdisjoint(page)
@@ -839,6 +906,8 @@ class ContainmentIndex:
         self._pair_words: dict[int, int] = {}
         #: The forms of the sources' secrets (what a page's skeleton is read for).
         self._skeletons = _NO_SKELETONS
+        #: Each source block's shingles (a boilerplate block's are common: see _common).
+        self._blocks: dict[int, frozenset[int]] = {}
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def clear(self) -> None:
@@ -850,6 +919,7 @@ class ContainmentIndex:
         self._counted = 0
         self._pair_words.clear()
         self._skeletons = _NO_SKELETONS
+        self._blocks.clear()
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def rebuild(self, docs: Mapping[str, DocumentMeta]) -> None:
@@ -861,6 +931,7 @@ class ContainmentIndex:
                 self._units[key] = found
                 self._wanted.update(v for u in found for v in u.values())
                 self._pair_words.update(_pair_words(found))
+                self._blocks.update(_blocks(found))
         self._skeletons = Skeletons(u for found in self._units.values() for u in found)
         for meta in docs.values():
             self._counted += counts_for_commonness(meta)
@@ -870,7 +941,7 @@ class ContainmentIndex:
 
     def _rarity(self) -> Rarity:
         limit = common_limit(self._counted)
-        return Rarity(limit, _common(self._df, limit, self._pair_words))
+        return Rarity(limit, _common(self._df, limit, self._pair_words, self._blocks))
 
     def _reindex(self) -> None:
         self._by_value.clear()
@@ -906,6 +977,7 @@ class ContainmentIndex:
                 if found:
                     self._units[key] = found
                     self._pair_words.update(_pair_words(found))
+                    self._blocks.update(_blocks(found))
                     for value in {v for u in found for v in u.values()}:
                         if self._wanted[value] <= 0:
                             added.add(value)

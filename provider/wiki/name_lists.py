@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["MAX_NAME_WORDS", "MIN_NAMES", "name_lists"]
+__all__ = ["MAX_NAME_WORDS", "MIN_NAMES", "name_lists", "person_names"]
 
 #: Words a name has at most.
 MAX_NAME_WORDS = 4
@@ -65,3 +65,32 @@ def name_lists(blocks: Sequence[str]) -> list[list[str]]:
             if inline:
                 found.append(inline)
     return found
+
+
+#: Words that open a sentence or a table cell in capitals without being part of a name
+#: ("The Supervisor", "Call Dana Whitfield", "Ask Priya Raman").
+_OPENERS = frozenset((
+    "a an the this that these those our your their my his her its we you they it if when for to in on at by "
+    "from with call contact ask email ping page see use escalate phone ring text message"
+).split())
+#: Where a table row's cells, a sentence, a clause or a bracket end: a name never spans one.
+_PIECES = re.compile(r"\s+·\s+|(?<!\b[A-Z])\.+(?:\s+|$)|[!?;:,()\[\]{}|/\"“”]+(?:\s+|$)|\s+[-–—]\s+")
+
+
+def person_names(text: str) -> list[str]:
+    """The names of people in one block ``text`` (a hidden block: CONTRACT X2, rule 6d):
+    each run of 2 to :data:`MAX_NAME_WORDS` capitalised name words (``Dana Whitfield``,
+    ``J. Smith``) inside one table cell, sentence or clause, less a capitalised opener
+    (``Call``, ``The``: :data:`_OPENERS`). Runs of more words are titles, not names."""
+    found: list[str] = []
+    for piece in _PIECES.split(text):
+        run: list[str] = []
+        for word in [*piece.split(), ""]:
+            bare = word.strip("'’`*_")
+            if bare and _is_name_word(bare) and not (not run and bare.casefold() in _OPENERS):
+                run.append(bare)
+                continue
+            if 2 <= len(run) <= MAX_NAME_WORDS:
+                found.append(" ".join(run))
+            run = []
+    return list(dict.fromkeys(found))

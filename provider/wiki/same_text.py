@@ -264,11 +264,18 @@ def _not_boilerplate(source: DocumentMeta, internal: bool, page: frozenset[int],
     paragraph — has :data:`~provider.wiki.containment.MIN_DISTINCT_SHINGLES` distinctive
     word triples. Judged on the source's paragraph, not on what else the page holds:
     Microsoft Learn's "This feature requires a Microsoft 365 administrator account…"
-    note is made of runs many public articles hold, whichever page quotes it."""
+    note is made of runs many public articles hold, whichever page quotes it; and a block
+    :data:`~provider.wiki.containment.BOILERPLATE_DOCS` public pages hold whole has none
+    (:meth:`~provider.wiki.containment.Rarity.distinctive`)."""
     whole, inner = text_units(source)
     for unit in inner if internal else whole:
-        if unit.pairs or unit.secret or unit.names or len(unit.shingles) < MIN_PARAGRAPH_WORDS // 2 \
-                or not unit.words <= page:
+        # A sentence is no paragraph: a sentence of another block whose words the page
+        # holds scattered confirmed Learn's administrator-account note on 2 articles.
+        # Of a paragraph's length: its terms (shingles + 2), less 2 numbers written one way
+        # (terms joins "555-0199", words splits it); a script without spaces, twice that.
+        terms = len(unit.order) + 2
+        if unit.pairs or unit.secret or unit.names or unit.sentence \
+                or terms < (MIN_PARAGRAPH_WORDS - 2) * (2 if unit.split else 1) or not unit.words <= page:
             continue
         if len(rare.distinctive(unit)[0]) >= MIN_DISTINCT_SHINGLES:
             return True
