@@ -29,7 +29,11 @@ how it is served. In order:
    matter gives it — Hugo sites publish translations by their own front matter — but one
    made public only by an operator's rule or a cascade, of a source that is internal
    however that was decided (front matter, rule, cascade), is internal; a word-for-word
-   copy is caught by rule 6.
+   copy is caught by rule 6. **5c.** A public page whose path names another language
+   than its own in a folder or a file-name suffix (``goodwill-de.md``,
+   ``de-DE/goodwill.md``, ``german/goodwill.md``: :mod:`provider.wiki.translation_names`)
+   where the locale settings do not place a translation is internal when the page at
+   the path without that name, or its translation group, is internal or withheld.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
    document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.35)
    an internal document, an internal section of any document, or a document withheld for
@@ -96,6 +100,7 @@ from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
 from .same_text import NOT_MEANT, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
+from .translation_names import candidate_stems
 
 if TYPE_CHECKING:
     from .site_gate import SiteGate
@@ -430,6 +435,40 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
 
+def _unplaced_translations(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 5c: a public page whose path names another language than its own
+    (:func:`~provider.wiki.translation_names.candidate_stems`: ``goodwill-de.md``,
+    ``german/goodwill.md``) reads as a translation of the page at the path without that
+    name; when that page or a member of its translation group is internal or withheld
+    (however decided), the candidate is internal, with the reason, and ``check`` says
+    the locale settings do not place it."""
+    by_stem: dict[str, list[_Draft]] = defaultdict(list)
+    groups: dict[str, list[_Draft]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        by_stem[strip_extension(relpath)].append(draft)
+        groups[draft.meta.translation_group].append(draft)
+    for relpath, draft in drafts.items():
+        if draft.audience != PUBLIC or draft.withheld is not None:
+            continue
+        for stem, language in candidate_stems(relpath, draft.meta.locale):
+            sources = by_stem.get(stem, [])
+            # The page of the same name first, then its group: the reason names the page
+            # the author meant.
+            members = {id(d): d for s in sorted(sources, key=lambda d: d.meta.relpath)
+                       for d in (s, *sorted(groups[s.meta.translation_group], key=lambda d: d.meta.relpath))}
+            internal = [d.meta.relpath for d in members.values() if d is not draft and (
+                (d.withheld is not None and not d.withheld_as_duplicate)
+                or (d.audience != PUBLIC and not d.audience_source.startswith(_NOT_MEANT)))]
+            if internal:
+                draft.decide(Reason(INTERNAL, f"fail-closed: its path names the language {language!r}, so it reads "
+                                              f"as a translation of the internal {internal[0]}", CORPUS))
+                draft.problems.append(
+                    f"looks like a {language!r} translation of {internal[0]}, which is internal, but the locale "
+                    f"settings do not place it (served as {draft.meta.locale}); served as internal — add "
+                    "the locale and its path pattern, or rename the file")
+                break
+
+
 #: The audience source of a page nothing decided (no key, no rule, no cascade): internal
 #: by default, which says nothing about its translations.
 _UNDECIDED = UNDECIDED
@@ -708,6 +747,7 @@ def derive(
     if default_locale is not None:
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
+    _unplaced_translations(drafts)
     _inherit_from_copies(drafts, copies)
     same_words(drafts)
     if rare is None:

@@ -36,6 +36,8 @@ from typing import Any
 import pathspec
 from wcmatch import glob
 
+from .go_regex import GoRegexError, Searcher, compile_go
+
 __all__ = ["Finding", "MetaRule", "PathRule", "SitePolicy", "rule_matches"]
 
 #: How each syntax's patterns are matched (see :func:`rule_matches`).
@@ -63,6 +65,8 @@ class PathRule:
         labels: ``gitignore`` and ``exact`` only: one reason per pattern, naming the
             pattern that decided (for ``gitignore`` the last matching one, as in Git);
             empty to use ``reason``.
+        casefold: patterns match whatever the letters' case (DocFX globs, Hugo mounts;
+            see :func:`rule_matches`).
     """
 
     syntax: str
@@ -73,6 +77,7 @@ class PathRule:
     invert: bool = False
     unless: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
+    casefold: bool = False
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "unless", "base", "prefix")
@@ -102,10 +107,10 @@ class PathRule:
             return _jekyll_excludes(self, path)
         if self.syntax == "docfx-content":
             return not any(_docfx_builds(entry, path) for entry in _docfx_entries(self.patterns))
-        hit = rule_matches(self.syntax, self.patterns, path)
+        hit = rule_matches(self.syntax, self.patterns, path, casefold=self.casefold)
         if self.invert:
             hit = not hit
-        return hit and not (self.unless and rule_matches(self.syntax, self.unless, path))
+        return hit and not (self.unless and rule_matches(self.syntax, self.unless, path, casefold=self.casefold))
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class MetaRule:
         prefix: as :attr:`PathRule.prefix`.
         types: Jekyll ``scope.type``: the page must be of one of these types (``pages``,
             ``posts``, ``drafts``, a collection label); empty for any.
+        casefold: as :attr:`PathRule.casefold` (DocFX ``fileMetadata`` globs).
     """
 
     syntax: str
@@ -131,6 +137,7 @@ class MetaRule:
     base: str = ""
     prefix: str = ""
     types: tuple[str, ...] = ()
+    casefold: bool = False
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "base", "prefix")
@@ -142,7 +149,8 @@ class MetaRule:
             return False
         if self.types and page_type not in self.types:
             return False
-        return rule_matches(self.syntax, self.patterns, self.prefix + relpath[len(self.base):])
+        return rule_matches(self.syntax, self.patterns, self.prefix + relpath[len(self.base):],
+                            casefold=self.casefold)
 
 
 @dataclass(frozen=True)
@@ -250,7 +258,7 @@ def _normalize(rule: Any, *names: str) -> None:
         object.__setattr__(rule, name, tuple(_nfc(v) for v in value) if isinstance(value, tuple) else _nfc(value))
 
 
-def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
+def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold: bool = False) -> bool:
     """Whether ``path`` matches any of ``patterns`` in a tool's syntax.
 
     * ``gitignore``: Git's own rules (``pathspec.GitIgnoreSpec``: ``!`` re-includes,
@@ -263,10 +271,15 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
       ``defaults`` scope paths, ``FrontmatterDefaults#path_is_subpath?``: ``docs`` covers
       ``docs`` and ``docs/a.md``, not ``docs.md`` or ``docs-old/``; ``""`` covers all);
     * ``exact``: the path is one of the patterns (DocFX redirection sources);
-    * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``, Go RE2 syntax read
-      as Python's; a pattern Python cannot compile matches nothing here, and each reader
-      that makes regex rules reports it as a finding over the whole content root, which
-      fails closed).
+    * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``) with Go's RE2
+      semantics (:mod:`provider.wiki.sites.go_regex`: POSIX classes such as
+      ``[[:digit:]]``, ``\\z``); a pattern RE2 cannot compile matches nothing here, and
+      each reader that makes regex rules reports it as a finding over the whole content
+      root, which fails closed).
+
+    ``casefold`` compares letters whatever their case (``Internal/`` against
+    ``internal/**``): DocFX's globs ignore case unless a file mapping says ``"case":
+    true``, and Hugo's mount globs ignore case.
 
     Raises:
         ValueError: an unknown syntax.
@@ -276,9 +289,11 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
     if syntax == "gitignore":
         return _gitignore(patterns).match_file(path)
     if syntax == "glob":
-        matcher = _glob(patterns)
+        matcher = _glob(patterns, casefold)
         parts = path.split("/")
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
+    if casefold and syntax != "regex":
+        path, patterns = path.casefold(), tuple(pattern.casefold() for pattern in patterns)
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
     if syntax == "subpath":
@@ -298,8 +313,8 @@ def _exact(patterns: tuple[str, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _glob(patterns: tuple[str, ...]) -> Any:
-    return glob.compile(list(patterns), flags=_GLOB_FLAGS)
+def _glob(patterns: tuple[str, ...], casefold: bool = False) -> Any:
+    return glob.compile(list(patterns), flags=_GLOB_FLAGS | (glob.IGNORECASE if casefold else 0))
 
 
 @lru_cache(maxsize=256)
@@ -307,11 +322,10 @@ def _gitignore(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-@lru_cache(maxsize=512)
-def _regex(pattern: str) -> re.Pattern[str] | None:
+def _regex(pattern: str) -> Searcher | None:
     try:
-        return re.compile(pattern)
-    except re.error:
+        return compile_go(pattern)
+    except GoRegexError:
         return None
 
 
@@ -355,15 +369,17 @@ def _docfx_entries(patterns: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
 def _docfx_builds(entry: Mapping[str, Any], path: str) -> bool:
     """DocFX builds ``path`` for a ``build.content`` entry: its ``files`` match and its
     ``exclude`` does not."""
-    return (rule_matches("glob", tuple(entry["files"]), path)
-            and not rule_matches("glob", tuple(entry["exclude"]), path))
+    casefold = not entry.get("case", False)
+    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold)
+            and not rule_matches("glob", tuple(entry["exclude"]), path, casefold=casefold))
 
 
 def _docfx_explain(rule: PathRule, path: str) -> str:
     for entry in _docfx_entries(rule.patterns):
-        if not rule_matches("glob", tuple(entry["files"]), path):
+        casefold = not entry.get("case", False)
+        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold):
             continue
         for pattern, label in zip(entry["exclude"], entry["labels"], strict=True):
-            if rule_matches("glob", (pattern,), path):
+            if rule_matches("glob", (pattern,), path, casefold=casefold):
                 return f"excluded by {entry['source']} build.content exclude: {label}"
     return rule.reason
