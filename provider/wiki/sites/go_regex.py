@@ -33,7 +33,10 @@ def compile_go(pattern: str) -> Searcher:
     Raises:
         GoRegexError: RE2 does not accept the pattern (Hugo would fail to build).
     """
+    options = re2.Options()
+    options.log_errors = False  # the finding reports it; RE2 would also print to stderr
     try:
-        return re2.compile(pattern)  # type: ignore[no-any-return]
+        return re2.compile(pattern, options)  # type: ignore[no-any-return]
     except re2.error as exc:
-        raise GoRegexError(str(exc)) from exc
+        message = exc.args[0] if exc.args else exc
+        raise GoRegexError(message.decode("utf-8", "replace") if isinstance(message, bytes) else str(message)) from exc

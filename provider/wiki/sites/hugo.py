@@ -109,7 +109,7 @@ def read_hugo(root: Path) -> tuple[list[str], list[PathRule], list[Finding]] | N
             findings.append(Finding(name, f"{name} ignoreFiles {pattern!r} is not a Go (RE2) regular expression "
                                           f"({exc}); every page is internal until it is fixed"))
             continue
-        rules.append(PathRule("regex", (pattern,), f"ignored by {name} ignoreFiles: {pattern}", prefix=prefix))
+        rules.append(PathRule("goregex", (pattern,), f"ignored by {name} ignoreFiles: {pattern}", prefix=prefix))
     if mounts is not None:
         more_rules, more_findings = _mount_rules(mounts[0], mounts[1], content_prefix)
         rules += more_rules

@@ -17,7 +17,8 @@ the provider applies every tool alike:
 
 Paths are POSIX, relative to the content root. Each rule carries its own matching
 ``syntax`` so the tool's semantics are kept exactly (gitignore for MkDocs via
-``pathspec``, Ruby ``fnmatch`` plus prefix for Jekyll, Go regexes for Hugo, DocFX globs).
+``pathspec``, Ruby ``fnmatch`` plus prefix for Jekyll, Go regexes by RE2 for Hugo, DocFX
+globs ignoring case).
 The value is plain data (:meth:`SitePolicy.to_json`) and has a :attr:`SitePolicy.digest`
 that changes whenever any configuration file read for it changes.
 """
@@ -41,7 +42,8 @@ from .go_regex import GoRegexError, Searcher, compile_go
 __all__ = ["Finding", "MetaRule", "PathRule", "SitePolicy", "rule_matches"]
 
 #: How each syntax's patterns are matched (see :func:`rule_matches`).
-SYNTAXES = ("gitignore", "glob", "prefix", "subpath", "regex", "exact", "jekyll", "jekyll-special", "docfx-content")
+SYNTAXES = ("gitignore", "glob", "prefix", "subpath", "regex", "goregex", "exact", "jekyll", "jekyll-special",
+            "docfx-content")
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 _JEKYLL_SPECIAL = re.compile(r"\A[._#~]|~\Z")
 
@@ -271,11 +273,13 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
       ``defaults`` scope paths, ``FrontmatterDefaults#path_is_subpath?``: ``docs`` covers
       ``docs`` and ``docs/a.md``, not ``docs.md`` or ``docs-old/``; ``""`` covers all);
     * ``exact``: the path is one of the patterns (DocFX redirection sources);
-    * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``) with Go's RE2
+    * ``regex``: a search anywhere in the path, Python syntax (patterns the provider
+      writes: MkDocs exclude plugin globs and regexes, DocFX ``toc.md``);
+    * ``goregex``: a search anywhere in the path (Hugo ``ignoreFiles``) with Go's RE2
       semantics (:mod:`provider.wiki.sites.go_regex`: POSIX classes such as
-      ``[[:digit:]]``, ``\\z``); a pattern RE2 cannot compile matches nothing here, and
-      each reader that makes regex rules reports it as a finding over the whole content
-      root, which fails closed).
+      ``[[:digit:]]``); a pattern RE2 does not accept matches nothing here, and the
+      reader that makes such rules reports it as a finding over the whole content root,
+      which fails closed.
 
     ``casefold`` compares letters whatever their case (``Internal/`` against
     ``internal/**``): DocFX's globs ignore case unless a file mapping says ``"case":
@@ -292,7 +296,7 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
         matcher = _glob(patterns, casefold)
         parts = path.split("/")
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
-    if casefold and syntax != "regex":
+    if casefold and syntax not in ("regex", "goregex"):
         path, patterns = path.casefold(), tuple(pattern.casefold() for pattern in patterns)
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
@@ -304,6 +308,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
     if syntax == "regex":
         compiled = [_regex(pattern) for pattern in patterns]
         return any(regex is not None and regex.search(path) for regex in compiled)
+    if syntax == "goregex":
+        searchers = [_goregex(pattern) for pattern in patterns]
+        return any(searcher is not None and searcher.search(path) for searcher in searchers)
     raise ValueError(f"unknown rule syntax {syntax!r}")
 
 
@@ -322,7 +329,15 @@ def _gitignore(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-def _regex(pattern: str) -> Searcher | None:
+@lru_cache(maxsize=512)
+def _regex(pattern: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return None
+
+
+def _goregex(pattern: str) -> Searcher | None:
     try:
         return compile_go(pattern)
     except GoRegexError:
