@@ -451,14 +451,16 @@ def _unplaced_translations(drafts: Mapping[str, _Draft]) -> None:
         if draft.audience != PUBLIC or draft.withheld is not None:
             continue
         for stem, language in candidate_stems(relpath, draft.meta.locale):
-            sources = by_stem.get(stem, [])
-            # The page of the same name first, then its group: the reason names the page
-            # the author meant.
-            members = {id(d): d for s in sorted(sources, key=lambda d: d.meta.relpath)
+            # The page of the same name (``a.md``, or ``a.en.md`` whose group is ``a``)
+            # first, then its group: the reason names the page the author meant.
+            sources = sorted({id(d): d for d in (*by_stem.get(stem, ()), *groups.get(stem, ()))}.values(),
+                             key=lambda d: d.meta.relpath)
+            members = {id(d): d for s in sources
                        for d in (s, *sorted(groups[s.meta.translation_group], key=lambda d: d.meta.relpath))}
-            internal = [d.meta.relpath for d in members.values() if d is not draft and (
-                (d.withheld is not None and not d.withheld_as_duplicate)
-                or (d.audience != PUBLIC and not d.audience_source.startswith(_NOT_MEANT)))]
+            # "Internal" as the copy rules read it: a page withheld as a duplicate, or
+            # only kept out of search engines, is on the site and passes nothing on.
+            internal = [d.meta.relpath for d in members.values()
+                        if d is not draft and copy_source(d)[0] is not None]
             if internal:
                 draft.decide(Reason(INTERNAL, f"fail-closed: its path names the language {language!r}, so it reads "
                                               f"as a translation of the internal {internal[0]}", CORPUS))

@@ -436,8 +436,10 @@ class CorpusRules:
         yield from self._by_stem.get(strip_extension(relpath), ())
         # A path naming a language reads the page without it, and that page's group (5c).
         yield from self._by_candidate.get(strip_extension(relpath), ())
+        yield from self._by_candidate.get(meta.translation_group, ())
         for stem, _ in candidate_stems(relpath, meta.locale):
             yield from self._by_stem.get(stem, ())
+            yield from self._by_group.get(stem, ())
         yield from self._by_group.get(meta.translation_group, ())
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)

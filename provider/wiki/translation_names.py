@@ -9,8 +9,9 @@ the page is labelled with the default locale.
 
 A path is a **candidate** translation of another page when one of its folders, or the
 end of its file name after a ``.``, ``_`` or ``-``, names a language other than the
-page's own: a BCP 47 tag ``langcodes`` accepts (``de``, ``DE``, ``de_DE``, ``deu``), or a
-language's English name or its own name, whole (``german``, ``Deutsch``). Removing that
+page's own: a BCP 47 tag ``langcodes`` accepts whose language has a two-letter code
+(``de``, ``DE``, ``de_DE``, ``deu``; not ``api``), or a language's English name or its
+own name, whole (``german``, ``Deutsch``). Removing that
 part gives the path, without extension, of the page it would translate
 (:func:`candidate_stems`). The corpus rules withhold a public candidate from
 ``customer_safe`` when that page, or a member of its translation group, is internal
@@ -45,8 +46,11 @@ def language_of(text: str) -> str | None:
     tag = text.replace("_", "-")
     try:
         if langcodes.tag_is_valid(tag):
-            language = langcodes.Language.get(tag).language
-            return langcodes.standardize_tag(language) if language else None
+            language = langcodes.standardize_tag(langcodes.Language.get(tag).language or "")
+            # A three-letter code names a language here only as an alias of a two-letter
+            # one (``deu``, ``ger``): ISO 639-3 holds words of every kind (``api`` is
+            # Apiaká, and ``build-forms-api.mdx`` is no translation).
+            return language if len(language) == 2 else None
     except (ValueError, LookupError):
         pass
     if len(text) < 4:
