@@ -455,6 +455,8 @@ def _unplaced_translations(drafts: Mapping[str, _Draft]) -> None:
             # first, then its group: the reason names the page the author meant.
             sources = sorted({id(d): d for d in (*by_stem.get(stem, ()), *groups.get(stem, ()))}.values(),
                              key=lambda d: d.meta.relpath)
+            if any(d.meta.translation_group == draft.meta.translation_group for d in sources):
+                continue  # placed in that page's group by the locale settings: rules 4-5 read it
             members = {id(d): d for s in sources
                        for d in (s, *sorted(groups[s.meta.translation_group], key=lambda d: d.meta.relpath))}
             # "Internal" as the copy rules read it: a page withheld as a duplicate, or
