@@ -32,7 +32,11 @@ how it is served. In order:
    matter gives it — Hugo sites publish translations by their own front matter — but one
    made public only by an operator's rule or a cascade, of a source that is internal
    however that was decided (front matter, rule, cascade), is internal; a word-for-word
-   copy is caught by rule 6.
+   copy is caught by rule 6. **5c.** A public page whose path names another language
+   than its own in a folder or a file-name suffix (``goodwill-de.md``,
+   ``de-DE/goodwill.md``, ``german/goodwill.md``: :mod:`provider.wiki.translation_names`)
+   where the locale settings do not place a translation is internal when the page at
+   the path without that name, or its translation group, is internal or withheld.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
    document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.35)
    an internal document, an internal section of any document, or a document withheld for
@@ -100,6 +104,7 @@ from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
 from .same_text import NOT_MEANT, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
+from .translation_names import candidate_stems
 
 if TYPE_CHECKING:
     from .site_gate import SiteGate
@@ -461,6 +466,44 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
 
 
+def _unplaced_translations(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 5c: a public page whose path names another language than its own
+    (:func:`~provider.wiki.translation_names.candidate_stems`: ``goodwill-de.md``,
+    ``german/goodwill.md``) reads as a translation of the page at the path without that
+    name; when that page or a member of its translation group is internal or withheld
+    (however decided), the candidate is internal, with the reason, and ``check`` says
+    the locale settings do not place it."""
+    by_stem: dict[str, list[_Draft]] = defaultdict(list)
+    groups: dict[str, list[_Draft]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        by_stem[strip_extension(relpath)].append(draft)
+        groups[draft.meta.translation_group].append(draft)
+    for relpath, draft in drafts.items():
+        if draft.audience != PUBLIC or draft.withheld is not None:
+            continue
+        for stem, language in candidate_stems(relpath, draft.meta.locale):
+            # The page of the same name (``a.md``, or ``a.en.md`` whose group is ``a``)
+            # first, then its group: the reason names the page the author meant.
+            sources = sorted({id(d): d for d in (*by_stem.get(stem, ()), *groups.get(stem, ()))}.values(),
+                             key=lambda d: d.meta.relpath)
+            if any(d.meta.translation_group == draft.meta.translation_group for d in sources):
+                continue  # placed in that page's group by the locale settings: rules 4-5 read it
+            members = {id(d): d for s in sources
+                       for d in (s, *sorted(groups[s.meta.translation_group], key=lambda d: d.meta.relpath))}
+            # "Internal" as the copy rules read it: a page withheld as a duplicate, or
+            # only kept out of search engines, is on the site and passes nothing on.
+            internal = [d.meta.relpath for d in members.values()
+                        if d is not draft and copy_source(d)[0] is not None]
+            if internal:
+                draft.decide(Reason(INTERNAL, f"fail-closed: its path names the language {language!r}, so it reads "
+                                              f"as a translation of the internal {internal[0]}", CORPUS))
+                draft.problems.append(
+                    f"looks like a {language!r} translation of {internal[0]}, which is internal, but the locale "
+                    f"settings do not place it (served as {draft.meta.locale}); served as internal — add "
+                    "the locale and its path pattern, or rename the file")
+                break
+
+
 #: The audience source of a page nothing decided (no key, no rule, no cascade): internal
 #: by default, which says nothing about its translations.
 _UNDECIDED = UNDECIDED
@@ -741,6 +784,7 @@ def derive(
     if default_locale is not None:
         _copies(drafts, default_locale)
         _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
+    _unplaced_translations(drafts)
     _inherit_from_copies(drafts, copies)
     same_words(drafts)
     if rare is None:

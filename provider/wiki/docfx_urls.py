@@ -78,7 +78,9 @@ class Docset:
         """The output path (``dest`` + path below ``src``) of the file at ``inner``
         (relative to the docset folder), or ``None`` when no entry builds it."""
         for entry in self.entries:
-            if rule_matches("glob", entry.files, inner) and not rule_matches("glob", entry.exclude, inner):
+            fold = not entry.case
+            if (rule_matches("glob", entry.files, inner, casefold=fold)
+                    and not rule_matches("glob", entry.exclude, inner, casefold=fold)):
                 below = inner[len(entry.src) + 1:] if entry.src else inner
                 return posixpath.normpath(posixpath.join(entry.dest, below)) if entry.dest else below
         return None

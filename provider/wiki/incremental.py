@@ -8,6 +8,8 @@ document's decision, though, reads only a few other documents — its **inputs**
 * the ``index`` files in its folder and the folders above it (Hugo leaf bundles, rule 5);
 * the members of its translation group (untranslated copies, translations without or
   of an internal source, drift, translation sync, the group itself: rules 4, 5, 8–10);
+* the page its path would translate were a language name removed from it, and the
+  pages whose paths name a language before its own (rule 5c);
 * the documents claiming its ``documentId`` (rule 7);
 * the documents whose text nearly copies its own or its internal sections' (rule 6,
   from the :class:`~provider.wiki.copies.CopyGraph`);
@@ -50,6 +52,7 @@ from .layouts import Layout
 from .locales import strip_extension
 from .reasons import withheld_kind
 from .same_text import bag_keys, file_keys
+from .translation_names import candidate_stems
 
 __all__ = ["CorpusRules", "Tally"]
 
@@ -173,6 +176,8 @@ class CorpusRules:
         self._unsettled: set[str] = set()
         self._now: dt.datetime | None = None
         self._by_stem: dict[str, set[str]] = defaultdict(set)
+        #: stem → the documents whose path names a language before it (rule 5c).
+        self._by_candidate: dict[str, set[str]] = defaultdict(set)
         self._by_group: dict[str, set[str]] = defaultdict(set)
         self._by_id: dict[str, set[str]] = defaultdict(set)
         self._sections: dict[str, set[str]] = defaultdict(set)
@@ -252,8 +257,8 @@ class CorpusRules:
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies,
                          gate=gate, rare=self.contained.rarity)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
-        for index in (self._by_stem, self._by_group, self._by_id, self._sections, self._bundles, self._linked,
-                      self._by_file, self._by_bag):
+        for index in (self._by_stem, self._by_candidate, self._by_group, self._by_id, self._sections, self._bundles,
+                      self._linked, self._by_file, self._by_bag):
             index.clear()
         for relpath, meta in docs.items():
             self._index(relpath, meta)
@@ -364,6 +369,8 @@ class CorpusRules:
 
     def _index(self, relpath: str, meta: DocumentMeta) -> None:
         self._by_stem[strip_extension(relpath)].add(relpath)
+        for stem, _ in candidate_stems(relpath, meta.locale):
+            self._by_candidate[stem].add(relpath)
         self._by_group[meta.translation_group].add(relpath)
         self._by_id[meta.doc_id].add(relpath)
         if meta.section:
@@ -379,6 +386,7 @@ class CorpusRules:
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
+                           *((self._by_candidate, stem) for stem, _ in candidate_stems(relpath, meta.locale)),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
                            (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or ""),
                            *((self._by_file, key) for key in file_keys(relpath, meta)),
@@ -426,6 +434,12 @@ class CorpusRules:
         """The inputs of ``relpath``'s decision (``reverse``: the documents it is an input
         of), in the current state of the relations."""
         yield from self._by_stem.get(strip_extension(relpath), ())
+        # A path naming a language reads the page without it, and that page's group (5c).
+        yield from self._by_candidate.get(strip_extension(relpath), ())
+        yield from self._by_candidate.get(meta.translation_group, ())
+        for stem, _ in candidate_stems(relpath, meta.locale):
+            yield from self._by_stem.get(stem, ())
+            yield from self._by_group.get(stem, ())
         yield from self._by_group.get(meta.translation_group, ())
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)

@@ -44,7 +44,9 @@ def _texts(count: int, seed: int) -> list[str]:
 
 
 SKETCHES = [sketch(text) for text in _texts(4, seed=7)] + [""]
-PATHS = ["a.md", "a.mdx", "b.md", "de/b.md", "c.md", "de/c.md", "d.md", "x/e.md"]
+# b-de.md, german/c.md, a.fr.md: paths naming a language (rule 5c) read other pages.
+PATHS = ["a.md", "a.mdx", "b.md", "de/b.md", "c.md", "de/c.md", "d.md", "x/e.md", "b-de.md", "german/c.md",
+         "a.fr.md"]
 
 
 @st.composite
@@ -127,7 +129,7 @@ RICH_PATHS = [
     "a.md", "a.mdx", "a.MD", "b.md", "de/b.md", "x.md", "_index.md",
     "docs/_index.md", "docs/c.md", "docs/c.mdx", "de/docs/_index.md", "de/docs/c.md",
     "docs/sub/_index.md", "docs/sub/d.md", "docs/bundle/index.md", "docs/bundle/res.md",
-    "i18n/de/x.md", "i18n/de/docs/c.md",
+    "i18n/de/x.md", "i18n/de/docs/c.md", "docs/c_de.md", "french/docs/c.md", "x.de-DE.md",
 ]
 LAYOUTS = [None, get_layout("plain"), get_layout("hugo"), get_layout("docusaurus"), get_layout("jekyll")]
 

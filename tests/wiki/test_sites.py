@@ -618,18 +618,39 @@ def test_x5_jekyll_exclude_of_another_type_fails_closed(tmp_path: Path, value: s
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(folder=_SEGMENT, tail=st.sampled_from([".md", "x/a.md", "-old/a.md", "s.md"]),
-       below=st.sampled_from(["a.md", "b/c.md"]))
-def test_x2_jekyll_defaults_scope_path_matches_by_segments(tmp_path: Path, folder: str, tail: str,
-                                                           below: str) -> None:
-    """Jekyll 4 ``FrontmatterDefaults#path_is_subpath?``: scope ``path: a`` selects ``a``
-    and ``a/…``, not ``a.md`` or ``ax/`` (the look-alikes stay as the site default says)."""
+@given(folder=_SEGMENT, tail=st.sampled_from([".md", "x/a.md", "-old/a.md", "s.md", "-tools.md"]),
+       below=st.sampled_from(["a.md", "b/c.md"]),
+       withhold=st.sampled_from(["{audience: internal}", "{published: false}", "{sitemap: false}",
+                                 "{audience: staff}", "{robots: noindex}"]))
+def test_x2_jekyll_withholding_defaults_scope_is_a_prefix(tmp_path: Path, folder: str, tail: str, below: str,
+                                                          withhold: str) -> None:
+    """Issue 24: Jekyll 4's ``FrontmatterDefaults#path_is_subpath?`` is a string prefix
+    (``guides/internal`` selects ``guides/internal-tools.md``), Jekyll 3 compares whole
+    segments: a scope whose values withhold selects by prefix, the stricter of the two,
+    so a look-alike of the folder is withheld under either version."""
     policy = _policy(tmp_path, "jekyll", {"_config.yml": (
         "defaults:\n  - scope: {path: ''}\n    values: {audience: public}\n"
-        f"  - scope: {{path: '{folder}'}}\n    values: {{audience: internal}}\n")})
-    assert policy.defaults_for(f"{folder}/{below}")[0]["audience"] == "internal"
-    assert policy.defaults_for(folder)[0]["audience"] == "internal"
-    assert policy.defaults_for(f"{folder}{tail}")[0]["audience"] == "public"
+        f"  - scope: {{path: '{folder}'}}\n    values: {withhold}\n")})
+    key, _, said = withhold.strip("{}").partition(": ")
+    for path in (f"{folder}/{below}", folder, f"{folder}{tail}"):
+        assert str(policy.defaults_for(path)[0].get(key)).lower() == said, path
+    assert str(policy.defaults_for(f"Q/{folder}{tail}")[0].get(key)).lower() != said
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folder=_SEGMENT, tail=st.sampled_from([".md", "x/a.md", "-old/a.md", "s.md"]),
+       below=st.sampled_from(["a.md", "b/c.md"]))
+def test_x2_jekyll_publishing_defaults_scope_path_matches_by_segments(tmp_path: Path, folder: str, tail: str,
+                                                                      below: str) -> None:
+    """Jekyll 3 (GitHub Pages) compares scope paths segment by segment: a scope whose
+    values only publish (``audience: public``) selects ``a`` and ``a/…``, not ``a.md``
+    or ``ax/``, so a look-alike stays as the site default says (internal)."""
+    policy = _policy(tmp_path, "jekyll", {"_config.yml": (
+        "defaults:\n  - scope: {path: ''}\n    values: {audience: internal}\n"
+        f"  - scope: {{path: '{folder}'}}\n    values: {{audience: public}}\n")})
+    assert policy.defaults_for(f"{folder}/{below}")[0]["audience"] == "public"
+    assert policy.defaults_for(folder)[0]["audience"] == "public"
+    assert policy.defaults_for(f"{folder}{tail}")[0]["audience"] == "internal"
 
 
 _JS_UNREADABLE = [

@@ -7,10 +7,12 @@ docset governing the files in its folder:
 * ``build.content[]``: a markdown file is a page only when an entry's ``files`` globs
   match its path (relative to the entry's ``src``, default the ``docfx.json`` folder)
   and the same entry's ``exclude`` globs do not. DocFX globs: ``**`` across folders,
-  ``{a,b}``, dot files matched, case-sensitive.
+  ``{a,b}``, dot files matched, letters compared whatever their case (DocFX's default
+  glob options ignore case) unless the entry says ``"case": true``.
 * ``build.globalMetadata`` (every page of the docset), then ``build.fileMetadata``
-  (``{key: {glob: value}}``, later globs winning) are merged under each page's front
-  matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's own.
+  (``{key: {glob: value}}``, later globs winning, case ignored) are merged under each
+  page's front matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's
+  own.
 * When any docset exists, a file in no docset's folder is not built.
 * ``toc.md`` is a table of contents, not a page.
 * Microsoft Learn's Open Publishing files in the content folder:
@@ -96,13 +98,15 @@ def _clean(folder: str) -> str:
 class ContentEntry(NamedTuple):
     """One ``build.content`` entry: ``src`` and ``dest`` normalised (``""`` for the docset
     folder and the output root), ``files``/``exclude`` joined to ``src`` (relative to the
-    docset folder), ``labels`` the ``exclude`` globs as written (for reasons)."""
+    docset folder), ``labels`` the ``exclude`` globs as written (for reasons), ``case``
+    the entry's ``"case": true`` (globs compare case; DocFX's default ignores it)."""
 
     src: str
     dest: str
     files: tuple[str, ...]
     exclude: tuple[str, ...]
     labels: tuple[str, ...]
+    case: bool = False
 
 
 def content_entries(build: Mapping[str, Any]) -> tuple[list[ContentEntry], str | None]:
@@ -125,8 +129,10 @@ def content_entries(build: Mapping[str, Any]) -> tuple[list[ContentEntry], str |
             problem = problem or f"build.content[{number}] files/exclude/src/dest is not a glob list and folders"
             continue
         clean = _clean(src)
+        # Only a literal true makes DocFX compare case; anything else keeps its default.
+        case = isinstance(entry, Mapping) and entry.get("case") is True
         entries.append(ContentEntry(clean, _clean(dest), tuple(_join(clean, p) for p in files),
-                                    tuple(_join(clean, p) for p in exclude), tuple(exclude)))
+                                    tuple(_join(clean, p) for p in exclude), tuple(exclude), case))
     return entries, problem
 
 
@@ -148,8 +154,8 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
     found, problem = content_entries(build)
     if problem is not None:
         problems.append(f"{name} {problem}")
-    entries = [{"files": list(e.files), "exclude": list(e.exclude), "labels": list(e.labels), "source": name}
-               for e in found]
+    entries = [{"files": list(e.files), "exclude": list(e.exclude), "labels": list(e.labels), "source": name,
+                "case": e.case} for e in found]
     srcs = {e.src for e in found}
     global_meta = build.get("globalMetadata")
     file_meta = build.get("fileMetadata")
@@ -171,7 +177,7 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
     for key, by_glob in (file_meta or {}).items():
         for pattern, value in by_glob.items():
             metas.append(MetaRule("glob", (_relative(str(pattern)),), {str(key): value},
-                                  f"{name} fileMetadata {key} {pattern}", base=prefix_base))
+                                  f"{name} fileMetadata {key} {pattern}", base=prefix_base, casefold=True))
     return rules, metas, []
 
 

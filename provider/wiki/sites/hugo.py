@@ -8,27 +8,28 @@ The site root is the content root, or its parent when the content root is the
 ``config/production/`` the files ``hugo.*``, ``config.*`` and ``module.*`` (whose
 ``mounts`` is the module's).
 
-* ``ignoreFiles``: regular expressions (Go RE2, read as Python's) searched in each file's
+* ``ignoreFiles``: regular expressions (Go RE2, compiled by RE2: :mod:`.go_regex`) searched in each file's
   absolute path; every list found is applied (a union: it can only exclude more).
 * ``module.mounts``: when a mount targets ``content``, Hugo drops its default content
   mount, so a file under ``content/`` that no content mount's ``source`` holds is not
   built; below a mount's source, ``includeFiles`` (when given) must match the path
   relative to the source and ``excludeFiles`` must not (globs; a pattern matching a
-  folder covers what is below). The last ``mounts`` list read wins, as in Hugo's
+  folder covers what is below; letters compared whatever their case, as Hugo's
+  mount filters lower-case both sides). The last ``mounts`` list read wins, as in Hugo's
   environment overrides.
 
-A file that cannot be read, a regular expression Python cannot compile, or mounts of
+A file that cannot be read, a regular expression RE2 does not accept, or mounts of
 another shape are a :class:`~.policy.Finding` over the whole content root.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .config_files import ConfigError, read_config
+from .go_regex import GoRegexError, compile_go
 from .policy import Finding, PathRule
 
 __all__ = ["read_hugo"]
@@ -103,12 +104,12 @@ def read_hugo(root: Path) -> tuple[list[str], list[PathRule], list[Finding]] | N
     prefix = str(root.resolve()) + "/"
     for pattern, name in ignore:
         try:
-            re.compile(pattern)
-        except re.error as exc:
-            findings.append(Finding(name, f"{name} ignoreFiles {pattern!r} is not a regular expression Python can "
-                                          f"read ({exc}); every page is internal until it is fixed"))
+            compile_go(pattern)
+        except GoRegexError as exc:
+            findings.append(Finding(name, f"{name} ignoreFiles {pattern!r} is not a Go (RE2) regular expression "
+                                          f"({exc}); every page is internal until it is fixed"))
             continue
-        rules.append(PathRule("regex", (pattern,), f"ignored by {name} ignoreFiles: {pattern}", prefix=prefix))
+        rules.append(PathRule("goregex", (pattern,), f"ignored by {name} ignoreFiles: {pattern}", prefix=prefix))
     if mounts is not None:
         more_rules, more_findings = _mount_rules(mounts[0], mounts[1], content_prefix)
         rules += more_rules
@@ -148,10 +149,12 @@ def _mount_rules(name: str, raw: Any, content_prefix: str) -> tuple[list[PathRul
         base = content_base + below
         if include:
             rules.append(PathRule("glob", tuple(p.lstrip("/") for p in include),
-                                  f"not in {name} module.mounts includeFiles of {source}", base=base, invert=True))
+                                  f"not in {name} module.mounts includeFiles of {source}", base=base, invert=True,
+                                  casefold=True))
         for pattern in exclude:
             rules.append(PathRule("glob", (pattern.lstrip("/"),),
-                                  f"excluded by {name} module.mounts excludeFiles of {source}: {pattern}", base=base))
+                                  f"excluded by {name} module.mounts excludeFiles of {source}: {pattern}", base=base,
+                                  casefold=True))
     if "" not in inside:
         rules.insert(0, PathRule("glob", ("**",), f"not mounted as content ({name} module.mounts)", base=content_base,
                                  unless=tuple(inside)))

@@ -18,10 +18,15 @@ at the content root:
 * ``collections:`` with ``output: false`` (the default for a collection): its documents
   are not pages;
 * ``defaults:`` — each ``{scope: {path, type}, values}`` merged under the front matter of
-  the pages it selects: ``path`` the page's path or a folder above it, segment by segment
-  (``a`` selects ``a`` and ``a/…``, not ``a.md``; a glob when it holds ``*``), ``type``
-  ``pages``, ``posts``, ``drafts`` or a collection label; a more specific scope
-  (a longer path, then one with a type) wins.
+  the pages it selects (a glob when ``path`` holds ``*``), ``type`` ``pages``, ``posts``,
+  ``drafts`` or a collection label; a more specific scope (a longer path, then one with a
+  type) wins. Jekyll 4 (``FrontmatterDefaults#path_is_subpath?``) compares the scope
+  path as a string prefix (``guides/internal`` selects ``guides/internal-tools.md``);
+  Jekyll 3, which GitHub Pages runs, compares whole segments. Which one builds the site
+  is not known here, so a scope whose values withhold (``published: false``, an audience
+  other than ``public``, ``sitemap: false``, any key that restricts readers, a date) is
+  read as a prefix, and one whose values only publish as segments: the stricter reading
+  either way.
 
 A ``_config.yml`` that cannot be read, or whose ``exclude``/``include``/``collections``/
 ``defaults`` is not of the documented shape, is a :class:`~.policy.Finding` over the
@@ -34,10 +39,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..audience import audience_signals
+from ..publication import read_flags_and_dates
 from .config_files import ConfigError, Unresolved, read_config
 from .policy import Finding, MetaRule, PathRule
 
-__all__ = ["CONFIG_NAMES", "DEFAULT_EXCLUDES", "read_jekyll"]
+__all__ = ["CONFIG_NAMES", "DEFAULT_EXCLUDES", "read_jekyll", "withholds"]
 
 CONFIG_NAMES = ("_config.yml", "_config.yaml", "_config.toml")
 #: ``Jekyll::Configuration::DEFAULTS["exclude"]`` (Jekyll 4.3), always added.
@@ -84,6 +91,18 @@ def _collections(raw: Any, name: str) -> tuple[dict[str, bool], str | None]:
     return out, None
 
 
+def withholds(values: Mapping[str, Any]) -> bool:
+    """Whether ``values`` (a ``defaults`` entry's mapping) could withhold a page it is
+    merged under: any audience-like or restricting key other than an exact ``audience:
+    public`` (:func:`provider.wiki.audience.audience_signals`), or any withholding flag,
+    date or unreadable value (:func:`provider.wiki.publication.read_flags_and_dates`)."""
+    signals = audience_signals(values)
+    if any(not (signal.exact and signal.value == "public") for signal in signals):
+        return True
+    facts, errors = read_flags_and_dates(values)
+    return bool(errors) or any(facts.values())
+
+
 def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
     if raw is None:
         return [], None
@@ -104,10 +123,15 @@ def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
         if any(isinstance(v, Unresolved) for v in entry["values"].values()):
             return [], f"{where} values hold a YAML tag Jekyll does not read"
         clean = path.strip().removeprefix("./").lstrip("/")
+        values = dict(entry["values"])
+        types = (kind,) if kind else ()
+        strict = withholds(values)
         if "*" in clean:
-            rule = MetaRule("glob", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
+            # A glob's matches are scope paths too: as a prefix, ``*`` after it reaches
+            # what starts with each match.
+            rule = MetaRule("glob", (clean + "*" if strict else clean,), values, where, types=types)
         else:
-            rule = MetaRule("subpath", (clean,), dict(entry["values"]), where, types=(kind,) if kind else ())
+            rule = MetaRule("prefix" if strict and clean else "subpath", (clean,), values, where, types=types)
         # FrontmatterDefaults#has_precedence?: a longer path wins, then a scope with a type.
         scored.append((len(clean), 1 if kind else 0, number, rule))
     return [rule for *_, rule in sorted(scored, key=lambda item: item[:3])], None

@@ -17,7 +17,8 @@ the provider applies every tool alike:
 
 Paths are POSIX, relative to the content root. Each rule carries its own matching
 ``syntax`` so the tool's semantics are kept exactly (gitignore for MkDocs via
-``pathspec``, Ruby ``fnmatch`` plus prefix for Jekyll, Go regexes for Hugo, DocFX globs).
+``pathspec``, Ruby ``fnmatch`` plus prefix for Jekyll, Go regexes by RE2 for Hugo, DocFX
+globs ignoring case).
 The value is plain data (:meth:`SitePolicy.to_json`) and has a :attr:`SitePolicy.digest`
 that changes whenever any configuration file read for it changes.
 """
@@ -36,10 +37,13 @@ from typing import Any
 import pathspec
 from wcmatch import glob
 
+from .go_regex import GoRegexError, Searcher, compile_go
+
 __all__ = ["Finding", "MetaRule", "PathRule", "SitePolicy", "rule_matches"]
 
 #: How each syntax's patterns are matched (see :func:`rule_matches`).
-SYNTAXES = ("gitignore", "glob", "prefix", "subpath", "regex", "exact", "jekyll", "jekyll-special", "docfx-content")
+SYNTAXES = ("gitignore", "glob", "prefix", "subpath", "regex", "goregex", "exact", "jekyll", "jekyll-special",
+            "docfx-content")
 _GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 _JEKYLL_SPECIAL = re.compile(r"\A[._#~]|~\Z")
 
@@ -63,6 +67,8 @@ class PathRule:
         labels: ``gitignore`` and ``exact`` only: one reason per pattern, naming the
             pattern that decided (for ``gitignore`` the last matching one, as in Git);
             empty to use ``reason``.
+        casefold: patterns match whatever the letters' case (DocFX globs, Hugo mounts;
+            see :func:`rule_matches`).
     """
 
     syntax: str
@@ -73,6 +79,7 @@ class PathRule:
     invert: bool = False
     unless: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
+    casefold: bool = False
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "unless", "base", "prefix")
@@ -102,10 +109,10 @@ class PathRule:
             return _jekyll_excludes(self, path)
         if self.syntax == "docfx-content":
             return not any(_docfx_builds(entry, path) for entry in _docfx_entries(self.patterns))
-        hit = rule_matches(self.syntax, self.patterns, path)
+        hit = rule_matches(self.syntax, self.patterns, path, casefold=self.casefold)
         if self.invert:
             hit = not hit
-        return hit and not (self.unless and rule_matches(self.syntax, self.unless, path))
+        return hit and not (self.unless and rule_matches(self.syntax, self.unless, path, casefold=self.casefold))
 
 
 @dataclass(frozen=True)
@@ -122,6 +129,7 @@ class MetaRule:
         prefix: as :attr:`PathRule.prefix`.
         types: Jekyll ``scope.type``: the page must be of one of these types (``pages``,
             ``posts``, ``drafts``, a collection label); empty for any.
+        casefold: as :attr:`PathRule.casefold` (DocFX ``fileMetadata`` globs).
     """
 
     syntax: str
@@ -131,6 +139,7 @@ class MetaRule:
     base: str = ""
     prefix: str = ""
     types: tuple[str, ...] = ()
+    casefold: bool = False
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "base", "prefix")
@@ -142,7 +151,8 @@ class MetaRule:
             return False
         if self.types and page_type not in self.types:
             return False
-        return rule_matches(self.syntax, self.patterns, self.prefix + relpath[len(self.base):])
+        return rule_matches(self.syntax, self.patterns, self.prefix + relpath[len(self.base):],
+                            casefold=self.casefold)
 
 
 @dataclass(frozen=True)
@@ -250,7 +260,7 @@ def _normalize(rule: Any, *names: str) -> None:
         object.__setattr__(rule, name, tuple(_nfc(v) for v in value) if isinstance(value, tuple) else _nfc(value))
 
 
-def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
+def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold: bool = False) -> bool:
     """Whether ``path`` matches any of ``patterns`` in a tool's syntax.
 
     * ``gitignore``: Git's own rules (``pathspec.GitIgnoreSpec``: ``!`` re-includes,
@@ -263,10 +273,17 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
       ``defaults`` scope paths, ``FrontmatterDefaults#path_is_subpath?``: ``docs`` covers
       ``docs`` and ``docs/a.md``, not ``docs.md`` or ``docs-old/``; ``""`` covers all);
     * ``exact``: the path is one of the patterns (DocFX redirection sources);
-    * ``regex``: a search anywhere in the path (Hugo ``ignoreFiles``, Go RE2 syntax read
-      as Python's; a pattern Python cannot compile matches nothing here, and each reader
-      that makes regex rules reports it as a finding over the whole content root, which
-      fails closed).
+    * ``regex``: a search anywhere in the path, Python syntax (patterns the provider
+      writes: MkDocs exclude plugin globs and regexes, DocFX ``toc.md``);
+    * ``goregex``: a search anywhere in the path (Hugo ``ignoreFiles``) with Go's RE2
+      semantics (:mod:`provider.wiki.sites.go_regex`: POSIX classes such as
+      ``[[:digit:]]``); a pattern RE2 does not accept matches nothing here, and the
+      reader that makes such rules reports it as a finding over the whole content root,
+      which fails closed.
+
+    ``casefold`` compares letters whatever their case (``Internal/`` against
+    ``internal/**``): DocFX's globs ignore case unless a file mapping says ``"case":
+    true``, and Hugo's mount globs ignore case.
 
     Raises:
         ValueError: an unknown syntax.
@@ -276,9 +293,11 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
     if syntax == "gitignore":
         return _gitignore(patterns).match_file(path)
     if syntax == "glob":
-        matcher = _glob(patterns)
+        matcher = _glob(patterns, casefold)
         parts = path.split("/")
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
+    if casefold and syntax not in ("regex", "goregex"):
+        path, patterns = path.casefold(), tuple(pattern.casefold() for pattern in patterns)
     if syntax == "prefix":
         return any(path.startswith(pattern) for pattern in patterns)
     if syntax == "subpath":
@@ -289,6 +308,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str) -> bool:
     if syntax == "regex":
         compiled = [_regex(pattern) for pattern in patterns]
         return any(regex is not None and regex.search(path) for regex in compiled)
+    if syntax == "goregex":
+        searchers = [_goregex(pattern) for pattern in patterns]
+        return any(searcher is not None and searcher.search(path) for searcher in searchers)
     raise ValueError(f"unknown rule syntax {syntax!r}")
 
 
@@ -298,8 +320,8 @@ def _exact(patterns: tuple[str, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _glob(patterns: tuple[str, ...]) -> Any:
-    return glob.compile(list(patterns), flags=_GLOB_FLAGS)
+def _glob(patterns: tuple[str, ...], casefold: bool = False) -> Any:
+    return glob.compile(list(patterns), flags=_GLOB_FLAGS | (glob.IGNORECASE if casefold else 0))
 
 
 @lru_cache(maxsize=256)
@@ -312,6 +334,13 @@ def _regex(pattern: str) -> re.Pattern[str] | None:
     try:
         return re.compile(pattern)
     except re.error:
+        return None
+
+
+def _goregex(pattern: str) -> Searcher | None:
+    try:
+        return compile_go(pattern)
+    except GoRegexError:
         return None
 
 
@@ -355,15 +384,17 @@ def _docfx_entries(patterns: tuple[str, ...]) -> tuple[dict[str, Any], ...]:
 def _docfx_builds(entry: Mapping[str, Any], path: str) -> bool:
     """DocFX builds ``path`` for a ``build.content`` entry: its ``files`` match and its
     ``exclude`` does not."""
-    return (rule_matches("glob", tuple(entry["files"]), path)
-            and not rule_matches("glob", tuple(entry["exclude"]), path))
+    casefold = not entry.get("case", False)
+    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold)
+            and not rule_matches("glob", tuple(entry["exclude"]), path, casefold=casefold))
 
 
 def _docfx_explain(rule: PathRule, path: str) -> str:
     for entry in _docfx_entries(rule.patterns):
-        if not rule_matches("glob", tuple(entry["files"]), path):
+        casefold = not entry.get("case", False)
+        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold):
             continue
         for pattern, label in zip(entry["exclude"], entry["labels"], strict=True):
-            if rule_matches("glob", (pattern,), path):
+            if rule_matches("glob", (pattern,), path, casefold=casefold):
                 return f"excluded by {entry['source']} build.content exclude: {label}"
     return rule.reason
