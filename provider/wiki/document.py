@@ -56,6 +56,7 @@ from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
+from .template_blocks import DIALECT_OF_LAYOUT, mark_template_blocks
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
            "reread_header"]
@@ -590,6 +591,9 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
 def _cut(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...]) -> SectionSplit:
     """The body cut into internal sections, with ``hiding``'s blocks marked (none: as written);
     ``dialects``: the file's text cleaners."""
+    # Template logic the provider cannot evaluate is not proof of publication
+    # (issue 24): its text becomes internal sections; a comment construct is dropped.
+    body_text = mark_template_blocks(body_text, DIALECT_OF_LAYOUT.get(layout.name))
     return split_sections(mark_body_sections(body_text, hiding) if hiding else body_text,
                           prepare=lambda body: apply_dialects(body, dialects),
                           colon_containers=layout.name != "mkdocs", shortcodes_run_first=layout.name == "hugo")
