@@ -37,6 +37,7 @@ from .classify import (
     readable_name,
     site_path,
 )
+from .code_shown import shown_as_code
 from .containment import block_shingles
 from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, not_a_date, parse_date, post_group
@@ -56,7 +57,7 @@ from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
-from .template_blocks import DIALECT_OF_LAYOUT, mark_template_blocks
+from .template_blocks import mark_template_blocks, template_dialect
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
            "reread_header"]
@@ -473,6 +474,14 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         # The site shows an imported partial's text in place of its component: that
         # text is the page's (line numbers after it count the partial's lines).
         body_text, partial_warnings = inline_partials(body_text, settings.root, settings.root / relpath)
+    # Template logic the provider cannot evaluate is not proof of publication
+    # (issue 24): its text becomes internal sections; a comment construct is dropped.
+    dialects_here = layout.dialects_for(relpath)
+    body_text = mark_template_blocks(
+        body_text, template_dialect(layout.name, settings.root),
+        lambda spans: shown_as_code(body_text, [_text_span(body_text, a, b) for a, b in spans],
+                                    lambda text: apply_dialects(text, dialects_here),
+                                    shortcodes_run_first=layout.name == "hugo"))
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
@@ -506,6 +515,14 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         passages = public_passages = split_passages(full.blocks, slugger=new_slugger(anchors))
     return _Body(split, public, passages, public_passages, internal_blocks, audience_in_body, errors, warnings,
                  findings, label_blocks)
+
+
+def _text_span(body: str, start: int, end: int) -> re.Match[str]:
+    """``body[start:end]`` as a match, the shape :func:`shown_as_code` reads."""
+    found = re.compile(f"(?s).{{{end - start}}}").match(body, start)
+    if found is None:  # never: the spans come from the body
+        raise ValueError(f"span {start}-{end} outside a body of {len(body)} characters")
+    return found
 
 
 def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
@@ -591,9 +608,6 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
 def _cut(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...]) -> SectionSplit:
     """The body cut into internal sections, with ``hiding``'s blocks marked (none: as written);
     ``dialects``: the file's text cleaners."""
-    # Template logic the provider cannot evaluate is not proof of publication
-    # (issue 24): its text becomes internal sections; a comment construct is dropped.
-    body_text = mark_template_blocks(body_text, DIALECT_OF_LAYOUT.get(layout.name))
     return split_sections(mark_body_sections(body_text, hiding) if hiding else body_text,
                           prepare=lambda body: apply_dialects(body, dialects),
                           colon_containers=layout.name != "mkdocs", shortcodes_run_first=layout.name == "hugo")

@@ -13,10 +13,11 @@ construct's text altogether.
 Constructs, by dialect (tag names case-insensitively, Liquid/Jinja whitespace control
 ``{%-``/``-%}`` allowed):
 
-* ``liquid`` (Jekyll): ``if``, ``unless``, ``case``, ``capture`` (hidden); ``comment``
-  (dropped);
+* ``liquid`` (Jekyll): ``if``, ``unless``, ``case``, ``capture`` (hidden); ``comment`` is
+  dropped by :mod:`provider.wiki.plaintext` (one never closed hides the rest here);
 * ``jinja`` (MkDocs): ``if``, ``macro``, ``call``, ``filter``, a block ``set`` without
-  ``=`` (hidden); ``{# … #}`` (dropped);
+  ``=`` (hidden); ``{# … #}`` with a space after ``{#`` (dropped; ``{#id}`` is a heading
+  id, not a comment);
 * ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``
   (dropped).
 
@@ -27,9 +28,14 @@ Line structure is kept (only newlines survive a drop), so line numbers stay true
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
-__all__ = ["DIALECT_OF_LAYOUT", "mark_template_blocks"]
+from .sites.config_files import ConfigError, read_config
+
+__all__ = ["DIALECT_OF_LAYOUT", "mark_template_blocks", "template_dialect"]
 
 #: The template dialect each layout's tool runs over a page.
 DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
@@ -37,12 +43,56 @@ DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
 _OPEN_MARK = "<!-- internal -->"
 _CLOSE_MARK = "<!-- /internal -->"
 
-_TAG = re.compile(r"\{%-?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\}))*)-?%\}")
-_HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture"}),
+_TAG = re.compile(r"\{%-?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\})){0,2000})-?%\}")
+_HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture", "comment"}),
            "jinja": frozenset({"if", "macro", "call", "filter", "set"})}
-_DROPPED = {"liquid": frozenset({"comment"}), "jinja": frozenset()}
-_JINJA_COMMENT = re.compile(r"\{#.*?(?:#\}|\Z)", re.DOTALL)
+# Liquid ``comment`` is dropped by :mod:`provider.wiki.plaintext`, after the would-be
+# marker rules (:mod:`provider.wiki.sections`) have read it: not dropped here.
+_DROPPED: dict[str, frozenset[str]] = {"liquid": frozenset(), "jinja": frozenset()}
+_JINJA_COMMENT = re.compile(r"\{#\s.*?#\}", re.DOTALL)
+_JINJA_OPEN = re.compile(r"\{#\s")
 _HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\s*[>%]\}\}", re.IGNORECASE)
+
+
+_MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+_macros_cache: dict[tuple[str, int], bool] = {}
+
+
+def _mkdocs_macros(root: Path) -> bool:
+    """Whether the MkDocs site around ``root`` (its folder or parent) runs the ``macros``
+    plugin; a configuration that cannot be read counts as yes (fail closed)."""
+    for folder in (root, root.parent):
+        for name in _MKDOCS_CONFIGS:
+            path = folder / name
+            try:
+                mtime = os.stat(path).st_mtime_ns
+            except OSError:
+                continue
+            key = (str(path), mtime)
+            if key not in _macros_cache:
+                try:
+                    data = read_config(path)
+                except (ConfigError, OSError):
+                    _macros_cache[key] = True
+                    return True
+                plugins = data.get("plugins") if isinstance(data, Mapping) else None
+                items = list(plugins) if isinstance(plugins, (list, Mapping)) else []
+                names = [next(iter(i), "") if isinstance(i, Mapping) else i for i in items]
+                if len(_macros_cache) > 64:
+                    _macros_cache.clear()
+                _macros_cache[key] = any(isinstance(n, str) and n.split("/")[-1] == "macros" for n in names)
+            return _macros_cache[key]
+    return False
+
+
+def template_dialect(layout: str, root: Path) -> str | None:
+    """The template dialect the site of ``layout`` at content root ``root`` runs over its
+    pages: Liquid for Jekyll, Hugo's shortcodes, and Jinja for MkDocs only when the
+    ``macros`` plugin is listed (without it MkDocs shows ``{% … %}`` as written)."""
+    dialect = DIALECT_OF_LAYOUT.get(layout)
+    if dialect == "jinja" and not _mkdocs_macros(root):
+        return None
+    return dialect
 
 
 def _blank(text: str) -> str:
@@ -68,7 +118,7 @@ def _liquid_spans(body: str, dialect: str) -> list[tuple[int, int, int, int, boo
             continue
         opened = stack[depth][1]
         del stack[depth:]
-        if not stack:
+        if not stack and name != "comment":  # a closed Liquid comment: plaintext drops it
             spans.append((opened.start(), opened.end(), tag.start(), tag.end(), name in _DROPPED[dialect]))
     if stack:
         name, opened = stack[0]
@@ -94,21 +144,40 @@ def _hugo_spans(body: str) -> list[tuple[int, int, int, int, bool]]:
     return spans
 
 
-def mark_template_blocks(body: str, dialect: str | None) -> str:
+def mark_template_blocks(body: str, dialect: str | None,
+                         in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None) -> str:
     """``body`` with each template conditional/capture interior between internal-section
     markers and each comment construct blanked (module docstring). ``dialect``: a value
-    of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned unchanged). Never
-    raises; the result has as many newlines as ``body``."""
+    of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned unchanged);
+    ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader sees as code.
+    A conditional whose opening or closing tag is shown as code is left as written: a
+    marker there would be code text, not a marker (the text stays public; a known gap
+    for Jekyll, whose Liquid also runs inside code). Never raises; the result has as many
+    newlines as ``body``."""
     if dialect is None or "{" not in body:
         return body
     if dialect == "hugo":
         spans = _hugo_spans(body)
     elif dialect in _HIDDEN:
         if dialect == "jinja":
-            body = _JINJA_COMMENT.sub(lambda m: _blank(m.group(0)), body)
+            # Spaces keep every offset (``in_code`` reads the body as written).
+            body = _JINJA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
         spans = _liquid_spans(body, dialect)
+        unclosed = _JINJA_OPEN.search(body) if dialect == "jinja" else None
+        if unclosed is not None:
+            # A comment never closed: Jinja refuses the page; hide the rest (fail closed).
+            spans = sorted([*spans, (unclosed.start(), unclosed.end(), len(body), len(body), False)])
     else:
         return body
+    hidden = [span for span in spans if not span[4]]
+    if hidden and in_code is not None:
+        tags = [(o, e) for o, e, _, _, _ in hidden] + [(c, d) for _, _, c, d, _ in hidden if c < d]
+        code = in_code(tags)
+        coded = {i for i in code if i < len(hidden)}
+        closers = [i for i, span in enumerate(hidden) if span[2] < span[3]]
+        coded |= {closers[i - len(hidden)] for i in code if i >= len(hidden)}
+        dropped_spans = [span for span in spans if span[4]]
+        spans = sorted(dropped_spans + [span for i, span in enumerate(hidden) if i not in coded])
     out: list[str] = []
     position = 0
     for open_start, open_end, close_start, close_end, dropped in spans:
