@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import string
+from collections.abc import Mapping
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -113,7 +114,7 @@ def _site(tmp_path: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def _dump(form: str, data: dict[str, object]) -> str:
+def _dump(form: str, data: Mapping[str, object]) -> str:
     if form == "json":
         return json.dumps(data)
     if form == "yaml":

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.audience import AudienceRule
-from provider.wiki.document import WikiSettings, load_document
+from provider.wiki.document import WikiDocument, WikiSettings, load_document
 from provider.wiki.template_blocks import mark_template_blocks
 
 _SITES = itertools.count()
@@ -123,4 +123,5 @@ def test_without_the_macros_plugin_mkdocs_shows_jinja_as_written(tmp_path: Path)
     plain = load_document(WikiSettings(root=root, layout="mkdocs", audience_rules=(AudienceRule("**", "public"),)),
                           "docs/page.md")
     assert "Quokkasecret" not in _texts(doc.public_passages)
+    assert isinstance(plain, WikiDocument)
     assert "Quokkasecret" in _texts(plain.public_passages)
