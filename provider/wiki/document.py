@@ -37,6 +37,7 @@ from .classify import (
     readable_name,
     site_path,
 )
+from .code_shown import shown_as_code
 from .containment import block_shingles
 from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, not_a_date, parse_date, post_group
@@ -56,6 +57,7 @@ from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, site_view
+from .template_blocks import mark_template_blocks, template_dialect
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
            "reread_header"]
@@ -485,6 +487,14 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     def at(line: int) -> int:
         return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
 
+    # Template logic the provider cannot evaluate is not proof of publication
+    # (issue 24): its text becomes internal sections; a comment construct is dropped.
+    dialects_here = layout.dialects_for(relpath)
+    body_text = mark_template_blocks(
+        body_text, template_dialect(layout.name, settings.root),
+        lambda spans: shown_as_code(body_text, [_text_span(body_text, a, b) for a, b in spans],
+                                    lambda text: apply_dialects(text, dialects_here),
+                                    shortcodes_run_first=layout.name == "hugo"))
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on
@@ -549,6 +559,14 @@ def _partial_gate(settings: WikiSettings) -> Callable[[str], str | None]:
             return f"the audience rule {first.pattern!r} makes it {first.audience}"
         return None
     return why
+
+
+def _text_span(body: str, start: int, end: int) -> re.Match[str]:
+    """``body[start:end]`` as a match, the shape :func:`shown_as_code` reads."""
+    found = re.compile(f"(?s).{{{end - start}}}").match(body, start)
+    if found is None:  # never: the spans come from the body
+        raise ValueError(f"span {start}-{end} outside a body of {len(body)} characters")
+    return found
 
 
 def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],

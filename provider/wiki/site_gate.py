@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from .citations import document_url, url_inputs
 from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, page_form, site_key
+from .static_pages import static_pages
 
 if TYPE_CHECKING:
     import httpx
@@ -143,6 +144,16 @@ class SiteGate:
             if url is not None:
                 by_page.setdefault((key, page_form(url)), []).append((meta.relpath, url))
         found: dict[str, OffSite] = {}
+        base = self.settings.citation.base_url
+        if base:
+            # A page the site builds from a non-markdown source (Hugo static/, a Jekyll
+            # .html page) owns its URL: a document claiming it is not proved published.
+            for source, path in static_pages(self.settings.root, self.settings.layout):
+                url = base.rstrip("/") + path
+                for relpath, claimed in by_page.get((site_key(url), page_form(url)), []):
+                    found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {claimed} is the page the site "
+                                                        f"builds from {source} (not a markdown document), so the "
+                                                        "sitemap does not show this document is published")
         for members in by_page.values():
             if len({url for _, url in members}) < 2:
                 continue

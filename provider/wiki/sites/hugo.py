@@ -1,12 +1,21 @@
-"""Hugo: ``ignoreFiles`` and ``module.mounts`` (the site configuration's ``cascade`` is
+"""Hugo: what it builds content from, ``ignoreFiles`` and ``module.mounts`` (the site configuration's ``cascade`` is
 read by :mod:`provider.wiki.hugo_site`, page ``build``/``_build`` by
 :mod:`provider.wiki.publication`).
 
 The site root is the content root, or its parent when the content root is the
 ``content`` folder. Configuration read: ``hugo.toml|yaml|json`` (else
 ``config.toml|yaml|json``) at the site root, and in ``config/_default/`` and
-``config/production/`` the files ``hugo.*``, ``config.*`` and ``module.*`` (whose
-``mounts`` is the module's).
+``config/production/`` the files ``hugo.*``, ``config.*``, ``module.*`` (whose
+``mounts`` is the module's) and ``languages.*`` (whose keys are the languages).
+
+* What is built: Hugo reads pages only from ``contentDir`` (default ``content``), per
+  language from ``languages.<lang>.contentDir`` when set, or, when a mount targets
+  ``content``, from the mounts' sources; any other file (a root ``README.md``, ``notes/``,
+  ``archetypes/``) is "not in Hugo's contentDir". A language in ``disableLanguages`` or
+  with ``languages.<lang>.disabled`` is not built: its own content folder (or mount with
+  ``lang``) and its translations by file name (``page.de.md``) anywhere are withheld
+  ("language de is disabled"). A ``contentDir``, ``languages`` or ``disableLanguages`` of
+  another shape is a finding (fail closed).
 
 * ``ignoreFiles``: regular expressions (Go RE2, compiled by RE2: :mod:`.go_regex`) searched in each file's
   absolute path; every list found is applied (a union: it can only exclude more).
@@ -24,6 +33,7 @@ another shape are a :class:`~.policy.Finding` over the whole content root.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,16 +55,16 @@ def _site(root: Path) -> tuple[Path, str]:
     return root, ""
 
 
-def _files(site: Path) -> list[tuple[Path, bool]]:
-    """``(file, is a module.* file)`` in the order Hugo reads them."""
-    found: list[tuple[Path, bool]] = []
+def _files(site: Path) -> list[tuple[Path, str]]:
+    """``(file, what it holds: "site", "module" or "languages")`` in the order Hugo reads them."""
+    found: list[tuple[Path, str]] = []
     top = next((site / f"{n}.{f}" for n in ("hugo", "config") for f in _FORMATS if (site / f"{n}.{f}").exists()), None)
     if top is not None:
-        found.append((top, False))
+        found.append((top, "site"))
     for folder in ("_default", ENVIRONMENT):
         base = site / "config" / folder
-        for stem, is_module in (("hugo", False), ("config", False), ("module", True)):
-            found += [(base / f"{stem}.{f}", is_module) for f in _FORMATS if (base / f"{stem}.{f}").exists()]
+        for stem, kind in (("hugo", "site"), ("config", "site"), ("module", "module"), ("languages", "languages")):
+            found += [(base / f"{stem}.{f}", kind) for f in _FORMATS if (base / f"{stem}.{f}").exists()]
     return found
 
 
@@ -82,7 +92,8 @@ def read_hugo(root: Path) -> tuple[list[str], list[PathRule], list[Finding]] | N
     names = [str(path.relative_to(site)) for path, _ in files]
     ignore: list[tuple[str, str]] = []
     mounts: tuple[str, Any] | None = None
-    for (path, is_module), name in zip(files, names, strict=True):
+    built = _Built()
+    for (path, kind), name in zip(files, names, strict=True):
         try:
             data = read_config(path)
         except (ConfigError, FileNotFoundError) as exc:
@@ -91,12 +102,17 @@ def read_hugo(root: Path) -> tuple[list[str], list[PathRule], list[Finding]] | N
             continue
         if not isinstance(data, Mapping):
             return names, [], [Finding(name, f"{name} is not a mapping: every page is internal until it is fixed")]
+        error = built.read(data, name, languages_file=kind == "languages")
+        if error is not None:
+            return names, [], [Finding(name, f"{error}; every page is internal until it is fixed")]
+        if kind == "languages":
+            continue
         patterns = _strings(_get(data, "ignoreFiles"))
         if patterns is None:
             return names, [], [Finding(name, f"{name} ignoreFiles is not a list of regular expressions; every page "
                                              "is internal until it is fixed")]
         ignore += [(p, name) for p in patterns]
-        module = data if is_module else _get(data, "module")
+        module = data if kind == "module" else _get(data, "module")
         if isinstance(module, Mapping) and _get(module, "mounts") is not None:
             mounts = (name, _get(module, "mounts"))
     rules: list[PathRule] = []
@@ -110,11 +126,119 @@ def read_hugo(root: Path) -> tuple[list[str], list[PathRule], list[Finding]] | N
                                           f"({exc}); every page is internal until it is fixed"))
             continue
         rules.append(PathRule("goregex", (pattern,), f"ignored by {name} ignoreFiles: {pattern}", prefix=prefix))
+    content_mounts: list[tuple[str, str]] | None = None
     if mounts is not None:
         more_rules, more_findings = _mount_rules(mounts[0], mounts[1], content_prefix)
         rules += more_rules
         findings += more_findings
+        content_mounts = _content_sources(mounts[1])
+    rules += built.rules(content_prefix, content_mounts)
     return names, rules, findings
+
+
+class _Built:
+    """What Hugo builds content from: ``contentDir``, ``languages.<lang>.contentDir``,
+    and the languages it does not build (``disableLanguages``,
+    ``languages.<lang>.disabled``). Later files override earlier ones, key by key, as
+    Hugo merges its configuration."""
+
+    def __init__(self) -> None:
+        self.content_dir = "content"
+        self.languages: dict[str, dict[str, Any]] = {}
+        self.disabled: set[str] = set()
+
+    def read(self, data: Mapping[str, Any], name: str, *, languages_file: bool) -> str | None:
+        """Merge one configuration file; an error message when a key has a shape Hugo
+        would not accept (the caller fails closed)."""
+        if not languages_file:
+            content_dir = _get(data, "contentDir")
+            if content_dir is not None:
+                if not isinstance(content_dir, str) or not content_dir.strip("/ "):
+                    return f"{name} contentDir is not a folder name"
+                self.content_dir = content_dir
+            disable = _strings(_get(data, "disableLanguages"))
+            if disable is None:
+                return f"{name} disableLanguages is not a list of language names"
+            self.disabled |= {lang.lower() for lang in disable}
+        languages = data if languages_file else _get(data, "languages")
+        if languages is None:
+            return None
+        if not isinstance(languages, Mapping):
+            return f"{name} languages is not a mapping"
+        for lang, settings in languages.items():
+            if not isinstance(settings, Mapping):
+                return f"{name} languages.{lang} is not a mapping"
+            merged = self.languages.setdefault(str(lang).lower(), {})
+            content_dir = _get(settings, "contentDir")
+            if content_dir is not None:
+                if not isinstance(content_dir, str) or not content_dir.strip("/ "):
+                    return f"{name} languages.{lang}.contentDir is not a folder name"
+                merged["contentDir"] = content_dir
+            disabled = _get(settings, "disabled")
+            if disabled is not None:
+                if not isinstance(disabled, bool):
+                    return f"{name} languages.{lang}.disabled is not true or false"
+                merged["disabled"] = disabled
+        return None
+
+    def rules(self, content_prefix: str, content_mounts: list[tuple[str, str]] | None) -> list[PathRule]:
+        """Rules over paths relative to the content root (``content_prefix`` turns them
+        into paths relative to the site root): a file outside every folder Hugo builds
+        content from is not built; a file of a disabled language is not built."""
+        off = {lang for lang, settings in self.languages.items() if settings.get("disabled")} | self.disabled
+        folders: dict[str, set[str]] = {}  # site-relative folder -> the languages built from it
+        if content_mounts is not None:
+            for source, lang in content_mounts:
+                folders.setdefault(source, set()).add(lang.lower() or "*")
+        elif self.languages:
+            for lang, settings in self.languages.items():
+                folder = _folder(settings.get("contentDir", self.content_dir))
+                folders.setdefault(folder, set()).add(lang)
+        else:
+            folders[_folder(self.content_dir)] = {"*"}
+        rules: list[PathRule] = []
+        shown = ", ".join(f"{folder}/" for folder in sorted(folders))
+        if content_mounts is None and "" not in folders:
+            # With mounts, _mount_rules already withholds content/ outside them; this rule
+            # covers the rest of the site root (README.md, notes/, archetypes/).
+            rules.append(PathRule("glob", tuple(sorted(folders)), f"not in Hugo's contentDir ({shown}): Hugo does not "
+                                  "build it", prefix=content_prefix, invert=True))
+        elif content_mounts is not None and "" not in folders:
+            rules.append(PathRule("glob", (*sorted(folders), "content"), f"not in Hugo's contentDir or a "
+                                  f"content mount ({shown}): Hugo does not build it", prefix=content_prefix,
+                                  invert=True))
+        for folder, langs in sorted(folders.items()):
+            gone = sorted(langs & off)
+            if gone and not langs - off and folder:
+                rules.append(PathRule("glob", (folder,), f"language {', '.join(gone)} is disabled "
+                                      f"({folder}/ is its contentDir): Hugo does not build it", prefix=content_prefix))
+        for lang in sorted(off):
+            # A translation by file name (page.de.md) in any content folder.
+            rules.append(PathRule("regex", (rf"(?i)\.{re.escape(lang)}\.[^/.]+$",), f"language {lang} is disabled "
+                                  f"(a {lang} translation by file name): Hugo does not build it",
+                                  prefix=content_prefix))
+        return rules
+
+
+def _folder(value: str) -> str:
+    return value.strip().strip("/").removeprefix("./").rstrip("/")
+
+
+def _content_sources(raw: Any) -> list[tuple[str, str]] | None:
+    """``(source folder, lang)`` of each mount whose target is ``content``; ``None`` when
+    there is none (Hugo keeps its default content mounts) or the list has another shape
+    (reported by :func:`_mount_rules`)."""
+    if not isinstance(raw, list) or not all(isinstance(m, Mapping) for m in raw):
+        return None
+    out = []
+    for mount in raw:
+        source, target, lang = _get(mount, "source"), _get(mount, "target"), _get(mount, "lang")
+        if not isinstance(source, str) or not isinstance(target, str):
+            return None
+        target = target.strip("/")
+        if target == "content" or target.startswith("content/"):
+            out.append((_folder(source), lang if isinstance(lang, str) else ""))
+    return out or None
 
 
 def _mount_rules(name: str, raw: Any, content_prefix: str) -> tuple[list[PathRule], list[Finding]]:

@@ -40,7 +40,7 @@ TOOLS = ("jekyll", "mkdocs", "docfx", "hugo", "docusaurus", "starlight")
 #: How long a walk for ``docfx.json`` files is trusted before walking again.
 DOCSET_WALK_TTL_S = 30.0
 _CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, PUBLISH_CONFIG, ".meta.yml"})
-_CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "docusaurus.config", "astro.config",
+_CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "languages", "docusaurus.config", "astro.config",
                            "content.config"})
 
 
@@ -68,7 +68,7 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
         site = root.parent if root.name == "content" else root
         out = [site / f"{n}.{f}" for n in ("hugo", "config") for f in ("toml", "yaml", "yml", "json")]
         for folder in ("_default", "production"):
-            out += [site / "config" / folder / f"{n}.{f}" for n in ("hugo", "config", "module", "cascade")
+            out += [site / "config" / folder / f"{n}.{f}" for n in ("hugo", "config", "module", "cascade", "languages")
                     for f in ("toml", "yaml", "yml", "json")]
         return out
     if tool == "docusaurus":

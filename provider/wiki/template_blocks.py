@@ -1,0 +1,194 @@
+"""Template logic the provider cannot evaluate: text it never proves published.
+
+A docs tool that runs a template language over the page (Jekyll's Liquid, MkDocs'
+``macros`` plugin's Jinja, Hugo's shortcodes) may leave text out of the site:
+``{% if site.flag %}…{% endif %}`` with the flag false, ``{% unless true %}``, a
+``{% capture x %}`` whose variable is never shown, Hugo's built-in ``comment`` shortcode
+(never rendered, Hugo ≥ 0.137.1). The provider does not evaluate the condition, so such
+text is not proof of publication (issue 24): :func:`mark_template_blocks` wraps each
+conditional/capture interior in internal-section markers (agents keep it, the public
+view does not get it, the rest of the page stays public), and blanks a comment
+construct's text altogether.
+
+Constructs, by dialect (tag names case-insensitively, Liquid/Jinja whitespace control
+``{%-``/``-%}`` allowed):
+
+* ``liquid`` (Jekyll): ``if``, ``unless``, ``case``, ``capture`` (hidden); ``comment`` is
+  dropped by :mod:`provider.wiki.plaintext` (one never closed hides the rest here);
+* ``jinja`` (MkDocs): ``if``, ``macro``, ``call``, ``filter``, a block ``set`` without
+  ``=`` (hidden); ``{# … #}`` with a space after ``{#`` (dropped; ``{#id}`` is a heading
+  id, not a comment);
+* ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``
+  (dropped).
+
+Nesting counts: the outermost construct decides. An opening tag never closed hides (or
+drops) everything after it (fail closed); a closing tag never opened is left as it is.
+Line structure is kept (only newlines survive a drop), so line numbers stay true.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from .sites.config_files import ConfigError, read_config
+
+__all__ = ["DIALECT_OF_LAYOUT", "mark_template_blocks", "template_dialect"]
+
+#: The template dialect each layout's tool runs over a page.
+DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
+
+_OPEN_MARK = "<!-- internal -->"
+_CLOSE_MARK = "<!-- /internal -->"
+
+_TAG = re.compile(r"\{%-?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\})){0,2000})-?%\}")
+_HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture", "comment"}),
+           "jinja": frozenset({"if", "macro", "call", "filter", "set"})}
+# Liquid ``comment`` is dropped by :mod:`provider.wiki.plaintext`, after the would-be
+# marker rules (:mod:`provider.wiki.sections`) have read it: not dropped here.
+_DROPPED: dict[str, frozenset[str]] = {"liquid": frozenset(), "jinja": frozenset()}
+_JINJA_COMMENT = re.compile(r"\{#\s.*?#\}", re.DOTALL)
+_JINJA_OPEN = re.compile(r"\{#\s")
+_HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\s*[>%]\}\}", re.IGNORECASE)
+
+
+_MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+_macros_cache: dict[tuple[str, int], bool] = {}
+
+
+def _mkdocs_macros(root: Path) -> bool:
+    """Whether the MkDocs site around ``root`` (its folder or parent) runs the ``macros``
+    plugin; a configuration that cannot be read counts as yes (fail closed)."""
+    for folder in (root, root.parent):
+        for name in _MKDOCS_CONFIGS:
+            path = folder / name
+            try:
+                mtime = os.stat(path).st_mtime_ns
+            except OSError:
+                continue
+            key = (str(path), mtime)
+            if key not in _macros_cache:
+                try:
+                    data = read_config(path)
+                except (ConfigError, OSError):
+                    _macros_cache[key] = True
+                    return True
+                plugins = data.get("plugins") if isinstance(data, Mapping) else None
+                items = list(plugins) if isinstance(plugins, (list, Mapping)) else []
+                names = [next(iter(i), "") if isinstance(i, Mapping) else i for i in items]
+                if len(_macros_cache) > 64:
+                    _macros_cache.clear()
+                _macros_cache[key] = any(isinstance(n, str) and n.split("/")[-1] == "macros" for n in names)
+            return _macros_cache[key]
+    return False
+
+
+def template_dialect(layout: str, root: Path) -> str | None:
+    """The template dialect the site of ``layout`` at content root ``root`` runs over its
+    pages: Liquid for Jekyll, Hugo's shortcodes, and Jinja for MkDocs only when the
+    ``macros`` plugin is listed (without it MkDocs shows ``{% … %}`` as written)."""
+    dialect = DIALECT_OF_LAYOUT.get(layout)
+    if dialect == "jinja" and not _mkdocs_macros(root):
+        return None
+    return dialect
+
+
+def _blank(text: str) -> str:
+    return "\n" * text.count("\n")
+
+
+def _liquid_spans(body: str, dialect: str) -> list[tuple[int, int, int, int, bool]]:
+    """Outermost constructs as ``(start of open tag, end of open tag, start of close tag,
+    end of close tag, dropped)``; an unclosed one ends at the end of the body."""
+    spans = []
+    stack: list[tuple[str, re.Match[str]]] = []
+    for tag in _TAG.finditer(body):
+        closing, name = bool(tag.group(1)), tag.group(2).lower()
+        if name not in _HIDDEN[dialect] and name not in _DROPPED[dialect]:
+            continue
+        if not closing:
+            if name == "set" and "=" in tag.group(3):
+                continue  # {% set x = "…" %}: an assignment, no block
+            stack.append((name, tag))
+            continue
+        depth = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
+        if depth is None:
+            continue
+        opened = stack[depth][1]
+        del stack[depth:]
+        if not stack and name != "comment":  # a closed Liquid comment: plaintext drops it
+            spans.append((opened.start(), opened.end(), tag.start(), tag.end(), name in _DROPPED[dialect]))
+    if stack:
+        name, opened = stack[0]
+        spans.append((opened.start(), opened.end(), len(body), len(body), name in _DROPPED[dialect]))
+    return spans
+
+
+def _hugo_spans(body: str) -> list[tuple[int, int, int, int, bool]]:
+    spans = []
+    depth = 0
+    opened: re.Match[str] | None = None
+    for tag in _HUGO_COMMENT.finditer(body):
+        if tag.group(2) is None:
+            if depth == 0:
+                opened = tag
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0 and opened is not None:
+                spans.append((opened.start(), opened.end(), tag.start(), tag.end(), True))
+    if depth > 0 and opened is not None:
+        spans.append((opened.start(), opened.end(), len(body), len(body), True))
+    return spans
+
+
+def mark_template_blocks(body: str, dialect: str | None,
+                         in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None) -> str:
+    """``body`` with each template conditional/capture interior between internal-section
+    markers and each comment construct blanked (module docstring). ``dialect``: a value
+    of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned unchanged);
+    ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader sees as code.
+    A conditional whose opening or closing tag is shown as code is left as written: a
+    marker there would be code text, not a marker (the text stays public; a known gap
+    for Jekyll, whose Liquid also runs inside code). Never raises; the result has as many
+    newlines as ``body``."""
+    if dialect is None or "{" not in body:
+        return body
+    if dialect == "hugo":
+        spans = _hugo_spans(body)
+    elif dialect in _HIDDEN:
+        if dialect == "jinja":
+            # Spaces keep every offset (``in_code`` reads the body as written).
+            body = _JINJA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
+        spans = _liquid_spans(body, dialect)
+        unclosed = _JINJA_OPEN.search(body) if dialect == "jinja" else None
+        if unclosed is not None:
+            # A comment never closed: Jinja refuses the page; hide the rest (fail closed).
+            spans = sorted([*spans, (unclosed.start(), unclosed.end(), len(body), len(body), False)])
+    else:
+        return body
+    hidden = [span for span in spans if not span[4]]
+    if hidden and in_code is not None:
+        tags = [(o, e) for o, e, _, _, _ in hidden] + [(c, d) for _, _, c, d, _ in hidden if c < d]
+        code = in_code(tags)
+        coded = {i for i in code if i < len(hidden)}
+        closers = [i for i, span in enumerate(hidden) if span[2] < span[3]]
+        coded |= {closers[i - len(hidden)] for i in code if i >= len(hidden)}
+        dropped_spans = [span for span in spans if span[4]]
+        spans = sorted(dropped_spans + [span for i, span in enumerate(hidden) if i not in coded])
+    out: list[str] = []
+    position = 0
+    for open_start, open_end, close_start, close_end, dropped in spans:
+        if open_start < position:
+            continue
+        out.append(body[position:open_start])
+        if dropped:
+            out.append(_blank(body[open_start:close_end]))
+        else:
+            out += [body[open_start:open_end], _OPEN_MARK, body[open_end:close_start], _CLOSE_MARK,
+                    body[close_start:close_end]]
+        position = close_end
+    out.append(body[position:])
+    return "".join(out)
