@@ -292,7 +292,9 @@ class CorpusRules:
         if self._now is not None and now != self._now:
             changed.update(self._dated_between(self._now, now))
         changed |= self._unsettled
-        limit = max(int(self.max_share * len(docs)), 1)
+        # The share of the larger of the corpus before and after: removing every document
+        # is a change of the whole corpus before, whatever is left after.
+        limit = max(int(self.max_share * max(len(docs), len(previous))), 1)
         if not changed:
             self._now = now
             self.last_full, self.last_derived = False, 0

@@ -316,6 +316,19 @@ def test_one_changed_document_derives_only_what_it_can_affect() -> None:
     assert not kept["s1/p1.md"].public
 
 
+def test_removing_every_document_is_measured_against_the_corpus_before() -> None:
+    """The changed share is of the larger corpus, before or after: removing both pages of
+    a two-page corpus under a share that allows it is incremental (Hypothesis found the
+    share taken of the empty corpus after, which allowed one change)."""
+    docs = {f"p{i}.md": DocumentMeta(relpath=f"p{i}.md", size=1, mtime_ns=0, revision="r1", doc_id=f"p{i}",
+                                     title=f"p{i}", audience=PUBLIC, draft=False, locale="en",
+                                     translation_group=f"p{i}", text_hash=f"h{i}") for i in range(2)}
+    rules = CorpusRules(max_share=1.0)
+    rules.resolve(docs, default_locale="en", now=NOW)
+    kept, touched = rules.resolve({}, default_locale="en", now=NOW, changed=set(docs))
+    assert not rules.last_full and dict(kept) == {} and touched == set(docs)
+
+
 #: Pages related by nothing but the paragraphs they share (rule 6c).
 PARAGRAPH_PATHS = [f"s{i}/p{i}.md" for i in range(6)]
 
