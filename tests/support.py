@@ -52,6 +52,16 @@ def wait_for(predicate: Callable[[], bool], what: str = "condition", *, timeout_
     raise AssertionError(f"timed out after {timeout_s}s waiting for {what}")
 
 
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Write each ``{relative path: text}`` of ``files`` under ``root`` (UTF-8, folders
+    made as needed); returns ``root``."""
+    for relpath, text in files.items():
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
 def write_config(path: Path, settings: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(settings, sort_keys=False), "utf-8")
     return path

@@ -89,18 +89,22 @@ def tokens(text: str) -> list[str]:
     """``text``'s tokens, folded, with each run of English number words one token of
     digits (``["amber", "falcon", "79"]`` for ``Amber-Falcon-seventy-nine``)."""
     raw = [t.casefold() for t in _TOKEN.findall(unicodedata.normalize("NFKC", text))]
-    out: list[str] = []
+    return [str(_number(run)) if run else token for token, run in _number_runs(raw)]
+
+
+def _number_runs(raw: list[str]) -> Iterator[tuple[str, list[str]]]:
+    """``(token, [])`` for each token of ``raw`` that is no number word, and ``("", run)``
+    for each run of English number words (a scale word such as ``hundred`` does not start one)."""
     run: list[str] = []
     for token in [*raw, ""]:
         if token in _NUMBER_WORDS and not (token in _SCALES and not run):
             run.append(token)
             continue
         if run:
-            out.append(str(_number(run)))
+            yield "", run
             run = []
         if token:
-            out.append(token)
-    return out
+            yield token, []
 
 
 def joined(text: str) -> str:
@@ -287,18 +291,7 @@ def _secret_parts(value: str) -> list[tuple[str, bool]]:
     """``value``'s parts, folded: ``(part, is a number)``; a run of number words one
     number of digits."""
     raw = [t.casefold() for t in _TOKEN.findall(_fold(_undone(value)))]
-    out: list[tuple[str, bool]] = []
-    run: list[str] = []
-    for token in [*raw, ""]:
-        if token in _NUMBER_WORDS and not (token in _SCALES and not run):
-            run.append(token)
-            continue
-        if run:
-            out.append((_number_groups(run), True))
-            run = []
-        if token:
-            out.append((token, token.isdigit()))
-    return out
+    return [(_number_groups(run), True) if run else (token, token.isdigit()) for token, run in _number_runs(raw)]
 
 
 def _transformed(form: str) -> set[str]:

@@ -40,6 +40,7 @@ from provider.wiki.corpus import resolve
 from provider.wiki.document import DocumentMeta, WikiSettings, git_blob_sha1
 from provider.wiki.findings import NEAR_COPY, Acceptance
 from provider.wiki.incremental import CorpusRules
+from tests.support import write_files
 from tests.wiki.test_incremental_rules import _apply_history
 
 NOW = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -57,11 +58,6 @@ def _filler(rng: random.Random, count: int) -> str:
     return " ".join(rng.choice(FILLER) for _ in range(count))
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
 
 
 def _page(title: str, audience: str, paragraphs: list[str]) -> str:
@@ -124,8 +120,8 @@ def test_x2_a_pasted_internal_note_never_reaches_the_public_index(tmp_path_facto
     rng = random.Random(len(note))
     source = (_page("Runbook", "public", [_filler(rng, 20) + ".", "<!-- internal -->", note, "<!-- /internal -->"])
               if as_section else _page("Runbook", "internal", [note]))
-    _write(site, {"ops/runbook.md": source, "guide.md": _page("Guide", "public", paragraphs),
-                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    write_files(site, {"ops/runbook.md": source, "guide.md": _page("Guide", "public", paragraphs),
+                       "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
     public = _public(site)
     assert "guide.md" not in public
     assert "other.md" in public
@@ -146,7 +142,7 @@ def test_short_or_loosely_shared_internal_text_taints_no_public_page(tmp_path_fa
     # A public page holding a few of the note's words, never 3 in a row.
     scattered = " ".join(f"{w} {rng.choice(FILLER)} {rng.choice(FILLER)}" for w in note[:shared])
     site = tmp_path_factory.mktemp("site")
-    _write(site, {
+    write_files(site, {
         "ops/soon.md": _page("Runbook", "internal", [phrase + "."]),
         "ops/note.md": _page("Escalation", "internal", [" ".join(note) + "."]),
         "guide.md": _page("Runbook", "public", [f"{_filler(rng, 20)} {phrase}. {scattered} {_filler(rng, 20)}."]),
@@ -158,7 +154,7 @@ def test_x2_the_attack_example_gw_7731_is_internal_and_named(tmp_path: Path) -> 
     """X2: the attacker's example — a one-sentence internal page pasted mid-paragraph into
     a long public page — is internal, quarantined, and ``check`` names the source."""
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "ops/esc.md": _page("Escalation", "internal", ["Use override code GW-7731 for VIP refunds."]),
         "guide.md": _page("Refunds", "public", [
             "Our refund policy covers most orders, and you can ask any time from your account page. "
@@ -175,7 +171,7 @@ def test_x2_the_public_index_leaves_out_a_page_holding_internal_text(tmp_path: P
     from whoosh import index as whoosh_index
 
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "ops/esc.md": _page("Escalation", "internal", ["Staging vault credential rotates every Tuesday at noon."]),
         "guide.md": _page("Guide", "public", [
             "Open the dashboard. The staging vault credential rotates every Tuesday at noon, remember. Then export."]),
@@ -195,8 +191,9 @@ def test_x2_an_accepted_finding_publishes_the_page_until_it_changes(tmp_path: Pa
     re-opens it."""
     site = tmp_path / "site"
     guide = _page("Guide", "public", ["Open it. Staging vault credential rotates every Tuesday at noon. Then go."])
-    _write(site, {"ops/esc.md": _page("Esc", "internal", ["Staging vault credential rotates every Tuesday at noon."]),
-                  "guide.md": guide})
+    esc = _page("Esc", "internal", ["Staging vault credential rotates every Tuesday at noon."])
+    write_files(site, {"ops/esc.md": esc,
+                       "guide.md": guide})
     accepted = (Acceptance("guide.md", NEAR_COPY, git_blob_sha1(guide.encode())),)
     settings_ = dataclasses.replace(WikiSettings(root=site), accepted_findings=accepted)
     entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
@@ -318,7 +315,7 @@ def test_x2_an_internal_note_pasted_on_many_pages_taints_them_all(tmp_path: Path
     for number in range(repeats):
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}. {sentence} {_filler(rng, 9)}."])
     site = tmp_path / "site"
-    _write(site, files)
+    write_files(site, files)
     assert not {f"p{n}.md" for n in range(repeats)} & _public(site)
 
 
@@ -337,7 +334,7 @@ def test_template_wording_many_pages_share_taints_none(tmp_path: Path) -> None:
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{_filler(rng, 15)}.", template])
     files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 15)}. Glint survey 3 ledger rotation quota waiver 21."])
     site = tmp_path / "site"
-    _write(site, files)
+    write_files(site, files)
     public = _public(site)
     assert {f"p{n}.md" for n in range(13)} <= public
     assert "leak.md" not in public
@@ -348,9 +345,9 @@ def test_x2_text_of_a_withheld_page_withholds_the_page_holding_it(tmp_path: Path
     ``check`` says why once."""
     site = tmp_path / "site"
     note = "Staging vault credential rotates every Tuesday at noon for the billing team."
-    _write(site, {"wip.md": "---\ntitle: WIP\ndraft: true\n---\n# WIP\n\n" + note + "\n",
-                  "guide.md": _page("Guide", "public", [
-                      f"{_filler(random.Random(1), 40)}. {note} {_filler(random.Random(2), 40)}."])})
+    write_files(site, {"wip.md": "---\ntitle: WIP\ndraft: true\n---\n# WIP\n\n" + note + "\n",
+                       "guide.md": _page("Guide", "public", [
+                           f"{_filler(random.Random(1), 40)}. {note} {_filler(random.Random(2), 40)}."])})
     entry = next(e for e in check_wiki(WikiSettings(root=site)).files if e.path == "guide.md")
     assert entry.resolved is not None and not entry.resolved.served
     assert entry.resolved.withheld is not None and entry.resolved.withheld.startswith("text copied from wip.md")
@@ -365,9 +362,9 @@ def test_cjk_units_need_twice_the_characters(tmp_path: Path) -> None:
     short = "ノードの同期状態です"
     long_ = "内部の運用チームだけが使う緊急用の管理者パスワードは毎週月曜日に変更されます"
     site = tmp_path / "site"
-    _write(site, {"ops/a.md": _page("A", "internal", [short]), "ops/b.md": _page("B", "internal", [long_]),
-                  "one.md": _page("One", "public", [f"説明の前半です。{short}。説明の後半です。"]),
-                  "two.md": _page("Two", "public", [f"説明の前半です。{long_}。説明の後半です。"])})
+    write_files(site, {"ops/a.md": _page("A", "internal", [short]), "ops/b.md": _page("B", "internal", [long_]),
+                       "one.md": _page("One", "public", [f"説明の前半です。{short}。説明の後半です。"]),
+                       "two.md": _page("Two", "public", [f"説明の前半です。{long_}。説明の後半です。"])})
     public = _public(site)
     assert "one.md" in public and "two.md" not in public
 
@@ -380,8 +377,8 @@ def test_x2_an_internal_pages_text_left_in_its_public_translation_is_not_served(
     translation: the translation group is no exception to rule 6d."""
     note, paragraphs, _ = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": _page("Runbook", "internal", [note]),
-                  f"ops/runbook.{locale}.md": _page("Traduction", "public", ["Une ligne traduite.", *paragraphs])})
+    write_files(site, {"ops/runbook.md": _page("Runbook", "internal", [note]),
+                       f"ops/runbook.{locale}.md": _page("Traduction", "public", ["Une ligne traduite.", *paragraphs])})
     settings_ = WikiSettings(root=site, locales=("en", locale))
     public = {e.path for e in check_wiki(settings_).files if e.resolved is not None and e.resolved.public}
     assert f"ops/runbook.{locale}.md" not in public
@@ -462,8 +459,8 @@ def test_x2_every_member_of_the_leak_classes_is_withheld(tmp_path_factory, case)
     unrelated page stays public."""
     kind, source, pages = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": source, **pages,
-                  "other.md": _page("Other", "public", [_filler(random.Random(kind), 30) + "."])})
+    write_files(site, {"ops/runbook.md": source, **pages,
+                       "other.md": _page("Other", "public", [_filler(random.Random(kind), 30) + "."])})
     report = check_wiki(WikiSettings(root=site))
     public = {e.path for e in report.files if e.resolved is not None and e.resolved.public}
     assert not set(pages) & public, kind
@@ -499,5 +496,5 @@ def test_template_wording_shared_with_internal_pages_keeps_public_pages_public(t
     """The balance (the Microsoft Learn ``Viva/**`` scenario): public pages sharing only a
     template's wording with internal pages stay public."""
     site = tmp_path_factory.mktemp("site")
-    _write(site, files)
+    write_files(site, files)
     assert {p for p in files if not p.startswith("ops/")} <= _public(site)

@@ -31,6 +31,7 @@ from provider.wiki.document import WikiDocument, WikiSettings, parse_document
 from provider.wiki.site_gate import NO_URL, SiteGate
 from provider.wiki.sitemap import Sitemap, site_key
 from provider.wiki.sites import load_site_policy
+from tests.support import write_files
 
 LEARN = "https://learn.microsoft.com/en-us"
 PAGE = "---\ntitle: T\naudience: ITPro\n---\n# T\n\nWords about the product.\n"
@@ -48,11 +49,6 @@ def _docfx(*entries: dict[str, object], crumb: str | None = None) -> str:
     return json.dumps({"build": build})
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
 
 
 def _settings(root: Path, base_paths: dict[str, str] | None = None, base: str = LEARN, **more: object) -> WikiSettings:
@@ -79,7 +75,7 @@ def repo(tmp_path: Path) -> Path:
     """Two docsets as in MicrosoftDocs/OfficeDocs-Support: several ``src`` folders each
     published at the docset root (``dest: .``), one ``src`` under a ``dest`` folder."""
     root = tmp_path / "repo"
-    _write(root, {
+    write_files(root, {
         "Exchange/docfx.json": _docfx(_entry("ExchangeOnline"), _entry("ExchangeServer"), _entry("Hub"),
                                       crumb="/exchange/troubleshoot/breadcrumb/toc.json"),
         "Exchange/ExchangeOnline/Mail-Flow/Fix-Sync.md": PAGE,
@@ -149,7 +145,7 @@ def test_x2_no_base_path_is_withheld_by_the_sitemap_with_the_reason(repo: Path) 
 
 def test_a_single_docset_is_at_the_root_of_the_base_url(tmp_path: Path) -> None:
     root = tmp_path / "r"
-    _write(root, {"docs/docfx.json": _docfx(_entry("articles", "guide")), "docs/articles/Start.md": PAGE})
+    write_files(root, {"docs/docfx.json": _docfx(_entry("articles", "guide")), "docs/articles/Start.md": PAGE})
     assert _url(_settings(root), "docs/articles/Start.md") == f"{LEARN}/guide/start"
     assert check_wiki(_settings(root)).url_notes == []
 
@@ -157,8 +153,8 @@ def test_a_single_docset_is_at_the_root_of_the_base_url(tmp_path: Path) -> None:
 def test_plain_docfx_keeps_case_and_html(tmp_path: Path) -> None:
     """A DocFX site that is not Learn: DocFX's own output (case kept, ``.html``)."""
     root = tmp_path / "r"
-    _write(root, {"docfx.json": _docfx(_entry("articles", ".")), "articles/Get-Started.md": PAGE,
-                  "articles/api/index.md": PAGE})
+    write_files(root, {"docfx.json": _docfx(_entry("articles", ".")), "articles/Get-Started.md": PAGE,
+                       "articles/api/index.md": PAGE})
     settings = _settings(root, base="https://docs.example.org")
     assert _url(settings, "articles/Get-Started.md") == "https://docs.example.org/Get-Started.html"
     assert _url(settings, "articles/api/index.md") == "https://docs.example.org/api/index.html"
@@ -169,7 +165,7 @@ def test_plain_docfx_keeps_case_and_html(tmp_path: Path) -> None:
 
 
 def test_redirected_source_files_are_not_pages(repo: Path) -> None:
-    _write(repo, {".openpublishing.redirection.json": json.dumps({"redirections": [
+    write_files(repo, {".openpublishing.redirection.json": json.dumps({"redirections": [
         {"source_path": "Exchange/ExchangeServer/setup/install.md", "redirect_url": "/exchange/troubleshoot/new",
          "redirect_document_id": True},
         {"source_path_from_root": "/Outlook/Client/profiles/Reset-Profile.md", "redirect_url": "/outlook/x"},
@@ -187,19 +183,19 @@ def test_redirected_source_files_are_not_pages(repo: Path) -> None:
 
 
 def test_a_docset_open_publishing_does_not_build_is_not_published(repo: Path) -> None:
-    _write(repo, {".openpublishing.publish.config.json": json.dumps({"docsets_to_publish": [
+    write_files(repo, {".openpublishing.publish.config.json": json.dumps({"docsets_to_publish": [
         {"docset_name": "Support-Exchange", "build_source_folder": "Exchange"}]})})
     policy = load_site_policy(repo, "docfx")
     assert policy.excluded_reason("Outlook/Client/profiles/Reset-Profile.md") == (
         "its docset Outlook/ is not in .openpublishing.publish.config.json docsets_to_publish: not published")
     assert policy.excluded_reason("Exchange/Hub/index.md") is None
-    _write(repo, {".openpublishing.publish.config.json": "[]"})
+    write_files(repo, {".openpublishing.publish.config.json": "[]"})
     report = check_wiki(_settings(repo, BASES))
     assert report.exit_code == 1 and not any(e.resolved is not None and e.resolved.public for e in report.files)
 
 
 def test_an_unreadable_redirection_file_fails_closed(repo: Path) -> None:
-    _write(repo, {".openpublishing.redirection.json": "{not json"})
+    write_files(repo, {".openpublishing.redirection.json": "{not json"})
     report = check_wiki(_settings(repo, BASES))
     assert report.exit_code == 1
     assert any(f.source == ".openpublishing.redirection.json" for f in report.site.findings)
@@ -221,10 +217,10 @@ def test_x2_a_redirected_file_is_never_served_whatever_its_name(
     relpath = "/".join(["Exchange", "ExchangeOnline", *folders, f"{name}.md"])
     on_disk = unicodedata.normalize("NFD", relpath) if nfd else relpath
     key = "source_path_from_root" if from_root else "source_path"
-    _write(root, {"Exchange/docfx.json": _docfx(_entry("ExchangeOnline")), on_disk: PAGE,
-                  ".openpublishing.redirection.json": json.dumps({"redirections": [
-                      {key: ("/" if from_root else "") + unicodedata.normalize("NFC", relpath),
-                       "redirect_url": "/elsewhere"}]})})
+    write_files(root, {"Exchange/docfx.json": _docfx(_entry("ExchangeOnline")), on_disk: PAGE,
+                       ".openpublishing.redirection.json": json.dumps({"redirections": [
+                           {key: ("/" if from_root else "") + unicodedata.normalize("NFC", relpath),
+                            "redirect_url": "/elsewhere"}]})})
     report = check_wiki(_settings(root))
     assert [e.status for e in report.files] == ["skipped"]
 

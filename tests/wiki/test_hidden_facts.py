@@ -24,7 +24,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.wiki.test_contained_text import FILLER, _filler, _page, _public, _write
+from tests.support import write_files
+from tests.wiki.test_contained_text import FILLER, _filler, _page, _public
 
 FIRST = ("Dana", "Priya", "Tomasz", "Ingrid", "Kwame", "Lucia", "Mateo", "Yara")
 LAST = ("Whitfield", "Raman", "Kowalczyk", "Halvorsen", "Mensah", "Ferreira", "Okafor", "Lindqvist")
@@ -92,7 +93,7 @@ def test_x2_a_fact_of_a_label_hidden_table_row_stays_hidden_where_copied(tmp_pat
     or only the first name, and an unrelated page stay public."""
     files, _, _ = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, files)
+    write_files(site, files)
     public = _public(site)
     assert "leak.md" not in public
     assert {"settings.md", "other.md", "balance.md"} <= public
@@ -119,9 +120,9 @@ def test_x2_a_fact_of_any_hidden_block_stays_hidden_where_copied(tmp_path_factor
     if kind != "code":  # a longer block: only its code and its name are the copy
         fact = f"Escalations after six in the evening go to {fact} directly."
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"queue.md": _page("Queue", "public", [_filler(rng, 14) + ".", PLACES[place].format(fact=fact)]),
-                  "leak.md": _page("Leak", "public", [f"{_filler(rng, 12)}. {sentence} {_filler(rng, 6)}."]),
-                  "other.md": _page("Other", "public", [_filler(rng, 20) + "."])})
+    write_files(site, {"queue.md": _page("Queue", "public", [_filler(rng, 14) + ".", PLACES[place].format(fact=fact)]),
+                       "leak.md": _page("Leak", "public", [f"{_filler(rng, 12)}. {sentence} {_filler(rng, 6)}."]),
+                       "other.md": _page("Other", "public", [_filler(rng, 20) + "."])})
     public = _public(site)
     assert "leak.md" not in public
     assert {"queue.md", "other.md"} <= public
@@ -135,7 +136,7 @@ def test_x2_the_supervisor_override_code_in_an_agents_only_row(tmp_path: Path) -
     from provider.wiki.document import WikiSettings
 
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "queue.md": _page("Phone queue", "public", ["Our phone queue works as follows for every caller.",
                                                     "| Item | Notes |\n|---|---|\n| Override | The supervisor override "
                                                     "code is 4471. (agents only) |\n| Colour | The theme colour. |"]),
@@ -175,7 +176,7 @@ def test_x5_a_footer_many_public_pages_share_makes_no_copy(tmp_path_factory, see
         files[f"p{number}.md"] = _page(f"P{number}", "public", [f"{topic(number, 80)}.", FOOTER])
     files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 10)}. The refund ledger {own} closes at noon."])
     site = tmp_path_factory.mktemp("site")
-    _write(site, files)
+    write_files(site, files)
     public = _public(site)
     assert {f"p{n}.md" for n in range(holders)} <= public
     assert "leak.md" not in public
@@ -190,5 +191,5 @@ def test_x2_a_paragraph_pasted_whole_into_two_public_pages_is_still_a_copy(tmp_p
     for number in range(2):
         files[f"p{number}.md"] = _page(f"P{number}", "public", [_filler(rng, 30) + ".", note])
     site = tmp_path / "site"
-    _write(site, files)
+    write_files(site, files)
     assert not {"p0.md", "p1.md"} & _public(site)

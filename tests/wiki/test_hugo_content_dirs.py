@@ -24,16 +24,12 @@ from provider.wiki.audience import AudienceRule
 from provider.wiki.check import check_wiki
 from provider.wiki.document import WikiSettings
 from provider.wiki.sites import load_site_policy
+from tests.support import write_files
 
 _SITES = itertools.count()
 _NAME = st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=6)
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
 
 
 def _page(words: str) -> str:
@@ -75,7 +71,7 @@ def test_a6_hugo1_only_what_hugo_builds_reaches_customer_safe(tmp_path: Path) ->
     """Issue 24, attack a6 hugo1/hugo2: content at the site root, languages with their own
     contentDir, de disabled by its key and fr by disableLanguages."""
     site = tmp_path / "site"
-    _write(site, _HUGO1)
+    write_files(site, _HUGO1)
     wiki = WikiSettings(root=site, layout="hugo", default_locale="en", locales=("en", "de", "fr"),
                         audience_rules=(AudienceRule("**", "public"),))
     assert _public_ids(wiki, tmp_path / "index") == {"content/en/docs/reset"}
@@ -110,7 +106,7 @@ def test_content_mounts_replace_the_content_dir(tmp_path: Path) -> None:
 
 def _site(tmp_path: Path, files: dict[str, str]) -> Path:
     root = tmp_path / f"s{next(_SITES)}"
-    _write(root, files)
+    write_files(root, files)
     return root
 
 

@@ -20,6 +20,7 @@ from provider.wiki.check import check_wiki, heuristic_findings
 from provider.wiki.copies import MIN_PARAGRAPH_WORDS, paragraph_bags
 from provider.wiki.document import WikiSettings, git_blob_sha1
 from provider.wiki.findings import NEAR_COPY, Acceptance
+from tests.support import write_files
 
 SECRET = ("The staging database password rotates every Tuesday and the vault path for the "
           "billing reconciliation job is kept under ops slash billing slash nightly.")
@@ -52,11 +53,6 @@ def _public_ids(root: Path, index_root: Path) -> set[str]:
         return {fields["doc"]["id"] for fields in searcher.all_stored_fields()}
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
 
 
 def _shuffled(text: str, seed: int) -> str:
@@ -69,7 +65,7 @@ def test_x2_a_copied_internal_paragraph_keeps_a_long_public_page_out(tmp_path: P
     """X2: a long public page quoting one paragraph of an internal document verbatim is
     not in the public index, and check names the source."""
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "ops/runbook.md": "---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\n" + SECRET + "\n",
         "guide.md": _public_page([*_filler(1, 6), SECRET, *_filler(2, 6)]),
         "other.md": _public_page(_filler(3, 8)),
@@ -85,7 +81,7 @@ def test_x2_a_shuffled_paragraph_of_an_internal_section_keeps_the_page_out(tmp_p
     """X2: the words of another page's internal section, reordered, inside a long public
     page: the page is not public; the page holding the section stays public."""
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "faq.md": _public_page([*_filler(4, 3), f"<!-- internal -->\n{SECRET}\n<!-- /internal -->", *_filler(5, 3)]),
         "guide.md": _public_page([*_filler(6, 5), _shuffled(SECRET, 7), *_filler(8, 5)]),
     })
@@ -100,7 +96,7 @@ def test_x2_shared_short_boilerplate_does_not_fire(tmp_path: Path) -> None:
     assert len(boilerplate.split()) < MIN_PARAGRAPH_WORDS
     assert paragraph_bags([boilerplate]) == ()
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "ops/runbook.md": "---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\n"
                           + "\n\n".join([SECRET, boilerplate]) + "\n",
         "guide.md": _public_page([*_filler(9, 6), boilerplate]),
@@ -133,7 +129,7 @@ def test_x2_property_an_inserted_internal_paragraph_never_reaches_the_public_ind
     else:
         holder = _public_page([*_filler(seed + 1, 2), f"<!-- internal -->\n{secret}\n<!-- /internal -->"])
     copied = _shuffled(secret, seed) if shuffle else secret
-    _write(root, {
+    write_files(root, {
         "notes.md": holder,
         "guide.md": _public_page([*_filler(seed + 2, before), copied, *_filler(seed + 3, after)]),
     })
@@ -147,7 +143,7 @@ def test_a_paragraph_of_an_unlisted_page_withholds_nothing(tmp_path: Path) -> No
     (the property test above), and so does an unlisted page internal by its own front
     matter (:func:`provider.wiki.same_text.same_paragraphs`)."""
     site = tmp_path / "site"
-    _write(site, {
+    write_files(site, {
         "old.md": "---\ntitle: Old\naudience: public\nunlisted: true\n---\n# Old\n\n" + SECRET + "\n",
         "guide.md": _public_page([*_filler(10, 4), SECRET]),
     })
@@ -167,7 +163,7 @@ def test_an_accepted_paragraph_copy_is_public_until_the_page_changes(tmp_path: P
     (and reported as accepted); an edit re-opens it (the digest no longer matches)."""
     site = tmp_path / "site"
     page = _public_page([*_filler(11, 4), SECRET])
-    _write(site, {
+    write_files(site, {
         "ops/runbook.md": "---\ntitle: Runbook\naudience: internal\n---\n# Runbook\n\n" + SECRET + "\n",
         "guide.md": page,
     })
@@ -176,6 +172,6 @@ def test_an_accepted_paragraph_copy_is_public_until_the_page_changes(tmp_path: P
     entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
     assert entry.resolved is not None and entry.resolved.public
     assert [f["accepted"] for f in heuristic_findings(entry.resolved)] == [True]
-    _write(site, {"guide.md": page + "\nOne more line.\n"})
+    write_files(site, {"guide.md": page + "\nOne more line.\n"})
     entry = next(e for e in check_wiki(settings_).files if e.path == "guide.md")
     assert entry.resolved is not None and not entry.resolved.public

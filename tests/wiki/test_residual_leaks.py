@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 from provider.wiki.check import check_wiki
 from provider.wiki.containment import is_code, terms
 from provider.wiki.document import WikiSettings
-from tests.wiki.test_contained_text import FILLER, SECRET_WORDS, _filler, _page, _public, _write
+from tests.support import write_files
+from tests.wiki.test_contained_text import FILLER, SECRET_WORDS, _filler, _page, _public
 
 _SLOW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -102,10 +103,10 @@ def test_x2_a_short_line_with_a_code_never_reaches_the_public_index(tmp_path_fac
     the source."""
     source, pages = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": source, **pages,
-                  # Words of its own: the filler vocabulary is ~40 words, so a page of it
-                  # holds most of any filler paragraph of the runbook (a CI run drew one).
-                  "other.md": _page("Other", "public", [_OTHER_TEXT])})
+    write_files(site, {"ops/runbook.md": source, **pages,
+                       # Words of its own: the filler vocabulary is ~40 words, so a page of it
+                       # holds most of any filler paragraph of the runbook (a CI run drew one).
+                       "other.md": _page("Other", "public", [_OTHER_TEXT])})
     report = check_wiki(WikiSettings(root=site))
     public = {e.path for e in report.files if e.resolved is not None and e.resolved.public}
     assert "guide.md" not in public and "other.md" in public
@@ -133,7 +134,7 @@ def test_x2_boilerplate_of_many_internal_pages_is_still_evidence(tmp_path_factor
     it is withheld."""
     _, files = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {**files, "other.md": _page("Other", "public", [_filler(random.Random(4), 30) + "."])})
+    write_files(site, {**files, "other.md": _page("Other", "public", [_filler(random.Random(4), 30) + "."])})
     public = _public(site)
     assert "guide.md" not in public and "other.md" in public
 
@@ -160,7 +161,7 @@ def test_x2_a_code_line_pasted_into_many_pages_taints_them_all(tmp_path_factory,
     "never common by public pastes" withheld 35 real Learn articles (see
     provider.wiki.containment._common), so that attack is the documented residual."""
     site = tmp_path_factory.mktemp("site")
-    _write(site, files)
+    write_files(site, files)
     assert not {p for p in files if p.startswith("p")} & _public(site)
 
 
@@ -186,7 +187,7 @@ def test_x2_one_sentence_of_a_long_internal_paragraph_is_withheld(tmp_path_facto
     public page carrying one sentence of a long internal paragraph is withheld."""
     source, pages = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": source, **pages})
+    write_files(site, {"ops/runbook.md": source, **pages})
     assert "guide.md" not in _public(site)
 
 
@@ -203,9 +204,9 @@ def test_x2_a_sentence_of_a_japanese_internal_paragraph_is_withheld(tmp_path_fac
     internal paragraph, pasted into a public page, is withheld; a public page without it
     stays public."""
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/a.md": _page("A", "internal", ["".join(order)]),
-                  "one.md": _page("One", "public", [f"説明の前半です。{order[which]}説明の後半です。"]),
-                  "two.md": _page("Two", "public", ["説明の前半です。アプリを開いて設定を確認します。"])})
+    write_files(site, {"ops/a.md": _page("A", "internal", ["".join(order)]),
+                       "one.md": _page("One", "public", [f"説明の前半です。{order[which]}説明の後半です。"]),
+                       "two.md": _page("Two", "public", ["説明の前半です。アプリを開いて設定を確認します。"])})
     public = _public(site)
     assert "one.md" not in public and "two.md" in public
 
@@ -234,5 +235,5 @@ def test_a_code_the_site_publishes_with_common_words_taints_nothing(tmp_path_fac
     """The balance: a code beside words that many public pages hold ("Call 555 0199 for
     help") is site wording, not evidence, even though an internal page gives it too."""
     site = tmp_path_factory.mktemp("site")
-    _write(site, files)
+    write_files(site, files)
     assert {p for p in files if not p.startswith("ops/")} <= _public(site)

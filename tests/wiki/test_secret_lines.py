@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from provider.wiki.containment import SECRET_MIN_CHARS, terms
 from provider.wiki.secret_forms import SOLO_MIN_CHARS, decoded_texts, joined, spelled
 from provider.wiki.secret_lines import secret_values
-from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public, _write
+from tests.support import write_files
+from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public
 
 _SLOW = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -86,9 +87,9 @@ def test_x2_the_value_of_a_secret_line_never_reaches_the_public_index(tmp_path_f
     body = [" ".join(rng.sample(SECRET_WORDS, 10)) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
     source = (_page("Vault", "public", [_filler(rng, 20) + ".", "<!-- internal -->", *body, "<!-- /internal -->"])
               if as_section else _page("Vault", "internal", body))
-    _write(site, {"ops/vault.md": source,
-                  "guide.md": _page("Guide", "public", [f"{_filler(rng, 20)} {shown} {_filler(rng, 20)}."]),
-                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    write_files(site, {"ops/vault.md": source,
+                       "guide.md": _page("Guide", "public", [f"{_filler(rng, 20)} {shown} {_filler(rng, 20)}."]),
+                       "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
     public = _public(site)
     assert "guide.md" not in public, how
     assert "other.md" in public
@@ -156,9 +157,9 @@ def test_x2_a_respelled_or_encoded_secret_never_reaches_the_public_index(tmp_pat
     rng = random.Random(len(line))
     site = tmp_path_factory.mktemp("site")
     body = [" ".join(rng.sample(SECRET_WORDS, 10)) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
-    _write(site, {"ops/vault.md": _page("Vault", "internal", body),
-                  "guide.md": _page("Guide", "public", [f"{_filler(rng, 20)} {shown} {_filler(rng, 20)}."]),
-                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    write_files(site, {"ops/vault.md": _page("Vault", "internal", body),
+                       "guide.md": _page("Guide", "public", [f"{_filler(rng, 20)} {shown} {_filler(rng, 20)}."]),
+                       "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
     public = _public(site)
     assert "guide.md" not in public, (how, line, shown)
     assert "other.md" in public
@@ -200,7 +201,7 @@ def test_benign_secret_lines_taint_no_public_page(tmp_path) -> None:  # type: ig
     reordered: issue 24, :func:`test_x2_a_secret_transformed_never_reaches_the_public_index`.)"""
     site = tmp_path / "site"
     rng = random.Random(3)
-    _write(site, {
+    write_files(site, {
         "ops/vault.md": _page("Vault", "internal", [_filler(rng, 30) + ".", "Passphrase: amber falcon seventy nine",
                                                     "PIN: 12"]),
         "guide.md": _page("Guide", "public", [f"amber {_filler(rng, 5)} seventy "
@@ -229,8 +230,8 @@ def test_x2_a_12_word_partial_paste_never_reaches_the_public_index(tmp_path_fact
     inside) pasted into a public page keep it out of ``customer_safe``."""
     paragraph, pasted = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": _page("Runbook", "internal", [paragraph]),
-                  "guide.md": _page("Guide", "public", [pasted])})
+    write_files(site, {"ops/runbook.md": _page("Runbook", "internal", [paragraph]),
+                       "guide.md": _page("Guide", "public", [pasted])})
     assert "guide.md" not in _public(site)
 
 
@@ -257,9 +258,9 @@ def test_x2_a_short_cjk_fragment_never_reaches_the_public_index(tmp_path_factory
     with the internal page stays public (the kaia archive scenario)."""
     paragraph, pasted = case
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/runbook.md": _page("Runbook", "internal", [paragraph]),
-                  "guide.md": _page("Guide", "public", [pasted]),
-                  "term.md": _page("Term", "public", [f"用語の説明です。{CJK_TEXT[4:12]}。以上です。"])})
+    write_files(site, {"ops/runbook.md": _page("Runbook", "internal", [paragraph]),
+                       "guide.md": _page("Guide", "public", [pasted]),
+                       "term.md": _page("Term", "public", [f"用語の説明です。{CJK_TEXT[4:12]}。以上です。"])})
     public = _public(site)
     assert "guide.md" not in public
     assert "term.md" in public
@@ -279,7 +280,7 @@ def test_a_sentence_of_site_words_with_one_rare_word_is_no_copy(tmp_path) -> Non
     files["ndr.md"] = _page("NDR", "public", [f"{_filler(rng, 10)}. {sentence}. {_filler(rng, 10)}."])
     files["leak.md"] = _page("Leak", "public", [f"{_filler(rng, 10)}. {two}. {_filler(rng, 10)}."])
     site = tmp_path / "site"
-    _write(site, files)
+    write_files(site, files)
     public = _public(site)
     assert "ndr.md" in public
     assert "leak.md" not in public
@@ -317,11 +318,11 @@ def test_x2_a_list_of_names_never_reaches_the_public_index(tmp_path_factory, cas
     source, paragraphs, how = case
     rng = random.Random(len(source))
     site = tmp_path_factory.mktemp("site")
-    _write(site, {"ops/accounts.md": _page("Accounts", "internal", [" ".join(rng.sample(SECRET_WORDS, 12)) + ".",
-                                                                     source,
-                                                                     " ".join(rng.sample(SECRET_WORDS, 9)) + "."]),
-                  "guide.md": _page("Guide", "public", paragraphs),
-                  "one.md": _page("One", "public", [f"{_filler(rng, 15)} {NAMES[0]} and {NAMES[4]}."])})
+    write_files(site, {"ops/accounts.md": _page("Accounts", "internal", [" ".join(rng.sample(SECRET_WORDS, 12)) + ".",
+                                                                          source,
+                                                                          " ".join(rng.sample(SECRET_WORDS, 9)) + "."]),
+                       "guide.md": _page("Guide", "public", paragraphs),
+                       "one.md": _page("One", "public", [f"{_filler(rng, 15)} {NAMES[0]} and {NAMES[4]}."])})
     public = _public(site)
     assert "guide.md" not in public, how
     assert "one.md" in public

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.secret_forms import number_spellings, page_skeleton, secret_skeletons, skeleton
-from tests.wiki.test_contained_text import LOOKALIKES, SECRET_WORDS, _filler, _page, _public, _write
+from tests.support import write_files
+from tests.wiki.test_contained_text import LOOKALIKES, SECRET_WORDS, _filler, _page, _public
 from tests.wiki.test_secret_lines import VALUE_WORDS
 
 _DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
@@ -179,9 +180,9 @@ def test_x2_a_secret_transformed_never_reaches_the_public_index(tmp_path_factory
     rng = random.Random(len(line))
     site = tmp_path_factory.mktemp("site")
     body = [" ".join(rng.sample(SECRET_WORDS, 10)) + ".", line, " ".join(rng.sample(SECRET_WORDS, 8)) + "."]
-    _write(site, {"ops/vault.md": _page("Vault", "internal", body),
-                  "guide.md": _page("Guide", "public", paragraphs),
-                  "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
+    write_files(site, {"ops/vault.md": _page("Vault", "internal", body),
+                       "guide.md": _page("Guide", "public", paragraphs),
+                       "other.md": _page("Other", "public", [_filler(rng, 30) + "."])})
     public = _public(site)
     assert "guide.md" not in public, (how, line, paragraphs)
     assert "other.md" in public

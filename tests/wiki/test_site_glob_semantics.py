@@ -19,18 +19,13 @@ from hypothesis import strategies as st
 
 from provider.wiki.sites import load_site_policy
 from provider.wiki.sites.policy import PathRule, rule_matches
+from tests.support import write_files
 
 _SITES = itertools.count()
 _SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 _WORD = st.text(string.ascii_lowercase, min_size=2, max_size=8)
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def _variant(word: str, flips: list[bool]) -> str:
@@ -49,7 +44,7 @@ def test_docfx_exclude_ignores_case_like_docfx(tmp_path: Path, folder: str, name
     case, so the provider does too (a leak otherwise: the page is not on the site)."""
     other = _variant(folder, flips)
     written, on_disk = (other, folder) if pattern_side else (folder, other)
-    site = _write(tmp_path / f"d{next(_SITES)}", {
+    site = write_files(tmp_path / f"d{next(_SITES)}", {
         "docfx.json": json.dumps({"build": {"content": [{"files": ["**/*.md"], "exclude": [f"{written}/**"]}]}}),
     })
     policy = load_site_policy(site, "docfx")
@@ -63,7 +58,7 @@ def test_docfx_exclude_ignores_case_like_docfx(tmp_path: Path, folder: str, name
 def test_docfx_case_true_compares_case(tmp_path: Path, folder: str, name: str, flips: list[bool]) -> None:
     """A file mapping with ``"case": true`` compares case, as DocFX does then: the other
     spelling is built (its ``files`` glob matches regardless of case)."""
-    site = _write(tmp_path / f"c{next(_SITES)}", {
+    site = write_files(tmp_path / f"c{next(_SITES)}", {
         "docfx.json": json.dumps({"build": {"content": [
             {"files": ["**/*.md"], "exclude": [f"{folder}/**"], "case": True}]}}),
     })
@@ -80,7 +75,7 @@ def test_docfx_file_metadata_globs_ignore_case(tmp_path: Path, folder: str, name
     """``fileMetadata: {ROBOTS: {"Archive/**.md": NOINDEX}}`` applies to
     ``archive/old.md``."""
     value = "NOINDEX" if key == "ROBOTS" else "internal"
-    site = _write(tmp_path / f"m{next(_SITES)}", {
+    site = write_files(tmp_path / f"m{next(_SITES)}", {
         "docfx.json": json.dumps({"build": {"content": [{"files": ["**/*.md"]}],
                                             "fileMetadata": {key: {f"{_variant(folder, flips)}/**.md": value}}}}),
     })
@@ -94,7 +89,7 @@ def test_docfx_file_metadata_globs_ignore_case(tmp_path: Path, folder: str, name
 def test_hugo_mount_exclude_files_ignore_case(tmp_path: Path, folder: str, name: str, flips: list[bool]) -> None:
     """Hugo's mount filters ignore case: ``excludeFiles = ["internal/**"]`` excludes
     ``Internal/a.md``."""
-    site = _write(tmp_path / f"h{next(_SITES)}", {
+    site = write_files(tmp_path / f"h{next(_SITES)}", {
         "hugo.toml": (f'[[module.mounts]]\nsource = "content"\ntarget = "content"\n'
                       f'excludeFiles = ["{folder}/**"]\n'),
     })
@@ -124,7 +119,7 @@ def test_hugo_ignore_files_posix_classes_are_go_classes(tmp_path: Path, data: st
     members, others = _CLASSES[cls]
     word = data.draw(st.text(members, min_size=1, max_size=6))
     stranger = data.draw(st.sampled_from(others))
-    site = _write(tmp_path / f"r{next(_SITES)}", {"hugo.toml": f"ignoreFiles = ['{stem}[[:{cls}:]]+\\.md$']\n"})
+    site = write_files(tmp_path / f"r{next(_SITES)}", {"hugo.toml": f"ignoreFiles = ['{stem}[[:{cls}:]]+\\.md$']\n"})
     policy = load_site_policy(site / "content", "hugo")
     assert not policy.findings
     assert policy.excluded_reason(f"docs/{stem}{word}.md") is not None
@@ -143,6 +138,6 @@ def test_hugo_ignore_files_go_only_syntax_and_case_flag() -> None:
 def test_hugo_ignore_files_re2_rejects_what_go_rejects(tmp_path: Path) -> None:
     """A backreference is not Go syntax: Hugo fails to build, so the provider reports a
     finding over the whole content root (fail closed)."""
-    site = _write(tmp_path / "bad", {"hugo.toml": "ignoreFiles = ['(a)\\1']\n"})
+    site = write_files(tmp_path / "bad", {"hugo.toml": "ignoreFiles = ['(a)\\1']\n"})
     policy = load_site_policy(site / "content", "hugo")
     assert policy.findings and "RE2" in policy.findings[0].message

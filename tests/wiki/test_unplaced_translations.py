@@ -23,6 +23,7 @@ from provider.wiki.check import check_wiki
 from provider.wiki.document import WikiSettings
 from provider.wiki.translation_names import candidate_stems, language_of
 from tests.conftest import AGENT_SECRET, CUSTOMER_SECRET, start_provider
+from tests.support import write_files
 
 _SITES = itertools.count()
 _SECRET = "Agents may grant a goodwill credit of up to 75 euros when a delivery is late."
@@ -34,12 +35,6 @@ _FORMS = ["{stem}.{tag}", "{stem}_{tag}", "{stem}-{tag}", "{tag}/{stem}", "docs/
           "{tag}/docs/{stem}"]
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for relpath, text in files.items():
-        path = root / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def _page(title: str, text: str, audience: str | None = None) -> str:
@@ -67,7 +62,7 @@ def test_a_translation_the_locale_settings_do_not_place_is_internal_with_its_sou
     source = "/".join(part for part in form.format(stem=stem, tag="").split("/") if part).rstrip("._-")
     files = {f"{source}.md": _page("Goodwill", _SECRET, "internal" if how == "front matter" else None),
              f"{path}.md": _page("Kulanz", _GERMAN), "shipping.md": _page("Shipping", "Orders ship in two days.")}
-    root = _write(tmp_path / f"w{next(_SITES)}", files)
+    root = write_files(tmp_path / f"w{next(_SITES)}", files)
     wiki = WikiSettings(root=root, default_locale="en", locales=locales,
                         audience_rules=((AudienceRule(f"{source}.md", "internal"),) if how == "rule" else ())
                         + (AudienceRule("**", "public"),))
@@ -83,8 +78,8 @@ def test_a_translation_the_locale_settings_do_not_place_is_internal_with_its_sou
 def test_the_attack_wikis_forms_are_internal_with_a_warning(tmp_path: Path, path: str) -> None:
     """The forms of /tmp/a6/tr2 and tr3, under the default locales [en] (where no
     pattern places German at all) — pinned."""
-    root = _write(tmp_path / "w", {"goodwill.md": _page("Goodwill", _SECRET, "internal"),
-                                   path: _page("Kulanz", _GERMAN)})
+    root = write_files(tmp_path / "w", {"goodwill.md": _page("Goodwill", _SECRET, "internal"),
+                                        path: _page("Kulanz", _GERMAN)})
     audience, source, problems = _statuses(root, ("en",))[path]
     assert audience == "internal"
     assert "names the language 'de'" in source or "translation of the internal" in source
@@ -93,8 +88,8 @@ def test_the_attack_wikis_forms_are_internal_with_a_warning(tmp_path: Path, path
 
 def test_a_public_source_leaves_the_candidate_public(tmp_path: Path) -> None:
     """No false withholding: a public page's translation-like sibling stays public."""
-    root = _write(tmp_path / "w", {"goodwill.md": _page("Goodwill", "Public goodwill policy.", "public"),
-                                   "goodwill-de.md": _page("Kulanz", _GERMAN)})
+    root = write_files(tmp_path / "w", {"goodwill.md": _page("Goodwill", "Public goodwill policy.", "public"),
+                                        "goodwill-de.md": _page("Kulanz", _GERMAN)})
     assert _statuses(root, ("en",))["goodwill-de.md"][0] == "public"
 
 
@@ -119,7 +114,7 @@ def test_e2e_customer_safe_never_gets_an_unplaced_translation_of_internal_text(t
     """End to end (real ``serve``, signed requests): /tmp/a6/tr2's case. The German copy
     of the internal page is not returned to ``customer_safe``; ``agent_only`` gets it,
     labelled internal."""
-    wiki = _write(tmp_path / "wiki", {
+    wiki = write_files(tmp_path / "wiki", {
         "goodwill.md": _page("Goodwill credits", _SECRET, "internal"),
         "goodwill-de.md": _page("Kulanzgutschriften", _GERMAN),
         "german/goodwill.md": _page("Kulanzgutschriften", _GERMAN),

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
@@ -139,6 +140,22 @@ def _option_value(tokens: list[tuple[str, str]], index: int) -> tuple[int, int] 
     return (index, end) if end is not None else "an unbalanced object"
 
 
+def _option_entries(tokens: list[tuple[str, str]]) -> Iterator[tuple[str, tuple[int, int] | str]]:
+    """``(owner, options)`` of each preset or plugin entry (``["classic", {…}]`` or
+    ``[require.resolve("…"), {…}]``): the owner's string and :func:`_option_value` of
+    what follows its comma (a token region, or why it is not a literal object)."""
+    for index, (kind, value) in enumerate(tokens):
+        if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
+                                                                                               ("punct", "(")):
+            continue
+        after = index + 1
+        while after < len(tokens) and tokens[after] == ("punct", ")"):
+            after += 1
+        if after >= len(tokens) or tokens[after] != ("punct", ","):
+            continue
+        yield value, _option_value(tokens, after + 1)
+
+
 def _unreadable_options(text: str) -> list[str]:
     """What keeps a Docusaurus preset's ``docs``/``blog``/``pages`` options, or a content
     plugin's options, from being a literal object read in full (``docs: opts``, ``["classic",
@@ -163,17 +180,7 @@ def _unreadable_options(text: str) -> list[str]:
                     depth += 1
                 elif kind_ == "punct" and text_ in "}])":
                     depth -= 1
-    for index, (kind, value) in enumerate(tokens):
-        # ``["classic", {…}]`` or ``[require.resolve("…"), {…}]``: a preset or plugin entry.
-        if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
-                                                                                               ("punct", "(")):
-            continue
-        after = index + 1
-        while after < len(tokens) and tokens[after] == ("punct", ")"):
-            after += 1
-        if after >= len(tokens) or tokens[after] != ("punct", ","):
-            continue
-        region = _option_value(tokens, after + 1)
+    for value, region in _option_entries(tokens):
         if isinstance(region, str):
             problems.append(f"the options of {value!r} are {region!r}, not a literal object")
             continue
@@ -302,16 +309,7 @@ def _docs_options(tokens: list[tuple[str, str]]) -> list[tuple[int, int]]:
     preset's ``docs: {…}`` and a ``plugin-content-docs`` entry's options without an ``id``
     (or with ``id: 'default'``)."""
     found: list[tuple[int, int]] = []
-    for index, (kind, value) in enumerate(tokens):
-        if kind != "string" or not _OPTION_OWNERS.search(value) or tokens[index - 1] not in (("punct", "["),
-                                                                                               ("punct", "(")):
-            continue
-        after = index + 1
-        while after < len(tokens) and tokens[after] == ("punct", ")"):
-            after += 1
-        if after >= len(tokens) or tokens[after] != ("punct", ","):
-            continue
-        region = _option_value(tokens, after + 1)
+    for value, region in _option_entries(tokens):
         if isinstance(region, str):
             continue
         if value.endswith("classic"):
