@@ -13,13 +13,17 @@ construct's text altogether.
 Constructs, by dialect (tag names case-insensitively, Liquid/Jinja whitespace control
 ``{%-``/``-%}`` allowed):
 
-* ``liquid`` (Jekyll): ``if``, ``unless``, ``case``, ``capture`` (hidden); ``comment`` is
-  dropped by :mod:`provider.wiki.plaintext` (one never closed hides the rest here);
-* ``jinja`` (MkDocs): ``if``, ``macro``, ``call``, ``filter``, a block ``set`` without
-  ``=`` (hidden); ``{# … #}`` with a space after ``{#`` (dropped; ``{#id}`` is a heading
-  id, not a comment);
-* ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``
-  (dropped).
+* ``liquid`` (Jekyll): ``if``, ``unless``, ``case``, ``capture``, ``for``, ``tablerow``
+  (hidden); ``comment`` is dropped by :mod:`provider.wiki.plaintext` (one never closed
+  hides the rest here);
+* ``jinja`` (MkDocs): ``if``, ``for``, ``macro``, ``call``, ``filter``, a block ``set``
+  without ``=`` (hidden; ``{%+`` too); ``{# … #}`` with a space after ``{#``, ``{#-`` or
+  ``{#+`` (dropped; ``{#id}`` is a heading id, not a comment);
+* ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``,
+  with or without arguments (dropped).
+
+Tags inside ``{% raw %}…{% endraw %}`` are text; tags in code spans and fences are tags
+(the template runs before Markdown).
 
 Nesting counts: the outermost construct decides. An opening tag never closed hides (or
 drops) everything after it (fail closed); a closing tag never opened is left as it is.
@@ -43,15 +47,21 @@ DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
 _OPEN_MARK = "<!-- internal -->"
 _CLOSE_MARK = "<!-- /internal -->"
 
-_TAG = re.compile(r"\{%-?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\})){0,2000})-?%\}")
-_HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture", "comment"}),
-           "jinja": frozenset({"if", "macro", "call", "filter", "set"})}
+# ``{%-``/``-%}`` (both dialects) and ``{%+``/``+%}`` (Jinja) control whitespace only.
+_TAG = re.compile(r"\{%[-+]?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\})){0,2000})%\}")
+# Loops too: a loop over nothing (``site.nothing``, ``(1..0)``, ``[]``) shows nothing.
+_HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture", "comment", "for", "tablerow"}),
+           "jinja": frozenset({"if", "macro", "call", "filter", "set", "for"})}
+# What ``{% raw %}`` holds is shown as written, tags included (how a page documents them).
+_RAW = re.compile(r"\{%[-+]?\s*raw\s*[-+]?%\}.*?(?:\{%[-+]?\s*endraw\s*[-+]?%\}|\Z)", re.DOTALL)
 # Liquid ``comment`` is dropped by :mod:`provider.wiki.plaintext`, after the would-be
 # marker rules (:mod:`provider.wiki.sections`) have read it: not dropped here.
 _DROPPED: dict[str, frozenset[str]] = {"liquid": frozenset(), "jinja": frozenset()}
-_JINJA_COMMENT = re.compile(r"\{#\s.*?#\}", re.DOTALL)
-_JINJA_OPEN = re.compile(r"\{#\s")
-_HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\s*[>%]\}\}", re.IGNORECASE)
+# ``{#-`` and ``{#+`` too; ``{#id}`` (a heading id, no space) is none.
+_JINJA_COMMENT = re.compile(r"\{#[-+]?\s.*?#\}", re.DOTALL)
+_JINJA_OPEN = re.compile(r"\{#[-+]?\s")
+# With arguments too (``{{< comment "why" >}}``): Hugo ignores them and the text.
+_HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\b[^>%{}]{0,500}[>%]\}\}", re.IGNORECASE)
 
 
 _MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
@@ -104,7 +114,10 @@ def _liquid_spans(body: str, dialect: str) -> list[tuple[int, int, int, int, boo
     end of close tag, dropped)``; an unclosed one ends at the end of the body."""
     spans = []
     stack: list[tuple[str, re.Match[str]]] = []
+    raw = [(m.start(), m.end()) for m in _RAW.finditer(body)]
     for tag in _TAG.finditer(body):
+        if any(start < tag.start() < end for start, end in raw):
+            continue
         closing, name = bool(tag.group(1)), tag.group(2).lower()
         if name not in _HIDDEN[dialect] and name not in _DROPPED[dialect]:
             continue
@@ -146,13 +159,14 @@ def _hugo_spans(body: str) -> list[tuple[int, int, int, int, bool]]:
 
 def mark_template_blocks(body: str, dialect: str | None,
                          in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None) -> str:
-    """``body`` with each template conditional/capture interior between internal-section
-    markers and each comment construct blanked (module docstring). ``dialect``: a value
-    of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned unchanged);
-    ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader sees as code.
-    A conditional whose opening or closing tag is shown as code is left as written: a
-    marker there would be code text, not a marker (the text stays public; a known gap
-    for Jekyll, whose Liquid also runs inside code). Never raises; the result has as many
+    """``body`` with each template conditional/capture/loop interior between
+    internal-section markers and each comment construct blanked (module docstring).
+    ``dialect``: a value of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned
+    unchanged); ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader
+    sees as code. Tags shown as code run as any other (Liquid and MkDocs' macros render
+    the page before Markdown; ``{% raw %}`` is how a page shows them as written, and is
+    honoured), but a marker placed beside them would be code text: such a construct is
+    dropped whole, for everyone (fail closed). Never raises; the result has as many
     newlines as ``body``."""
     if dialect is None or "{" not in body:
         return body
@@ -160,7 +174,7 @@ def mark_template_blocks(body: str, dialect: str | None,
         spans = _hugo_spans(body)
     elif dialect in _HIDDEN:
         if dialect == "jinja":
-            # Spaces keep every offset (``in_code`` reads the body as written).
+            # Spaces keep every offset and line.
             body = _JINJA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
         spans = _liquid_spans(body, dialect)
         unclosed = _JINJA_OPEN.search(body) if dialect == "jinja" else None
@@ -169,15 +183,13 @@ def mark_template_blocks(body: str, dialect: str | None,
             spans = sorted([*spans, (unclosed.start(), unclosed.end(), len(body), len(body), False)])
     else:
         return body
-    hidden = [span for span in spans if not span[4]]
+    hidden = [i for i, span in enumerate(spans) if not span[4]]
     if hidden and in_code is not None:
-        tags = [(o, e) for o, e, _, _, _ in hidden] + [(c, d) for _, _, c, d, _ in hidden if c < d]
-        code = in_code(tags)
-        coded = {i for i in code if i < len(hidden)}
-        closers = [i for i, span in enumerate(hidden) if span[2] < span[3]]
-        coded |= {closers[i - len(hidden)] for i in code if i >= len(hidden)}
-        dropped_spans = [span for span in spans if span[4]]
-        spans = sorted(dropped_spans + [span for i, span in enumerate(hidden) if i not in coded])
+        tags = [spans[i][:2] for i in hidden]
+        closers = [i for i in hidden if spans[i][2] < spans[i][3]]
+        coded = in_code(tags + [spans[i][2:4] for i in closers])
+        drop = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
+        spans = [(*span[:4], True) if i in drop else span for i, span in enumerate(spans)]
     out: list[str] = []
     position = 0
     for open_start, open_end, close_start, close_end, dropped in spans:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,16 +28,23 @@ _HIDDEN = {
     "jekyll": [("{%{a} if site.flag {b}%}", "{%{a} endif {b}%}"), ("{%{a} if false {b}%}", "{%{a} endif {b}%}"),
                ("{%{a} unless true {b}%}", "{%{a} endunless {b}%}"),
                ("{%{a} capture x {b}%}", "{%{a} endcapture {b}%}"),
-               ("{%{a} case site.x {b}%}{%{a} when 1 {b}%}", "{%{a} endcase {b}%}")],
+               ("{%{a} case site.x {b}%}{%{a} when 1 {b}%}", "{%{a} endcase {b}%}"),
+               # a loop over nothing shows nothing (the second attacker)
+               ("{%{a} for x in site.nothing {b}%}", "{%{a} endfor {b}%}"),
+               ("{%{a} for x in (1..0) {b}%}", "{%{a} endfor {b}%}"),
+               ("{%{a} tablerow x in site.nothing {b}%}", "{%{a} endtablerow {b}%}")],
     "mkdocs": [("{%{a} if config.extra.flag {b}%}", "{%{a} endif {b}%}"),
                ("{%{a} macro m() {b}%}", "{%{a} endmacro {b}%}"),
-               ("{%{a} set x {b}%}", "{%{a} endset {b}%}")],
+               ("{%{a} set x {b}%}", "{%{a} endset {b}%}"),
+               ("{%{a} for x in [] {b}%}", "{%{a} endfor {b}%}")],
 }
+#: Whitespace control each dialect accepts after ``{%`` and before ``%}``.
+_CONTROL = {"jekyll": ["", "-"], "mkdocs": ["", "-", "+"], "hugo": [""]}
 _DROPPED = {
     "jekyll": [("{%{a} comment {b}%}", "{%{a} endcomment {b}%}")],  # dropped by plaintext
-    "mkdocs": [("{# ", " #}")],
+    "mkdocs": [("{# ", " #}"), ("{#- ", " -#}"), ("{#-\n", "\n-#}"), ("{#+ ", " #}")],
     "hugo": [("{{% comment %}}", "{{% /comment %}}"), ("{{< comment >}}", "{{< /comment >}}"),
-             ("{{<comment>}}", "{{</comment>}}")],
+             ("{{<comment>}}", "{{</comment>}}"), ('{{< comment "why" >}}', "{{< /comment >}}")],
 }
 
 
@@ -57,12 +65,12 @@ def _texts(passages) -> str:  # type: ignore[no-untyped-def]
 
 def _construct(draw: st.DrawFn, forms: dict[str, list[tuple[str, str]]], layout: str) -> tuple[str, str]:
     opener, closer = draw(st.sampled_from(forms[layout]))
-    a, b = draw(st.sampled_from(["", "-"])), draw(st.sampled_from(["", "-"]))
+    a, b = draw(st.sampled_from(_CONTROL[layout])), draw(st.sampled_from(_CONTROL[layout]))
     return opener.replace("{a}", a).replace("{b}", b), closer.replace("{a}", a).replace("{b}", b)
 
 
 @st.composite
-def _page(draw: st.DrawFn, forms: dict[str, list[tuple[str, str]]]) -> tuple[str, str, bool]:
+def _page(draw: st.DrawFn, forms: dict[str, list[tuple[str, str]]]) -> tuple[str, str, bool, bool]:
     layout = draw(st.sampled_from(sorted(forms)))
     opener, closer = _construct(draw, forms, layout)
     inner = SECRET
@@ -72,18 +80,25 @@ def _page(draw: st.DrawFn, forms: dict[str, list[tuple[str, str]]]) -> tuple[str
         inner = f"{o2}\n{SECRET}\n{c2}" if draw(st.booleans()) else f"Plain words.\n{o2}{SECRET}{c2}"
     sep = draw(st.sampled_from(["\n", "\n\n", " "]))
     closed = draw(st.booleans())
+    coded = layout != "hugo" and draw(st.booleans())
+    if coded:
+        # Shown as code: Liquid and the macros plugin render before Markdown, so the tags
+        # run (the second attacker); no marker can stand in code, so the construct is dropped.
+        opener, closer = draw(st.sampled_from([(f"`{opener}`", f"`{closer}`"),
+                                               (f"```\n{opener}\n```\n", f"\n```\n{closer}\n```")]))
     body = f"{LEAD}\n\n{opener}{sep}{inner}{sep}{closer if closed else ''}\n\n{TAIL}\n"
-    return layout, body, closed
+    return layout, body, closed, coded
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=_page(_HIDDEN))
 def test_conditional_and_captured_text_is_internal_text_of_a_public_page(tmp_path: Path,
-                                                                          case: tuple[str, str, bool]) -> None:
-    layout, body, closed = case
+                                                                          case: tuple[str, str, bool, bool]) -> None:
+    layout, body, closed, coded = case
     doc = _load(tmp_path, layout, body)
     assert "Quokkasecret" not in _texts(doc.public_passages)
-    assert "Quokkasecret" in _texts(doc.passages)  # agents keep it
+    if not coded:
+        assert "Quokkasecret" in _texts(doc.passages)  # agents keep it
     assert LEAD in _texts(doc.public_passages)
     if closed:  # an unclosed construct hides everything after it (fail closed)
         assert "sign in" in _texts(doc.public_passages)
@@ -91,8 +106,8 @@ def test_conditional_and_captured_text_is_internal_text_of_a_public_page(tmp_pat
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=_page(_DROPPED))
-def test_a_comment_construct_is_dropped_for_everyone(tmp_path: Path, case: tuple[str, str, bool]) -> None:
-    layout, body, closed = case
+def test_a_comment_construct_is_dropped_for_everyone(tmp_path: Path, case: tuple[str, str, bool, bool]) -> None:
+    layout, body, closed, _ = case
     doc = _load(tmp_path, layout, body)
     assert "Quokkasecret" not in _texts(doc.public_passages)
     if closed:  # an unclosed one hides the rest: dropped, or internal (a Jinja comment)
@@ -125,3 +140,13 @@ def test_without_the_macros_plugin_mkdocs_shows_jinja_as_written(tmp_path: Path)
     assert "Quokkasecret" not in _texts(doc.public_passages)
     assert isinstance(plain, WikiDocument)
     assert "Quokkasecret" in _texts(plain.public_passages)
+
+
+@pytest.mark.parametrize("layout", ["jekyll", "mkdocs"])
+def test_balance_tags_inside_raw_are_text(tmp_path: Path, layout: str) -> None:
+    """A page documents template syntax inside ``{% raw %}``: the site shows it as written,
+    so it stays public (the tags there are text, not constructs)."""
+    body = (f"{LEAD}\n\n{{% raw %}}\n```\n{{% if site.flag %}}\nShown as written.\n{{% endif %}}\n```\n"
+            f"{{% endraw %}}\n\n{TAIL}\n")
+    doc = _load(tmp_path, layout, body)
+    assert "Shown as written" in _texts(doc.public_passages)
