@@ -488,8 +488,7 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
 
     # Template logic the provider cannot evaluate is not proof of publication
-    # (issue 24): its text becomes internal sections; a comment construct, or one whose
-    # tags are shown as code (no marker can stand there), is dropped.
+    # (issue 24): its text becomes internal sections; a comment construct is dropped.
     dialects_here = layout.dialects_for(relpath)
     body_text = mark_template_blocks(
         body_text, template_dialect(layout.name, settings.root),

@@ -22,8 +22,8 @@ Constructs, by dialect (tag names case-insensitively, Liquid/Jinja whitespace co
 * ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``,
   with or without arguments (dropped).
 
-Tags inside ``{% raw %}…{% endraw %}`` are text; tags in code spans and fences are tags
-(the template runs before Markdown).
+Tags inside ``{% raw %}…{% endraw %}`` are text; a construct whose tags are shown as code
+is left as written (see :func:`mark_template_blocks`).
 
 Nesting counts: the outermost construct decides. An opening tag never closed hides (or
 drops) everything after it (fail closed); a closing tag never opened is left as it is.
@@ -163,11 +163,11 @@ def mark_template_blocks(body: str, dialect: str | None,
     internal-section markers and each comment construct blanked (module docstring).
     ``dialect``: a value of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned
     unchanged); ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader
-    sees as code. Tags shown as code run as any other (Liquid and MkDocs' macros render
-    the page before Markdown; ``{% raw %}`` is how a page shows them as written, and is
-    honoured), but a marker placed beside them would be code text: such a construct is
-    dropped whole, for everyone (fail closed). Never raises; the result has as many
-    newlines as ``body``."""
+    sees as code. A construct whose opening or closing tag is shown as code is left as
+    written: a marker there would be code text, and marker syntax shown as code is how a
+    page documents it (a known gap: Liquid and MkDocs' macros render before Markdown, so
+    such a tag runs on the site; ``{% raw %}`` is honoured). Never raises; the result has
+    as many newlines as ``body``."""
     if dialect is None or "{" not in body:
         return body
     if dialect == "hugo":
@@ -188,8 +188,8 @@ def mark_template_blocks(body: str, dialect: str | None,
         tags = [spans[i][:2] for i in hidden]
         closers = [i for i in hidden if spans[i][2] < spans[i][3]]
         coded = in_code(tags + [spans[i][2:4] for i in closers])
-        drop = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
-        spans = [(*span[:4], True) if i in drop else span for i, span in enumerate(spans)]
+        shown = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
+        spans = [span for i, span in enumerate(spans) if i not in shown]
     out: list[str] = []
     position = 0
     for open_start, open_end, close_start, close_end, dropped in spans:
