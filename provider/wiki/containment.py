@@ -197,6 +197,10 @@ _SENTENCE = "s:"
 _KEYED = "k:"
 #: Marks a list of names (:mod:`provider.wiki.name_lists`): a unit of its words.
 _NAMES = "n:"
+#: Marks the words of a public block under :data:`SHINGLE_WORDS` terms (a table row's
+#: ``admin | swordfish``, a list item, a heading, a line of code): what a page holds,
+#: never a unit (a secret's value copied alone was in no entry, so on no page).
+_SHORT = "w:"
 #: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
 #: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
@@ -307,6 +311,8 @@ def block_shingles(blocks: Iterable[str], *, page: bool = True, hidden: bool = F
                 out += _secret_entries(name)
         found = terms(text)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
+        if page and found and len(found) < SHINGLE_WORDS and not pairs:
+            out.append(_SHORT + _entry(found, []))
         if len(found) >= SHINGLE_WORDS or pairs:
             out.append(_entry(found, pairs))
             sentences = _SENTENCE_END.split(text.strip())
@@ -352,7 +358,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _NAMES, _JOINED, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _NAMES, _SHORT, _JOINED, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -461,7 +467,7 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
     decoded = []
     block = 0
     for entry in blocks:
-        if entry.startswith(_JOINED):
+        if entry.startswith((_JOINED, _SHORT)):
             continue
         if entry.startswith(_SKELETON):
             found.append(_skeleton_unit(entry))
@@ -627,7 +633,7 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
     for entry in entries:
         if entry.startswith((_SENTENCE, _KEYED, _SKELETON, _JOINED)):
             continue  # its block holds it all; a skeleton is read against the secrets
-        if entry.startswith(_NAMES):  # list items under 3 terms are no block of their own
+        if entry.startswith((_NAMES, _SHORT)):  # blocks under 3 terms: their words only
             found.update(decode_words(entry))
             continue
         for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
