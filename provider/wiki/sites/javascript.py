@@ -250,13 +250,14 @@ def read_javascript(root: Path, tool: str) -> tuple[list[str], list[Finding]] | 
     return [name for _, name in found], findings
 
 
-_trailing_cache: dict[str, tuple[tuple[int, int], bool | str | None]] = {}
+_token_cache: dict[str, tuple[tuple[int, int], list[tuple[str, str]]]] = {}
 
 
-def docusaurus_trailing_slash(root: Path) -> bool | str | None:
-    """``trailingSlash`` of the ``docusaurus.config.*`` in ``root``: ``True``/``False`` when
-    written as that literal, ``None`` when unset (or no configuration file), else what
-    stands there instead (a string: not evaluated). Never raises."""
+def _docusaurus_tokens(root: Path) -> tuple[str, list[tuple[str, str]] | None] | None:
+    """``(file name, tokens)`` of the first ``docusaurus.config.*`` in ``root``, tokens
+    ``None`` when it cannot be read; ``None`` when there is none. The tokens are kept per
+    path while its modification time and size (nanoseconds, bytes) stay the same, since
+    each page's URL asks again."""
     for name in _DOCUSAURUS:
         path = root / name
         try:
@@ -264,28 +265,38 @@ def docusaurus_trailing_slash(root: Path) -> bool | str | None:
         except OSError:
             continue
         key = (st.st_mtime_ns, st.st_size)
-        cached = _trailing_cache.get(str(path))
+        cached = _token_cache.get(str(path))
         if cached is not None and cached[0] == key:
-            return cached[1]
+            return name, cached[1]
         try:
             tokens = _tokens(read_bytes(path).decode("utf-8", errors="replace"))
         except (OSError, ConfigError):
-            return "an unreadable configuration file"
-        value: bool | str | None = None
-        for index, (kind, text) in enumerate(tokens[:-2]):
-            if kind in ("word", "string") and text == "trailingSlash" and tokens[index + 1] == ("punct", ":"):
-                shown = tokens[index + 2]
-                value = {"true": True, "false": False}.get(shown[1]) if shown[0] == "word" else None
-                if value is None:
-                    value = shown[1] if shown[1] != "undefined" else None
-        if len(_trailing_cache) > 64:
-            _trailing_cache.clear()
-        _trailing_cache[str(path)] = (key, value)
-        return value
+            return name, None
+        if len(_token_cache) > 64:
+            _token_cache.clear()
+        _token_cache[str(path)] = (key, tokens)
+        return name, tokens
     return None
 
 
-_route_cache: dict[str, tuple[tuple[int, int], str | None, str | None]] = {}
+def docusaurus_trailing_slash(root: Path) -> bool | str | None:
+    """``trailingSlash`` of the ``docusaurus.config.*`` in ``root``: ``True``/``False`` when
+    written as that literal, ``None`` when unset (or no configuration file), else what
+    stands there instead (a string: not evaluated). Never raises."""
+    read = _docusaurus_tokens(root)
+    if read is None:
+        return None
+    tokens = read[1]
+    if tokens is None:
+        return "an unreadable configuration file"
+    value: bool | str | None = None
+    for index, (kind, text) in enumerate(tokens[:-2]):
+        if kind in ("word", "string") and text == "trailingSlash" and tokens[index + 1] == ("punct", ":"):
+            shown = tokens[index + 2]
+            value = {"true": True, "false": False}.get(shown[1]) if shown[0] == "word" else None
+            if value is None:
+                value = shown[1] if shown[1] != "undefined" else None
+    return value
 
 
 def _object_key(tokens: list[tuple[str, str]], start: int, end: int, key: str) -> int | None:
@@ -332,36 +343,24 @@ def docusaurus_route_base_path(root: Path) -> tuple[str | None, str | None]:
     ``(None, None)`` when unset (Docusaurus' default, ``docs``) or when there is no
     configuration file; ``(None, why)`` when it is set to something other than a literal
     string (the URL is then unknown). Never raises."""
-    for name in _DOCUSAURUS:
-        path = root / name
-        try:
-            st = path.stat()
-        except OSError:
+    read = _docusaurus_tokens(root)
+    if read is None:
+        return None, None
+    name, tokens = read
+    if tokens is None:
+        return None, f"{name} cannot be read"
+    value: str | None = None
+    problem: str | None = None
+    for start, end in _docs_options(tokens):
+        at = _object_key(tokens, start, end, "routeBasePath")
+        if at is None:
             continue
-        key = (st.st_mtime_ns, st.st_size)
-        cached = _route_cache.get(str(path))
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2]
-        try:
-            tokens = _tokens(read_bytes(path).decode("utf-8", errors="replace"))
-        except (OSError, ConfigError):
-            return None, f"{name} cannot be read"
-        value: str | None = None
-        problem: str | None = None
-        for start, end in _docs_options(tokens):
-            at = _object_key(tokens, start, end, "routeBasePath")
-            if at is None:
-                continue
-            kind, text = tokens[at]
-            following = tokens[at + 1] if at + 1 < len(tokens) else ("punct", "}")
-            # A template literal with ${…}, or a string followed by an operator, is code.
-            if kind == "string" and following in (("punct", ","), ("punct", "}")) and "${" not in text:
-                value = text.strip().strip("/")
-            else:
-                value, problem = None, f"{name}: routeBasePath is {text!r}, not a literal string"
-                break
-        if len(_route_cache) > 64:
-            _route_cache.clear()
-        _route_cache[str(path)] = (key, value, problem)
-        return value, problem
-    return None, None
+        kind, text = tokens[at]
+        following = tokens[at + 1] if at + 1 < len(tokens) else ("punct", "}")
+        # A template literal with ${…}, or a string followed by an operator, is code.
+        if kind == "string" and following in (("punct", ","), ("punct", "}")) and "${" not in text:
+            value = text.strip().strip("/")
+        else:
+            value, problem = None, f"{name}: routeBasePath is {text!r}, not a literal string"
+            break
+    return value, problem
