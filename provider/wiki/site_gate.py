@@ -129,14 +129,18 @@ class SiteGate:
 
 
     def conflated(self, metas: Iterable[DocumentMeta]) -> dict[str, OffSite]:
-        """Documents whose citation URLs differ but are one page to the comparison, by
-        ``relpath``: the same :func:`~provider.wiki.sitemap.site_key` and the same
-        :func:`~provider.wiki.sitemap.page_form` (``/a/`` and ``/a``, or two spellings of
-        one escape). The sitemap cannot show which of them the site publishes, so neither
-        passes (fail closed). ``/a.html`` and ``/a/`` are not conflated: their forms tell
-        them apart. Documents with the *same* URL are not counted (duplicate ids and
-        translations sharing a URL are judged elsewhere). Every document counts, whatever
-        its audience: an internal page owns its URL as much as a public one does.
+        """Documents that share one page of the site with another document, by ``relpath``:
+        their citation URLs have the same :func:`~provider.wiki.sitemap.site_key` and the
+        same :func:`~provider.wiki.sitemap.page_form` — the very same URL (a front matter
+        ``url`` equal to another page's, two slugs alike), or two spellings of one page
+        (``/a/`` and ``/a``, two spellings of one escape). A site publishes one page per
+        URL, and the sitemap cannot show whose it is, so none of them passes (fail
+        closed, issue 24). ``/a.html`` and ``/a/`` are not one page: their forms tell them
+        apart; translations have their own locale URLs, so they never share one. Every
+        document counts, whatever its audience or withholding: an internal page, or one
+        the site would not build, claims its URL as much as a public one does.
+        Also a document whose URL is a page the site builds from a non-markdown source
+        (:func:`~provider.wiki.static_pages.static_pages`).
         """
         by_page: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for meta in metas:
@@ -155,14 +159,22 @@ class SiteGate:
                                                         f"builds from {source} (not a markdown document), so the "
                                                         "sitemap does not show this document is published")
         for members in by_page.values():
-            if len({url for _, url in members}) < 2:
+            if len({relpath for relpath, _ in members}) < 2:
                 continue
+            urls = sorted({url for _, url in members})
             for relpath, url in members:
+                if len(urls) == 1:
+                    others = ", ".join(sorted(other for other, _ in members if other != relpath))
+                    found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {len(members)} documents claim "
+                                                        f"the URL {url} ({others} too); the site publishes one page "
+                                                        "there, so the sitemap cannot show which")
+                    continue
                 others = ", ".join(f"{other} ({other_url})" for other, other_url in sorted(members)
-                                   if other_url != url)
-                found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {url} and the URL of {others} are "
-                                                    "one page to the sitemap comparison, so the sitemap cannot show "
-                                                    "which of them the site publishes")
+                                   if other != relpath)
+                found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {len(members)} documents claim "
+                                                    f"the URL {url}: it and the URL of {others} are one page to the "
+                                                    "sitemap comparison, so the sitemap cannot show which of them "
+                                                    "the site publishes")
         return found
 
 
