@@ -182,18 +182,29 @@ def ram_index(schema: Any) -> Any:
 
 
 class StaticSite:
-    """A web site on 127.0.0.1 that serves ``pages`` (path → bytes; anything else 404),
-    for tests that read a sitemap over HTTP. ``pages`` may be replaced while it runs.
+    """A web site on 127.0.0.1 that serves ``pages`` (path → bytes; anything else 404) and
+    ``redirects`` (path → Location, a 302), for tests that read a sitemap over HTTP.
+    ``pages`` may be replaced while it runs.
 
     Use as a context manager: ``with StaticSite() as site: site.pages = {...}; site.url``.
     """
 
     def __init__(self) -> None:
         self.pages: dict[str, bytes] = {}
+        #: path → where it redirects (302 with that Location)
+        self.redirects: dict[str, str] = {}
+        #: every path requested, in order
+        self.requested: list[str] = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                outer.requested.append(self.path)
+                if self.path in outer.redirects:
+                    self.send_response(302)
+                    self.send_header("Location", outer.redirects[self.path])
+                    self.end_headers()
+                    return
                 body = outer.pages.get(self.path)
                 self.send_response(200 if body is not None else 404)
                 self.end_headers()

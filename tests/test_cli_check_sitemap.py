@@ -86,6 +86,7 @@ def test_check_json_has_urls_and_the_sitemap_summary(tmp_path: Path) -> None:
         "no citation URL to look up in the sitemap": 0,
         "the sitemap has never been read": 0,
         "on the site only under a URL another document shares: cannot tell which is published": 0,
+        "its URL is a page the site generates (tags, archives, pagination, search)": 0,  # issue 24
     }
     assert summary["siteUrlsWithoutDocument"] == 1 and summary["siteUrlsWithoutDocumentTop"] == [f"{BASE}/en/usage/"]
     assert data["sitemap"]["urls"] == 3 and data["sitemap"]["error"] is None

@@ -3,7 +3,8 @@
 A document's URL comes from, in order:
 
 * a **public** document: its front matter ``url`` — an absolute ``https`` URL as it is, or
-  a site path (``/guide/x/``) joined to ``citation_base_url``; else ``citation_base_url``
+  a site path (``/guide/x/``) joined to ``citation_base_url`` (not with the Jekyll layout:
+  Jekyll ignores a front matter ``url``); else ``citation_base_url``
   followed by ``citation_path_pattern`` filled in for the document;
 * an **internal** document: ``internal_citation_base_url`` followed by the pattern, and only
   in the ``all`` index (agent_only). Never its front matter ``url``, never the public base:
@@ -352,7 +353,11 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
     elif path is None:
         problem = ("the page's path on the site is unknown (a slug the docs tool refuses, or a routeBasePath "
                    "that is not a literal string)")
-    return UrlInputs(front_matter_url=meta.url, site_path=path or "", locale=meta.locale,
+    # Jekyll computes page.url itself and ignores a front matter ``url`` (issue 24): the
+    # page is published at its path's URL, so honouring the key would cite, and look up
+    # in the sitemap, a URL the page does not have (another page's, if it names one).
+    own_url = None if settings.preset.url_rules == "jekyll" else meta.url
+    return UrlInputs(front_matter_url=own_url, site_path=path or "", locale=meta.locale,
                      default_locale=settings.default_locale, doc_id=meta.doc_id,
                      locale_key=found.key if found is not None and found.locale == meta.locale else "",
                      prefix_default=settings.preset.locale_prefix_default,

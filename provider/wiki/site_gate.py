@@ -17,6 +17,12 @@ and its code in :attr:`~provider.wiki.corpus.Resolved.off_site`:
                     the site has Y" (letter case, a first segment more or less such as a
                     locale or ``docs/``, another host): the pattern is probably wrong
 ``not-on-site``     the URL is not on the site
+``conflated``       the URL is one page of the site that another document claims too (or a
+                    page the site builds from a non-markdown source): the sitemap cannot show
+                    whose page is published
+``generated``       the URL is a page the docs tool generates (a tag list, a blog archive, a
+                    search page: :mod:`provider.wiki.generated_pages`); its ``<loc>`` proves
+                    no markdown document published
 ==================  ===========================================================================
 
 :class:`SiteSource` reads the configured sitemap, keeps the last good one (in memory and
@@ -36,9 +42,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
 
 from .citations import document_url, url_inputs
+from .generated_pages import generated_route
 from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, page_form, site_key
+from .sites.javascript import docusaurus_route_base_path
 from .static_pages import static_pages
 
 if TYPE_CHECKING:
@@ -48,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFLATED",
+    "GENERATED",
     "NEVER_READ",
     "NOT_ON_SITE",
     "NO_URL",
@@ -63,6 +73,7 @@ log = logging.getLogger(__name__)
 
 NEVER_READ, NO_URL, URL_PATTERN, NOT_ON_SITE = "never-read", "no-url", "url-pattern", "not-on-site"
 CONFLATED = "conflated"
+GENERATED = "generated"
 #: Each code and the words ``check`` prints for it.
 OFF_SITE_CODES = {
     NOT_ON_SITE: "not on the site (sitemap)",
@@ -70,6 +81,7 @@ OFF_SITE_CODES = {
     NO_URL: "no citation URL to look up in the sitemap",
     NEVER_READ: "the sitemap has never been read",
     CONFLATED: "on the site only under a URL another document shares: cannot tell which is published",
+    GENERATED: "its URL is a page the site generates (tags, archives, pagination, search)",
 }
 
 
@@ -121,6 +133,10 @@ class SiteGate:
             return OffSite(NO_URL, "not on the site (sitemap): no citation URL to look up (set citation_base_url, "
                                    "or an absolute front matter url)")
         if self.sitemap.publishes(url, key):
+            family = self._generated(url)
+            if family is not None:
+                return OffSite(GENERATED, f"not on the site (sitemap): its URL is a page the site generates "
+                                          f"({family}): {url}")
             return None
         near = self.sitemap.near(url, key)
         if near is not None:
@@ -128,15 +144,33 @@ class SiteGate:
         return OffSite(NOT_ON_SITE, f"not on the site (sitemap): {url}")
 
 
+    def _generated(self, url: str) -> str | None:
+        """The generated route family (:func:`~provider.wiki.generated_pages.generated_route`)
+        of ``url``'s path below ``citation_base_url``, or ``None``."""
+        path = unquote(urlsplit(url).path, errors="surrogateescape")
+        base = urlsplit(self.settings.citation.base_url or "").path.rstrip("/")
+        if base and (path == base or path.startswith(base + "/")):
+            path = path[len(base):]
+        route_base = self.settings.citation.route_base_path
+        if route_base is None and self.settings.layout == "docusaurus":
+            route_base, _ = docusaurus_route_base_path(self.settings.root)
+        return generated_route(self.settings.layout, path, root=self.settings.root,
+                               route_base="docs" if route_base is None else route_base,
+                               locales=self.settings.known_locales)
+
     def conflated(self, metas: Iterable[DocumentMeta]) -> dict[str, OffSite]:
-        """Documents whose citation URLs differ but are one page to the comparison, by
-        ``relpath``: the same :func:`~provider.wiki.sitemap.site_key` and the same
-        :func:`~provider.wiki.sitemap.page_form` (``/a/`` and ``/a``, or two spellings of
-        one escape). The sitemap cannot show which of them the site publishes, so neither
-        passes (fail closed). ``/a.html`` and ``/a/`` are not conflated: their forms tell
-        them apart. Documents with the *same* URL are not counted (duplicate ids and
-        translations sharing a URL are judged elsewhere). Every document counts, whatever
-        its audience: an internal page owns its URL as much as a public one does.
+        """Documents that share one page of the site with another document, by ``relpath``:
+        their citation URLs have the same :func:`~provider.wiki.sitemap.site_key` and the
+        same :func:`~provider.wiki.sitemap.page_form` — the very same URL (a front matter
+        ``url`` equal to another page's, two slugs alike), or two spellings of one page
+        (``/a/`` and ``/a``, two spellings of one escape). A site publishes one page per
+        URL, and the sitemap cannot show whose it is, so none of them passes (fail
+        closed, issue 24). ``/a.html`` and ``/a/`` are not one page: their forms tell them
+        apart; translations have their own locale URLs, so they never share one. Every
+        document counts, whatever its audience or withholding: an internal page, or one
+        the site would not build, claims its URL as much as a public one does.
+        Also a document whose URL is a page the site builds from a non-markdown source
+        (:func:`~provider.wiki.static_pages.static_pages`).
         """
         by_page: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for meta in metas:
@@ -155,14 +189,22 @@ class SiteGate:
                                                         f"builds from {source} (not a markdown document), so the "
                                                         "sitemap does not show this document is published")
         for members in by_page.values():
-            if len({url for _, url in members}) < 2:
+            if len({relpath for relpath, _ in members}) < 2:
                 continue
+            urls = sorted({url for _, url in members})
             for relpath, url in members:
+                if len(urls) == 1:
+                    others = ", ".join(sorted(other for other, _ in members if other != relpath))
+                    found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {len(members)} documents claim "
+                                                        f"the URL {url} ({others} too); the site publishes one page "
+                                                        "there, so the sitemap cannot show which")
+                    continue
                 others = ", ".join(f"{other} ({other_url})" for other, other_url in sorted(members)
-                                   if other_url != url)
-                found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {url} and the URL of {others} are "
-                                                    "one page to the sitemap comparison, so the sitemap cannot show "
-                                                    "which of them the site publishes")
+                                   if other != relpath)
+                found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {len(members)} documents claim "
+                                                    f"the URL {url}: it and the URL of {others} are one page to the "
+                                                    "sitemap comparison, so the sitemap cannot show which of them "
+                                                    "the site publishes")
         return found
 
 

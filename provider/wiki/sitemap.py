@@ -19,7 +19,14 @@ Safety: XML is parsed by ``defusedxml``, which refuses entity declarations (an X
 expansion) and external entities (a file read through the parser); every file is read to
 at most :attr:`SitemapLimits.max_bytes` decompressed bytes, and at most
 :attr:`SitemapLimits.max_urls` URLs in all are kept. ``http://`` is refused except for
-``127.0.0.1``/``localhost``/``::1`` (tests serve one). Any failure raises
+``127.0.0.1``/``localhost``/``::1`` (tests serve one), and so is every redirect hop that is
+not ``https`` — each hop is checked before it is requested, not only the last. A URL whose
+host resolves to a loopback, private, link-local, unspecified (or otherwise non-global)
+address is refused — a child of an index, a redirect hop — unless the configured source
+itself is on such an address: an operator who configures ``https://staging.internal/…``
+means their own network, while a public site's index must not lead the provider into it
+(SSRF). The address is checked when the URL is requested; a host whose DNS answer changes
+between the check and the connection is not caught. Any failure raises
 :class:`SitemapError` with a message naming the file and what to do: a sitemap is read
 whole or not at all, so a half-read one never withdraws half a site.
 
@@ -32,11 +39,13 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import ipaddress
 import json
 import os
 import re
+import socket
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -334,9 +343,14 @@ def _local(name: str) -> str:
 class _Reader:
     """One :func:`load_sitemap`: the files read so far and the URLs found."""
 
-    def __init__(self, limits: SitemapLimits, client: httpx.Client | None) -> None:
+    def __init__(self, limits: SitemapLimits, client: httpx.Client | None,
+                 resolve: Callable[[str], list[str]] | None = None) -> None:
         self.limits = limits
         self.client = client
+        self.resolve = resolve or _resolve
+        #: Whether the configured source being read is itself on an inner address (a
+        #: local test server, a staging host): then its children and redirects may be too.
+        self.inner_network = False
         self.urls: dict[str, str] = {}
         self.lastmod: dict[str, str] = {}
         self.forms: dict[str, frozenset[str]] = {}
@@ -424,32 +438,73 @@ class _Reader:
         return self._bounded(data, str(path))
 
     def _fetch(self, url: str) -> bytes:
-        parts = urlsplit(url)
-        if parts.scheme.lower() != "https" and (parts.hostname or "") not in _LOCAL_HOSTS:
-            raise SitemapError(f"sitemap {url}: only https URLs are read (http only from 127.0.0.1 or localhost)")
+        """The body of ``url``, following at most :data:`_MAX_REDIRECTS` redirects one by
+        one: every hop (the URL itself and each ``Location``) must pass :meth:`_allowed`
+        before it is requested, not only the last one (https → http → https is refused)."""
         import httpx  # here: the configuration imports this module, and most commands fetch nothing
 
-        client = self.client or httpx.Client(timeout=self.limits.timeout_s, follow_redirects=True)
+        client = self.client or httpx.Client(timeout=self.limits.timeout_s)
+        hop = url
         try:
-            with client.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
-                final = response.url
-                if final.scheme != "https" and (final.host or "") not in _LOCAL_HOSTS:
-                    raise SitemapError(f"sitemap {url} redirects to {final}, which is not https; refused")
-                if response.status_code != 200:
-                    raise SitemapError(f"sitemap {url} answered HTTP {response.status_code}")
-                chunks: list[bytes] = []
-                size = 0
-                for chunk in response.iter_raw():
-                    chunks.append(chunk)
-                    size += len(chunk)
-                    if size > self.limits.max_bytes:
-                        break
-                return self._bounded(b"".join(chunks), url)
+            for _ in range(_MAX_REDIRECTS + 1):
+                self._allowed(hop, url)
+                with client.stream("GET", hop, headers={"Accept-Encoding": "identity"},
+                                   follow_redirects=False) as response:
+                    if response.is_redirect:
+                        location = response.headers.get("location", "")
+                        if not location:
+                            raise SitemapError(f"sitemap {url}: {hop} redirects nowhere (no Location)")
+                        hop = urljoin(hop, location)
+                        continue
+                    if response.status_code != 200:
+                        raise SitemapError(f"sitemap {url} answered HTTP {response.status_code}"
+                                           + (f" (at {hop})" if hop != url else ""))
+                    chunks: list[bytes] = []
+                    size = 0
+                    for chunk in response.iter_raw():
+                        chunks.append(chunk)
+                        size += len(chunk)
+                        if size > self.limits.max_bytes:
+                            break
+                    return self._bounded(b"".join(chunks), url)
+            raise SitemapError(f"sitemap {url}: more than {_MAX_REDIRECTS} redirects; refused")
         except httpx.HTTPError as exc:
             raise SitemapError(f"sitemap {url} cannot be fetched: {exc.__class__.__name__}: {exc}") from None
         finally:
             if self.client is None:
                 client.close()
+
+    def _allowed(self, hop: str, url: str) -> None:
+        """Refuse a URL to request (a source, a child of an index, a redirect hop) that is
+        not ``https`` (``http`` only on ``127.0.0.1``/``localhost``/``::1``), or whose
+        host resolves to a loopback, private, link-local, unspecified or otherwise
+        non-global address while the configured source it came from does not (SSRF: a
+        public sitemap index must not make the provider fetch from its own network).
+
+        Raises:
+            SitemapRefused: either rule refuses ``hop``.
+        """
+        parts = urlsplit(hop)
+        host = parts.hostname or ""
+        where = f"sitemap {url}" + (f": {hop}" if hop != url else "")
+        if parts.scheme.lower() != "https" and not (parts.scheme.lower() == "http" and host in _LOCAL_HOSTS):
+            raise SitemapRefused(f"{where} is not https; refused (only https URLs are read, every redirect "
+                                 "and child too; http only from 127.0.0.1 or localhost)")
+        if self.inner_network:
+            return
+        if self._inner(host):
+            raise SitemapRefused(f"{where} is on a loopback, private or link-local address ({host}) while the "
+                                 "configured sitemap is not; refused (a public sitemap may not lead the provider "
+                                 "into its own network)")
+
+    def _inner(self, host: str) -> bool:
+        """Whether ``host`` is, or resolves to any, non-global address (fail closed: one
+        that cannot be resolved counts as inner)."""
+        try:
+            addresses = [host] if _is_ip(host) else self.resolve(host)
+        except OSError:
+            return True
+        return not addresses or any(_inner_address(a) for a in addresses)
 
     def _bounded(self, data: bytes, where: str) -> bytes:
         limit = self.limits.max_bytes
@@ -482,6 +537,35 @@ class _Reader:
         return root
 
 
+_MAX_REDIRECTS = 10
+
+
+def _resolve(host: str) -> list[str]:
+    """The addresses ``host`` resolves to (raises ``OSError`` when it does not)."""
+    return sorted({str(info[4][0]) for info in socket.getaddrinfo(host, None)})
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _inner_address(address: str) -> bool:
+    """Loopback, private, link-local, unspecified, reserved, shared or multicast: any
+    address that is not global (an IPv4-mapped IPv6 address as its IPv4 one)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return True
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        ip = mapped
+    return not ip.is_global or ip.is_multicast
+
+
 def _identity(source: str) -> str:
     """One spelling per sitemap: a URL without its fragment (scheme and host in lower
     case), a file by its resolved path (``./a/../sitemap.xml`` is ``sitemap.xml``)."""
@@ -502,7 +586,8 @@ def _text(element: Element, name: str) -> str:
 
 
 def load_sitemap(sources: str | Iterable[str], *, limits: SitemapLimits | None = None,
-                 client: httpx.Client | None = None, clock: Any = time.time) -> Sitemap:
+                 client: httpx.Client | None = None, clock: Any = time.time,
+                 resolve: Callable[[str], list[str]] | None = None) -> Sitemap:
     """Read every URL the sitemap ``sources`` publish (module docstring).
 
     Args:
@@ -511,6 +596,8 @@ def load_sitemap(sources: str | Iterable[str], *, limits: SitemapLimits | None =
         limits: bounds (:class:`SitemapLimits`).
         client: an ``httpx.Client`` to fetch with (tests, proxies); default: a new one.
         clock: returns Unix time (for :attr:`Sitemap.read_at`).
+        resolve: host name → its IP addresses (default: the system resolver), for the
+            rule on inner addresses (module docstring).
 
     Raises:
         SitemapError: a file is missing, unreadable, not a sitemap, or not XML; a child
@@ -520,7 +607,8 @@ def load_sitemap(sources: str | Iterable[str], *, limits: SitemapLimits | None =
     listed = (sources,) if isinstance(sources, str) else tuple(sources)
     if not listed:
         raise SitemapError("no sitemap source given")
-    reader = _Reader(limits or SitemapLimits(), client)
+    reader = _Reader(limits or SitemapLimits(), client, resolve)
     for source in listed:
+        reader.inner_network = is_url_source(source) and reader._inner(urlsplit(source).hostname or "")
         reader.read_source(source, 0)
     return Sitemap(listed, reader.urls, reader.lastmod, tuple(reader.files), float(clock()), reader.forms)

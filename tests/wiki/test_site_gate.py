@@ -26,7 +26,7 @@ from provider.wiki.document import DocumentMeta, WikiSettings
 from provider.wiki.incremental import CorpusRules
 from provider.wiki.locales import strip_extension
 from provider.wiki.site_gate import CONFLATED, NEVER_READ, NO_URL, NOT_ON_SITE, URL_PATTERN, SiteGate, SiteSource
-from provider.wiki.sitemap import Sitemap, site_key
+from provider.wiki.sitemap import Sitemap, page_form, site_key
 from tests.wiki.test_incremental_rules import LAYOUTS, NOW, RICH_PATHS, Blobs, rich_metas
 from tests.wiki.test_sitemap import BOMB, urlset
 
@@ -282,3 +282,54 @@ def test_url_cache_follows_each_document_and_forgets_it() -> None:
     # Another settings object never shares a cache (its URLs differ).
     other = WikiSettings(root=Path("."), citation=CitationSettings(base_url="https://other.example.com"))
     assert SiteGate(other, None, urls=cache).urls is not cache
+
+
+# -- issue 24: one URL, several documents -------------------------------------------------
+
+POOL = [None, "/x/", "/x", "/x/index.html", "/x.html", "/y/", f"{BASE}/x/", "https://o.org/p"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(NAMES), st.tuples(st.sampled_from([PUBLIC, PUBLIC, INTERNAL]), st.booleans(),
+                                                          st.sampled_from(POOL)), min_size=1),
+       st.sets(st.sampled_from([f"{BASE}/x/", f"{BASE}/x.html", f"{BASE}/y/", "https://o.org/p",
+                                *(f"{BASE}/{strip_extension(n)}" for n in NAMES)])))
+def test_issue24_no_two_documents_of_one_url_pass_the_gate(
+    chosen: dict[str, tuple[str, bool, str | None]], urls: set[str],
+) -> None:
+    """Issue 24 (class): whatever URLs the documents claim — the same URL, or URLs one page
+    to the comparison — a page of the site published for several documents proves none of
+    them published: each is withheld from customer_safe, whatever the others' audience
+    or withholding, and the finding names the count and the URL."""
+    docs = {p: meta(p, audience, draft=draft, url=url) for p, (audience, draft, url) in chosen.items()}
+    gate = SiteGate(SETTINGS, sitemap_of(*urls))
+    found = resolve(docs, default_locale="en", gate=gate)
+    claims: dict[tuple[str, str], set[str]] = {}
+    for relpath, item in docs.items():
+        url = gate.url(item)
+        if url is not None:
+            claims.setdefault((site_key(url), page_form(url)), set()).add(relpath)
+    for members in claims.values():
+        if len(members) > 1:
+            for relpath in members:
+                assert not found[relpath].public, (relpath, members)
+                if found[relpath].off_site == CONFLATED:
+                    assert f"{len(members)} documents claim the URL" in (found[relpath].audience_source or "")
+
+
+def test_issue24_the_same_url_twice_withholds_both() -> None:
+    """Issue 24 L1: ``url: /a`` on one file equal to another's URL: the site publishes one
+    page at /a, so neither document is proved published; a third page alone passes."""
+    docs = {"a.md": meta("a.md"), "claim.md": meta("claim.md", INTERNAL, url="/a"), "b.md": meta("b.md")}
+    gate = SiteGate(SETTINGS, sitemap_of(f"{BASE}/a", f"{BASE}/b"))
+    found = resolve(docs, default_locale="en", gate=gate)
+    assert not found["a.md"].public and found["a.md"].off_site == CONFLATED
+    assert found["a.md"].audience_source == (f"not on the site (sitemap): 2 documents claim the URL {BASE}/a "
+                                             "(claim.md too); the site publishes one page there, so the sitemap "
+                                             "cannot show which")
+    assert found["b.md"].public
+    # Translations have their own locale URLs: they never share one.
+    docs = {"a.md": meta("a.md", translation_group="g"),
+            "de/a.md": meta("de/a.md", locale="de", translation_group="g", site_path="de/a")}
+    found = resolve(docs, default_locale="en", gate=SiteGate(SETTINGS, sitemap_of(f"{BASE}/a", f"{BASE}/de/a")))
+    assert found["a.md"].public and found["de/a.md"].public

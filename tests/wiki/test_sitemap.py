@@ -428,3 +428,65 @@ def test_near_finds_the_url_the_pattern_should_have_produced() -> None:
     assert sitemap.near("https://other.com/c/") == "https://ex.com/c/"              # another host
     assert sitemap.near("https://ex.com/mixed/") == "https://ex.com/Mixed/"         # letter case
     assert sitemap.near("https://ex.com/nothing/like/it/") is None
+
+
+# -- issue 24: every redirect hop, and no way into the provider's own network -------------
+
+def test_issue24_every_redirect_hop_must_be_https(site: StaticSite) -> None:
+    """Issue 24 L4: the last URL being https is not enough: a hop to plain http on a
+    public host is refused before it is requested (https → http → https passed before)."""
+    site.pages = {"/final.xml": urlset("https://ex.com/a/").encode()}
+    site.redirects = {"/start.xml": "http://example.com/hop", "/local-hop.xml": "/final.xml"}
+    with pytest.raises(SitemapRefused, match=r"http://example.com/hop is not https"):
+        load_sitemap(f"{site.url}/start.xml")
+    assert site.requested == ["/start.xml"]  # the http hop was never requested
+    # A redirect within the local test server is followed (http is allowed there).
+    assert len(load_sitemap(f"{site.url}/local-hop.xml")) == 1
+    site.redirects = {f"/loop{i}.xml": f"/loop{i + 1}.xml" for i in range(12)}
+    with pytest.raises(SitemapError, match="more than 10 redirects"):
+        load_sitemap(f"{site.url}/loop0.xml")
+
+
+def _public_localhost(host: str) -> list[str]:
+    """DNS as a public site's would answer: ``localhost`` is a public address (the test
+    server is reached by it all the same), anything else as the system says."""
+    import socket
+
+    if host == "localhost":
+        return ["93.184.216.34"]
+    return sorted({str(i[4][0]) for i in socket.getaddrinfo(host, None)})
+
+
+@pytest.mark.parametrize("child", ["http://127.0.0.1:{port}/child.xml", "http://[::1]:{port}/child.xml",
+                                   "https://10.1.2.3/child.xml", "https://169.254.169.254/latest/meta-data/",
+                                   "https://0.0.0.0/child.xml", "https://[::ffff:127.0.0.1]/child.xml",
+                                   "https://192.168.1.1/child.xml", "https://[fe80::1]/child.xml"])
+def test_issue24_a_public_index_never_leads_into_inner_addresses(site: StaticSite, child: str) -> None:
+    """Issue 24 L4 (SSRF, class): an index fetched from a public host naming a child on a
+    loopback, private, link-local or unspecified address (or redirecting there) is refused
+    before the child is requested; the same index served from the local test server (the
+    configured source is itself inner) reads its local children."""
+    port = site.url.rsplit(":", 1)[1]
+    public = f"http://localhost:{port}"
+    site.pages = {"/index.xml": index(child.format(port=port)).encode(),
+                  "/child.xml": urlset("https://ex.com/a/").encode()}
+    with pytest.raises(SitemapRefused, match="loopback, private or link-local"):
+        load_sitemap(f"{public}/index.xml", resolve=_public_localhost)
+    assert site.requested == ["/index.xml"]
+    site.redirects = {"/via.xml": child.format(port=port)}
+    site.pages["/index2.xml"] = index(f"{public}/via.xml").encode()
+    with pytest.raises(SitemapRefused, match="loopback, private or link-local"):
+        load_sitemap(f"{public}/index2.xml", resolve=_public_localhost)
+    # Operator's own local server: its local children are read.
+    site.pages["/local.xml"] = index(f"{site.url}/child.xml").encode()
+    assert len(load_sitemap(f"{site.url}/local.xml")) == 1
+
+
+def test_issue24_inner_addresses_are_every_non_global_one() -> None:
+    from provider.wiki.sitemap import _inner_address
+
+    for inner in ("127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.0.1", "169.254.169.254", "0.0.0.0", "::1",  # noqa: S104
+                  "::", "fe80::1", "fc00::1", "::ffff:10.0.0.1", "100.64.0.1", "224.0.0.1", "fe80::1%eth0"):
+        assert _inner_address(inner), inner
+    for outer in ("93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"):
+        assert not _inner_address(outer), outer

@@ -1,0 +1,145 @@
+"""Pages a docs tool generates itself, with no markdown source (issue 24).
+
+A sitemap lists every page the site publishes, the tool's own among them: taxonomy and
+tag lists, blog archives and their pagination, a search page, feeds, the 404 page. A
+markdown document whose URL is one of those routes — ``url: /tags/`` in Hugo, Docusaurus
+``slug: /tags``, a file in ``src/pages`` named like a route — is not proved published by
+that ``<loc>``: the site may well serve the generated page there instead. The site gate
+(:mod:`provider.wiki.site_gate`) withholds such a document from ``customer_safe``.
+
+The route families, per layout (each path also under a locale folder, ``/de/tags/``):
+
+==============  ===================================================================================
+``hugo``        ``/tags/``, ``/categories/`` (or the taxonomies the site configuration names) and
+                their terms; ``/page/N/`` and ``/<section>/page/N/`` (pagination); ``/index.xml``
+                and ``/<section>/index.xml`` (feeds); ``/sitemap.xml``; ``/404.html``
+``docusaurus``  ``/tags`` and ``/<routeBasePath>/tags`` and their tags; ``/blog`` (the post list),
+                ``/blog/page/N``, ``/blog/tags…``, ``/blog/archive``, ``/blog/authors…``, the blog's
+                feeds (``/blog/rss.xml``, ``/blog/atom.xml``, ``/blog/feed.json``); ``/search``;
+                ``/404.html``
+``mkdocs``      ``/search/`` and ``/search.html``; ``/404.html``; the blog plugin's ``/blog/page/N/``,
+                ``/blog/archive/…``, ``/blog/category/…``
+``jekyll``      ``/feed.xml``, ``/sitemap.xml``, the paginator's ``/pageN/``; jekyll-archives'
+                ``/tag/…``, ``/category/…``
+``starlight``   ``/404``
+==============  ===================================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["generated_route"]
+
+_PAGE_N = re.compile(r"(?:^|/)page/\d+$")
+_JEKYLL_PAGE_N = re.compile(r"^page\d+$")
+_DEFAULT_TAXONOMIES = ("tags", "categories")
+
+
+_taxonomies: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[str, ...]] = {}
+
+
+def _hugo_taxonomies(root: Path) -> tuple[str, ...]:
+    """The plural names of the site's taxonomies (``[taxonomies]``), Hugo's two by default.
+    A configuration that cannot be read keeps the defaults (it is reported elsewhere).
+    Cached by the files' modification times."""
+    from .hugo_site import _candidates, _read
+
+    site = root.parent if root.name == "content" else root
+    try:
+        files = _candidates(site)
+        stamp = tuple((str(path), path.stat().st_mtime_ns) for path, _ in files)
+    except OSError:
+        return _DEFAULT_TAXONOMIES
+    key = (str(site), stamp)
+    if key in _taxonomies:
+        return _taxonomies[key]
+    names: list[str] = []
+    try:
+        for path, holds_list in files:
+            if holds_list:
+                continue
+            data: Any = _read(path)
+            taxonomies = data.get("taxonomies") if isinstance(data, dict) else None
+            if isinstance(taxonomies, dict):
+                names += [str(v).strip("/").lower() for v in taxonomies.values() if isinstance(v, str) and v.strip("/")]
+    except (OSError, ValueError):
+        pass
+    if len(_taxonomies) > 64:
+        _taxonomies.clear()
+    found = _taxonomies[key] = tuple(dict.fromkeys([*names, *_DEFAULT_TAXONOMIES]))
+    return found
+
+
+def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | None:
+    """The generated route family ``path`` (no leading or trailing ``/``, lower case) is
+    in, or ``None``."""
+    segments = path.split("/") if path else []
+    first = segments[0] if segments else ""
+    last = segments[-1] if segments else ""
+    if layout == "hugo":
+        if first in _hugo_taxonomies(root):
+            return f"the {first} taxonomy's pages"
+        if _PAGE_N.search(path):
+            return "a list page's pagination, …/page/N/"
+        if last == "index.xml":
+            return "a list page's RSS feed"
+        if path in ("sitemap.xml", "404.html", "robots.txt"):
+            return f"Hugo's {path}"
+        return None
+    if layout == "docusaurus":
+        base = route_base.strip("/").lower()
+        tags = {"tags", f"{base}/tags".strip("/")}
+        if any(path == t or path.startswith(t + "/") for t in tags):
+            return "the docs plugin's tag pages"
+        if first == "blog" and (len(segments) == 1 or segments[1] in ("page", "tags", "archive", "authors")
+                                or last in ("rss.xml", "atom.xml", "feed.json")):
+            return "the blog plugin's list, tag, archive, author and feed pages"
+        if path in ("search", "404.html", "sitemap.xml"):
+            return f"Docusaurus' /{path}"
+        return None
+    if layout == "mkdocs":
+        if path in ("search", "search.html", "404.html", "sitemap.xml", "sitemap.xml.gz"):
+            return f"MkDocs' /{path}"
+        if first == "blog" and len(segments) > 1 and (segments[1] in ("archive", "category")
+                                                      or _PAGE_N.search(path)):
+            return "the blog plugin's archive, category and pagination pages"
+        return None
+    if layout == "jekyll":
+        if path in ("feed.xml", "sitemap.xml", "robots.txt") or _JEKYLL_PAGE_N.match(last):
+            return f"Jekyll's /{path}" if not _JEKYLL_PAGE_N.match(last) else "the paginator's /pageN/"
+        if first in ("tag", "category") and len(segments) > 1:
+            return "jekyll-archives' tag and category pages"
+        return None
+    if layout == "starlight":
+        return "Starlight's /404" if path in ("404", "404.html") else None
+    return None
+
+
+def generated_route(layout: str, path: str, *, root: Path, route_base: str = "docs",
+                    locales: Iterable[str] = ()) -> str | None:
+    """Which family of pages the tool of ``layout`` generates at the site path ``path``
+    (``/tags/go/``; below the site's base URL, percent-decoded or not), in words
+    (``"the tags taxonomy's pages"``), or ``None`` when no generated page is there.
+
+    Args:
+        layout: the layout name (``hugo``, ``docusaurus``, ``mkdocs``, ``jekyll``,
+            ``starlight``); any other has no generated pages here.
+        root: the content root (Hugo: where the site configuration is looked for).
+        route_base: Docusaurus' docs ``routeBasePath`` (its tag pages are below it).
+        locales: locale folders a path may start with (``de``, ``zh-cn``); compared
+            without letter case.
+
+    Never raises.
+    """
+    clean = path.split("?", 1)[0].split("#", 1)[0].strip("/").lower()
+    clean = re.sub(r"(?:^|/)index\.html?$", "", clean).strip("/")
+    found = _family(layout, clean, root=root, route_base=route_base)
+    if found is None:
+        first, _, rest = clean.partition("/")
+        if first and first in {locale.lower() for locale in locales}:
+            found = _family(layout, rest, root=root, route_base=route_base)
+    return found

@@ -1,0 +1,148 @@
+"""Issue 24: documents that claim a URL of the site another page owns — another
+document's (front matter ``url``, a slug) or a page the tool generates (tags, pagination,
+search) — are not proved published by the sitemap listing that URL (site_gate)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from provider.wiki.audience import AudienceRule
+from provider.wiki.check import check_wiki
+from provider.wiki.citations import CitationSettings
+from provider.wiki.document import WikiSettings
+from provider.wiki.generated_pages import generated_route
+from tests.wiki.test_sitemap import urlset
+
+BASE = "https://docs.example.com"
+_SITES = itertools.count()
+
+
+def _check(tmp_path: Path, layout: str, files: dict[str, str], *urls: str) -> dict[str, object]:
+    root = tmp_path / f"s{next(_SITES)}"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    sitemap = root.parent / f"{root.name}-sitemap.xml"
+    sitemap.write_text(urlset(*(f"{BASE}{u}" for u in urls)), "utf-8")
+    wiki = WikiSettings(root=root, layout=layout, audience_rules=(AudienceRule("**", "public"),),
+                        citation=CitationSettings(base_url=BASE), sitemap=(str(sitemap),))
+    return {e.path: e.resolved for e in check_wiki(wiki).files}
+
+
+def _public(found: dict[str, object], relpath: str) -> bool:
+    return bool(getattr(found[relpath], "public", False))
+
+
+def _why(found: dict[str, object], relpath: str) -> str:
+    return str(getattr(found[relpath], "audience_source", ""))
+
+
+def test_issue24_hugo_url_front_matter_equal_to_another_page_withholds_both(tmp_path: Path) -> None:
+    found = _check(tmp_path, "hugo", {
+        "hugo.toml": "title = 'x'\n",
+        "content/docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n",
+        "content/docs/claim.md": "---\ntitle: Claim\nurl: /docs/reset/\n---\nNew prices from 2027: 99 euros.\n",
+        "content/docs/other.md": "---\ntitle: Other\n---\nOpen Settings and press Other.\n",
+        # A page Hugo never builds claims a URL too: it still owns a claim (fail closed).
+        "content/docs/never.md": "---\ntitle: Never\nurl: /docs/other/\nbuild:\n  render: never\n---\nSecret.\n",
+    }, "/docs/reset/", "/docs/other/")
+    assert not _public(found, "content/docs/reset.md") and not _public(found, "content/docs/claim.md")
+    assert "2 documents claim the URL https://docs.example.com/docs/reset/" in _why(found, "content/docs/reset.md")
+    assert not _public(found, "content/docs/other.md")
+    assert "2 documents claim the URL" in _why(found, "content/docs/other.md")
+
+
+def test_issue24_jekyll_ignores_url_front_matter(tmp_path: Path) -> None:
+    """Jekyll computes ``page.url`` and ignores a front matter ``url``: the page is at its
+    path's URL, so claiming another page's URL by ``url:`` proves nothing."""
+    found = _check(tmp_path, "jekyll", {
+        "_config.yml": "title: x\n",
+        "docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n",
+        "docs/claim.md": "---\ntitle: Claim\nurl: /docs/reset.html\n---\nNew prices from 2027: 99 euros.\n",
+    }, "/docs/reset.html")
+    assert _public(found, "docs/reset.md")
+    assert not _public(found, "docs/claim.md")
+    assert _why(found, "docs/claim.md") == f"not on the site (sitemap): {BASE}/docs/claim.html"
+
+
+def test_issue24_docusaurus_two_slugs_alike_withhold_both(tmp_path: Path) -> None:
+    found = _check(tmp_path, "docusaurus", {
+        "docusaurus.config.js": "module.exports = { title: 'x' };\n",
+        "docs/reset.md": "---\ntitle: Reset\nslug: /help/reset\n---\nOpen Settings and press Reset.\n",
+        "docs/claim.md": "---\ntitle: Claim\nslug: /help/reset\n---\nNew prices from 2027: 99 euros.\n",
+        "docs/other.md": "---\ntitle: Other\n---\nOpen Settings and press Other.\n",
+    }, "/docs/help/reset", "/docs/other")
+    assert not _public(found, "docs/reset.md") and not _public(found, "docs/claim.md")
+    assert "2 documents claim the URL" in _why(found, "docs/claim.md")
+    assert _public(found, "docs/other.md")
+
+
+# -- generated pages ------------------------------------------------------------------------
+
+GENERATED = {
+    "hugo": ["/tags/", "/tags/billing/", "/categories/", "/page/2/", "/docs/page/3/", "/de/tags/x/", "/index.xml",
+             "/docs/index.xml"],
+    "docusaurus": ["/tags", "/tags/billing", "/docs/tags", "/docs/tags/x", "/blog", "/blog/page/2", "/blog/tags/x",
+                   "/blog/archive", "/blog/authors/ann", "/search", "/ja/search", "/404.html", "/blog/rss.xml"],
+    "mkdocs": ["/search/", "/search.html", "/404.html", "/blog/page/2/", "/blog/archive/2024/",
+               "/blog/category/news/", "/ja/search/"],
+    "jekyll": ["/feed.xml", "/page2/", "/blog/page3/", "/tag/x/", "/category/y/"],
+    "starlight": ["/404"],
+}
+NOT_GENERATED = {
+    "hugo": ["/docs/tags-guide/", "/docs/reset/", "/pages/2/", "/page/", "/docs/tags/"],
+    "docusaurus": ["/docs/search-guide", "/docs/reset", "/blogging", "/docs/blog", "/tagsx"],
+    "mkdocs": ["/blog/", "/blog/my-post/", "/searching/", "/guide/search/"],
+    "jekyll": ["/docs/reset.html", "/pages/", "/tags.html"],
+    "starlight": ["/search/", "/tags/"],
+}
+
+
+@given(layout=st.sampled_from(sorted(GENERATED)), data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_issue24_generated_route_families(layout: str, data: st.DataObject) -> None:
+    """Issue 24 (class): every layout's generated route families are recognised under any
+    base path, with or without a locale folder, in either letter case and form
+    (``/x/`` or ``/x/index.html``); pages of the same names elsewhere are not."""
+    path = data.draw(st.sampled_from(GENERATED[layout]))
+    if data.draw(st.booleans()):
+        path = path.upper()
+    if path.endswith("/") and data.draw(st.booleans()):
+        path += "index.html"
+    assert generated_route(layout, path, root=Path("/nonexistent"), locales=("de", "ja")) is not None, path
+    other = data.draw(st.sampled_from(NOT_GENERATED[layout]))
+    assert generated_route(layout, other, root=Path("/nonexistent"), locales=("de", "ja")) is None, other
+
+
+@pytest.mark.parametrize(("layout", "files", "claim", "url"), [
+    ("hugo", {"hugo.toml": "title = 'x'\n",
+              "content/claim.md": "---\ntitle: Claim\nurl: /tags/\n---\nNew prices from 2027: 99 euros.\n"},
+     "content/claim.md", "/tags/"),
+    ("hugo", {"hugo.toml": "title = 'x'\n[taxonomies]\n  topic = 'topics'\n",
+              "content/claim.md": "---\ntitle: Claim\nurl: /topics/billing/\n---\nNew prices: 99 euros.\n"},
+     "content/claim.md", "/topics/billing/"),
+    ("docusaurus", {"docusaurus.config.js": "module.exports = { title: 'x' };\n",
+                    "docs/claim.md": "---\ntitle: Claim\nslug: /tags\n---\nNew prices from 2027: 99 euros.\n"},
+     "docs/claim.md", "/docs/tags"),
+    ("docusaurus", {"docusaurus.config.js": "module.exports = { title: 'x' };\n",
+                    "src/pages/search.md": "---\ntitle: Claim\n---\nNew prices from 2027: 99 euros.\n"},
+     "src/pages/search.md", "/search"),
+    ("mkdocs", {"mkdocs.yml": "site_name: x\n",
+                "docs/search.md": "---\ntitle: Claim\n---\nNew prices from 2027: 99 euros.\n"},
+     "docs/search.md", "/search/"),
+])
+def test_issue24_a_document_at_a_generated_route_is_not_proved_published(
+    tmp_path: Path, layout: str, files: dict[str, str], claim: str, url: str,
+) -> None:
+    ok = {"hugo": ("content/docs/reset.md", "/docs/reset/"), "docusaurus": ("docs/reset.md", "/docs/reset"),
+          "mkdocs": ("docs/reset.md", "/reset/")}[layout]
+    found = _check(tmp_path, layout, {**files, ok[0]: "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n"},
+                   url, ok[1])
+    assert not _public(found, claim)
+    assert "its URL is a page the site generates (" in _why(found, claim), _why(found, claim)
+    assert _public(found, ok[0])
