@@ -399,7 +399,7 @@ def _withholding(settings: WikiSettings, relpath: str, real_relpath: str | None,
                  head: _Header) -> tuple[dict[str, str], list[str], list[str]]:
     """``(publication, errors, warnings)``: the file's own withholding facts, the
     operator's ``withhold`` rules and ``NOINDEX`` included (as ``path``)."""
-    publication, errors, warnings = read_publication(head.meta, relpath, settings.preset)
+    publication, errors, warnings = read_publication(head.meta, relpath, settings.preset, dated=head.site.dated)
     if head.front.error is not None:
         # Its draft, build or dates may say "not published": they cannot be read (X5).
         publication.setdefault("draft", f"{head.front.error}: its publication keys cannot be read (withheld)")

@@ -112,9 +112,9 @@ DOCUSAURUS_SOURCES = ("docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-con
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
-        sources, excluded, defaults, findings, types = read_jekyll(root)
+        sources, excluded, defaults, findings, types, dated = read_jekyll(root)
         return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings),
-                          page_types=tuple(types))
+                          page_types=tuple(types), dated_types=dated)
     if tool == "mkdocs":
         mkdocs = read_mkdocs(root)
         if mkdocs is None:
@@ -223,7 +223,7 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
         digest = _content_digest(tool, present) if present else ""
         policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
                             digest + ("y" if young and digest else ""), policy.page_types,
-                            policy.folder_meta, policy.folder_meta_base)
+                            policy.folder_meta, policy.folder_meta_base, policy.dated_types)
         if len(_cache) > 16:
             _cache.clear()
         _cache[key] = _Cached(() if young else stamp, policy, now, docsets, walked)
@@ -253,6 +253,9 @@ class SiteView:
             (JavaScript options, :attr:`~.policy.Finding.sitemap_settles`): with a sitemap
             configured, the caller may leave them out (the sitemap then decides).
         digest: changes whenever any of the above may have (``""`` for no policy).
+        dated: Jekyll: whether a date in the future keeps the tool from building the page
+            (a post or collection document, without ``future: true``); ``None`` for other
+            tools (the layout decides).
     """
 
     excluded: str | None = None
@@ -261,6 +264,7 @@ class SiteView:
     errors: tuple[str, ...] = ()
     digest: str = ""
     sitemap_settles: bool = False
+    dated: bool | None = None
 
 
 _meta_cache: dict[str, tuple[tuple[int, int], Any, str | None, str]] = {}
@@ -364,8 +368,9 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
             sources.append(name)
     if merged:
         defaults = {**defaults, **merged}
+    dated = policy.page_type(relpath) in policy.dated_types if policy.tool == "jekyll" else None
     return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas),
-                    settles)
+                    settles, dated)
 
 
 def site_digest(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,

@@ -198,6 +198,9 @@ class SitePolicy:
             by :func:`provider.wiki.sites.load.site_view`, nearest folder winning.
         folder_meta_base: the folder (``""`` or ending in ``/``) from which
             :attr:`folder_meta` files are read (``docs_dir``).
+        dated_types: Jekyll: the page types (:meth:`page_type`) whose documents dated in
+            the future are not built (posts and collection documents, unless ``future:
+            true``); pages have no date to Jekyll.
     """
 
     tool: str = ""
@@ -209,6 +212,7 @@ class SitePolicy:
     page_types: tuple[tuple[str, str], ...] = field(default=())
     folder_meta: str = ""
     folder_meta_base: str = ""
+    dated_types: tuple[str, ...] = ()
 
     def excluded_reason(self, relpath: str) -> str | None:
         """Why the tool does not build ``relpath`` (a file path), or ``None``."""
@@ -219,10 +223,11 @@ class SitePolicy:
         return None
 
     def page_type(self, relpath: str) -> str:
-        """The Jekyll type of a page (``pages`` when no folder of :attr:`page_types` holds it)."""
+        """The Jekyll type of a page (``pages`` when no folder of :attr:`page_types` holds
+        it; a folder name holds it at any depth, a folder path only there)."""
         parts = relpath.split("/")[:-1]
         for folder, kind in self.page_types:
-            if folder in parts:
+            if folder in parts if "/" not in folder else relpath.startswith(folder + "/"):
                 return kind
         return "pages"
 
@@ -356,11 +361,22 @@ def _jekyll_glob_include(patterns: tuple[str, ...], entry: str, *, folder: bool)
     return False
 
 
+@lru_cache(maxsize=256)
+def _fullmatch_regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _fullmatch(pattern: str, text: str) -> bool:
+    return _fullmatch_regex(pattern).fullmatch(text) is not None
+
+
 def _jekyll_excludes(rule: PathRule, path: str) -> bool:
     """Jekyll reads a site folder by folder and filters each entry: an entry matched by
     ``exclude`` (``jekyll``) or with a special name — leading ``.``, ``_``, ``#``, ``~``
-    or trailing ``~`` (``jekyll-special``) — is dropped with everything below it, unless
-    ``include`` names it (by its path or its name)."""
+    or trailing ``~`` (``jekyll-special``, whose patterns are regexes naming the folders
+    Jekyll reads itself, such as ``(?:.*/)?_posts``, matched against the whole folder
+    path) — is dropped with everything below it, unless ``include`` names it (by its path
+    or its name)."""
     parts = path.split("/")
     for depth in range(1, len(parts) + 1):
         entry = "/".join(parts[:depth])
@@ -369,7 +385,8 @@ def _jekyll_excludes(rule: PathRule, path: str) -> bool:
         if rule.syntax == "jekyll":
             hit = _jekyll_glob_include(rule.patterns, entry, folder=folder)
         else:
-            hit = bool(_JEKYLL_SPECIAL.search(name))
+            hit = bool(_JEKYLL_SPECIAL.search(name)) and not (
+                folder and any(_fullmatch(pattern, entry) for pattern in rule.patterns))
         if hit and not (_jekyll_glob_include(rule.unless, entry, folder=folder)
                         or _jekyll_glob_include(rule.unless, name, folder=folder)):
             return True
