@@ -130,6 +130,11 @@ class MetaRule:
         types: Jekyll ``scope.type``: the page must be of one of these types (``pages``,
             ``posts``, ``drafts``, a collection label); empty for any.
         casefold: as :attr:`PathRule.casefold` (DocFX ``fileMetadata`` globs).
+        reading: ``""`` for a rule that always applies; else the name of one reading of
+            an ambiguous setting (DocFX ``fileMetadata`` globs relative to the docset
+            folder, or to the ``src`` of the content entry): each reading's rules are
+            merged on their own, and the stricter value of each key is kept
+            (:meth:`SitePolicy.defaults_for`).
     """
 
     syntax: str
@@ -140,6 +145,7 @@ class MetaRule:
     prefix: str = ""
     types: tuple[str, ...] = ()
     casefold: bool = False
+    reading: str = ""
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "base", "prefix")
@@ -235,12 +241,20 @@ class SitePolicy:
         """``(values, sources)``: the metadata merged under the page's front matter, and
         where each applied rule is written."""
         kind = self.page_type(relpath)
-        values: dict[str, Any] = {}
-        sources: list[str] = []
-        for rule in self.defaults:
-            if rule.selects(relpath, kind):
-                values.update(rule.values)
-                sources.append(rule.source)
+        readings = sorted({rule.reading for rule in self.defaults if rule.reading}) or [""]
+        merged: list[tuple[dict[str, Any], list[str]]] = []
+        for reading in readings:
+            values: dict[str, Any] = {}
+            sources: list[str] = []
+            for rule in self.defaults:
+                if rule.reading in ("", reading) and rule.selects(relpath, kind):
+                    values.update(rule.values)
+                    sources.append(rule.source)
+            merged.append((values, sources))
+        values, sources = merged[0]
+        for other, more in merged[1:]:
+            values = _stricter(values, other)
+            sources += [source for source in more if source not in sources]
         return values, sources
 
     def findings_for(self, relpath: str) -> list[Finding]:
@@ -251,6 +265,44 @@ class SitePolicy:
         """Plain data (lists, mappings, strings); metadata values are as the tool's file
         gave them (a YAML date stays a date)."""
         return asdict(self)
+
+
+def _restricts(key: Any, value: Any) -> bool:
+    """Whether ``{key: value}`` could withhold a page or restrict its readers: an
+    audience-like key other than an exact ``public``, a withholding flag or date, or
+    ``ROBOTS`` with ``NOINDEX``."""
+    from .jekyll import withholds  # the one reading of "withholds" (jekyll imports this module)
+
+    if isinstance(key, str) and key.strip().lower() == "robots" and "noindex" in str(value).lower():
+        return True
+    return isinstance(key, str) and withholds({key: value})
+
+
+def _publishes(key: Any, value: Any) -> bool:
+    from ..audience import audience_signals
+
+    return isinstance(key, str) and bool(audience_signals({key: value}))
+
+
+def _stricter(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Two readings' metadata made one, each key the stricter way (issue 24): a value
+    that withholds or restricts (:func:`_restricts`) wins; an audience value only one
+    reading gives (``public``) is dropped; otherwise the first reading's value."""
+    out: dict[str, Any] = {}
+    for key in [*one, *(k for k in other if k not in one)]:
+        here, there = key in one, key in other
+        if here and there and one[key] == other[key]:
+            out[key] = one[key]
+            continue
+        strict = [d[key] for d in (one, other) if key in d and _restricts(key, d[key])]
+        if strict:
+            out[key] = strict[0]
+        elif here and there:
+            if not _publishes(key, one[key]):
+                out[key] = one[key]
+        elif not _publishes(key, (one if here else other)[key]):
+            out[key] = (one if here else other)[key]
+    return out
 
 
 def _nfc(text: str) -> str:
