@@ -142,10 +142,12 @@ def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
 
 
 def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding],
-                                     list[tuple[str, str]], tuple[str, ...]]:
-    """``(sources, excluded, defaults, findings, page_types, dated_types)`` for a Jekyll
-    site at ``root``; ``dated_types``: the page types (``posts``, collection labels) whose
-    documents dated in the future Jekyll does not build (none with ``future: true``).
+                                     list[tuple[str, str]], tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``(sources, excluded, defaults, findings, page_types, dated_types, permalinks)``
+    for a Jekyll site at ``root``; ``dated_types``: the page types (``posts``, collection
+    labels) whose documents dated in the future Jekyll does not build (none with
+    ``future: true``); ``permalinks``: ``("", the site's permalink)`` and ``(label, the
+    collection's permalink)`` pairs, as written.
     Without a configuration file Jekyll's defaults still apply (its default excludes, the
     naming rule), so they are returned with no sources."""
     path = next((root / name for name in CONFIG_NAMES if (root / name).exists()), None)
@@ -153,12 +155,12 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     try:
         data = read_config(path) if path is not None else {}
     except (ConfigError, FileNotFoundError) as exc:
-        return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], [], ()
+        return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], [], (), ()
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
         message = f"{name} is not a mapping: every page is internal until it is fixed"
-        return [name], [], [], [Finding(name, message)], [], ()
+        return [name], [], [], [Finding(name, message)], [], (), ()
     problems: list[str] = []
     include, problem = _strings(data.get("include"), "include", name)
     problems += [problem] if problem else []
@@ -170,19 +172,19 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     problems += [problem] if problem else []
     if problems:
         return ([name], [], [], [Finding(name, f"{p}: every page is internal until it is fixed") for p in problems], [],
-                ())
+                (), ())
     collections_dir = data.get("collections_dir", "")
     if collections_dir is None:
         collections_dir = ""
     if not isinstance(collections_dir, str):
         return [name], [], [], [Finding(name, f"{name} collections_dir: is not a string: every page is internal "
-                                        "until it is fixed")], [], ()
+                                        "until it is fixed")], [], (), ()
     base = collections_dir.strip().strip("/")
     if base in (".", "./"):
         base = ""
     if base and (base.startswith("../") or "/../" in f"/{base}/" or "*" in base):
         return [name], [], [], [Finding(name, f"{name} collections_dir: {collections_dir!r} is not a folder "
-                                        "inside the site: every page is internal until it is fixed")], [], ()
+                                        "inside the site: every page is internal until it is fixed")], [], (), ()
     base = base + "/" if base else ""
     rules: list[PathRule] = []
     for pattern in dict.fromkeys(exclude):
@@ -215,4 +217,11 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     # Site#publisher hides a document dated in the future unless ``future: true``: posts
     # and every collection's documents; pages have no date to Jekyll.
     dated = () if future else ("posts", *(label for label in collections if label != "posts"))
-    return [name] if path is not None else [], rules, defaults, [], page_types, dated
+    # Permalink settings, for URLs (provider.wiki.jekyll_urls): "" the site's style, else
+    # a collection's own template.
+    permalinks = [("", data["permalink"])] if isinstance(data.get("permalink"), str) else []
+    raw = data.get("collections")
+    if isinstance(raw, Mapping):
+        permalinks += [(str(label), options["permalink"]) for label, options in raw.items()
+                       if isinstance(options, Mapping) and isinstance(options.get("permalink"), str)]
+    return [name] if path is not None else [], rules, defaults, [], page_types, dated, tuple(permalinks)

@@ -112,9 +112,9 @@ DOCUSAURUS_SOURCES = ("docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-con
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
-        sources, excluded, defaults, findings, types, dated = read_jekyll(root)
+        sources, excluded, defaults, findings, types, dated, permalinks = read_jekyll(root)
         return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings),
-                          page_types=tuple(types), dated_types=dated)
+                          page_types=tuple(types), dated_types=dated, permalinks=permalinks)
     if tool == "mkdocs":
         mkdocs = read_mkdocs(root)
         if mkdocs is None:
@@ -223,7 +223,7 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
         digest = _content_digest(tool, present) if present else ""
         policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
                             digest + ("y" if young and digest else ""), policy.page_types,
-                            policy.folder_meta, policy.folder_meta_base, policy.dated_types)
+                            policy.folder_meta, policy.folder_meta_base, policy.dated_types, policy.permalinks)
         if len(_cache) > 16:
             _cache.clear()
         _cache[key] = _Cached(() if young else stamp, policy, now, docsets, walked)

@@ -207,6 +207,8 @@ class SitePolicy:
         dated_types: Jekyll: the page types (:meth:`page_type`) whose documents dated in
             the future are not built (posts and collection documents, unless ``future:
             true``); pages have no date to Jekyll.
+        permalinks: Jekyll: ``("", the site's permalink)`` and ``(collection label, its
+            permalink)`` pairs as written (:mod:`provider.wiki.jekyll_urls`).
     """
 
     tool: str = ""
@@ -219,6 +221,7 @@ class SitePolicy:
     folder_meta: str = ""
     folder_meta_base: str = ""
     dated_types: tuple[str, ...] = ()
+    permalinks: tuple[tuple[str, str], ...] = ()
 
     def excluded_reason(self, relpath: str) -> str | None:
         """Why the tool does not build ``relpath`` (a file path), or ``None``."""
@@ -256,6 +259,10 @@ class SitePolicy:
             values = _stricter(values, other)
             sources += [source for source in more if source not in sources]
         return values, sources
+
+    def type_folder(self, kind: str) -> str:
+        """The folder of a Jekyll page type (``_docs``, ``coll/_docs``), or ``""``."""
+        return next((folder for folder, label in self.page_types if label == kind), "")
 
     def findings_for(self, relpath: str) -> list[Finding]:
         """The findings whose folder holds ``relpath``."""
