@@ -23,8 +23,9 @@ Pattern placeholders (each value percent-encoded, ``/`` kept in paths):
                     ``src/content/docs/``, lower case; MkDocs: the path inside the
                     project's ``docs_dir`` (``mkdocs.yml``, :mod:`~provider.wiki.mkdocs_site`;
                     ``docs/`` without one), ``page.html`` when ``use_directory_urls`` is
-                    ``false``; Jekyll:
-                    ``.html`` pages, posts ``2024/01/31/slug.html``, an ``index`` its folder
+                    ``false``; Jekyll: by its permalinks
+                    (:mod:`~provider.wiki.jekyll_urls`), by default ``.html`` pages, posts
+                    ``2024/01/31/slug.html``, an ``index`` its folder
 ``{locale}``        the document's locale: ``de``, ``pt-BR``
 ``{locale_key}``    the locale as the site writes it: the path's own folder or suffix
                     (``zh-cn`` for ``zh-CN``), else the tag
@@ -281,6 +282,8 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
     elif rules == "docfx":
         return _docfx_path(meta, settings)
     elif rules == "jekyll":
+        if meta.slug.startswith("/"):  # read by provider.wiki.jekyll_urls (permalinks)
+            return meta.slug.lstrip("/")
         stem = meta.relpath.rsplit(".", 1)[0].rsplit("/", 1)[-1].lower()
         if meta.sources.get("doc_id") == "post date and name":
             path = meta.doc_id.removeprefix("posts/") + ".html"

@@ -46,6 +46,7 @@ from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, format_finding
 from .frontmatter import FrontMatter, head_key, parse_front_matter
 from .hugo_site import site_cascade_for
+from .jekyll_urls import jekyll_url
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
 from .mdx_partials import inline_partials, partial_digest
@@ -56,7 +57,7 @@ from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
 from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
-from .sites import SiteView, site_view
+from .sites import SiteView, load_site_policy, site_view
 from .template_blocks import mark_template_blocks, template_dialect
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
@@ -227,7 +228,8 @@ def parse_document(
         date=page.date,
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
-        slug=_front_slug(head.meta) if layout.url_rules == "docusaurus" else "",
+        slug=(_front_slug(head.meta) if layout.url_rules == "docusaurus"
+              else _jekyll_url(settings, relpath, head.meta) if layout.url_rules == "jekyll" else ""),
         partials=body.partials,
         sync=page.sync,
         has_front_matter=head.front.present,
@@ -399,7 +401,7 @@ def _withholding(settings: WikiSettings, relpath: str, real_relpath: str | None,
                  head: _Header) -> tuple[dict[str, str], list[str], list[str]]:
     """``(publication, errors, warnings)``: the file's own withholding facts, the
     operator's ``withhold`` rules and ``NOINDEX`` included (as ``path``)."""
-    publication, errors, warnings = read_publication(head.meta, relpath, settings.preset)
+    publication, errors, warnings = read_publication(head.meta, relpath, settings.preset, dated=head.site.dated)
     if head.front.error is not None:
         # Its draft, build or dates may say "not published": they cannot be read (X5).
         publication.setdefault("draft", f"{head.front.error}: its publication keys cannot be read (withheld)")
@@ -695,6 +697,17 @@ def _page_fields(settings: WikiSettings, relpath: str, meta: dict[str, Any], bod
     warnings += [w for w in more if not any(w in e for e in errors)]
     due = review_due.value.isoformat() if review_due.value is not None else None
     return _Page(title, due, url, sync, page_date, warnings)
+
+
+def _jekyll_url(settings: WikiSettings, relpath: str, meta: dict[str, Any]) -> str:
+    """The page's URL path as Jekyll builds it (:func:`~provider.wiki.jekyll_urls.jekyll_url`:
+    its permalink, the site's and its collection's ``permalink``), kept in
+    :attr:`DocumentMeta.slug` for the citation URL."""
+    policy = load_site_policy(settings.root, "jekyll", max_age_s=5.0)
+    kind = policy.page_type(relpath)
+    settings_ = dict(policy.permalinks)
+    return jekyll_url(relpath, meta, kind=kind, style=settings_.get("", "date"),
+                      collection_permalink=settings_.get(kind), collection_folder=policy.type_folder(kind))
 
 
 def _front_slug(meta: dict[str, Any]) -> str:

@@ -49,6 +49,7 @@ from .classify import site_path
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .model import WikiSettings
+from .sites.config_files import steady
 
 __all__ = ["SiteCascade", "hugo_page", "load_site_cascade", "site_cascade_for"]
 
@@ -127,10 +128,10 @@ def _read(path: Path) -> Any:
         raise ValueError(f"larger than {_MAX_CONFIG_BYTES} bytes")
     text = data.decode("utf-8")
     if path.suffix == ".toml":
-        return tomllib.loads(text)
+        return steady(path, tomllib.loads(text))
     if path.suffix == ".json":
-        return json.loads(text)
-    return yaml.safe_load(text)
+        return steady(path, json.loads(text))
+    return steady(path, yaml.safe_load(text))
 
 
 def _candidates(site: Path) -> list[tuple[Path, bool]]:

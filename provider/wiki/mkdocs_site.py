@@ -36,6 +36,8 @@ from typing import Any
 
 import yaml
 
+from .sites.config_files import steady
+
 __all__ = ["CONFIG_NAMES", "MkDocsProject", "project_for"]
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
@@ -102,7 +104,7 @@ def _load(path: Path, depth: int = 0) -> dict[str, Any]:
     data = path.read_bytes()
     if len(data) > _MAX_CONFIG_BYTES:
         raise ValueError(f"larger than {_MAX_CONFIG_BYTES} bytes")
-    loaded = yaml.load(data.decode("utf-8"), Loader=_ConfigLoader)  # noqa: S506 - a SafeLoader subclass
+    loaded = steady(path, yaml.load(data.decode("utf-8"), Loader=_ConfigLoader))  # noqa: S506
     if loaded is None:
         loaded = {}
     if not isinstance(loaded, dict):

@@ -209,7 +209,9 @@ class DocumentMeta:
         site_path: the page's path on its site (:func:`provider.wiki.classify.site_path`),
             the ``{path}`` of citation URLs.
         slug: the front matter ``slug`` as written, when the layout's tool reads one
-            (Docusaurus: :func:`provider.wiki.docusaurus_urls.docusaurus_path`), else ``""``.
+            (Docusaurus: :func:`provider.wiki.docusaurus_urls.docusaurus_path`); Jekyll: the
+            page's URL path, starting with ``/``, by its permalink
+            (:func:`provider.wiki.jekyll_urls.jekyll_url`); else ``""``.
         partials: the MDX partials the page showed when read (Docusaurus,
             :mod:`provider.wiki.mdx_partials`), each ``"<sha1 of its bytes> <path>"``
             (``missing`` for one that could not be read): an edit to one reads the page

@@ -171,6 +171,7 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
     return facts, errors
 
 
+_JEKYLL_DATED = re.compile(r"(?P<date>\d{4}-\d{1,2}-\d{1,2})-")
 _DATE_LIKE = re.compile(r"\d{4}|\d[-/.]\d")
 
 
@@ -189,9 +190,15 @@ def _every(data: Mapping[str, Any], names: tuple[str, ...]) -> list[tuple[str, A
 
 
 def read_publication(
-    data: Mapping[str, Any], relpath: str, layout: Layout
+    data: Mapping[str, Any], relpath: str, layout: Layout, *, dated: bool | None = None
 ) -> tuple[dict[str, str], list[str], list[str]]:
     """A page's own withholding facts: its front matter and its path.
+
+    Args:
+        dated: the tool withholds the page while its date (front matter ``date``, else a
+            ``YYYY-MM-DD-`` file name) is in the future: a Jekyll post or collection
+            document without ``future: true`` (:attr:`~.sites.load.SiteView.dated`);
+            ``None``: a file in the layout's posts folder.
 
     Returns:
         ``(facts, errors, warnings)`` — see the module docstring for ``facts``.
@@ -208,17 +215,19 @@ def read_publication(
         facts["publishDate"] = _date_fact(date_key[1])
         if facts["publishDate"] == INVALID:
             errors.append(f"{not_a_date(date_key[0], date_key[1])}; withheld")
-    if "publishDate" not in facts and layout.posts_folder and layout.posts_folder in parts[:-1]:
-        # Jekyll publishes a post at its date (front matter, else file name); future
-        # posts are not built by default (``future: false``).
+    in_posts = bool(layout.posts_folder) and layout.posts_folder in parts[:-1]
+    if "publishDate" not in facts and (in_posts if dated is None else dated):
+        # Jekyll publishes a post or collection document at its date (front matter, else
+        # file name); future ones are not built by default (``future: false``).
         name = parts[-1].rsplit(".", 1)[0]
-        named = DATED_NAME.fullmatch(name)
+        # Document::DATE_FILENAME_MATCHER takes one-digit months and days (2999-1-5-x.md).
+        named = _JEKYLL_DATED.match(name) or DATED_NAME.fullmatch(name)
         when = parse_date(date_key[1]) if date_key is not None else None
         if when is None and named is not None:
             when = parse_date(named["date"])
         if when is not None:
             facts["publishDate"] = when.isoformat()
-        else:
+        elif in_posts:
             warnings.append("post has no date in its file name (YYYY-MM-DD-title) or front matter")
     return facts, errors, warnings
 

@@ -6,14 +6,24 @@ keys) that keeps an unknown tag — MkDocs' ``!ENV VAR`` and ``!!python/name:mod
 — as an :class:`Unresolved` value instead of failing or constructing anything; TOML and
 JSON with the standard library. Files over :data:`MAX_CONFIG_BYTES` are refused, and so
 is anything but a regular file (a FIFO would block).
+
+A file an editor is writing is briefly empty (truncated, then written) or missing (moved
+aside, then written anew). An empty configuration (nothing, or an empty mapping or list)
+written less than :data:`YOUNG_S` seconds ago is read as being written: a
+:class:`ConfigError`, so every page it governs is internal (fail closed) in every process
+that reads it, until it has settings or is older (issue 24: an ``exclude:`` must not drop
+for the seconds ``_config.yml`` is empty). A file found missing that was there is the
+caller's concern (:mod:`.load` keeps the last reading).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import stat
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +33,50 @@ import yaml
 
 from ..frontmatter import _GuardedLoader, _Refused
 
-__all__ = ["MAX_CONFIG_BYTES", "ConfigError", "Unresolved", "read_bytes", "read_config"]
+__all__ = ["BEING_WRITTEN", "MAX_CONFIG_BYTES", "YOUNG_S", "ConfigError", "Unresolved", "read_bytes", "read_config",
+           "steady", "young_blank"]
+
+log = logging.getLogger(__name__)
 
 MAX_CONFIG_BYTES = 1 << 20
+#: How long an empty configuration file is taken to be one an editor is writing.
+YOUNG_S = 30.0
+#: In the message of an empty file read as being written.
+BEING_WRITTEN = "read as being written"
+
+
+def _blank(data: Any) -> bool:
+    return data is None or (isinstance(data, (dict, list)) and not data)
+
+
+def young_blank(path: Path, data: Any) -> float | None:
+    """The age in seconds of ``path`` when ``data`` (its reading) is empty (``None``,
+    ``{}``, ``[]``) and it was written less than :data:`YOUNG_S` seconds ago (a
+    modification time up to :data:`YOUNG_S` ahead of the clock counts as now), else
+    ``None``."""
+    if not _blank(data):
+        return None
+    try:
+        age = time.time() - os.stat(path).st_mtime
+    except OSError:
+        return None
+    return max(age, 0.0) if -YOUNG_S < age < YOUNG_S else None
+
+
+def steady(path: Path, data: Any) -> Any:
+    """``data``, as read from ``path`` now, unless the file is being written.
+
+    Raises:
+        ConfigError: ``data`` is empty and the file was written moments ago
+            (:func:`young_blank`): read as being written (issue 24).
+    """
+    age = young_blank(path, data)
+    if age is not None:
+        log.warning("site configuration %s is empty and was written %.0f s ago (being written?): the pages it "
+                    "governs are internal until it has settings or is %.0f s old", path, age, YOUNG_S)
+        raise ConfigError(f"is empty and was written {age:.0f} s ago ({BEING_WRITTEN}; an empty file is "
+                          f"read as empty once {YOUNG_S:.0f} s old)")
+    return data
 
 
 class ConfigError(ValueError):
@@ -110,7 +161,13 @@ def read_config(path: Path, *, comments: bool = False) -> Any:
         ConfigError: unreadable, larger than :data:`MAX_CONFIG_BYTES`, not UTF-8, or not
             valid in its format (the message names the problem, not the content).
         FileNotFoundError: no such file.
+
+    An empty file written moments ago raises :class:`ConfigError` (:func:`steady`).
     """
+    return steady(path, _parse(path, comments=comments))
+
+
+def _parse(path: Path, *, comments: bool) -> Any:
     data = read_bytes(path)
     if len(data) > MAX_CONFIG_BYTES:
         raise ConfigError(f"is larger than {MAX_CONFIG_BYTES} bytes")

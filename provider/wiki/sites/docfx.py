@@ -170,14 +170,22 @@ def _docset(root: Path, base: str) -> tuple[list[PathRule], list[MetaRule], list
                       f"not matched by build.content files in {name}: DocFX does not build it", base=base,
                       invert=True)] if content is not None else []
     metas: list[MetaRule] = []
-    src = next(iter(srcs)) if len(srcs) == 1 else ""
-    prefix_base = f"{base}{src}/" if src else base
     if global_meta:
         metas.append(MetaRule("glob", ("**",), dict(global_meta), f"{name} globalMetadata", base=base))
+    # Which folder a fileMetadata glob is relative to depends on the DocFX version and the
+    # content groups (the docset folder, or the src of the entry that holds the file).
+    # Where a src is not the docset folder, both readings apply and the stricter value
+    # of each key is kept (SitePolicy.defaults_for): an internal audience or NOINDEX from
+    # either reading wins.
+    nested = sorted(src for src in srcs if src)
+    readings = [("", [base])] if not nested else [("docset", [base]), ("src", [f"{base}{src}/" for src in nested])]
     for key, by_glob in (file_meta or {}).items():
         for pattern, value in by_glob.items():
-            metas.append(MetaRule("glob", (_relative(str(pattern)),), {str(key): value},
-                                  f"{name} fileMetadata {key} {pattern}", base=prefix_base, casefold=True))
+            for reading, bases in readings:
+                for folder in bases:
+                    metas.append(MetaRule("glob", (_relative(str(pattern)),), {str(key): value},
+                                          f"{name} fileMetadata {key} {pattern}", base=folder, casefold=True,
+                                          reading=reading))
     return rules, metas, []
 
 

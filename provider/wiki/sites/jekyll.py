@@ -35,6 +35,7 @@ whole site (every page internal until fixed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,9 @@ CONFIG_NAMES = ("_config.yml", "_config.yaml", "_config.toml")
 #: ``Jekyll::Configuration::DEFAULTS["exclude"]`` (Jekyll 4.3), always added.
 DEFAULT_EXCLUDES = (".sass-cache", ".jekyll-cache", "gemfiles", "Gemfile", "Gemfile.lock", "node_modules",
                     "vendor/bundle/", "vendor/cache/", "vendor/gems/", "vendor/ruby/")
+#: The last segment of a file in ``_posts`` that Jekyll's PostReader skips: not
+#: ``YYYY-MM-DD-title.ext`` (``\d{2,4}-\d{1,2}-\d{1,2}-`` then anything, then an extension).
+_UNDATED_POST = r"(?![0-9]{2,4}-[0-9]{1,2}-[0-9]{1,2}-[^/]*\.[^./]+$)[^/]+$"
 _SPECIAL_REASON = ("Jekyll does not render files or folders whose names start with _ . # ~ or end with ~ "
                    "(not listed in _config.yml include:)")
 
@@ -138,20 +142,25 @@ def _defaults(raw: Any, name: str) -> tuple[list[MetaRule], str | None]:
 
 
 def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], list[Finding],
-                                     list[tuple[str, str]]]:
-    """``(sources, excluded, defaults, findings, page_types)`` for a Jekyll site at
-    ``root``. Without a configuration file Jekyll's defaults still apply (its default
-    excludes, the naming rule), so they are returned with no sources."""
+                                     list[tuple[str, str]], tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``(sources, excluded, defaults, findings, page_types, dated_types, permalinks)``
+    for a Jekyll site at ``root``; ``dated_types``: the page types (``posts``, collection
+    labels) whose documents dated in the future Jekyll does not build (none with
+    ``future: true``); ``permalinks``: ``("", the site's permalink)`` and ``(label, the
+    collection's permalink)`` pairs, as written.
+    Without a configuration file Jekyll's defaults still apply (its default excludes, the
+    naming rule), so they are returned with no sources."""
     path = next((root / name for name in CONFIG_NAMES if (root / name).exists()), None)
     name = path.name if path is not None else "_config.yml"
     try:
         data = read_config(path) if path is not None else {}
     except (ConfigError, FileNotFoundError) as exc:
-        return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], []
+        return [name], [], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")], [], (), ()
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        return [name], [], [], [Finding(name, f"{name} is not a mapping: every page is internal until it is fixed")], []
+        message = f"{name} is not a mapping: every page is internal until it is fixed"
+        return [name], [], [], [Finding(name, message)], [], (), ()
     problems: list[str] = []
     include, problem = _strings(data.get("include"), "include", name)
     problems += [problem] if problem else []
@@ -162,7 +171,21 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
     defaults, problem = _defaults(data.get("defaults"), name)
     problems += [problem] if problem else []
     if problems:
-        return [name], [], [], [Finding(name, f"{p}: every page is internal until it is fixed") for p in problems], []
+        return ([name], [], [], [Finding(name, f"{p}: every page is internal until it is fixed") for p in problems], [],
+                (), ())
+    collections_dir = data.get("collections_dir", "")
+    if collections_dir is None:
+        collections_dir = ""
+    if not isinstance(collections_dir, str):
+        return [name], [], [], [Finding(name, f"{name} collections_dir: is not a string: every page is internal "
+                                        "until it is fixed")], [], (), ()
+    base = collections_dir.strip().strip("/")
+    if base in (".", "./"):
+        base = ""
+    if base and (base.startswith("../") or "/../" in f"/{base}/" or "*" in base):
+        return [name], [], [], [Finding(name, f"{name} collections_dir: {collections_dir!r} is not a folder "
+                                        "inside the site: every page is internal until it is fixed")], [], (), ()
+    base = base + "/" if base else ""
     rules: list[PathRule] = []
     for pattern in dict.fromkeys(exclude):
         if pattern not in include:  # ``site.exclude - site.include``
@@ -171,14 +194,34 @@ def read_jekyll(root: Path) -> tuple[list[str], list[PathRule], list[MetaRule], 
         if pattern not in include and pattern not in exclude:
             rules.append(PathRule("jekyll", (pattern,), f"excluded by Jekyll's default exclude: {pattern}",
                                   unless=include))
-    collections_dir = data.get("collections_dir") if isinstance(data.get("collections_dir"), str) else ""
-    base = collections_dir.strip("/") + "/" if collections_dir else ""
     for label, output in collections.items():
         if not output:
             rules.append(PathRule("glob", (f"{base}_{label}",),
                                   f"in collection '{label}', which has output: false in {name} (not pages)"))
-    rendered = ("_posts", "_drafts", *(f"_{label}" for label, output in collections.items() if output))
-    rules.append(PathRule("jekyll-special", (), _SPECIAL_REASON, unless=(*include, *rendered)))
+    # The folders Jekyll reads itself, though their names start with ``_``: ``_posts``
+    # and ``_drafts`` in any folder (Reader#retrieve_posts; only below collections_dir
+    # when it is set, Reader#outside_configured_directory?), and each collection with
+    # output at the top of collections_dir (Collection#collection_dir).
+    posts_at = (re.escape(base) + "(?:.*/)?" if base else "(?:.*/)?")
+    read_by_jekyll = (posts_at + "_posts", posts_at + "_drafts",
+                      *(re.escape(f"{base}_{label}") for label, output in collections.items()
+                        if output and label != "posts"))
+    rules.append(PathRule("jekyll-special", read_by_jekyll, _SPECIAL_REASON, unless=include))
+    # PostReader reads only files named YYYY-MM-DD-title.ext (Document::DATE_FILENAME_MATCHER);
+    # ``jekyll doctor`` warns about the others, the build skips them.
+    rules.append(PathRule("regex", (r"(?:^|/)_posts/(?:[^/]+/)*" + _UNDATED_POST,),
+                          "in _posts without a date in its name (YYYY-MM-DD-title.md): Jekyll does not build it"))
     page_types = [("_posts", "posts"), ("_drafts", "drafts"),
-                  *((f"_{label}", label) for label in collections if label != "posts")]
-    return [name] if path is not None else [], rules, defaults, [], page_types
+                  *((f"{base}_{label}", label) for label in collections if label != "posts")]
+    future = data.get("future", False) is True
+    # Site#publisher hides a document dated in the future unless ``future: true``: posts
+    # and every collection's documents; pages have no date to Jekyll.
+    dated = () if future else ("posts", *(label for label in collections if label != "posts"))
+    # Permalink settings, for URLs (provider.wiki.jekyll_urls): "" the site's style, else
+    # a collection's own template.
+    permalinks = [("", data["permalink"])] if isinstance(data.get("permalink"), str) else []
+    raw = data.get("collections")
+    if isinstance(raw, Mapping):
+        permalinks += [(str(label), options["permalink"]) for label, options in raw.items()
+                       if isinstance(options, Mapping) and isinstance(options.get("permalink"), str)]
+    return [name] if path is not None else [], rules, defaults, [], page_types, dated, tuple(permalinks)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config_files import ConfigError, Unresolved, read_bytes, read_config
+from .config_files import BEING_WRITTEN, ConfigError, Unresolved, read_bytes, read_config, young_blank
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
 from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
@@ -112,9 +112,9 @@ DOCUSAURUS_SOURCES = ("docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-con
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
-        sources, excluded, defaults, findings, types = read_jekyll(root)
+        sources, excluded, defaults, findings, types, dated, permalinks = read_jekyll(root)
         return SitePolicy(tool, tuple(sources), tuple(excluded), tuple(defaults), tuple(findings),
-                          page_types=tuple(types))
+                          page_types=tuple(types), dated_types=dated, permalinks=permalinks)
     if tool == "mkdocs":
         mkdocs = read_mkdocs(root)
         if mkdocs is None:
@@ -203,15 +203,40 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
         if cached is not None and cached.stamp == stamp and cached.docsets == docsets:
             cached.checked, cached.walked = now, walked
             return cached.policy
+        gone = _gone(cached.stamp, stamp) if cached is not None and cached.policy.tool else []
+        if cached is not None and gone:
+            # An editor that moves the file aside and writes a new one leaves it missing
+            # for a moment (issue 24): the last reading stands, and the stamp is not
+            # updated, so the next look reads the files again.
+            if _logged_gone.get(key) != gone:
+                _logged_gone[key] = gone
+                log.warning("site configuration %s is missing now: its last reading still applies until it is "
+                            "back (restart to apply a removal)", ", ".join(gone))
+            cached.checked, cached.walked = now, walked
+            return cached.policy
+        _logged_gone.pop(key, None)
         policy = _read(root, tool)
         present = [p for p, (_, mtime, _) in zip(candidates, stamp, strict=True) if mtime != -1]
+        # An empty file read as being written: the digest changes, and the files are read
+        # again, once it is old enough to be read as empty.
+        young = any(BEING_WRITTEN in finding.message for finding in policy.findings)
+        digest = _content_digest(tool, present) if present else ""
         policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
-                            _content_digest(tool, present) if present else "", policy.page_types,
-                            policy.folder_meta, policy.folder_meta_base)
+                            digest + ("y" if young and digest else ""), policy.page_types,
+                            policy.folder_meta, policy.folder_meta_base, policy.dated_types, policy.permalinks)
         if len(_cache) > 16:
             _cache.clear()
-        _cache[key] = _Cached(stamp, policy, now, docsets, walked)
+        _cache[key] = _Cached(() if young else stamp, policy, now, docsets, walked)
         return policy
+
+
+def _gone(before: tuple[tuple[str, int, int], ...], after: tuple[tuple[str, int, int], ...]) -> list[str]:
+    """The files present in ``before`` and missing in ``after`` (paths as strings)."""
+    missing = {path for path, mtime, _ in after if mtime == -1}
+    return [path for path, mtime, _ in before if mtime != -1 and path in missing]
+
+
+_logged_gone: dict[tuple[str, str], list[str]] = {}
 
 
 @dataclass(frozen=True)
@@ -228,6 +253,9 @@ class SiteView:
             (JavaScript options, :attr:`~.policy.Finding.sitemap_settles`): with a sitemap
             configured, the caller may leave them out (the sitemap then decides).
         digest: changes whenever any of the above may have (``""`` for no policy).
+        dated: Jekyll: whether a date in the future keeps the tool from building the page
+            (a post or collection document, without ``future: true``); ``None`` for other
+            tools (the layout decides).
     """
 
     excluded: str | None = None
@@ -236,9 +264,11 @@ class SiteView:
     errors: tuple[str, ...] = ()
     digest: str = ""
     sitemap_settles: bool = False
+    dated: bool | None = None
 
 
 _meta_cache: dict[str, tuple[tuple[int, int], Any, str | None, str]] = {}
+_logged_meta: set[str] = set()
 
 
 def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
@@ -246,7 +276,17 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
     try:
         st = os.stat(path)
     except OSError:
-        return None, None, ""
+        found = _meta_cache.get(str(path))
+        if found is None or found[1] is None:
+            return None, None, ""
+        # Moved aside while an editor writes it (issue 24): its last reading stands, with
+        # its digest, so no page is read again without it.
+        if str(path) not in _logged_meta:
+            _logged_meta.add(str(path))
+            log.warning("site configuration %s is missing now: its last reading still applies until it is back "
+                        "(restart to apply a removal)", path)
+        return found[1], found[2], found[3]
+    _logged_meta.discard(str(path))
     key = (st.st_mtime_ns, st.st_size)
     found = _meta_cache.get(str(path))
     if found is not None and found[0] == key:
@@ -263,6 +303,8 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
         digest = hashlib.sha256(raw).hexdigest()[:16]
     except (ConfigError, OSError) as exc:
         error, digest = str(exc), f"error:{key}"
+    if young_blank(path, None) is not None and error is not None:
+        return data, error, f"young:{key}"  # read again until it is old enough to be read as empty
     if len(_meta_cache) > 4096:
         _meta_cache.clear()
     _meta_cache[str(path)] = (key, data, error, digest)
@@ -326,8 +368,9 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
             sources.append(name)
     if merged:
         defaults = {**defaults, **merged}
+    dated = policy.page_type(relpath) in policy.dated_types if policy.tool == "jekyll" else None
     return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas),
-                    settles)
+                    settles, dated)
 
 
 def site_digest(root: Path, tool: str, relpath: str, *, real_relpath: str | None = None,

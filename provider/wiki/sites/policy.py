@@ -130,6 +130,11 @@ class MetaRule:
         types: Jekyll ``scope.type``: the page must be of one of these types (``pages``,
             ``posts``, ``drafts``, a collection label); empty for any.
         casefold: as :attr:`PathRule.casefold` (DocFX ``fileMetadata`` globs).
+        reading: ``""`` for a rule that always applies; else the name of one reading of
+            an ambiguous setting (DocFX ``fileMetadata`` globs relative to the docset
+            folder, or to the ``src`` of the content entry): each reading's rules are
+            merged on their own, and the stricter value of each key is kept
+            (:meth:`SitePolicy.defaults_for`).
     """
 
     syntax: str
@@ -140,6 +145,7 @@ class MetaRule:
     prefix: str = ""
     types: tuple[str, ...] = ()
     casefold: bool = False
+    reading: str = ""
 
     def __post_init__(self) -> None:
         _normalize(self, "patterns", "base", "prefix")
@@ -198,6 +204,11 @@ class SitePolicy:
             by :func:`provider.wiki.sites.load.site_view`, nearest folder winning.
         folder_meta_base: the folder (``""`` or ending in ``/``) from which
             :attr:`folder_meta` files are read (``docs_dir``).
+        dated_types: Jekyll: the page types (:meth:`page_type`) whose documents dated in
+            the future are not built (posts and collection documents, unless ``future:
+            true``); pages have no date to Jekyll.
+        permalinks: Jekyll: ``("", the site's permalink)`` and ``(collection label, its
+            permalink)`` pairs as written (:mod:`provider.wiki.jekyll_urls`).
     """
 
     tool: str = ""
@@ -209,6 +220,8 @@ class SitePolicy:
     page_types: tuple[tuple[str, str], ...] = field(default=())
     folder_meta: str = ""
     folder_meta_base: str = ""
+    dated_types: tuple[str, ...] = ()
+    permalinks: tuple[tuple[str, str], ...] = ()
 
     def excluded_reason(self, relpath: str) -> str | None:
         """Why the tool does not build ``relpath`` (a file path), or ``None``."""
@@ -219,10 +232,11 @@ class SitePolicy:
         return None
 
     def page_type(self, relpath: str) -> str:
-        """The Jekyll type of a page (``pages`` when no folder of :attr:`page_types` holds it)."""
+        """The Jekyll type of a page (``pages`` when no folder of :attr:`page_types` holds
+        it; a folder name holds it at any depth, a folder path only there)."""
         parts = relpath.split("/")[:-1]
         for folder, kind in self.page_types:
-            if folder in parts:
+            if folder in parts if "/" not in folder else relpath.startswith(folder + "/"):
                 return kind
         return "pages"
 
@@ -230,13 +244,25 @@ class SitePolicy:
         """``(values, sources)``: the metadata merged under the page's front matter, and
         where each applied rule is written."""
         kind = self.page_type(relpath)
-        values: dict[str, Any] = {}
-        sources: list[str] = []
-        for rule in self.defaults:
-            if rule.selects(relpath, kind):
-                values.update(rule.values)
-                sources.append(rule.source)
+        readings = sorted({rule.reading for rule in self.defaults if rule.reading}) or [""]
+        merged: list[tuple[dict[str, Any], list[str]]] = []
+        for reading in readings:
+            values: dict[str, Any] = {}
+            sources: list[str] = []
+            for rule in self.defaults:
+                if rule.reading in ("", reading) and rule.selects(relpath, kind):
+                    values.update(rule.values)
+                    sources.append(rule.source)
+            merged.append((values, sources))
+        values, sources = merged[0]
+        for other, more in merged[1:]:
+            values = _stricter(values, other)
+            sources += [source for source in more if source not in sources]
         return values, sources
+
+    def type_folder(self, kind: str) -> str:
+        """The folder of a Jekyll page type (``_docs``, ``coll/_docs``), or ``""``."""
+        return next((folder for folder, label in self.page_types if label == kind), "")
 
     def findings_for(self, relpath: str) -> list[Finding]:
         """The findings whose folder holds ``relpath``."""
@@ -246,6 +272,44 @@ class SitePolicy:
         """Plain data (lists, mappings, strings); metadata values are as the tool's file
         gave them (a YAML date stays a date)."""
         return asdict(self)
+
+
+def _restricts(key: Any, value: Any) -> bool:
+    """Whether ``{key: value}`` could withhold a page or restrict its readers: an
+    audience-like key other than an exact ``public``, a withholding flag or date, or
+    ``ROBOTS`` with ``NOINDEX``."""
+    from .jekyll import withholds  # the one reading of "withholds" (jekyll imports this module)
+
+    if isinstance(key, str) and key.strip().lower() == "robots" and "noindex" in str(value).lower():
+        return True
+    return isinstance(key, str) and withholds({key: value})
+
+
+def _publishes(key: Any, value: Any) -> bool:
+    from ..audience import audience_signals
+
+    return isinstance(key, str) and bool(audience_signals({key: value}))
+
+
+def _stricter(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Two readings' metadata made one, each key the stricter way (issue 24): a value
+    that withholds or restricts (:func:`_restricts`) wins; an audience value only one
+    reading gives (``public``) is dropped; otherwise the first reading's value."""
+    out: dict[str, Any] = {}
+    for key in [*one, *(k for k in other if k not in one)]:
+        here, there = key in one, key in other
+        if here and there and one[key] == other[key]:
+            out[key] = one[key]
+            continue
+        strict = [d[key] for d in (one, other) if key in d and _restricts(key, d[key])]
+        if strict:
+            out[key] = strict[0]
+        elif here and there:
+            if not _publishes(key, one[key]):
+                out[key] = one[key]
+        elif not _publishes(key, (one if here else other)[key]):
+            out[key] = (one if here else other)[key]
+    return out
 
 
 def _nfc(text: str) -> str:
@@ -356,11 +420,22 @@ def _jekyll_glob_include(patterns: tuple[str, ...], entry: str, *, folder: bool)
     return False
 
 
+@lru_cache(maxsize=256)
+def _fullmatch_regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _fullmatch(pattern: str, text: str) -> bool:
+    return _fullmatch_regex(pattern).fullmatch(text) is not None
+
+
 def _jekyll_excludes(rule: PathRule, path: str) -> bool:
     """Jekyll reads a site folder by folder and filters each entry: an entry matched by
     ``exclude`` (``jekyll``) or with a special name — leading ``.``, ``_``, ``#``, ``~``
-    or trailing ``~`` (``jekyll-special``) — is dropped with everything below it, unless
-    ``include`` names it (by its path or its name)."""
+    or trailing ``~`` (``jekyll-special``, whose patterns are regexes naming the folders
+    Jekyll reads itself, such as ``(?:.*/)?_posts``, matched against the whole folder
+    path) — is dropped with everything below it, unless ``include`` names it (by its path
+    or its name)."""
     parts = path.split("/")
     for depth in range(1, len(parts) + 1):
         entry = "/".join(parts[:depth])
@@ -369,7 +444,8 @@ def _jekyll_excludes(rule: PathRule, path: str) -> bool:
         if rule.syntax == "jekyll":
             hit = _jekyll_glob_include(rule.patterns, entry, folder=folder)
         else:
-            hit = bool(_JEKYLL_SPECIAL.search(name))
+            hit = bool(_JEKYLL_SPECIAL.search(name)) and not (
+                folder and any(_fullmatch(pattern, entry) for pattern in rule.patterns))
         if hit and not (_jekyll_glob_include(rule.unless, entry, folder=folder)
                         or _jekyll_glob_include(rule.unless, name, folder=folder)):
             return True
