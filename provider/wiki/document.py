@@ -58,7 +58,13 @@ from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, load_site_policy, site_view
-from .template_blocks import mark_template_blocks, template_dialect
+from .template_blocks import (
+    DEFAULT_DELIMITERS,
+    jinja_delimiters,
+    mark_template_blocks,
+    silent_shortcodes,
+    template_dialect,
+)
 
 __all__ = ["DocumentMeta", "WikiDocument", "WikiSettings", "git_blob_sha1", "load_document", "parse_document",
            "reread_header"]
@@ -490,13 +496,17 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         return (origin[line - 1] if 0 < line <= len(origin) else line) + offset
 
     # Template logic the provider cannot evaluate is not proof of publication
-    # (issue 24): its text becomes internal sections; a comment construct is dropped.
+    # (issue 24): its text becomes internal sections; a comment construct, or one whose
+    # tags are shown as code (they run there; no marker can stand in code), is dropped.
     dialects_here = layout.dialects_for(relpath)
+    dialect = template_dialect(layout.name, settings.root, head.meta)
     body_text = mark_template_blocks(
-        body_text, template_dialect(layout.name, settings.root),
+        body_text, dialect,
         lambda spans: shown_as_code(body_text, [_text_span(body_text, a, b) for a, b in spans],
                                     lambda text: apply_dialects(text, dialects_here),
-                                    shortcodes_run_first=layout.name == "hugo"))
+                                    shortcodes_run_first=layout.name == "hugo"),
+        delimiters=jinja_delimiters(settings.root) if dialect == "jinja" else DEFAULT_DELIMITERS,
+        silent=silent_shortcodes(settings.root) if dialect == "hugo" else frozenset())
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on

@@ -22,8 +22,18 @@ Constructs, by dialect (tag names case-insensitively, Liquid/Jinja whitespace co
 * ``hugo``: ``{{% comment %}}…{{% /comment %}}`` and ``{{< comment >}}…{{< /comment >}}``,
   with or without arguments (dropped).
 
-Tags inside ``{% raw %}…{% endraw %}`` are text; a construct whose tags are shown as code
-is left as written (see :func:`mark_template_blocks`).
+Liquid and MkDocs' macros render the page *before* Markdown, so their tags run wherever
+they are written: in a code span, a fence or an HTML comment too. Tags inside
+``{% raw %}…{% endraw %}`` are text (how a page shows the syntax as written). A construct
+whose tag is shown as code is dropped whole (a marker placed there would be code text);
+a tag inside an HTML comment puts its marker outside the comment (``<!-- {% if x %} -->``
+leaves ``<!-- -->`` behind on the site). The engines' switches are honoured: Jekyll's
+``render_with_liquid: false`` front matter, the macros plugin's ``render_by_default``
+and per-page ``render_macros``, and its custom delimiters (``j2_block_start_string``…).
+
+Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
+``layouts/_shortcodes`` and a theme's) never uses ``.Inner`` shows nothing of its
+interior: dropped. An unknown shortcode (no template found) is left as written.
 
 Nesting counts: the outermost construct decides. An opening tag never closed hides (or
 drops) everything after it (fail closed); a closing tag never opened is left as it is.
@@ -35,11 +45,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .sites.config_files import ConfigError, read_config
 
-__all__ = ["DIALECT_OF_LAYOUT", "mark_template_blocks", "template_dialect"]
+__all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "jinja_delimiters", "mark_template_blocks",
+           "silent_shortcodes", "template_dialect"]
 
 #: The template dialect each layout's tool runs over a page.
 DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
@@ -47,30 +61,58 @@ DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
 _OPEN_MARK = "<!-- internal -->"
 _CLOSE_MARK = "<!-- /internal -->"
 
-# ``{%-``/``-%}`` (both dialects) and ``{%+``/``+%}`` (Jinja) control whitespace only.
-_TAG = re.compile(r"\{%[-+]?\s*(end)?([a-zA-Z]+)\b((?:[^%]|%(?!\})){0,2000})%\}")
+
+@dataclass(frozen=True)
+class Delimiters:
+    """A Jinja environment's tag delimiters (the macros plugin's ``j2_*_string`` options);
+    Liquid always uses the defaults."""
+
+    block_start: str = "{%"
+    block_end: str = "%}"
+    comment_start: str = "{#"
+    comment_end: str = "#}"
+
+
+DEFAULT_DELIMITERS = Delimiters()
+
 # Loops too: a loop over nothing (``site.nothing``, ``(1..0)``, ``[]``) shows nothing.
+# Jinja's ``block`` and ``with`` show their interior in place (no ``extends``): not hidden.
 _HIDDEN = {"liquid": frozenset({"if", "unless", "case", "capture", "comment", "for", "tablerow"}),
            "jinja": frozenset({"if", "macro", "call", "filter", "set", "for"})}
-# What ``{% raw %}`` holds is shown as written, tags included (how a page documents them).
-_RAW = re.compile(r"\{%[-+]?\s*raw\s*[-+]?%\}.*?(?:\{%[-+]?\s*endraw\s*[-+]?%\}|\Z)", re.DOTALL)
 # Liquid ``comment`` is dropped by :mod:`provider.wiki.plaintext`, after the would-be
 # marker rules (:mod:`provider.wiki.sections`) have read it: not dropped here.
 _DROPPED: dict[str, frozenset[str]] = {"liquid": frozenset(), "jinja": frozenset()}
-# ``{#-`` and ``{#+`` too; ``{#id}`` (a heading id, no space) is none.
-_JINJA_COMMENT = re.compile(r"\{#[-+]?\s.*?#\}", re.DOTALL)
-_JINJA_OPEN = re.compile(r"\{#[-+]?\s")
 # With arguments too (``{{< comment "why" >}}``): Hugo ignores them and the text.
 _HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\b[^>%{}]{0,500}[>%]\}\}", re.IGNORECASE)
+# Any shortcode (not the escaped ``{{</* x */>}}``): name, then arguments up to ``>}}``/``%}}``.
+_HUGO_SHORTCODE = re.compile(r"\{\{([<%])-?\s*(/)?\s*([\w.-]+(?:/[\w.-]+)*)\b([^>%{}]{0,500}?)(/)?\s*-?[>%]\}\}")
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+@lru_cache(maxsize=16)
+def _patterns(delimiters: Delimiters) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The tag, raw, comment and comment-opening patterns of ``delimiters``: ``{%-``/``-%}``
+    (both dialects) and ``{%+``/``+%}`` (Jinja) control whitespace only; ``{#-``, ``{#+``
+    comments too, but ``{#id}`` (a heading id, no space) is none."""
+    bs, be = re.escape(delimiters.block_start), re.escape(delimiters.block_end)
+    cs, ce = re.escape(delimiters.comment_start), re.escape(delimiters.comment_end)
+    tag = re.compile(bs + r"[-+]?\s*(end)?([a-zA-Z]+)\b((?:(?!" + be + r")[\s\S]){0,2000})" + be)
+    # What ``{% raw %}`` holds is shown as written, tags included (how a page documents them).
+    raw = re.compile(bs + r"[-+]?\s*raw\s*[-+]?" + be + r".*?(?:" + bs + r"[-+]?\s*endraw\s*[-+]?" + be + r"|\Z)",
+                     re.DOTALL)
+    return tag, raw, re.compile(cs + r"[-+]?\s.*?" + ce, re.DOTALL), re.compile(cs + r"[-+]?\s")
 
 
 _MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
-_macros_cache: dict[tuple[str, int], bool] = {}
+_macros_cache: dict[tuple[str, int], Mapping[str, Any] | None] = {}
+#: What an unreadable configuration counts as: the plugin on, with its defaults (fail closed).
+_UNREADABLE: Mapping[str, Any] = {}
 
 
-def _mkdocs_macros(root: Path) -> bool:
-    """Whether the MkDocs site around ``root`` (its folder or parent) runs the ``macros``
-    plugin; a configuration that cannot be read counts as yes (fail closed)."""
+def _macros_config(root: Path) -> Mapping[str, Any] | None:
+    """The ``macros`` plugin's options of the MkDocs site around ``root`` (its folder or
+    parent), ``None`` when the plugin is not listed; a configuration that cannot be read
+    counts as the plugin with its defaults (fail closed)."""
     for folder in (root, root.parent):
         for name in _MKDOCS_CONFIGS:
             path = folder / name
@@ -80,42 +122,121 @@ def _mkdocs_macros(root: Path) -> bool:
                 continue
             key = (str(path), mtime)
             if key not in _macros_cache:
+                if len(_macros_cache) > 64:
+                    _macros_cache.clear()
                 try:
                     data = read_config(path)
                 except (ConfigError, OSError):
-                    _macros_cache[key] = True
-                    return True
+                    _macros_cache[key] = _UNREADABLE
+                    return _UNREADABLE
                 plugins = data.get("plugins") if isinstance(data, Mapping) else None
-                items = list(plugins) if isinstance(plugins, (list, Mapping)) else []
-                names = [next(iter(i), "") if isinstance(i, Mapping) else i for i in items]
-                if len(_macros_cache) > 64:
-                    _macros_cache.clear()
-                _macros_cache[key] = any(isinstance(n, str) and n.split("/")[-1] == "macros" for n in names)
+                items: list[Any] = (list(plugins.items()) if isinstance(plugins, Mapping)
+                                    else list(plugins) if isinstance(plugins, list) else [])
+                found: Mapping[str, Any] | None = None
+                for item in items:
+                    name_, options = (item if isinstance(item, tuple) else
+                                      next(iter(item.items()), ("", None)) if isinstance(item, Mapping) else
+                                      (item, None))
+                    if isinstance(name_, str) and name_.split("/")[-1] == "macros":
+                        found = options if isinstance(options, Mapping) else {}
+                _macros_cache[key] = found
             return _macros_cache[key]
-    return False
+    return None
 
 
-def template_dialect(layout: str, root: Path) -> str | None:
-    """The template dialect the site of ``layout`` at content root ``root`` runs over its
-    pages: Liquid for Jekyll, Hugo's shortcodes, and Jinja for MkDocs only when the
-    ``macros`` plugin is listed (without it MkDocs shows ``{% … %}`` as written)."""
+def _false(value: object) -> bool:
+    return value is False or (isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"))
+
+
+def _true(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"))
+
+
+def template_dialect(layout: str, root: Path, meta: Mapping[str, Any] | None = None) -> str | None:
+    """The template dialect the site of ``layout`` at content root ``root`` runs over a
+    page whose front matter is ``meta``: Liquid for Jekyll (not with
+    ``render_with_liquid: false``), Hugo's shortcodes, and Jinja for MkDocs only when the
+    ``macros`` plugin is listed (without it MkDocs shows ``{% … %}`` as written) and
+    renders the page (``render_macros: false`` on the page, or ``render_by_default:
+    false`` without ``render_macros: true``, leave it as written)."""
     dialect = DIALECT_OF_LAYOUT.get(layout)
-    if dialect == "jinja" and not _mkdocs_macros(root):
+    meta = meta if isinstance(meta, Mapping) else {}
+    if dialect == "liquid" and _false(meta.get("render_with_liquid")):
         return None
+    if dialect == "jinja":
+        options = _macros_config(root)
+        if options is None:
+            return None
+        if _false(meta.get("render_macros")):
+            return None
+        if _false(options.get("render_by_default", True)) and not _true(meta.get("render_macros")):
+            return None
     return dialect
+
+
+def jinja_delimiters(root: Path) -> Delimiters:
+    """The delimiters the macros plugin of the MkDocs site around ``root`` renders with
+    (its ``j2_block_start_string``, ``j2_block_end_string``, ``j2_comment_start_string``
+    and ``j2_comment_end_string`` options; Jinja's defaults otherwise)."""
+    options = _macros_config(root) or {}
+    given = {field: options.get(f"j2_{field}_string") for field in ("block_start", "block_end", "comment_start",
+                                                                      "comment_end")}
+    return Delimiters(**{k: v for k, v in given.items() if isinstance(v, str) and v.strip()})
+
+
+_SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
+
+
+@lru_cache(maxsize=64)
+def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    silent: dict[str, bool] = {}
+    for folder, _ in folders:
+        names: dict[str, bool] = {}
+        for path in Path(folder).rglob("*.html"):
+            try:
+                text = path.read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            # ``docs/aside.html`` is ``{{< docs/aside >}}``; ``note.en.html`` a variant of ``note``.
+            name = "/".join([*path.relative_to(folder).parent.parts, path.name.split(".", 1)[0]]).lower()
+            # Any variant of the template without ``.Inner`` (``.InnerDeindent`` too) can drop it.
+            names[name] = names.get(name, False) or ".Inner" not in text
+        for name, dropped in names.items():
+            silent.setdefault(name, dropped)  # the site's own template overrides a theme's
+    return frozenset(name for name, dropped in silent.items() if dropped)
+
+
+def silent_shortcodes(root: Path) -> frozenset[str]:
+    """Names (lower case) of the Hugo shortcodes of the site around ``root`` (its folder,
+    parent or grandparent: the first holding shortcode templates) whose template never
+    renders ``.Inner``: a paired one shows nothing of its interior. The site's
+    ``layouts`` come before its themes'."""
+    folders: list[tuple[str, int]] = []
+    for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
+        for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
+            for sub in _SHORTCODE_FOLDERS:
+                folder = base / sub
+                try:
+                    folders.append((str(folder), os.stat(folder).st_mtime_ns))
+                except OSError:
+                    continue
+        if folders:
+            break
+    return _silent_in(tuple(folders)) if folders else frozenset()
 
 
 def _blank(text: str) -> str:
     return "\n" * text.count("\n")
 
 
-def _liquid_spans(body: str, dialect: str) -> list[tuple[int, int, int, int, bool]]:
+def _liquid_spans(body: str, dialect: str, delimiters: Delimiters) -> list[tuple[int, int, int, int, bool]]:
     """Outermost constructs as ``(start of open tag, end of open tag, start of close tag,
     end of close tag, dropped)``; an unclosed one ends at the end of the body."""
     spans = []
     stack: list[tuple[str, re.Match[str]]] = []
-    raw = [(m.start(), m.end()) for m in _RAW.finditer(body)]
-    for tag in _TAG.finditer(body):
+    tag_pattern, raw_pattern = _patterns(delimiters)[:2]
+    raw = [(m.start(), m.end()) for m in raw_pattern.finditer(body)]
+    for tag in tag_pattern.finditer(body):
         if any(start < tag.start() < end for start, end in raw):
             continue
         closing, name = bool(tag.group(1)), tag.group(2).lower()
@@ -139,7 +260,9 @@ def _liquid_spans(body: str, dialect: str) -> list[tuple[int, int, int, int, boo
     return spans
 
 
-def _hugo_spans(body: str) -> list[tuple[int, int, int, int, bool]]:
+def _hugo_spans(body: str, silent: frozenset[str]) -> list[tuple[int, int, int, int, bool]]:
+    """Hugo's comment shortcode (one never closed drops the rest) and each paired
+    shortcode of ``silent`` (one never closed is a shortcode without interior)."""
     spans = []
     depth = 0
     opened: re.Match[str] | None = None
@@ -154,30 +277,80 @@ def _hugo_spans(body: str) -> list[tuple[int, int, int, int, bool]]:
                 spans.append((opened.start(), opened.end(), tag.start(), tag.end(), True))
     if depth > 0 and opened is not None:
         spans.append((opened.start(), opened.end(), len(body), len(body), True))
+    if silent:
+        stack: list[tuple[str, re.Match[str]]] = []
+        for tag in _HUGO_SHORTCODE.finditer(body):
+            name = tag.group(3).lower()
+            if name == "comment" or tag.group(5):
+                continue  # the comment: above; ``{{< x />}}``: self-closed
+            if tag.group(2) is None:
+                stack.append((name, tag))
+                continue
+            depth_at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
+            if depth_at is None:
+                continue
+            start = stack[depth_at][1]
+            del stack[depth_at:]
+            if name in silent:
+                spans.append((start.start(), start.end(), tag.start(), tag.end(), True))
+        spans.sort()
     return spans
 
 
+def _outside_comments(body: str, spans: list[tuple[int, int, int, int, bool]]
+                      ) -> list[tuple[int, int, int, int, bool]]:
+    """``spans`` with each tag written inside an HTML comment widened to the whole comment:
+    the tag still runs (the engine renders before Markdown), and its marker then stands
+    outside the comment, where it is a marker."""
+    if "<!--" not in body:
+        return spans
+    comments = [(m.start(), m.end()) for m in _HTML_COMMENT.finditer(body)]
+    if not comments:
+        return spans
+
+    def around(start: int, end: int) -> tuple[int, int]:
+        for c_start, c_end in comments:
+            if c_start < start and end <= c_end:
+                return c_start, c_end
+        return start, end
+
+    out = []
+    for open_start, open_end, close_start, close_end, dropped in spans:
+        open_start, open_end = around(open_start, open_end)
+        if close_start < close_end:
+            close_start, close_end = around(close_start, close_end)
+        if close_start < open_end:
+            continue  # both tags in one comment: it shows nothing either way
+        out.append((open_start, open_end, close_start, close_end, dropped))
+    return out
+
+
 def mark_template_blocks(body: str, dialect: str | None,
-                         in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None) -> str:
+                         in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None, *,
+                         delimiters: Delimiters = DEFAULT_DELIMITERS,
+                         silent: frozenset[str] = frozenset()) -> str:
     """``body`` with each template conditional/capture/loop interior between
     internal-section markers and each comment construct blanked (module docstring).
     ``dialect``: a value of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned
     unchanged); ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader
-    sees as code. A construct whose opening or closing tag is shown as code is left as
-    written: a marker there would be code text, and marker syntax shown as code is how a
-    page documents it (a known gap: Liquid and MkDocs' macros render before Markdown, so
-    such a tag runs on the site; ``{% raw %}`` is honoured). Never raises; the result has
-    as many newlines as ``body``."""
-    if dialect is None or "{" not in body:
+    sees as code; ``delimiters``: Jinja's (:func:`jinja_delimiters`); ``silent``: Hugo
+    shortcodes that drop their interior (:func:`silent_shortcodes`). Tags shown as code
+    run as any other (Liquid and MkDocs' macros render before Markdown; ``{% raw %}`` is
+    how a page shows them as written, and is honoured), but a marker placed beside them
+    would be code text: such a construct is dropped whole, for everyone (fail closed).
+    Never raises; the result has as many newlines as ``body``."""
+    if dialect is None or ("{" not in body and delimiters == DEFAULT_DELIMITERS):
         return body
     if dialect == "hugo":
-        spans = _hugo_spans(body)
+        spans = _hugo_spans(body, silent)
     elif dialect in _HIDDEN:
+        marks = delimiters if dialect == "jinja" else DEFAULT_DELIMITERS
         if dialect == "jinja":
+            _, _, comment, comment_open = _patterns(marks)
             # Spaces keep every offset and line.
-            body = _JINJA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
-        spans = _liquid_spans(body, dialect)
-        unclosed = _JINJA_OPEN.search(body) if dialect == "jinja" else None
+            body = comment.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
+        spans = _liquid_spans(body, dialect, marks)
+        unclosed = comment_open.search(body) if dialect == "jinja" else None
         if unclosed is not None:
             # A comment never closed: Jinja refuses the page; hide the rest (fail closed).
             spans = sorted([*spans, (unclosed.start(), unclosed.end(), len(body), len(body), False)])
@@ -188,8 +361,10 @@ def mark_template_blocks(body: str, dialect: str | None,
         tags = [spans[i][:2] for i in hidden]
         closers = [i for i in hidden if spans[i][2] < spans[i][3]]
         coded = in_code(tags + [spans[i][2:4] for i in closers])
-        shown = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
-        spans = [span for i, span in enumerate(spans) if i not in shown]
+        drop = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
+        spans = [(*span[:4], True) if i in drop else span for i, span in enumerate(spans)]
+    if dialect != "hugo":
+        spans = _outside_comments(body, spans)
     out: list[str] = []
     position = 0
     for open_start, open_end, close_start, close_end, dropped in spans:

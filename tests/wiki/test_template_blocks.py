@@ -80,7 +80,18 @@ def _page(draw: st.DrawFn, forms: dict[str, list[tuple[str, str]]]) -> tuple[str
         inner = f"{o2}\n{SECRET}\n{c2}" if draw(st.booleans()) else f"Plain words.\n{o2}{SECRET}{c2}"
     sep = draw(st.sampled_from(["\n", "\n\n", " "]))
     closed = draw(st.booleans())
-    coded = False  # tags shown as code are left as written (test_code_shown; a known gap)
+    coded = layout != "hugo" and draw(st.booleans())
+    if coded:
+        # Shown as code: Liquid and the macros plugin render before Markdown, so the tags
+        # run; no marker can stand in code, so the construct is dropped whole.
+        opener, closer = draw(st.sampled_from([(f"`{opener}`", f"`{closer}`"),
+                                               (f"```\n{opener}\n```\n", f"\n```\n{closer}\n```"),
+                                               (f"~~~md\n{opener}\n", f"\n{closer}\n~~~"),
+                                               (f"<code>{opener}</code>", f"<code>{closer}</code>")]))
+    elif layout != "hugo" and draw(st.booleans()):
+        # In an HTML comment the tags run too (``<!--  -->`` is what the site keeps);
+        # the page stays public, its interior internal.
+        opener, closer = f"<!-- {opener} -->", f"<!-- {closer} -->"
     body = f"{LEAD}\n\n{opener}{sep}{inner}{sep}{closer if closed else ''}\n\n{TAIL}\n"
     return layout, body, closed, coded
 
@@ -97,6 +108,7 @@ def test_conditional_and_captured_text_is_internal_text_of_a_public_page(tmp_pat
     assert LEAD in _texts(doc.public_passages)
     if closed:  # an unclosed construct hides everything after it (fail closed)
         assert "sign in" in _texts(doc.public_passages)
+    assert doc.meta.audience == "public" and not doc.meta.errors, body  # never quarantined
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -145,3 +157,150 @@ def test_balance_tags_inside_raw_are_text(tmp_path: Path, layout: str) -> None:
             f"{{% endraw %}}\n\n{TAIL}\n")
     doc = _load(tmp_path, layout, body)
     assert "Shown as written" in _texts(doc.public_passages)
+
+
+@st.composite
+def _raw_in_code(draw: st.DrawFn) -> tuple[str, str]:
+    """``(layout, body)``: a construct of any hidden form written as code inside
+    ``{% raw %}`` (around the code or inside it), how a page documents the syntax."""
+    layout = draw(st.sampled_from(sorted(_HIDDEN)))
+    opener, closer = _construct(draw, _HIDDEN, layout)
+    a, b = draw(st.sampled_from(_CONTROL[layout])), draw(st.sampled_from(_CONTROL[layout]))
+    raw, endraw = f"{{%{a} raw {b}%}}", f"{{%{a} endraw {b}%}}"
+    shape = draw(st.sampled_from(["span", "fence", "around"]))
+    if shape == "span":
+        shown = f"Write `{raw}{opener}{endraw}` then `{raw}{closer}{endraw}`; {SECRET}"
+    elif shape == "fence":
+        shown = f"```liquid\n{raw}\n{opener}\n{SECRET}\n{closer}\n{endraw}\n```"
+    else:
+        shown = f"{raw}\n```\n{opener}\n{SECRET}\n{closer}\n```\n{endraw}"
+    return layout, f"{LEAD}\n\n{shown}\n\n{TAIL}\n"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=_raw_in_code())
+def test_balance_constructs_shown_as_code_inside_raw_are_text(tmp_path: Path, case: tuple[str, str]) -> None:
+    """Issue 24 balance: ``{% raw %}`` is the documented way to show Liquid or Jinja tags
+    as written; inside it (in a code span or a fence) they are text, the page whole."""
+    layout, body = case
+    doc = _load(tmp_path, layout, body)
+    assert "Quokkasecret" in _texts(doc.public_passages), body
+    assert "sign in" in _texts(doc.public_passages) and doc.meta.audience == "public", body
+
+
+@pytest.mark.parametrize("layout", ["jekyll", "mkdocs"])
+@pytest.mark.parametrize("shown", ["`{o}` {s} `{c}`", "```\n{o}\n{s}\n{c}\n```", "`{o}`\n\n{s}\n\n`{c}`",
+                                   "<!-- {o} -->{s}<!-- {c} -->", "<!-- {o} -->\n{s}\n<!-- {c} -->"])
+def test_tags_in_code_and_html_comments_run(tmp_path: Path, layout: str, shown: str) -> None:
+    """Issue 24 (the second attacker): Liquid and the macros plugin render before
+    Markdown, so ``{% if false %}`` in a code span, a fence or an HTML comment still
+    removes the text on the site: it is not public; the page is not quarantined."""
+    body = f"{LEAD}\n\n{shown.format(o='{% if false %}', c='{% endif %}', s=SECRET)}\n\n{TAIL}\n"
+    doc = _load(tmp_path, layout, body)
+    assert "Quokkasecret" not in _texts(doc.public_passages)
+    assert "sign in" in _texts(doc.public_passages)
+    assert doc.meta.audience == "public" and not doc.meta.errors and not doc.meta.findings
+
+
+def _mkdocs(tmp_path: Path, config: str, front: str, body: str):  # type: ignore[no-untyped-def]
+    root = tmp_path / f"m{next(_SITES)}"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "page.md").write_text(f"---\ntitle: Setup\n{front}---\n{body}", "utf-8")
+    (root / "mkdocs.yml").write_text(f"site_name: x\nplugins:\n  - search\n{config}", "utf-8")
+    return load_document(WikiSettings(root=root, layout="mkdocs", audience_rules=(AudienceRule("**", "public"),)),
+                         "docs/page.md")
+
+
+_IF = f"{LEAD}\n\n{{% if x %}}\n{SECRET}\n{{% endif %}}\n"
+
+
+@pytest.mark.parametrize(("config", "front", "rendered"), [
+    ("  - macros\n", "", True),
+    ("  - macros\n", "render_macros: false\n", False),
+    ("  - macros:\n      render_by_default: false\n", "", False),
+    ("  - macros:\n      render_by_default: false\n", "render_macros: true\n", True),
+    ("  - macros:\n      render_by_default: true\n", "render_macros: true\n", True),
+])
+def test_the_macros_plugin_renders_the_pages_it_is_told_to(tmp_path: Path, config: str, front: str,
+                                                          rendered: bool) -> None:
+    """Issue 24: ``render_by_default: false`` renders only pages with ``render_macros:
+    true``; ``render_macros: false`` leaves a page as written (its text public)."""
+    doc = _mkdocs(tmp_path, config, front, _IF)
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is not rendered
+
+
+def test_jekyll_render_with_liquid_false_shows_tags_as_written(tmp_path: Path) -> None:
+    """Issue 24: Jekyll ≥ 4 leaves a page with ``render_with_liquid: false`` as written."""
+    doc = _load(tmp_path, "jekyll", _IF.replace("---", ""))
+    assert "Quokkasecret" not in _texts(doc.public_passages)
+    root = tmp_path / "off"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "page.md").write_text(f"---\ntitle: Setup\nrender_with_liquid: false\n---\n{_IF}", "utf-8")
+    off = load_document(WikiSettings(root=root, layout="jekyll", audience_rules=(AudienceRule("**", "public"),)),
+                        "docs/page.md")
+    assert "Quokkasecret" in _texts(off.public_passages)
+
+
+@given(shown=st.sampled_from(["{o}\n{s}\n{c}", "`{o}` {s} `{c}`", "```\n{o}\n{s}\n{c}\n```"]),
+       form=st.sampled_from([("[% if x %]", "[% endif %]"), ("[%- for x in [] -%]", "[%- endfor -%]"),
+                             ("[# ", " #]")]))
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_macros_plugins_own_delimiters_are_honoured(tmp_path: Path, shown: str, form: tuple[str, str]) -> None:
+    """Issue 24: with ``j2_block_start_string: '[%'`` (and the comment's), ``[% if %]``
+    runs and ``{% if %}`` is text."""
+    config = ("  - macros:\n      j2_block_start_string: '[%'\n      j2_block_end_string: '%]'\n"
+              "      j2_comment_start_string: '[#'\n      j2_comment_end_string: '#]'\n")
+    body = f"{LEAD}\n\n{shown.format(o=form[0], c=form[1], s=SECRET)}\n\n{TAIL}\n"
+    doc = _mkdocs(tmp_path, config, "", body)
+    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+    curly = _mkdocs(tmp_path, config, "", _IF)
+    assert "Quokkasecret" in _texts(curly.public_passages)
+
+
+@pytest.mark.parametrize("form", ["{% block b %}", "{% with x = 1 %}"])
+def test_balance_jinja_block_and_with_show_their_interior(tmp_path: Path, form: str) -> None:
+    """A Jinja ``block`` (no ``extends``) or ``with`` renders its interior in place: public."""
+    name = form.split()[1]
+    doc = _load(tmp_path, "mkdocs", f"{LEAD}\n\n{form}\n{SECRET}\n{{% end{name} %}}\n\n{TAIL}\n")
+    assert "Quokkasecret" in _texts(doc.public_passages)
+
+
+def _hugo(tmp_path: Path, body: str, templates: dict[str, str]):  # type: ignore[no-untyped-def]
+    root = tmp_path / f"h{next(_SITES)}"
+    (root / "content" / "docs").mkdir(parents=True)
+    (root / "content" / "docs" / "page.md").write_text(f"---\ntitle: Setup\n---\n{body}", "utf-8")
+    for path, text in templates.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text, "utf-8")
+    return load_document(WikiSettings(root=root, layout="hugo", audience_rules=(AudienceRule("**", "public"),)),
+                         "content/docs/page.md")
+
+
+_SILENT = '<span class="badge">{{ .Get 0 }}</span>\n'
+_SHOWN = '<div class="note">{{ .Inner | markdownify }}</div>\n'
+
+
+@given(where=st.sampled_from(["layouts/shortcodes/{}.html", "layouts/_shortcodes/{}.html",
+                              "themes/t/layouts/shortcodes/{}.html", "layouts/shortcodes/{}.en.html"]),
+       delim=st.sampled_from([("<", ">"), ("%", "%")]),
+       name=st.sampled_from(["badge", "Note-x", "docs/aside"]),
+       inner=st.sampled_from([SECRET, f"\n{SECRET}\n", f"\n\n{SECRET}\n\n"]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_hugo_shortcode_that_never_renders_inner_drops_it(tmp_path: Path, where: str, delim: tuple[str, str],
+                                                            name: str, inner: str) -> None:
+    """Issue 24: a paired shortcode whose template never uses ``.Inner`` shows nothing of
+    its interior; with ``.Inner`` (or no template: unknown, common) it shows it."""
+    o, c = delim
+    body = f"{LEAD}\n\n{{{{{o} {name} \"x\" {c}}}}}{inner}{{{{{o} /{name} {c}}}}}\n\n{TAIL}\n"
+    silent = _hugo(tmp_path, body, {where.format(name.lower()): _SILENT})
+    assert "Quokkasecret" not in _texts(silent.public_passages) and "sign in" in _texts(silent.public_passages)
+    shown = _hugo(tmp_path, body, {where.format(name.lower()): _SHOWN})
+    unknown = _hugo(tmp_path, body, {})
+    assert "Quokkasecret" in _texts(shown.public_passages) and "Quokkasecret" in _texts(unknown.public_passages)
+
+
+def test_a_sites_own_shortcode_overrides_its_themes(tmp_path: Path) -> None:
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/note.html": _SHOWN,
+                                 "themes/t/layouts/shortcodes/note.html": _SILENT})
+    assert "Quokkasecret" in _texts(doc.public_passages)
