@@ -98,7 +98,7 @@ def _text_map(value: Any, where: str, *, shape: str, entry: Callable[[Any, Any],
 
 def audience_values(value: Any, where: str) -> tuple[tuple[str, str], ...]:
     return _text_map(value, where, shape="front matter values to public or internal, e.g. {ITPro: public, "
-                     "Admin: internal}",
+                     "Admin: public}",
                      entry=lambda key, audience: (key, audience) if isinstance(key, str) and audience in AUDIENCES
                      else None,
                      problem=lambda key, audience: f"{key!r} must map to public or internal, not {audience!r}")

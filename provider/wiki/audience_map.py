@@ -8,7 +8,7 @@ operator says in the configuration
   or that **none** does (``audience_key: none``: the audience then comes from a cascade
   or ``audience_rules`` only, whatever the files say);
 * what its values mean (``audience_values``: an exact map such as
-  ``{ITPro: public, Admin: internal}``).
+  ``{ITPro: public, Admin: public}``).
 
 :func:`apply_audience_map` rewrites a front matter mapping before classification, so the
 classifier (:func:`provider.wiki.classify.decide_audience`) still sees only
