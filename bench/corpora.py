@@ -126,10 +126,15 @@ def served_documents(metrics_port: int, log: Path) -> int:
 
 def corpus_config(name: str) -> dict[str, Any]:
     """``bench/corpora/NAME.yaml`` with its content folder made absolute (the file's paths
-    are relative to it)."""
+    are relative to it; when that folder is missing, the one of the same name in
+    ``$KP_CORPORA``)."""
     path = CONFIGS / f"{name}.yaml"
     config: dict[str, Any] = yaml.safe_load(path.read_text("utf-8"))
-    config["content"] = str((path.parent / config["content"]).resolve())
+    content = (path.parent / config["content"]).resolve()
+    corpora = os.environ.get("KP_CORPORA")
+    if corpora and not content.is_dir():  # a worktree is not beside ../shared (as in tests/corpora.py)
+        content = Path(corpora) / content.name
+    config["content"] = str(content)
     return config
 
 

@@ -119,12 +119,14 @@ class ProgressLog:
     The indexer names the steps after reading (:meth:`phase`: ``rules``, ``writing``,
     ``committing``, then ``done``); each is announced, and with ``beat`` a thread adds a
     line whenever none was written for an interval, until the pass is done — so a pass
-    says something at least every interval, whatever step it is in.
+    says something at least every interval, whatever step it is in. A step that runs past
+    its estimate says so (``N s past the estimate, still committing``; ``over_s`` in JSON)
+    instead of counting down to "0 s left".
 
     In JSON the figures are keys too: ``event`` ``"progress"``, ``phase`` (the label,
     lower case), ``step`` (``reading``, ``rules``, ``writing``, ``committing``),
     ``done``, ``total`` (files, or documents while writing), ``rate_per_s`` (files per
-    second) and ``eta_s`` (seconds).
+    second), ``eta_s`` (seconds) and, past a step's estimate, ``over_s`` (seconds).
 
     Args:
         label: what is running, e.g. ``Indexing``.
@@ -225,6 +227,21 @@ class ProgressLog:
             return max(0.0, RULES_SHARE * self._read_s - elapsed) + WRITING_SHARE * (1 + COMMIT_SHARE) * self._read_s
         return max(0.0, WRITING_SHARE * self._read_s - elapsed) + COMMIT_SHARE * WRITING_SHARE * self._read_s
 
+    def over_s(self, now: float) -> float:
+        """Seconds the current step has run past its own estimate (0 while within it, and
+        always 0 while reading, whose estimate follows its measured rate)."""
+        elapsed = now - self._step_started
+        if self._step == "writing" and self._done * 10 >= self._total > 0:
+            return 0.0  # its own rate: the estimate moves with it
+        if self._step == "committing" and self._writing_s:
+            return max(0.0, elapsed - COMMIT_SHARE * self._writing_s)
+        if self._step == "rules":
+            return max(0.0, elapsed - RULES_SHARE * self._read_s)
+        if self._step in ("writing", "committing"):
+            share = WRITING_SHARE if self._step == "writing" else COMMIT_SHARE * WRITING_SHARE
+            return max(0.0, elapsed - share * self._read_s)
+        return 0.0
+
     # -- internals -----------------------------------------------------------------------
 
     def _since(self) -> float:
@@ -259,5 +276,15 @@ class ProgressLog:
         what = {"rules": "corpus rules", "writing": "writing the indexes",
                 "committing": "committing the indexes"}.get(self._step, self._step)
         counted = f", {self._done} of {self._total} documents" if self._total else ""
-        self._line(now, "%s: %s%s (%.0f s in this step), about %.0f s left", self.label, what, counted,
-                   now - self._step_started, eta, eta_s=round(eta))
+        over = self.over_s(now)
+        if round(eta) < 1:
+            # The estimate is used up and the step goes on: say so rather than "0 s left".
+            self._line(now, "%s: %s%s (%.0f s in this step), %.0f s past the estimate, still %s", self.label,
+                       what, counted, now - self._step_started, over, self._step, eta_s=0, over_s=round(over))
+        elif over >= 1:
+            self._line(now, "%s: %s%s (%.0f s in this step, %.0f s past its estimate), about %.0f s left after it",
+                       self.label, what, counted, now - self._step_started, over, eta, eta_s=round(eta),
+                       over_s=round(over))
+        else:
+            self._line(now, "%s: %s%s (%.0f s in this step), about %.0f s left", self.label, what, counted,
+                       now - self._step_started, eta, eta_s=round(eta))

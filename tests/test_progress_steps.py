@@ -131,3 +131,39 @@ def test_a_real_build_names_each_step_in_order(tmp_path: Path) -> None:
     assert order == ["reading", "rules", "writing", "committing"]
     writing = [r for r in lines.records if r.step == "writing" and r.total]  # type: ignore[attr-defined]
     assert writing and {r.total for r in writing} == {12}  # type: ignore[attr-defined]
+
+
+def test_a_step_past_its_estimate_says_so_and_never_zero_seconds_left() -> None:
+    """Issue 27: a commit that takes ten times its estimate. No line says "0 s left";
+    once the estimate is exceeded every line says by how much (``over_s`` grows with the
+    clock), and the lines keep coming at least every interval until the pass is done."""
+    now = [0.0]
+    stamps: list[float] = []
+    logger, lines = _logger("test.progress.overrun")
+    progress = ProgressLog("Indexing", logger, interval_s=5.0, clock=lambda: now[0])
+    original = lines.emit
+    lines.emit = lambda record: (stamps.append(now[0]), original(record))  # type: ignore[method-assign]
+    for done in range(1, 1001):
+        now[0] += 0.02
+        progress(done, 1000)
+        progress.tick()
+    writing_s = 4.0
+    for step, seconds, counted in (("rules", 4.0, 0), ("writing", writing_s, 100),
+                                   ("committing", 10 * COMMIT_SHARE * writing_s, 0)):
+        progress.phase(step, counted)
+        for done in range(1, int(seconds * 10) + 1):
+            now[0] += 0.1
+            progress.tick()
+            if counted:
+                progress(min(counted, done * counted // int(seconds * 10)), counted)
+    finished = now[0]
+    progress.phase("done")
+    messages = [r.getMessage() for r in lines.records]
+    assert not [m for m in messages if " 0 s left" in m], messages
+    committing = [r for r in lines.records if r.step == "committing"]  # type: ignore[attr-defined]
+    past = [r for r in committing if "past the estimate" in r.getMessage()]
+    assert len(past) >= 4, messages
+    overs = [r.over_s for r in past]  # type: ignore[attr-defined]
+    assert overs == sorted(overs) and overs[-1] >= 0.8 * (9 * COMMIT_SHARE * writing_s) - 5
+    gaps = [b - a for a, b in zip(stamps, [*stamps[1:], finished], strict=True)]
+    assert max(gaps) <= 5.0, gaps

@@ -63,42 +63,66 @@ def _blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
+#: What changes the scan outside an expression (a tag opening or closing, a brace), and
+#: inside one (braces, the quotes that may open a JavaScript string).
+_OUTSIDE = re.compile(r"[<>{]")
+_INSIDE = re.compile(r"[{}\"'`]")
+
+
 def _expressions(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each top-level ``{…}`` outside code and tags, in one pass."""
+    """``(start, end)`` of each top-level ``{…}`` outside code and tags, in one pass
+    (from one character that matters to the next: a page is mostly prose)."""
     code = _code_spans(text)
+    starts = sorted(code)
     found: list[tuple[int, int]] = []
     depth = 0
     start = 0
     in_tag = False
-    previous = ""
     index = 0
-    while index < len(text):
-        char = text[index]
-        if depth == 0 and index in code:
-            index = code[index]
-            continue
+    size = len(text)
+    while index < size:
         if depth == 0:
-            if char == "<" and index + 1 < len(text) and (text[index + 1].isalpha() or text[index + 1] == "/"):
-                in_tag = True
+            match = _OUTSIDE.search(text, index)
+            event = match.start() if match else size
+            first = bisect.bisect_left(starts, index)
+            if first < len(starts) and starts[first] <= event:  # code first, shown as written
+                index = code[starts[first]]
+                continue
+            if match is None:
+                break
+            index = event
+            char = text[index]
+            if char == "<":
+                if index + 1 < size and (text[index + 1].isalpha() or text[index + 1] == "/"):
+                    in_tag = True
             elif char == ">":
                 in_tag = False
-        if depth > 0 and char in "\"'`" and (previous in _JS_BEFORE_STRING or char == "`"):
-            # A JavaScript string: its braces are not the expression's. Looked for within
-            # a bounded reach (an apostrophe in JSX text has no partner).
-            close = text.find(char, index + 1, index + 300)
-            if close != -1:
-                index, previous = close + 1, char
-                continue
+            else:
+                start, depth = index, 1
+            index += 1
+            continue
+        match = _INSIDE.search(text, index)
+        if match is None:
+            break
+        index = match.start()
+        char = text[index]
         if char == "{":
-            if depth == 0:
-                start = index
             depth += 1
-        elif char == "}" and depth > 0:
+        elif char == "}":
             depth -= 1
             if depth == 0 and not in_tag:
                 found.append((start, index + 1))
-        if not char.isspace():
-            previous = char
+        else:
+            before = index - 1
+            while text[before].isspace():  # stops at the expression's "{" at the latest
+                before -= 1
+            if char == "`" or text[before] in _JS_BEFORE_STRING:
+                # A JavaScript string: its braces are not the expression's. Looked for within
+                # a bounded reach (an apostrophe in JSX text has no partner).
+                close = text.find(char, index + 1, index + 300)
+                if close != -1:
+                    index = close + 1
+                    continue
         index += 1
     return found
 
