@@ -415,7 +415,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
         reader.close()
     gate = None
     if settings.sitemap:
-        source = SiteSource(settings.sitemap, state_file=None)
+        source = SiteSource(settings.sitemap, state_file=None, limits=settings.sitemap_limits)
         source.refresh()
         gate = source.gate(settings)
     resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root),
