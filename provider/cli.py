@@ -427,7 +427,9 @@ def _format_settings(report: CheckReport) -> list[str]:
         f"Audience rules: {rules}",
         *([f"Site configuration ({report.site.tool}): {', '.join(report.site.sources)}"]
           if report.site.sources else []),
-        *(f"Site configuration not understood: {f.message}" for f in report.site.findings),
+        *(f"Site configuration not understood: {f.message}" for f in report.open_site_findings),
+        *(f"Site configuration not understood, settled by the sitemap (it decides what is published): "
+          f"{f.source}" for f in report.site.findings if report.settled(f)),
         "",
     ]
 
@@ -498,8 +500,8 @@ def _format_summary(summary: dict[str, Any]) -> list[str]:
 def _format_verdict(report: CheckReport, quarantined: int, strict_failures: Sequence[str]) -> list[str]:
     """``check``'s last lines: ``FAILED`` with why, the ``STRICT`` failures, or ``OK``."""
     failures = [f"{quarantined} quarantined"] if quarantined else []
-    if report.site.findings:
-        failures.append(f"{len(report.site.findings)} site configuration file(s) not understood")
+    if report.open_site_findings:
+        failures.append(f"{len(report.open_site_findings)} site configuration file(s) not understood")
     if (sitemap_failure := report.sitemap_failure()) is not None:
         failures.append(sitemap_failure)
     lines = []

@@ -240,6 +240,12 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     sitemap_refresh_s: Annotated[float, setting(
         "seconds between reads of the sitemap; a changed sitemap file is read at once", ge=1, le=86_400,
         reload=True)] = 600.0
+    sitemap_max_mib: Annotated[int, setting(
+        "MiB one sitemap file may hold, decompressed (a larger one, or a gzip expanding beyond it, is refused "
+        "and the last good sitemap holds)", ge=1, le=1024, reload=True)] = 50
+    sitemap_max_urls: Annotated[int, setting(
+        "URLs one sitemap file may list (the sitemap protocol's limit; more is refused and the last good "
+        "sitemap holds)", ge=1, le=10_000_000, reload=True)] = 50_000
     #: The YAML file read, if any (for messages).
     source: Path | None = None
     #: The settings given as command-line options (for messages).
@@ -287,6 +293,8 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
             withhold_noindex=self.withhold_noindex,
             sitemap=self.sitemap,
             sitemap_refresh_s=self.sitemap_refresh_s,
+            sitemap_max_bytes=self.sitemap_max_mib * 1024 * 1024,
+            sitemap_max_urls=self.sitemap_max_urls,
             accepted_findings=self.accepted_findings,
             semantic_model=self.semantic_model_path if self.semantic_search else None,
         )

@@ -230,3 +230,36 @@ def test_x2_a_site_listing_both_publishes_both(tmp_path: Path) -> None:
     """Balance: a Jekyll site with ``a.html`` and ``a/index.html`` publishes both pages."""
     files = _files(jekyll_site(tmp_path, f"{BASE}/a.html", f"{BASE}/a/"))
     assert files["a.md"]["audience"] == "public" and files["a/index.md"]["audience"] == "public"
+
+
+@pytest.mark.parametrize("config_js", [
+    "module.exports = { presets: [['classic', { docs: { exclude: ['**/old/**'] } }]] };\n",
+    "const opts = require('./opts');\nmodule.exports = { presets: [['classic', { docs: opts }]] };\n",
+])
+def test_issue24_strict_passes_on_docusaurus_when_the_sitemap_settles_its_config(
+    tmp_path: Path, config_js: str,
+) -> None:
+    """Issue 24 L3: a docusaurus.config.js the provider cannot run (an ``exclude``, options
+    that are not a literal) is settled by a configured sitemap — the ground truth of what
+    was published, exclusions included: ``check --strict`` passes, the finding is shown as
+    settled, and a page the config excludes is withheld because the sitemap lacks it.
+    Without a sitemap the same site still fails."""
+    root = tmp_path / "content"
+    for rel, text in {"docusaurus.config.js": config_js, "docs/intro.md": "# Intro\n\nText.\n",
+                      "docs/old/x.md": "# Old\n\nOld text.\n"}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    (tmp_path / "sitemap.xml").write_text(urlset(f"{BASE}/docs/intro"), "utf-8")
+    settings = {"layout": "docusaurus", "citation_base_url": BASE, "audience_rules": [{"**": "public"}]}
+    with_sitemap = write_config(tmp_path / "kp.yaml", {**settings, "sitemap": "sitemap.xml"})
+    code, out = run("--config", str(with_sitemap), "--strict")
+    assert code == 0, out
+    assert "settled by the sitemap" in out and "FAILED" not in out
+    code, out = run("--config", str(with_sitemap), "--json")
+    data = json.loads(out)
+    assert data["ok"] and all(f["settledBySitemap"] for f in data["site"]["findings"])
+    files = {f["path"]: f for f in data["files"]}
+    assert files["docs/intro.md"]["inPublicIndex"] and not files["docs/old/x.md"]["inPublicIndex"]
+    without = write_config(tmp_path / "kp2.yaml", settings)
+    code, out = run("--config", str(without), "--strict")
+    assert code == 1 and "not understood" in out

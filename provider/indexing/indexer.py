@@ -125,7 +125,7 @@ class Indexer:
         self.site: SiteSource | None = None
         if settings.sitemap:
             self.site = SiteSource(settings.sitemap, state_file=layout.root / "state" / "sitemap.json",
-                                   refresh_s=settings.sitemap_refresh_s)
+                                   refresh_s=settings.sitemap_refresh_s, limits=settings.sitemap_limits)
 
     def open(self) -> None:
         """Take the writer lock, read the sitemap if one is configured (the last good

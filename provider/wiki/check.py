@@ -74,6 +74,7 @@ from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
 from .sitemap import page_form, site_key
 from .sites import SitePolicy, load_site_policy
 from .sites.javascript import docusaurus_trailing_slash
+from .sites.policy import Finding
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
 
@@ -211,8 +212,20 @@ class CheckReport:
         """1 when any file is quarantined, a site configuration file cannot be
         understood, or a configured sitemap withholds every page (:meth:`sitemap_failure`),
         else 0."""
-        failed = self.site.findings or self.sitemap_failure() or any(f.quarantined for f in self.files)
+        failed = self.open_site_findings or self.sitemap_failure() or any(f.quarantined for f in self.files)
         return 1 if failed else 0
+
+    def settled(self, finding: Finding) -> bool:
+        """Whether the configured sitemap settles a site configuration finding: the file
+        is readable but not understood without running it (JavaScript), and the sitemap
+        — the ground truth of what was published, exclusions included — decides instead
+        (issue 24). A broken file, or one without a sitemap, is never settled."""
+        return self.sitemap is not None and finding.sitemap_settles
+
+    @property
+    def open_site_findings(self) -> list[Finding]:
+        """The site configuration findings that fail ``check`` (not :meth:`settled`)."""
+        return [f for f in self.site.findings if not self.settled(f)]
 
     def sitemap_failure(self) -> str | None:
         """Why the configured sitemap leaves customers nothing, or ``None``: it cannot be
@@ -307,7 +320,9 @@ class CheckReport:
             **({"sitemap": {**self.sitemap, "urlsWithoutDocument": self.site_only}} if self.sitemap is not None
                else {}),
             "site": {"tool": self.site.tool, "sources": list(self.site.sources),
-                     "findings": [{"source": f.source, "message": f.message} for f in self.site.findings]},
+                     "findings": [{"source": f.source, "message": f.message,
+                                   **({"settledBySitemap": True} if self.settled(f) else {})}
+                                  for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],
             # Only with accepted_findings configured: the shape stays as it was without.
             **({"staleAcceptances": self.stale_acceptances} if "accepted_findings" in self.settings else {}),
@@ -417,7 +432,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
         reader.close()
     gate = None
     if settings.sitemap:
-        source = SiteSource(settings.sitemap, state_file=None)
+        source = SiteSource(settings.sitemap, state_file=None, limits=settings.sitemap_limits)
         source.refresh()
         gate = source.gate(settings)
     resolved = resolve(metas, default_locale=settings.default_locale, now=now, blobs=GitBlobs(settings.root),

@@ -61,6 +61,7 @@ from urllib.parse import quote, urlsplit
 from .dates import DATED_NAME
 from .docfx_urls import docfx_site
 from .docusaurus_urls import docusaurus_doc_path
+from .generated_pages import hugo_permalink_sections
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
@@ -350,7 +351,17 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
         pattern = pattern.rstrip("/") + "/"  # trailingSlash: true — every page URL ends with /
     path = _layout_path(meta, settings)
     problem = None
-    if path is None and settings.preset.url_rules == "docfx":
+    if path is not None and settings.preset.url_rules == "hugo":
+        sections = hugo_permalink_sections(settings.root)
+        section = path.split("/", 1)[0]
+        if "*" in sections or section in sections:
+            # Hugo builds these URLs from tokens (:year, :slug, :title…) the provider does
+            # not evaluate: no URL is better than a wrong one (issue 24).
+            path, problem = None, (f"the site's Hugo [permalinks] sets the URLs of section {section!r}, which "
+                                   "the provider does not build; set citation URLs by front matter url")
+    if problem is not None:
+        pass  # told above
+    elif path is None and settings.preset.url_rules == "docfx":
         site = docfx_site(settings.root, settings.citation.docfx_base_paths, settings.citation.base_url)
         problem = site.url_path(meta.relpath)[1] or "the page's path on the site is unknown"
     elif path is None:

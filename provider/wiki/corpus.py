@@ -629,7 +629,9 @@ def _drift(drafts: Mapping[str, _Draft], default_locale: str) -> None:
 def _on_site(drafts: Mapping[str, _Draft], gate: Gate) -> None:
     """Rule 11: a document left public stays public only if its URL is on the site, and no
     other document's different URL is the same page to the comparison (``conflated``)."""
-    conflated = gate.conflated(draft.meta for draft in drafts.values())
+    # A twin withheld as the same page (a.md beside a.mdx) claims no URL of its own: the
+    # twins rule judged the pair already (the served one turns internal with a non-public twin).
+    conflated = gate.conflated(draft.meta for draft in drafts.values() if not draft.withheld_as_duplicate)
     for draft in drafts.values():
         if draft.withheld is None and draft.audience == PUBLIC:
             found = gate(draft.meta) or conflated.get(draft.meta.relpath)

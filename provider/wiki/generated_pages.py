@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["generated_route"]
+__all__ = ["generated_route", "hugo_permalink_sections"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
 _JEKYLL_PAGE_N = re.compile(r"^page\d+$")
@@ -72,6 +72,51 @@ def _hugo_taxonomies(root: Path) -> tuple[str, ...]:
         _taxonomies.clear()
     found = _taxonomies[key] = tuple(dict.fromkeys([*names, *_DEFAULT_TAXONOMIES]))
     return found
+
+
+_permalinks: dict[tuple[str, tuple[tuple[str, int], ...]], frozenset[str]] = {}
+
+
+def hugo_permalink_sections(root: Path) -> frozenset[str]:
+    """The sections (first content folders, lower case) whose page URLs the Hugo site's
+    ``[permalinks]`` sets (``posts = "/:year/:slug/"``, or under ``page``/``section``);
+    ``"*"`` when a configuration that sets permalinks cannot be read in full. The provider
+    does not build such URLs (issue 24): their pages get no citation URL. Cached by the
+    files' modification times; never raises."""
+    from .hugo_site import _candidates, _read
+
+    site = root.parent if root.name == "content" else root
+    try:
+        files = _candidates(site)
+        stamp = tuple((str(path), path.stat().st_mtime_ns) for path, _ in files)
+    except OSError:
+        return frozenset()
+    key = (str(site), stamp)
+    if key in _permalinks:
+        return _permalinks[key]
+    found: set[str] = set()
+    for path, holds_list in files:
+        if holds_list:
+            continue
+        try:
+            data: Any = _read(path)
+        except (OSError, ValueError):
+            continue  # reported by the site configuration reader
+        rules = data.get("permalinks") if isinstance(data, dict) else None
+        if rules is None:
+            continue
+        if not isinstance(rules, dict):
+            found.add("*")
+            continue
+        for name, value in rules.items():
+            if isinstance(value, dict):  # Hugo 0.120+: [permalinks.page], [permalinks.section]…
+                found.update(str(k).strip("/").lower() for k in value)
+            else:
+                found.add(str(name).strip("/").lower())
+    if len(_permalinks) > 64:
+        _permalinks.clear()
+    result = _permalinks[key] = frozenset(found)
+    return result
 
 
 def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .audience import AudienceRule
 from .audience_map import SKIP, WITHHOLD, AudienceMap
@@ -19,6 +19,9 @@ from .findings import Acceptance
 from .layouts import DEFAULT_LAYOUT, Layout, get_layout
 from .locale_patterns import LocalePattern
 from .passages import Passage
+
+if TYPE_CHECKING:
+    from .sitemap import SitemapLimits
 
 __all__ = ["CitationSettings", "DocumentMeta", "WikiDocument", "WikiSettings"]
 
@@ -87,6 +90,8 @@ class WikiSettings:
             (:mod:`provider.wiki.site_gate`).
         sitemap_refresh_s: seconds between reads of a sitemap (a changed file is read
             again at once).
+        sitemap_max_bytes, sitemap_max_urls: bytes (decompressed) and URLs one sitemap
+            file may hold (:class:`~provider.wiki.sitemap.SitemapLimits`).
         accepted_findings: heuristic findings the operator reviewed and accepted
             (:mod:`provider.wiki.findings`).
         semantic_model: with ``semanticSearch``, the embedding model whose vectors each
@@ -108,8 +113,17 @@ class WikiSettings:
     withhold_noindex: bool = False
     sitemap: tuple[str, ...] = ()
     sitemap_refresh_s: float = 600.0
+    sitemap_max_bytes: int = 50 * 1024 * 1024
+    sitemap_max_urls: int = 50_000
     accepted_findings: tuple[Acceptance, ...] = ()
     semantic_model: str | None = None
+
+    @property
+    def sitemap_limits(self) -> SitemapLimits:
+        """The bounds a sitemap is read with (:func:`~provider.wiki.sitemap.load_sitemap`)."""
+        from .sitemap import SitemapLimits
+
+        return SitemapLimits(max_bytes=self.sitemap_max_bytes, max_urls_per_file=self.sitemap_max_urls)
 
     @property
     def audience_only_rules(self) -> tuple[AudienceRule, ...]:

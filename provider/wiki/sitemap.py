@@ -18,7 +18,9 @@ with its ``lastmod``. It follows what docs tools write:
 Safety: XML is parsed by ``defusedxml``, which refuses entity declarations (an XML bomb's
 expansion) and external entities (a file read through the parser); every file is read to
 at most :attr:`SitemapLimits.max_bytes` decompressed bytes, and at most
-:attr:`SitemapLimits.max_urls` URLs in all are kept. ``http://`` is refused except for
+:attr:`SitemapLimits.max_urls` URLs in all and :attr:`SitemapLimits.max_urls_per_file` in one
+file (50,000, the protocol's limit; parsed as a stream, so a file over it is refused at its
+first URL too many) are kept. ``http://`` is refused except for
 ``127.0.0.1``/``localhost``/``::1`` (tests serve one), and so is every redirect hop that is
 not ``https`` — each hop is checked before it is requested, not only the last. A URL whose
 host resolves to a loopback, private, link-local, unspecified (or otherwise non-global)
@@ -102,6 +104,8 @@ class SitemapLimits:
         max_files: sitemap files read in all (index files and their children).
         max_depth: levels of index files followed below a source.
         max_urls: URLs kept in all.
+        max_urls_per_file: ``<url>`` entries in one sitemap file (the protocol's limit
+            is 50,000).
         timeout_s: seconds allowed for each HTTP request (connect, read).
     """
 
@@ -109,6 +113,7 @@ class SitemapLimits:
     max_files: int = 1000
     max_depth: int = 3
     max_urls: int = 2_000_000
+    max_urls_per_file: int = 50_000
     timeout_s: float = 30.0
 
 
@@ -371,43 +376,74 @@ class _Reader:
             raise SitemapRefused(f"more than {self.limits.max_files} sitemap files; refused at {source}")
         self.files.append(source)
         data = self._fetch(source) if is_url_source(source) else self._read_file(Path(source))
-        root = self._parse(data, source)
-        kind = _local(root.tag)
-        if kind == "urlset":
-            self._urlset(root, source)
-        elif kind == "sitemapindex":
-            if depth >= self.limits.max_depth:
-                raise SitemapRefused(f"{source}: sitemap index files nested deeper than {self.limits.max_depth} "
-                                     "levels; refused")
-            for child in root:
-                if _local(child.tag) != "sitemap":
-                    continue
-                loc = _text(child, "loc")
-                if loc:
-                    self.read_source(self._child(source, loc), depth + 1, (*above, ident))
-        else:
-            raise SitemapError(f"{source}: not a sitemap (its root element is <{kind}>, not <urlset> or "
-                               "<sitemapindex>)")
+        for loc in self._read_xml(data, source, depth):
+            self.read_source(self._child(source, loc), depth + 1, (*above, ident))
 
-    def _urlset(self, root: Element, source: str) -> None:
-        for entry in root:
-            if _local(entry.tag) != "url":
-                continue
-            loc = _text(entry, "loc")
-            if not loc:
-                continue
-            # Only a <loc> proves publication: an <xhtml:link rel="alternate"> (hreflang,
-            # x-default) is a link from this page to another, which the sitemap protocol
-            # says gets its own <url> when the site publishes it (Hugo, Docusaurus and
-            # mkdocs-static-i18n all write one); an alternate alone proves nothing.
-            key = site_key(loc)
-            self.urls.setdefault(key, loc)
-            self.forms[key] = self.forms.get(key, frozenset()) | {page_form(loc)}
-            modified = _text(entry, "lastmod")
-            if modified:
-                self.lastmod[key] = modified
-            if len(self.urls) > self.limits.max_urls:
-                raise SitemapRefused(f"{source}: more than {self.limits.max_urls} URLs in all; refused")
+    def _read_xml(self, data: bytes, source: str, depth: int) -> list[str]:
+        """Parse one sitemap as a stream, keeping its URLs; returns the child sitemaps an
+        index names. Streamed so a file over :attr:`SitemapLimits.max_urls_per_file` is
+        refused at its first URL too many, not after parsing all of it."""
+        children: list[str] = []
+        kind = ""
+        level = 0
+        count = 0
+        root: Element | None = None
+        try:
+            for event, element in SafeET.iterparse(io.BytesIO(data), events=("start", "end"), forbid_dtd=False,
+                                                   forbid_entities=True, forbid_external=True):
+                if event == "start":
+                    level += 1
+                    if root is None:
+                        root, kind = element, _local(element.tag)
+                        if kind not in ("urlset", "sitemapindex"):
+                            raise SitemapError(f"{source}: not a sitemap (its root element is <{kind}>, not "
+                                               "<urlset> or <sitemapindex>)")
+                        if kind == "sitemapindex" and depth >= self.limits.max_depth:
+                            raise SitemapRefused(f"{source}: sitemap index files nested deeper than "
+                                                 f"{self.limits.max_depth} levels; refused")
+                    continue
+                level -= 1
+                if level != 1 or root is None:
+                    continue
+                if kind == "urlset" and _local(element.tag) == "url":
+                    count += 1
+                    if count > self.limits.max_urls_per_file:
+                        raise SitemapRefused(f"{source}: more than {self.limits.max_urls_per_file} URLs in one "
+                                             "file (the sitemap protocol's limit is 50,000; split it with a "
+                                             "sitemap index, or raise sitemap_max_urls); refused")
+                    self._url(element, source)
+                elif kind == "sitemapindex" and _local(element.tag) == "sitemap":
+                    loc = _text(element, "loc")
+                    if loc:
+                        children.append(loc)
+                root.clear()  # the entries read so far: memory stays one entry deep
+        except defusedxml.EntitiesForbidden:
+            raise SitemapRefused(f"sitemap {source} declares XML entities; refused (entity expansion is how an "
+                                 "XML bomb works, and no sitemap needs one)") from None
+        except defusedxml.ExternalReferenceForbidden:
+            raise SitemapRefused(f"sitemap {source} refers to an external entity or DTD; refused") from None
+        except defusedxml.DTDForbidden:  # not asked for; kept so a change of defaults stays closed
+            raise SitemapRefused(f"sitemap {source} has a DTD; refused") from None
+        except ParseError as exc:
+            raise SitemapError(f"sitemap {source} is not well-formed XML: {exc}") from None
+        return children
+
+    def _url(self, entry: Element, source: str) -> None:
+        loc = _text(entry, "loc")
+        if not loc:
+            return
+        # Only a <loc> proves publication: an <xhtml:link rel="alternate"> (hreflang,
+        # x-default) is a link from this page to another, which the sitemap protocol
+        # says gets its own <url> when the site publishes it (Hugo, Docusaurus and
+        # mkdocs-static-i18n all write one); an alternate alone proves nothing.
+        key = site_key(loc)
+        self.urls.setdefault(key, loc)
+        self.forms[key] = self.forms.get(key, frozenset()) | {page_form(loc)}
+        modified = _text(entry, "lastmod")
+        if modified:
+            self.lastmod[key] = modified
+        if len(self.urls) > self.limits.max_urls:
+            raise SitemapRefused(f"{source}: more than {self.limits.max_urls} URLs in all; refused")
 
     def _child(self, parent: str, loc: str) -> str:
         """Where a child sitemap named by an index is read: its URL, or for an index read
@@ -521,20 +557,6 @@ class _Reader:
             raise SitemapRefused(f"sitemap {where} is larger than {limit} bytes once decompressed; refused")
         return data
 
-    @staticmethod
-    def _parse(data: bytes, where: str) -> Element:
-        try:
-            root: Element = SafeET.fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-        except defusedxml.EntitiesForbidden:
-            raise SitemapRefused(f"sitemap {where} declares XML entities; refused (entity expansion is how an "
-                                 "XML bomb works, and no sitemap needs one)") from None
-        except defusedxml.ExternalReferenceForbidden:
-            raise SitemapRefused(f"sitemap {where} refers to an external entity or DTD; refused") from None
-        except defusedxml.DTDForbidden:  # not asked for; kept so a change of defaults stays closed
-            raise SitemapRefused(f"sitemap {where} has a DTD; refused") from None
-        except ParseError as exc:
-            raise SitemapError(f"sitemap {where} is not well-formed XML: {exc}") from None
-        return root
 
 
 _MAX_REDIRECTS = 10

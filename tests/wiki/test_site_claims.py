@@ -146,3 +146,36 @@ def test_issue24_a_document_at_a_generated_route_is_not_proved_published(
     assert not _public(found, claim)
     assert "its URL is a page the site generates (" in _why(found, claim), _why(found, claim)
     assert _public(found, ok[0])
+
+
+@pytest.mark.parametrize("permalinks", ["[permalinks]\n  posts = '/:slug/'\n",
+                                        "[permalinks.page]\n  posts = '/:year/:slug/'\n"])
+def test_issue24_hugo_permalinks_give_no_url_to_guess(tmp_path: Path, permalinks: str) -> None:
+    """Issue 24: Hugo ``[permalinks]`` build a section's URLs from tokens the provider does
+    not evaluate; a guessed URL could be another page's (``/reset/`` below is the root
+    page's, and the post's too once Hugo applies ``/:slug/``). The section's pages get no
+    URL (``no-url``), other sections keep theirs."""
+    found = _check(tmp_path, "hugo", {
+        "hugo.toml": "title = 'x'\n" + permalinks,
+        "content/posts/reset.md": "---\ntitle: Reset\nslug: reset\ndate: 2024-01-01\n---\nNew prices: 99 euros.\n",
+        "content/docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n",
+    }, "/posts/reset/", "/reset/", "/docs/reset/")
+    assert not _public(found, "content/posts/reset.md")
+    assert "[permalinks] sets the URLs of section 'posts'" in _why(found, "content/posts/reset.md")
+    assert _public(found, "content/docs/reset.md")
+
+
+def test_issue24_twins_are_one_page_not_two_claims(tmp_path: Path) -> None:
+    """Balance (kaia-docs has 59 such pairs): ``a.md`` beside ``a.mdx`` are one page the
+    twins rule already judged (one served, the other withheld as the same page), not two
+    documents claiming a URL; with a non-public twin the served one stays internal."""
+    found = _check(tmp_path, "docusaurus", {
+        "docusaurus.config.js": "module.exports = { title: 'x' };\n",
+        "docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n",
+        "docs/reset.mdx": "---\ntitle: Reset\n---\nOpen Settings and press Reset now.\n",
+        "docs/plan.md": "---\ntitle: Plan\n---\nOpen Settings and press Plan.\n",
+        "docs/plan.mdx": "---\ntitle: Plan\naudience: internal\n---\nNew prices from 2027: 99 euros.\n",
+    }, "/docs/reset", "/docs/plan")
+    served = "docs/reset.md" if _public(found, "docs/reset.md") else "docs/reset.mdx"
+    assert _public(found, served) and "claim the URL" not in _why(found, served)
+    assert not _public(found, "docs/plan.md") and not _public(found, "docs/plan.mdx")

@@ -490,3 +490,43 @@ def test_issue24_inner_addresses_are_every_non_global_one() -> None:
         assert _inner_address(inner), inner
     for outer in ("93.184.216.34", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8"):
         assert not _inner_address(outer), outer
+
+
+# -- issue 24: caps per file, configurable, and the last good sitemap holds ----------------
+
+@pytest.mark.parametrize("cap", [1, 3, 50])
+def test_issue24_urls_per_file_are_capped_as_the_protocol_says(tmp_path: Path, cap: int) -> None:
+    """Issue 24 L5: one file listing more than ``max_urls_per_file`` (50,000 by default,
+    the sitemap protocol's limit) is refused, at the first URL too many: what follows is
+    never parsed (here: not even well-formed)."""
+    path = tmp_path / "sitemap.xml"
+    head = urlset(*[f"https://ex.com/{n}/" for n in range(cap + 1)]).removesuffix("</urlset>\n")
+    path.write_text(head + "<url><loc>https://ex.com/broken</url>")  # broken after the cap
+    with pytest.raises(SitemapRefused, match=f"more than {cap} URLs in one file"):
+        load_sitemap(str(path), limits=SitemapLimits(max_urls_per_file=cap))
+    path.write_text(urlset(*[f"https://ex.com/{n}/" for n in range(cap)]))
+    assert len(load_sitemap(str(path), limits=SitemapLimits(max_urls_per_file=cap))) == cap
+    assert SitemapLimits().max_urls_per_file == 50_000 and SitemapLimits().max_bytes == 50 * 1024 * 1024
+
+
+def test_issue24_caps_come_from_the_configuration_and_the_last_good_sitemap_holds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    from provider.config import load_config
+    from provider.wiki.site_gate import SiteSource
+
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(urlset("https://ex.com/a/", "https://ex.com/b/"))
+    (tmp_path / "content").mkdir()
+    config = tmp_path / "kp.yaml"
+    config.write_text("sitemap: sitemap.xml\nsitemap_max_urls: 2\nsitemap_max_mib: 1\n")
+    settings = load_config(config).wiki_settings()
+    assert (settings.sitemap_limits.max_urls_per_file, settings.sitemap_limits.max_bytes) == (2, 1024 * 1024)
+    source = SiteSource(settings.sitemap, state_file=None, limits=settings.sitemap_limits)
+    assert source.refresh() and len(source.current or ()) == 2
+    sitemap.write_text(urlset("https://ex.com/a/", "https://ex.com/b/", "https://ex.com/c/"))
+    assert source.refresh() is False
+    assert len(source.current or ()) == 2 and "more than 2 URLs in one file" in (source.last_error or "")
+    assert "the last good one" in caplog.text
+    sitemap.write_bytes(gzip.compress(urlset("https://ex.com/a/").encode() + b" " * (2 * 1024 * 1024)))
+    assert source.refresh() is False and "once decompressed" in (source.last_error or "")
