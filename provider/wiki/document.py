@@ -506,6 +506,8 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     # imports text the operator made internal is internal (fail closed, issue 24).
     errors += [f"imports the MDX partial {item} (the site shows its text on {relpath}); served as internal"
                for item in refused]
+    if layout.name == "docfx":
+        warnings += _includes_not_inlined(body_text)
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, at)
     if split.blocks or split.near_miss_lines:
@@ -704,6 +706,25 @@ def _front_slug(meta: dict[str, Any]) -> str:
     if isinstance(value, str) and value.strip() and len(value) <= 500 and "\n" not in value:
         return value.strip()
     return ""
+
+
+#: DocFX's include line: ``[!INCLUDE [title](path)]``, the path captured.
+_DOCFX_INCLUDE = re.compile(r"\[!INCLUDE\s{0,10}\[[^\]\n]{0,500}\]\(([^)\n]{1,1000})\)\]", re.IGNORECASE)
+#: Paths an include warning names at most (the rest are counted).
+_INCLUDES_NAMED = 3
+
+
+def _includes_not_inlined(body: str) -> list[str]:
+    """The warning of a DocFX page that includes other files (``[!INCLUDE [name](path)]``):
+    the provider does not put their text there, so the page's served text lacks what the
+    site shows (issue 27: the trial read "skipped" as "included"). None without one."""
+    paths = list(dict.fromkeys(m.group(1).strip() for m in _DOCFX_INCLUDE.finditer(body)))
+    if not paths:
+        return []
+    named = ", ".join(paths[:_INCLUDES_NAMED]) + (f" and {len(paths) - _INCLUDES_NAMED} more"
+                                                  if len(paths) > _INCLUDES_NAMED else "")
+    return [f"included text not inlined: [!INCLUDE] of {named}; the site shows that text on this page, "
+            "the provider serves the page without it"]
 
 
 def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str | None:
