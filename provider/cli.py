@@ -154,7 +154,22 @@ def _sync(indexer: Indexer, config: ProviderConfig, *, rebuild: bool = False) ->
     return report
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """The command group: each command's summary is its help's first sentence, whole
+    (click cuts it to the terminal's width with "…", which left operators guessing)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=sys.maxsize)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="knowledge-provider")
 def main() -> None:
     """Reference knowledge provider (Helpthread Knowledge Provider Interface v1) over a
@@ -275,7 +290,9 @@ def _loopback_only(config: ProviderConfig) -> ProviderConfig:
 @_setting_option("ssl_certfile")
 @_setting_option("ssl_keyfile")
 @_setting_option("log_format")
-@click.option("--dev", is_flag=True, help="Generate throwaway secrets, print them once, listen on loopback only.")
+@click.option("--dev", is_flag=True,
+              help="Generate throwaway secrets into a state file (mode 0600, its path logged; `query` signs with "
+                   "them; the secrets are never printed), listen on loopback only.")
 @click.option("--rebuild", is_flag=True,
               help="Rebuild the index from scratch aside while the current build keeps answering (kept up to "
                    "date meanwhile, reclassifications included), then swap it in atomically. Without a usable "
@@ -645,11 +662,35 @@ class _QueryTarget:
     note: str = ""
 
 
-def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
+def _configured_url(config_path: Path | None) -> tuple[str, str]:
+    """``(base URL, where it was learnt)`` of the ``serve`` that the configuration ``serve``
+    would read (``config_path``, else ``$KNOWLEDGE_PROVIDER_CONFIG``, else
+    ``./knowledge-provider.yaml``) runs at: its running state, else the file's host, port
+    and TLS settings; an address of every interface is asked on loopback.
+
+    Raises:
+        ConfigError: the configuration is unusable (exit status 2, as ``serve``'s).
+    """
+    try:
+        config = load_config(config_path)
+    except ConfigurationError as exc:
+        raise ConfigError(str(exc)) from None
+    scheme, host, port, learnt = _serving_address(config)
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)  # noqa: S104 - mapped to loopback
+    where = f"{learnt} {config.source}" if learnt == "the configuration" and config.source else learnt
+    return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}", where
+
+
+def _query_target(url: str | None, profile: Exposure,
+                  configured: Callable[[], tuple[str, str]] = lambda: (DEFAULT_QUERY_URL, "the default"),
+                  ) -> _QueryTarget:
     """Pick one consistent URL and secret: the running ``serve --dev``'s URL with its own
     secrets, or an explicit ``--url`` with the secret from the environment — never the
     state file's URL with an unrelated secret from the environment, and never the state
     file's secrets with another server's ``--url``.
+
+    ``configured``: the base URL (and where it was learnt) asked without ``--url`` and a
+    running ``serve --dev``, when the environment holds the secret.
 
     Raises:
         ConfigError: the environment's secret is unusable.
@@ -699,7 +740,8 @@ def _query_target(url: str | None, profile: Exposure) -> _QueryTarget:
             return _QueryTarget(state.url, state.secrets[profile.value], f"the --dev state file {state.path}",
                                 True, "; ".join(notes))
         if env_secret is not None:
-            return _QueryTarget(DEFAULT_QUERY_URL, env_secret, from_env, False)
+            base, learnt = configured()
+            return _QueryTarget(base, env_secret, from_env, False, f"the address from {learnt}")
         stopped = next((s for s in dev_states() if s.url and profile.value in s.secrets), None)
         if stopped is not None:
             return _QueryTarget(stopped.url, stopped.secrets[profile.value], f"the --dev state file {stopped.path}",
@@ -738,21 +780,26 @@ def _shown(value: object, max_chars: int = 300) -> str:
 @click.option("--profile", type=click.Choice([e.value for e in Exposure]), default=Exposure.CUSTOMER_SAFE.value,
               show_default=True, help="Which registration's secret signs the request.")
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
-@click.option("--url", help="Provider base URL (default: the running --dev server, else http://127.0.0.1:8080).")
+@click.option("--url", help="Provider base URL (default: the running --dev server, else where the configuration's "
+                            "`serve` listens: its running state, else host and port of the configuration file).")
+@_config_option
 @click.option("--json", "as_json", is_flag=True, help="Print the response body exactly as received.")
 @click.option("--cacert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="CA or self-signed certificate to trust for https (e.g. from dev-cert).")
 @click.option("--locale", "locale", metavar="TAG", help="Send this BCP 47 locale (needs the locale capability).")
 @click.option("--fallback", "locale_fallback", is_flag=True,
               help="Send localeFallback: true (needs the localeFallback capability).")
-def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, cacert: Path | None,
-          locale: str | None, locale_fallback: bool) -> None:
+def query(text: str, profile: str, limit: int, url: str | None, config_path: Path | None, as_json: bool,
+          cacert: Path | None, locale: str | None, locale_fallback: bool) -> None:
     """Send a signed retrieval request, exactly as the Helpthread core would, and print the results.
 
     \b
     URL and secret are taken as a consistent pair, and named on stderr:
       without --url: a running `serve --dev`'s URL with its secrets (from its state
-        file), else http://127.0.0.1:8080 with KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET;
+        file), else where `serve` with the same configuration listens (--config,
+        $KNOWLEDGE_PROVIDER_CONFIG or ./knowledge-provider.yaml: the port a running
+        serve wrote, else host and port of that file; 127.0.0.1:8080 by default)
+        with KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET;
       with --url: KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET, else the --dev secrets if
         --url is that server's URL (they are never sent to another server).
     (_AGENT_ONLY_SECRET with --profile agent_only; the first of several.) --json prints
@@ -765,7 +812,7 @@ def query(text: str, profile: str, limit: int, url: str | None, as_json: bool, c
     if url is not None and not url.startswith(("http://", "https://")):
         raise click.ClickException(f"--url {url!r} must start with http:// or https://")
     exposure = Exposure(profile)
-    target = _query_target(url, exposure)
+    target = _query_target(url, exposure, lambda: _configured_url(config_path))
     base, secret = target.base, target.secret
     if base.endswith(("/retrieve", "/capabilities")):
         raise click.ClickException("--url is the provider's base URL: leave out /retrieve")

@@ -85,7 +85,7 @@ CHECK_FORMAT = 1
 #: Kinds of warning ``check --strict --fail-on`` can fail on.
 WARNING_CODES = (
     "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, UNPLACED, "stale-translation", "sync-unknown", "citation-url",
-    "unclosed-internal-section", "front-matter", "not-on-site", "any",
+    "unclosed-internal-section", "not-inlined", "front-matter", "not-on-site", "any",
 )
 #: Sitemap URLs no document produces, listed by ``check`` (the rest are counted).
 SITE_ONLY_SHOWN = 10
@@ -95,6 +95,7 @@ _MESSAGE_CODES = (
     ("unplaced translation:", UNPLACED),
     ("citation URL", "citation-url"),
     ("internal section opened at line", "unclosed-internal-section"),
+    ("included text not inlined", "not-inlined"),
 )
 
 

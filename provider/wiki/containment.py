@@ -91,12 +91,14 @@ from .secret_forms import (
     spelled,
     with_digits,
 )
-from .secret_lines import secret_values
+from .secret_lines import names_a_secret_anywhere, secret_values
 
 __all__ = [
     "BOILERPLATE_DOCS",
     "CODE_DIGITS",
     "CODE_WINDOW",
+    "COMMAND_BOILERPLATE_DOCS",
+    "COMMAND_TERMS",
     "COMMON_MIN_DOCS",
     "COMMON_SHARE",
     "CONTAINED_SHARE",
@@ -127,6 +129,7 @@ __all__ = [
     "decode_words",
     "held",
     "is_code",
+    "is_command",
     "page_skeleton_of",
     "page_values",
     "part",
@@ -186,6 +189,15 @@ COMMON_SHARE = 0.005
 #: on 9. An internal paragraph pasted unchanged, as a paragraph of its own, into this
 #: many public pages is the residual (a paste inside a paragraph is another block).
 BOILERPLATE_DOCS = 3
+#: Public documents that hold a short command line whole (:data:`COMMAND_TERMS`, no code,
+#: no secret's label) for it to be documented usage rather than a copied note: making
+#: Outlook/Mac internal withheld 2 public Learn articles that give the same
+#: ``Set-MailboxRegionalConfiguration … -LocalizeDefaultFolderName:$true`` line. A
+#: secret's labelled value in such a line (``password: swordfish``) is a unit of its own
+#: and a code (:func:`is_code`) keeps the line out of this rule: both stay evidence.
+COMMAND_BOILERPLATE_DOCS = 2
+#: Terms a code block has at most to be a short command line.
+COMMAND_TERMS = 32
 
 #: Marks a block of a script written without spaces (:func:`block_shingles`).
 _SPLIT = "h:"
@@ -201,6 +213,10 @@ _NAMES = "n:"
 #: ``admin | swordfish``, a list item, a heading, a line of code): what a page holds,
 #: never a unit (a secret's value copied alone was in no entry, so on no page).
 _SHORT = "w:"
+#: Marks a short command line (:func:`is_command`): a block whose boilerplate threshold is
+#: :data:`COMMAND_BOILERPLATE_DOCS`. Part of its :func:`block_id`, so prose of the same
+#: words is another block.
+_COMMAND = "c:"
 #: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
 #: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
@@ -248,6 +264,17 @@ def is_code(term: str) -> bool:
     return any(ch.isdigit() for ch in term[:last_letter])
 
 
+def is_command(text: str, found: list[str]) -> bool:
+    """Whether a code block (``text``, its :func:`terms` ``found``) is a short command
+    line: at most :data:`COMMAND_TERMS` terms, no code (:func:`is_code`: a PIN, a key, an
+    account number), no line naming a secret
+    (:func:`~provider.wiki.secret_lines.secret_values`) and no secret's name in any term
+    (``-Password swordfish``, ``-AccessToken …``:
+    :func:`~provider.wiki.secret_lines.names_a_secret_anywhere`)."""
+    return len(found) <= COMMAND_TERMS and not any(is_code(term) for term in found) \
+        and next(secret_values(text), None) is None and not names_a_secret_anywhere(found)
+
+
 def _pack(values: list[int]) -> str:
     return base64.b64encode(struct.pack(f">{len(values)}I", *values)).decode("ascii")
 
@@ -280,7 +307,8 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     return _SPLIT + encoded if _length(found) < len(found) else encoded
 
 
-def block_shingles(blocks: Iterable[str], *, page: bool = True, hidden: bool = False) -> tuple[str, ...]:
+def block_shingles(blocks: Iterable[str | tuple[str, bool]], *, page: bool = True,
+                   hidden: bool = False) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
     out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
     ``|``, the same of its words (another CRC seed: a word never reads as a shingle),
@@ -300,10 +328,13 @@ def block_shingles(blocks: Iterable[str], *, page: bool = True, hidden: bool = F
     tuple. Order of the blocks kept. With ``hidden`` (the blocks of internal sections),
     each person's name in a block (:func:`~provider.wiki.name_lists.person_names`: a
     table cell's "Dana Whitfield") is a ``k:`` entry too, looked for as exactly as a
-    secret's value."""
+    secret's value. A block may be given as ``(text, is code)``: a page's code block that
+    :func:`is_command` has its main entry after ``c:`` (not in internal sections: their
+    every block stays evidence)."""
     out = []
-    texts = list(blocks)
-    for text in texts:
+    given = [(block, False) if isinstance(block, str) else block for block in blocks]
+    texts = [text for text, _ in given]
+    for text, code in given:
         for value in secret_values(text):
             out += _secret_entries(value)
         if hidden:
@@ -314,7 +345,8 @@ def block_shingles(blocks: Iterable[str], *, page: bool = True, hidden: bool = F
         if page and found and len(found) < SHINGLE_WORDS and not pairs:
             out.append(_SHORT + _entry(found, []))
         if len(found) >= SHINGLE_WORDS or pairs:
-            out.append(_entry(found, pairs))
+            command = code and not hidden and not pairs and is_command(text, found)
+            out.append((_COMMAND if command else "") + _entry(found, pairs))
             sentences = _SENTENCE_END.split(text.strip())
             for sentence in sentences if len(sentences) > 1 else ():
                 inner = terms(sentence)
@@ -358,7 +390,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _NAMES, _SHORT, _JOINED, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _NAMES, _SHORT, _JOINED, _COMMAND, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -431,6 +463,9 @@ class Unit:
     #: block that :data:`BOILERPLATE_DOCS` public documents hold whole is no evidence
     #: (see :func:`_common`).
     block: int = 0
+    #: Its block is a short command line (:func:`is_command`): boilerplate from
+    #: :data:`COMMAND_BOILERPLATE_DOCS` public documents.
+    command: bool = False
 
     def values(self) -> frozenset[int]:
         """Every value whose document frequency decides the unit's distinctive content:
@@ -474,7 +509,7 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             continue
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
-        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).startswith(_SPLIT)
+        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).removeprefix(_COMMAND).startswith(_SPLIT)
         if entry.startswith(_KEYED):
             keyed_pairs = decode_pairs(entry)
             found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
@@ -487,7 +522,7 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             block = block_id(entry)  # its sentences' entries follow it
         if len(shingles) >= _floor(split):
             found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered,
-                              block=block))
+                              block=block, command=entry.startswith(_COMMAND)))
         if entry.startswith(_SENTENCE):
             continue
         decoded.append((shingles, words_, split))
@@ -636,7 +671,8 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
         if entry.startswith((_NAMES, _SHORT)):  # blocks under 3 terms: their words only
             found.update(decode_words(entry))
             continue
-        for section in entry.removeprefix(_SPLIT).split(_WORDS)[:3]:  # the pairs' words are words
+        # The pairs' words are words.
+        for section in entry.removeprefix(_COMMAND).removeprefix(_SPLIT).split(_WORDS)[:3]:
             found.update(_unpack(section))
         found.add(block_id(entry))
     return found
@@ -670,24 +706,27 @@ def _pair_words(units_: Iterable[Unit]) -> dict[int, int]:
     return {pair: word for unit in units_ for pair, word in unit.pairs}
 
 
-def _blocks(units_: Iterable[Unit]) -> dict[int, frozenset[int]]:
-    """Each :attr:`Unit.block` of ``units_`` and the shingles of its block."""
-    found: dict[int, frozenset[int]] = {}
+def _blocks(units_: Iterable[Unit]) -> dict[int, tuple[frozenset[int], int]]:
+    """Each :attr:`Unit.block` of ``units_``: the shingles of its block and the public
+    documents that make it boilerplate (:data:`BOILERPLATE_DOCS`, or
+    :data:`COMMAND_BOILERPLATE_DOCS` for a short command line)."""
+    found: dict[int, tuple[frozenset[int], int]] = {}
     for unit in units_:
         if unit.block and not unit.pairs and not unit.sentence:
-            found[unit.block] = unit.shingles
+            found[unit.block] = (unit.shingles, COMMAND_BOILERPLATE_DOCS if unit.command else BOILERPLATE_DOCS)
         elif unit.block:
-            found.setdefault(unit.block, frozenset())
+            found.setdefault(unit.block, (frozenset(), BOILERPLATE_DOCS))
     return found
 
 
 def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int],
-            blocks: Mapping[int, frozenset[int]] | None = None) -> frozenset[int]:
+            blocks: Mapping[int, tuple[frozenset[int], int]] | None = None) -> frozenset[int]:
     """The common values of ``df`` (value → public documents holding it): held by more
     than ``limit``; a code pair also when its word is (a code is evidence only beside a
     distinctive word of its unit: "error 0x80070005" is none); and a block that
     :data:`BOILERPLATE_DOCS` public documents hold whole (``blocks``: block id → its
-    shingles), with its shingles — the site's own footer or note, which those pages
+    shingles and that threshold, :data:`COMMAND_BOILERPLATE_DOCS` for a short command
+    line), with its shingles — the site's own footer or note, which those pages
     published already, however few they are.
 
     Measured, not kept: a code pair common only when its word is common on pages
@@ -700,8 +739,8 @@ def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int],
         word = pair_words.get(value)
         if count > limit or (word is not None and df.get(word, 0) > limit):
             found.add(value)
-    for block, shingles in (blocks or {}).items():
-        if df.get(block, 0) >= BOILERPLATE_DOCS:
+    for block, (shingles, threshold) in (blocks or {}).items():
+        if df.get(block, 0) >= threshold:
             found.add(block)
             found |= shingles
     return frozenset(found)
@@ -743,7 +782,7 @@ def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]]
     wanted: set[int] = set()
     pair_words: dict[int, int] = {}
     found: list[Unit] = []
-    blocks: dict[int, frozenset[int]] = {}
+    blocks: dict[int, tuple[frozenset[int], int]] = {}
     for meta in docs.values():
         whole, internal = units(meta)
         found += whole + internal
@@ -913,7 +952,7 @@ class ContainmentIndex:
         #: The forms of the sources' secrets (what a page's skeleton is read for).
         self._skeletons = _NO_SKELETONS
         #: Each source block's shingles (a boilerplate block's are common: see _common).
-        self._blocks: dict[int, frozenset[int]] = {}
+        self._blocks: dict[int, tuple[frozenset[int], int]] = {}
         self.rarity = Rarity(COMMON_MIN_DOCS)
 
     def clear(self) -> None:

@@ -518,6 +518,8 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     # imports text the operator made internal is internal (fail closed, issue 24).
     errors += [f"imports the MDX partial {item} (the site shows its text on {relpath}); served as internal"
                for item in refused]
+    if layout.name == "docfx":
+        warnings += _includes_not_inlined(body_text)
     audience_in_body = any(m.code == AUDIENCE_IN_BODY for m in markers)
     split = _split(body_text, hiding, layout, layout.dialects_for(relpath), head.accepted, findings, at)
     if split.blocks or split.near_miss_lines:
@@ -729,6 +731,25 @@ def _front_slug(meta: dict[str, Any]) -> str:
     return ""
 
 
+#: DocFX's include line: ``[!INCLUDE [title](path)]``, the path captured.
+_DOCFX_INCLUDE = re.compile(r"\[!INCLUDE\s{0,10}\[[^\]\n]{0,500}\]\(([^)\n]{1,1000})\)\]", re.IGNORECASE)
+#: Paths an include warning names at most (the rest are counted).
+_INCLUDES_NAMED = 3
+
+
+def _includes_not_inlined(body: str) -> list[str]:
+    """The warning of a DocFX page that includes other files (``[!INCLUDE [name](path)]``):
+    the provider does not put their text there, so the page's served text lacks what the
+    site shows (issue 27: the trial read "skipped" as "included"). None without one."""
+    paths = list(dict.fromkeys(m.group(1).strip() for m in _DOCFX_INCLUDE.finditer(body)))
+    if not paths:
+        return []
+    named = ", ".join(paths[:_INCLUDES_NAMED]) + (f" and {len(paths) - _INCLUDES_NAMED} more"
+                                                  if len(paths) > _INCLUDES_NAMED else "")
+    return [f"included text not inlined: [!INCLUDE] of {named}; the site shows that text on this page, "
+            "the provider serves the page without it"]
+
+
 def _stub(front: dict[str, Any], markdown: str, body: _Body, page: _Page) -> str | None:
     """Why a page that is not a page is not served: a redirect stub
     (:func:`~provider.wiki.redirects.redirect_stub`), or a page with no text beyond its
@@ -763,7 +784,7 @@ def _text_fields(title: str, body: _Body) -> dict[str, Any]:
         "internal_bag": word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
         "paragraph_bags": paragraph_bags(b.text for b in body.public.blocks if b.kind != "heading"),
         "internal_paragraph_bags": paragraph_bags(b.text for b in body.internal_blocks if b.kind != "heading"),
-        "block_shingles": block_shingles(b.text for b in body.public.blocks),
+        "block_shingles": block_shingles((b.text, b.kind == "code") for b in body.public.blocks),
         "internal_block_shingles": block_shingles((b.text for b in body.internal_blocks), page=False, hidden=True),
         "label_block_shingles": block_shingles((b.text for b in body.label_blocks), page=False, hidden=True),
     }

@@ -217,7 +217,8 @@ DOCFX = Layout(
         ("_site/**", "DocFX build output (_site/)"),
         ("_themes/**", "DocFX themes, not pages (_themes/)"),
         ("obj/**", "DocFX intermediate files (obj/)"),
-        ("**/includes/**", "include files are fragments of other pages ([!INCLUDE])"),
+        ("**/includes/**", "include fragments ([!INCLUDE]), not pages; their text is not inlined into the "
+                            "pages that include them (each such page is warned: not-inlined)"),
     ),
     url_rules="docfx",
     text=TextOptions(unknown_tags_as_text=True),

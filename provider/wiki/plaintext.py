@@ -346,11 +346,24 @@ def _clean_prose(text: str, held: list[str] | None = None) -> str:
         # definition of plain text, as html_to_paragraphs does). Code is left as written.
         pieces = [piece.translate(LITERAL_BRACKETS) if piece in ("<", ">") else piece for piece in pieces]
         shown = _squash(_release(text, pieces))
+        # A placeholder escaped on one side only (Learn's ``\<Folder type>``): its other
+        # bracket is shown the same way (it showed as ``‹Folder type>``).
+        shown = _pair_brackets(shown)
     if _AMPERSAND in shown:
         # An escaped entity (``&amp;lt;``) shows as the entity's own text; with a full-width
         # ampersand (the kit's definition) it does not read as markup (R3).
         shown = _ESCAPED_ENTITY.sub("\uff06", shown).replace(_AMPERSAND, "&")
     return shown
+
+
+_HALF_PAIR = re.compile(r"‹([^<>‹›]{1,80})>|<([^<>‹›]{1,80})›")
+
+
+def _pair_brackets(text: str) -> str:
+    """``‹name>`` and ``<name›`` (one bracket of a pair shown as ‹ ›) as ``‹name›``."""
+    if "‹" not in text and "›" not in text:
+        return text
+    return _HALF_PAIR.sub(lambda m: f"‹{m.group(1) if m.group(1) is not None else m.group(2)}›", text)
 
 
 def _clean_code(text: str) -> str:

@@ -26,12 +26,13 @@ punctuation between them) are one line here: the next label ends the value.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
 
 __all__ = ["LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS", "MAX_LABEL_WORDS",
-           "MAX_VALUE_TERMS", "secret_values"]
+           "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values"]
 
 #: Words (case-folded, NFKC) of a label that names a secret; two-word names are matched as
 #: a run ("code word", "master key").
@@ -81,6 +82,17 @@ def _names_a_secret(label: str) -> bool:
     # The secret's name ends the label: "Admin password", "PIN code"; not "password reset".
     # Its words may be split or joined: "pass word", "pass-word", "pass_phrase", "codeword".
     return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
+
+
+def names_a_secret_anywhere(found: list[str]) -> bool:
+    """Whether folded terms ``found`` (a code line's) name a secret anywhere, however
+    written: a term or two adjacent terms run together that are a secret's name
+    (``apikey``), or a term holding one of 5 letters or more (``-AdminPassword``,
+    ``-AccessToken``, ``secretvalue``) or a name of :data:`LABEL_CHARACTERS`."""
+    joined = [*found, *("".join(pair) for pair in itertools.pairwise(found))]
+    long_names = [name for name in _JOINED_LABELS if len(name) >= 5]
+    return any(term in _JOINED_LABELS or any(name in term for name in long_names)
+               or any(name in term for name in LABEL_CHARACTERS) for term in joined)
 
 
 def secret_values(text: str) -> Iterator[str]:

@@ -179,3 +179,46 @@ def test_query_url_finds_the_state_file_of_its_port(sample_server: ProviderProce
     said = missing.stderr.decode()
     assert "no customer_safe secret for http://127.0.0.1:2: export KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET" in said
     assert sample_server.base_url in said and "http://127.0.0.1:1" in said
+
+
+# -- issue 27: what a fresh operator met on the command line --
+
+
+def test_without_url_query_asks_the_port_of_the_configuration_serve_reads(sample_server: ProviderProcess,
+                                                                          tmp_path: Path) -> None:
+    """``./knowledge-provider.yaml`` sets the port: ``query`` (no --url, no --dev server)
+    asks there, as ``serve`` started from the same folder listens there, and says so; a
+    ``--config`` elsewhere is read the same way."""
+    port = sample_server.base_url.rsplit(":", 1)[1]
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "knowledge-provider.yaml").write_text(f"content: content\nport: {port}\n", "utf-8")
+    env = clean_env(tmp_path / "state", KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET=CUSTOMER_SECRET)
+    result = subprocess.run([sys.executable, "-m", "provider", "query", "reset password"], capture_output=True,
+                            env=env, cwd=folder, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    said = result.stderr.decode()
+    assert f"{sample_server.base_url}/retrieve" in said and "knowledge-provider.yaml" in said, said
+    named = run_query(["reset password", "--config", str(folder / "knowledge-provider.yaml")], env)
+    assert named.returncode == 0, named.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("port: [1\n", "utf-8")
+    refused = run_query(["reset password", "--config", str(bad)], env)
+    assert refused.returncode == 2 and b"bad.yaml" in refused.stderr
+
+
+def test_help_summaries_are_whole_and_serve_dev_names_its_state_file() -> None:
+    """The command list showed summaries cut with "…"; ``serve --help`` said ``--dev``
+    prints its secrets, which it no longer does (they go to a state file)."""
+    env = {**os.environ, "COLUMNS": "80"}
+    top = subprocess.run([sys.executable, "-m", "provider", "--help"], capture_output=True, text=True, env=env,
+                         timeout=60, check=True).stdout
+    commands = top.split("Commands:", 1)[1]
+    assert "…" not in commands and "..." not in commands, commands
+    flat = " ".join(commands.split())
+    assert "Send a signed retrieval request, exactly as the Helpthread core would, and print the results." in flat
+    assert "Lint the wiki as the index would see it, without serving or writing anything." in flat
+    serve = subprocess.run([sys.executable, "-m", "provider", "serve", "--help"], capture_output=True, text=True,
+                           env=env, timeout=60, check=True).stdout
+    dev = " ".join(serve.split("--dev", 1)[1].split("--rebuild", 1)[0].split())
+    assert "state file" in dev and "print them" not in dev, dev

@@ -122,3 +122,17 @@ def test_r3_an_escaped_pair_of_tags_in_prose_passes_the_black_box_checker(name: 
     text = _assert_plain(f"Write {escape.format(name)}{word}{escape.format('/' + name)} like this.")
     formats = name.lower() in HTML_ELEMENTS or name[0].isupper()  # else a word in brackets, left as it is
     assert markup_in(text) == [] and (f"‹{name}›" if formats else f"<{name}>") in text
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("Open the \\<Folder type> folder.", "Open the ‹Folder type› folder."),
+        ("Below Shared *\\<Folder type>*, such as Inbox.", "Below Shared ‹Folder type›, such as Inbox."),
+        ("Open the \\<Folder type\\> folder.", "Open the ‹Folder type› folder."),
+    ],
+)
+def test_issue27_a_placeholder_escaped_on_one_side_shows_one_kind_of_bracket(source: str, shown: str) -> None:
+    """Learn writes ``\\<Folder type>``: the kit's definition reads ``<Folder type>`` as a
+    tag (R3), so the pair is shown as ‹ › — both brackets, not ``‹Folder type>``."""
+    assert _assert_plain(source) == shown
