@@ -21,6 +21,7 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
            "vector_bytes"]
 
 SCHEMA_VERSION = 14  # 14: respelled blocks store their words, secret forms widened (issue 24)
+# (13: short public blocks store their words)
 # (12: hidden blocks store names, secrets as skeletons)
 # (11: rule 6d stores secret values and name lists)
 # (10: code pairs, sentence entries)

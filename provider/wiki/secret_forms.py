@@ -457,10 +457,10 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
 
 #: Words that make a value a placeholder wherever they stand in it (``your-api-key``,
 #: ``<example password>``, ``CHANGEME``).
-_PLACEHOLDER_MARKS = ("your", "example", "placeholder", "changeme", "redacted", "dummy", "sample", "xxx")
+_PLACEHOLDER_MARKS = ("your", "example", "placeholder", "changeme", "redacted", "dummy", "sample", "xxx", "foobar")
 #: Words a placeholder is made of only (``password``, ``API token``, ``secret value``).
 _GENERIC = frozenset("""
-    password passwd pass pwd passphrase passcode pin secret token key api apikey value here string text
+    password passwd pass pwd passphrase passcode pin secret token key api apikey value here string text word
     my new old test demo foo bar baz none null empty user username admin root db database mysql postgres
     code word phrase login access private public default strong secure random generated the a an
 """.split())
@@ -479,13 +479,22 @@ def is_placeholder(value: str) -> bool:
     shown = value.strip().strip("`'\"")
     if not shown or _BRACKETED.fullmatch(shown) is not None:
         return True
-    parts = [part for part, _ in _secret_parts(shown)]
     whole = skeleton(shown)  # as written: "seventy" is a value, its "70" would be no secret
     if not whole or len(set(whole)) <= 2:
         return True
-    if any(mark in whole for mark in _PLACEHOLDER_MARKS) or all(part in _GENERIC for part in parts):
+    if any(mark in whole for mark in _PLACEHOLDER_MARKS) or _generic_only(whole):
         return True
     return any(whole in run for run in _SEQUENCES)
+
+
+def _generic_only(whole: str) -> bool:
+    """Whether ``whole`` (a skeleton) is generic words run together (``dbpassword``,
+    ``myPassword``, ``secret-token``)."""
+    ends = {0}
+    for end in range(1, len(whole) + 1):
+        if any(start in ends and whole[start:end] in _GENERIC for start in range(max(0, end - 12), end)):
+            ends.add(end)
+    return len(whole) in ends
 
 
 def short_splits(value: str) -> list[str]:

@@ -111,6 +111,8 @@ _PROSE_STARTS = frozenset("""
     a an the not never always also only now still usually stored kept saved held set shown sent changed rotated
     managed generated used located listed given provided found printed written required needed available valid
     in on at by from with to of for under inside case same different displayed known shared reset expired
+    then automatically randomly typically generally normally optional mandatory important sensitive
+    it its this that these those your our their his her what where how who one used created entered
 """.split())
 #: Words between a secret's name and its verb ("The recovery phrase for the vault is …").
 _OF_WHAT = frozenset("for of on to at".split())
