@@ -97,8 +97,13 @@ def secret_values(text: str) -> Iterator[str]:
         end = _VALUE_END.search(rest)
         value = (rest[: end.start()] if end else rest).strip()
         # Prose goes on after the value: "… is correct horse battery staple and it rotates".
-        value = _CONJUNCTION.split(value, maxsplit=1)[0].strip()
+        cut = _CONJUNCTION.split(value, maxsplit=1)
+        value = cut[0].strip()
         shown = value.split()
+        # One word before "and" is a state ("the token is revoked and a new one is
+        # created": 2 Learn articles withheld), a passphrase is words.
+        if len(cut) > 1 and len(shown) < 2:
+            continue
         if shown and len(shown) <= MAX_IS_VALUE_WORDS and _SEPARATOR.search(value) is None and \
                 (len(shown) <= 2 or _fold(shown[0]) not in _PROSE_STARTS):
             yield value
