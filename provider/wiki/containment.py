@@ -85,9 +85,11 @@ from .secret_forms import (
     MAX_JOINED_CHARS,
     PARTS_MIN_CHARS,
     SKELETON_MIN_CHARS,
+    is_placeholder,
     joined,
-    page_skeleton,
+    page_respellings,
     secret_skeletons,
+    short_splits,
     spelled,
     with_digits,
 )
@@ -355,7 +357,11 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool]], *, page: bool = Tru
     for names in name_lists(texts):
         out.append(_NAMES + _entry(terms(" ".join(names)), []))
     if page and texts:
-        stream = page_skeleton(texts)
+        stream, respelled = page_respellings(texts)
+        for text in respelled:
+            found = terms(text)
+            if found:
+                out.append(_SHORT + _entry(found, []))
         if stream:
             out.append(_JOINED + stream)
     return tuple(out)
@@ -367,8 +373,10 @@ def _secret_entries(value: str) -> list[str]:
     form (``amberfalcon79``) as a word; and a ``z:`` entry of what a page's skeleton may
     hold of it (:func:`~provider.wiki.secret_forms.secret_skeletons`): its forms, then
     each part's, in plain text (the entry is an internal document's, never served)."""
+    if is_placeholder(value):
+        return []
     out = []
-    for spelling in dict.fromkeys((value, with_digits(value), spelled(value))):
+    for spelling in dict.fromkeys((value, with_digits(value), spelled(value), *short_splits(value))):
         held_terms = terms(spelling)
         if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
             out.append(_KEYED + _entry(held_terms, []))

@@ -48,10 +48,11 @@ from typing import Final
 
 from .copies import _fold
 
-__all__ = ["MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_ENCODED_CHARS", "PARTS_MIN_CHARS", "PART_MIN_CHARS",
-           "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS",
-           "decoded_texts", "joined", "number_spellings", "page_skeleton", "secret_skeletons", "skeleton", "spelled",
-           "tokens", "with_digits"]
+__all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_BYTE_RUN",
+           "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS", "SKELETON_MIN_CHARS",
+           "SOLO_MIN_CHARS", "ascii_digits", "decoded_texts", "is_placeholder", "joined", "number_spellings",
+           "page_respellings", "page_skeleton", "secret_skeletons", "short_splits", "skeleton", "spelled", "tokens",
+           "with_digits"]
 
 #: Characters a joined form has at most (longer: prose, not a secret).
 MAX_JOINED_CHARS: Final = 64
@@ -152,9 +153,14 @@ def _printable(data: bytes) -> str | None:
 
 
 def decoded_texts(text: str) -> Iterator[str]:
-    """The printable texts that base64 (standard or URL-safe) and hex runs of ``text``
-    decode to (runs of :data:`MIN_ENCODED_CHARS` characters or more, each a
-    whitespace-separated word of ``text`` less its surrounding punctuation)."""
+    """The printable texts ``text`` holds encoded or spelled out (issue 24's respellings
+    a reader undoes): its base64 (standard or URL-safe), base32 and hex words (of
+    :data:`MIN_ENCODED_CHARS` characters or more, less their surrounding punctuation);
+    its runs of byte values (``0x73 0x77 …``, ``\\x73\\x77…``, ``73:77:6f:…``, ``115 119
+    111 …``: :data:`MIN_BYTE_RUN` or more); its runs of NATO alphabet words
+    (``sierra whiskey …``: :data:`MIN_NATO_RUN` or more, digits in English words too);
+    its words with leet digits between letters (``p4ssw0rd``, ``sw0rdf1sh``); and its
+    runs of single characters (``s w o r d f i s h``) run together."""
     for word in text.split():
         if len(word) < MIN_ENCODED_CHARS:
             continue
@@ -165,6 +171,14 @@ def decoded_texts(text: str) -> Iterator[str]:
             if found is not None:
                 yield found
             continue
+        if _BASE32.fullmatch(run) is not None:
+            try:
+                found = _printable(base64.b32decode(run + "=" * (-len(run) % 8)))
+            except (binascii.Error, ValueError):
+                found = None
+            if found is not None:
+                yield found
+                continue
         if run.isdigit() or _BASE64.fullmatch(run) is None:
             continue
         padded = run.rstrip("=")
@@ -176,6 +190,69 @@ def decoded_texts(text: str) -> Iterator[str]:
         found = _printable(data)
         if found is not None:
             yield found
+    digits = _HAS_DIGIT.search(text) is not None
+    if digits:
+        for found_run in _BYTE_RUN.finditer(text):
+            decoded = _bytes_of(found_run.group())
+            if decoded is not None:
+                yield decoded
+    if digits or "@" in text or "$" in text:
+        # One case after the first letter: p4ssw0rd, P4SSW0RD, Sw0rdf1sh; not a key or base64
+        # (qK7vR2mX), nor hex (a hash, or what the hex decoder reads).
+        leet = [shown for word in _LEET_WORD.findall(text)
+                if (word[1:].islower() or word[1:].isupper()) and _HEX.fullmatch(word) is None
+                and (shown := _LEET_INSIDE.sub(_unleet, word)) != word]
+        if leet:
+            yield " ".join(leet)
+    for found_run in _NATO_RUN.finditer(text):
+        yield "".join(_NATO[word.casefold()] for word in _NATO_WORD.findall(found_run.group()))
+    for found_run in _SPACED.finditer(text):
+        yield found_run.group().replace(" ", "")
+
+
+#: Byte values a run needs to be decoded (``0x73 0x77 0x6f 0x72 0x64 0x66``).
+MIN_BYTE_RUN: Final = 6
+#: NATO alphabet words a run needs to be read as letters (four in a row are no prose).
+MIN_NATO_RUN: Final = 4
+_BASE32 = re.compile(r"[A-Z2-7]+={0,6}")
+_HAS_DIGIT = re.compile(r"\d")
+_BYTE_RUN = re.compile(
+    rf"(?:(?:0x|\\x)[0-9a-fA-F]{{2}}(?:[\s,;:]*)){{{MIN_BYTE_RUN},}}"
+    rf"|\b[0-9a-fA-F]{{2}}(?:[ :,-][0-9a-fA-F]{{2}}){{{MIN_BYTE_RUN - 1},}}\b"
+    rf"|\b\d{{2,3}}(?:[ ,;]+\d{{2,3}}){{{MIN_BYTE_RUN - 1},}}\b")
+_BYTE = re.compile(r"(?:0x|\\x)?([0-9a-fA-F]{2,3})")
+#: A word of letters holding leet characters (``p4ssw0rd``, ``p@$$word``).
+_LEET_WORD = re.compile(r"(?<![\w@$])(?=[\w@$]*[A-Za-z][\w@$]*[A-Za-z])(?=[\w@$]*[0134578@$])[\w@$]{4,32}(?![\w@$])")
+#: Leet characters (one to three) between letters, starting or ending a word of letters.
+_LEET_INSIDE = re.compile(r"(?<=[A-Za-z])[0134578@$]{1,3}(?=[A-Za-z])"
+                          r"|^[0134578@$]{1,3}(?=[A-Za-z])|(?<=[A-Za-z])[0134578@$]{1,3}$")
+_LEET = str.maketrans("0134578@$", "oieastbas")
+_NATO = {word: word[0] for word in (
+    "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliett juliet kilo lima mike november "
+    "oscar papa quebec romeo sierra tango uniform victor whiskey whisky xray x-ray yankee zulu").split()} | {
+    word: str(digit) for digit, word in enumerate("zero one two three four five six seven eight nine".split())} | {
+    "niner": "9"}
+_NATO_WORD = re.compile(r"\b(?:" + "|".join(sorted(_NATO, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_NATO_RUN = re.compile(rf"(?:{_NATO_WORD.pattern}[\s,./-]*){{{MIN_NATO_RUN},}}", re.IGNORECASE)
+#: Single characters spaced out: ``s w o r d f i s h`` (four or more).
+_SPACED = re.compile(r"(?<!\S)(?:[^\W_] ){3,}[^\W_](?!\S)")
+
+
+def _unleet(found: re.Match[str]) -> str:
+    return found.group().translate(_LEET)
+
+
+def _bytes_of(run: str) -> str | None:
+    """The printable text a run of byte values spells (hex with a ``0x``/``\\x`` prefix
+    or in pairs, else decimal), or ``None``."""
+    values = _BYTE.findall(run)
+    hexed = "0x" in run or "\\x" in run or any(not v.isdigit() for v in values) or all(len(v) == 2 for v in values)
+    try:
+        data = bytes(int(v, 16 if hexed else 10) for v in values)
+    except ValueError:
+        return None
+    found = _printable(data)
+    return found if found is not None and sum(ch.isalpha() for ch in found) >= 2 else None
 
 
 # --- Skeletons: what a public page's text and a secret are compared as (rule 6d) -------
@@ -199,10 +276,28 @@ SOLO_MIN_CHARS: Final = 11
 #: digits one word each, in pairs, as a whole, in Roman numerals).
 MAX_SPELLINGS: Final = 64
 
+_ANY_DIGIT = re.compile(r"(?![0-9])\d")
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
+#: Digit words of the languages whose labels :mod:`provider.wiki.secret_lines` reads
+#: (German, French, Spanish, Italian, Portuguese, Dutch), folded as a page's text is
+#: (accents dropped: ``fünf`` is ``funf``): a number one word a digit in any of them.
+FOREIGN_DIGIT_WORDS: Final = tuple(tuple(words.split()) for words in (
+    "null eins zwei drei vier funf sechs sieben acht neun",
+    "zero un deux trois quatre cinq six sept huit neuf",
+    "cero uno dos tres cuatro cinco seis siete ocho nueve",
+    "zero uno due tre quattro cinque sei sette otto nove",
+    "zero um dois tres quatro cinco seis sete oito nove",
+    "nul een twee drie vier vijf zes zeven acht negen"))
+#: Letters a value's skeleton needs before its Caesar shifts and Atbash are looked for
+#: (a short value shifted is any short run of letters).
+CIPHER_MIN_LETTERS: Final = 9
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+#: Every Caesar shift but ROT13 (:func:`_transformed` has it) and Atbash.
+_CIPHERS = (*(str.maketrans(_LOWER, _LOWER[k:] + _LOWER[:k]) for k in range(1, 26) if k != 13),
+            str.maketrans(_LOWER, _LOWER[::-1]))
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"), (40, "xl"),
           (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
@@ -229,17 +324,36 @@ def skeleton(text: str) -> str:
     Number words and Roman numerals are left as written: a secret is looked for in each
     of its numbers' spellings (:func:`secret_skeletons`), so a word split anywhere still
     runs together."""
-    return _NOT_ALNUM.sub("", _fold(_undone(text)))
+    return _NOT_ALNUM.sub("", _fold(ascii_digits(_undone(text))))
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with every decimal digit of another script (Arabic-Indic ``٧``,
+    Devanagari ``७``, Bengali, Thai…) as the ASCII digit it stands for; NFKC leaves them
+    alone (it folds only full-width ``７``)."""
+    if text.isascii():
+        return text
+    return _ANY_DIGIT.sub(lambda found: str(unicodedata.digit(found.group())), text)
 
 
 def page_skeleton(blocks: Iterable[str]) -> str:
-    """The skeleton of a page's blocks, run together, then of what their base64 and hex
-    runs decode to (:func:`decoded_texts`): what :func:`secret_skeletons` are looked
-    for in."""
-    texts = [_undone(text) for text in blocks]
-    found = [skeleton(text) for text in texts]
-    found += [skeleton(decoded) for text in texts for decoded in decoded_texts(text)]
-    return "".join(found)
+    """The skeleton of a page's blocks, run together, then of what they hold encoded or
+    spelled out (:func:`decoded_texts`): what :func:`secret_skeletons` are looked for
+    in."""
+    return page_respellings(blocks)[0]
+
+
+def page_respellings(blocks: Iterable[str]) -> tuple[str, list[str]]:
+    """``(skeleton, respelled)``: the page's :func:`page_skeleton`, and the texts its
+    blocks hold respelled — each block with HTML references and percent-encoding decoded
+    (where that changes it) and what :func:`decoded_texts` finds in it —, whose words a
+    secret's value of a word or two is looked for among (a short value is never looked
+    for in a skeleton: ``swordfish`` sent as ``%73%77…``, base32 or NATO words)."""
+    texts = list(blocks)
+    undone = [_undone(text) for text in texts]
+    decoded = [found for text in undone for found in decoded_texts(text)]
+    stream = "".join(skeleton(text) for text in undone) + "".join(skeleton(text) for text in decoded)
+    return stream, [shown for shown, text in zip(undone, texts, strict=True) if shown != text] + decoded
 
 
 def _roman(number: int) -> str:
@@ -290,8 +404,13 @@ def _number_groups(run: list[str]) -> str:
 def _secret_parts(value: str) -> list[tuple[str, bool]]:
     """``value``'s parts, folded: ``(part, is a number)``; a run of number words one
     number of digits."""
-    raw = [t.casefold() for t in _TOKEN.findall(_fold(_undone(value)))]
+    raw = [t.casefold() for t in _TOKEN.findall(_fold(ascii_digits(_undone(value))))]
     return [(_number_groups(run), True) if run else (token, token.isdigit()) for token, run in _number_runs(raw)]
+
+
+def _foreign(digits: str) -> frozenset[str]:
+    """``digits`` one word a digit in each language of :data:`FOREIGN_DIGIT_WORDS`."""
+    return frozenset("".join(words[int(d)] for d in digits) for words in FOREIGN_DIGIT_WORDS)
 
 
 def _transformed(form: str) -> set[str]:
@@ -319,12 +438,74 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
         options = sorted(number_spellings(part)) if number else [part]
         spellings = [s + o for s in spellings for o in options][:MAX_SPELLINGS]
     forms = {skeleton(value), *spellings}
+    if any(number for _, number in parts):
+        forms |= {"".join("".join(words[int(d)] for d in part) if number else part for part, number in parts)
+                  for words in FOREIGN_DIGIT_WORDS}
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
+    if sum(ch.isalpha() for ch in canonical) >= CIPHER_MIN_LETTERS:
+        for form in {canonical, skeleton(value)}:
+            found |= {shown.translate(table) for shown in (form, form[::-1]) for table in _CIPHERS}
     pieces = []
     for part, number in parts:
         if len(part) >= PART_MIN_CHARS:
-            written = number_spellings(part) if number else frozenset([part])
+            written = number_spellings(part) | _foreign(part) if number else frozenset([part])
             pieces.append((part, frozenset(t for o in written for t in _transformed(o))))
     return canonical, frozenset(found), tuple(dict.fromkeys(pieces))
+
+
+#: Words that make a value a placeholder wherever they stand in it (``your-api-key``,
+#: ``<example password>``, ``CHANGEME``).
+_PLACEHOLDER_MARKS = ("your", "example", "placeholder", "changeme", "redacted", "dummy", "sample", "xxx", "foobar")
+#: Words a placeholder is made of only (``password``, ``API token``, ``secret value``).
+_GENERIC = frozenset("""
+    password passwd pass pwd passphrase passcode pin secret token key api apikey value here string text word
+    my new old test demo foo bar baz none null empty user username admin root db database mysql postgres
+    code word phrase login access private public default strong secure random generated the a an
+""".split())
+_BRACKETED = re.compile(r"<[^<>]*>|\{\{?[^{}]*\}?\}|\[[^\[\]]*\]|\$\{?[A-Za-z_]\w*\}?|%\w+%")
+_SEQUENCES = "0123456789012345678901", "9876543210987654321", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl"
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a secret line's ``value`` is a placeholder an author writes for the
+    reader's own secret, never a secret (issue 24's false positives): a bracketed or
+    variable name (``<password>``, ``{{token}}``, ``${DB_PASS}``), a value with a
+    placeholder's word (``your-api-key``, ``example``, ``xxxx``) or only generic words
+    (``Password: secret``), one or two characters repeated (``******``, ``000000``), or
+    a run of the digits or the alphabet or a keyboard row (``123456``, ``abcdef``,
+    ``qwerty``)."""
+    shown = value.strip().strip("`'\"")
+    if not shown or _BRACKETED.fullmatch(shown) is not None:
+        return True
+    whole = skeleton(shown)  # as written: "seventy" is a value, its "70" would be no secret
+    if not whole or len(set(whole)) <= 2:
+        return True
+    if any(mark in whole for mark in _PLACEHOLDER_MARKS) or _generic_only(whole):
+        return True
+    return any(whole in run for run in _SEQUENCES)
+
+
+def _generic_only(whole: str) -> bool:
+    """Whether ``whole`` (a skeleton) is generic words run together (``dbpassword``,
+    ``myPassword``, ``secret-token``)."""
+    ends = {0}
+    for end in range(1, len(whole) + 1):
+        if any(start in ends and whole[start:end] in _GENERIC for start in range(max(0, end - 12), end)):
+            ends.add(end)
+    return len(whole) in ends
+
+
+def short_splits(value: str) -> list[str]:
+    """A one-word value of letters too short to be looked for as a skeleton (from 6 to
+    :data:`SOLO_MIN_CHARS` less one letters): the value cut in two words of 3 letters or
+    more (``marma lade``, ``sword fish``), each looked for as the words of a secret's
+    value — both distinctive, anywhere on one page. Else none."""
+    parts = _secret_parts(value)
+    if len(parts) != 1 or not parts[0][0].isalpha():
+        return []
+    word = parts[0][0]
+    if not 6 <= len(word) < SOLO_MIN_CHARS:
+        return []
+    return [f"{word[:cut]} {word[cut:]}" for cut in range(3, len(word) - 2)]

@@ -44,7 +44,8 @@ LABEL_WORDS = frozenset("""
     "pass phrase", "code word", "master key", "api key", "access key", "private key", "recovery key",
     "secret key", "security code", "security answer", "auth code", "authorisation phrase",
     "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
-    "door code", "alarm code", "de passe", "pin code",
+    "door code", "alarm code", "de passe", "pin code", "recovery phrase", "seed phrase", "secret phrase",
+    "wifi password", "vault phrase",
 })
 #: The label words run together (``pass word`` and ``passphrase`` name the same secret).
 _JOINED_LABELS = frozenset(name.replace(" ", "") for name in LABEL_WORDS)
@@ -61,8 +62,9 @@ MAX_VALUE_TERMS = 8
 _SEPARATOR = re.compile(r"\s*[:：=]\s*")
 #: "The staging password is swordfish": a label, then a verb, then a short value.
 _IS = re.compile(r"\s+(?:is|are|ist|lautet|est|es|é|è|is now|was)\s+", re.IGNORECASE)
-#: Terms a value after "is" has at most ("is stored in the vault" is prose, not a value).
-MAX_IS_VALUE_WORDS = 3
+#: Terms a value after "is" has at most (a passphrase of four or five words; "is stored
+#: in the vault" is prose by its first word: :data:`_PROSE_STARTS`).
+MAX_IS_VALUE_WORDS = 5
 _LABEL_WORD = re.compile(r"[^\W\d_]+")
 #: Where a value ends: the end of a sentence or clause.
 _VALUE_END = re.compile(r"[.!?;,](?=\s|$)|[\u3002\uff01\uff1f\uff1b\u3001\uff0c]")
@@ -100,14 +102,51 @@ def secret_values(text: str) -> Iterator[str]:
     in order, as written (see the module docstring); none when it has no such label."""
     yield from _labelled(text)
     for found in _IS.finditer(text):
-        label = re.split(r"[.!?;,:()\[\]\u3002]\s*", text[: found.start()])[-1].split()[-MAX_LABEL_WORDS:]
-        if not label or not _names_a_secret(" ".join(label)):
+        clause = re.split(r"[.!?;,:()\[\]\u3002]\s*", text[: found.start()])[-1].split()
+        if not _said_of_a_secret(clause):
             continue
         rest = text[found.end() :]
         end = _VALUE_END.search(rest)
         value = (rest[: end.start()] if end else rest).strip()
-        if value and len(value.split()) <= MAX_IS_VALUE_WORDS and _SEPARATOR.search(value) is None:
+        # Prose goes on after the value: "… is correct horse battery staple and it rotates".
+        cut = _CONJUNCTION.split(value, maxsplit=1)
+        value = cut[0].strip()
+        shown = value.split()
+        # One word before "and" is a state ("the token is revoked and a new one is
+        # created": 2 Learn articles withheld), a passphrase is words.
+        if len(cut) > 1 and len(shown) < 2:
+            continue
+        if shown and len(shown) <= MAX_IS_VALUE_WORDS and _SEPARATOR.search(value) is None and \
+                (len(shown) <= 2 or _fold(shown[0]) not in _PROSE_STARTS):
             yield value
+
+
+#: Words after which a value said in a sentence ends (its clause goes on in prose).
+_CONJUNCTION = re.compile(r"\s+(?:and|but|which|so|until|because|though|while|und|et|y|e)\s+", re.IGNORECASE)
+#: Words that start prose, not a value of three words or more ("is stored in the vault").
+_PROSE_STARTS = frozenset("""
+    a an the not never always also only now still usually stored kept saved held set shown sent changed rotated
+    managed generated used located listed given provided found printed written required needed available valid
+    in on at by from with to of for under inside case same different displayed known shared reset expired
+    then automatically randomly typically generally normally optional mandatory important sensitive
+    it its this that these those your our their his her what where how who one used created entered
+""".split())
+#: Words between a secret's name and its verb ("The recovery phrase for the vault is …").
+_OF_WHAT = frozenset("for of on to at".split())
+
+
+def _said_of_a_secret(clause: list[str]) -> bool:
+    """Whether the words before ``is`` name a secret: the label's last words, or a label
+    followed by what it opens (``for the staging vault``: a preposition and up to three
+    words)."""
+    if not clause:
+        return False
+    if _names_a_secret(" ".join(clause[-MAX_LABEL_WORDS:])):
+        return True
+    for at in range(max(1, len(clause) - 4), len(clause)):
+        if _fold(clause[at]) in _OF_WHAT and _names_a_secret(" ".join(clause[max(0, at - MAX_LABEL_WORDS) : at])):
+            return True
+    return False
 
 
 def _labelled(text: str) -> Iterator[str]:
