@@ -62,7 +62,7 @@ from typing import Any
 
 from .citations import document_url, url_inputs
 from .classify import PUBLIC, AudienceRule
-from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, Resolved, resolve
+from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, UNPLACED, Resolved, resolve
 from .docfx_urls import docfx_site
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
@@ -83,7 +83,7 @@ CHECK_FORMAT = 1
 
 #: Kinds of warning ``check --strict --fail-on`` can fail on.
 WARNING_CODES = (
-    "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, "stale-translation", "sync-unknown", "citation-url",
+    "unused-rule", ORPHAN, COPY, TWIN, SAME_LOCALE, UNPLACED, "stale-translation", "sync-unknown", "citation-url",
     "unclosed-internal-section", "front-matter", "not-on-site", "any",
 )
 #: Sitemap URLs no document produces, listed by ``check`` (the rest are counted).
@@ -91,6 +91,7 @@ SITE_ONLY_SHOWN = 10
 _MESSAGE_CODES = (
     ("stale translation:", "stale-translation"),
     ("translation freshness unknown", "sync-unknown"),
+    ("unplaced translation:", UNPLACED),
     ("citation URL", "citation-url"),
     ("internal section opened at line", "unclosed-internal-section"),
 )
@@ -105,7 +106,8 @@ def warning_codes(entry: FileCheck) -> set[str]:
     for warning in entry.warnings:
         code = next((c for prefix, c in _MESSAGE_CODES if warning.startswith(prefix)), None)
         if code is None and not any(w in warning for w in ("the same page as", "orphan translation",
-                                                           "untranslated copy", "translation group")):
+                                                           "untranslated copy", "translation group",
+                                                           "translation of ")):
             code = "front-matter"
         if code is not None:
             codes.add(code)

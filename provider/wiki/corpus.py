@@ -26,17 +26,21 @@ how it is served. In order:
    builds no ``i18n/`` file without its source under ``docs/`` — and with
    :attr:`~provider.wiki.layouts.Layout.translations_by_file`, none without the source
    *file* at the same path, extension included (run before the twins rule, so of a
-   translated ``a.md``/``a.mdx`` pair the one Docusaurus builds is kept). Under those paths a
-   translation whose source is internal is internal too (the tool builds it only as a
-   translation of that page). Elsewhere a translation keeps the audience its own front
-   matter gives it — Hugo sites publish translations by their own front matter — but one
-   made public only by an operator's rule or a cascade, of a source that is internal
-   however that was decided (front matter, rule, cascade), is internal; a word-for-word
-   copy is caught by rule 6. **5c.** A public page whose path names another language
-   than its own in a folder or a file-name suffix (``goodwill-de.md``,
-   ``de-DE/goodwill.md``, ``german/goodwill.md``: :mod:`provider.wiki.translation_names`)
-   where the locale settings do not place a translation is internal when the page at
-   the path without that name, or its translation group, is internal or withheld.
+   translated ``a.md``/``a.mdx`` pair the one Docusaurus builds is kept). **5b.** A public
+   translation the locale settings place in a group whose default-locale page is internal
+   or withheld — however that was decided: front matter, an audience rule, a cascade, a
+   quarantine, a publication key, the tool not building it — is internal, whatever made
+   the translation public (its own front matter too): a translation of internal text is
+   internal text. One rule with 5c and the copy rules (:func:`_passes_on`): a source
+   withheld as a duplicate, or only kept out of search engines, passes nothing on. The
+   sitemap (rule 11) runs later and passes nothing on: a translation is gated by its own
+   URL. **5c.** A page whose path names another language than its own in a folder or a
+   part of its file name (``goodwill-de.md``, ``de-goodwill.md``, ``goodwill-de-v2.md``,
+   ``de-DE/goodwill.md``, ``german/goodwill.md``, Docusaurus' ``i18n/de/…``:
+   :mod:`provider.wiki.translation_names`; paths compared after NFC and case folding)
+   where the locale settings do not place a translation is reported (an *unplaced
+   translation*), and a public one is internal when the page at the path without that
+   name, or its translation group, is internal or withheld.
 6. **Copies inherit the strictest status** (:mod:`provider.wiki.copies`): a public
    document whose text nearly copies (estimated Jaccard similarity of word shingles ≥ 0.35)
    an internal document, an internal section of any document, or a document withheld for
@@ -92,7 +96,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, TypeAlias
 
-from .audience import CORPUS, FILE, INTERNAL, PUBLIC, UNDECIDED, Reason
+from .audience import CORPUS, FILE, INTERNAL, PUBLIC, Reason
 from .cascade import CASCADE_ERROR, INVALID_AUDIENCE
 from .containment import Rarity, rarity
 from .copies import CopyGraph, near_copies
@@ -103,8 +107,8 @@ from .locale_patterns import match_locale
 from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import NOT_MEANT, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
-from .translation_names import candidate_stems
+from .same_text import WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
+from .translation_names import candidate_stems, name_key
 
 if TYPE_CHECKING:
     from .site_gate import SiteGate
@@ -122,6 +126,7 @@ __all__ = [
     "SYNC_UNKNOWN",
     "TWIN",
     "TWIN_PREFERENCE",
+    "UNPLACED",
     "Derived",
     "Gate",
     "Resolved",
@@ -132,6 +137,8 @@ __all__ = [
 
 #: Drift codes (:attr:`Resolved.drift`).
 ORPHAN, COPY, TWIN, SAME_LOCALE = "orphan-translation", "untranslated-copy", "same-page-twice", "same-locale-in-group"
+#: Drift code of rule 5c: a page whose path reads as a translation the locale settings do not place.
+UNPLACED = "unplaced-translation"
 
 #: Translation sync states (:attr:`Resolved.sync`).
 SYNC_CURRENT, SYNC_STALE, SYNC_UNKNOWN = "current", "stale", "unknown"
@@ -428,8 +435,40 @@ def _not_pages(drafts: Mapping[str, _Draft], layout: Layout) -> None:
             folder = folder.rpartition("/")[0]
 
 
+def _passes_on(source: _Draft) -> str | None:
+    """Whether a page's translations inherit its status, and which: ``"internal"`` or
+    ``"withheld"`` (not served), else ``None``. One answer however that status was decided —
+    front matter, an audience rule, a cascade, a quarantine, a publication key, the tool not
+    building the page — and the same one the copy rules read
+    (:func:`~provider.wiki.same_text.copy_source`): a page withheld as a duplicate, or only
+    kept out of search engines, is on the site and passes nothing on."""
+    whole = copy_source(source)[0]
+    return None if whole is None else "withheld" if whole == WITHHELD else "internal"
+
+
+def _inherit_from_source(draft: _Draft, sources: list[_Draft], why: str) -> str | None:
+    """Rules 5 and 5c, one code path: a public translation of a page whose status
+    passes on (:func:`_passes_on`) is internal — whatever made the translation public,
+    its own front matter included: a translation of internal text is internal text (issue
+    24). ``why`` says how the page reads as a translation (``""``: the locale settings
+    place it). Returns the source that decided, or ``None``."""
+    if draft.audience != PUBLIC or draft.withheld is not None:
+        return None
+    for source in sources:
+        status = _passes_on(source) if source is not draft else None
+        if status is None:
+            continue
+        path = source.meta.relpath
+        named = f"the internal {path}" if status == "internal" else f"{path}, which is not served"
+        draft.decide(Reason(INTERNAL, f"fail-closed: {why}a translation of {named}", CORPUS))
+        draft.problems.append(f"translation of {named}; served as internal")
+        return path
+    return None
+
+
 def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...]) -> None:
-    """Rule 5: translations the tool would not build; translations of internal text."""
+    """Rule 5: translations the tool would not build; translations of internal or
+    withheld text (:func:`_inherit_from_source`)."""
     sources: dict[str, list[_Draft]] = defaultdict(list)
     for draft in drafts.values():
         if draft.meta.locale == default_locale:
@@ -439,17 +478,7 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
         if meta.locale == default_locale:
             continue
         found = sorted(sources.get(meta.translation_group, []), key=lambda d: d.meta.relpath)
-        if not (need_source and relpath.startswith(need_source)):
-            # A translation made public only by an operator's path rule or a section's
-            # cascade, of a source that is internal however that was decided (its front
-            # matter, a rule, a cascade): the rule did not mean to publish its text.
-            internal = [d.meta.relpath for d in found
-                        if d.audience != PUBLIC and not d.audience_source.startswith((*_NOT_MEANT, _UNDECIDED))]
-            if internal and draft.audience == PUBLIC and draft.audience_source.startswith(("rule ", "cascade from ")):
-                draft.decide(Reason(INTERNAL, f"fail-closed: a translation of the internal {internal[0]}", CORPUS))
-                draft.problems.append(f"translation of {internal[0]}, which is internal; served as internal")
-            continue
-        if not found and draft.withheld is None:
+        if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
                               "without its source page")
             # A stale copy of a page that moved: it must not withhold the page it copies.
@@ -458,59 +487,46 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
                                   "tool does not build this translation, so it is not served")
             draft.drift.append(ORPHAN)
             continue
-        internal = [d.meta.relpath for d in found if d.audience != PUBLIC]
-        if internal and draft.audience == PUBLIC:
-            # The tool builds this page only as a translation of its source: a translation
-            # of internal text is internal text.
-            draft.decide(Reason(INTERNAL, f"fail-closed: a translation of the internal {internal[0]}", CORPUS))
-            draft.problems.append(f"translation of the internal {internal[0]}; served as internal")
+        _inherit_from_source(draft, found, "")
 
 
 def _unplaced_translations(drafts: Mapping[str, _Draft]) -> None:
-    """Rule 5c: a public page whose path names another language than its own
+    """Rule 5c: a page whose path names another language than its own
     (:func:`~provider.wiki.translation_names.candidate_stems`: ``goodwill-de.md``,
-    ``german/goodwill.md``) reads as a translation of the page at the path without that
-    name; when that page or a member of its translation group is internal or withheld
-    (however decided), the candidate is internal, with the reason, and ``check`` says
-    the locale settings do not place it."""
+    ``german/goodwill.md``, ``de-goodwill.md``, ``i18n/de/…``; paths compared by
+    :func:`~provider.wiki.translation_names.name_key`) reads as a translation of the page
+    at the path without that name, though the locale settings do not place it: ``check``
+    reports it (:data:`UNPLACED`), and when that page or a member of its translation group
+    is internal or withheld (however decided) a public candidate is internal, with the
+    reason (:func:`_inherit_from_source`)."""
     by_stem: dict[str, list[_Draft]] = defaultdict(list)
     groups: dict[str, list[_Draft]] = defaultdict(list)
     for relpath, draft in drafts.items():
-        by_stem[strip_extension(relpath)].append(draft)
-        groups[draft.meta.translation_group].append(draft)
+        by_stem[name_key(strip_extension(relpath))].append(draft)
+        groups[name_key(draft.meta.translation_group)].append(draft)
     for relpath, draft in drafts.items():
-        if draft.audience != PUBLIC or draft.withheld is not None:
+        if draft.withheld is not None:
             continue
         for stem, language in candidate_stems(relpath, draft.meta.locale):
             # The page of the same name (``a.md``, or ``a.en.md`` whose group is ``a``)
             # first, then its group: the reason names the page the author meant.
             sources = sorted({id(d): d for d in (*by_stem.get(stem, ()), *groups.get(stem, ()))}.values(),
                              key=lambda d: d.meta.relpath)
-            if any(d.meta.translation_group == draft.meta.translation_group for d in sources):
+            sources = [d for d in sources if d is not draft]
+            if not sources or any(d.meta.translation_group == draft.meta.translation_group for d in sources):
                 continue  # placed in that page's group by the locale settings: rules 4-5 read it
             members = {id(d): d for s in sources
-                       for d in (s, *sorted(groups[s.meta.translation_group], key=lambda d: d.meta.relpath))}
-            # "Internal" as the copy rules read it: a page withheld as a duplicate, or
-            # only kept out of search engines, is on the site and passes nothing on.
-            internal = [d.meta.relpath for d in members.values()
-                        if d is not draft and copy_source(d)[0] is not None]
-            if internal:
-                draft.decide(Reason(INTERNAL, f"fail-closed: its path names the language {language!r}, so it reads "
-                                              f"as a translation of the internal {internal[0]}", CORPUS))
-                draft.problems.append(
-                    f"looks like a {language!r} translation of {internal[0]}, which is internal, but the locale "
-                    f"settings do not place it (served as {draft.meta.locale}); served as internal — add "
-                    "the locale and its path pattern, or rename the file")
+                       for d in (s, *sorted(groups[name_key(s.meta.translation_group)], key=lambda d: d.meta.relpath))}
+            if UNPLACED not in draft.drift:
+                draft.drift.append(UNPLACED)
+                draft.problems.append(f"unplaced translation: its path names the language {language!r}, so it reads "
+                                      f"as a translation of {sources[0].meta.relpath}, but the locale settings do not "
+                                      f"place it (served as {draft.meta.locale}) — add the locale and its path "
+                                      "pattern, or rename the file")
+            if _inherit_from_source(draft, list(members.values()),
+                                    f"its path names the language {language!r}, so it reads as ") is not None:
                 break
 
-
-#: The audience source of a page nothing decided (no key, no rule, no cascade): internal
-#: by default, which says nothing about its translations.
-_UNDECIDED = UNDECIDED
-
-#: Audience sources that say no one asked for the page to be internal
-#: (:data:`provider.wiki.same_text.NOT_MEANT`).
-_NOT_MEANT = NOT_MEANT
 
 
 def _sketches(docs: Mapping[str, DocumentMeta]) -> dict[str, str]:

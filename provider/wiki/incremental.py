@@ -52,7 +52,7 @@ from .layouts import Layout
 from .locales import strip_extension
 from .reasons import withheld_kind
 from .same_text import bag_keys, file_keys
-from .translation_names import candidate_stems
+from .translation_names import candidate_stems, name_key
 
 __all__ = ["CorpusRules", "Tally"]
 
@@ -140,6 +140,12 @@ def _folders(relpath: str) -> Iterator[str]:
         folder = _parent(folder)
 
 
+def _name_keys(relpath: str, meta: DocumentMeta) -> set[str]:
+    """What a path naming a language before it is compared with (rule 5c): its path
+    without extension and its translation group."""
+    return {name_key(strip_extension(relpath)), name_key(meta.translation_group)}
+
+
 def _is_index(relpath: str) -> bool:
     folder, _, name = relpath.rpartition("/")
     return bool(folder) and name.split(".", 1)[0].lower() == "index"
@@ -176,8 +182,11 @@ class CorpusRules:
         self._unsettled: set[str] = set()
         self._now: dt.datetime | None = None
         self._by_stem: dict[str, set[str]] = defaultdict(set)
-        #: stem → the documents whose path names a language before it (rule 5c).
+        #: stem → the documents whose path names a language before it (rule 5c; stems
+        #: and the two indexes below compared by :func:`~provider.wiki.translation_names.name_key`).
         self._by_candidate: dict[str, set[str]] = defaultdict(set)
+        #: path without extension, and translation group → the documents (rule 5c).
+        self._by_name: dict[str, set[str]] = defaultdict(set)
         self._by_group: dict[str, set[str]] = defaultdict(set)
         self._by_id: dict[str, set[str]] = defaultdict(set)
         self._sections: dict[str, set[str]] = defaultdict(set)
@@ -371,6 +380,8 @@ class CorpusRules:
 
     def _index(self, relpath: str, meta: DocumentMeta) -> None:
         self._by_stem[strip_extension(relpath)].add(relpath)
+        for key in _name_keys(relpath, meta):
+            self._by_name[key].add(relpath)
         for stem, _ in candidate_stems(relpath, meta.locale):
             self._by_candidate[stem].add(relpath)
         self._by_group[meta.translation_group].add(relpath)
@@ -388,6 +399,7 @@ class CorpusRules:
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
+                           *((self._by_name, key) for key in _name_keys(relpath, meta)),
                            *((self._by_candidate, stem) for stem, _ in candidate_stems(relpath, meta.locale)),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
                            (self._bundles, _parent(relpath)), (self._linked, meta.real_relpath or ""),
@@ -437,11 +449,10 @@ class CorpusRules:
         of), in the current state of the relations."""
         yield from self._by_stem.get(strip_extension(relpath), ())
         # A path naming a language reads the page without it, and that page's group (5c).
-        yield from self._by_candidate.get(strip_extension(relpath), ())
-        yield from self._by_candidate.get(meta.translation_group, ())
+        for key in _name_keys(relpath, meta):
+            yield from self._by_candidate.get(key, ())
         for stem, _ in candidate_stems(relpath, meta.locale):
-            yield from self._by_stem.get(stem, ())
-            yield from self._by_group.get(stem, ())
+            yield from self._by_name.get(stem, ())
         yield from self._by_group.get(meta.translation_group, ())
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)

@@ -21,13 +21,14 @@ part gives the path, without extension, of the page it would translate
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import langcodes
 
 from .locales import strip_extension
 
-__all__ = ["candidate_stems", "language_of"]
+__all__ = ["candidate_stems", "language_of", "name_key"]
 
 #: Separators before a language suffix in a file name.
 _SEPARATORS = "._-"
@@ -71,29 +72,88 @@ def _language(tag: str) -> str:
         return tag
 
 
+def name_key(path: str) -> str:
+    """How rule 5c compares paths: Unicode NFC, then case-folded (``Kündigung`` written
+    with a combining diaeresis, ``KÜNDIGUNG`` and ``kündigung`` are one name; so are
+    ``Goodwill`` and ``goodwill``)."""
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+#: Docusaurus' i18n tree: the plugin folder under ``i18n/<locale>/`` → the source tree
+#: it translates (``current`` is the docs' unversioned tree, ``version-1.2`` a version).
+_DOCUSAURUS_TREES = {"docusaurus-plugin-content-blog": "blog", "docusaurus-plugin-content-pages": "src/pages"}
+_DOCUSAURUS_DOCS = "docusaurus-plugin-content-docs"
+#: At most this many name parts make one language (``zh-Hant-TW``).
+_MAX_TAG_PARTS = 3
+
+
+def _docusaurus_source(before: list[str], after: list[str]) -> list[str] | None:
+    """The source folders of a Docusaurus translation path (``before`` ends in ``i18n``,
+    ``after`` follows the locale folder), or ``None`` when it is not that tree's shape."""
+    if not before or before[-1].casefold() != "i18n" or not after:
+        return None
+    site, plugin = before[:-1], after[0].casefold()
+    if plugin == _DOCUSAURUS_DOCS and len(after) > 1:
+        version = after[1]
+        return [*site, "docs", *after[2:]] if version == "current" else [*site, "versioned_docs", version, *after[2:]]
+    if plugin in _DOCUSAURUS_TREES:
+        return [*site, *_DOCUSAURUS_TREES[plugin].split("/"), *after[1:]]
+    return None
+
+
+def _name_stems(name: str, own: str) -> dict[str, str]:
+    """The file names ``name`` (without extension) may translate: one to three of its
+    parts between ``.``, ``_`` or ``-`` naming a language other than ``own``, read as a
+    prefix (``de-goodwill`` → ``goodwill``), a suffix (``goodwill-de`` → ``goodwill``) or
+    a middle part, removed or with what follows (``goodwill-de-v2`` → ``goodwill-v2`` and
+    ``goodwill``)."""
+    cuts = [-1, *(index for index, char in enumerate(name) if char in _SEPARATORS), len(name)]
+    found: dict[str, str] = {}
+    for first, start in enumerate(cuts[:-1]):
+        for end in cuts[first + 1:first + 1 + _MAX_TAG_PARTS]:
+            if (start, end) == (-1, len(name)) or end - start < 2:
+                continue  # the whole name, or an empty part
+            language = language_of(name[start + 1:end])
+            if language is None or language == own:
+                continue
+            head, tail = name[:max(start, 0)], name[end + 1:] if end < len(name) else ""
+            if start == -1:
+                stems = [tail]
+            elif end == len(name):
+                stems = [head]
+            else:
+                stems = [head + name[end:], head]
+            for stem in stems:
+                if stem.strip(_SEPARATORS):
+                    found.setdefault(stem, language)
+    return found
+
+
 def candidate_stems(relpath: str, locale: str) -> list[tuple[str, str]]:
-    """``(stem, language)`` pairs: each page ``relpath`` (in ``locale``) may translate,
-    as a path without extension, and the language its path names. Empty for a path that
-    names no language other than ``locale``'s.
+    """``(key, language)`` pairs: each page ``relpath`` (in ``locale``) may translate,
+    as a path without extension compared by :func:`name_key`, and the language its path
+    names. Empty for a path that names no language other than ``locale``'s.
 
     ``de-DE/goodwill.md`` → ``[("goodwill", "de")]``; ``goodwill.de-DE.md`` →
     ``[("goodwill", "de")]`` (and ``("goodwill.de", "de")`` for the region read as a
-    suffix of its own); ``docs/german/a.md`` → ``[("docs/a", "de")]``.
+    suffix of its own); ``docs/german/a.md`` → ``[("docs/a", "de")]``; ``Goodwill-DE-v2.md``
+    → ``goodwill`` and ``goodwill-v2``; ``i18n/de/docusaurus-plugin-content-docs/current/a.md``
+    → ``docs/a`` (and ``i18n/docusaurus-plugin-content-docs/current/a``).
     """
     own = _language(locale)
-    stem = strip_extension(relpath)
+    stem = strip_extension(unicodedata.normalize("NFC", relpath))
     folders, _, name = stem.rpartition("/")
     parts = folders.split("/") if folders else []
     found: dict[str, str] = {}
     for index, part in enumerate(parts):
         language = language_of(part)
         if language is not None and language != own:
-            rest = [*parts[:index], *parts[index + 1:], name]
-            found.setdefault("/".join(rest), language)
+            before, after = parts[:index], parts[index + 1:]
+            found.setdefault(name_key("/".join([*before, *after, name])), language)
+            source = _docusaurus_source(before, after)
+            if source is not None:
+                found.setdefault(name_key("/".join([*source, name])), language)
     prefix = folders + "/" if folders else ""
-    for index, char in enumerate(name):
-        if char in _SEPARATORS and 0 < index < len(name) - 1:
-            language = language_of(name[index + 1:])
-            if language is not None and language != own:
-                found.setdefault(prefix + name[:index], language)
+    for other, language in _name_stems(name, own).items():
+        found.setdefault(name_key(prefix + other), language)
     return sorted(found.items())

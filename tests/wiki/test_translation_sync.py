@@ -127,9 +127,11 @@ def test_a_translation_without_a_single_source_is_unknown(tmp_path: Path) -> Non
 
 
 def test_public_index_judges_with_public_sources_only(tmp_path: Path) -> None:
-    """As with groups, the public index never learns about an internal source."""
+    """As with groups, the public index never learns about an internal source. (A source
+    internal for a meant reason makes its translation internal too, issue 24: a source
+    only kept out of search engines is on the site and passes nothing on.)"""
     content = tmp_path / "content"
-    internal = SOURCE.replace("audience: public", "audience: internal")
+    internal = SOURCE.replace("audience: public", "audience: public\nnoindex: true")
     _write(content, "en/refund.md", internal)
     _write(content, "de/refund.md", _translation(source_revision=git_blob_sha1(internal.encode())))
     settings = WikiSettings(root=content, locales=("en", "de"))
