@@ -7,15 +7,18 @@ know that: ``goodwill.de-DE.md``, ``goodwill_de.md``, ``goodwill-de.md``,
 to a reader, its German translation — internal text — although no pattern says so and
 the page is labelled with the default locale.
 
-A path is a **candidate** translation of another page when one of its folders, or the
-end of its file name after a ``.``, ``_`` or ``-``, names a language other than the
-page's own: a BCP 47 tag ``langcodes`` accepts whose language has a two-letter code
-(``de``, ``DE``, ``de_DE``, ``deu``; not ``api``), or a language's English name or its
-own name, whole (``german``, ``Deutsch``). Removing that
-part gives the path, without extension, of the page it would translate
-(:func:`candidate_stems`). The corpus rules withhold a public candidate from
-``customer_safe`` when that page, or a member of its translation group, is internal
-(:mod:`provider.wiki.corpus`, rule 5).
+A path is a **candidate** translation of another page when one of its folders, or one to
+three parts of its file name between ``.``, ``_`` or ``-`` (at its end, its start or in its
+middle), names a language other than the page's own: a BCP 47 tag ``langcodes`` accepts
+whose language has a two-letter code (``de``, ``DE``, ``de_DE``, ``deu``; not ``api``), or a
+language's English name or its own name, whole (``german``, ``Deutsch``). Removing that
+part (a middle part: also with what follows it) gives the path, without extension, of the
+page it would translate (:func:`candidate_stems`); under Docusaurus' ``i18n/<lang>/`` the
+plugin folders map to the trees they translate (``docusaurus-plugin-content-docs/current/``
+→ ``docs/``). Paths are compared by :func:`name_key` (NFC, case-folded). The corpus rules
+report a candidate of an existing page, and withhold a public one from ``customer_safe``
+when that page, or a member of its translation group, is internal or withheld
+(:mod:`provider.wiki.corpus`, rule 5c).
 """
 
 from __future__ import annotations
