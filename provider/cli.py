@@ -601,7 +601,7 @@ def _format_findings(report: CheckReport) -> list[str]:
 @click.option("--wide", is_flag=True, help="Show table cells (the WHY column above all) in full, not cut short.")
 @click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="KIND",
-              help="With --strict: fail on warnings of this kind (repeatable), e.g. orphan-translation.")
+              help="Fail on warnings of this kind (repeatable), e.g. orphan-translation, unplaced-translation.")
 @click.pass_context
 def check(ctx: click.Context, config_path: Path | None, content: Path | None, as_json: bool, show_urls: bool,
           problems_only: bool, wide: bool, strict: bool, fail_on: tuple[str, ...]) -> None:

@@ -152,8 +152,9 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     withhold_noindex: Annotated[bool, setting(
         "true to serve nobody pages whose front matter ROBOTS says NOINDEX", reload=True)] = False
     accepted_findings: Annotated[tuple[Acceptance, ...], setting(
-        "reviewed heuristic findings to ignore: a list of {path, finding, digest}",
-        expects="a list of `{path, finding, digest}`", default="none", parse=values.acceptances, reload=True)] = ()
+        "reviewed heuristic findings to ignore: a list of {path, finding, digest} (text: only the findings holding it)",
+        expects="a list of `{path, finding, digest}` (and `text`)", default="none", parse=values.acceptances,
+        reload=True)] = ()
     layout: Annotated[str, setting(
         "docs tool preset", expects=f"one of {', '.join(LAYOUTS)}", parse=values.layout, reload=True)] = DEFAULT_LAYOUT
     locale_pattern_pairs: Annotated[tuple[tuple[str, str | None], ...], setting(

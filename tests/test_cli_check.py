@@ -116,6 +116,28 @@ def test_strict_fails_on_an_unused_rule_and_on_chosen_warnings(tmp_path: Path) -
     assert code == 2
 
 
+def test_fail_on_unplaced_translation_fails_the_operators_ci(tmp_path: Path) -> None:
+    """Issue 24: ``goodwill-de.md`` beside ``goodwill.md`` reads as its German translation
+    but the locale settings ([en]) do not place it: a warning, and with
+    ``--fail-on unplaced-translation`` exit 1 naming the file (public source or not)."""
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "goodwill.md").write_text("# Goodwill\n\nPublic goodwill policy.\n", "utf-8")
+    (content / "goodwill-de.md").write_text("# Kulanz\n\nKulanzregeln auf Deutsch.\n", "utf-8")
+    (content / "shipping.md").write_text("# Shipping\n\nOrders ship in two days.\n", "utf-8")
+    config = tmp_path / "knowledge-provider.yaml"
+    config.write_text('content: content\nlocales: [en]\naudience_rules:\n  - "**": public\n', "utf-8")
+    code, out, _ = run("--config", str(config))
+    assert code == 0 and "unplaced translation" in out
+    code, out, _ = run("--config", str(config), "--fail-on", "unplaced-translation")
+    assert code == 1 and "goodwill-de.md: unplaced-translation" in out and "shipping.md:" not in out
+    code, out, _ = run("--config", str(config), "--fail-on", "unplaced-translation", "--json")
+    assert code == 1 and json.loads(out)["strictFailures"] == ["goodwill-de.md: unplaced-translation"]
+    (content / "goodwill-de.md").rename(content / "goodwill.de.md")  # placed: de is a configured locale
+    config.write_text('content: content\nlocales: [en, de]\naudience_rules:\n  - "**": public\n', "utf-8")
+    assert run("--config", str(config), "--fail-on", "unplaced-translation")[0] == 0
+
+
 def test_a_reason_cut_short_in_the_table_is_said_and_wide_shows_it_in_full(tmp_path: Path) -> None:
     """An operator reads why a page is withheld: the table cuts long cells (and says so);
     ``--wide`` shows the whole reason."""

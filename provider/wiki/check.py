@@ -66,7 +66,7 @@ from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, UNPLACED, Resolved, resolve
 from .docfx_urls import docfx_site
 from .document import WikiDocument, WikiSettings
 from .files import Skipped, discover
-from .findings import NEAR_COPY, read_finding, stale_acceptances
+from .findings import NEAR_COPY, covers, read_finding, stale_acceptances
 from .gitblobs import GitBlobs
 from .reader import DocumentReader
 from .reasons import withheld_kind
@@ -194,6 +194,10 @@ class CheckReport:
             or ``None``); else ``None``.
         site_only: sitemap URLs that no document's citation URL matches, sorted.
         site: the docs tool's publication settings read (:mod:`provider.wiki.sites`).
+        stale_acceptances: why each ``accepted_findings`` entry that no longer applies does
+            not (the file is gone or changed, or the finding or its text is not in it).
+        broad_acceptances: the ``accepted_findings`` entries without ``text``: each
+            accepts every finding of its code in the file.
         url_notes: why some pages have no citation URL although one is configured (a
             DocFX docset without a base path, :meth:`~provider.wiki.docfx_urls.DocfxSite.notes`).
     """
@@ -206,6 +210,7 @@ class CheckReport:
     site_only: list[str] = field(default_factory=list)
     site: SitePolicy = field(default_factory=SitePolicy)
     stale_acceptances: list[str] = field(default_factory=list)
+    broad_acceptances: list[dict[str, str]] = field(default_factory=list)
     url_notes: list[str] = field(default_factory=list)
 
     @property
@@ -326,7 +331,8 @@ class CheckReport:
                                   for f in self.site.findings]},
             "files": [entry.to_json() for entry in self.files],
             # Only with accepted_findings configured: the shape stays as it was without.
-            **({"staleAcceptances": self.stale_acceptances} if "accepted_findings" in self.settings else {}),
+            **({"staleAcceptances": self.stale_acceptances, "broadAcceptances": self.broad_acceptances}
+               if "accepted_findings" in self.settings else {}),
             **({"urlNotes": self.url_notes} if self.url_notes else {}),
         }
 
@@ -338,7 +344,7 @@ def heuristic_findings(item: Resolved) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for stored in item.meta.findings:
         code, line, text = read_finding(stored)
-        found.append({"finding": code, "line": line, "text": text, "accepted": code in accepted})
+        found.append({"finding": code, "line": line, "text": text, "accepted": covers(accepted, code, text)})
     for reason in item.quarantine:
         if reason.startswith(("nearly the same text as", "holds a paragraph of")):  # rules 6, 6b and 6c
             found.append({"finding": NEAR_COPY, "line": 0, "text": reason, "accepted": False})
@@ -455,10 +461,11 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
                             "false (not evaluated): URLs are built without a trailing slash; set "
                             "citation_path_pattern if the site adds one"]
     if settings.accepted_findings:
-        used = {relpath: [f["finding"] for f in heuristic_findings(item) if f["accepted"]]
-                for relpath, item in resolved.items()}
+        findings = {relpath: [(f["finding"], f["text"]) for f in heuristic_findings(item)]
+                    for relpath, item in resolved.items()}
         report.stale_acceptances = stale_acceptances(
-            settings.accepted_findings, {relpath: meta.revision for relpath, meta in metas.items()}, used)
+            settings.accepted_findings, {relpath: meta.revision for relpath, meta in metas.items()}, findings)
+        report.broad_acceptances = [a.describe() for a in settings.accepted_findings if a.text is None]
     report.files = sorted(
         [_entry(relpath, item, settings) for relpath, item in resolved.items()] + [_skipped_entry(s) for s in skipped],
         key=lambda entry: entry.path,

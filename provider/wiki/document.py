@@ -43,7 +43,7 @@ from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, not_a_date, parse_date, post_group
 from .dialects import apply_dialects
 from .files import FileRef, Skipped, ignore_reason, stat_file
-from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, format_finding
+from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, covers, format_finding
 from .frontmatter import FrontMatter, head_key, parse_front_matter
 from .hugo_site import site_cascade_for
 from .jekyll_urls import jekyll_url
@@ -348,7 +348,8 @@ class _Header:
         errors: decoding, front matter, site configuration and audience map errors, in
             that order.
         findings: a misplaced header's finding.
-        accepted: the finding codes the operator accepted for these bytes.
+        accepted: what the operator accepted for these bytes (:func:`~provider.wiki.findings.accepted_codes`:
+            codes, and ``code|text`` for one finding; read with :func:`~provider.wiki.findings.covers`).
     """
 
     text: str
@@ -384,7 +385,7 @@ def _read_header(settings: WikiSettings, relpath: str, data: bytes, revision: st
                                include_lines=layout.name == "mkdocs")
     if front.error is not None and front.error.startswith(MISPLACED_HEADER):
         findings.append(format_finding(MISPLACED, _line_in(front.error), front.error))
-        if MISPLACED in accepted:
+        if covers(accepted, MISPLACED, front.error):
             front = parse_front_matter(text, yaml_end_marker=layout.name == "jekyll",
                                        include_lines=layout.name == "mkdocs", accept_misplaced=True)
     if front.error is not None:
@@ -631,11 +632,11 @@ def _marker_messages(markers: list[BodyMarker], at: Callable[[int], int],
                 errors.append(f"line {at(marker.line)} sets {marker.text!r} in the body, outside the front "
                               "matter; the document is treated as internal")
         elif marker.code == INTERNAL_TITLE:
-            if marker.code not in head.accepted:
+            if not covers(head.accepted, marker.code, marker.text):
                 errors.append(f"line {at(marker.line)}: front matter {marker.text!r} says the page is not for "
                               f"customers; treated as internal ({INTERNAL_TITLE}; accept it in accepted_findings if "
                               "it is public)")
-        elif marker.code not in head.accepted:
+        elif not covers(head.accepted, marker.code, marker.text):
             hiding.append(marker)
             warnings.append(f"line {at(marker.line)}: {marker.text!r} says it is not for customers, so "
                             f"{_HIDES[marker.code]} internal ({marker.code}; accept it in accepted_findings if "
@@ -656,10 +657,12 @@ def _split(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: t
         split = replace(split, near_miss_lines=near)
     if split.near_miss_lines:
         lines = _lines(body_text)
-        findings += [format_finding(WOULD_BE_MARKER, at(n), lines[n - 1] if n <= len(lines) else "")
-                     for n in split.near_miss_lines]
-        if WOULD_BE_MARKER in accepted:
-            split = replace(split, near_miss_lines=())
+        texts = {n: lines[n - 1] if n <= len(lines) else "" for n in split.near_miss_lines}
+        findings += [format_finding(WOULD_BE_MARKER, at(n), texts[n]) for n in split.near_miss_lines]
+        # Accepted one by one (an acceptance's text) or all at once (none).
+        kept = tuple(n for n in split.near_miss_lines if not covers(accepted, WOULD_BE_MARKER, texts[n]))
+        if kept != split.near_miss_lines:
+            split = replace(split, near_miss_lines=kept)
     return split
 
 

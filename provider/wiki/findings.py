@@ -30,11 +30,16 @@ code                       what fires                                           
 **Accepting** (configuration ``accepted_findings``): a list of ``{path, finding,
 digest}``, where ``digest`` is the file's git blob hash (``git hash-object PATH``, also
 printed by ``check``). The finding of that code is then ignored for that file while its
-bytes have that digest: any edit re-opens it. Acceptance never overrides a rule — front
-matter ``audience: internal``, drafts and other publication keys, the operator's audience
-rules, the site's configuration, exact ``<!-- internal -->`` markers, an unreadable
-header, an ``audience`` key set outside the front matter. Paths are compared after
-Unicode NFC normalisation.
+bytes have that digest: any edit re-opens it. With ``text`` — an exact snippet of the
+finding's text as ``check`` prints it (whitespace runs read as one space) — only the
+findings of that code whose text holds the snippet are accepted, not every finding of
+the code in the file; ``check --json`` lists the *broad* acceptances (without ``text``)
+apart, and an acceptance whose digest or text no longer matches as stale. A ``near-copy``
+is accepted per file (its text is a similarity report, not the page's). Acceptance never
+overrides a rule — front matter ``audience: internal``, drafts and other publication
+keys, the operator's audience rules, the site's configuration, exact ``<!-- internal -->``
+markers, an unreadable header, an ``audience`` key set outside the front matter. Paths are
+compared after Unicode NFC normalisation.
 """
 
 from __future__ import annotations
@@ -46,8 +51,8 @@ from dataclasses import dataclass
 
 from .body_markers import BODY_MARKER_CODES
 
-__all__ = ["ACCEPTABLE_CODES", "HEURISTIC_CODES", "NEAR_COPY", "Acceptance", "accepted_codes", "format_finding",
-           "parse_acceptances", "read_finding", "stale_acceptances"]
+__all__ = ["ACCEPTABLE_CODES", "HEURISTIC_CODES", "NEAR_COPY", "Acceptance", "accepted_codes", "covers",
+           "finding_text", "format_finding", "parse_acceptances", "read_finding", "stale_acceptances"]
 
 MISPLACED, WOULD_BE_MARKER, NEAR_COPY = "misplaced-front-matter", "would-be-marker", "near-copy"
 #: Every heuristic finding code.
@@ -67,14 +72,41 @@ class Acceptance:
         finding: one of :data:`ACCEPTABLE_CODES`.
         digest: the git blob hash (40 lowercase hex digits) of the file's bytes when it
             was reviewed.
+        text: a snippet of the one finding accepted (:func:`finding_text` form), or
+            ``None``: every finding of the code in the file (a *broad* acceptance).
     """
 
     path: str
     finding: str
     digest: str
+    text: str | None = None
+
+    @property
+    def key(self) -> str:
+        """How :func:`accepted_codes` and :func:`covers` hold it: the code, or ``code|text``."""
+        return self.finding if self.text is None else f"{self.finding}|{finding_text(self.text)}"
 
     def describe(self) -> dict[str, str]:
-        return {"path": self.path, "finding": self.finding, "digest": self.digest}
+        described = {"path": self.path, "finding": self.finding, "digest": self.digest}
+        return described if self.text is None else {**described, "text": self.text}
+
+
+def finding_text(text: str) -> str:
+    """A finding's text as stored and printed: whitespace runs as one space, at most 120
+    characters."""
+    return " ".join(text.split())[:120]
+
+
+def covers(accepted: Iterable[str], code: str, text: str) -> bool:
+    """Whether the keys ``accepted`` (:attr:`Acceptance.key`, from :func:`accepted_codes`)
+    accept a finding of ``code`` whose text is ``text``: the code itself, or a snippet of
+    :func:`finding_text` of ``text``."""
+    shown = finding_text(text)
+    for key in accepted:
+        found, _, snippet = key.partition("|")
+        if found == code and (not snippet or snippet in shown):
+            return True
+    return False
 
 
 def _nfc(path: str) -> str:
@@ -90,13 +122,14 @@ def parse_acceptances(value: object, where: str) -> tuple[Acceptance, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
-        raise ValueError(f"{where}: must be a list of {{path, finding, digest}}")
+        raise ValueError(f"{where}: must be a list of {{path, finding, digest}} (and text, optionally)")
     found = []
     for number, entry in enumerate(value, start=1):
         here = f"{where}[{number}]"
-        if not isinstance(entry, dict) or set(entry) != {"path", "finding", "digest"}:
-            raise ValueError(f"{here}: must have exactly the keys path, finding and digest")
-        path, finding, digest = entry["path"], entry["finding"], entry["digest"]
+        if not isinstance(entry, dict) or not {"path", "finding", "digest"} <= set(entry) <= {
+                "path", "finding", "digest", "text"}:
+            raise ValueError(f"{here}: must have exactly the keys path, finding and digest (and text, optionally)")
+        path, finding, digest, text = entry["path"], entry["finding"], entry["digest"], entry.get("text")
         if not isinstance(path, str) or not path.strip() or path.startswith("/") or "\\" in path:
             raise ValueError(f"{here}: path must be a file path relative to the content folder, with /")
         if finding not in ACCEPTABLE_CODES:
@@ -106,20 +139,27 @@ def parse_acceptances(value: object, where: str) -> tuple[Acceptance, ...]:
         if not isinstance(digest, str) or _DIGEST.fullmatch(digest.strip().lower()) is None:
             raise ValueError(f"{here}: digest must be the file's git blob hash (40 hex digits; "
                              "`knowledge-provider check` prints it, as does `git hash-object FILE`)")
-        found.append(Acceptance(_nfc(path.strip()), finding, digest.strip().lower()))
+        if "text" in entry:
+            if not isinstance(text, str) or not finding_text(text):
+                raise ValueError(f"{here}: text must be a snippet of the finding's text as check prints it")
+            if finding == NEAR_COPY:
+                raise ValueError(f"{here}: a near-copy is accepted for the whole file: leave out text")
+            text = finding_text(text)
+        found.append(Acceptance(_nfc(path.strip()), finding, digest.strip().lower(), text))
     return tuple(found)
 
 
 def accepted_codes(acceptances: Iterable[Acceptance], relpath: str, revision: str) -> frozenset[str]:
-    """The finding codes accepted for the file at ``relpath`` whose bytes hash to
-    ``revision`` (a git blob hash)."""
+    """What is accepted for the file at ``relpath`` whose bytes hash to ``revision`` (a git
+    blob hash): :attr:`Acceptance.key` of each acceptance that applies (read them with
+    :func:`covers`)."""
     path = _nfc(relpath)
-    return frozenset(a.finding for a in acceptances if a.path == path and a.digest == revision)
+    return frozenset(a.key for a in acceptances if a.path == path and a.digest == revision)
 
 
 def format_finding(code: str, line: int, text: str) -> str:
     """A finding as stored with a document: ``"code|line|text"``."""
-    return f"{code}|{line}|{' '.join(text.split())[:120]}"
+    return f"{code}|{line}|{finding_text(text)}"
 
 
 def read_finding(stored: str) -> tuple[str, int, str]:
@@ -129,20 +169,23 @@ def read_finding(stored: str) -> tuple[str, int, str]:
 
 
 def stale_acceptances(acceptances: Iterable[Acceptance], revisions: Mapping[str, str],
-                      used: Mapping[str, Iterable[str]]) -> list[str]:
+                      found: Mapping[str, Iterable[tuple[str, str]]]) -> list[str]:
     """Why each acceptance no longer applies: the file is gone, it changed since it was
-    reviewed (its digest differs: review it again), or the finding is not found in it
-    any more. ``revisions`` maps each read file to its git blob hash; ``used`` each file
-    to the codes accepted and found in it."""
+    reviewed (its digest differs: review it again), the finding is not found in it any
+    more, or no finding of the code holds the acceptance's text. ``revisions`` maps each
+    read file to its git blob hash; ``found`` each file to its heuristic findings as
+    ``(code, text)``."""
     by_nfc = {_nfc(path): path for path in revisions}
     out = []
     for acceptance in acceptances:
         path = by_nfc.get(acceptance.path)
+        what = f"accepted {acceptance.finding} for {acceptance.path}"
         if path is None:
-            out.append(f"accepted {acceptance.finding} for {acceptance.path}: no such file")
+            out.append(f"{what}: no such file")
         elif revisions[path] != acceptance.digest:
-            out.append(f"accepted {acceptance.finding} for {acceptance.path}: the file changed since it was "
-                       f"reviewed (digest now {revisions[path]}); review the finding again")
-        elif acceptance.finding not in set(used.get(path, ())):
-            out.append(f"accepted {acceptance.finding} for {acceptance.path}: no such finding in the file any more")
+            out.append(f"{what}: the file changed since it was reviewed (digest now {revisions[path]}); review the "
+                       "finding again")
+        elif not any(covers((acceptance.key,), code, text) for code, text in found.get(path, ())):
+            out.append(f"{what}: no such finding in the file any more" if acceptance.text is None else
+                       f"{what}: no {acceptance.finding} finding holds the text {acceptance.text!r} any more")
     return out

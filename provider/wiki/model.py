@@ -250,8 +250,9 @@ class DocumentMeta:
             a scan re-reads the page when its docs tool's configuration changed.
         findings: the heuristic findings in the file (:mod:`provider.wiki.findings`,
             each ``"code|line|text"``), accepted ones included.
-        accepted: the finding codes the operator accepted for the file's current bytes:
-            those findings are ignored.
+        accepted: what the operator accepted for the file's current bytes: finding codes
+            (every finding of the code), and ``code|text`` for the findings whose text holds
+            ``text`` (:func:`provider.wiki.findings.covers`): those findings are ignored.
         bag, internal_bag: :func:`provider.wiki.copies.word_bag` of the text (title
             and headings left out: a copy is retitled) and of the internal sections' text: finds
             copies too short for a sketch, or with their words reordered.

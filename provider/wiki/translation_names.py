@@ -7,15 +7,18 @@ know that: ``goodwill.de-DE.md``, ``goodwill_de.md``, ``goodwill-de.md``,
 to a reader, its German translation — internal text — although no pattern says so and
 the page is labelled with the default locale.
 
-A path is a **candidate** translation of another page when one of its folders, or the
-end of its file name after a ``.``, ``_`` or ``-``, names a language other than the
-page's own: a BCP 47 tag ``langcodes`` accepts whose language has a two-letter code
-(``de``, ``DE``, ``de_DE``, ``deu``; not ``api``), or a language's English name or its
-own name, whole (``german``, ``Deutsch``). Removing that
-part gives the path, without extension, of the page it would translate
-(:func:`candidate_stems`). The corpus rules withhold a public candidate from
-``customer_safe`` when that page, or a member of its translation group, is internal
-(:mod:`provider.wiki.corpus`, rule 5).
+A path is a **candidate** translation of another page when one of its folders, or one to
+three parts of its file name between ``.``, ``_`` or ``-`` (at its end, its start or in its
+middle), names a language other than the page's own: a BCP 47 tag ``langcodes`` accepts
+whose language has a two-letter code (``de``, ``DE``, ``de_DE``, ``deu``; not ``api``), or a
+language's English name or its own name, whole (``german``, ``Deutsch``). Removing that
+part (a middle part: also with what follows it) gives the path, without extension, of the
+page it would translate (:func:`candidate_stems`); under Docusaurus' ``i18n/<lang>/`` the
+plugin folders map to the trees they translate (``docusaurus-plugin-content-docs/current/``
+→ ``docs/``). Paths are compared by :func:`name_key` (NFC, case-folded). The corpus rules
+report a candidate of an existing page, and withhold a public one from ``customer_safe``
+when that page, or a member of its translation group, is internal or withheld
+(:mod:`provider.wiki.corpus`, rule 5c).
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ def name_key(path: str) -> str:
 #: it translates (``current`` is the docs' unversioned tree, ``version-1.2`` a version).
 _DOCUSAURUS_TREES = {"docusaurus-plugin-content-blog": "blog", "docusaurus-plugin-content-pages": "src/pages"}
 _DOCUSAURUS_DOCS = "docusaurus-plugin-content-docs"
+#: The separators between a file name's parts.
+_SHAPE_SPLIT = re.compile(r"[._-]")
 #: At most this many name parts make one language (``zh-Hant-TW``).
 _MAX_TAG_PARTS = 3
 
@@ -104,9 +109,9 @@ def _docusaurus_source(before: list[str], after: list[str]) -> list[str] | None:
 def _name_stems(name: str, own: str) -> dict[str, str]:
     """The file names ``name`` (without extension) may translate: one to three of its
     parts between ``.``, ``_`` or ``-`` naming a language other than ``own``, read as a
-    prefix (``de-goodwill`` → ``goodwill``), a suffix (``goodwill-de`` → ``goodwill``) or
-    a middle part, removed or with what follows (``goodwill-de-v2`` → ``goodwill-v2`` and
-    ``goodwill``)."""
+    suffix (``goodwill-de`` → ``goodwill``), a prefix with a two-letter language
+    (``de-goodwill`` → ``goodwill``) or a middle part followed only by parts with digits,
+    removed or with what follows (``goodwill-de-v2`` → ``goodwill-v2`` and ``goodwill``)."""
     cuts = [-1, *(index for index, char in enumerate(name) if char in _SEPARATORS), len(name)]
     found: dict[str, str] = {}
     for first, start in enumerate(cuts[:-1]):
@@ -118,11 +123,20 @@ def _name_stems(name: str, own: str) -> dict[str, str]:
                 continue
             head, tail = name[:max(start, 0)], name[end + 1:] if end < len(name) else ""
             if start == -1:
+                # Before the name only a tag with a two-letter language (``de-goodwill``,
+                # ``de_DE-goodwill``): a longer word there is the name's own (``kas-anchoring``
+                # is no Kashmiri page).
+                if len(_SHAPE_SPLIT.split(name[:end], 1)[0]) != 2:
+                    continue
                 stems = [tail]
             elif end == len(name):
                 stems = [head]
-            else:
+            elif all(any(c.isdigit() for c in part) for part in _SHAPE_SPLIT.split(tail)):
+                # Inside the name only before versions, dates, numbers (``goodwill-de-v2``):
+                # ``room-finder-is-not-available`` is no Icelandic room finder.
                 stems = [head + name[end:], head]
+            else:
+                continue
             for stem in stems:
                 if stem.strip(_SEPARATORS):
                     found.setdefault(stem, language)

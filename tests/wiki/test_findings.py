@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpthread_kit.registrations import ConfigurationError
 from provider.config import config_from_mapping
@@ -244,3 +247,89 @@ def test_the_index_summary_names_withholding_reasons_by_kind() -> None:
     line = format_report(report).splitlines()[0]
     assert "3 withheld (2 unreadable front matter, 1 drafts and unpublished)" in line
     assert "drafts, unpublished, copies" not in line
+
+
+#: Four sections a heading hides, each one finding of the same code (issue 24: accept ONE).
+_HEADINGS = {"Internal notes": "Alpha", "Staff only": "Bravo", "Agents only": "Charlie",
+             "For support staff": "Delta"}
+FOUR = "---\naudience: public\n---\n# Refunds\n\nPublic words.\n" + "".join(
+    f"\n## {heading}\n\n{word} section text.\n" for heading, word in _HEADINGS.items())
+
+
+def _accept_text(text: str, finding: str, snippet: str | None) -> Acceptance:
+    return Acceptance("docs/page.md", finding, git_blob_sha1(text.encode("utf-8")), snippet)
+
+
+class TestAcceptingOneFinding:
+    """Issue 24: an ``accepted_findings`` entry with ``text`` accepts only the findings
+    whose text holds it; without ``text`` every finding of the code in the file. Bound to
+    the digest either way; ``check`` lists broad acceptances apart and stale ones."""
+
+    @settings(max_examples=25, deadline=None)
+    @given(chosen=st.sets(st.sampled_from(sorted(_HEADINGS))),
+           spell=st.sampled_from(["whole", "part", "spaced"]))
+    def test_exactly_the_accepted_sections_are_published(self, chosen: set[str], spell: str) -> None:
+        def snippet(heading: str) -> str:
+            return {"whole": heading, "part": heading.split()[-1] if heading != "Staff only" else "Staff",
+                    "spaced": heading.replace(" ", "  \n ")}[spell]
+        accepted = tuple(_accept_text(FOUR, "hiding-heading", snippet(h)) for h in sorted(chosen))
+        body = _doc(FOUR, accepted).public_body
+        for heading, word in _HEADINGS.items():
+            # "only" is a snippet of two headings: both accepted then, and only those.
+            held = set(chosen) | ({"Staff only", "Agents only"} if spell == "part" and
+                                           chosen & {"Agents only"} else set())
+            assert (f"{word} section text" in body) == (heading in held), (heading, chosen, spell)
+        edited = _doc(FOUR + "\nOne more line.\n", accepted).public_body
+        assert "section text" not in edited  # the edit re-opens every one of them
+
+    def test_a_broad_acceptance_publishes_every_finding_of_the_code(self) -> None:
+        body = _doc(FOUR, (_accept_text(FOUR, "hiding-heading", None),)).public_body
+        assert all(f"{word} section text" in body for word in _HEADINGS.values())
+
+    def test_one_would_be_marker_of_two(self) -> None:
+        page = ("---\naudience: public\n---\n# Refunds\n\nPublic words.\n\n<!-- internl -->\n\nFirst.\n\n"
+                "<!-- intenral -->\n\nSecond.\n")
+        found = [f for f in _doc(page).meta.findings if f.startswith("would-be-marker")]
+        assert len(found) == 2, found
+        one = _doc(page, (_accept_text(page, "would-be-marker", "internl"),))
+        both = _doc(page, (_accept_text(page, "would-be-marker", "internl"),
+                           _accept_text(page, "would-be-marker", "intenral")))
+        assert _doc(page).meta.audience == "internal" and one.meta.audience == "internal"
+        assert both.meta.audience == "public"
+        assert one.meta.accepted == ("would-be-marker|internl",)
+        assert [f["accepted"] for f in _check_findings(page, one.meta.accepted)] == [True, False]
+        assert [f["accepted"] for f in _check_findings(page, both.meta.accepted)] == [True, True]
+
+    def test_check_json_lists_broad_and_stale_acceptances(self, tmp_path: Path) -> None:
+        root = tmp_path / "wiki"
+        _write(root, {"docs/page.md": FOUR})
+        digest = git_blob_sha1(FOUR.encode("utf-8"))
+        entries = [{"path": "docs/page.md", "finding": "hiding-heading", "digest": digest, "text": "Staff only"},
+                   {"path": "docs/page.md", "finding": "hiding-heading", "digest": digest},
+                   {"path": "docs/page.md", "finding": "hiding-heading", "digest": digest, "text": "Managers only"},
+                   {"path": "docs/page.md", "finding": "hiding-heading", "digest": "0" * 40, "text": "Agents"}]
+        config = config_from_mapping({"content": str(root), "accepted_findings": entries}, base=root)
+        report = check_wiki(config.wiki_settings(), now=NOW).to_json()
+        assert report["broadAcceptances"] == [{"path": "docs/page.md", "finding": "hiding-heading",
+                                               "digest": digest}]
+        stale = report["staleAcceptances"]
+        assert len(stale) == 2, stale
+        assert "'Managers only'" in stale[0] and "changed since it was reviewed" in stale[1]
+
+    @pytest.mark.parametrize(("entry", "says"), [
+        ({"text": ""}, "text must be a snippet"),
+        ({"text": 3}, "text must be a snippet"),
+        ({"finding": "near-copy", "text": "a"}, "near-copy is accepted for the whole file"),
+        ({"note": "x"}, "exactly the keys"),
+    ])
+    def test_bad_text_entries_name_the_entry(self, entry: dict[str, object], says: str) -> None:
+        base = {"path": "a.md", "finding": "hiding-heading", "digest": "a" * 40}
+        with pytest.raises(ConfigurationError, match=says):
+            config_from_mapping({"accepted_findings": [{**base, **entry}]}, base=Path("/srv"))
+
+
+def _check_findings(page: str, accepted: tuple[str, ...]) -> list[dict[str, object]]:
+    doc = _doc(page)
+    meta = replace(doc.meta, accepted=accepted)
+    resolved = resolve({meta.relpath: meta}, now=NOW)[meta.relpath]
+    return [f for f in heuristic_findings(resolved) if f["finding"] == "would-be-marker"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from provider.search.layout import IndexLayout
 from provider.wiki.check import check_wiki
 from provider.wiki.classify import AudienceRule
 from provider.wiki.document import WikiSettings
+from tests.conftest import CUSTOMER_SECRET, start_provider
 from tests.support import write_files
 
 _SITES = itertools.count()
@@ -106,6 +108,20 @@ def test_a_placed_translation_of_a_public_page_stays_public(tmp_path: Path, tran
     assert found[place].public, found[place].audience_source
 
 
+def test_a_translation_of_a_page_the_tool_does_not_build_is_internal(tmp_path: Path) -> None:
+    """Issue 24 (X2): Jekyll copies a file without front matter as a static file, so the
+    source is withheld (not a page); its translation, public by its own front matter, is
+    internal (served to agents), like a translation of any other withheld page."""
+    files = {"goodwill.md": f"# Goodwill\n\n{_SECRET}\n",
+             "de/goodwill.md": _page("Kulanz", _GERMAN, "audience: public\n")}
+    wiki = WikiSettings(root=write_files(tmp_path / "w", files), layout="jekyll", default_locale="en",
+                        locales=("en", "de"), audience_rules=(AudienceRule("**", "public"),))
+    found = {f.path: f.resolved for f in check_wiki(wiki).files if f.resolved is not None}
+    assert not found["goodwill.md"].served
+    assert found["de/goodwill.md"].served and not found["de/goodwill.md"].public
+    assert "goodwill.md, which is not served" in found["de/goodwill.md"].audience_source
+
+
 def test_a_source_only_kept_out_of_search_engines_passes_nothing_on(tmp_path: Path) -> None:
     """The site publishes a ``noindex`` page: its translation stays public, as a copy of it
     would (one rule with the copy rules, :func:`provider.wiki.same_text.copy_source`)."""
@@ -153,3 +169,25 @@ def test_a_placed_translation_of_an_internal_page_is_not_retrieved_for_customer_
     })
     assert _found(backend, "Kulanzgutschrift", Exposure.CUSTOMER_SAFE, "de") == {}
     assert _found(backend, "Kulanzgutschrift", Exposure.AGENT_ONLY, "de") == {"de/goodwill": "de"}
+
+
+@pytest.mark.e2e
+def test_e2e_a_placed_public_translation_reaches_customer_safe_in_its_locale(tmp_path: Path) -> None:
+    """End to end (real ``serve``, signed requests), issue 24: with the ``locale``
+    capability declared, ``locale: de`` returns ``de/goodwill`` to ``customer_safe``. In the
+    minimum configuration the request's ``locale`` is ignored (CONTRACT Q3, C2): one answer
+    per group, in the language the query is read as."""
+    wiki = write_files(tmp_path / "wiki", {
+        "goodwill.md": _page("Goodwill", "Agents may grant a goodwill credit when a delivery is late.",
+                             "audience: public\n"),
+        "de/goodwill.md": _page("Kulanz", f"{_GERMAN} Goodwill heisst Kulanz.", "audience: public\n"),
+    })
+    server = start_provider(tmp_path / "run", content=wiki, config={
+        "port": 18410, "locales": ["en", "de"], "capabilities": ["retrieve", "locale"]})
+    try:
+        for query in ("Kulanzgutschrift", "goodwill"):
+            reply = server.retrieve({"query": query, "locale": "de", "limit": 10}, CUSTOMER_SECRET)
+            assert reply.status == 200, reply.body
+            assert [(r["documentId"], r["locale"]) for r in reply.json()["results"]] == [("de/goodwill", "de")]
+    finally:
+        server.stop()

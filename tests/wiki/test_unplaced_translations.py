@@ -12,8 +12,10 @@ with a warning.
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from pathlib import Path
 
+import langcodes
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -135,3 +137,65 @@ def test_e2e_customer_safe_never_gets_an_unplaced_translation_of_internal_text(t
         assert {agents.get("goodwill-de"), agents.get("german/goodwill")} == {"internal"}, agents
     finally:
         server.stop()
+
+
+#: Languages with a two-letter code, read from the BCP 47 library (``langcodes``), not
+#: listed here; their tags are built by it too.
+_LANGUAGES = sorted(code for code in ("de", "fr", "es", "ja", "ko", "pt", "ru", "zh", "nl", "sv", "pl", "tr", "vi")
+                    if langcodes.Language.get(code).is_valid())
+_REGIONS = (None, "DE", "AT", "BR", "CN", "TW", "US", "419")
+
+
+@st.composite
+def _tags(draw: st.DrawFn) -> tuple[str, str]:
+    """``(tag as a path writes it, its language)``: a BCP 47 tag made by ``langcodes``
+    (language, optional script for Chinese, optional region), in any case, ``-`` or ``_``."""
+    language = draw(st.sampled_from(_LANGUAGES))
+    script = draw(st.sampled_from([None, "Hant", "Hans"])) if language == "zh" else None
+    tag = langcodes.Language.make(language=language, script=script, territory=draw(st.sampled_from(_REGIONS))).to_tag()
+    assert langcodes.tag_is_valid(tag)
+    written = draw(st.sampled_from([tag, tag.lower(), tag.upper(), tag.replace("-", "_")]))
+    return written, language
+
+
+#: Name shapes issue 24 lists: ``{tag}`` and ``{stem}`` placeholders.
+_SHAPES = ["{stem}-{tag}", "{tag}-{stem}", "{stem}-{tag}-v2", "{stem}_{tag}_draft2", "{stem}.{tag}",
+           "i18n/{tag}/docusaurus-plugin-content-docs/current/{stem}", "{tag}/{stem}"]
+#: The source's stem per shape (Docusaurus' i18n tree mirrors docs/).
+_SOURCES = {"i18n/{tag}/docusaurus-plugin-content-docs/current/{stem}": "docs/{stem}"}
+_STEMS = ["goodwill", "Kündigung", "Über-uns"]
+
+
+class TestNameShapes:
+    """Issue 24, rule 5c: the shapes the last round missed — a Docusaurus ``i18n/`` tree,
+    a language before the name (``de-goodwill``) or in its middle (``goodwill-de-v2``),
+    NFD against NFC, case — times BCP 47 tags made by ``langcodes``: the candidate of an
+    internal page is never public; of a public page, stays public."""
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(tagged=_tags(), shape=st.sampled_from(_SHAPES), stem=st.sampled_from(_STEMS),
+           source_form=st.sampled_from(["NFC", "NFD", "upper", "as is"]), internal=st.booleans())
+    def test_every_shape_reads_as_a_translation(self, tmp_path: Path, tagged: tuple[str, str], shape: str,
+                                                stem: str, source_form: str, internal: bool) -> None:
+        tag, language = tagged
+        path = shape.format(stem=stem, tag=tag) + ".md"
+        assert any(found == language for _, found in candidate_stems(path, "en")), path
+        source = _SOURCES.get(shape, "{stem}").format(stem=stem)
+        source = {"NFC": unicodedata.normalize("NFC", source), "NFD": unicodedata.normalize("NFD", source),
+                  "upper": source.upper(), "as is": source}[source_form] + ".md"
+        files = {source: _page("Goodwill", _SECRET, "internal" if internal else "public"),
+                 path: _page("Kulanz", _GERMAN), "shipping.md": _page("Shipping", "Orders ship in two days.")}
+        root = write_files(tmp_path / f"w{next(_SITES)}", files)
+        found = _statuses(root, ("en",))
+        audience, why, warnings = found[path]
+        assert (audience == "internal") == internal, (path, source, why)
+        assert any(w.startswith("unplaced translation:") for w in warnings), warnings
+        assert found["shipping.md"][0] == "public"
+
+    @pytest.mark.parametrize("path", ["docs/install-ubuntu.md", "docs/guide.md", "docs/v2/intro.md", "archive.md",
+                                      # Real names the prefix and middle shapes must not read
+                                      # (kaia-docs, ms-officedocs-support): Kashmiri, Icelandic.
+                                      "docs/nodes/service-chain/configure/kas-anchoring.md",
+                                      "Outlook/room-finder-is-not-available-shared-calendars-outlook.md"])
+    def test_paths_naming_no_language_are_no_candidates(self, path: str) -> None:
+        assert candidate_stems(path, "en") == []
