@@ -129,12 +129,21 @@ def test_cascade_applies_per_locale() -> None:
     })
     assert out["content/en/docs/a.md"].public
     assert not out["content/de/docs/a.md"].public
+    # A language suffix's cascade applies to that language's pages only.
     suffix = wiki({
+        "content/docs/_index.de.md": page("cascade:\n  audience: internal"),
+        "content/docs/a.md": page("audience: public"),
+        "content/docs/a.de.md": page(body="Text auf Deutsch."),
+    })
+    assert suffix["content/docs/a.md"].public and not suffix["content/docs/a.de.md"].public
+    # A public cascade of the translation's language does not publish a translation of an
+    # internal source: the source's status counts however it was decided (issue 24).
+    leak = wiki({
         "content/docs/_index.de.md": page("cascade:\n  audience: public"),
         "content/docs/a.md": page(),
         "content/docs/a.de.md": page(body="Text auf Deutsch."),
     })
-    assert suffix["content/docs/a.de.md"].public and not suffix["content/docs/a.md"].public
+    assert not leak["content/docs/a.de.md"].public and not leak["content/docs/a.md"].public
 
 
 def test_unreadable_or_invalid_section_makes_pages_below_internal_and_quarantined() -> None:
