@@ -324,6 +324,8 @@ def _mkdocs_path(meta: DocumentMeta, settings: WikiSettings) -> str:
     locale marker (the i18n plugin's ``ja/`` folder or ``.ja`` suffix: ``{locale_prefix}``
     puts it back), an ``index``/``README`` standing for its folder; ``.html`` pages when
     the project turns ``use_directory_urls`` off."""
+    if meta.slug.startswith("/"):  # a Material blog post (MkDocsProject.blog_url)
+        return meta.slug.lstrip("/")
     project = project_for(settings.root, meta.relpath)
     inner = project.page_path(meta.relpath) if project is not None and project.error is None else None
     if project is None or inner is None:

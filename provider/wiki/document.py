@@ -235,7 +235,9 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         slug=(_front_slug(head.meta) if layout.url_rules == "docusaurus"
-              else _jekyll_url(settings, relpath, head.meta) if layout.url_rules == "jekyll" else ""),
+              else _jekyll_url(settings, relpath, head.meta) if layout.url_rules == "jekyll"
+              else _mkdocs_blog_url(settings, relpath, head.meta, page.title.value) if layout.url_rules == "mkdocs"
+              else ""),
         partials=body.partials,
         sync=page.sync,
         has_front_matter=head.front.present,
@@ -723,6 +725,18 @@ def _jekyll_url(settings: WikiSettings, relpath: str, meta: dict[str, Any]) -> s
     settings_ = dict(policy.permalinks)
     return jekyll_url(relpath, meta, kind=kind, style=settings_.get("", "date"),
                       collection_permalink=settings_.get(kind), collection_folder=policy.type_folder(kind))
+
+
+def _mkdocs_blog_url(settings: WikiSettings, relpath: str, meta: dict[str, Any], title: str) -> str:
+    """A Material blog post's URL path, ``/`` first (:meth:`MkDocsProject.blog_url`), kept
+    in :attr:`DocumentMeta.slug` for the citation URL; ``""`` for any other page."""
+    project = project_for(settings.root, relpath)
+    inner = project.page_path(relpath) if project is not None and project.error is None else None
+    if project is None or inner is None or not project.blogs:
+        return ""
+    front_title = meta.get("title")
+    url = project.blog_url(inner, meta, front_title if isinstance(front_title, str) and front_title else title)
+    return "/" + url if url is not None else ""
 
 
 def _front_slug(meta: dict[str, Any]) -> str:

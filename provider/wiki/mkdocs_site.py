@@ -13,7 +13,11 @@ The ``mkdocs`` layout reads, from the project's ``mkdocs.yml`` (or ``mkdocs.yaml
   rule, which :attr:`MkDocsProject.notes` says;
 * ``INHERIT:`` (a parent configuration the file extends, as FastAPI's per-language
   sites do), read first and overridden key by key (a parent that does not exist is
-  left out); ``markdown_extensions`` as a list or as a mapping.
+  left out); ``markdown_extensions`` as a list or as a mapping;
+* the Material ``blog`` plugin (:class:`Blog`): a post in its posts folder has the URL
+  the plugin gives it (``blog/2024/01/31/slug/`` by default: ``post_url_format``,
+  ``post_url_date_format``, ``post_slugify``, ``post_url_max_categories``,
+  :func:`blog_post_path`), not its path.
 
 Which project a page belongs to: the nearest folder holding an ``mkdocs.yml``, from the
 page's own folder up to the content folder and then the content folder's parent (the
@@ -29,7 +33,12 @@ URLs, the default slug rule), and :attr:`MkDocsProject.error` says why.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import posixpath
+import re
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -38,12 +47,161 @@ import yaml
 
 from .sites.config_files import steady
 
-__all__ = ["CONFIG_NAMES", "MkDocsProject", "project_for"]
+__all__ = ["CONFIG_NAMES", "Blog", "MkDocsProject", "blog_post_path", "project_for", "toc_slugify"]
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 _MAX_CONFIG_BYTES = 1 << 20
 _MAX_INHERIT = 5
 _UNICODE_SLUGS = ("slugify_unicode", "uslugify", "uslugify_cased")
+
+
+@dataclass(frozen=True)
+class Blog:
+    """One instance of Material for MkDocs' ``blog`` plugin, as configured (defaults of
+    Material 9.2+).
+
+    Attributes:
+        blog_dir: the blog's folder inside the docs folder (``blog``).
+        post_dir: the posts' folder inside the docs folder (``{blog}/posts``, resolved).
+        url_format: ``post_url_format`` (``{date}/{slug}``; ``{categories}``, ``{file}``).
+        date_format: ``post_url_date_format`` (a Babel pattern, ``yyyy/MM/dd``).
+        max_categories: ``post_url_max_categories`` (1).
+        separator: ``post_slugify_separator`` (``-``).
+        slugify: ``""`` for Python-Markdown's ``toc.slugify`` (the default), ``"unicode"``
+            for ``slugify_unicode``, else the unknown function's name (URLs then unknown).
+        categories_separator: ``categories_slugify_separator``.
+        categories_slugify: as ``slugify``, for ``categories_slugify``.
+    """
+
+    blog_dir: str = "blog"
+    post_dir: str = "blog/posts"
+    url_format: str = "{date}/{slug}"
+    date_format: str = "yyyy/MM/dd"
+    max_categories: int = 1
+    separator: str = "-"
+    slugify: str = ""
+    categories_separator: str = "-"
+    categories_slugify: str = ""
+
+
+def toc_slugify(value: str, separator: str = "-", *, unicode: bool = False) -> str:
+    """Python-Markdown's ``toc.slugify`` (``slugify_unicode`` with ``unicode``)."""
+    if not unicode:
+        value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    value = re.sub(r"[^\w\s-]", "", value).strip().lower()
+    return re.sub(rf"[{re.escape(separator)}\s]+", separator, value)
+
+
+_BABEL = re.compile(r"y+|M+|d+|'[^']*'|[A-Za-z]+|[^A-Za-z']+")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def _babel_date(when: dt.date, pattern: str) -> str | None:
+    """A date by a Babel pattern's year, month and day fields (``yyyy/MM/dd``,
+    ``yyyy-MMM``…, English month names); ``None`` for a field not read here."""
+    out = []
+    for token in _BABEL.findall(pattern):
+        if token.startswith("'"):
+            out.append(token[1:-1] or "'")
+        elif token[0] == "y":
+            out.append(f"{when.year % 100:02d}" if len(token) == 2 else f"{when.year:0{len(token)}d}")
+        elif token[0] == "M":
+            month = _MONTHS[when.month - 1]
+            out.append({1: str(when.month), 2: f"{when.month:02d}", 3: month[:3]}.get(len(token), month))
+        elif token[0] == "d":
+            out.append(f"{when.day:0{len(token)}d}")
+        elif token[0].isalpha():
+            return None
+        else:
+            out.append(token)
+    return "".join(out)
+
+
+def _post_date(value: Any) -> dt.date | None:
+    if isinstance(value, Mapping):
+        value = value.get("created")
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value.strip()).date()
+        except ValueError:
+            return None
+    return None
+
+
+def blog_post_path(blog: Blog, inner: str, front: Mapping[str, Any], title: str) -> str | None:
+    """The post's path below the site root without a suffix (``blog/2024/01/31/hello``),
+    as Material's ``_format_path_for_post`` makes it: ``post_url_format`` filled with the
+    post's ``date`` (or ``date.created``) by ``post_url_date_format``, its front matter
+    ``slug`` or its title slugified, its first categories slugified, its file name;
+    ``None`` when a value it needs is missing or not read here."""
+    if blog.slugify not in ("", "unicode") or blog.categories_slugify not in ("", "unicode"):
+        return None
+    when = _post_date(front.get("date"))
+    if when is None:
+        return None  # Material refuses a post without a date
+    date = _babel_date(when, blog.date_format)
+    raw_categories = front.get("categories") or []
+    if date is None or not isinstance(raw_categories, list):
+        return None
+    categories = [toc_slugify(str(name), blog.categories_separator, unicode=blog.categories_slugify == "unicode")
+                  for name in raw_categories[:max(blog.max_categories, 0)]]
+    slug = front.get("slug")
+    slug = slug if isinstance(slug, str) and slug else toc_slugify(title, blog.separator,
+                                                                   unicode=blog.slugify == "unicode")
+    name = PurePosixPath(inner).stem
+    try:
+        path = blog.url_format.format(categories="/".join(categories), date=date, file=name, slug=slug)
+    except (KeyError, IndexError, ValueError):
+        return None
+    path = posixpath.normpath(path.strip("/"))
+    return posixpath.join(blog.blog_dir, path)
+
+
+def _slugify_name(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        name = value.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        return "" if name == "slugify" else "unicode" if name == "slugify_unicode" else name
+    return repr(value)
+
+
+def _blogs(plugins: Any) -> tuple[Blog, ...]:
+    entries: list[tuple[str, Any]] = []
+    for item in plugins if isinstance(plugins, list) else [plugins] if isinstance(plugins, dict) else []:
+        if isinstance(item, str):
+            entries.append((item, None))
+        elif isinstance(item, dict):
+            entries += list(item.items())
+    out = []
+    for name, options in entries:
+        if str(name).removeprefix("material/") != "blog":
+            continue
+        opts = options if isinstance(options, dict) else {}
+        if opts.get("enabled", True) is False:
+            continue
+        blog_dir = opts.get("blog_dir", "blog")
+        blog_dir = posixpath.normpath(blog_dir.strip("/")) if isinstance(blog_dir, str) and blog_dir.strip("/") else ""
+        blog_dir = "" if blog_dir == "." else blog_dir
+        post_dir = opts.get("post_dir", "{blog}/posts")
+        post_dir = post_dir.format(blog=blog_dir) if isinstance(post_dir, str) else f"{blog_dir}/posts"
+        post_dir = posixpath.normpath(post_dir.strip("/"))
+        maximum = opts.get("post_url_max_categories", 1)
+        text = {key: opts.get(key, default) for key, default in (
+            ("post_url_format", "{date}/{slug}"), ("post_url_date_format", "yyyy/MM/dd"),
+            ("post_slugify_separator", "-"), ("categories_slugify_separator", "-"))}
+        if not all(isinstance(v, str) for v in text.values()) or not isinstance(maximum, int):
+            text["post_url_format"] = "\0unknown"
+        out.append(Blog(blog_dir, "" if post_dir == "." else post_dir, str(text["post_url_format"]),
+                        str(text["post_url_date_format"]), maximum if isinstance(maximum, int) else 1,
+                        str(text["post_slugify_separator"]), _slugify_name(opts.get("post_slugify")),
+                        str(text["categories_slugify_separator"]), _slugify_name(opts.get("categories_slugify"))))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -60,6 +218,7 @@ class MkDocsProject:
         slug_separator: the toc extension's ``separator``.
         notes: what was read but not understood (an unknown slugify function).
         error: why the file cannot be read, or ``None``.
+        blogs: the Material ``blog`` plugin instances (:class:`Blog`).
     """
 
     config: str
@@ -69,6 +228,20 @@ class MkDocsProject:
     slug_separator: str = "-"
     notes: tuple[str, ...] = ()
     error: str | None = None
+    blogs: tuple[Blog, ...] = ()
+
+    def blog_url(self, inner: str, front: Mapping[str, Any], title: str) -> str | None:
+        """The URL path (no leading ``/``) Material's blog plugin gives the post at
+        ``inner`` (its path inside the docs folder), from its front matter and ``title``
+        (:func:`blog_post_path`); ``None`` when no blog's posts folder holds it, or the
+        URL cannot be told (a setting or date not read here)."""
+        for blog in self.blogs:
+            if inner.startswith(blog.post_dir.rstrip("/") + "/"):
+                path = blog_post_path(blog, inner, front, title)
+                if path is None:
+                    return None
+                return path + ("/" if self.use_directory_urls else ".html")
+        return None
 
     def page_path(self, relpath: str) -> str | None:
         """``relpath`` (POSIX, relative to the content folder) inside the docs folder, or
@@ -155,6 +328,7 @@ def _project(content: Path, config: Path) -> MkDocsProject:
         slug_unicode=name in _UNICODE_SLUGS,
         slug_separator=separator if isinstance(separator, str) else "-",
         notes=notes,
+        blogs=_blogs(data.get("plugins")),
     )
 
 
