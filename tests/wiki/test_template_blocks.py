@@ -326,3 +326,16 @@ def test_hugo_raw_html_is_text_only_with_goldmark_unsafe(tmp_path: Path, block: 
     for doc in (default, safe):
         assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
     assert "Quokkasecret" in _texts(unsafe.public_passages)
+
+
+@pytest.mark.parametrize("layout", ["jekyll", "mkdocs"])
+@pytest.mark.parametrize("shown", ["Use `<!--` to open one.\n\n{o}\n{s}\n{c}\n\nClose it with `-->`.",
+                                   "`<!--` {o} {s} `-->` {c}", "<!-- {o} {s} {c} -->",
+                                   "<!-- {o} -->\n{s}\n<!-- x -->\n{c}",
+                                   "```\n<!--\n```\n{o}\n{s}\n{c}\n```\n-->\n```"])
+def test_comment_syntax_shown_as_code_widens_no_tag(tmp_path: Path, layout: str, shown: str) -> None:
+    """Issue 24 (leak): only a real HTML comment moves a tag's marker out of it; comment
+    delimiters shown as code, or both tags in one comment, never let the interior out."""
+    body = f"{LEAD}\n\n{shown.format(o='{% if false %}', c='{% endif %}', s=SECRET)}\n\n{TAIL}\n"
+    doc = _load(tmp_path, layout, body)
+    assert "Quokkasecret" not in _texts(doc.public_passages), body
