@@ -53,11 +53,12 @@ from .mdx_partials import inline_partials, partial_digest
 from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
-from .plaintext import Block, PlainText, markdown_to_text, no_text_to_serve
+from .plaintext import Block, PlainText, TextOptions, markdown_to_text, no_text_to_serve
 from .publication import lookup, read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, load_site_policy, site_view
+from .sites.hugo import goldmark_shows_raw_html
 from .template_blocks import (
     DEFAULT_DELIMITERS,
     jinja_delimiters,
@@ -530,16 +531,20 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
         warnings += more
         errors += more_errors
     dialects = layout.dialects_for(relpath)
-    full = markdown_to_text(apply_dialects(split.full, dialects), layout.text)
+    # Hugo's Goldmark omits raw HTML unless the site sets ``unsafe``: its text is no text.
+    text_options = (replace(layout.text, raw_html=goldmark_shows_raw_html(settings.root)) if layout.name == "hugo"
+                    else layout.text)
+    full = markdown_to_text(apply_dialects(split.full, dialects), text_options)
     anchors = _anchor_rule(settings, relpath)
     internal_blocks: list[Block] = []
     label_blocks: list[Block] = []
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, dialects), layout.text)
+        public = markdown_to_text(apply_dialects(split.public, dialects), text_options)
         marked = mark_internal_blocks(full.blocks, public.blocks)
         internal_blocks = [b for b in marked if b.internal]
         if any(m.code in LABEL_CODES for m in hiding):
-            label_blocks = _label_blocks(body_text, hiding, layout, dialects, full.blocks, internal_blocks)
+            label_blocks = _label_blocks(body_text, hiding, layout, dialects, full.blocks, internal_blocks,
+                                         text_options)
         passages = split_passages(marked, slugger=new_slugger(anchors))
         public_passages = split_passages(public.blocks, slugger=new_slugger(anchors))
         if not public_passages:
@@ -587,7 +592,7 @@ def _text_span(body: str, start: int, end: int) -> re.Match[str]:
 
 
 def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tuple[str, ...],
-                  full: tuple[Block, ...], internal: list[Block]) -> list[Block]:
+                  full: tuple[Block, ...], internal: list[Block], text_options: TextOptions) -> list[Block]:
     """The blocks of ``internal`` that only a label hides: internal with every hiding
     marker, public when the :data:`~provider.wiki.body_markers.LABEL_CODES` ones are left
     out (the body cut again without them)."""
@@ -595,7 +600,7 @@ def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dial
     split = _cut(body_text, strong, layout, dialects)
     still: Counter[tuple[str, str]] = Counter()
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, dialects), layout.text)
+        public = markdown_to_text(apply_dialects(split.public, dialects), text_options)
         still.update((b.kind, b.text) for b in mark_internal_blocks(full, public.blocks) if b.internal)
     found = []
     for block in internal:

@@ -49,10 +49,13 @@ class TextOptions:
             except between ``{% raw %}`` and ``{% endraw %}``).
         unknown_tags_as_text: a tag-like ``<ServerName>`` in prose whose name is not an
             HTML element is shown as text (Microsoft Learn encodes such tags).
+        raw_html: the site renders raw HTML blocks (Hugo's Goldmark does not without
+            ``unsafe``: it shows ``<!-- raw HTML omitted -->``, so their text is no text).
     """
 
     code_templates: str = "literal"
     unknown_tags_as_text: bool = False
+    raw_html: bool = True
 
 
 PLAIN_TEXT = TextOptions()
@@ -787,7 +790,7 @@ def markdown_to_text(source: str, options: TextOptions = PLAIN_TEXT) -> PlainTex
             text = "" if language in DIAGRAM_LANGUAGES else _clean_code(token.content)
             if text:
                 blocks.append(Block("code", text))
-        elif kind == "html_block":
+        elif kind == "html_block" and options.raw_html:
             held = []
             text = _clean_prose(_html_to_text(token.content, held), held)
             if text:

@@ -86,7 +86,7 @@ _DROPPED: dict[str, frozenset[str]] = {"liquid": frozenset(), "jinja": frozenset
 _HUGO_COMMENT = re.compile(r"\{\{([<%])\s*(/)?\s*comment\b[^>%{}]{0,500}[>%]\}\}", re.IGNORECASE)
 # Any shortcode (not the escaped ``{{</* x */>}}``): name, then arguments up to ``>}}``/``%}}``.
 _HUGO_SHORTCODE = re.compile(r"\{\{([<%])-?\s*(/)?\s*([\w.-]+(?:/[\w.-]+)*)\b([^>%{}]{0,500}?)(/)?\s*-?[>%]\}\}")
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @lru_cache(maxsize=16)
@@ -297,14 +297,19 @@ def _hugo_spans(body: str, silent: frozenset[str]) -> list[tuple[int, int, int, 
     return spans
 
 
-def _outside_comments(body: str, spans: list[tuple[int, int, int, int, bool]]
+def _outside_comments(body: str, spans: list[tuple[int, int, int, int, bool]],
+                      in_code: Callable[[list[tuple[int, int]]], set[int]] | None
                       ) -> list[tuple[int, int, int, int, bool]]:
     """``spans`` with each tag written inside an HTML comment widened to the whole comment:
     the tag still runs (the engine renders before Markdown), and its marker then stands
-    outside the comment, where it is a marker."""
-    if "<!--" not in body:
+    outside the comment, where it is a marker. A ``<!--`` shown as code opens no comment;
+    a construct with both tags in one comment is left to the marker rules (fail closed)."""
+    if "<!--" not in body or not spans:
         return spans
     comments = [(m.start(), m.end()) for m in _HTML_COMMENT.finditer(body)]
+    if comments and in_code is not None:
+        coded = in_code([(start, start + 4) for start, _ in comments])
+        comments = [span for i, span in enumerate(comments) if i not in coded]
     if not comments:
         return spans
 
@@ -315,13 +320,10 @@ def _outside_comments(body: str, spans: list[tuple[int, int, int, int, bool]]
         return start, end
 
     out = []
-    for open_start, open_end, close_start, close_end, dropped in spans:
-        open_start, open_end = around(open_start, open_end)
-        if close_start < close_end:
-            close_start, close_end = around(close_start, close_end)
-        if close_start < open_end:
-            continue  # both tags in one comment: it shows nothing either way
-        out.append((open_start, open_end, close_start, close_end, dropped))
+    for span in spans:
+        open_start, open_end = around(*span[:2])
+        close_start, close_end = around(*span[2:4]) if span[2] < span[3] else span[2:4]
+        out.append((open_start, open_end, close_start, close_end, span[4]) if open_end <= close_start else span)
     return out
 
 
@@ -364,7 +366,7 @@ def mark_template_blocks(body: str, dialect: str | None,
         drop = {hidden[i] if i < len(hidden) else closers[i - len(hidden)] for i in coded}
         spans = [(*span[:4], True) if i in drop else span for i, span in enumerate(spans)]
     if dialect != "hugo":
-        spans = _outside_comments(body, spans)
+        spans = _outside_comments(body, spans, in_code)
     out: list[str] = []
     position = 0
     for open_start, open_end, close_start, close_end, dropped in spans:

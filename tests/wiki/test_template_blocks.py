@@ -304,3 +304,38 @@ def test_a_sites_own_shortcode_overrides_its_themes(tmp_path: Path) -> None:
     doc = _hugo(tmp_path, body, {"layouts/shortcodes/note.html": _SHOWN,
                                  "themes/t/layouts/shortcodes/note.html": _SILENT})
     assert "Quokkasecret" in _texts(doc.public_passages)
+
+
+@given(block=st.sampled_from(["<div>\n{s}\n</div>", '<div class="note">{s}</div>', "<p>{s}</p>",
+                              "<table><tr><td>{s}</td></tr></table>",
+                              "<details>\n<summary>More</summary>\n{s}\n</details>"]),
+       config=st.sampled_from([("hugo.toml", "[markup.goldmark.renderer]\nunsafe = {v}\n"),
+                               ("config.yaml", "markup:\n  goldmark:\n    renderer:\n      unsafe: {v}\n"),
+                               ("config/_default/markup.toml", "[goldmark.renderer]\nunsafe = {v}\n"),
+                               ("hugo.json", '{{"markup": {{"goldmark": {{"renderer": {{"unsafe": {v}}}}}}}}}')]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hugo_raw_html_is_text_only_with_goldmark_unsafe(tmp_path: Path, block: str, config: tuple[str, str]) -> None:
+    """Issue 24: Hugo's Goldmark replaces raw HTML by ``<!-- raw HTML omitted -->`` unless
+    ``markup.goldmark.renderer.unsafe`` is true: its text is shown to no reader (not
+    public); with ``unsafe = true`` it is. Markdown around it stays public either way."""
+    body = f"{LEAD}\n\n{block.format(s=SECRET)}\n\n{TAIL}\n"
+    path, text = config
+    default = _hugo(tmp_path, body, {"hugo.toml": 'title = "x"\n'})
+    safe = _hugo(tmp_path, body, {path: text.format(v="false")})
+    unsafe = _hugo(tmp_path, body, {path: text.format(v="true")})
+    for doc in (default, safe):
+        assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+    assert "Quokkasecret" in _texts(unsafe.public_passages)
+
+
+@pytest.mark.parametrize("layout", ["jekyll", "mkdocs"])
+@pytest.mark.parametrize("shown", ["Use `<!--` to open one.\n\n{o}\n{s}\n{c}\n\nClose it with `-->`.",
+                                   "`<!--` {o} {s} `-->` {c}", "<!-- {o} {s} {c} -->",
+                                   "<!-- {o} -->\n{s}\n<!-- x -->\n{c}",
+                                   "```\n<!--\n```\n{o}\n{s}\n{c}\n```\n-->\n```"])
+def test_comment_syntax_shown_as_code_widens_no_tag(tmp_path: Path, layout: str, shown: str) -> None:
+    """Issue 24 (leak): only a real HTML comment moves a tag's marker out of it; comment
+    delimiters shown as code, or both tags in one comment, never let the interior out."""
+    body = f"{LEAD}\n\n{shown.format(o='{% if false %}', c='{% endif %}', s=SECRET)}\n\n{TAIL}\n"
+    doc = _load(tmp_path, layout, body)
+    assert "Quokkasecret" not in _texts(doc.public_passages), body

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from .config_files import ConfigError, read_config
 from .go_regex import GoRegexError, compile_go
 from .policy import Finding, PathRule
 
-__all__ = ["read_hugo"]
+__all__ = ["goldmark_shows_raw_html", "read_hugo"]
 
 _FORMATS = ("toml", "yaml", "yml", "json")
 ENVIRONMENT = "production"
@@ -283,3 +284,47 @@ def _mount_rules(name: str, raw: Any, content_prefix: str) -> tuple[list[PathRul
         rules.insert(0, PathRule("glob", ("**",), f"not mounted as content ({name} module.mounts)", base=content_base,
                                  unless=tuple(inside)))
     return rules, []
+
+
+def goldmark_shows_raw_html(root: Path) -> bool:
+    """Whether the Hugo site of content root ``root`` renders raw HTML written in its
+    Markdown: only with ``markup.goldmark.renderer.unsafe = true`` (in the site's
+    configuration files, or ``config/<env>/markup.*``); by default Goldmark puts
+    ``<!-- raw HTML omitted -->`` in its place, so its text is shown to no reader. The
+    last value read wins (environment overrides); a file that cannot be read counts as
+    not shown (fail closed: the text is not proof of publication). With no configuration
+    file found the HTML counts as shown."""
+    site = _site(root)[0]
+    files: list[tuple[Path, bool]] = [(path, False) for path, kind in _files(site) if kind == "site"]
+    for folder in ("_default", ENVIRONMENT):
+        base = site / "config" / folder
+        files += [(base / f"markup.{f}", True) for f in _FORMATS if (base / f"markup.{f}").exists()]
+    # Hugo reads the top-level file, then config/_default, then the environment's folder.
+    order = {"_default": 1, ENVIRONMENT: 2}
+    files.sort(key=lambda item: order.get(item[0].parent.name, 0) if item[0].parent.parent.name == "config" else 0)
+    if not files:
+        # No configuration beside the content (a folder read without its site): nothing
+        # says the site is Hugo's default, and the HTML's text is read as before.
+        return True
+    try:
+        stamps = tuple((str(path), markup_file, path.stat().st_mtime_ns) for path, markup_file in files)
+    except OSError:
+        return False
+    return _raw_html_in(stamps)
+
+
+@lru_cache(maxsize=32)
+def _raw_html_in(files: tuple[tuple[str, bool, int], ...]) -> bool:
+    shown = False
+    for name, markup_file, _ in files:
+        path = Path(name)
+        try:
+            data = read_config(path)
+        except (ConfigError, OSError):
+            return False
+        node: Any = data if markup_file else (_get(data, "markup") if isinstance(data, Mapping) else None)
+        for key in ("goldmark", "renderer", "unsafe"):
+            node = _get(node, key) if isinstance(node, Mapping) else None
+        if isinstance(node, bool):
+            shown = node
+    return shown
