@@ -48,8 +48,12 @@ def _settings(name: str, bench_dir: Path) -> Any:
         return WikiSettings(root=CORPORA / name, default_locale="en",
                             locales=("en", "de", "ru", "it", "bg", "fi", "pt"),
                             audience_rules=(AudienceRule("tutorials/**", PUBLIC),))
+    from dataclasses import replace
+
     from provider.config import load_config
-    return load_config(ROOT / "bench" / "corpora" / f"{name}.yaml").wiki_settings()
+    settings = load_config(ROOT / "bench" / "corpora" / f"{name}.yaml").wiki_settings()
+    # A worktree is not beside ../shared: the corpus of that name under CORPORA.
+    return settings if settings.root.is_dir() else replace(settings, root=CORPORA / name)
 
 
 def _files(settings: Any, limit: int) -> list[str]:

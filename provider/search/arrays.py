@@ -54,6 +54,10 @@ _PRELOAD_DOCS = 5000
 TERM_CACHE_BYTES = 1024 * 1024
 #: Posting lists kept per process, in bytes (8 bytes a posting).
 POSTINGS_CACHE_BYTES = 12 * 1024 * 1024
+#: Document frequencies kept per searcher (about 200 bytes each, emptied when full): every
+#: new word of a request adds one per field and leaf, so a stream of distinct queries
+#: filled the searcher's share up to the bound (19 MiB at 100,000, per search thread).
+DF_CACHE_ENTRIES = 10_000
 #: Terms of at least this many entries (four blocks of Whoosh's postings) are read
 #: ahead when an index is opened (:meth:`PostingLists.warm`).
 WARM_MIN_FREQUENCY = 512
@@ -115,7 +119,7 @@ class _Arrays:
             key = (leaf, query.fieldname, query.text)
             found = self._dfs.get(key)
             if found is None:
-                if len(self._dfs) > 100_000:
+                if len(self._dfs) >= DF_CACHE_ENTRIES:
                     self._dfs.clear()
                 found = self._dfs[key] = int(query.estimate_size(self.leaves[leaf][0]))
             return found

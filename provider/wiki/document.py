@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from .anchors import AnchorRule, new_slugger
@@ -507,7 +508,7 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     body_text = mark_template_blocks(
         body_text, dialect,
         lambda spans: shown_as_code(body_text, [_text_span(body_text, a, b) for a, b in spans],
-                                    lambda text: apply_dialects(text, dialects_here),
+                                    lambda text: _cleaned(text, dialects_here),
                                     shortcodes_run_first=layout.name == "hugo"),
         delimiters=jinja_delimiters(settings.root) if dialect == "jinja" else DEFAULT_DELIMITERS,
         silent=silent_shortcodes(settings.root) if dialect == "hugo" else frozenset())
@@ -534,12 +535,12 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
     # Hugo's Goldmark omits raw HTML unless the site sets ``unsafe``: its text is no text.
     text_options = (replace(layout.text, raw_html=goldmark_shows_raw_html(settings.root)) if layout.name == "hugo"
                     else layout.text)
-    full = markdown_to_text(apply_dialects(split.full, dialects), text_options)
+    full = markdown_to_text(_cleaned(split.full, dialects), text_options)
     anchors = _anchor_rule(settings, relpath)
     internal_blocks: list[Block] = []
     label_blocks: list[Block] = []
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, dialects), text_options)
+        public = markdown_to_text(_cleaned(split.public, dialects), text_options)
         marked = mark_internal_blocks(full.blocks, public.blocks)
         internal_blocks = [b for b in marked if b.internal]
         if any(m.code in LABEL_CODES for m in hiding):
@@ -583,6 +584,15 @@ def _partial_gate(settings: WikiSettings) -> Callable[[str], str | None]:
     return why
 
 
+@lru_cache(maxsize=16)
+def _cleaned(source: str, dialects: tuple[str, ...]) -> str:
+    """:func:`apply_dialects`, once per text: reading a page cleans the same body (or its
+    public view, when it has no internal section) up to four times — looking for markers
+    shown as code, cutting the sections, then the full and the public text. Bounded: a
+    reader process holds at most this many texts besides the page it reads."""
+    return apply_dialects(source, dialects)
+
+
 def _text_span(body: str, start: int, end: int) -> re.Match[str]:
     """``body[start:end]`` as a match, the shape :func:`shown_as_code` reads."""
     found = re.compile(f"(?s).{{{end - start}}}").match(body, start)
@@ -600,7 +610,7 @@ def _label_blocks(body_text: str, hiding: list[BodyMarker], layout: Layout, dial
     split = _cut(body_text, strong, layout, dialects)
     still: Counter[tuple[str, str]] = Counter()
     if split.blocks:
-        public = markdown_to_text(apply_dialects(split.public, dialects), text_options)
+        public = markdown_to_text(_cleaned(split.public, dialects), text_options)
         still.update((b.kind, b.text) for b in mark_internal_blocks(full, public.blocks) if b.internal)
     found = []
     for block in internal:
@@ -677,7 +687,7 @@ def _cut(body_text: str, hiding: list[BodyMarker], layout: Layout, dialects: tup
     """The body cut into internal sections, with ``hiding``'s blocks marked (none: as written);
     ``dialects``: the file's text cleaners."""
     return split_sections(mark_body_sections(body_text, hiding) if hiding else body_text,
-                          prepare=lambda body: apply_dialects(body, dialects),
+                          prepare=lambda body: _cleaned(body, dialects),
                           colon_containers=layout.name != "mkdocs", shortcodes_run_first=layout.name == "hugo")
 
 
