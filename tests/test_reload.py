@@ -44,6 +44,7 @@ def _wiki_keys() -> set[str]:
         "route_base_path": "guides", "internal_citation_base_url": "https://wiki.example.com",
         "docfx_base_paths": {"Exchange": "/exchange/troubleshoot"},
         "max_file_bytes": 4096, "sitemap": "https://docs.example.com/sitemap.xml", "sitemap_refresh_s": 60,
+        "sitemap_max_mib": 8, "sitemap_max_urls": 1000,
         "accepted_findings": [{"path": "a.md", "finding": "near-copy", "digest": "0" * 40}],
     }
     found = set()
