@@ -30,9 +30,9 @@ code                       what fires                                           
 **Accepting** (configuration ``accepted_findings``): a list of ``{path, finding,
 digest}``, where ``digest`` is the file's git blob hash (``git hash-object PATH``, also
 printed by ``check``). The finding of that code is then ignored for that file while its
-bytes have that digest: any edit re-opens it. With ``text`` — an exact snippet of the
-finding's text as ``check`` prints it (whitespace runs read as one space) — only the
-findings of that code whose text holds the snippet are accepted, not every finding of
+bytes have that digest: any edit re-opens it. With ``text`` — the finding's text as ``check`` prints
+it, whole (its words compared: case, markup such as ``<!--`` and punctuation aside) — only
+the findings of that code with that wording are accepted, not every finding of
 the code in the file; ``check --json`` lists the *broad* acceptances (without ``text``)
 apart, and an acceptance whose digest or text no longer matches as stale. A ``near-copy``
 is accepted per file (its text is a similarity report, not the page's). Acceptance never
@@ -72,7 +72,8 @@ class Acceptance:
         finding: one of :data:`ACCEPTABLE_CODES`.
         digest: the git blob hash (40 lowercase hex digits) of the file's bytes when it
             was reviewed.
-        text: a snippet of the one finding accepted (:func:`finding_text` form), or
+        text: the wording of the one finding accepted (its words as ``check`` prints
+            them; case, markup and punctuation aside), or
             ``None``: every finding of the code in the file (a *broad* acceptance).
     """
 
@@ -101,12 +102,20 @@ def covers(accepted: Iterable[str], code: str, text: str) -> bool:
     """Whether the keys ``accepted`` (:attr:`Acceptance.key`, from :func:`accepted_codes`)
     accept a finding of ``code`` whose text is ``text``: the code itself, or a snippet of
     :func:`finding_text` of ``text``."""
-    shown = finding_text(text)
+    words = _words(finding_text(text))
     for key in accepted:
         found, _, snippet = key.partition("|")
-        if found == code and (not snippet or snippet in shown):
+        if found == code and (not snippet or _words(snippet) == words):
             return True
     return False
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A finding's wording: its words, case folded (markup such as ``<!--`` and ``##``,
+    punctuation and spacing aside). An acceptance's ``text`` must be a finding's whole
+    wording: a snippet of it ('o', 'only') would accept other findings too (attacker:
+    one letter accepted 'Staff only' and 'Internal notes')."""
+    return tuple(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
 
 
 def _nfc(path: str) -> str:
@@ -140,7 +149,7 @@ def parse_acceptances(value: object, where: str) -> tuple[Acceptance, ...]:
             raise ValueError(f"{here}: digest must be the file's git blob hash (40 hex digits; "
                              "`knowledge-provider check` prints it, as does `git hash-object FILE`)")
         if "text" in entry:
-            if not isinstance(text, str) or not finding_text(text):
+            if not isinstance(text, str) or not _words(text):
                 raise ValueError(f"{here}: text must be a snippet of the finding's text as check prints it")
             if finding == NEAR_COPY:
                 raise ValueError(f"{here}: a near-copy is accepted for the whole file: leave out text")

@@ -275,9 +275,9 @@ class TestAcceptingOneFinding:
         accepted = tuple(_accept_text(FOUR, "hiding-heading", snippet(h)) for h in sorted(chosen))
         body = _doc(FOUR, accepted).public_body
         for heading, word in _HEADINGS.items():
-            # "only" is a snippet of two headings: both accepted then, and only those.
-            held = set(chosen) | ({"Staff only", "Agents only"} if spell == "part" and
-                                           chosen & {"Agents only"} else set())
+            # A part of a heading's wording ("only", "Staff") accepts nothing: it would
+            # accept every heading sharing it.
+            held = set() if spell == "part" else set(chosen)
             assert (f"{word} section text" in body) == (heading in held), (heading, chosen, spell)
         edited = _doc(FOUR + "\nOne more line.\n", accepted).public_body
         assert "section text" not in edited  # the edit re-opens every one of them
@@ -299,6 +299,19 @@ class TestAcceptingOneFinding:
         assert one.meta.accepted == ("would-be-marker|internl",)
         assert [f["accepted"] for f in _check_findings(page, one.meta.accepted)] == [True, False]
         assert [f["accepted"] for f in _check_findings(page, both.meta.accepted)] == [True, True]
+
+    @pytest.mark.parametrize("part", ["o", "only", "Staff", "notes", "Internal", "support staff", "ff on"])
+    def test_a_part_of_a_findings_text_accepts_nothing(self, part: str) -> None:
+        """Issue 24 (attacker): ``text`` is a finding's whole wording; a part of it would
+        accept every finding sharing it (one letter accepted two headings)."""
+        body = _doc(FOUR, (_accept_text(FOUR, "hiding-heading", part),)).public_body
+        assert not any(f"{word} section text" in body for word in _HEADINGS.values()), part
+
+    @pytest.mark.parametrize("spelled", ["staff ONLY", "## Staff only", "Staff  only.", "ｓｔａｆｆ only"])
+    def test_the_wording_is_compared_case_and_markup_aside(self, spelled: str) -> None:
+        body = _doc(FOUR, (_accept_text(FOUR, "hiding-heading", spelled),)).public_body
+        held = {heading for heading, word in _HEADINGS.items() if f"{word} section text" in body}
+        assert held == {"Staff only"}, (spelled, held)
 
     def test_check_json_lists_broad_and_stale_acceptances(self, tmp_path: Path) -> None:
         root = tmp_path / "wiki"
