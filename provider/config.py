@@ -152,7 +152,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, kw_only=True):
     withhold_noindex: Annotated[bool, setting(
         "true to serve nobody pages whose front matter ROBOTS says NOINDEX", reload=True)] = False
     accepted_findings: Annotated[tuple[Acceptance, ...], setting(
-        "reviewed heuristic findings to ignore: a list of {path, finding, digest} (text: only the findings with that wording, whole)",
+        "reviewed heuristic findings to ignore: a list of {path, finding, digest} (text: one wording)",
         expects="a list of `{path, finding, digest}` (and `text`)", default="none", parse=values.acceptances,
         reload=True)] = ()
     layout: Annotated[str, setting(

@@ -144,12 +144,11 @@ def _macros_config(root: Path) -> Mapping[str, Any] | None:
     return None
 
 
-def _false(value: object) -> bool:
-    return value is False or (isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"))
-
-
-def _true(value: object) -> bool:
-    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"))
+def _rendered_by_macros(meta: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
+    """Whether the macros plugin renders a page: its ``render_macros`` if the page sets the
+    key, else the plugin's ``render_by_default``, read with Python's truth (the plugin's):
+    any non-empty string is true — ``render_macros: "false"`` renders (attacker, issue 24)."""
+    return bool(meta["render_macros"] if "render_macros" in meta else options.get("render_by_default", True))
 
 
 def template_dialect(layout: str, root: Path, meta: Mapping[str, Any] | None = None) -> str | None:
@@ -161,15 +160,13 @@ def template_dialect(layout: str, root: Path, meta: Mapping[str, Any] | None = N
     false`` without ``render_macros: true``, leave it as written)."""
     dialect = DIALECT_OF_LAYOUT.get(layout)
     meta = meta if isinstance(meta, Mapping) else {}
-    if dialect == "liquid" and _false(meta.get("render_with_liquid")):
+    # Jekyll skips Liquid only for the boolean false (``data["render_with_liquid"] == false``):
+    # the string "false" still renders (attacker, issue 24).
+    if dialect == "liquid" and meta.get("render_with_liquid") is False:
         return None
     if dialect == "jinja":
         options = _macros_config(root)
-        if options is None:
-            return None
-        if _false(meta.get("render_macros")):
-            return None
-        if _false(options.get("render_by_default", True)) and not _true(meta.get("render_macros")):
+        if options is None or not _rendered_by_macros(meta, options):
             return None
     return dialect
 

@@ -220,6 +220,10 @@ _IF = f"{LEAD}\n\n{{% if x %}}\n{SECRET}\n{{% endif %}}\n"
     ("  - macros:\n      render_by_default: false\n", "", False),
     ("  - macros:\n      render_by_default: false\n", "render_macros: true\n", True),
     ("  - macros:\n      render_by_default: true\n", "render_macros: true\n", True),
+    # The plugin reads the key with Python's truth: any non-empty string renders (attacker).
+    ("  - macros\n", 'render_macros: "false"\n', True),
+    ("  - macros\n", "render_macros: 'no'\n", True),
+    ("  - macros\n", "render_macros: ''\n", False),
 ])
 def test_the_macros_plugin_renders_the_pages_it_is_told_to(tmp_path: Path, config: str, front: str,
                                                           rendered: bool) -> None:
@@ -239,6 +243,19 @@ def test_jekyll_render_with_liquid_false_shows_tags_as_written(tmp_path: Path) -
     off = load_document(WikiSettings(root=root, layout="jekyll", audience_rules=(AudienceRule("**", "public"),)),
                         "docs/page.md")
     assert "Quokkasecret" in _texts(off.public_passages)
+
+
+@pytest.mark.parametrize("value", ['"false"', "'no'", "'off'", "0", '""', "null"])
+def test_jekyll_renders_liquid_unless_render_with_liquid_is_the_boolean_false(tmp_path: Path, value: str) -> None:
+    """Issue 24 (attacker): Jekyll skips Liquid only when ``render_with_liquid`` is the
+    boolean ``false`` (YAML 1.1's ``off`` and ``no`` are that boolean, for Psych as for
+    us); the string "false" still renders, so ``{% if x %}`` text stays out of the public view."""
+    root = tmp_path / "s"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "page.md").write_text(f"---\ntitle: Setup\nrender_with_liquid: {value}\n---\n{_IF}", "utf-8")
+    doc = load_document(WikiSettings(root=root, layout="jekyll", audience_rules=(AudienceRule("**", "public"),)),
+                        "docs/page.md")
+    assert "Quokkasecret" not in _texts(doc.public_passages)
 
 
 @given(shown=st.sampled_from(["{o}\n{s}\n{c}", "`{o}` {s} `{c}`", "```\n{o}\n{s}\n{c}\n```"]),
@@ -326,6 +343,17 @@ def test_hugo_raw_html_is_text_only_with_goldmark_unsafe(tmp_path: Path, block: 
     for doc in (default, safe):
         assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
     assert "Quokkasecret" in _texts(unsafe.public_passages)
+
+
+@pytest.mark.parametrize(("value", "shown"), [('"true"', True), ('"True"', True), ('"1"', True), ('"false"', False),
+                                              ('"yes"', False), ('"on"', False)])
+def test_hugo_reads_unsafe_written_as_a_string_as_go_does(tmp_path: Path, value: str, shown: bool) -> None:
+    """Issue 24 (attacker's false positive): Hugo decodes its configuration weakly typed,
+    so ``unsafe = "true"`` shows raw HTML; only Go's ParseBool spellings are booleans
+    (``"yes"`` is no boolean to Go: the HTML stays omitted, its text not public)."""
+    body = f"{LEAD}\n\n<div>{SECRET}</div>\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"hugo.toml": f"[markup.goldmark.renderer]\nunsafe = {value}\n"})
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is shown
 
 
 @pytest.mark.parametrize("layout", ["jekyll", "mkdocs"])

@@ -327,4 +327,12 @@ def _raw_html_in(files: tuple[tuple[str, bool, int], ...]) -> bool:
             node = _get(node, key) if isinstance(node, Mapping) else None
         if isinstance(node, bool):
             shown = node
+        elif isinstance(node, str) and node.strip() in _GO_BOOLS:
+            # Hugo decodes its configuration weakly typed: unsafe = "true" is true (Go's
+            # strconv.ParseBool spellings).
+            shown = _GO_BOOLS[node.strip()]
     return shown
+
+
+_GO_BOOLS = {**dict.fromkeys(("1", "t", "T", "TRUE", "true", "True"), True),
+             **dict.fromkeys(("0", "f", "F", "FALSE", "false", "False"), False)}
