@@ -178,9 +178,14 @@ class DocumentReader:
         return worker
 
     def _ensure_started(self, wanted: int) -> None:
-        if self._ctx is None:
-            self._ctx = _context(self.prepare)
-            self._results = self._ctx.Queue()
+        if self._ctx is None or self._results is None:
+            # Both or neither: a results queue that fails to be made (the resource tracker
+            # gone on a saturated machine: BrokenPipeError) left a context without a queue,
+            # and every later batch started readers with none — indexing failed until a
+            # restart (CI, test_busy_machine). The next batch now tries again.
+            ctx = _context(self.prepare)
+            results = ctx.Queue()
+            self._ctx, self._results = ctx, results
         while len(self._workers) < min(self.processes, max(1, wanted)):
             self._start_worker()
 

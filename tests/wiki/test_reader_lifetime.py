@@ -54,3 +54,46 @@ def test_a_batch_left_half_read_stops_its_reader_processes(tmp_path: Path) -> No
         assert reader._workers == [] and not any(process.is_alive() for process in started)
     finally:
         reader.close()
+
+
+class _QueueFailsOnce:
+    """A multiprocessing context whose first ``Queue()`` fails as it does when the
+    resource tracker is gone (a saturated machine in CI): BrokenPipeError."""
+
+    def __init__(self, real: object) -> None:
+        self._real, self.failed = real, False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._real, name)
+
+    def Queue(self) -> object:
+        if not self.failed:
+            self.failed = True
+            raise BrokenPipeError(32, "Broken pipe")
+        return self._real.Queue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.timeout(120)
+def test_a_results_queue_that_fails_to_be_made_is_made_again_for_the_next_batch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose results queue cannot be made fails; the next batch reads every file
+    (before: the reader kept a context without a queue, and every later batch started
+    reader processes with none — indexing failed until a restart)."""
+    import provider.wiki.reader as reader_module
+
+    real = reader_module._context
+    contexts: list[_QueueFailsOnce] = []
+    monkeypatch.setattr(reader_module, "_context",
+                        lambda prepare: contexts.append(_QueueFailsOnce(real(prepare))) or contexts[-1])
+    names = _pages(tmp_path, 3)
+    reader = DocumentReader(WikiSettings(root=tmp_path), processes=1, prepare=prepare)
+    try:
+        with pytest.raises(BrokenPipeError):
+            list(reader.read(names))
+        contexts.append(_QueueFailsOnce(real(prepare)))
+        contexts[-1].failed = True  # the tracker is back: the next queue is made
+        monkeypatch.setattr(reader_module, "_context", lambda prepare: contexts[-1])
+        again = dict(reader.read(names))
+        assert sorted(again) == names and all(isinstance(d, WikiDocument) for d in again.values())
+    finally:
+        reader.close()
