@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TREE = Path(os.environ.get("KP_TREE") or ROOT)
 sys.path.insert(0, str(TREE))
 
-CORPORA = Path(os.environ.get("KP_CORPORA") or Path("/work/shared/corpora"))
+CORPORA = Path(os.environ.get("KP_CORPORA") or ROOT.parent / "shared" / "corpora")
 NOW = dt.datetime(2026, 9, 1, tzinfo=dt.UTC)
 
 
