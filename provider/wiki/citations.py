@@ -66,7 +66,7 @@ from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
 from .model import CitationSettings, DocumentMeta, WikiSettings
-from .sites.javascript import docusaurus_route_base_path, docusaurus_trailing_slash
+from .sites.javascript import docusaurus_current_docs, docusaurus_route_base_path, docusaurus_trailing_slash
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -265,7 +265,7 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
     elif rules == "mkdocs":
         path = _mkdocs_path(meta, settings)
     elif rules == "docusaurus":
-        is_doc, docs = _docusaurus_docs_path(meta, settings)
+        is_doc, docs, _ = _docusaurus_docs_path(meta, settings)
         if is_doc:
             return docs
         parts = path.split("/")
@@ -295,28 +295,36 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
     return path
 
 
-def _docusaurus_docs_path(meta: DocumentMeta, settings: WikiSettings) -> tuple[bool, str | None]:
-    """``(is a doc, {path})`` of a doc of Docusaurus' docs plugin (``docs/`` or its
+def _docusaurus_docs_path(meta: DocumentMeta, settings: WikiSettings) -> tuple[bool, str | None, str | None]:
+    """``(is a doc, {path}, problem)`` of a doc of Docusaurus' docs plugin (``docs/`` or its
     ``i18n/`` mirror) by :func:`~provider.wiki.docusaurus_urls.docusaurus_doc_path`, under
-    the ``routeBasePath`` (the operator's, else the site configuration's); the path is
+    the ``routeBasePath`` (the operator's, else the site configuration's) and the current
+    version's path (``next/`` once versions are released:
+    :func:`~provider.wiki.sites.javascript.docusaurus_current_docs`); the path is
     ``None`` when unknown (a slug Docusaurus refuses, a ``routeBasePath`` that is not a
-    literal)."""
+    literal) or when the current version is not built, ``problem`` then saying why
+    when it is not the slug."""
     stem = strip_extension(meta.relpath)
     found = match_locale(stem, settings.patterns, settings.known_locales)
     source = (found.group if found is not None else stem) + meta.relpath[len(stem):]
     if not source.startswith("docs/"):
-        return False, None
+        return False, None, None
     front_id = meta.doc_id.rsplit("/", 1)[-1] if meta.sources.get("doc_id", "").startswith("front matter id") else None
     slug = docusaurus_doc_path(source.removeprefix("docs/"), slug=meta.slug, front_id=front_id)
     base = settings.citation.route_base_path
     if base is None:
         base, problem = docusaurus_route_base_path(settings.root)
         if problem is not None:
-            return True, None
+            return True, None, problem
     base = "docs" if base is None else base.strip("/")
+    # The docs/ folder is the current version: not at routeBasePath once versions are
+    # released (issue 24: the released page there is another file's).
+    version, problem = docusaurus_current_docs(settings.root)
+    if version is None:
+        return True, None, problem
     if slug is None:
-        return True, None
-    return True, "/".join(p for p in (base, slug) if p)
+        return True, None, None
+    return True, "/".join(p for p in (base, version, slug) if p), None
 
 
 def _mkdocs_path(meta: DocumentMeta, settings: WikiSettings) -> str:
@@ -363,6 +371,9 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
                                    "the provider does not build; set citation URLs by front matter url")
     if problem is not None:
         pass  # told above
+    elif path is None and settings.preset.url_rules == "docusaurus" and (
+            why := _docusaurus_docs_path(meta, settings)[2]) is not None:
+        problem = why
     elif path is None and settings.preset.url_rules == "docfx":
         site = docfx_site(settings.root, settings.citation.docfx_base_paths, settings.citation.base_url)
         problem = site.url_path(meta.relpath)[1] or "the page's path on the site is unknown"

@@ -36,7 +36,7 @@ from pathlib import Path
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
-__all__ = ["docusaurus_route_base_path", "docusaurus_trailing_slash", "read_javascript"]
+__all__ = ["docusaurus_current_docs", "docusaurus_route_base_path", "docusaurus_trailing_slash", "read_javascript"]
 
 _DOCUSAURUS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "cjs", "mjs", "ts", "mts"))
 _ASTRO_CONTENT = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
@@ -364,3 +364,106 @@ def docusaurus_route_base_path(root: Path) -> tuple[str | None, str | None]:
             value, problem = None, f"{name}: routeBasePath is {text!r}, not a literal string"
             break
     return value, problem
+
+
+def _literal(tokens: list[tuple[str, str]], at: int) -> str | bool | list[str] | None:
+    """The literal at ``tokens[at]`` when it is plain data the provider can read without
+    running anything — a string, ``true``/``false``, an array of strings — else ``None``."""
+    kind, text = tokens[at]
+    following = tokens[at + 1] if at + 1 < len(tokens) else ("punct", "}")
+    ends = (("punct", ","), ("punct", "}"))
+    if kind == "string" and "${" not in text and following in ends:
+        return text
+    if kind == "word" and text in ("true", "false") and following in ends:
+        return text == "true"
+    if (kind, text) == ("punct", "["):
+        end = _closing(tokens, at)
+        if end is None or (tokens[end + 1] if end + 1 < len(tokens) else ("punct", "}")) not in ends:
+            return None
+        items = tokens[at + 1:end]
+        strings = [t for k, t in items if k == "string"]
+        if all(k == "string" or (k, t) == ("punct", ",") for k, t in items) and all("${" not in s for s in strings):
+            return strings
+    return None
+
+
+def _read_versions(root: Path) -> tuple[list[str] | None, str | None]:
+    """The released versions in ``versions.json`` (newest first), ``[]`` without one;
+    ``(None, why)`` when it cannot be read."""
+    path = root / "versions.json"
+    if not path.exists():
+        return [], None
+    try:
+        import json
+
+        data = json.loads(read_bytes(path).decode("utf-8"))
+    except (OSError, ConfigError, ValueError) as exc:
+        return None, f"versions.json cannot be read ({exc})"
+    if not isinstance(data, list) or not all(isinstance(v, str) for v in data):
+        return None, "versions.json is not a list of version names"
+    return data, None
+
+
+def docusaurus_current_docs(root: Path) -> tuple[str | None, str | None]:
+    """Where the default docs plugin publishes the *current* version (the ``docs/``
+    folder) of the site at ``root``, read as text (never run; issue 24):
+    ``(path, None)`` with ``path`` the URL segment below ``routeBasePath`` (``""``: at
+    ``/docs/`` itself, ``"next"``: at ``/docs/next/``), or ``(None, why)`` when the current
+    version is not built (``includeCurrentVersion: false``, ``onlyIncludeVersions``
+    without ``"current"``) or where it lives cannot be told (a version option that is not
+    a literal, an unreadable ``versions.json``).
+
+    Docusaurus' rules: without released versions (``versions.json``) the current docs
+    are the only version, at ``routeBasePath``. With them, ``lastVersion`` (by default the
+    newest released one) is served at ``routeBasePath`` and the current version at
+    ``next/`` — or at ``versions.current.path`` when that is set. Never raises."""
+    versions, problem = _read_versions(root)
+    if versions is None:
+        return None, problem
+    read = _docusaurus_tokens(root)
+    if read is None:
+        return ("next" if versions else ""), None
+    name, tokens = read
+    if tokens is None:
+        return None, f"{name} cannot be read"
+    include: str | bool | list[str] | None = True
+    only: str | bool | list[str] | None = None
+    last: str | bool | list[str] | None = versions[0] if versions else "current"
+    current_path: str | bool | list[str] | None = None
+    for start, end in _docs_options(tokens):
+        if _unfollowed(tokens, start, end):
+            return None, f"{name}: the docs options cannot be read as plain data"
+        for key in ("includeCurrentVersion", "onlyIncludeVersions", "lastVersion", "versions"):
+            at = _object_key(tokens, start, end, key)
+            if at is None:
+                continue
+            if key == "versions":
+                region = _option_value(tokens, at)
+                if isinstance(region, str) or _unfollowed(tokens, *region):
+                    return None, f"{name}: versions is not a literal object"
+                inner = _object_key(tokens, *region, "current")
+                if inner is None:
+                    continue
+                current = _option_value(tokens, inner)
+                if isinstance(current, str) or _unfollowed(tokens, *current):
+                    return None, f"{name}: versions.current is not a literal object"
+                path_at = _object_key(tokens, *current, "path")
+                if path_at is not None:
+                    current_path = _literal(tokens, path_at)
+                    if not isinstance(current_path, str):
+                        return None, f"{name}: versions.current.path is not a literal string"
+                continue
+            value = _literal(tokens, at)
+            if value is None:
+                return None, f"{name}: {key} is {tokens[at][1]!r}, not a literal"
+            include, only, last = ((value, only, last) if key == "includeCurrentVersion" else
+                                   (include, value, last) if key == "onlyIncludeVersions" else (include, only, value))
+    if include is not True:
+        return None, f"{name} sets includeCurrentVersion: false: the docs/ folder is not built"
+    if only is not None and (not isinstance(only, list) or "current" not in only):
+        return None, f"{name}: onlyIncludeVersions leaves the current version (docs/) out: it is not built"
+    if not isinstance(last, str):
+        return None, f"{name}: lastVersion is not a literal string"
+    if isinstance(current_path, str):
+        return current_path.strip("/"), None
+    return ("" if last == "current" else "next"), None
