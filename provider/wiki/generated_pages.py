@@ -18,9 +18,16 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
                 feeds (``/blog/rss.xml``, ``/blog/atom.xml``, ``/blog/feed.json``); ``/search``;
                 ``/404.html``
 ``mkdocs``      ``/search/`` and ``/search.html``; ``/404.html``; the blog plugin's ``/blog/page/N/``,
-                ``/blog/archive/…``, ``/blog/category/…``
+                ``/blog/archive/…``, ``/blog/category/…``; and for each Material ``blog`` the
+                ``mkdocs.yml`` configures, below its ``blog_dir``: the archive
+                (``archive_url_format``, its ``{date}`` by ``archive_url_date_format``), category
+                (``categories_url_format``), author (``authors_profiles_url_format``) pages,
+                each also paginated (``pagination_url_format``), and the index's pagination
 ``jekyll``      ``/feed.xml``, ``/sitemap.xml``, the paginator's ``/pageN/``; jekyll-archives'
-                ``/tag/…``, ``/category/…``
+                ``/tag/…``, ``/category/…``; with jekyll-archives named in ``_config.yml``
+                (``plugins``, ``gems`` or its ``jekyll-archives`` key) its ``permalinks``
+                (defaults ``/:year/``, ``/:year/:month/``, ``/:year/:month/:day/``,
+                ``/tag/:name/``, ``/category/:name/``), whatever ``enabled`` says (fail closed)
 ``starlight``   ``/404``
 ==============  ===================================================================================
 """
@@ -32,7 +39,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["generated_route", "hugo_permalink_sections"]
+__all__ = ["generated_route", "hugo_permalink_sections", "jekyll_archive_routes"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
 _JEKYLL_PAGE_N = re.compile(r"^page\d+$")
@@ -119,6 +126,92 @@ def hugo_permalink_sections(root: Path) -> frozenset[str]:
     return result
 
 
+_ARCHIVES = {"year": "/:year/", "month": "/:year/:month/", "day": "/:year/:month/:day/", "tag": "/tag/:name/",
+             "category": "/category/:name/"}
+_ARCHIVE_TOKENS = {"year": r"\d{4}", "month": r"\d{2}", "day": r"\d{2}", "name": r"[^/]+"}
+_archives: dict[tuple[str, int, int], tuple[re.Pattern[str], ...]] = {}
+
+
+def _permalink_regex(template: str, tokens: dict[str, str]) -> re.Pattern[str]:
+    """A route template (``/:year/:month/``, ``archive/{date}``) as a regular expression
+    over a path without leading or trailing ``/``, lower case; any other placeholder is
+    one segment."""
+    out = []
+    for piece in re.split(r"(:[a-z_]+|\{[a-z_]+\})", template.strip("/").lower()):
+        name = piece.strip(":{}")
+        if piece.startswith(":") or (piece.startswith("{") and piece.endswith("}")):
+            out.append(f"(?:{tokens.get(name, r'[^/]+')})")
+        else:
+            out.append(re.escape(piece))
+    return re.compile("".join(out) + r"(?:\.html)?")
+
+
+def jekyll_archive_routes(root: Path) -> tuple[re.Pattern[str], ...]:
+    """The pages jekyll-archives generates on the Jekyll site at ``root`` (module
+    docstring), as patterns over a path (no leading or trailing ``/``, lower case);
+    none when ``_config.yml`` does not name the plugin. A configuration that names it but
+    cannot be read gives the defaults; a permalink that is not a string a pattern
+    matching every path (fail closed). Cached by the file's modification time and size;
+    never raises."""
+    from .sites.config_files import ConfigError, read_config
+    from .sites.jekyll import CONFIG_NAMES
+
+    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
+    if path is None:
+        return ()
+    try:
+        stat = path.stat()
+    except OSError:
+        return ()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key in _archives:
+        return _archives[key]
+    try:
+        data: Any = read_config(path)
+        text = path.read_text("utf-8", errors="replace")
+    except (ConfigError, OSError):
+        data, text = None, ""
+    named = "jekyll-archives" in text
+    patterns: tuple[re.Pattern[str], ...] = ()
+    if named:
+        options = data.get("jekyll-archives") if isinstance(data, dict) else None
+        permalinks = options.get("permalinks") if isinstance(options, dict) else None
+        templates = dict(_ARCHIVES)
+        everything = False
+        if isinstance(permalinks, dict):
+            for kind, value in permalinks.items():
+                if isinstance(value, str):
+                    templates[str(kind)] = value
+                else:
+                    everything = True
+        elif permalinks is not None:
+            everything = True
+        patterns = tuple(_permalink_regex(t, _ARCHIVE_TOKENS) for t in templates.values())
+        if everything:
+            patterns += (re.compile(r".+"),)
+    if len(_archives) > 64:
+        _archives.clear()
+    _archives[key] = patterns
+    return patterns
+
+
+def _mkdocs_blog_routes(root: Path) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """``(blog_dir, pattern over the path below it)`` of the pages each configured
+    Material blog generates (module docstring)."""
+    from .mkdocs_site import ANY_ROUTE, site_blogs
+
+    def regex(fmt: str, tokens: dict[str, str]) -> str:
+        return ".+" if fmt == ANY_ROUTE else _permalink_regex(fmt, tokens).pattern
+
+    found = []
+    for blog in site_blogs(root):
+        pagination = regex(blog.pagination_format, {"page": r"\d+"})
+        lists = [regex(fmt, {"date": blog.archive_date_pattern}) for fmt in blog.list_formats]
+        either = "|".join(f"(?:{x})" for x in lists)
+        found.append((blog.blog_dir.lower(), re.compile(rf"(?:(?:{either})(?:/{pagination})?|{pagination})")))
+    return tuple(found)
+
+
 def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | None:
     """The generated route family ``path`` (no leading or trailing ``/``, lower case) is
     in, or ``None``."""
@@ -152,12 +245,18 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
         if first == "blog" and len(segments) > 1 and (segments[1] in ("archive", "category")
                                                       or _PAGE_N.search(path)):
             return "the blog plugin's archive, category and pagination pages"
+        for blog_dir, pattern in _mkdocs_blog_routes(root):
+            below = path if not blog_dir else path[len(blog_dir) + 1:] if path.startswith(blog_dir + "/") else None
+            if below and pattern.fullmatch(below):
+                return f"the blog plugin's archive, category, author and pagination pages (blog_dir {blog_dir!r})"
         return None
     if layout == "jekyll":
         if path in ("feed.xml", "sitemap.xml", "robots.txt") or _JEKYLL_PAGE_N.match(last):
             return f"Jekyll's /{path}" if not _JEKYLL_PAGE_N.match(last) else "the paginator's /pageN/"
         if first in ("tag", "category") and len(segments) > 1:
             return "jekyll-archives' tag and category pages"
+        if path and any(p.fullmatch(path) for p in jekyll_archive_routes(root)):
+            return "jekyll-archives' date, tag and category pages (its permalinks)"
         return None
     if layout == "starlight":
         return "Starlight's /404" if path in ("404", "404.html") else None

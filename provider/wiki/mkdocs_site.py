@@ -47,12 +47,16 @@ import yaml
 
 from .sites.config_files import steady
 
-__all__ = ["CONFIG_NAMES", "Blog", "MkDocsProject", "blog_post_path", "project_for", "toc_slugify"]
+__all__ = ["CONFIG_NAMES", "Blog", "MkDocsProject", "blog_post_path", "project_for", "site_blogs", "toc_slugify"]
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 _MAX_CONFIG_BYTES = 1 << 20
 _MAX_INHERIT = 5
 _UNICODE_SLUGS = ("slugify_unicode", "uslugify", "uslugify_cased")
+
+
+#: A generated-page format that is not a string: it may be any path below ``blog_dir``.
+ANY_ROUTE = "\0any"
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,13 @@ class Blog:
     slugify: str = ""
     categories_separator: str = "-"
     categories_slugify: str = ""
+    #: the pages it generates below ``blog_dir``: ``archive_url_format``,
+    #: ``categories_url_format``, ``authors_profiles_url_format`` (a format that is not a
+    #: string: :data:`ANY_ROUTE`, any path, fail closed)
+    list_formats: tuple[str, ...] = ("archive/{date}", "category/{slug}", "author/{slug}")
+    pagination_format: str = "page/{page}"
+    #: a regular expression for an archive's ``{date}`` (``archive_url_date_format``, ``yyyy``)
+    archive_date_pattern: str = r"\d{4}"
 
 
 def toc_slugify(value: str, separator: str = "-", *, unicode: bool = False) -> str:
@@ -197,10 +208,20 @@ def _blogs(plugins: Any) -> tuple[Blog, ...]:
             ("post_slugify_separator", "-"), ("categories_slugify_separator", "-"))}
         if not all(isinstance(v, str) for v in text.values()) or not isinstance(maximum, int):
             text["post_url_format"] = "\0unknown"
+        lists = tuple(value if isinstance(value := opts.get(key, default), str) else ANY_ROUTE
+                      for key, default in (("archive_url_format", "archive/{date}"),
+                                           ("categories_url_format", "category/{slug}"),
+                                           ("authors_profiles_url_format", "author/{slug}")))
+        pagination = opts.get("pagination_url_format", "page/{page}")
+        date_format = opts.get("archive_url_date_format", "yyyy")
+        # Each "/" of the Babel pattern is one more segment of the archive's URL.
+        date_pattern = ("/".join([r"[^/]+"] * (date_format.count("/") + 1)) if isinstance(date_format, str)
+                        else r"[^/]+(?:/[^/]+)*")
         out.append(Blog(blog_dir, "" if post_dir == "." else post_dir, str(text["post_url_format"]),
                         str(text["post_url_date_format"]), maximum if isinstance(maximum, int) else 1,
                         str(text["post_slugify_separator"]), _slugify_name(opts.get("post_slugify")),
-                        str(text["categories_slugify_separator"]), _slugify_name(opts.get("categories_slugify"))))
+                        str(text["categories_slugify_separator"]), _slugify_name(opts.get("categories_slugify")),
+                        lists, pagination if isinstance(pagination, str) else ANY_ROUTE, date_pattern))
     return tuple(out)
 
 
@@ -341,6 +362,25 @@ def _config_in(folder: Path) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def site_blogs(content: Path) -> tuple[Blog, ...]:
+    """The Material blogs of the MkDocs project configured in ``content`` or its parent
+    (:class:`Blog`); none without a readable configuration. Never raises."""
+    for folder in (content, content.parent):
+        try:
+            config = _config_in(folder)
+            if config is None:
+                continue
+            stat = config.stat()
+        except OSError:
+            continue
+        key = (str(config), stat.st_mtime_ns, stat.st_size)
+        project = _cache.get(key)
+        if project is None:
+            project = _cache[key] = _project(content, config)
+        return project.blogs
+    return ()
 
 
 def project_for(content: Path, relpath: str) -> MkDocsProject | None:
