@@ -100,7 +100,15 @@ def unit_entries(units: tuple[Unit, ...], doc: dict[str, object], url: str | Non
     """The Whoosh documents of one view's units with their :func:`entry_header`."""
     entries: list[dict[str, Any]] = []
     for unit in units:
+        if not chunking:
+            entries.append({**unit.fields, "group": doc["group"] or "", "doc": dict(doc, chunk=None, url=url)})
+            continue
+        cited = with_anchor(url, unit.anchor)
+        # A chunk of merged short sections shows the passage that matched, which may sit
+        # under a later heading than the chunk's first: the result cites that heading
+        # (``urls``: passage index → its URL, only where it differs from the chunk's).
+        urls = {index: mine for index, anchor in enumerate(unit.passage_anchors)
+                if (mine := with_anchor(url, anchor)) != cited}
         entries.append({**unit.fields, "group": doc["group"] or "",
-                        "doc": (dict(doc, chunk=unit.chunk_id, url=with_anchor(url, unit.anchor)) if chunking
-                                else dict(doc, chunk=None, url=url))})
+                        "doc": dict(doc, chunk=unit.chunk_id, url=cited, **({"urls": urls} if urls else {}))})
     return entries

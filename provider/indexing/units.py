@@ -93,7 +93,7 @@ def text_units(settings: WikiSettings, languages: tuple[str, ...], document: Wik
             "passage_terms": tuple(_passage_terms(language, p.heading, p.text) for p in unit_passages),
             "passage_internal": tuple(i for i, p in enumerate(unit_passages) if p.internal),
             "passage_code": tuple(i for i, p in enumerate(unit_passages) if _mostly_code(p)),
-        }))
+        }, tuple(p.heading_anchor or p.anchor for p in unit_passages) if chunk_id is not None else ()))
     if settings.semantic_model is not None:
         return with_vectors(settings.semantic_model, meta.title, tuple(units))
     return tuple(units)

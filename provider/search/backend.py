@@ -110,7 +110,7 @@ from .schema import SYNC_CURRENT, SYNC_STALE, body_field, code_field, languages_
 from .segment import CJK
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .semantic import MeaningSearch, Semantic
-from .snippets import best_passage, pair_weights, snippet_span
+from .snippets import best_passage, cited_url, pair_weights, snippet_span
 from .spelling import VocabularyIndexes, closest_in
 
 __all__ = [
@@ -989,7 +989,7 @@ def _results(searcher: Searcher, hits: Sequence[Hit], languages: Sequence[str],
             audience="internal" if internal else doc["audience"],
             revision=doc["revision"],
             chunk_id=doc.get("chunk"),
-            url=doc.get("url"),
+            url=cited_url(doc, start),
             locale=doc["locale"],
             score=round(ceiling, 4),
             review_due_at=_rfc3339(due),

@@ -45,11 +45,16 @@ class Unit:
         chunk_id: the chunk's id, ``None`` for a whole document.
         anchor: the chunk's URL fragment (``""`` for a whole document).
         fields: the entry's fields except ``doc`` and ``group``.
+        passage_anchors: per passage of ``fields["passages"]``, the URL fragment of the
+            heading that governs it (the nearest above, at any level; ``""`` before the
+            first heading): what a result showing that passage cites (CONTRACT R3, R7).
+            Empty for a whole document.
     """
 
     chunk_id: str | None
     anchor: str
     fields: dict[str, Any]
+    passage_anchors: tuple[str, ...] = ()
 
 
 def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting]:

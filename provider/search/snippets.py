@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from itertools import compress, pairwise, starmap
 from operator import ne
+from typing import Any
 
 from helpthread_kit.plaintext import ELLIPSIS, as_plain_text, clip_text, without_controls
 from helpthread_kit.results import SNIPPET_MAX_CHARS
 
-__all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "pair_weights", "passage_terms",
+__all__ = ["CODE_PASSAGE_WEIGHT", "PAIR", "best_passage", "cited_url", "pair_weights", "passage_terms",
            "snippet_span"]
 
 #: Joins two adjacent terms into a *pair* term (``refund+exception``): no analysed term
@@ -103,3 +104,16 @@ def _join(text: str, following: str) -> str:
     if text.endswith(ELLIPSIS) and following.startswith(ELLIPSIS) and len(text) > 1 and len(following) > 1:
         return text[:-1] + following[1:]
     return f"{text} {following}"
+
+
+def cited_url(doc: Mapping[str, Any], start: int) -> str | None:
+    """The citation URL of a result whose snippet starts at passage ``start`` of an entry
+    whose stored ``doc`` fields are given: the URL of the heading that governs that
+    passage (``doc["urls"]``, passage index → URL, holds those differing from the
+    chunk's; :func:`provider.indexing.entries.unit_entries`), else the entry's ``url``
+    (``None`` without one). A chunk of merged short sections cites the section whose text
+    the snippet shows, not its first (CONTRACT R3: the snippet is the passage that
+    matched; R7)."""
+    urls = doc.get("urls") or {}
+    url = urls.get(start, doc.get("url"))
+    return url if isinstance(url, str) else None

@@ -12,7 +12,8 @@ one is a section of its own — and then:
 
 A chunk's heading is that of its first section; its anchor is that of the nearest heading
 above its first passage, at any level (a chunk whose text starts under an ``####`` links
-to it, not to the ``###`` above). Its **id** is a short digest
+to it, not to the ``###`` above); a result showing a later passage of the chunk cites
+that passage's heading instead (:func:`provider.search.snippets.cited_url`). Its **id** is a short digest
 of its heading and text, so it stays the same while the chunk is unchanged, however the
 rest of the document changes (only the merge of a short section depends on its
 neighbour). Identical chunks of one document are told apart by a suffix in order of
