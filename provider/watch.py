@@ -51,6 +51,7 @@ from .indexing.stricter import Withdrawal
 from .wiki.document import WikiSettings
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
+from .wiki.sites.load import hold_deadline
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 
@@ -142,6 +143,8 @@ class LiveIndexer:
         self._sitemap_thread: threading.Thread | None = None
         #: the indexer given (its owner closes it); :meth:`reconfigure` may replace it
         self._original = indexer
+        #: the held site configuration change (Unix time it applies) last scanned for
+        self._held_scanned = 0.0
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -296,6 +299,18 @@ class LiveIndexer:
                      len(batch), report.duration_s, report.written, report.removed)
         return report
 
+    def apply_held(self) -> SyncReport | None:
+        """Scan again when a held site configuration change (one that may make pages more
+        public, :mod:`provider.wiki.sites.load`) is due to apply: its files have been
+        unchanged for the hold time. Called about once a second by the watcher loop, so the
+        change applies without waiting for another file event. ``None`` when nothing was due."""
+        due = hold_deadline(self.indexer.settings.root, after=self._held_scanned)
+        if due is None or time.time() < due:
+            return None
+        self._held_scanned = due
+        log.info("a held site configuration change is due; scanning everything again")
+        return self.scan()
+
     def _follow_sitemap(self) -> None:
         """Read the sitemap again when due; sync when its published URLs changed. The read
         (an HTTP request, perhaps) happens outside the write lock: batches go on meanwhile.
@@ -387,6 +402,7 @@ class LiveIndexer:
                 if changes:
                     relpaths = [rel for _, path in changes if (rel := self._relative(path)) is not None]
                     self.apply(relpaths)
+                self.apply_held()
                 if self.reconcile_interval_s and time.monotonic() >= next_scan:
                     self.scan()
                     next_scan = time.monotonic() + self.reconcile_interval_s
