@@ -73,6 +73,18 @@ def poll_requested(env: dict[str, str] | os._Environ[str] | None = None) -> bool
     return env_flag((os.environ if env is None else env).get(POLL_ENV))
 
 
+class _WithoutFolders(watchfiles.DefaultFilter):
+    """watchfiles' default filter (``.git``, editor swap files…), and nothing below
+    ``folders`` (absolute, each ending in the path separator)."""
+
+    def __init__(self, folders: tuple[str, ...]) -> None:
+        super().__init__()
+        self.folders = folders
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        return not path.startswith(self.folders) and super().__call__(change, path)
+
+
 def _is_watch_limit(exc: BaseException) -> bool:
     if isinstance(exc, OSError) and exc.errno in _WATCH_LIMIT_ERRNOS:
         return True
@@ -375,7 +387,18 @@ class LiveIndexer:
             return None
         return Path(rel).as_posix()
 
+    def _own_folders(self) -> tuple[str, ...]:
+        """The folders below the content folder the provider writes itself (the index,
+        with its state; the readiness marker's), each ending in the path separator."""
+        found = []
+        for folder in (self.indexer.layout.root, *([self.ready_marker.parent] if self.ready_marker else [])):
+            real = os.path.realpath(folder)
+            if real == str(self.root) or real.startswith(str(self.root) + os.sep):
+                found.append(real.rstrip(os.sep) + os.sep)
+        return tuple(found)
+
     def _follow(self) -> None:
+        own = self._own_folders()
         kwargs: dict[str, Any] = {
             "stop_event": self._stop,
             "force_polling": self.poll,
@@ -385,6 +408,11 @@ class LiveIndexer:
             "step": 50,
             "debounce": 1600,
             "raise_interrupt": False,
+            # With the content folder at the repository root, the index folder may be in
+            # it: each commit's own writes (segments, the manifest) would be a batch that
+            # commits again, about 520 batches a minute after one edit. Git's internals
+            # are ignored by the default filter.
+            "watch_filter": _WithoutFolders(own),
         }
         next_scan = time.monotonic() + self.reconcile_interval_s
         # The content folder may be a symlink an operator swaps to a new release: the
@@ -400,7 +428,8 @@ class LiveIndexer:
                     self.scan()
                     return
                 if changes:
-                    relpaths = [rel for _, path in changes if (rel := self._relative(path)) is not None]
+                    relpaths = [rel for _, path in changes if not path.startswith(own)
+                                and (rel := self._relative(path)) is not None]
                     self.apply(relpaths)
                 self.apply_held()
                 if self.reconcile_interval_s and time.monotonic() >= next_scan:
