@@ -15,11 +15,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent
+
+# Tests write a site configuration and read it at once: a change that makes pages more
+# public applies without the production hold (30 s) unless a test sets one
+# (``WikiSettings(config_hold_s=…)``, tests/wiki/test_config_hold.py).
+os.environ.setdefault("KNOWLEDGE_PROVIDER_CONFIG_HOLD_S", "0")
 
 #: Files whose tests serve a real application over TCP (uvicorn or ``serve`` processes).
 E2E_FILES = frozenset({

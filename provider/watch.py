@@ -51,6 +51,7 @@ from .indexing.stricter import Withdrawal
 from .wiki.document import WikiSettings
 from .wiki.reader import ReaderClosed
 from .wiki.sites import is_site_config
+from .wiki.sites.load import hold_deadline
 
 __all__ = ["POLL_ENV", "LiveIndexer", "poll_requested"]
 
@@ -70,6 +71,18 @@ WatchFn = Callable[..., Iterator[set[tuple[watchfiles.Change, str]]]]
 def poll_requested(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
     """Whether ``KNOWLEDGE_PROVIDER_POLL`` asks for polling (any value but 0/false/no/off)."""
     return env_flag((os.environ if env is None else env).get(POLL_ENV))
+
+
+class _WithoutFolders(watchfiles.DefaultFilter):
+    """watchfiles' default filter (``.git``, editor swap files…), and nothing below
+    ``folders`` (absolute, each ending in the path separator)."""
+
+    def __init__(self, folders: tuple[str, ...]) -> None:
+        super().__init__()
+        self.folders = folders
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        return not path.startswith(self.folders) and super().__call__(change, path)
 
 
 def _is_watch_limit(exc: BaseException) -> bool:
@@ -142,6 +155,8 @@ class LiveIndexer:
         self._sitemap_thread: threading.Thread | None = None
         #: the indexer given (its owner closes it); :meth:`reconfigure` may replace it
         self._original = indexer
+        #: the held site configuration change (Unix time it applies) last scanned for
+        self._held_scanned = 0.0
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -296,6 +311,18 @@ class LiveIndexer:
                      len(batch), report.duration_s, report.written, report.removed)
         return report
 
+    def apply_held(self) -> SyncReport | None:
+        """Scan again when a held site configuration change (one that may make pages more
+        public, :mod:`provider.wiki.sites.load`) is due to apply: its files have been
+        unchanged for the hold time. Called about once a second by the watcher loop, so the
+        change applies without waiting for another file event. ``None`` when nothing was due."""
+        due = hold_deadline(self.indexer.settings.root, after=self._held_scanned)
+        if due is None or time.time() < due:
+            return None
+        self._held_scanned = due
+        log.info("a held site configuration change is due; scanning everything again")
+        return self.scan()
+
     def _follow_sitemap(self) -> None:
         """Read the sitemap again when due; sync when its published URLs changed. The read
         (an HTTP request, perhaps) happens outside the write lock: batches go on meanwhile.
@@ -360,7 +387,18 @@ class LiveIndexer:
             return None
         return Path(rel).as_posix()
 
+    def _own_folders(self) -> tuple[str, ...]:
+        """The folders below the content folder the provider writes itself (the index,
+        with its state; the readiness marker's), each ending in the path separator."""
+        found = []
+        for folder in (self.indexer.layout.root, *([self.ready_marker.parent] if self.ready_marker else [])):
+            real = os.path.realpath(folder)
+            if real == str(self.root) or real.startswith(str(self.root) + os.sep):
+                found.append(real.rstrip(os.sep) + os.sep)
+        return tuple(found)
+
     def _follow(self) -> None:
+        own = self._own_folders()
         kwargs: dict[str, Any] = {
             "stop_event": self._stop,
             "force_polling": self.poll,
@@ -370,6 +408,11 @@ class LiveIndexer:
             "step": 50,
             "debounce": 1600,
             "raise_interrupt": False,
+            # With the content folder at the repository root, the index folder may be in
+            # it: each commit's own writes (segments, the manifest) would be a batch that
+            # commits again, about 520 batches a minute after one edit. Git's internals
+            # are ignored by the default filter.
+            "watch_filter": _WithoutFolders(own),
         }
         next_scan = time.monotonic() + self.reconcile_interval_s
         # The content folder may be a symlink an operator swaps to a new release: the
@@ -385,8 +428,10 @@ class LiveIndexer:
                     self.scan()
                     return
                 if changes:
-                    relpaths = [rel for _, path in changes if (rel := self._relative(path)) is not None]
+                    relpaths = [rel for _, path in changes if not path.startswith(own)
+                                and (rel := self._relative(path)) is not None]
                     self.apply(relpaths)
+                self.apply_held()
                 if self.reconcile_interval_s and time.monotonic() >= next_scan:
                     self.scan()
                     next_scan = time.monotonic() + self.reconcile_interval_s

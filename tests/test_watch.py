@@ -185,3 +185,35 @@ def test_a_changed_sitemap_prints_progress_lines_until_its_pass_is_done(
     assert [r.done for r in lines] == list(range(2, len(pages)))  # type: ignore[attr-defined]
     assert {r.total for r in lines} == {len(pages)}  # type: ignore[attr-defined]
     assert lines[0].getMessage().startswith(f"{SITEMAP_PROGRESS}: 2 of {len(pages)} files read (16%)")
+
+
+def test_own_index_and_git_writes_inside_the_content_folder_are_no_batch(tmp_path: Path) -> None:
+    """``content: .`` (issue 24, watcher churn): the index folder inside the content folder
+    and ``.git`` are not watched, so a commit's own writes never start another batch (was:
+    about 520 batches a minute, each committing again, after one edit)."""
+    (tmp_path / "a.md").write_text("---\naudience: public\n---\n# A\n\nAlpha.\n")
+    root = str(tmp_path.resolve())
+    seen: dict[str, Any] = {}
+    batches: list[list[str]] = []
+
+    def one_batch(*paths: str, **kwargs: Any) -> Iterator[set[tuple[watchfiles.Change, str]]]:
+        seen.update(kwargs)
+        yield {(watchfiles.Change.modified, f"{root}/index/builds/b1/manifest.json"),
+               (watchfiles.Change.added, f"{root}/index/state/ready"),
+               (watchfiles.Change.modified, f"{root}/a.md")}
+        kwargs["stop_event"].set()
+
+    class Recorded(LiveIndexer):
+        def apply(self, paths: Any) -> SyncReport | None:
+            batches.append(sorted(paths))
+            return super().apply(paths)  # the real batch, recorded on its way
+
+    with Indexer(WikiSettings(root=tmp_path), IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        live = Recorded(indexer, watch_fn=one_batch, reconcile_interval_s=0)
+        live._follow()
+    assert batches == [["a.md"]]
+    keep = seen["watch_filter"]
+    assert not keep(watchfiles.Change.modified, f"{root}/index/builds/b1/manifest.json")
+    assert not keep(watchfiles.Change.modified, f"{root}/.git/index")
+    assert keep(watchfiles.Change.modified, f"{root}/a.md")

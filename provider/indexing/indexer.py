@@ -32,6 +32,7 @@ from ..wiki.document import WikiSettings
 from ..wiki.gitblobs import GitBlobs
 from ..wiki.reader import DEFAULT_PARSE_TIMEOUT_S, DocumentReader, ReaderClosed
 from ..wiki.site_gate import SiteSource
+from ..wiki.sites.load import set_hold_s
 from . import heap
 from .decide import Changes, changes_of, resolve, to_withdraw
 from .manifest import Manifest
@@ -104,6 +105,7 @@ class Indexer:
         self.settings = settings
         self.layout = layout
         self._clock = clock
+        set_hold_s(settings.config_hold_s)  # every process holds a site configuration change alike
         # Files are read in worker processes, each within a time limit: one pathological
         # file cannot hold up the batch that reclassifies another (X7).
         self.reader = DocumentReader(settings, timeout_s=parse_timeout_s, prepare=prepare)

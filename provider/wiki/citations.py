@@ -62,6 +62,7 @@ from .dates import DATED_NAME
 from .docfx_urls import docfx_site
 from .docusaurus_urls import docusaurus_doc_path
 from .generated_pages import hugo_permalink_sections
+from .hugo_site import hugo_leaf_bundle
 from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
@@ -361,7 +362,12 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
         pattern = pattern.rstrip("/") + "/"  # trailingSlash: true — every page URL ends with /
     path = _layout_path(meta, settings)
     problem = None
-    if path is not None and settings.preset.url_rules == "hugo":
+    bundle = hugo_leaf_bundle(settings.root, meta.relpath) if settings.preset.url_rules == "hugo" else None
+    if bundle is not None:
+        # A resource of a leaf bundle: Hugo renders no page from it, so any URL it claims
+        # (its path, or a front matter url) is another source's (issue 24).
+        path, problem = None, f"a resource of the leaf bundle {bundle}/, not a page: Hugo builds no page from it"
+    elif path is not None and settings.preset.url_rules == "hugo":
         sections = hugo_permalink_sections(settings.root)
         section = path.split("/", 1)[0]
         if "*" in sections or section in sections:
@@ -383,7 +389,7 @@ def url_inputs(meta: DocumentMeta, settings: WikiSettings) -> UrlInputs:
     # Jekyll computes page.url itself and ignores a front matter ``url`` (issue 24): the
     # page is published at its path's URL, so honouring the key would cite, and look up
     # in the sitemap, a URL the page does not have (another page's, if it names one).
-    own_url = None if settings.preset.url_rules == "jekyll" else meta.url
+    own_url = None if settings.preset.url_rules == "jekyll" or bundle is not None else meta.url
     return UrlInputs(front_matter_url=own_url, site_path=path or "", locale=meta.locale,
                      default_locale=settings.default_locale, doc_id=meta.doc_id,
                      locale_key=found.key if found is not None and found.locale == meta.locale else "",

@@ -10,6 +10,7 @@ Each decision carries the reason an operator sees in warnings and ``check`` outp
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -178,7 +179,10 @@ def decide_translation_group(
             break
     found = match_locale(strip_extension(relpath), patterns, known_locales)
     path = site_path(relpath, known_locales=known_locales, patterns=patterns, index_names=index_names)
-    return Decision(path, "path without locale marker" if found is not None else "path"), warnings
+    # One name in either Unicode form (macOS writes NFD): a translation in NFD beside its
+    # NFC source is in its group (issue 24).
+    return Decision(unicodedata.normalize("NFC", path), "path without locale marker" if found is not None
+                    else "path"), warnings
 
 
 def decide_doc_id(

@@ -107,7 +107,7 @@ from .locale_patterns import match_locale
 from .locales import strip_extension
 from .model import DocumentMeta
 from .publication import DATE_KEYS, INVALID, withholding
-from .same_text import WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
+from .same_text import ON_THE_SITE, WITHHELD, contained_text, copy_source, same_file, same_paragraphs, same_words
 from .translation_names import candidate_stems, name_key
 
 if TYPE_CHECKING:
@@ -457,6 +457,12 @@ def _inherit_from_source(draft: _Draft, sources: list[_Draft], why: str) -> str 
     for source in sources:
         status = _passes_on(source) if source is not draft else None
         if status is None:
+            if source is not draft and source.withheld is not None and source.withheld.endswith(ON_THE_SITE):
+                # Docusaurus ``unlisted`` (or NOINDEX, a redirect stub): the site publishes the
+                # source under its URL, so its text is public and the translation keeps its own
+                # status; said, since the source itself is not served (operator trial, issue 24).
+                draft.problems.append(f"its source {source.meta.relpath} is not served ({source.withheld}), but the "
+                                      "site publishes it under its URL: this translation keeps its own audience")
             continue
         path = source.meta.relpath
         named = f"the internal {path}" if status == "internal" else f"{path}, which is not served"
@@ -472,12 +478,16 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
     sources: dict[str, list[_Draft]] = defaultdict(list)
     for draft in drafts.values():
         if draft.meta.locale == default_locale:
-            sources[draft.meta.translation_group].append(draft)
+            # Keys compared as rule 5c compares paths (NFC, case folded): ``café.md`` in NFC
+            # and its translation ``café.de.md`` in NFD (macOS), or ``Secret.md`` beside
+            # ``secret.de.md`` on a case-insensitive file system, are one page to a reader,
+            # and the tool pairs them there; a wider match only withholds more (issue 24).
+            sources[name_key(draft.meta.translation_group)].append(draft)
     for relpath, draft in drafts.items():
         meta = draft.meta
         if meta.locale == default_locale:
             continue
-        found = sorted(sources.get(meta.translation_group, []), key=lambda d: d.meta.relpath)
+        found = sorted(sources.get(name_key(meta.translation_group), []), key=lambda d: d.meta.relpath)
         if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
                               "without its source page")

@@ -43,6 +43,7 @@ from .containment import block_shingles
 from .copies import paragraph_bags, sketch, word_bag
 from .dates import DATED_NAME, not_a_date, parse_date, post_group
 from .dialects import apply_dialects
+from .excluded_sources import excluded_source
 from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, covers, format_finding
 from .frontmatter import FrontMatter, head_key, parse_front_matter
@@ -403,6 +404,14 @@ def _read_header(settings: WikiSettings, relpath: str, data: bytes, revision: st
         # A JavaScript setting we cannot read is settled by the sitemap when one is
         # given: it proves what the tool published. A broken file never is.
         errors += site.errors
+    if not settings.sitemap and site.excluded is None:
+        # With a sitemap, rule 11 decides: on the site is the proof the tool published it.
+        source = excluded_source(relpath, settings.patterns, settings.known_locales, settings.default_locale,
+                                 load_site_policy(settings.root, settings.layout).excluded_reason,
+                                 settings.root)
+        if source is not None:
+            errors.append(f"a translation of {source[0]}, which the docs tool does not build ({source[1]}): "
+                          "internal until the site's sitemap (sitemap:) shows this page published")
     meta, more_errors = apply_audience_map(with_params(own, layout.params_key), settings.audience_map)
     errors += more_errors
     return _Header(text, front, site, meta, unreadable, errors, findings, accepted)

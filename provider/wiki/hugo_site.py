@@ -51,7 +51,8 @@ from .locales import strip_extension
 from .model import WikiSettings
 from .sites.config_files import steady
 
-__all__ = ["SiteCascade", "hugo_page", "load_site_cascade", "site_cascade_for"]
+__all__ = ["CONTENT_EXTENSIONS", "SiteCascade", "hugo_content_adapters", "hugo_leaf_bundle", "hugo_page",
+           "is_bundle_index", "load_site_cascade", "site_cascade_for"]
 
 _NAMES = ("hugo", "config")
 _FORMATS = ("toml", "yaml", "json")
@@ -276,3 +277,72 @@ def site_cascade_for(settings: WikiSettings, relpath: str, *, section: bool) -> 
     """What the site configuration cascades to one page (:meth:`SiteCascade.values_for`)."""
     page, kind, lang = hugo_page(settings, relpath, section=section)
     return load_site_cascade(settings.root).values_for(page, kind=kind, lang=lang)
+
+
+#: The extensions of Hugo's content formats (markdown, HTML, Emacs Org, AsciiDoc, Pandoc,
+#: reStructuredText): each file of one in the content folder is a page, or a bundle's index.
+CONTENT_EXTENSIONS = (".md", ".markdown", ".mdown", ".html", ".htm", ".org", ".adoc", ".asciidoc", ".ad",
+                      ".pandoc", ".pdc", ".rst")
+_listings: dict[str, tuple[int, frozenset[str]]] = {}
+
+
+def _names(folder: Path) -> frozenset[str]:
+    """The lower-cased file names in ``folder``, kept while its modification time stays."""
+    try:
+        stamp = folder.stat().st_mtime_ns
+        cached = _listings.get(str(folder))
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        names = frozenset(entry.name.lower() for entry in os.scandir(folder) if entry.is_file())
+    except OSError:
+        return frozenset()
+    if len(_listings) > 4096:
+        _listings.clear()
+    _listings[str(folder)] = (stamp, names)
+    return names
+
+
+def is_bundle_index(name: str, stem: str = "index") -> bool:
+    """Whether the file ``name`` is ``stem`` in a Hugo content format, with or without a
+    language suffix (``index.md``, ``index.de.html``, ``_index.org``)."""
+    lowered = name.lower()
+    ext = next((e for e in CONTENT_EXTENSIONS if lowered.endswith(e)), None)
+    if ext is None:
+        return False
+    base = lowered[: -len(ext)]
+    return base == stem or (base.startswith(stem + ".") and "." not in base[len(stem) + 1:])
+
+
+def hugo_leaf_bundle(root: Path, relpath: str) -> str | None:
+    """The leaf bundle (its folder, relative to ``root``) of which the file ``relpath``
+    is a resource, or ``None`` when it is a page: a folder holding an ``index`` file in
+    any content format (``index.html`` too, which the provider does not read) makes every
+    other file in it and below it a resource, not a page, with no URL of its own
+    (issue 24). Never raises."""
+    folder, _, name = relpath.rpartition("/")
+    own = True
+    while folder:
+        if (own and is_bundle_index(name)) or not any(is_bundle_index(n) for n in _names(root / folder)):
+            own = False
+            folder = folder.rpartition("/")[0]
+            continue
+        return folder
+    return None
+
+
+def hugo_content_adapters(root: Path) -> list[str]:
+    """The folders (relative to ``root``, POSIX) holding a ``_content.gotmpl`` content
+    adapter: it adds pages at any path of its section, so no URL below one is proved to
+    be a markdown document's (issue 24). At most 100,000 files are looked at; never
+    raises."""
+    found: list[str] = []
+    seen = 0
+    for current, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
+        seen += len(files)
+        if "_content.gotmpl" in files:
+            rel = os.path.relpath(current, root).replace(os.sep, "/")
+            found.append("" if rel == "." else rel)
+        if seen > 100_000:
+            break
+    return found

@@ -384,7 +384,7 @@ class CorpusRules:
             self._by_name[key].add(relpath)
         for stem, _ in candidate_stems(relpath, meta.locale):
             self._by_candidate[stem].add(relpath)
-        self._by_group[meta.translation_group].add(relpath)
+        self._by_group[name_key(meta.translation_group)].add(relpath)  # as rule 5b compares groups
         self._by_id[meta.doc_id].add(relpath)
         if meta.section:
             self._sections[_parent(relpath)].add(relpath)
@@ -398,7 +398,8 @@ class CorpusRules:
             self._by_bag[bag].add(relpath)
 
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
-        for index, key in ((self._by_stem, strip_extension(relpath)), (self._by_group, meta.translation_group),
+        for index, key in ((self._by_stem, strip_extension(relpath)),
+                           (self._by_group, name_key(meta.translation_group)),
                            *((self._by_name, key) for key in _name_keys(relpath, meta)),
                            *((self._by_candidate, stem) for stem, _ in candidate_stems(relpath, meta.locale)),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
@@ -453,7 +454,7 @@ class CorpusRules:
             yield from self._by_candidate.get(key, ())
         for stem, _ in candidate_stems(relpath, meta.locale):
             yield from self._by_name.get(stem, ())
-        yield from self._by_group.get(meta.translation_group, ())
+        yield from self._by_group.get(name_key(meta.translation_group), ())
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)
             yield from self._by_file.get(key, ())

@@ -97,6 +97,10 @@ class WikiSettings:
         semantic_model: with ``semanticSearch``, the embedding model whose vectors each
             entry stores (:func:`~provider.search.embedding.load_embedder`); ``None``: no
             vectors (the index's schema has no ``vector`` field).
+        config_hold_s: seconds a docs-tool configuration change that makes a page more
+            public waits (:mod:`provider.wiki.sites.load`); from the environment
+            (``KNOWLEDGE_PROVIDER_CONFIG_HOLD_S``) when the settings are made, and handed to
+            every reader process with them. Not part of :meth:`describe`.
     """
 
     root: Path
@@ -117,6 +121,7 @@ class WikiSettings:
     sitemap_max_urls: int = 50_000
     accepted_findings: tuple[Acceptance, ...] = ()
     semantic_model: str | None = None
+    config_hold_s: float = field(default_factory=lambda: _hold_from_env())
 
     @property
     def sitemap_limits(self) -> SitemapLimits:
@@ -368,3 +373,9 @@ class WikiDocument:
     @property
     def public_body(self) -> str:
         return "\n".join(p.text for p in self.public_passages)
+
+
+def _hold_from_env() -> float:
+    from .sites.config_files import hold_from_env  # a leaf module: imported when settings are made
+
+    return hold_from_env()

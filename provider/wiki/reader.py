@@ -33,6 +33,7 @@ from ..interrupts import uninterrupted
 from .document import WikiDocument, WikiSettings, load_document, parse_document
 from .files import Skipped
 from .reader_queue import Waiting
+from .sites.load import SettledReadings, adopt_settled, set_hold_s, settled_readings
 
 __all__ = ["DEFAULT_PARSE_TIMEOUT_S", "DocumentReader", "ReaderClosed"]
 
@@ -81,13 +82,17 @@ def _leave_with_parent() -> None:
     threading.Thread(target=watch, name="kp-reader-parent-watch", daemon=True).start()
 
 
-def _work(settings: WikiSettings, tasks: Any, results: Any, prepare: Prepare | None = None) -> None:
+def _work(settings: WikiSettings, tasks: Any, results: Any, prepare: Prepare | None = None,
+          settled: SettledReadings | None = None) -> None:
     # The process that started us decides when we stop (a stop message, or kill): Ctrl-C
     # reaches the whole process group and printed a KeyboardInterrupt traceback per
     # worker, and systemd's SIGTERM to the whole group would kill a worker mid-batch.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _leave_with_parent()
+    set_hold_s(settings.config_hold_s)  # hold a site configuration change as the indexer does
+    if settled is not None:
+        adopt_settled(settled)
     # Warm up before taking work, so lazily loaded data (langcodes' tables, the YAML
     # and Markdown parsers) does not count against the first file's time limit.
     sample = b"---\nlocale: de-AT\ntitle: Warm-up\n---\n# Heading\n\nSome *text* with a [link](https://x.invalid).\n"
@@ -167,7 +172,9 @@ class DocumentReader:
         # stops (see provider.interrupts).
         with uninterrupted():
             tasks = self._ctx.Queue()
-            args = (self.settings, tasks, self._results, self.prepare)
+            # The site configuration readings this process has settled: a reader started
+            # while a change is held holds it as this process does (issue 24).
+            args = (self.settings, tasks, self._results, self.prepare, settled_readings())
             process = self._ctx.Process(target=_work, args=args, daemon=True)  # type: ignore[attr-defined]
             process.start()
             worker = _Worker(process=process, tasks=tasks)

@@ -46,6 +46,7 @@ from urllib.parse import unquote, urlsplit
 
 from .citations import document_url, url_inputs
 from .generated_pages import generated_route
+from .hugo_site import hugo_content_adapters
 from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, page_form, site_key
 from .sites.javascript import docusaurus_route_base_path
 from .static_pages import static_pages
@@ -188,6 +189,8 @@ class SiteGate:
                     found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {claimed} is the page the site "
                                                         f"builds from {source} (not a markdown document), so the "
                                                         "sitemap does not show this document is published")
+        if base and self.settings.layout == "hugo":
+            self._adapted(by_page, found)
         for members in by_page.values():
             if len({relpath for relpath, _ in members}) < 2:
                 continue
@@ -206,6 +209,37 @@ class SiteGate:
                                                     "sitemap comparison, so the sitemap cannot show which of them "
                                                     "the site publishes")
         return found
+
+
+    def _adapted(self, by_page: dict[tuple[str, str], list[tuple[str, str]]], found: dict[str, OffSite]) -> None:
+        """Documents whose URL lies in the section of a Hugo content adapter
+        (``_content.gotmpl``, :func:`~provider.wiki.hugo_site.hugo_content_adapters`): it
+        builds pages at paths it computes, any of which may be this URL."""
+        root = self.settings.root
+        content = root if root.name == "content" or not (root / "content").is_dir() else root / "content"
+        adapters = hugo_content_adapters(content)
+        if not adapters:
+            return
+        base = urlsplit(self.settings.citation.base_url or "").path.rstrip("/")
+        locales = {locale.lower() for locale in self.settings.known_locales}
+        for members in by_page.values():
+            for relpath, url in members:
+                path = unquote(urlsplit(url).path, errors="surrogateescape")
+                path = path[len(base):] if base and path.startswith(base) else path
+                lowered = path.lower().strip("/")
+                # Under a language folder too (content/de/…): the adapter's section path is
+                # compared with and without the first segment.
+                tails = (lowered, lowered.partition("/")[2])
+                for folder in adapters:
+                    section = folder.lower().strip("/")
+                    first, _, rest = section.partition("/")
+                    sections = (section, rest) if first in locales else (section,)
+                    if any(not s or tail == s or tail.startswith(s + "/") for s in sections for tail in tails):
+                        found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {url} is in the section "
+                                                            f"of the content adapter {folder or '.'}/_content.gotmpl, "
+                                                            "which builds pages at paths the provider cannot tell, "
+                                                            "so the sitemap does not show this document is published")
+                        break
 
 
 class UrlCache:

@@ -32,8 +32,11 @@ leaves ``<!-- -->`` behind on the site). The engines' switches are honoured: Jek
 and per-page ``render_macros``, and its custom delimiters (``j2_block_start_string``…).
 
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
-``layouts/_shortcodes`` and a theme's) never uses ``.Inner`` shows nothing of its
-interior: dropped. An unknown shortcode (no template found) is left as written.
+``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
+a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
+can hide its interior: dropped. An unknown shortcode (no template found) is left as
+written. With the macros plugin's own variable delimiters (``[[ … ]]``), an expression
+is left out of the text, as a ``{{ … }}`` one is by :mod:`provider.wiki.plaintext`.
 
 Nesting counts: the outermost construct decides. An opening tag never closed hides (or
 drops) everything after it (fail closed); a closing tag never opened is left as it is.
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -53,7 +56,7 @@ from typing import Any
 from .sites.config_files import ConfigError, read_config
 
 __all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "jinja_delimiters", "mark_template_blocks",
-           "silent_shortcodes", "template_dialect"]
+           "outputs_inner", "silent_shortcodes", "template_dialect"]
 
 #: The template dialect each layout's tool runs over a page.
 DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
@@ -71,6 +74,8 @@ class Delimiters:
     block_end: str = "%}"
     comment_start: str = "{#"
     comment_end: str = "#}"
+    variable_start: str = "{{"
+    variable_end: str = "}}"
 
 
 DEFAULT_DELIMITERS = Delimiters()
@@ -173,12 +178,141 @@ def template_dialect(layout: str, root: Path, meta: Mapping[str, Any] | None = N
 
 def jinja_delimiters(root: Path) -> Delimiters:
     """The delimiters the macros plugin of the MkDocs site around ``root`` renders with
-    (its ``j2_block_start_string``, ``j2_block_end_string``, ``j2_comment_start_string``
-    and ``j2_comment_end_string`` options; Jinja's defaults otherwise)."""
+    (its ``j2_block_start_string``, ``j2_block_end_string``, ``j2_comment_start_string``,
+    ``j2_comment_end_string``, ``j2_variable_start_string`` and ``j2_variable_end_string``
+    options; Jinja's defaults otherwise)."""
     options = _macros_config(root) or {}
     given = {field: options.get(f"j2_{field}_string") for field in ("block_start", "block_end", "comment_start",
-                                                                      "comment_end")}
+                                                                      "comment_end", "variable_start",
+                                                                      "variable_end")}
     return Delimiters(**{k: v for k, v in given.items() if isinstance(v, str) and v.strip()})
+
+
+# Go's html/template drops the HTML comments of a template's text, actions in them too.
+_GO_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_GO_ACTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+_INNER_NAMES = (".Inner", ".InnerDeindent", "$.Inner", "$.InnerDeindent")
+# Functions that output their argument's text (Markdown or HTML rendered, unescaped or
+# trimmed at its ends): a pipeline of these over ``.Inner`` still shows it.
+_OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify|plainify|strings\.TrimSpace"
+                               r"|(?:\$?[\w.]*\.)?RenderString")
+_ASSIGNMENT = re.compile(r"(\$\w+)\s*(:?=)\s*(.*)", re.DOTALL)
+_OPENERS = ("if", "with", "range", "define", "block")
+
+
+def _go_actions(template: str) -> list[tuple[str, str]]:
+    """``(keyword, rest)`` of each action of a Go template (``""`` as the keyword of an
+    expression); comments (``{{/* … */}}``, in HTML comments too) are none."""
+    out = []
+    for found in _GO_ACTION.finditer(_GO_HTML_COMMENT.sub(" ", template)):
+        text = found.group(1).removeprefix("-").removesuffix("-").strip()
+        if text.startswith("/*"):
+            continue
+        word, _, rest = text.partition(" ")
+        out.append((word, rest.strip()) if word in (*_OPENERS, "else", "end") else ("", text))
+    return out
+
+
+def _split_pipeline(expression: str) -> list[str]:
+    """The commands of a pipeline (``|`` outside strings and parentheses)."""
+    commands, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(expression):
+        if quote:
+            quote = "" if char == quote and expression[i - 1] != "\\" else quote
+        elif char in "\"'`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            commands.append(expression[start:i].strip())
+            start = i + 1
+    return [*commands, expression[start:].strip()]
+
+
+def _shows(expression: str, inner: frozenset[str]) -> bool:
+    """Whether a pipeline outputs the text of one of the references ``inner`` (``.Inner``,
+    ``.`` inside ``with .Inner``, a variable holding it): the reference itself or an
+    output function's last argument, then only output functions."""
+    first, *rest = _split_pipeline(expression)
+    words = first.split()
+    shown = (first in inner or (len(words) >= 2 and words[-1] in inner
+                                and _OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None))
+    return shown and all(_OUTPUT_FUNCTIONS.fullmatch(command.split(" ")[0]) is not None for command in rest)
+
+
+class _Template:
+    """Whether a shortcode template outputs ``.Inner`` on every path it can take."""
+
+    def __init__(self, template: str) -> None:
+        self.actions = _go_actions(template)
+        self.position = 0
+        # A variable assigned again with ``=`` may hold anything after: never a reference.
+        self.reassigned = {m.group(1) for _, text in self.actions
+                           if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
+
+    def sequence(self, inner: frozenset[str]) -> tuple[bool, str, str]:
+        """Reads actions up to an ``else``/``end`` (or the end): ``(outputs the interior on
+        every path, the keyword that ended it, its rest)``."""
+        shown = False
+        while self.position < len(self.actions):
+            word, rest = self.actions[self.position]
+            self.position += 1
+            if word in ("else", "end"):
+                return shown, word, rest
+            if word in _OPENERS:
+                shown = self.construct(word, rest, inner) or shown
+                continue
+            assigned = _ASSIGNMENT.fullmatch(rest)
+            if assigned is not None:
+                name = assigned.group(1)
+                held = (assigned.group(2) == ":=" and name not in self.reassigned
+                        and _shows(assigned.group(3), inner))
+                inner = inner | {name} if held else inner - {name}
+                continue
+            shown = shown or _shows(rest, inner)
+        return shown, "", ""
+
+    def construct(self, word: str, condition: str, inner: frozenset[str]) -> bool:
+        """An ``if``/``with``/``range`` chain (all its branches, a final ``else`` needed,
+        ``with``/``range`` moving the dot), or a ``define``/``block`` (read, never counted)."""
+        # Where ``with``/``range`` move the dot, only ``$.Inner`` and variables are the shortcode's.
+        moved = frozenset(name for name in inner if not name.startswith("."))
+        branches: list[bool] = []
+        tests_inner = condition in inner  # {{ if .Inner }}: not taken, there is no interior
+        final_else = False
+        while True:
+            if word == "if" or final_else:
+                scope = inner
+            elif word == "with" and condition in inner:
+                scope = moved | {"."}
+            else:
+                scope = moved
+            shown, ended, rest = self.sequence(scope)
+            branches.append(shown)
+            if ended != "else":
+                break
+            if final_else:
+                return False  # a second else: not a template Go accepts
+            word, _, condition = rest.partition(" ")
+            condition = condition.strip()
+            final_else = word not in ("if", "with")
+        if word in ("define", "block"):
+            return False
+        if tests_inner:
+            return branches[0]
+        return final_else and all(branches)
+
+
+def outputs_inner(template: str) -> bool:
+    """Whether a Hugo shortcode template outputs its interior (``.Inner`` or
+    ``.InnerDeindent``, bare or through output functions such as ``markdownify``,
+    ``safeHTML``, ``.Page.RenderString``) on every path: each ``if``/``with``/``range``
+    needs an ``else`` and every branch showing it (``{{ if .Inner }}`` and ``{{ with
+    .Inner }}`` excepted: not taken, there is no interior); a mention in a comment, an
+    assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24)."""
+    return _Template(template).sequence(frozenset(_INNER_NAMES))[0]
 
 
 _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
@@ -196,8 +330,8 @@ def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
                 continue
             # ``docs/aside.html`` is ``{{< docs/aside >}}``; ``note.en.html`` a variant of ``note``.
             name = "/".join([*path.relative_to(folder).parent.parts, path.name.split(".", 1)[0]]).lower()
-            # Any variant of the template without ``.Inner`` (``.InnerDeindent`` too) can drop it.
-            names[name] = names.get(name, False) or ".Inner" not in text
+            # Any variant of the template that may not output ``.Inner`` can drop it.
+            names[name] = names.get(name, False) or not outputs_inner(text)
         for name, dropped in names.items():
             silent.setdefault(name, dropped)  # the site's own template overrides a theme's
     return frozenset(name for name, dropped in silent.items() if dropped)
@@ -205,8 +339,8 @@ def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
 
 def silent_shortcodes(root: Path) -> frozenset[str]:
     """Names (lower case) of the Hugo shortcodes of the site around ``root`` (its folder,
-    parent or grandparent: the first holding shortcode templates) whose template never
-    renders ``.Inner``: a paired one shows nothing of its interior. The site's
+    parent or grandparent: the first holding shortcode templates) with a template that
+    may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
     ``layouts`` come before its themes'."""
     folders: list[tuple[str, int]] = []
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
@@ -222,26 +356,48 @@ def silent_shortcodes(root: Path) -> frozenset[str]:
     return _silent_in(tuple(folders)) if folders else frozenset()
 
 
+def _spaces(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def _blank_variables(body: str, delimiters: Delimiters, raw: re.Pattern[str]
+                     ) -> tuple[str, re.Match[str] | None]:
+    """``body`` with each expression between the macros plugin's own variable delimiters
+    (``[[ "secret" if false ]]``) blanked, as a ``{{ … }}`` expression is left out of the
+    text (its value is not known here), and the first opening never closed. What
+    ``{% raw %}`` holds is text."""
+    start, end = re.escape(delimiters.variable_start), re.escape(delimiters.variable_end)
+    expression = re.compile(start + r".*?" + end, re.DOTALL)
+    opening = re.compile(start)
+    out, position, unclosed = [], 0, None
+    for held in [*raw.finditer(body), None]:
+        stop = held.start() if held is not None else len(body)
+        piece = expression.sub(_spaces, body[position:stop])
+        if unclosed is None and (left := opening.search(piece)) is not None:
+            unclosed = opening.search(body, position + left.start())
+        out.append(piece)
+        if held is not None:
+            out.append(held.group(0))
+            position = held.end()
+    return "".join(out), unclosed
+
+
 def _blank(text: str) -> str:
     return "\n" * text.count("\n")
 
 
-def _liquid_spans(body: str, dialect: str, delimiters: Delimiters) -> list[tuple[int, int, int, int, bool]]:
-    """Outermost constructs as ``(start of open tag, end of open tag, start of close tag,
-    end of close tag, dropped)``; an unclosed one ends at the end of the body."""
-    spans = []
+_Tag = tuple[str, bool, re.Match[str]]  # (name, closing, the tag)
+_Pair = tuple[str, re.Match[str], re.Match[str], bool]  # (name, opening, closing, outermost)
+
+
+def _pairs(tags: Iterable[_Tag]) -> tuple[list[_Pair], list[tuple[str, re.Match[str]]]]:
+    """Each closing tag with the nearest opening of its name still open (those opened
+    after it close with it), and the openings never closed, outermost first; a closing
+    tag never opened is skipped."""
+    pairs: list[_Pair] = []
     stack: list[tuple[str, re.Match[str]]] = []
-    tag_pattern, raw_pattern = _patterns(delimiters)[:2]
-    raw = [(m.start(), m.end()) for m in raw_pattern.finditer(body)]
-    for tag in tag_pattern.finditer(body):
-        if any(start < tag.start() < end for start, end in raw):
-            continue
-        closing, name = bool(tag.group(1)), tag.group(2).lower()
-        if name not in _HIDDEN[dialect] and name not in _DROPPED[dialect]:
-            continue
+    for name, closing, tag in tags:
         if not closing:
-            if name == "set" and "=" in tag.group(3):
-                continue  # {% set x = "…" %}: an assignment, no block
             stack.append((name, tag))
             continue
         depth = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
@@ -249,10 +405,31 @@ def _liquid_spans(body: str, dialect: str, delimiters: Delimiters) -> list[tuple
             continue
         opened = stack[depth][1]
         del stack[depth:]
-        if not stack and name != "comment":  # a closed Liquid comment: plaintext drops it
-            spans.append((opened.start(), opened.end(), tag.start(), tag.end(), name in _DROPPED[dialect]))
-    if stack:
-        name, opened = stack[0]
+        pairs.append((name, opened, tag, not stack))
+    return pairs, stack
+
+
+def _liquid_spans(body: str, dialect: str, delimiters: Delimiters) -> list[tuple[int, int, int, int, bool]]:
+    """Outermost constructs as ``(start of open tag, end of open tag, start of close tag,
+    end of close tag, dropped)``; an unclosed one ends at the end of the body."""
+    tag_pattern, raw_pattern = _patterns(delimiters)[:2]
+    raw = [(m.start(), m.end()) for m in raw_pattern.finditer(body)]
+
+    def tags() -> Iterator[_Tag]:
+        for tag in tag_pattern.finditer(body):
+            closing, name = bool(tag.group(1)), tag.group(2).lower()
+            if (name in _HIDDEN[dialect] or name in _DROPPED[dialect]) and not any(
+                    start < tag.start() < end for start, end in raw):
+                if not closing and name == "set" and "=" in tag.group(3):
+                    continue  # {% set x = "…" %}: an assignment, no block
+                yield name, closing, tag
+
+    pairs, unclosed = _pairs(tags())
+    # A closed Liquid comment: plaintext drops it.
+    spans = [(opened.start(), opened.end(), closed.start(), closed.end(), name in _DROPPED[dialect])
+             for name, opened, closed, outermost in pairs if outermost and name != "comment"]
+    if unclosed:
+        name, opened = unclosed[0]
         spans.append((opened.start(), opened.end(), len(body), len(body), name in _DROPPED[dialect]))
     return spans
 
@@ -275,21 +452,12 @@ def _hugo_spans(body: str, silent: frozenset[str]) -> list[tuple[int, int, int, 
     if depth > 0 and opened is not None:
         spans.append((opened.start(), opened.end(), len(body), len(body), True))
     if silent:
-        stack: list[tuple[str, re.Match[str]]] = []
-        for tag in _HUGO_SHORTCODE.finditer(body):
-            name = tag.group(3).lower()
-            if name == "comment" or tag.group(5):
-                continue  # the comment: above; ``{{< x />}}``: self-closed
-            if tag.group(2) is None:
-                stack.append((name, tag))
-                continue
-            depth_at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i][0] == name), None)
-            if depth_at is None:
-                continue
-            start = stack[depth_at][1]
-            del stack[depth_at:]
-            if name in silent:
-                spans.append((start.start(), start.end(), tag.start(), tag.end(), True))
+        # The comment: above; ``{{< x />}}``: self-closed.
+        pairs, _ = _pairs((tag.group(3).lower(), tag.group(2) is not None, tag)
+                          for tag in _HUGO_SHORTCODE.finditer(body)
+                          if tag.group(3).lower() != "comment" and not tag.group(5))
+        spans += [(opened.start(), opened.end(), closed.start(), closed.end(), True)
+                  for name, opened, closed, _ in pairs if name in silent]
         spans.sort()
     return spans
 
@@ -344,14 +512,19 @@ def mark_template_blocks(body: str, dialect: str | None,
         spans = _hugo_spans(body, silent)
     elif dialect in _HIDDEN:
         marks = delimiters if dialect == "jinja" else DEFAULT_DELIMITERS
+        unclosed = None
         if dialect == "jinja":
-            _, _, comment, comment_open = _patterns(marks)
+            _, raw, comment, comment_open = _patterns(marks)
             # Spaces keep every offset and line.
-            body = comment.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), body)
+            body = comment.sub(_spaces, body)
+            unclosed = comment_open.search(body)
+            if (marks.variable_start, marks.variable_end) != ("{{", "}}"):
+                body, unclosed_variable = _blank_variables(body, marks, raw)
+                unclosed = min((u for u in (unclosed, unclosed_variable) if u is not None),
+                               key=lambda u: u.start(), default=None)
         spans = _liquid_spans(body, dialect, marks)
-        unclosed = comment_open.search(body) if dialect == "jinja" else None
         if unclosed is not None:
-            # A comment never closed: Jinja refuses the page; hide the rest (fail closed).
+            # A comment or expression never closed: Jinja refuses the page; hide the rest (fail closed).
             spans = sorted([*spans, (unclosed.start(), unclosed.end(), len(body), len(body), False)])
     else:
         return body

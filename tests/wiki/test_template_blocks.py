@@ -9,6 +9,7 @@ them, ``customer_safe`` does not get them, the rest of the page stays public); L
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from provider.wiki.audience import AudienceRule
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
-from provider.wiki.template_blocks import mark_template_blocks
+from provider.wiki.template_blocks import mark_template_blocks, outputs_inner
 
 _SITES = itertools.count()
 SECRET = "Quokkasecret datacenter closes in May."
@@ -274,6 +275,26 @@ def test_the_macros_plugins_own_delimiters_are_honoured(tmp_path: Path, shown: s
     assert "Quokkasecret" in _texts(curly.public_passages)
 
 
+
+_BRACKETS = "  - macros:\n      j2_variable_start_string: '[['\n      j2_variable_end_string: ']]'\n"
+
+
+@given(expression=st.sampled_from(['[[ "{s}" if false ]]', "[[ '{s}' | lower ]]", '[[ m("{s}") ]]',
+                                   '[[- "{s}" if config.extra.x else "" -]]', '[[ "{s}"\n  if false ]]']),
+       shown=st.sampled_from(["{e}", "`{e}`", "```\n{e}\n```", "<!-- {e} -->"]))
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_macros_plugins_own_variable_delimiters_are_read(tmp_path: Path, expression: str, shown: str) -> None:
+    """Issue 24 (attacker): with ``j2_variable_start_string: '[['``, ``[[ … ]]`` is an
+    expression the site evaluates (it was served as written): left out of the text, as
+    a ``{{ … }}`` expression is; ``{% raw %}`` keeps it as text."""
+    body = f"{LEAD}\n\n{shown.format(e=expression.format(s=SECRET))}\n\n{TAIL}\n"
+    doc = _mkdocs(tmp_path, _BRACKETS, "", body)
+    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+    unclosed = _mkdocs(tmp_path, _BRACKETS, "", f"{LEAD}\n\n[[ 'x' if false\n{SECRET}\n")
+    assert "Quokkasecret" not in _texts(unclosed.public_passages)  # Jinja refuses it: fail closed
+    raw = _mkdocs(tmp_path, _BRACKETS, "", f"{LEAD}\n\n{{% raw %}}[[ x ]] {SECRET}{{% endraw %}}\n")
+    assert "Quokkasecret" in _texts(raw.public_passages)
+
 @pytest.mark.parametrize("form", ["{% block b %}", "{% with x = 1 %}"])
 def test_balance_jinja_block_and_with_show_their_interior(tmp_path: Path, form: str) -> None:
     """A Jinja ``block`` (no ``extends``) or ``with`` renders its interior in place: public."""
@@ -314,6 +335,71 @@ def test_a_hugo_shortcode_that_never_renders_inner_drops_it(tmp_path: Path, wher
     shown = _hugo(tmp_path, body, {where.format(name.lower()): _SHOWN})
     unknown = _hugo(tmp_path, body, {})
     assert "Quokkasecret" in _texts(shown.public_passages) and "Quokkasecret" in _texts(unknown.public_passages)
+
+
+#: Actions that output the shortcode's interior, and ones that only mention it (attacker, issue 24).
+_OUTPUTS = ("{{ .Inner }}", "{{- .Inner -}}", "{{ .Inner | markdownify }}", "{{ .InnerDeindent | safeHTML }}",
+            "{{ .Inner | htmlUnescape | safeHTML }}", "{{ $.Page.RenderString .Inner }}", "{{ markdownify .Inner }}",
+            '{{ .Inner | .Page.RenderString (dict "display" "block") }}', "{{ $in := .Inner }}{{ $in }}")
+_MENTIONS = ("{{/* .Inner */}}", "{{- /* .Inner */ -}}", "<!-- {{ .Inner }} -->", "{{ $x := .Inner }}",
+             "{{ .Inner | len }}", "{{ len .Inner }}", '{{ .Inner | replaceRE "." "" }}', "{{ .Get 0 }}",
+             '<span class="x">Inner</span>', '{{ $x := .Inner }}{{ $x = "" }}{{ $x }}',
+             '{{ define "d" }}{{ .Inner }}{{ end }}')
+
+_THE_INNER = re.compile(r"(?<![\w$])\.Inner(?:Deindent)?\b")
+
+
+@st.composite
+def _go_template(draw: st.DrawFn, depth: int = 2) -> tuple[str, bool]:
+    """A shortcode template and whether every path through it outputs ``.Inner``."""
+    kind = draw(st.sampled_from(["leaf", "leaf", "sequence", "if", "if-else", "with", "with-else", "range",
+                                 "with-inner"] if depth else ["leaf"]))
+    if kind == "leaf":
+        shown = draw(st.booleans())
+        return draw(st.sampled_from(_OUTPUTS if shown else _MENTIONS)), shown
+    a, shown_a = draw(_go_template(depth - 1))
+    b, shown_b = draw(_go_template(depth - 1))
+    condition = draw(st.sampled_from(['.Get "show"', "false", "true", "eq 1 1", ".Site.Params.x"]))
+    if kind == "sequence":
+        return f"<div>{a}</div>\n{b}", shown_a or shown_b
+    if kind == "if":  # not taken, nothing is output
+        return f"{{{{ if {condition} }}}}{a}{{{{ end }}}}", False
+    if kind == "if-else":  # Docsy's: both branches output it, public
+        more = draw(st.sampled_from(["", f"{{{{ else if .Get 1 }}}}{b}"]))
+        return f"{{{{ if {condition} }}}}{a}{more}{{{{ else }}}}{b}{{{{- end }}}}", shown_a and shown_b
+    if kind == "range":  # may run no time
+        return f"{{{{ range .Params }}}}{a}{{{{ end }}}}", False
+    if kind == "with-inner":  # without an interior there is nothing to hide
+        return f"{{{{ with .Inner }}}}{_THE_INNER.sub('.', a)}{{{{ end }}}}", shown_a
+    # Inside ``with``, ``.Inner`` is not the shortcode's: only ``$.Inner`` is.
+    dollar = draw(st.booleans())
+    a, shown_a = (a.replace(" .Inner", " $.Inner"), shown_a) if dollar else (a, False)
+    if kind == "with":
+        return f"{{{{ with .Get 0 }}}}{a}{{{{ end }}}}", False
+    return f"{{{{ with .Get 0 }}}}{a}{{{{ else }}}}{b}{{{{ end }}}}", shown_a and shown_b
+
+
+@settings(max_examples=50, deadline=None)
+@given(case=_go_template())
+def test_a_shortcodes_interior_is_public_only_if_every_path_outputs_it(case: tuple[str, bool]) -> None:
+    """Issue 24 (attacker): a template that mentions ``.Inner`` but may not output it (a
+    condition without ``else``, a comment, an assignment, ``len``, a loop, ``define``)
+    can hide the interior; an ``if``/``else`` outputting it in both branches cannot."""
+    template, shown = case
+    assert outputs_inner(template) is shown, template
+
+
+@pytest.mark.parametrize(("template", "shown"), [
+    ('{{ if .Get "show" }}{{ .Inner }}{{ end }}', False), ("{{/* .Inner */}}", False),
+    ("{{ $x := .Inner }}", False), ("{{ .Inner | len }}", False), ("{{ with .Inner }}<b>x</b>{{ end }}", False),
+    ("{{ if false }}{{ .Inner }}{{ end }}", False),
+    ('{{ if eq .Page.File.Ext "md" }}{{ .Inner | markdownify }}{{ else }}{{ .Inner | htmlUnescape | safeHTML }}'
+     "{{ end }}", True),
+])
+def test_a_shortcode_that_may_not_output_inner_drops_it(tmp_path: Path, template: str, shown: bool) -> None:
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/note.html": template})
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is shown and "sign in" in _texts(doc.public_passages)
 
 
 def test_a_sites_own_shortcode_overrides_its_themes(tmp_path: Path) -> None:

@@ -33,14 +33,30 @@ import yaml
 
 from ..frontmatter import _GuardedLoader, _Refused
 
-__all__ = ["BEING_WRITTEN", "MAX_CONFIG_BYTES", "YOUNG_S", "ConfigError", "Unresolved", "read_bytes", "read_config",
-           "steady", "young_blank"]
+__all__ = ["BEING_WRITTEN", "DEFAULT_HOLD_S", "HOLD_ENV", "MAX_CONFIG_BYTES", "YOUNG_S", "ConfigError", "Unresolved",
+           "hold_from_env", "read_bytes", "read_config", "steady", "young_blank"]
 
 log = logging.getLogger(__name__)
 
 MAX_CONFIG_BYTES = 1 << 20
 #: How long an empty configuration file is taken to be one an editor is writing.
 YOUNG_S = 30.0
+#: The environment variable that sets how long a site configuration change that makes a
+#: page more public waits (seconds, ``0`` to apply at once; :mod:`.load`).
+HOLD_ENV = "KNOWLEDGE_PROVIDER_CONFIG_HOLD_S"
+DEFAULT_HOLD_S = 30.0
+
+
+def hold_from_env() -> float:
+    """:data:`HOLD_ENV` in seconds (0–3600); unset or unreadable: :data:`DEFAULT_HOLD_S`."""
+    raw = os.environ.get(HOLD_ENV, "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_HOLD_S
+    except ValueError:
+        return DEFAULT_HOLD_S
+    return min(max(value, 0.0), 3600.0) if value == value else DEFAULT_HOLD_S
+
+
 #: In the message of an empty file read as being written.
 BEING_WRITTEN = "read as being written"
 

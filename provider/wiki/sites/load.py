@@ -7,6 +7,20 @@ is what one page gets: whether the tool builds it, the metadata merged under its
 matter, the findings that make it internal, and a digest that changes whenever any of
 that may have (stored with the page, so a sync re-reads pages whose site configuration
 changed — :func:`site_digest`).
+
+**A change that loosens waits** (issue 24): a configuration file an editor is writing
+may parse while half-written (``title: t`` before its ``exclude:`` list). A reading of
+the files made while the newest of them is younger than the hold time
+(:func:`hold_s`: ``KNOWLEDGE_PROVIDER_CONFIG_HOLD_S``, 30 s by default, read once into the
+wiki settings and handed to every reader process, so the same in every process) applies together with the last *settled*
+reading (one made when the files were older than that): a page is excluded when either
+excludes it, internal when either has a finding over it, and its metadata is kept key by
+key the stricter way (:meth:`~.policy.SitePolicy.defaults_for`). So a change that makes
+a page less public applies at once, one that makes it more public once the files have
+been unchanged for the hold time. A process with no settled reading (the first reading,
+made while the files are young) holds every page the files govern internal until then.
+:func:`hold_deadline` says when the next held change is due to apply; the live indexer
+scans again then (a timer, not the next file event).
 """
 
 from __future__ import annotations
@@ -17,11 +31,11 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .config_files import BEING_WRITTEN, ConfigError, Unresolved, read_bytes, read_config, young_blank
+from .config_files import BEING_WRITTEN, ConfigError, Unresolved, hold_from_env, read_bytes, read_config, young_blank
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
 from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
@@ -30,9 +44,10 @@ from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
 from .jekyll import read_jekyll
 from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
 from .mkdocs import read_mkdocs
-from .policy import PathRule, SitePolicy
+from .policy import Finding, PathRule, SitePolicy, _stricter
 
-__all__ = ["SiteView", "is_site_config", "load_site_policy", "site_digest", "site_view"]
+__all__ = ["SettledReadings", "SiteView", "adopt_settled", "hold_deadline", "hold_s", "is_site_config",
+           "load_site_policy", "set_hold_s", "settled_readings", "site_digest", "site_view"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +57,69 @@ DOCSET_WALK_TTL_S = 30.0
 _CONFIG_NAMES = frozenset({*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, DOCFX_CONFIG, PUBLISH_CONFIG, ".meta.yml"})
 _CONFIG_STEMS = frozenset({"hugo", "config", "module", "cascade", "languages", "docusaurus.config", "astro.config",
                            "content.config"})
+
+
+#: The held digest suffix: a page read under a held reading is read again once it applies.
+_HELD = "h"
+_hold_set: float | None = None
+
+
+def set_hold_s(seconds: float | None) -> None:
+    """Make :func:`hold_s` ``seconds`` in this process (``None``: back to the environment).
+    The indexer and each reader process set it from
+    :attr:`~provider.wiki.model.WikiSettings.config_hold_s`, so every process holds alike."""
+    global _hold_set
+    _hold_set = None if seconds is None else min(max(float(seconds), 0.0), 3600.0)
+
+
+def hold_s() -> float:
+    """Seconds a site configuration change that makes a page more public waits, counted
+    from the newest file's modification time (module docstring): as :func:`set_hold_s`
+    set it, else from :data:`~.config_files.HOLD_ENV` (:func:`~.config_files.hold_from_env`)."""
+    return _hold_set if _hold_set is not None else hold_from_env()
+
+
+#: ``(site policies by (root, layout), .meta.yml readings by path)`` (:func:`settled_readings`).
+SettledReadings = tuple[dict[tuple[str, str], SitePolicy], dict[str, tuple[Any, "str | None", str]]]
+
+
+def settled_readings() -> SettledReadings:
+    """The settled readings of this process (picklable), for a process it starts
+    (:func:`adopt_settled`): without them, a reader process started while a change is held
+    would have no earlier reading and hold every page the files govern internal."""
+    with _lock:
+        return ({key: c.settled for key, c in _cache.items() if c.settled is not None}, dict(_meta_settled))
+
+
+def adopt_settled(readings: SettledReadings) -> None:
+    """Take the settled readings of the process that started this one (where this one has
+    none): a change still held there is held here too."""
+    policies, metas = readings
+    with _lock:
+        for key, policy in policies.items():
+            if key not in _cache:
+                # No stamp: the files are read at the first look, with this reading settled.
+                _cache[key] = _Cached((), policy, float("-inf"), settled=policy)
+        for path, reading in metas.items():
+            _meta_settled.setdefault(path, reading)
+
+
+def _young(mtime_s: float, hold: float) -> bool:
+    """Whether a file modified at ``mtime_s`` (Unix seconds) is within the hold: written
+    less than ``hold`` seconds ago, or up to ``hold`` seconds ahead of the clock."""
+    age = time.time() - mtime_s
+    return hold > 0 and -hold < age < hold
+
+
+def hold_deadline(root: Path, after: float = 0.0) -> float | None:
+    """The Unix time, later than ``after``, at which the earliest held configuration
+    change this process has read for the content root ``root`` is due to apply, or
+    ``None`` when none is held."""
+    base = str(root)
+    with _lock:
+        due = [c.until for (at, _), c in _cache.items() if at == base and c.until > after]
+        due += [u for path, u in _meta_until.items() if u > after and path.startswith(base + os.sep)]
+    return min(due) if due else None
 
 
 def is_site_config(relpath: str) -> bool:
@@ -158,6 +236,10 @@ class _Cached:
     checked: float
     docsets: list[str] = field(default_factory=list)
     walked: float = 0.0
+    #: the last reading made while every file was older than the hold time
+    settled: SitePolicy | None = None
+    #: Unix time the held change applies (``0``: nothing held)
+    until: float = 0.0
 
 
 _cache: dict[tuple[str, str], _Cached] = {}
@@ -192,6 +274,8 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
     now = time.monotonic()
     with _lock:
         cached = _cache.get(key)
+        if cached is not None and cached.until and time.time() >= cached.until:
+            cached.stamp, cached.until = (), 0.0  # the hold is over: read the files again
         if cached is not None and max_age_s > 0 and now - cached.checked <= max_age_s:
             return cached.policy
         docsets = cached.docsets if cached is not None else []
@@ -224,10 +308,51 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
         policy = SitePolicy(policy.tool, policy.sources, policy.excluded, policy.defaults, policy.findings,
                             digest + ("y" if young and digest else ""), policy.page_types,
                             policy.folder_meta, policy.folder_meta_base, policy.dated_types, policy.permalinks)
+        settled = cached.settled if cached is not None else None
+        newest = max((mtime for _, mtime, _ in stamp if mtime != -1), default=-1) / 1e9
+        hold = hold_s()
+        until = 0.0
+        if newest < 0 or not _young(newest, hold):
+            settled = policy
+        elif settled is None or settled.digest != policy.digest:
+            until = newest + hold
+            policy = _held(policy, settled, root, present, until)
         if len(_cache) > 16:
             _cache.clear()
-        _cache[key] = _Cached(() if young else stamp, policy, now, docsets, walked)
+        _cache[key] = _Cached(() if young else stamp, policy, now, docsets, walked, settled, until)
         return policy
+
+
+def _held(policy: SitePolicy, settled: SitePolicy | None, root: Path, present: list[Path],
+          until: float) -> SitePolicy:
+    """``policy`` while the change to it is within the hold: with the ``settled``
+    reading's exclusions, findings and metadata still in force (module docstring), or,
+    without one, a finding over every page the files govern."""
+    names = ", ".join(_shown(root, p) for p in present)
+    left = max(until - time.time(), 0.0)
+    if settled is None:
+        finding = Finding(names, f"changed {hold_s() - left:.0f} s ago, and no earlier reading of it is known to this "
+                                 f"process: the pages it governs are internal until it has been unchanged for "
+                                 f"{hold_s():.0f} s (a change that makes pages more public waits; issue 24)")
+        log.warning("site configuration %s: %s", finding.source, finding.message)
+        return replace(policy, findings=(*policy.findings, finding), digest=policy.digest + _HELD)
+    suffix = (f" (the earlier configuration, in force until {names} has been unchanged for {hold_s():.0f} s: "
+              "a change that makes pages more public waits)")
+    earlier = tuple(replace(rule, reason=rule.reason + suffix, labels=tuple(label + suffix for label in rule.labels))
+                    for rule in settled.excluded)
+    findings = tuple(replace(f, message=f.message + suffix) for f in settled.findings)
+    log.info("site configuration %s changed: a change that makes pages more public applies in %.0f s", names, left)
+    return replace(policy, excluded=(*policy.excluded, *earlier),
+                   findings=tuple(dict.fromkeys((*policy.findings, *findings))),
+                   dated_types=tuple(dict.fromkeys((*policy.dated_types, *settled.dated_types))),
+                   digest=policy.digest + _HELD, held=(replace(settled, held=()),))
+
+
+def _shown(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
 
 
 def _gone(before: tuple[tuple[str, int, int], ...], after: tuple[tuple[str, int, int], ...]) -> list[str]:
@@ -271,13 +396,53 @@ _meta_cache: dict[str, tuple[tuple[int, int], Any, str | None, str]] = {}
 _logged_meta: set[str] = set()
 
 
+_meta_settled: dict[str, tuple[Any, str | None, str]] = {}
+_meta_until: dict[str, float] = {}
+
+
 def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
-    """``(data, error, digest)`` of one ``.meta.yml`` (``data`` ``None`` when absent)."""
+    """``(data, error, digest)`` of one ``.meta.yml`` (``data`` ``None`` when absent): as
+    read now, or, while a change to it is within the hold time, together with its last
+    settled reading, each key the stricter way (module docstring)."""
     try:
         st = os.stat(path)
     except OSError:
+        st = None
+    data, error, digest = _folder_meta_now(path, st)
+    name = str(path)
+    if st is None:
+        return data, error, digest
+    hold = hold_s()
+    settled = _meta_settled.get(name)
+    if not _young(st.st_mtime, hold):
+        if len(_meta_settled) > 4096:
+            _meta_settled.clear()
+        _meta_settled[name] = (data, error, digest)
+        _meta_until.pop(name, None)
+        return data, error, digest
+    if settled is not None and settled[2] == digest:
+        return data, error, digest
+    with _lock:
+        _meta_until[name] = st.st_mtime + hold
+    if settled is None:
+        return None, (f"changed less than {hold:.0f} s ago, and no earlier reading of it is known to this process "
+                      "(a change that makes pages more public waits; issue 24)"), f"held:{digest}"
+    error = error or (f"{settled[1]} (its earlier reading, in force until it has been unchanged for {hold:.0f} s)"
+                      if settled[1] is not None else None)
+    if error is not None:
+        return None, error, f"held:{digest}"
+    merged = _stricter(dict(data) if isinstance(data, Mapping) else {},
+                       dict(settled[0]) if isinstance(settled[0], Mapping) else {})
+    return merged, None, f"held:{digest}"
+
+
+def _folder_meta_now(path: Path, st: os.stat_result | None) -> tuple[Any, str | None, str]:
+    """``(data, error, digest)`` of one ``.meta.yml`` as read now (``st``: its ``stat``,
+    ``None`` when missing)."""
+    if st is None:
         found = _meta_cache.get(str(path))
         if found is None or found[1] is None:
+            _meta_settled.setdefault(str(path), (None, None, ""))  # known absent: no metadata
             return None, None, ""
         # Moved aside while an editor writes it (issue 24): its last reading stands, with
         # its digest, so no page is read again without it.
@@ -368,7 +533,7 @@ def site_view(root: Path, tool: str, relpath: str, *, real_relpath: str | None =
             sources.append(name)
     if merged:
         defaults = {**defaults, **merged}
-    dated = policy.page_type(relpath) in policy.dated_types if policy.tool == "jekyll" else None
+    dated = policy.is_dated(relpath) if policy.tool == "jekyll" else None
     return SiteView(excluded, defaults, tuple(sources), tuple(dict.fromkeys(errors)), _digest(policy, metas),
                     settles, dated)
 

@@ -209,6 +209,10 @@ class SitePolicy:
             true``); pages have no date to Jekyll.
         permalinks: Jekyll: ``("", the site's permalink)`` and ``(collection label, its
             permalink)`` pairs as written (:mod:`provider.wiki.jekyll_urls`).
+        held: earlier readings still in force while a change is younger than the hold
+            time (:mod:`.load`, issue 24): :meth:`defaults_for` keeps each key the
+            stricter way across them; their exclusions and findings are already in
+            :attr:`excluded` and :attr:`findings`.
     """
 
     tool: str = ""
@@ -222,6 +226,7 @@ class SitePolicy:
     folder_meta_base: str = ""
     dated_types: tuple[str, ...] = ()
     permalinks: tuple[tuple[str, str], ...] = ()
+    held: tuple[SitePolicy, ...] = ()
 
     def excluded_reason(self, relpath: str) -> str | None:
         """Why the tool does not build ``relpath`` (a file path), or ``None``."""
@@ -254,11 +259,18 @@ class SitePolicy:
                     values.update(rule.values)
                     sources.append(rule.source)
             merged.append((values, sources))
+        for earlier in self.held:
+            merged.append(earlier.defaults_for(relpath))
         values, sources = merged[0]
         for other, more in merged[1:]:
             values = _stricter(values, other)
             sources += [source for source in more if source not in sources]
         return values, sources
+
+    def is_dated(self, relpath: str) -> bool:
+        """Jekyll: whether a date in the future keeps the tool from building the page,
+        in this reading or any :attr:`held` one."""
+        return any(p.page_type(relpath) in p.dated_types for p in (self, *self.held))
 
     def type_folder(self, kind: str) -> str:
         """The folder of a Jekyll page type (``_docs``, ``coll/_docs``), or ``""``."""
