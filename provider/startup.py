@@ -155,7 +155,9 @@ def open_indexer(config: ProviderConfig, *, long_running: bool = False) -> Itera
     indexer = Indexer(config.wiki_settings(), IndexLayout(config.index), parse_timeout_s=config.parse_timeout_s)
     with _stops_cleanly(long_running=long_running):
         try:
-            indexer.open()
+            # A server listens first (answering /healthz, 503 on /readyz): its indexing
+            # thread reads the sitemap before the startup scan (issue 27).
+            indexer.open(read_sitemap=not long_running)
         except WriterLockHeld as exc:
             raise StartupError(str(exc)) from None
         try:

@@ -88,6 +88,7 @@ def config_page() -> str:
     """The configuration reference page: one row per setting, in the order
     :class:`provider.config.ProviderConfig` declares them."""
     from provider import config as cfg
+    from provider.wiki.sites.config_files import DEFAULT_HOLD_S, HOLD_ENV
 
     options = _options()
     rows = ["| key | default | accepts | meaning | also set by | a change while serving |",
@@ -137,6 +138,9 @@ def config_page() -> str:
         *secret_rows,
         f"| `{cfg.CONFIG_ENV}` | the configuration file, when `--config` is not given |",
         f"| `{cfg.POLL_ENV}` | any value but `0`, `false`, `no` or `off`: poll for file changes (as `poll: true`) |",
+        f"| `{HOLD_ENV}` | seconds (0–3600, default {DEFAULT_HOLD_S:g}) a docs-tool configuration change that "
+        "makes a page more public waits, from the newest file's modification time; one that makes a page less "
+        "public applies at once ([live re-indexing](../explanation/live-reindexing.md)) |",
         "",
     ]
     return "\n".join(lines)

@@ -217,3 +217,34 @@ def test_own_index_and_git_writes_inside_the_content_folder_are_no_batch(tmp_pat
     assert not keep(watchfiles.Change.modified, f"{root}/index/builds/b1/manifest.json")
     assert not keep(watchfiles.Change.modified, f"{root}/.git/index")
     assert keep(watchfiles.Change.modified, f"{root}/a.md")
+
+
+def test_issue27_serve_reads_the_sitemap_in_the_indexing_thread_and_fails_closed_until_then(tmp_path: Path) -> None:
+    """Issue 27: ``serve`` opens the indexer without reading the sitemap (a 48 MiB one
+    took 31–41 s, before the server listened); the live indexer reads it before its
+    startup scan, so the first ready index has it, and until then the sitemap gate has
+    none: a decision derived meanwhile makes nothing public to customer_safe."""
+    base = "https://help.example.com"
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "a.md").write_text("---\naudience: public\n---\n# A\n\nAlpha text.\n", "utf-8")
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(urlset(f"{base}/a"), "utf-8")
+    settings = WikiSettings(root=content, citation=CitationSettings(base_url=base), sitemap=(str(sitemap),))
+    indexer = Indexer(settings, IndexLayout(tmp_path / "index"))
+    indexer.open(read_sitemap=False)
+    try:
+        assert indexer.site is not None and indexer.site.current is None  # not read while opening
+        # The gate every decision takes: no sitemap, every page "never read", none public.
+        assert indexer.site.gate(settings).key == "never-read"
+        reports: list[SyncReport] = []
+        live = LiveIndexer(indexer, reconcile_interval_s=0, on_report=reports.append)
+        live.start()
+        try:
+            assert live.ready.wait(60)
+        finally:
+            live.stop()
+        assert indexer.site.current is not None and len(indexer.site.current) == 1
+        assert reports[0].by_audience == {"public": 1}
+    finally:
+        indexer.close()

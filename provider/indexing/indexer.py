@@ -125,18 +125,20 @@ class Indexer:
         self.withdrawn_ahead: set[str] = set()
         #: The site's sitemap when one is configured (:mod:`provider.wiki.site_gate`).
         self.site: SiteSource | None = None
+        self._sitemap_read = False
         if settings.sitemap:
             self.site = SiteSource(settings.sitemap, state_file=layout.root / "state" / "sitemap.json",
                                    refresh_s=settings.sitemap_refresh_s, limits=settings.sitemap_limits)
 
-    def open(self) -> None:
+    def open(self, *, read_sitemap: bool = True) -> None:
         """Take the writer lock, read the sitemap if one is configured (the last good
-        one kept holds if it cannot be read), and load the current build's manifest, if any."""
+        one kept holds if it cannot be read; with ``read_sitemap`` false, at the first
+        :meth:`sync` instead: :meth:`read_sitemap`), and load the current build's
+        manifest, if any."""
         self.layout.lock.acquire()
         self._closed = False
-        if self.site is not None:
-            self.site.load_kept()
-            self.site.refresh()
+        if read_sitemap:
+            self.read_sitemap()
         name = self.layout.current_name()
         if name is None:
             return
@@ -196,6 +198,7 @@ class Indexer:
         Returns:
             What was done and what is now served.
         """
+        self.read_sitemap()  # no sync derives a decision without the sitemap
         started = time.monotonic()
         report = SyncReport()
         try:
@@ -212,6 +215,17 @@ class Indexer:
             took(report, "settle the heap (gc.freeze)", settled)
         report.duration_s = time.monotonic() - started
         return report
+
+    def read_sitemap(self) -> None:
+        """Read the configured sitemap the first time (the one kept in the state folder,
+        then the sources); later calls do nothing. Until it is read, the sitemap gate has
+        no sitemap and nothing is public to ``customer_safe`` (fail closed). ``serve``
+        calls it from the indexing thread, after the server listens: a 48 MiB sitemap took
+        31–41 s to read (issue 27). Never raises."""
+        if self.site is not None and not self._sitemap_read:
+            self._sitemap_read = True
+            self.site.load_kept()
+            self.site.refresh()
 
     def refresh_sitemap(self) -> bool:
         """Read the configured sitemap again if it is due (its refresh time came, or its
