@@ -447,13 +447,19 @@ def _transformed(form: str) -> set[str]:
     return {form, form[::-1], rot, rot[::-1]}
 
 
+_GROUP = re.compile(r"[^\W_]+")
+#: Groups a code has at most for its groups' reversals to be looked for.
+_MAX_GROUPS = 8
+
+
 def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, frozenset[str]], ...]] | None:
     """What a public page holding the secret ``value`` may hold: ``(canonical, forms,
     parts)`` — its skeleton with numbers in digits (``amberfalcon79``), the skeletons it
     may be written as (each number in each of :func:`number_spellings`, at most
     :data:`MAX_SPELLINGS`; each as written, reversed, in ROT13 and both), and its parts
     of :data:`PART_MIN_CHARS` or more (canonical, forms: a number's spellings, each
-    transformed the same way). ``None`` for a value under :data:`SKELETON_MIN_CHARS` or
+    transformed the same way); a value of digits in 2 to 8 groups also with each group
+    reversed and with the groups in reverse order. ``None`` for a value under :data:`SKELETON_MIN_CHARS` or
     over :data:`MAX_JOINED_CHARS` (prose, not a secret)."""
     parts = _secret_parts(value)
     canonical = "".join(part for part, _ in parts)
@@ -469,6 +475,10 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     if any(number for _, number in parts):
         forms |= {"".join("".join(words[int(d)] for d in part) if number else part for part, number in parts)
                   for words in FOREIGN_DIGIT_WORDS}
+    groups = _GROUP.findall(_fold(ascii_digits(_undone(value))))
+    if 1 < len(groups) <= _MAX_GROUPS and any(ch.isdigit() for ch in canonical):
+        # A code's groups reversed each (``7144-0299``) or in reverse order (``9920-4417``).
+        forms |= {"".join(group[::-1] for group in groups), "".join(reversed(groups))}
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
@@ -535,7 +545,7 @@ def is_secret_shaped(value: str) -> bool:
             if digits >= 2 and letters >= 2 and any(ch.isdigit() for ch in word[: max(
                     i for i, ch in enumerate(word) if not ch.isdigit())]):
                 return True
-            if digits == 0 and len(word) >= 10 and sum(
+            if len(word) >= 10 and sum(
                     a.isupper() != b.isupper() for a, b in itertools.pairwise(word)) >= 4:
                 return True
     return False

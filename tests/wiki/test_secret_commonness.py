@@ -180,3 +180,19 @@ def test_issue24_a_secret_split_over_code_pieces_meets_its_secret(value: str, cu
     found = secret_skeletons(value)
     assert found is not None
     assert any(form in stream for form in found[1]), (value, blocks)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(1000, 99999).map(str), min_size=2, max_size=4), st.sampled_from(["each", "order", "all"]),
+       st.sampled_from(["-", " ", "."]))
+def test_issue24_a_code_with_its_groups_reversed_meets_its_secret(groups: list[str], how: str, gap: str) -> None:
+    """Issue 24: ``7144-0299`` (each group reversed), ``9920-4417`` (the groups in
+    reverse order) or ``0299-7144`` (all reversed) on a page holds ``4417-9920``."""
+    value = "-".join(groups)
+    assume(not is_placeholder(value))
+    shown = gap.join(g[::-1] for g in groups) if how == "each" else gap.join(reversed(groups)) if how == "order" \
+        else value[::-1]
+    found = secret_skeletons(value)
+    assert found is not None
+    stream = page_skeleton([f"configure the widget then enter {shown} on the dashboard."])
+    assert any(form in stream for form in found[1]), (value, shown)
