@@ -54,9 +54,10 @@ site.
   :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
-  over the page; or (c) *parts* — several pages each hold a run of it
-  (:data:`PART_SHINGLES` distinctive shingles and :data:`PART_WORDS` distinctive words),
-  and together :data:`WORD_SHARE` of its distinctive words: a note split across pages
+  over the page; or (c) *parts* — several pages each hold a piece of it (a stretch of
+  its shingles with :data:`PART_SHINGLES` distinctive ones, and :data:`PART_WORDS` of
+  its distinctive words), and the pieces together, with the shingles straddling each
+  cut, hold :data:`WORD_SHARE` of its distinctive shingles: a note split across pages
   taints every page holding a part.
 
 The relation between a source and a page holding one of its distinctive values does not
@@ -915,23 +916,50 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
-    """The distinctive words of ``unit`` that ``page`` holds when it carries a part of it
-    (:data:`PART_SHINGLES` distinctive shingles and :data:`PART_WORDS` distinctive words),
-    else nothing."""
+    """The positions (in :attr:`Unit.order`) of the pieces of ``unit`` that ``page``
+    carries: each stretch of consecutive shingles the page holds whole with
+    :data:`PART_SHINGLES` distinctive ones, when the page holds :data:`PART_WORDS`
+    distinctive words of the unit; else nothing. A piece of the text, not words and
+    phrases scattered over the page: a long paragraph shares a few of those with every
+    page on its topic (openai-agents-docs' guardrails note, whose 40 distinctive words
+    are API names and verbs the other pages use)."""
     shingles, words_ = rare.distinctive(unit)
-    mine = words_ & page
-    if (not (unit.split or unit.sentence or unit.secret or unit.names or unit.labelled) and len(mine) >= PART_WORDS
-            and len(shingles & page) >= PART_SHINGLES):
-        return mine
-    return frozenset()
+    if unit.split or unit.sentence or unit.secret or unit.names or unit.labelled or not unit.order \
+            or len(words_ & page) < PART_WORDS:
+        return frozenset()
+    found: list[int] = []
+    stretch: list[int] = []
+    count = 0
+    for at, value in enumerate((*unit.order, None)):
+        if value is not None and value in page:
+            stretch.append(at)
+            count += value in shingles
+            continue
+        if count >= PART_SHINGLES:
+            found += stretch
+        stretch, count = [], 0
+    return frozenset(found)
 
 
 def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bool:
-    """Whether pages' :func:`part` of ``unit`` together hold :data:`WORD_SHARE` of its
-    distinctive words (and :data:`MIN_DISTINCT_WORDS`)."""
-    words_ = rare.distinctive(unit)[1]
-    together = frozenset().union(*parts)
-    return len(words_) >= MIN_DISTINCT_WORDS and len(together) >= math.ceil(WORD_SHARE * len(words_) - 1e-9)
+    """Whether pages' :func:`part` of ``unit`` are its text cut into pieces: together,
+    with the :data:`SHINGLE_WORDS` ``- 1`` shingles that straddle each cut (on no page),
+    they hold :data:`WORD_SHARE` of its distinctive shingles, and it has
+    :data:`MIN_DISTINCT_WORDS` distinctive words."""
+    shingles, words_ = rare.distinctive(unit)
+    if len(words_) < MIN_DISTINCT_WORDS:
+        return False
+    held = frozenset().union(*parts)
+    if not held:
+        return False
+    covered = set(held)
+    last = None
+    for at in sorted(held):
+        if last is not None and 1 < at - last <= SHINGLE_WORDS:
+            covered.update(range(last + 1, at))  # the shingles across one cut
+        last = at
+    distinctive = [at for at, value in enumerate(unit.order) if value in shingles]
+    return sum(at in covered for at in distinctive) >= math.ceil(WORD_SHARE * len(distinctive) - 1e-9)
 
 
 class ContainmentIndex:
