@@ -54,9 +54,10 @@ site.
   :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
-  over the page; or (c) *parts* — several pages each hold a run of it
-  (:data:`PART_SHINGLES` distinctive shingles and :data:`PART_WORDS` distinctive words),
-  and together :data:`WORD_SHARE` of its distinctive words: a note split across pages
+  over the page; or (c) *parts* — several pages each hold a piece of it (a stretch of
+  its shingles with :data:`PART_SHINGLES` distinctive ones, and :data:`PART_WORDS` of
+  its distinctive words), and the pieces together, with the shingles straddling each
+  cut, hold :data:`WORD_SHARE` of its distinctive shingles: a note split across pages
   taints every page holding a part.
 
 The relation between a source and a page holding one of its distinctive values does not
@@ -86,6 +87,7 @@ from .secret_forms import (
     PARTS_MIN_CHARS,
     SKELETON_MIN_CHARS,
     is_placeholder,
+    is_secret_shaped,
     joined,
     page_respellings,
     secret_skeletons,
@@ -222,6 +224,10 @@ _COMMAND = "c:"
 #: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
 #: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
+#: Marks (after ``k:`` or ``z:``) a secret's value of a secret's shape
+#: (:func:`~provider.wiki.secret_forms.is_secret_shaped`): its values are never common
+#: (:attr:`Unit.kept`), however many public pages copy it.
+_SHAPED = "v:"
 #: Marks what a secret's value may be written as on a page
 #: (:func:`provider.wiki.secret_forms.secret_skeletons`): a unit of its own.
 _SKELETON = "z:"
@@ -309,7 +315,7 @@ def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     return _SPLIT + encoded if _length(found) < len(found) else encoded
 
 
-def block_shingles(blocks: Iterable[str | tuple[str, bool]], *, page: bool = True,
+def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tuple[str, ...]]], *, page: bool = True,
                    hidden: bool = False) -> tuple[str, ...]:
     """Each block's shingles and words (blocks with neither a shingle nor a code left
     out), encoded: base64 of the 32-bit CRC-32 values of its shingles in the text's order,
@@ -332,11 +338,15 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool]], *, page: bool = Tru
     table cell's "Dana Whitfield") is a ``k:`` entry too, looked for as exactly as a
     secret's value. A block may be given as ``(text, is code)``: a page's code block that
     :func:`is_command` has its main entry after ``c:`` (not in internal sections: their
-    every block stays evidence)."""
+    every block stays evidence), or as ``(text, is code, inline code spans)``: the page's
+    code pieces in order are what a secret split over them is looked for in
+    (:func:`~provider.wiki.secret_forms.page_respellings`)."""
     out = []
-    given = [(block, False) if isinstance(block, str) else block for block in blocks]
-    texts = [text for text, _ in given]
-    for text, code in given:
+    given = [(block, False, ()) if isinstance(block, str) else (*block, ()) if len(block) == 2 else block
+             for block in blocks]
+    texts = [text for text, _, _ in given]
+    code_pieces = [piece for text, code, spans in given for piece in ((text,) if code else spans)]
+    for text, code, _ in given:
         for value in secret_values(text):
             out += _secret_entries(value)
         if hidden:
@@ -357,7 +367,7 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool]], *, page: bool = Tru
     for names in name_lists(texts):
         out.append(_NAMES + _entry(terms(" ".join(names)), []))
     if page and texts:
-        stream, respelled = page_respellings(texts)
+        stream, respelled = page_respellings(texts, code_pieces)
         for text in respelled:
             found = terms(text)
             if found:
@@ -375,20 +385,21 @@ def _secret_entries(value: str) -> list[str]:
     each part's, in plain text (the entry is an internal document's, never served)."""
     if is_placeholder(value):
         return []
+    keyed = _KEYED + _SHAPED if is_secret_shaped(value) else _KEYED
     out = []
     for spelling in dict.fromkeys((value, with_digits(value), spelled(value), *short_splits(value))):
         held_terms = terms(spelling)
         if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
-            out.append(_KEYED + _entry(held_terms, []))
+            out.append(keyed + _entry(held_terms, []))
     form = joined(value)
     if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
-        out.append(_KEYED + _entry([form], []))
+        out.append(keyed + _entry([form], []))
     found = secret_skeletons(value)
     if found is not None:
         canonical, forms, parts = found
         sections = [canonical + _FORM + _FORM.join(sorted(forms))]
         sections += [part + _FORM + _FORM.join(sorted(spellings)) for part, spellings in parts]
-        out.append(_SKELETON + _SECTION.join(sections))
+        out.append(_SKELETON + keyed.removeprefix(_KEYED) + _SECTION.join(sections))
     return list(dict.fromkeys(out))
 
 
@@ -398,7 +409,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _NAMES, _SHORT, _JOINED, _COMMAND, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _SHAPED, _NAMES, _SHORT, _JOINED, _COMMAND, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -474,6 +485,10 @@ class Unit:
     #: Its block is a short command line (:func:`is_command`): boilerplate from
     #: :data:`COMMAND_BOILERPLATE_DOCS` public documents.
     command: bool = False
+    #: Values never common (:func:`_common`): a secret-shaped value's
+    #: (:func:`~provider.wiki.secret_forms.is_secret_shaped`), which no count of public
+    #: pages copying it makes the site's wording.
+    kept: frozenset[int] = frozenset()
 
     def values(self) -> frozenset[int]:
         """Every value whose document frequency decides the unit's distinctive content:
@@ -517,11 +532,13 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             continue
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
-        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).removeprefix(_COMMAND).startswith(_SPLIT)
+        split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).removeprefix(_SHAPED).removeprefix(
+            _COMMAND).startswith(_SPLIT)
         if entry.startswith(_KEYED):
             keyed_pairs = decode_pairs(entry)
+            kept = shingles | words_ if entry.startswith(_KEYED + _SHAPED) else frozenset()
             found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
-                         else Unit(shingles, words_, split, secret=True))
+                         else Unit(shingles, words_, split, secret=True, kept=kept))
             continue
         if entry.startswith(_NAMES):
             found.append(Unit(frozenset(), words_, names=True))
@@ -559,9 +576,12 @@ def _skeleton_unit(entry: str) -> Unit:
     """The unit of a ``z:`` entry (:func:`_secret_entries`): its values are CRCs of the
     canonical forms under seed 5 (a whole value) and 6 (a part), never a shingle's or a
     word's."""
-    sections = entry.removeprefix(_SKELETON).split(_SECTION)
+    body = entry.removeprefix(_SKELETON)
+    shaped = body.startswith(_SHAPED)
+    sections = body.removeprefix(_SHAPED).split(_SECTION)
     forms: set[tuple[str, int]] = set()
     parts: set[tuple[int, int]] = set()
+    kept: set[int] = set()
     whole = chars = 0
     for at, section in enumerate(sections):
         canonical, *spellings = section.split(_FORM)
@@ -570,9 +590,13 @@ def _skeleton_unit(entry: str) -> Unit:
             parts.add((value, len(canonical)))
         else:
             whole, chars = value, len(canonical)
+        # A shaped value's whole and its parts with digits (``4417``) are never common; a
+        # word part (``amber``) still is where the site says it widely.
+        if shaped and (not at or _DIGIT.search(canonical)):
+            kept.add(value)
         forms.update((form, value) for form in spellings)
     return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts),
-                chars=chars)
+                chars=chars, kept=frozenset(kept))
 
 
 class Skeletons:
@@ -728,14 +752,17 @@ def _blocks(units_: Iterable[Unit]) -> dict[int, tuple[frozenset[int], int]]:
 
 
 def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int],
-            blocks: Mapping[int, tuple[frozenset[int], int]] | None = None) -> frozenset[int]:
+            blocks: Mapping[int, tuple[frozenset[int], int]] | None = None,
+            kept: frozenset[int] = frozenset()) -> frozenset[int]:
     """The common values of ``df`` (value → public documents holding it): held by more
     than ``limit``; a code pair also when its word is (a code is evidence only beside a
     distinctive word of its unit: "error 0x80070005" is none); and a block that
     :data:`BOILERPLATE_DOCS` public documents hold whole (``blocks``: block id → its
     shingles and that threshold, :data:`COMMAND_BOILERPLATE_DOCS` for a short command
     line), with its shingles — the site's own footer or note, which those pages
-    published already, however few they are.
+    published already, however few they are. Never a value of ``kept`` (a secret-shaped
+    value's: :attr:`Unit.kept`): 13 public pages carrying ``Override PIN: 4417-9920``
+    copied from an internal page are 13 copies of a secret, not boilerplate (issue 24).
 
     Measured, not kept: a code pair common only when its word is common on pages
     *without* the code ("never common by public pastes") withheld 35 Microsoft Learn
@@ -751,7 +778,7 @@ def _common(df: Mapping[int, int], limit: int, pair_words: Mapping[int, int],
         if df.get(block, 0) >= threshold:
             found.add(block)
             found |= shingles
-    return frozenset(found)
+    return frozenset(found) - kept
 
 
 @dataclass
@@ -798,6 +825,7 @@ def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]]
         pair_words.update(_pair_words((*whole, *internal)))
         blocks.update(_blocks((*whole, *internal)))
     skeletons = Skeletons(found)
+    kept = frozenset().union(*(unit.kept for unit in found))
     counts: Counter[int] = Counter()
     counted = sum(1 for meta in docs.values() if counts_for_commonness(meta))
     if wanted:
@@ -805,7 +833,7 @@ def rarity(docs: Mapping[str, DocumentMeta], pages: Mapping[str, frozenset[int]]
         for relpath, meta in docs.items():
             counts.update(_counted_values(meta, known.get(relpath), skeletons) & wanted)
     limit = common_limit(counted)
-    return Rarity(limit, _common(counts, limit, pair_words, blocks))
+    return Rarity(limit, _common(counts, limit, pair_words, blocks, kept))
 
 
 def held(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> tuple[int, int]:
@@ -915,23 +943,50 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
 
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
-    """The distinctive words of ``unit`` that ``page`` holds when it carries a part of it
-    (:data:`PART_SHINGLES` distinctive shingles and :data:`PART_WORDS` distinctive words),
-    else nothing."""
+    """The positions (in :attr:`Unit.order`) of the pieces of ``unit`` that ``page``
+    carries: each stretch of consecutive shingles the page holds whole with
+    :data:`PART_SHINGLES` distinctive ones, when the page holds :data:`PART_WORDS`
+    distinctive words of the unit; else nothing. A piece of the text, not words and
+    phrases scattered over the page: a long paragraph shares a few of those with every
+    page on its topic (openai-agents-docs' guardrails note, whose 40 distinctive words
+    are API names and verbs the other pages use)."""
     shingles, words_ = rare.distinctive(unit)
-    mine = words_ & page
-    if (not (unit.split or unit.sentence or unit.secret or unit.names or unit.labelled) and len(mine) >= PART_WORDS
-            and len(shingles & page) >= PART_SHINGLES):
-        return mine
-    return frozenset()
+    if unit.split or unit.sentence or unit.secret or unit.names or unit.labelled or not unit.order \
+            or len(words_ & page) < PART_WORDS:
+        return frozenset()
+    found: list[int] = []
+    stretch: list[int] = []
+    count = 0
+    for at, value in enumerate((*unit.order, None)):
+        if value is not None and value in page:
+            stretch.append(at)
+            count += value in shingles
+            continue
+        if count >= PART_SHINGLES:
+            found += stretch
+        stretch, count = [], 0
+    return frozenset(found)
 
 
 def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bool:
-    """Whether pages' :func:`part` of ``unit`` together hold :data:`WORD_SHARE` of its
-    distinctive words (and :data:`MIN_DISTINCT_WORDS`)."""
-    words_ = rare.distinctive(unit)[1]
-    together = frozenset().union(*parts)
-    return len(words_) >= MIN_DISTINCT_WORDS and len(together) >= math.ceil(WORD_SHARE * len(words_) - 1e-9)
+    """Whether pages' :func:`part` of ``unit`` are its text cut into pieces: together,
+    with the :data:`SHINGLE_WORDS` ``- 1`` shingles that straddle each cut (on no page),
+    they hold :data:`WORD_SHARE` of its distinctive shingles, and it has
+    :data:`MIN_DISTINCT_WORDS` distinctive words."""
+    shingles, words_ = rare.distinctive(unit)
+    if len(words_) < MIN_DISTINCT_WORDS:
+        return False
+    held = frozenset().union(*parts)
+    if not held:
+        return False
+    covered = set(held)
+    last = None
+    for at in sorted(held):
+        if last is not None and 1 < at - last <= SHINGLE_WORDS:
+            covered.update(range(last + 1, at))  # the shingles across one cut
+        last = at
+    distinctive = [at for at, value in enumerate(unit.order) if value in shingles]
+    return sum(at in covered for at in distinctive) >= math.ceil(WORD_SHARE * len(distinctive) - 1e-9)
 
 
 class ContainmentIndex:
@@ -994,7 +1049,8 @@ class ContainmentIndex:
 
     def _rarity(self) -> Rarity:
         limit = common_limit(self._counted)
-        return Rarity(limit, _common(self._df, limit, self._pair_words, self._blocks))
+        kept = frozenset().union(*(unit.kept for found in self._units.values() for unit in found))
+        return Rarity(limit, _common(self._df, limit, self._pair_words, self._blocks, kept))
 
     def _reindex(self) -> None:
         self._by_value.clear()

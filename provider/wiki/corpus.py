@@ -461,8 +461,10 @@ def _inherit_from_source(draft: _Draft, sources: list[_Draft], why: str) -> str 
                 # Docusaurus ``unlisted`` (or NOINDEX, a redirect stub): the site publishes the
                 # source under its URL, so its text is public and the translation keeps its own
                 # status; said, since the source itself is not served (operator trial, issue 24).
-                draft.problems.append(f"its source {source.meta.relpath} is not served ({source.withheld}), but the "
-                                      "site publishes it under its URL: this translation keeps its own audience")
+                note = (f"its source {source.meta.relpath} is not served ({source.withheld}), but the site "
+                        "publishes it under its URL: this translation keeps its own audience")
+                if note not in draft.problems:
+                    draft.problems.append(note)
             continue
         path = source.meta.relpath
         named = f"the internal {path}" if status == "internal" else f"{path}, which is not served"

@@ -825,7 +825,7 @@ def _text_fields(title: str, body: _Body) -> dict[str, Any]:
         "internal_bag": word_bag("\n".join(p.text for p in internal_only)) if internal_only else "",
         "paragraph_bags": paragraph_bags(b.text for b in body.public.blocks if b.kind != "heading"),
         "internal_paragraph_bags": paragraph_bags(b.text for b in body.internal_blocks if b.kind != "heading"),
-        "block_shingles": block_shingles((b.text, b.kind == "code") for b in body.public.blocks),
+        "block_shingles": block_shingles((b.text, b.kind == "code", b.verbatim) for b in body.public.blocks),
         "internal_block_shingles": block_shingles((b.text for b in body.internal_blocks), page=False, hidden=True),
         "label_block_shingles": block_shingles((b.text for b in body.label_blocks), page=False, hidden=True),
     }

@@ -314,7 +314,7 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
             by_value[value].append(number)
     indexed = by_value.keys()
     found: dict[str, list[tuple[bool, str, str]]] = defaultdict(list)
-    parts: dict[int, list[tuple[str, frozenset[int]]]] = defaultdict(list)
+    parts: dict[int, list[tuple[str, frozenset[int], bool]]] = defaultdict(list)
     for relpath, page in sorted(pages.items()):
         # A translation is no exception here: text of an internal source left as it is in a
         # public translation is the source's text (the attack's esc.fr.md), not a translation.
@@ -334,14 +334,19 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
                     f"{words_} distinctive words of a list of names" if unit.names else \
                     f"{shingles} distinctive word triples, {words_} words"
                 found[relpath].append((not withheld, key, share))
+                # Its pieces still count: the rest of a note one page holds most of may
+                # be the piece another page carries.
+                if same_language and (carried := part(unit, page, rare)):
+                    parts[number].append((relpath, carried, True))
             elif same_language and (carried := part(unit, page, rare)):
-                parts[number].append((relpath, carried))
+                parts[number].append((relpath, carried, False))
     for number, holders in parts.items():
         unit, key, withheld = sources[number]
-        if len(holders) > 1 and parts_cover(unit, (carried for _, carried in holders), rare):
-            for relpath, carried in holders:
-                found[relpath].append((not withheld, key, f"a part: {len(carried)} of its distinctive words, "
-                                                          f"the rest on {len(holders) - 1} other pages"))
+        if len(holders) > 1 and parts_cover(unit, (carried for _, carried, _ in holders), rare):
+            for relpath, carried, copy in holders:
+                if not copy:
+                    found[relpath].append((not withheld, key, f"a part: {len(carried)} of its {len(unit.order)} word"
+                                                              f" triples, the rest on {len(holders) - 1} other pages"))
     for relpath, hits in sorted(found.items()):
         if any(p.startswith("accepted near-copy") for p in drafts[relpath].problems):
             continue  # an earlier copy rule's finding on this page is accepted: one line says so

@@ -40,6 +40,7 @@ from __future__ import annotations
 import base64
 import binascii
 import html
+import itertools
 import re
 import unicodedata
 import urllib.parse
@@ -49,10 +50,10 @@ from typing import Final
 from .copies import _fold
 
 __all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_BYTE_RUN",
-           "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS", "SKELETON_MIN_CHARS",
-           "SOLO_MIN_CHARS", "ascii_digits", "decoded_texts", "is_placeholder", "joined", "number_spellings",
-           "page_respellings", "page_skeleton", "secret_skeletons", "short_splits", "skeleton", "spelled", "tokens",
-           "with_digits"]
+           "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS", "SHAPED_DIGITS",
+           "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS", "ascii_digits", "decoded_texts", "is_placeholder",
+           "is_secret_shaped", "joined", "number_spellings", "page_respellings", "page_skeleton", "roman_numeral",
+           "secret_skeletons", "short_splits", "skeleton", "spelled", "tokens", "with_digits"]
 
 #: Characters a joined form has at most (longer: prose, not a secret).
 MAX_JOINED_CHARS: Final = 64
@@ -160,7 +161,9 @@ def decoded_texts(text: str) -> Iterator[str]:
     111 …``: :data:`MIN_BYTE_RUN` or more); its runs of NATO alphabet words
     (``sierra whiskey …``: :data:`MIN_NATO_RUN` or more, digits in English words too);
     its words with leet digits between letters (``p4ssw0rd``, ``sw0rdf1sh``); and its
-    runs of single characters (``s w o r d f i s h``) run together."""
+    runs of single characters (``s w o r d f i s h``) run together; and, where a digit
+    group holds look-alike letters (``44l7-992O``: ``l``, ``I``, ``|`` for 1, ``O``
+    for 0, ``S`` for 5, ``B`` for 8, ``Z`` for 2), the text with them as digits."""
     for word in text.split():
         if len(word) < MIN_ENCODED_CHARS:
             continue
@@ -208,6 +211,22 @@ def decoded_texts(text: str) -> Iterator[str]:
         yield "".join(_NATO[word.casefold()] for word in _NATO_WORD.findall(found_run.group()))
     for found_run in _SPACED.finditer(text):
         yield found_run.group().replace(" ", "")
+    if digits:
+        shown = _LOOKALIKE_GROUP.sub(_as_digits, text)
+        if shown != text:
+            yield shown
+
+
+#: A digit group with look-alike letters (``44l7``, ``992O``, ``4|17``): three characters
+#: or more, of which digits at least as many as letters and two at least.
+_LOOKALIKE_GROUP = re.compile(r"(?<![^\W_])[0-9lI|!OoSsBZ]{3,}(?![^\W_])")
+_AS_DIGITS = str.maketrans("lI|!OoSsBZ", "1111005582")
+
+
+def _as_digits(found: re.Match[str]) -> str:
+    group = found.group()
+    digits = sum(ch.isdigit() for ch in group)
+    return group.translate(_AS_DIGITS) if digits >= 2 and 2 * digits >= len(group) else group
 
 
 #: Byte values a run needs to be decoded (``0x73 0x77 0x6f 0x72 0x64 0x66``).
@@ -343,20 +362,29 @@ def page_skeleton(blocks: Iterable[str]) -> str:
     return page_respellings(blocks)[0]
 
 
-def page_respellings(blocks: Iterable[str]) -> tuple[str, list[str]]:
+def page_respellings(blocks: Iterable[str], code: Iterable[str] = ()) -> tuple[str, list[str]]:
     """``(skeleton, respelled)``: the page's :func:`page_skeleton`, and the texts its
     blocks hold respelled — each block with HTML references and percent-encoding decoded
     (where that changes it) and what :func:`decoded_texts` finds in it —, whose words a
     secret's value of a word or two is looked for among (a short value is never looked
-    for in a skeleton: ``swordfish`` sent as ``%73%77…``, base32 or NATO words)."""
+    for in a skeleton: ``swordfish`` sent as ``%73%77…``, base32 or NATO words).
+    ``code``: the page's code, in order (code blocks, inline code spans): its short pieces
+    (a skeleton of :data:`MAX_JOINED_CHARS` characters at most) run together end the
+    skeleton, so a secret split over two code blocks or spans (```4417``` …
+    ```9920```) is whole there."""
     texts = list(blocks)
     undone = [_undone(text) for text in texts]
     decoded = [found for text in undone for found in decoded_texts(text)]
     stream = "".join(skeleton(text) for text in undone) + "".join(skeleton(text) for text in decoded)
+    pieces = [shown for piece in code if len(shown := skeleton(piece)) <= MAX_JOINED_CHARS]
+    if len(pieces) > 1:
+        stream += "".join(pieces)
     return stream, [shown for shown, text in zip(undone, texts, strict=True) if shown != text] + decoded
 
 
-def _roman(number: int) -> str:
+def roman_numeral(number: int) -> str:
+    """``number`` (1 to 3,999) in Roman numerals, lower case (``1987``: ``mcmlxxxvii``);
+    ``""`` for 0."""
     out = ""
     for value, letters in _ROMAN:
         while number >= value:
@@ -379,7 +407,7 @@ def number_spellings(digits: str) -> frozenset[str]:
         whole = _words_of(number)
         out |= {whole.replace(" ", ""), whole.replace("hundred ", "hundred and ").replace(" ", "")}
         if 0 < number < 4000:
-            out.add(_roman(number))
+            out.add(roman_numeral(number))
     return frozenset(out)
 
 
@@ -419,13 +447,19 @@ def _transformed(form: str) -> set[str]:
     return {form, form[::-1], rot, rot[::-1]}
 
 
+_GROUP = re.compile(r"[^\W_]+")
+#: Groups a code has at most for its groups' reversals to be looked for.
+_MAX_GROUPS = 8
+
+
 def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, frozenset[str]], ...]] | None:
     """What a public page holding the secret ``value`` may hold: ``(canonical, forms,
     parts)`` — its skeleton with numbers in digits (``amberfalcon79``), the skeletons it
     may be written as (each number in each of :func:`number_spellings`, at most
     :data:`MAX_SPELLINGS`; each as written, reversed, in ROT13 and both), and its parts
     of :data:`PART_MIN_CHARS` or more (canonical, forms: a number's spellings, each
-    transformed the same way). ``None`` for a value under :data:`SKELETON_MIN_CHARS` or
+    transformed the same way); a value of digits in 2 to 8 groups also with each group
+    reversed and with the groups in reverse order. ``None`` for a value under :data:`SKELETON_MIN_CHARS` or
     over :data:`MAX_JOINED_CHARS` (prose, not a secret)."""
     parts = _secret_parts(value)
     canonical = "".join(part for part, _ in parts)
@@ -441,6 +475,10 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     if any(number for _, number in parts):
         forms |= {"".join("".join(words[int(d)] for d in part) if number else part for part, number in parts)
                   for words in FOREIGN_DIGIT_WORDS}
+    groups = _GROUP.findall(_fold(ascii_digits(_undone(value))))
+    if 1 < len(groups) <= _MAX_GROUPS and any(ch.isdigit() for ch in canonical):
+        # A code's groups reversed each (``7144-0299``) or in reverse order (``9920-4417``).
+        forms |= {"".join(group[::-1] for group in groups), "".join(reversed(groups))}
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
@@ -468,6 +506,51 @@ _BRACKETED = re.compile(r"<[^<>]*>|\{\{?[^{}]*\}?\}|\[[^\[\]]*\]|\$\{?[A-Za-z_]\
 _SEQUENCES = "0123456789012345678901", "9876543210987654321", "abcdefghijklmnopqrstuvwxyz", "qwertyuiop", "asdfghjkl"
 
 
+#: A version (``v1.2.3``, ``2.0``), a date (``2024-05-17``, ``17.05.2024``, ``05/17/2024``),
+#: a time, an IP address, or a well-known port: what a value after a label may be
+#: without naming any secret (``Port: 8080``, ``Key: 2024-05-17``).
+_NOT_SECRETS = re.compile(
+    r"v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?"
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|(?:(?:\w+://)?(?:localhost|[\d.]+):)?(?:80|443|8080|8443|8000|8888|3000|5000|5432|3306|6379|27017|9000|9090|9200"
+    r"|22|21|25|53|587|993|995|1433|1521|5672|11211)/?", re.IGNORECASE)
+#: Digits a value's digit groups need together to be secret-shaped (``4417-9920``; a
+#: ``PIN: 4417`` too).
+SHAPED_DIGITS: Final = 4
+_ALNUM_RUN = re.compile(r"[^\W_]+(?:[-\s.][^\W_]+)*")
+_GROUP_GAP = re.compile(r"(?<=\d)[-\s.]+(?=\d)")
+
+
+def is_secret_shaped(value: str) -> bool:
+    """Whether a secret line's ``value`` has a secret's shape, so that no count of public
+    pages copying it makes it common (issue 24: 13 public pages writing ``Override PIN:
+    4417-9920`` published it as boilerplate): not a placeholder (:func:`is_placeholder`),
+    and a run of digit groups of :data:`SHAPED_DIGITS` digits or more together
+    (``4417-9920``, ``7731``), or a word mixing letters and digits, two of each with a
+    digit before its last letter (``GW-7731``, ``qK7vR2mX``: not ``sha256``,
+    ``office365``), or a random key's case (a word of 10 or more letters changing case
+    4 times: ``qKvRmXpLwTsZ``). Words alone (``swordfish``, ``amber falcon``) are not:
+    a word copied widely is the site's (the residual of
+    docs/reference/corpus-rules.md)."""
+    if is_placeholder(value):
+        return False
+    shown = ascii_digits(unicodedata.normalize("NFKC", _undone(value)))
+    for found in _ALNUM_RUN.finditer(shown):
+        run = _GROUP_GAP.sub("", found.group())
+        for word in re.split(r"[-\s.]+", run):
+            digits = sum(ch.isdigit() for ch in word)
+            if digits >= SHAPED_DIGITS:
+                return True
+            letters = len(word) - digits
+            if digits >= 2 and letters >= 2 and any(ch.isdigit() for ch in word[: max(
+                    i for i, ch in enumerate(word) if not ch.isdigit())]):
+                return True
+            if len(word) >= 10 and sum(
+                    a.isupper() != b.isupper() for a, b in itertools.pairwise(word)) >= 4:
+                return True
+    return False
+
+
 def is_placeholder(value: str) -> bool:
     """Whether a secret line's ``value`` is a placeholder an author writes for the
     reader's own secret, never a secret (issue 24's false positives): a bracketed or
@@ -475,9 +558,10 @@ def is_placeholder(value: str) -> bool:
     placeholder's word (``your-api-key``, ``example``, ``xxxx``) or only generic words
     (``Password: secret``), one or two characters repeated (``******``, ``000000``), or
     a run of the digits or the alphabet or a keyboard row (``123456``, ``abcdef``,
-    ``qwerty``)."""
+    ``qwerty``), or a version, a date, a time, an IP address or a well-known port
+    (``1.2.3``, ``2024-05-17``, ``8080``, ``localhost:443``)."""
     shown = value.strip().strip("`'\"")
-    if not shown or _BRACKETED.fullmatch(shown) is not None:
+    if not shown or _BRACKETED.fullmatch(shown) is not None or _NOT_SECRETS.fullmatch(shown) is not None:
         return True
     whole = skeleton(shown)  # as written: "seventy" is a value, its "70" would be no secret
     if not whole or len(set(whole)) <= 2:

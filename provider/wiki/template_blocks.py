@@ -190,7 +190,9 @@ def jinja_delimiters(root: Path) -> Delimiters:
 
 # Go's html/template drops the HTML comments of a template's text, actions in them too.
 _GO_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_GO_ACTION = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+# Strings are read whole: ``{{ $x := "}}{{ .Inner }}" }}`` outputs nothing.
+_GO_ACTION = re.compile(r"""\{\{((?:"(?:\\.|[^"\\])*"|`[^`]*`|'(?:\\.|[^'\\])*'|[^"`'}]|\}(?!\}))*)\}\}""")
+_MAX_TEMPLATE = 200_000
 _INNER_NAMES = (".Inner", ".InnerDeindent", "$.Inner", "$.InnerDeindent")
 # Functions that output their argument's text (Markdown or HTML rendered, unescaped or
 # trimmed at its ends): a pipeline of these over ``.Inner`` still shows it.
@@ -312,6 +314,8 @@ def outputs_inner(template: str) -> bool:
     needs an ``else`` and every branch showing it (``{{ if .Inner }}`` and ``{{ with
     .Inner }}`` excepted: not taken, there is no interior); a mention in a comment, an
     assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24)."""
+    if len(template) > _MAX_TEMPLATE:
+        return False  # not read: may hide it (fail closed)
     return _Template(template).sequence(frozenset(_INNER_NAMES))[0]
 
 
@@ -360,25 +364,29 @@ def _spaces(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
-def _blank_variables(body: str, delimiters: Delimiters, raw: re.Pattern[str]
+def _blank_variables(body: str, delimiters: Delimiters, raw: re.Pattern[str],
+                     in_code: Callable[[list[tuple[int, int]]], set[int]] | None
                      ) -> tuple[str, re.Match[str] | None]:
-    """``body`` with each expression between the macros plugin's own variable delimiters
-    (``[[ "secret" if false ]]``) blanked, as a ``{{ … }}`` expression is left out of the
-    text (its value is not known here), and the first opening never closed. What
+    """``body`` with each expression between the variable delimiters (``{{ … }}``, or the
+    macros plugin's own: ``[[ "secret" if false ]]``) blanked — only those ``in_code``
+    finds shown as code when it is given — and the first opening never closed. What
     ``{% raw %}`` holds is text."""
     start, end = re.escape(delimiters.variable_start), re.escape(delimiters.variable_end)
-    expression = re.compile(start + r".*?" + end, re.DOTALL)
-    opening = re.compile(start)
-    out, position, unclosed = [], 0, None
-    for held in [*raw.finditer(body), None]:
-        stop = held.start() if held is not None else len(body)
-        piece = expression.sub(_spaces, body[position:stop])
-        if unclosed is None and (left := opening.search(piece)) is not None:
-            unclosed = opening.search(body, position + left.start())
-        out.append(piece)
-        if held is not None:
-            out.append(held.group(0))
-            position = held.end()
+    held = [(m.start(), m.end()) for m in raw.finditer(body)]
+    found = [m for m in re.finditer(start + r".*?(?:" + end + r"|\Z)", body, re.DOTALL)
+             if not any(a <= m.start() < b for a, b in held)]
+    closed = [m for m in found if m.group(0).endswith(delimiters.variable_end) and m.end() - m.start() >= len(
+        delimiters.variable_start) + len(delimiters.variable_end)]
+    left = next((m for m in found if m not in closed), None)
+    unclosed = re.compile(start).match(body, left.start()) if left is not None else None
+    if in_code is not None and closed:
+        shown = in_code([(m.start(), m.end()) for m in closed])
+        closed = [m for i, m in enumerate(closed) if i in shown]
+    out, position = [], 0
+    for match in closed:
+        out += [body[position:match.start()], _spaces(match)]
+        position = match.end()
+    out.append(body[position:])
     return "".join(out), unclosed
 
 
@@ -513,15 +521,20 @@ def mark_template_blocks(body: str, dialect: str | None,
     elif dialect in _HIDDEN:
         marks = delimiters if dialect == "jinja" else DEFAULT_DELIMITERS
         unclosed = None
+        _, raw, comment, comment_open = _patterns(marks)
         if dialect == "jinja":
-            _, raw, comment, comment_open = _patterns(marks)
             # Spaces keep every offset and line.
             body = comment.sub(_spaces, body)
             unclosed = comment_open.search(body)
-            if (marks.variable_start, marks.variable_end) != ("{{", "}}"):
-                body, unclosed_variable = _blank_variables(body, marks, raw)
-                unclosed = min((u for u in (unclosed, unclosed_variable) if u is not None),
-                               key=lambda u: u.start(), default=None)
+        # Expressions run in code too (the engine renders before Markdown), where the
+        # text keeps what is written: their values are not known here, so no text.
+        # :mod:`provider.wiki.plaintext` drops ``{{ … }}`` in prose after the marker rules
+        # have read it (``{{< internal >}}`` is a would-be marker there): code only.
+        custom = (marks.variable_start, marks.variable_end) != ("{{", "}}")
+        body, unclosed_variable = _blank_variables(body, marks, raw, None if custom else in_code)
+        if dialect == "jinja":  # Liquid's lax mode shows a lone ``{{`` as written
+            unclosed = min((u for u in (unclosed, unclosed_variable) if u is not None),
+                           key=lambda u: u.start(), default=None)
         spans = _liquid_spans(body, dialect, marks)
         if unclosed is not None:
             # A comment or expression never closed: Jinja refuses the page; hide the rest (fail closed).

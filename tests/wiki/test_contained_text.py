@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -498,3 +499,81 @@ def test_template_wording_shared_with_internal_pages_keeps_public_pages_public(t
     site = tmp_path_factory.mktemp("site")
     write_files(site, files)
     assert {p for p in files if not p.startswith("ops/")} <= _public(site)
+
+
+# -- the parts rule (rule 6d (c)): a note cut into pieces, and words shared in passing ----
+
+#: Words of longer internal notes (none in FILLER).
+NOTE_WORDS = (*SECRET_WORDS, *("harbor lantern meadow quartz saffron tundra walnut zephyr cobalt ember falcon "
+                               "glacier juniper marble nectar orchid").split())
+
+
+@st.composite
+def split_notes(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    """(the internal page, the public pages) of one member of the class: an internal note
+    of 12 to 34 words cut into 2 to 6 consecutive pieces of 4 to 11 words, each piece
+    on a public page of its own (in any order) or two on one page, among filler. Each
+    piece at least 4 words: the floor of a part (a note cut into pieces under 4 words
+    is the documented residual). At most 11: a page holding 12 words of a note is a
+    copy on its own (the run path, or rules 6 to 6c before it), and a piece on another
+    page whose rest a page withheld by an earlier rule holds is the documented residual."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    size = draw(st.integers(12, len(NOTE_WORDS)))
+    note = rng.sample(NOTE_WORDS, size)
+    count = draw(st.integers(max(2, -(-size // 11)), min(6, size // 4)))
+    cuts = [0, *sorted(rng.sample(range(4, size - 3), count - 1)), size]
+    while any(not 4 <= b - a <= 11 for a, b in pairwise(cuts)):
+        cuts = [0, *sorted(rng.sample(range(4, size - 3), count - 1)), size]
+    pieces = [" ".join(note[a:b]) for a, b in pairwise(cuts)]
+    rng.shuffle(pieces)
+    pages: dict[str, str] = {}
+    doubled = draw(st.booleans()) and len(pieces) > 2
+    groups = [[pieces[0], pieces[1]], *[[p] for p in pieces[2:]]] if doubled else [[p] for p in pieces]
+    for number, group in enumerate(groups):
+        pages[f"p{number}.md"] = _page(f"P{number}", "public",
+                                       [f"{_filler(rng, 12)} {piece}. {_filler(rng, 12)}." for piece in group])
+    return _page("Runbook", "internal", [" ".join(note) + "."]), pages
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(split_notes())
+def test_x2_a_note_cut_into_pieces_over_pages_is_withheld_everywhere(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2 (issue 24): an internal note cut into 2 to 6 pieces of 4 to 11 words, spread
+    over as many public pages (two on one page, any order), reaches ``customer_safe``
+    through none of them."""
+    source, pages = case
+    site = tmp_path_factory.mktemp("site")
+    write_files(site, {"ops/runbook.md": source, **pages})
+    assert not set(pages) & _public(site)
+
+
+@st.composite
+def words_in_passing(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    """(the internal page, the public pages) of the benign counterpart: a long internal
+    paragraph whose words the site's other pages use — each page a third to a half of
+    them, here and there, and one 4-word phrase of it —, so that together they hold all
+    its words but no piece of more than a few words (openai-agents-docs with
+    ``guardrails.md`` internal: 7 pages held its API names, verbs and short phrases)."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    note = rng.sample(NOTE_WORDS, draw(st.integers(28, len(NOTE_WORDS))))
+    pages: dict[str, str] = {}
+    starts = list(range(0, len(note) - 4, 8))
+    for number in range(draw(st.integers(3, 8))):
+        scattered = rng.sample(note, int(len(note) * rng.uniform(0.3, 0.5)))
+        start = rng.choice(starts)
+        phrase = " ".join(note[start : start + 4])
+        text = " ".join(f"{rng.choice(FILLER)} {word}" for word in scattered)
+        pages[f"p{number}.md"] = _page(f"P{number}", "public", [f"{text}.", f"{_filler(rng, 8)} {phrase}."])
+    return _page("Runbook", "internal", [" ".join(note) + "."]), pages
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words_in_passing())
+def test_words_and_short_phrases_of_an_internal_paragraph_keep_pages_public(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """The balance of the parts rule (issue 24 false positives): pages that together
+    hold an internal paragraph's words, each with a short phrase of it, but no piece of
+    its text beyond a few words, stay public."""
+    source, pages = case
+    site = tmp_path_factory.mktemp("site")
+    write_files(site, {"ops/runbook.md": source, **pages})
+    assert set(pages) <= _public(site)

@@ -30,6 +30,7 @@ from provider.wiki.secret_forms import (
     decoded_texts,
     is_placeholder,
     page_skeleton,
+    roman_numeral,
     secret_skeletons,
 )
 from provider.wiki.secret_lines import secret_values
@@ -41,8 +42,6 @@ _DIGIT_WORDS = (("zero one two three four five six seven eight nine".split()),
                 *(list(words) for words in FOREIGN_DIGIT_WORDS))
 #: Other scripts' zero: Arabic-Indic, Extended Arabic-Indic, Devanagari, Bengali, Thai, full-width.
 _ZEROS = (0x660, 0x6F0, 0x966, 0x9E6, 0xE50, 0xFF10)
-_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
-          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 _NATO = dict(zip("abcdefghijklmnopqrstuvwxyz0123456789", (
     "alfa bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec "
     "romeo sierra tango uniform victor whiskey xray yankee zulu zero one two three four five six seven eight "
@@ -54,14 +53,6 @@ SHORT_VALUES = "swordfish marmalade heronry quartzite tundrafox velvetine copper
 LONG_VALUES = "lighthousekeeper quartzheron marmaladefox velvetorbit copperfalcon".split()
 PHRASE_WORDS = "amber falcon lighthouse copper heron velvet orbit quartz tundra".split()
 
-
-def _roman(number: int) -> str:
-    out = ""
-    for value, letters in _ROMAN:
-        while number >= value:
-            out += letters
-            number -= value
-    return out
 
 
 def _caesar(text: str, shift: int) -> str:
@@ -87,7 +78,7 @@ def respelled(draw: st.DrawFn) -> tuple[str, list[str], str]:
             zero = rng.choice(_ZEROS)
             shown = "".join(chr(zero + int(d)) for d in str(number))
         else:
-            shown = line.partition(": ")[2].replace(str(number), _roman(number))
+            shown = line.partition(": ")[2].replace(str(number), roman_numeral(number).upper())
         return line, [f"{_filler(rng, 8)} {shown} {_filler(rng, 8)}."], how
     if how == "prose":
         value = " ".join(rng.sample(PHRASE_WORDS, rng.randint(3, 5)))

@@ -19,7 +19,7 @@ import urllib.parse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from provider.wiki.secret_forms import number_spellings, page_skeleton, secret_skeletons, skeleton
+from provider.wiki.secret_forms import number_spellings, page_skeleton, roman_numeral, secret_skeletons, skeleton
 from tests.support import write_files
 from tests.wiki.test_contained_text import LOOKALIKES, SECRET_WORDS, _filler, _page, _public
 from tests.wiki.test_secret_lines import VALUE_WORDS
@@ -27,19 +27,9 @@ from tests.wiki.test_secret_lines import VALUE_WORDS
 _DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
                        "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM")
-_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
-          (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 _WORDS_OF = {7: "seven", 13: "thirteen", 42: "forty-two", 79: "seventy nine", 305: "three hundred and five",
              1984: "nineteen eighty four", 7731: "seven thousand seven hundred thirty one"}
 
-
-def _roman(number: int) -> str:
-    out = ""
-    for value, letters in _ROMAN:
-        while number >= value:
-            out += letters
-            number -= value
-    return out
 
 
 def _number(rng: random.Random, number: int, how: str) -> str:
@@ -48,7 +38,7 @@ def _number(rng: random.Random, number: int, how: str) -> str:
     if how == "words" and number in _WORDS_OF:
         return _WORDS_OF[number]
     if how == "roman" and number < 4000:
-        return _roman(number)
+        return roman_numeral(number).upper()
     return str(number)
 
 

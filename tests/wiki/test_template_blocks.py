@@ -279,21 +279,33 @@ def test_the_macros_plugins_own_delimiters_are_honoured(tmp_path: Path, shown: s
 _BRACKETS = "  - macros:\n      j2_variable_start_string: '[['\n      j2_variable_end_string: ']]'\n"
 
 
-@given(expression=st.sampled_from(['[[ "{s}" if false ]]', "[[ '{s}' | lower ]]", '[[ m("{s}") ]]',
-                                   '[[- "{s}" if config.extra.x else "" -]]', '[[ "{s}"\n  if false ]]']),
-       shown=st.sampled_from(["{e}", "`{e}`", "```\n{e}\n```", "<!-- {e} -->"]))
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_the_macros_plugins_own_variable_delimiters_are_read(tmp_path: Path, expression: str, shown: str) -> None:
-    """Issue 24 (attacker): with ``j2_variable_start_string: '[['``, ``[[ … ]]`` is an
-    expression the site evaluates (it was served as written): left out of the text, as
-    a ``{{ … }}`` expression is; ``{% raw %}`` keeps it as text."""
-    body = f"{LEAD}\n\n{shown.format(e=expression.format(s=SECRET))}\n\n{TAIL}\n"
-    doc = _mkdocs(tmp_path, _BRACKETS, "", body)
-    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+@given(expression=st.sampled_from(['{o} "{s}" if false {c}', "{o} '{s}' | lower {c}", '{o} m("{s}") {c}',
+                                   '{o}- "{s}" if config.extra.x else "" -{c}', '{o} "{s}"\n  if false {c}']),
+       shown=st.sampled_from(["{e}", "`{e}`", "```\n{e}\n```", "    {e}", "<code>{e}</code>", "<!-- {e} -->"]),
+       site=st.sampled_from(["jekyll", "mkdocs", "brackets"]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_template_expressions_are_no_text_in_code_either(tmp_path: Path, expression: str, shown: str,
+                                                         site: str) -> None:
+    """Issue 24 (attacker): Liquid and the macros plugin evaluate ``{{ … }}`` before
+    Markdown, in code spans and fences too (they were served as written there); with
+    ``j2_variable_start_string: '[['`` it is ``[[ … ]]`` (served as written everywhere).
+    Their value is not known here: no text. ``{% raw %}`` keeps them as text."""
+    o, c = ("[[", "]]") if site == "brackets" else ("{{", "}}")
+    body = f"{LEAD}\n\n{shown.format(e=expression.format(o=o, c=c, s=SECRET))}\n\n{TAIL}\n"
+    doc = _load(tmp_path, site, body) if site == "jekyll" else _mkdocs(tmp_path, _BRACKETS if site == "brackets"
+                                                                      else "  - macros\n", "", body)
+    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages), body
+    assert doc.meta.audience == "public" and not doc.meta.errors
+
+
+def test_a_custom_expression_never_closed_hides_the_rest_and_raw_keeps_it(tmp_path: Path) -> None:
+    """Issue 24: Jinja refuses an expression never closed (fail closed); inside
+    ``{% raw %}`` the delimiters are text."""
     unclosed = _mkdocs(tmp_path, _BRACKETS, "", f"{LEAD}\n\n[[ 'x' if false\n{SECRET}\n")
-    assert "Quokkasecret" not in _texts(unclosed.public_passages)  # Jinja refuses it: fail closed
+    assert "Quokkasecret" not in _texts(unclosed.public_passages) and LEAD in _texts(unclosed.public_passages)
     raw = _mkdocs(tmp_path, _BRACKETS, "", f"{LEAD}\n\n{{% raw %}}[[ x ]] {SECRET}{{% endraw %}}\n")
     assert "Quokkasecret" in _texts(raw.public_passages)
+
 
 @pytest.mark.parametrize("form", ["{% block b %}", "{% with x = 1 %}"])
 def test_balance_jinja_block_and_with_show_their_interior(tmp_path: Path, form: str) -> None:
@@ -344,7 +356,7 @@ _OUTPUTS = ("{{ .Inner }}", "{{- .Inner -}}", "{{ .Inner | markdownify }}", "{{ 
 _MENTIONS = ("{{/* .Inner */}}", "{{- /* .Inner */ -}}", "<!-- {{ .Inner }} -->", "{{ $x := .Inner }}",
              "{{ .Inner | len }}", "{{ len .Inner }}", '{{ .Inner | replaceRE "." "" }}', "{{ .Get 0 }}",
              '<span class="x">Inner</span>', '{{ $x := .Inner }}{{ $x = "" }}{{ $x }}',
-             '{{ define "d" }}{{ .Inner }}{{ end }}')
+             '{{ define "d" }}{{ .Inner }}{{ end }}', '{{ $x := "}}{{ .Inner }}" }}')
 
 _THE_INNER = re.compile(r"(?<![\w$])\.Inner(?:Deindent)?\b")
 
