@@ -183,7 +183,9 @@ class SiteGate:
         if base:
             # A page the site builds from a non-markdown source (Hugo static/, a Jekyll
             # .html page) owns its URL: a document claiming it is not proved published.
-            for source, path in static_pages(self.settings.root, self.settings.layout):
+            for source, path in static_pages(self.settings.root, self.settings.layout,
+                                             locales=self.settings.known_locales,
+                                             default_locale=self.settings.default_locale):
                 url = base.rstrip("/") + path
                 for relpath, claimed in by_page.get((site_key(url), page_form(url)), []):
                     found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {claimed} is the page the site "

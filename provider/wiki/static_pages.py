@@ -70,27 +70,45 @@ def _front_url(path: Path) -> str | None:
     return found.group(1) if found and found.group(1).startswith("/") else None
 
 
-def _hugo_pages(root: Path) -> list[tuple[str, str]]:
-    """The pages Hugo builds from its content folder besides markdown documents
-    (module docstring)."""
-    content = root if root.name == "content" or not (root / "content").is_dir() else root / "content"
-    prefix = "" if content == root else "content/"
+def _files(folder: str | Path) -> list[str]:
+    try:
+        return [e.name for e in os.scandir(folder) if e.is_file()]
+    except OSError:
+        return []
+
+
+def _generated_lists(content: Path, where: str, url: str) -> list[tuple[str, str]]:
+    """The home (``url``) and top-level section list pages Hugo generates for the
+    content folder (or language folder) ``content`` because no ``_index`` file makes them."""
     found: list[tuple[str, str]] = []
     try:
         top = list(os.scandir(content))
     except OSError:
         return found
     if not any(entry.is_file() and is_bundle_index(entry.name, "_index") for entry in top):
-        found.append(("(the home page Hugo generates: no content/_index file)", "/"))
+        found.append((f"(the home page Hugo generates: no {where}_index file)", url))
     for entry in top:
-        if entry.is_dir() and not entry.name.startswith(".") and entry.name not in _NOT_CONTENT:
-            try:
-                names = [e.name for e in os.scandir(entry.path) if e.is_file()]
-            except OSError:
-                continue
-            if not any(is_bundle_index(n, "_index") or is_bundle_index(n) for n in names):
-                found.append((f"(the list page Hugo generates for section {entry.name}/: no _index file)",
-                              f"/{entry.name.lower()}/"))
+        if (entry.is_dir() and not entry.name.startswith(".") and entry.name not in _NOT_CONTENT
+                and not any(is_bundle_index(n, "_index") or is_bundle_index(n) for n in _files(entry.path))):
+            found.append((f"(the list page Hugo generates for section {where}{entry.name}/: no _index file)",
+                          f"{url}{entry.name.lower()}/"))
+    return found
+
+
+def _hugo_pages(root: Path, locales: frozenset[str], default_locale: str) -> list[tuple[str, str]]:
+    """The pages Hugo builds from its content folder besides markdown documents
+    (module docstring). A top-level folder named like a locale is a language's content
+    folder (its home at ``/<locale>/``, the default language's at ``/``)."""
+    content = root if root.name == "content" or not (root / "content").is_dir() else root / "content"
+    prefix = "" if content == root else "content/"
+    found: list[tuple[str, str]] = []
+    languages = [d for d in _dirs(content) if d.lower() in locales]
+    if languages:
+        for language in languages:
+            url = "/" if language.lower() == default_locale else f"/{language.lower()}/"
+            found += _generated_lists(content / language, f"{prefix}{language}/", url)
+    else:
+        found += _generated_lists(content, prefix, "/")
     seen = 0
     for current, dirs, files in os.walk(content):
         dirs[:] = [d for d in dirs if not d.startswith(".") and not (current == str(content) and d in _NOT_CONTENT)]
@@ -114,13 +132,24 @@ def _hugo_pages(root: Path) -> list[tuple[str, str]]:
     return found
 
 
-def static_pages(root: Path, layout: str) -> list[tuple[str, str]]:
+def _dirs(folder: Path) -> list[str]:
+    try:
+        return [e.name for e in os.scandir(folder) if e.is_dir()]
+    except OSError:
+        return []
+
+
+def static_pages(root: Path, layout: str, *, locales: frozenset[str] = frozenset(),
+                 default_locale: str = "") -> list[tuple[str, str]]:
     """``(source path relative to the content root's site, URL path)`` of each ``.html``
     file the layout's tool copies or renders to the site as a page of its own
     (``static/pricing/index.html`` → ``/pricing/index.html``), and Hugo's other pages
-    (module docstring; the source in parentheses for a generated one). Never raises (an
+    (module docstring; the source in parentheses for a generated one; ``locales``: the
+    language folders a Hugo content folder may hold, ``default_locale`` the one served
+    without a prefix). Never raises (an
     unreadable folder has none); at most 100,000 files are looked at."""
-    found: list[tuple[str, str]] = _hugo_pages(root) if layout == "hugo" else []
+    lowered = frozenset(locale.lower() for locale in locales)
+    found: list[tuple[str, str]] = _hugo_pages(root, lowered, default_locale.lower()) if layout == "hugo" else []
     seen = 0
     for folder, skip_special in _folders(root, layout):
         if not folder.is_dir():

@@ -39,7 +39,7 @@ def _check(tmp_path: Path, files: dict[str, str | None], urls: list[str]) -> dic
         (root / rel).write_text(text, "utf-8")
     sitemap = root / "sitemap.xml"
     sitemap.write_text(urlset(*(BASE + u for u in [*urls, "/", "/docs/", "/docs/reset/"])), "utf-8")
-    wiki = WikiSettings(root=root, layout="hugo", audience_rules=(AudienceRule("**", "public"),),
+    wiki = WikiSettings(root=root, layout="hugo", locales=("en", "de"), audience_rules=(AudienceRule("**", "public"),),
                         citation=CitationSettings(base_url=BASE), sitemap=(str(sitemap),))
     out = {}
     for entry in check_wiki(wiki).files:
@@ -108,3 +108,21 @@ def test_issue24_content_adapter_section_is_not_proof(tmp_path: Path, adapter: s
              "content/docs/claimed.md": "---\ntitle: Claimed\n---\nClaimed.\n", "content/other/c.md": _claim(url)}
     found = _check(tmp_path, files, [url, "/docs/claimed/"])
     assert (found["content/other/c.md"][0] == "public") is public
+
+
+def test_issue24_language_folders_homes_are_their_index_files(tmp_path: Path) -> None:
+    """No false positive: with a content folder per language, each language's
+    ``_index`` makes its home and sections; only a section without one is generated."""
+    files: dict[str, str | None] = {
+        "content/_index.md": None, "content/docs/_index.md": None, OK: None,
+        "content/en/_index.md": "---\ntitle: Home\n---\nWelcome.\n",
+        "content/de/_index.md": "---\ntitle: Start\n---\nWillkommen.\n",
+        "content/en/docs/_index.md": "---\ntitle: Docs\n---\nDocs.\n",
+        "content/en/docs/reset.md": "---\ntitle: Reset\n---\nPress Reset.\n",
+        "content/de/news/claim.md": _claim("/de/news/"),  # de/news/ has no _index: Hugo's list page
+    }
+    found = _check(tmp_path, files, ["/de/", "/docs/reset/", "/de/news/"])
+    for path in ("content/en/_index.md", "content/de/_index.md", "content/en/docs/_index.md",
+                 "content/en/docs/reset.md"):
+        assert found[path][0] == "public", (path, found[path])
+    assert found["content/de/news/claim.md"][0] != "public"
