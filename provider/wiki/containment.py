@@ -224,9 +224,10 @@ _COMMAND = "c:"
 #: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
 #: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
-#: Marks (after ``k:`` or ``z:``) a secret's value of a secret's shape
-#: (:func:`~provider.wiki.secret_forms.is_secret_shaped`): its values are never common
-#: (:attr:`Unit.kept`), however many public pages copy it.
+#: Marks (after ``k:``) each code of a secret's value of a secret's shape
+#: (:func:`~provider.wiki.secret_forms.is_secret_shaped`), a unit of its own, and (after
+#: ``z:``) such a value's skeletons: never common (:attr:`Unit.kept`), however many
+#: public pages copy them.
 _SHAPED = "v:"
 #: Marks what a secret's value may be written as on a page
 #: (:func:`provider.wiki.secret_forms.secret_skeletons`): a unit of its own.
@@ -385,21 +386,26 @@ def _secret_entries(value: str) -> list[str]:
     each part's, in plain text (the entry is an internal document's, never served)."""
     if is_placeholder(value):
         return []
-    keyed = _KEYED + _SHAPED if is_secret_shaped(value) else _KEYED
+    shaped = is_secret_shaped(value)
     out = []
     for spelling in dict.fromkeys((value, with_digits(value), spelled(value), *short_splits(value))):
         held_terms = terms(spelling)
         if len(held_terms) >= SHINGLE_WORDS or len("".join(held_terms)) >= SECRET_MIN_CHARS:
-            out.append(keyed + _entry(held_terms, []))
+            out.append(_KEYED + _entry(held_terms, []))
     form = joined(value)
     if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
-        out.append(keyed + _entry([form], []))
+        out.append(_KEYED + _entry([form], []))
+    if shaped:
+        # Only its codes are kept from commonness: the value's other words ("for", "the")
+        # are every page's, and a kept word is distinctive for every unit holding it.
+        out += [_KEYED + _SHAPED + _entry([term], []) for term in terms(value)
+                if len(term) >= SECRET_MIN_CHARS and is_code(term)]
     found = secret_skeletons(value)
     if found is not None:
         canonical, forms, parts = found
         sections = [canonical + _FORM + _FORM.join(sorted(forms))]
         sections += [part + _FORM + _FORM.join(sorted(spellings)) for part, spellings in parts]
-        out.append(_SKELETON + keyed.removeprefix(_KEYED) + _SECTION.join(sections))
+        out.append(_SKELETON + (_SHAPED if shaped else "") + _SECTION.join(sections))
     return list(dict.fromkeys(out))
 
 
@@ -536,7 +542,7 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             _COMMAND).startswith(_SPLIT)
         if entry.startswith(_KEYED):
             keyed_pairs = decode_pairs(entry)
-            kept = shingles | words_ if entry.startswith(_KEYED + _SHAPED) else frozenset()
+            kept = words_ if entry.startswith(_KEYED + _SHAPED) else frozenset()
             found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
                          else Unit(shingles, words_, split, secret=True, kept=kept))
             continue

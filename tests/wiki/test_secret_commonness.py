@@ -40,7 +40,8 @@ def shaped_values(draw: st.DrawFn) -> str:
     rng = random.Random(draw(st.integers(0, 10**6)))
     kind = draw(st.sampled_from(["groups", "code", "key"]))
     if kind == "groups":
-        groups = [str(rng.randint(1000, 9999)) for _ in range(rng.randint(1, 3))]
+        # Two groups at least: a lone 4-digit PIN is a code pair's business (its residual).
+        groups = [str(rng.randint(1000, 9999)) for _ in range(rng.randint(2, 3))]
         value = rng.choice("- ").join(groups)
         assume(not is_placeholder(value))
         return value
@@ -74,8 +75,10 @@ def test_issue24_a_shaped_secret_is_never_common(value: str) -> None:
     common values, however many public pages hold it and whatever the corpus's limit."""
     assert is_secret_shaped(value), value
     units = _units_of(tuple(_secret_entries(value)))
-    assert units and all(unit.kept for unit in units), value
+    assert any(unit.kept for unit in units), value
     kept = frozenset().union(*(unit.kept for unit in units))
+    # Only codes and skeletons: a kept word "the" would make every page's "the" evidence.
+    assert all(unit.forms or (len(unit.words) == 1 and not unit.shingles) for unit in units if unit.kept)
     for documents in (22, 2_448, 20_000):
         limit = common_limit(documents)
         df = dict.fromkeys(kept, limit + 1 + documents // 10)

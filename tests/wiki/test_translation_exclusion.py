@@ -81,7 +81,7 @@ def _site(root: Path, way: str, name: str, source_form: str, translation_form: s
     return wiki, source_path, translation_path
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(way=st.sampled_from(sorted(_SITES_BY_WAY)), name=st.sampled_from(_NAMES),
        forms=st.sampled_from([("NFC", "NFC"), ("NFC", "NFD"), ("NFD", "NFC"), ("NFD", "NFD")]))
 def test_a_translation_of_a_page_the_tool_excludes_is_not_public(tmp_path: Path, way: str, name: str,
@@ -100,7 +100,7 @@ def test_a_translation_of_a_page_the_tool_excludes_is_not_public(tmp_path: Path,
     assert shipping is not None and shipping.public
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(way=st.sampled_from(sorted(_SITES_BY_WAY)), name=st.sampled_from(_NAMES))
 def test_a_translation_of_a_page_the_tool_builds_stays_public(tmp_path: Path, way: str, name: str) -> None:
     """No false withholding (issue 24): without the exclusion, the same translation is public."""
@@ -133,7 +133,7 @@ def test_the_sitemap_proves_a_translation_of_an_excluded_page_published(tmp_path
     assert statuses[1][0], statuses
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(_NAMES), source_form=st.sampled_from(["NFC", "NFD"]),
        translation_form=st.sampled_from(["NFC", "NFD"]), case=st.sampled_from([str, str.upper, str.capitalize]),
        place=st.sampled_from(["docs/{}.de.md", "de/docs/{}.md"]))
