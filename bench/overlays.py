@@ -1,7 +1,7 @@
 """Hidden-text findings on the corpus pages that carry CSS: prints figures, asserts nothing.
 
     nice python bench/overlays.py                       # this tree, every corpus
-    nice python bench/overlays.py --tree /work/wt/baseline-1183a69
+    nice python bench/overlays.py --tree ../kp-baseline   # another checkout (git worktree add)
 
 Reads every Markdown file (``.md``, ``.mdx``, ``.markdown``) of each corpus in
 ``../shared/corpora`` whose text has an inline ``style=``, a ``<style`` element or a

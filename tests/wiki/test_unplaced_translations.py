@@ -78,7 +78,7 @@ def test_a_translation_the_locale_settings_do_not_place_is_internal_with_its_sou
                                   "goodwill.de-DE.md", "de-DE/goodwill.md", "german/goodwill.md",
                                   "deu/goodwill.md", "goodwill.DE.md", "goodwill.de_DE.md"])
 def test_the_attack_wikis_forms_are_internal_with_a_warning(tmp_path: Path, path: str) -> None:
-    """The forms of /tmp/a6/tr2 and tr3, under the default locales [en] (where no
+    """The attacker's forms (issue 24, two attack wikis), under the default locales [en] (where no
     pattern places German at all) — pinned."""
     root = write_files(tmp_path / "w", {"goodwill.md": _page("Goodwill", _SECRET, "internal"),
                                         path: _page("Kulanz", _GERMAN)})
@@ -113,7 +113,7 @@ def test_candidate_stems_ignore_the_pages_own_language() -> None:
 
 @pytest.mark.e2e
 def test_e2e_customer_safe_never_gets_an_unplaced_translation_of_internal_text(tmp_path: Path) -> None:
-    """End to end (real ``serve``, signed requests): /tmp/a6/tr2's case. The German copy
+    """End to end (real ``serve``, signed requests): the first attack wiki's case. The German copy
     of the internal page is not returned to ``customer_safe``; ``agent_only`` gets it,
     labelled internal."""
     wiki = write_files(tmp_path / "wiki", {
