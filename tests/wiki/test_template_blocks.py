@@ -384,7 +384,8 @@ def _go_template(draw: st.DrawFn, depth: int = 2) -> tuple[str, bool]:
     if kind == "with-inner":  # without an interior there is nothing to hide
         return f"{{{{ with .Inner }}}}{_THE_INNER.sub('.', a)}{{{{ end }}}}", shown_a
     # Inside ``with``, ``.Inner`` is not the shortcode's: only ``$.Inner`` is.
-    dollar = draw(st.booleans())
+    # Rewriting a nested with's ``.Inner`` (its dot's, not shown) to ``$.Inner`` would show it.
+    dollar = draw(st.booleans()) and "{{ with" not in a and "{{ range" not in a
     a, shown_a = (a.replace(" .Inner", " $.Inner"), shown_a) if dollar else (a.replace("$.Inner", ".Inner"), False)
     if kind == "with":
         return f"{{{{ with .Get 0 }}}}{a}{{{{ end }}}}", False
