@@ -34,7 +34,10 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
 a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
-can hide its interior: dropped. An unknown shortcode (no template found) is left as
+can hide its interior: dropped — unless it hands ``.Inner`` to its parent's
+``Store``/``Scratch`` and the parent's template prints that on every path
+(:func:`shown_through_parent`: Docsy's ``tab`` inside ``tabpane``); a silent parent's own
+text between such children is dropped. An unknown shortcode (no template found) is left as
 written. With the macros plugin's own variable delimiters (``[[ … ]]``), an expression
 is left out of the text, as a ``{{ … }}`` one is by :mod:`provider.wiki.plaintext`.
 
@@ -478,7 +481,9 @@ class _Template:
             parent = word == "with" and condition in ("$.Parent", ".Parent") and (
                 condition[0] == "$" or "@dot" in inner)
             if not branches:
-                tests_inner = held is not None or (each is not None and each.startswith("each/")) or parent
+                # ``with .Parent`` is taken only where a parent is known to be there (hand-offs).
+                tests_inner = (held is not None or (each is not None and each.startswith("each/"))
+                               or (parent and bool(self.handed)))
             if word == "if" or final_else:
                 scope = inner
             elif parent and not branches:

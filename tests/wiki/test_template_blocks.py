@@ -406,6 +406,8 @@ def test_a_shortcodes_interior_is_public_only_if_every_path_outputs_it(case: tup
     ('{{ if .Get "show" }}{{ .Inner }}{{ end }}', False), ("{{/* .Inner */}}", False),
     ("{{ $x := .Inner }}", False), ("{{ .Inner | len }}", False), ("{{ with .Inner }}<b>x</b>{{ end }}", False),
     ("{{ if false }}{{ .Inner }}{{ end }}", False),
+    # Not taken where there is no parent shortcode.
+    ("{{ with $.Parent }}{{ $.Inner }}{{ end }}", False),
     ('{{ if eq .Page.File.Ext "md" }}{{ .Inner | markdownify }}{{ else }}{{ .Inner | htmlUnescape | safeHTML }}'
      "{{ end }}", True),
 ])
