@@ -65,6 +65,7 @@ from .template_blocks import (
     DEFAULT_DELIMITERS,
     jinja_delimiters,
     mark_template_blocks,
+    shortcode_templates,
     silent_shortcodes,
     template_dialect,
 )
@@ -520,7 +521,8 @@ def _read_body(settings: WikiSettings, relpath: str, head: _Header) -> _Body:
                                     lambda text: _cleaned(text, dialects_here),
                                     shortcodes_run_first=layout.name == "hugo"),
         delimiters=jinja_delimiters(settings.root) if dialect == "jinja" else DEFAULT_DELIMITERS,
-        silent=silent_shortcodes(settings.root) if dialect == "hugo" else frozenset())
+        silent=silent_shortcodes(settings.root) if dialect == "hugo" else frozenset(),
+        templates=shortcode_templates(settings.root) if dialect == "hugo" else None)
     markers = find_body_markers(body_text)
     if not _says_internal(head.meta):
         # A title saying "not for customers" matters on a page that would be public; on

@@ -34,7 +34,10 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
 a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
-can hide its interior: dropped. An unknown shortcode (no template found) is left as
+can hide its interior: dropped — unless it hands ``.Inner`` to its parent's
+``Store``/``Scratch`` and the parent's template prints that on every path
+(:func:`shown_through_parent`: Docsy's ``tab`` inside ``tabpane``); a silent parent's own
+text between such children is dropped. An unknown shortcode (no template found) is left as
 written. With the macros plugin's own variable delimiters (``[[ … ]]``), an expression
 is left out of the text, as a ``{{ … }}`` one is by :mod:`provider.wiki.plaintext`.
 
@@ -55,8 +58,9 @@ from typing import Any
 
 from .sites.config_files import ConfigError, read_config
 
-__all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "jinja_delimiters", "mark_template_blocks",
-           "outputs_inner", "silent_shortcodes", "template_dialect"]
+__all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "handoffs", "jinja_delimiters",
+           "mark_template_blocks", "outputs_inner", "prints_stored", "shortcode_templates", "shown_through_parent",
+           "silent_shortcodes", "template_dialect"]
 
 #: The template dialect each layout's tool runs over a page.
 DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
@@ -200,6 +204,7 @@ _OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify
                                r"|(?:\$?[\w.]*\.)?RenderString")
 _ASSIGNMENT = re.compile(r"(\$\w+)\s*(:?=)\s*(.*)", re.DOTALL)
 _OPENERS = ("if", "with", "range", "define", "block")
+_THE_INNER = re.compile(r"(?<![\w$])\$?\.Inner(?:Deindent)?\b")
 
 
 def _go_actions(template: str) -> list[tuple[str, str]]:
@@ -233,119 +238,379 @@ def _split_pipeline(expression: str) -> list[str]:
     return [*commands, expression[start:].strip()]
 
 
-def _shows(expression: str, inner: frozenset[str]) -> bool:
+def _words(command: str) -> list[str]:
+    """The words of a command (spaces outside strings and parentheses)."""
+    words, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(command):
+        if quote:
+            quote = "" if char == quote and command[i - 1] != "\\" else quote
+        elif char in "\"'`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char.isspace() and depth == 0:
+            if i > start:
+                words.append(command[start:i])
+            start = i + 1
+    return [*words, command[start:]] if command[start:] else words
+
+
+def _unwrap(term: str) -> str:
+    """``term`` without the parentheses around the whole of it."""
+    term = term.strip()
+    while term.startswith("(") and term.endswith(")") and _words(term) == [term] and _closes_at_end(term):
+        term = term[1:-1].strip()
+    return term
+
+
+def _closes_at_end(term: str) -> bool:
+    """Whether the parenthesis opening ``term`` closes at its last character."""
+    depth, quote = 0, ""
+    for i, char in enumerate(term):
+        if quote:
+            quote = "" if char == quote and term[i - 1] != "\\" else quote
+        elif char in "\"'`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(term) - 1
+    return False
+
+
+# Where a shortcode keeps what a child stored: ``.Store.Get "tabs"`` (``$.`` anywhere,
+# ``.`` while the dot is the shortcode).
+_STORE_GET = re.compile(r'(\$)?\.(Store|Scratch)\.Get\s+"([^"\\]*)"')
+# A child handing a value to its parent: ``$.Parent.Store.Add "tabs" (slice $tab)``.
+_HANDOFF = re.compile(r'(\$\.Parent|\.Parent|)\.(Store|Scratch)\.(Add|Set|SetInMap)\s+"([^"\\]*)"\s+(.+)', re.DOTALL)
+_LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`')
+# Functions whose first argument is the text they output (``highlight X "go" ""``,
+# ``trim X "\n"``): code shown as code is still shown.
+_FIRST_ARGUMENT_OUTPUT = frozenset({"highlight", "trim"})
+
+
+def _resolve(term: str, inner: frozenset[str], reads: Mapping[str, str]) -> str | None:
+    """What ``term`` holds of the interior: ``"text"`` (the interior's text), a shape
+    (``"each/dict:content/text"``: a list or map of dicts whose ``content`` is it) or
+    ``None`` (nothing known). ``inner`` holds references (``$x``: the text; ``$x=SHAPE``:
+    a shaped value; ``@dot``: the dot is the shortcode); ``reads`` maps ``Store:KEY`` to
+    the shape a child stored there."""
+    term = _unwrap(term)
+    if term in inner:
+        return "text"
+    for entry in inner:
+        name, equals, shape = entry.partition("=")
+        if equals and name == term:
+            return shape
+    got = _STORE_GET.fullmatch(term)
+    if got is not None:
+        return reads.get(f"{got.group(2)}:{got.group(3)}") if got.group(1) or "@dot" in inner else None
+    words = _words(term)
+    if len(words) >= 2 and ((_OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None
+                             and _resolve(words[-1], inner, reads) == "text")
+                            or (words[0] in _FIRST_ARGUMENT_OUTPUT and _resolve(words[1], inner, reads) == "text")):
+        return "text"
+    if len(words) == 3 and words[0] == "index" and _LITERAL.fullmatch(words[2]):
+        base = _resolve(words[1], inner, reads)
+        prefix = f"dict:{words[2][1:-1]}/"
+        return base[len(prefix):] if base is not None and base.startswith(prefix) else None
+    field = re.fullmatch(r"(\$\w*(?:\.\w+)*|(?:\.\w+)*)\.([A-Za-z_]\w*)", term)
+    if field is not None and len(words) == 1:
+        base = _resolve(field.group(1) or ".", inner, reads)
+        prefix = f"dict:{field.group(2)}/"
+        return base[len(prefix):] if base is not None and base.startswith(prefix) else None
+    return None
+
+
+def _shape(value: str, inner: frozenset[str], reads: Mapping[str, str]) -> str | None:
+    """The shape of a value built around the interior: the text (through output
+    functions too), ``slice X``, ``dict "k" X …`` of one, ``merge``."""
+    value = _unwrap(value)
+    if _shows(value, inner, reads):
+        return "text"
+    words = _words(_unwrap(value))
+    if len(words) == 2 and words[0] == "slice":
+        held = _shape(words[1], inner, reads)
+        return None if held is None else f"each/{held}"
+    if words and words[0] == "dict" and len(words) % 2 == 1:
+        for key, item in zip(words[1::2], words[2::2], strict=True):
+            held = _shape(item, inner, reads)
+            if held is not None and _LITERAL.fullmatch(key):
+                return f"dict:{key[1:-1]}/{held}"
+        return None
+    if len(words) == 3 and words[0] == "merge":
+        # ``merge $tab (dict "content" .Inner)``: the later map's keys win.
+        added = _shape(words[2], inner, reads)
+        if added is not None:
+            return added
+        base, later = _resolve(words[1], inner, reads), _words(_unwrap(words[2]))
+        if base is None or not later or later[0] != "dict" or not all(
+                _LITERAL.fullmatch(key) and not base.startswith(f"dict:{key[1:-1]}/") for key in later[1::2]):
+            return None
+        return base
+    return _resolve(value, inner, reads)
+
+
+def _shows(expression: str, inner: frozenset[str], reads: Mapping[str, str] | None = None) -> bool:
     """Whether a pipeline outputs the text of one of the references ``inner`` (``.Inner``,
-    ``.`` inside ``with .Inner``, a variable holding it): the reference itself or an
-    output function's last argument, then only output functions."""
+    ``.`` inside ``with .Inner``, a variable holding it, a field of what a child stored
+    (``reads``, :func:`_resolve`)): the reference itself or an output function's last
+    argument (``highlight``'s and ``trim``'s first), then only output functions."""
     first, *rest = _split_pipeline(expression)
-    words = first.split()
-    shown = (first in inner or (len(words) >= 2 and words[-1] in inner
-                                and _OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None))
-    return shown and all(_OUTPUT_FUNCTIONS.fullmatch(command.split(" ")[0]) is not None for command in rest)
+    return _resolve(first, inner, reads or {}) == "text" and all(
+        _OUTPUT_FUNCTIONS.fullmatch(command.split(" ")[0]) is not None
+        or command.split(" ")[0] in _FIRST_ARGUMENT_OUTPUT for command in rest)
+
+
+def _is_variable(entry: str) -> bool:
+    return re.match(r"\$\w", entry) is not None
+
+
+def _name(entry: str) -> str:
+    return entry.partition("=")[0]
 
 
 class _Template:
-    """Whether a shortcode template outputs ``.Inner`` on every path it can take."""
+    """Whether a shortcode template outputs ``.Inner`` on every path it can take; or,
+    given ``reads``, what a child stored in it (:func:`prints_stored`); ``handed``: the
+    hand-offs to the parent (``(Store:KEY, shape, overwrites)``) that count as output."""
 
-    def __init__(self, template: str) -> None:
+    def __init__(self, template: str, reads: Mapping[str, str] | None = None,
+                 handed: frozenset[tuple[str, str, bool]] = frozenset()) -> None:
         self.actions = _go_actions(template)
         self.position = 0
+        self.reads: Mapping[str, str] = reads or {}
+        self.handed = handed
+        #: Every hand-off to the parent met, shown or not (:func:`handoffs`).
+        self.handoffs: set[tuple[str, str, bool]] = set()
         # A variable assigned again with ``=`` may hold anything after: never a reference.
         self.reassigned = {m.group(1) for _, text in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
+        # A parent that writes its own key may empty or replace what a child stored there.
+        self.writes = {f"{m.group(2)}:{m.group(4)}" for _, text in self.actions
+                       for m in [re.search(r'(\.Parent)?\.(Store|Scratch)\.(Add|Set|SetInMap|Delete)\s+"([^"\\]*)"',
+                                           text)] if m is not None and m.group(1) is None}
 
-    def sequence(self, inner: frozenset[str]) -> tuple[bool, str, str]:
+    def handoff(self, expression: str, inner: frozenset[str]) -> bool:
+        """Whether ``expression`` stores the interior in the parent as a hand-off of
+        :attr:`handed` (recorded in :attr:`handoffs` either way)."""
+        found = _HANDOFF.fullmatch(expression.strip())
+        if found is None:
+            return False
+        receiver, store, method, key, args = found.groups()
+        if (receiver == ".Parent" and "@dot" not in inner) or (receiver == "" and "@parent" not in inner):
+            return False
+        words = _words(args.strip())
+        if method == "SetInMap":
+            if len(words) != 2:
+                return False
+            held = _shape(words[1], inner, self.reads)
+            mapkey = _unwrap(words[0])
+            # ``printf "%02v" $.Ordinal``: each child its own key, none replaces a sibling's.
+            unique = (re.fullmatch(r'(?:printf\s+"[^"%]*%[\w.]+[^"%]*"\s+)?(\$?)\.Ordinal', mapkey) is not None
+                      and (mapkey.endswith("$.Ordinal") or "@dot" in inner))
+            # Read back by ranging over the map (a literal key too: fail closed on ``index``).
+            shape = None if held is None else f"each/{held}"
+            if unique and shape is not None:
+                method = "Add"
+        else:
+            shape = _shape(words[0], inner, self.reads) if len(words) == 1 else None
+        if shape is None:
+            return False
+        # ``Add`` appends to a list or a text; anything else may replace what a sibling stored.
+        token = (f"{store}:{key}", shape, method != "Add" or not (shape == "text" or shape.startswith("each/")))
+        self.handoffs.add(token)
+        return token in self.handed
+
+    def sequence(self, inner: frozenset[str]) -> tuple[bool, str, str, frozenset[str]]:
         """Reads actions up to an ``else``/``end`` (or the end): ``(outputs the interior on
-        every path, the keyword that ended it, its rest)``."""
+        every path, the keyword that ended it, its rest, the references then: variables
+        declared here with ``:=`` as they were before)``."""
         shown = False
+        start, local = inner, set()
         while self.position < len(self.actions):
             word, rest = self.actions[self.position]
             self.position += 1
             if word in ("else", "end"):
-                return shown, word, rest
+                break
             if word in _OPENERS:
-                shown = self.construct(word, rest, inner) or shown
+                shown_here, inner = self.construct(word, rest, inner)
+                shown = shown_here or shown
                 continue
             assigned = _ASSIGNMENT.fullmatch(rest)
             if assigned is not None:
                 name = assigned.group(1)
-                held = (assigned.group(2) == ":=" and name not in self.reassigned
-                        and _shows(assigned.group(3), inner))
-                inner = inner | {name} if held else inner - {name}
+                held = _shape(assigned.group(3), inner, self.reads)
+                inner = frozenset(entry for entry in inner if _name(entry) != name)
+                if assigned.group(2) == ":=":
+                    local.add(name)
+                if held == "text":
+                    inner = inner | {name}
+                elif held is not None:
+                    inner = inner | {f"{name}={held}"}
                 continue
-            shown = shown or _shows(rest, inner)
-        return shown, "", ""
+            shown = self.handoff(rest, inner) or _shows(rest, inner, self.reads) or shown
+        else:
+            word, rest = "", ""
+        after = frozenset({*(e for e in inner if _name(e) not in local), *(e for e in start if _name(e) in local)})
+        return shown, word, rest, after
 
-    def construct(self, word: str, condition: str, inner: frozenset[str]) -> bool:
+    def construct(self, word: str, condition: str, inner: frozenset[str]) -> tuple[bool, frozenset[str]]:
         """An ``if``/``with``/``range`` chain (all its branches, a final ``else`` needed,
-        ``with``/``range`` moving the dot), or a ``define``/``block`` (read, never counted)."""
+        ``with``/``range`` moving the dot), or a ``define``/``block`` (read, never counted):
+        ``(outputs the interior on every path, the references after it)`` — a variable
+        keeps what every way through gave it (``$x = …`` inside a branch)."""
         # Where ``with``/``range`` move the dot, only ``$.Inner`` and variables are the shortcode's.
-        moved = frozenset(name for name in inner if not name.startswith("."))
+        moved = frozenset(name for name in inner if not name.startswith((".", "@")))
         branches: list[bool] = []
-        tests_inner = condition in inner  # {{ if .Inner }}: not taken, there is no interior
+        outs: list[frozenset[str]] = []
+        # {{ if .Inner }}, {{ with $tab.content }}, {{ range $tabs }}: a value holding the
+        # interior (or what a child stored) is there to test; otherwise there is none.
+        tests_inner = False
         final_else = False
+        introduced: set[str] = set()
+        first = word
         while True:
+            held = _resolve(condition, inner, self.reads) if word in ("if", "with") and not final_else else None
+            over = _RANGE.fullmatch(condition) if word == "range" and not final_else else None
+            each = _resolve(over.group(3), inner, self.reads) if over is not None else None
+            parent = word == "with" and condition in ("$.Parent", ".Parent") and (
+                condition[0] == "$" or "@dot" in inner)
+            if not branches:
+                # ``with .Parent`` is taken only where a parent is known to be there (hand-offs).
+                tests_inner = (held is not None or (each is not None and each.startswith("each/"))
+                               or (parent and bool(self.handed)))
             if word == "if" or final_else:
                 scope = inner
-            elif word == "with" and condition in inner:
-                scope = moved | {"."}
+            elif parent and not branches:
+                scope = moved | {"@parent"}  # only asked inside a parent
+            elif word == "with" and held is not None:
+                scope = moved | {"." if held == "text" else f".={held}"}
+            elif word == "range":
+                # A loop body runs again after its own ``$x = …``: those hold nothing known.
+                scope = frozenset(e for e in moved if _name(e) not in self.reassigned)
+                if over is not None and each is not None and each.startswith("each/"):
+                    element = each[len("each/"):]
+                    names = [name for name in (over.group(2) or over.group(1),) if name]
+                    introduced.update(names)
+                    scope |= {name if element == "text" else f"{name}={element}" for name in [".", *names]}
             else:
                 scope = moved
-            shown, ended, rest = self.sequence(scope)
+            shown, ended, rest, out = self.sequence(scope)
             branches.append(shown)
+            outs.append(out)
             if ended != "else":
                 break
             if final_else:
-                return False  # a second else: not a template Go accepts
+                return False, inner  # a second else: not a template Go accepts
             word, _, condition = rest.partition(" ")
             condition = condition.strip()
             final_else = word not in ("if", "with")
+        kept = frozenset(e for e in inner if not _is_variable(e) or _name(e) in introduced)
         if word in ("define", "block"):
-            return False
+            return False, inner
         if tests_inner:
-            return branches[0]
-        return final_else and all(branches)
+            ways = outs[:1]
+        elif final_else and first != "range":
+            ways = outs
+        else:
+            ways = [*outs, inner]
+        variables = frozenset.intersection(*(frozenset(e for e in way if _is_variable(e)
+                                                       and _name(e) not in introduced) for way in ways))
+        after = kept | variables
+        if tests_inner:
+            return branches[0], after
+        return final_else and all(branches), after
 
 
-def outputs_inner(template: str) -> bool:
+# ``range $i, $e := X``, ``range $e := X``, ``range X``.
+_RANGE = re.compile(r"(?:(\$\w+)\s*(?:,\s*(\$\w+)\s*)?:=\s*)?(.+)", re.DOTALL)
+
+
+def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset()) -> bool:
     """Whether a Hugo shortcode template outputs its interior (``.Inner`` or
     ``.InnerDeindent``, bare or through output functions such as ``markdownify``,
     ``safeHTML``, ``.Page.RenderString``) on every path: each ``if``/``with``/``range``
     needs an ``else`` and every branch showing it (``{{ if .Inner }}`` and ``{{ with
     .Inner }}`` excepted: not taken, there is no interior); a mention in a comment, an
-    assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24)."""
+    assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24).
+    ``handed``: hand-offs to the parent (``$.Parent.Store.Add "tabs" (slice (dict
+    "content" .Inner))``, as :func:`handoffs` gives them) that count as output, because
+    the parent prints them (:func:`prints_stored`)."""
     if len(template) > _MAX_TEMPLATE:
         return False  # not read: may hide it (fail closed)
-    return _Template(template).sequence(frozenset(_INNER_NAMES))[0]
+    return _Template(template, handed=handed).sequence(frozenset({*_INNER_NAMES, "@dot"}))[0]
+
+
+def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
+    """The hand-offs of the interior to the parent shortcode a template makes somewhere:
+    ``(where, shape, overwrites)`` — ``where`` is ``Store:KEY`` or ``Scratch:KEY``,
+    ``shape`` what holds the text (``"text"``, ``"each/dict:content/text"`` for a list or
+    map of dicts whose ``content`` it is), ``overwrites`` whether a later sibling's may
+    replace it (``Set``, ``SetInMap``; ``Add`` of a list or text appends)."""
+    if len(template) > _MAX_TEMPLATE:
+        return frozenset()
+    reading = _Template(template)
+    reading.sequence(frozenset({*_INNER_NAMES, "@dot"}))
+    return frozenset(reading.handoffs)
+
+
+def prints_stored(template: str, where: str, shape: str) -> bool:
+    """Whether a parent shortcode template prints, on every path, the interior a child
+    stored in its ``where`` (``Store:KEY``/``Scratch:KEY``) as ``shape`` (:func:`handoffs`):
+    ``{{ range $tab := .Store.Get "tabs" }}{{ $tab.content | markdownify }}{{ end }}``,
+    ``index``/fields of a stored map. A template that writes that key itself may replace
+    what children stored: never."""
+    if len(template) > _MAX_TEMPLATE:
+        return False
+    reading = _Template(template, reads={where: shape})
+    # The children run when the parent asks for its ``.Inner`` (Docsy's tabpane does): a
+    # parent that never does may find nothing stored (fail closed).
+    if where in reading.writes or not any(_THE_INNER.search(text) for _, text in reading.actions):
+        return False
+    return reading.sequence(frozenset({"@dot"}))[0]
+
+
+@lru_cache(maxsize=256)
+def shown_through_parent(child: tuple[str, ...], parent: tuple[str, ...], last: bool) -> bool:
+    """Whether a paired shortcode with the template variants ``child`` shows its interior
+    inside one with the variants ``parent``: each child variant, on every path, hands it
+    to the parent in a way each parent variant prints (``last``: no shortcode follows it
+    in the parent, so a hand-off that overwrites counts too). Either unknown: no."""
+    if not child or not parent:
+        return False
+    tokens = set().union(*(handoffs(text) for text in child))
+    printed = frozenset(token for token in tokens if (last or not token[2])
+                        and all(prints_stored(text, token[0], token[1]) for text in parent))
+    return bool(printed) and all(outputs_inner(text, printed) for text in child)
 
 
 _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
 
 
 @lru_cache(maxsize=64)
-def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
-    silent: dict[str, bool] = {}
+def _templates_in(folders: tuple[tuple[str, int], ...]) -> Mapping[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
     for folder, _ in folders:
-        names: dict[str, bool] = {}
-        for path in Path(folder).rglob("*.html"):
+        names: dict[str, list[str]] = {}
+        for path in sorted(Path(folder).rglob("*.html")):
             try:
                 text = path.read_text("utf-8", errors="replace")
             except OSError:
                 continue
             # ``docs/aside.html`` is ``{{< docs/aside >}}``; ``note.en.html`` a variant of ``note``.
             name = "/".join([*path.relative_to(folder).parent.parts, path.name.split(".", 1)[0]]).lower()
-            # Any variant of the template that may not output ``.Inner`` can drop it.
-            names[name] = names.get(name, False) or not outputs_inner(text)
-        for name, dropped in names.items():
-            silent.setdefault(name, dropped)  # the site's own template overrides a theme's
-    return frozenset(name for name, dropped in silent.items() if dropped)
+            names.setdefault(name, []).append(text)
+        for name, texts in names.items():
+            found.setdefault(name, tuple(texts))  # the site's own template overrides a theme's
+    return found
 
 
-def silent_shortcodes(root: Path) -> frozenset[str]:
-    """Names (lower case) of the Hugo shortcodes of the site around ``root`` (its folder,
-    parent or grandparent: the first holding shortcode templates) with a template that
-    may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
-    ``layouts`` come before its themes'."""
+def _folders(root: Path) -> tuple[tuple[str, int], ...]:
     folders: list[tuple[str, int]] = []
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
         for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
@@ -357,7 +622,32 @@ def silent_shortcodes(root: Path) -> frozenset[str]:
                     continue
         if folders:
             break
-    return _silent_in(tuple(folders)) if folders else frozenset()
+    return tuple(folders)
+
+
+def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
+    """The Hugo shortcode templates of the site around ``root`` (its folder, parent or
+    grandparent: the first holding shortcode templates), by name in lower case
+    (``docs/aside`` for ``layouts/shortcodes/docs/aside.html``), each a tuple of its
+    variants' texts (``note.en.html`` too); the site's ``layouts`` come before its themes'."""
+    folders = _folders(root)
+    return _templates_in(folders) if folders else {}
+
+
+@lru_cache(maxsize=64)
+def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    # Any variant of the template that may not output ``.Inner`` can drop it.
+    return frozenset(name for name, texts in _templates_in(folders).items()
+                     if any(not outputs_inner(text) for text in texts))
+
+
+def silent_shortcodes(root: Path) -> frozenset[str]:
+    """Names (lower case) of the Hugo shortcodes of the site around ``root`` (its folder,
+    parent or grandparent: the first holding shortcode templates) with a template that
+    may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
+    ``layouts`` come before its themes'."""
+    folders = _folders(root)
+    return _silent_in(folders) if folders else frozenset()
 
 
 def _spaces(match: re.Match[str]) -> str:
@@ -442,9 +732,12 @@ def _liquid_spans(body: str, dialect: str, delimiters: Delimiters) -> list[tuple
     return spans
 
 
-def _hugo_spans(body: str, silent: frozenset[str]) -> list[tuple[int, int, int, int, bool]]:
+def _hugo_spans(body: str, silent: frozenset[str],
+                templates: Mapping[str, tuple[str, ...]]) -> list[tuple[int, int, int, int, bool]]:
     """Hugo's comment shortcode (one never closed drops the rest) and each paired
-    shortcode of ``silent`` (one never closed is a shortcode without interior)."""
+    shortcode of ``silent`` (one never closed is a shortcode without interior), but for
+    the children a silent one's parent prints (:func:`shown_through_parent`, Docsy's
+    ``tab`` in ``tabpane``): those keep their interior, the rest of the parent's goes."""
     spans = []
     depth = 0
     opened: re.Match[str] | None = None
@@ -461,11 +754,33 @@ def _hugo_spans(body: str, silent: frozenset[str]) -> list[tuple[int, int, int, 
         spans.append((opened.start(), opened.end(), len(body), len(body), True))
     if silent:
         # The comment: above; ``{{< x />}}``: self-closed.
-        pairs, _ = _pairs((tag.group(3).lower(), tag.group(2) is not None, tag)
-                          for tag in _HUGO_SHORTCODE.finditer(body)
-                          if tag.group(3).lower() != "comment" and not tag.group(5))
-        spans += [(opened.start(), opened.end(), closed.start(), closed.end(), True)
-                  for name, opened, closed, _ in pairs if name in silent]
+        tags = [tag for tag in _HUGO_SHORTCODE.finditer(body) if tag.group(3).lower() != "comment"]
+        pairs, _ = _pairs((tag.group(3).lower(), tag.group(2) is not None, tag) for tag in tags if not tag.group(5))
+
+        def parent(i: int) -> int | None:
+            """The nearest pair around pair ``i``: the shortcode's ``.Parent``."""
+            start, end = pairs[i][1].start(), pairs[i][2].end()
+            around = [j for j, pair in enumerate(pairs) if pair[1].start() < start and end <= pair[2].end()]
+            return min(around, key=lambda j: pairs[j][2].end() - pairs[j][1].start(), default=None)
+
+        parents = {i: parent(i) for i in range(len(pairs))} if templates else {}
+        shown = set()
+        for i, (name, _, closed, _) in enumerate(pairs):
+            up = parents.get(i)
+            if name in silent and up is not None:
+                # A later sibling may overwrite what this one stored with ``Set``.
+                last = not any(closed.end() <= tag.start() < pairs[up][2].start() for tag in tags)
+                if shown_through_parent(templates.get(name, ()), templates.get(pairs[up][0], ()), last):
+                    shown.add(i)
+        for i, (name, opened_, closed, _) in enumerate(pairs):
+            if name not in silent or i in shown:
+                continue
+            position = opened_.start()
+            for child in sorted((j for j in shown if parents.get(j) == i), key=lambda j: pairs[j][1].start()):
+                start = pairs[child][1].start()
+                spans.append((position, position, start, start, True))
+                position = pairs[child][2].end()
+            spans.append((position, position, closed.end(), closed.end(), True))
         spans.sort()
     return spans
 
@@ -503,13 +818,16 @@ def _outside_comments(body: str, spans: list[tuple[int, int, int, int, bool]],
 def mark_template_blocks(body: str, dialect: str | None,
                          in_code: Callable[[list[tuple[int, int]]], set[int]] | None = None, *,
                          delimiters: Delimiters = DEFAULT_DELIMITERS,
-                         silent: frozenset[str] = frozenset()) -> str:
+                         silent: frozenset[str] = frozenset(),
+                         templates: Mapping[str, tuple[str, ...]] | None = None) -> str:
     """``body`` with each template conditional/capture/loop interior between
     internal-section markers and each comment construct blanked (module docstring).
     ``dialect``: a value of :data:`DIALECT_OF_LAYOUT` or ``None`` (the body is returned
     unchanged); ``in_code``: the indexes of ``(start, end)`` spans of ``body`` a reader
     sees as code; ``delimiters``: Jinja's (:func:`jinja_delimiters`); ``silent``: Hugo
-    shortcodes that drop their interior (:func:`silent_shortcodes`). Tags shown as code
+    shortcodes that drop their interior (:func:`silent_shortcodes`); ``templates``: the
+    site's shortcode templates (:func:`shortcode_templates`), read to keep a silent
+    child its parent prints (:func:`shown_through_parent`). Tags shown as code
     run as any other (Liquid and MkDocs' macros render before Markdown; ``{% raw %}`` is
     how a page shows them as written, and is honoured), but a marker placed beside them
     would be code text: such a construct is dropped whole, for everyone (fail closed).
@@ -517,7 +835,7 @@ def mark_template_blocks(body: str, dialect: str | None,
     if dialect is None or ("{" not in body and delimiters == DEFAULT_DELIMITERS):
         return body
     if dialect == "hugo":
-        spans = _hugo_spans(body, silent)
+        spans = _hugo_spans(body, silent, templates or {})
     elif dialect in _HIDDEN:
         marks = delimiters if dialect == "jinja" else DEFAULT_DELIMITERS
         unclosed = None

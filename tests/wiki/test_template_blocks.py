@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from provider.wiki.audience import AudienceRule
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
-from provider.wiki.template_blocks import mark_template_blocks, outputs_inner
+from provider.wiki.template_blocks import mark_template_blocks, outputs_inner, shown_through_parent
 
 _SITES = itertools.count()
 SECRET = "Quokkasecret datacenter closes in May."
@@ -384,8 +384,9 @@ def _go_template(draw: st.DrawFn, depth: int = 2) -> tuple[str, bool]:
     if kind == "with-inner":  # without an interior there is nothing to hide
         return f"{{{{ with .Inner }}}}{_THE_INNER.sub('.', a)}{{{{ end }}}}", shown_a
     # Inside ``with``, ``.Inner`` is not the shortcode's: only ``$.Inner`` is.
-    dollar = draw(st.booleans())
-    a, shown_a = (a.replace(" .Inner", " $.Inner"), shown_a) if dollar else (a, False)
+    # Rewriting a nested with's ``.Inner`` (its dot's, not shown) to ``$.Inner`` would show it.
+    dollar = draw(st.booleans()) and "{{ with" not in a and "{{ range" not in a
+    a, shown_a = (a.replace(" .Inner", " $.Inner"), shown_a) if dollar else (a.replace("$.Inner", ".Inner"), False)
     if kind == "with":
         return f"{{{{ with .Get 0 }}}}{a}{{{{ end }}}}", False
     return f"{{{{ with .Get 0 }}}}{a}{{{{ else }}}}{b}{{{{ end }}}}", shown_a and shown_b
@@ -405,6 +406,8 @@ def test_a_shortcodes_interior_is_public_only_if_every_path_outputs_it(case: tup
     ('{{ if .Get "show" }}{{ .Inner }}{{ end }}', False), ("{{/* .Inner */}}", False),
     ("{{ $x := .Inner }}", False), ("{{ .Inner | len }}", False), ("{{ with .Inner }}<b>x</b>{{ end }}", False),
     ("{{ if false }}{{ .Inner }}{{ end }}", False),
+    # Not taken where there is no parent shortcode.
+    ("{{ with $.Parent }}{{ $.Inner }}{{ end }}", False),
     ('{{ if eq .Page.File.Ext "md" }}{{ .Inner | markdownify }}{{ else }}{{ .Inner | htmlUnescape | safeHTML }}'
      "{{ end }}", True),
 ])
@@ -465,3 +468,182 @@ def test_comment_syntax_shown_as_code_widens_no_tag(tmp_path: Path, layout: str,
     body = f"{LEAD}\n\n{shown.format(o='{% if false %}', c='{% endif %}', s=SECRET)}\n\n{TAIL}\n"
     doc = _load(tmp_path, layout, body)
     assert "Quokkasecret" not in _texts(doc.public_passages), body
+
+
+# Docsy-shaped tab/tabpane (written for these tests from what Docsy's do): the tab prints
+# nothing and leaves its interior in the parent's scratchpad; the tabpane prints each
+# stored tab's content, as code or as text (issue 24, the tab false positive).
+_DOCSY_TAB = """{{- /* One tab: it prints nothing, its parent tabpane draws it from what it leaves there. */ -}}
+{{ with $.Parent -}}
+  {{ if ne $.Parent.Name "tabpane" -}}
+    {{ errorf "%q belongs inside a tabpane, not %q: %s" $.Name $.Parent.Name $.Position -}}
+  {{ end -}}
+{{ else -}}
+  {{ errorf "%q needs a tabpane around it: %s" $.Name $.Position -}}
+{{ end -}}
+{{ $title := .Get "header" | default (printf "Tab %v" .Ordinal) -}}
+{{ if not .IsNamedParams -}}
+  {{ $title = .Get 0 | default $title -}}
+{{ end -}}
+{{ $entry := dict "header" $title -}}
+{{ with $.Get "lang" -}}
+  {{ $entry = merge $entry (dict "language" .) -}}
+{{ end -}}
+{{ with $.Inner -}}
+  {{ $entry = merge $entry (dict "content" $.Inner) -}}
+{{ end -}}
+{{ with .Parent -}}
+  {{ $.Parent.Scratch.SetInMap "tabs" (printf "%03v" $.Ordinal) $entry -}}
+{{ end -}}
+"""
+_DOCSY_TABPANE = """{{- $code := not (.Get "text") -}}
+{{- $langAll := .Get "lang" | default "" -}}
+{{- /* The tabs fill the scratchpad while the inner text is rendered. */ -}}
+{{- .Inner -}}
+<ul class="nav nav-tabs" role="tablist">
+{{- range $n, $entry := $.Scratch.Get "tabs" }}
+  <li class="nav-item"><a href="#tab-{{ $.Ordinal }}-{{ $n }}">{{ index . "header" | markdownify }}</a></li>
+{{- end }}
+</ul>
+<div class="tab-content">
+{{- range $n, $entry := $.Scratch.Get "tabs" }}
+  {{ $lang := $langAll -}}
+  {{ with $entry.language }}{{ $lang = . }}{{ end -}}
+  <div class="tab-pane" id="tab-{{ $.Ordinal }}-{{ $n }}" role="tabpanel">
+  {{ if $code -}}
+    {{ highlight (trim (index . "content") "\n") $lang "" -}}
+  {{ else -}}
+    {{ index . "content" -}}
+  {{ end }}
+  </div>
+{{- end }}
+</div>
+"""
+_TABS = (f"{LEAD}\n\n{{{{< tabpane text=true >}}}}\n{{{{% tab header=\"Linux\" %}}}}\n{SECRET}\n{{{{% /tab %}}}}\n"
+         "{{% tab header=\"macOS\" %}}\nWombat lives on the mac.\n{{% /tab %}}\n{{< /tabpane >}}\n\n" + f"{TAIL}\n")
+
+
+@pytest.mark.parametrize(("templates", "body", "shown"), [
+    ({"tab": _DOCSY_TAB, "tabpane": _DOCSY_TABPANE}, _TABS, True),
+    # The parent unknown, not a shortcode the provider reads: the tab stays internal.
+    ({"tab": _DOCSY_TAB}, _TABS, False),
+    # A tab outside any parent hands its interior to nobody.
+    ({"tab": _DOCSY_TAB, "tabpane": _DOCSY_TABPANE},
+     f"{LEAD}\n\n{{{{% tab %}}}}\n{SECRET}\n{{{{% /tab %}}}}\n\n{TAIL}\n", False),
+    # A parent that prints only the headers, or reads another key, or prints only in one branch.
+    ({"tab": _DOCSY_TAB, "tabpane": _DOCSY_TABPANE.replace('index . "content"', 'index . "header"')},
+     _TABS, False),
+    ({"tab": _DOCSY_TAB, "tabpane": _DOCSY_TABPANE.replace('"tabs"', '"panes"')}, _TABS, False),
+    ({"tab": _DOCSY_TAB,
+      "tabpane": _DOCSY_TABPANE.replace("{{ if $code -}}", "{{ if $code -}}{{ else if .Get \"x\" }}")},
+     _TABS, False),
+    # A parent that never asks for its interior may never run its children.
+    ({"tab": _DOCSY_TAB, "tabpane": _DOCSY_TABPANE.replace("{{- .Inner -}}", "")}, _TABS, False),
+])
+def test_a_docsy_tab_is_shown_by_the_tabpane_that_prints_it(tmp_path: Path, templates: dict[str, str], body: str,
+                                                             shown: bool) -> None:
+    """Issue 24 (the tab false positive): a child shortcode storing ``.Inner`` in its
+    parent's scratchpad is public when the parent prints what it stored on every path;
+    with the parent unknown, absent or not printing it, the interior is dropped as before."""
+    doc = _hugo(tmp_path, body, {f"layouts/shortcodes/{name}.html": text for name, text in templates.items()})
+    public = _texts(doc.public_passages)
+    assert ("Quokkasecret" in public) is shown and "sign in" in public and LEAD.split()[0] in public
+
+
+def test_text_a_silent_tabpane_does_not_print_goes_and_its_printed_tabs_stay(tmp_path: Path) -> None:
+    pane = _DOCSY_TABPANE.replace("{{- .Inner -}}", "{{- $rendered := .Inner -}}")
+    body = _TABS.replace("{{< tabpane text=true >}}\n", "{{< tabpane text=true >}}\nBilbysecret between tabs.\n")
+    public = _texts(_hugo(tmp_path, body, {"layouts/shortcodes/tab.html": _DOCSY_TAB,
+                                           "layouts/shortcodes/tabpane.html": pane}).public_passages)
+    assert "Quokkasecret" in public and "Wombat" in public and "Bilbysecret" not in public
+
+
+@st.composite
+def _handoff_pair(draw: st.DrawFn) -> tuple[str, str, bool, bool]:
+    """A child template handing its interior to its parent's Store/Scratch, a parent
+    template reading it back, whether the child is the parent's last, and whether the
+    parent prints the interior on every path."""
+    store, field = draw(st.sampled_from(["Store", "Scratch"])), draw(st.sampled_from(["content", "body"]))
+    kind = draw(st.sampled_from(["each", "each", "text"]))
+    holds = True
+    overwrites = False
+    if kind == "text":
+        value = draw(st.sampled_from(["$.Inner", "($.Inner | markdownify)", "(markdownify $.Inner)"]))
+        method = draw(st.sampled_from(["Add", "Set"]))
+        overwrites = method == "Set"
+        define, call = "", f'{method} "tabs" {value}'
+    else:
+        define, element = draw(st.sampled_from([
+            (f'{{{{ $t := dict "title" "x" "{field}" $.Inner }}}}', "$t"),
+            (f'{{{{ $t := dict "title" "x" }}}}{{{{ with $.Inner }}}}{{{{ $t = merge $t (dict "{field}" $.Inner) }}}}'
+             "{{ end }}", "$t"),
+            ("", f'(dict "{field}" ($.Inner | safeHTML))'),
+            # Assigned again with something else: holds nothing known.
+            (f'{{{{ $t := dict "{field}" $.Inner }}}}{{{{ $t = dict "{field}" "" }}}}', "$t"),
+            (f'{{{{ $t := dict "{field}" $.Inner }}}}{{{{ if .Get "x" }}}}{{{{ $t = dict "a" 1 }}}}'
+             "{{ end }}", "$t"),
+        ]))
+        holds = "$t = dict" not in define
+        call = draw(st.sampled_from([f'Add "tabs" (slice {element})',
+                                     f'SetInMap "tabs" (printf "%02v" $.Ordinal) {element}',
+                                     f'SetInMap "tabs" "one" {element}']))
+        overwrites = '"one"' in call
+    receiver = draw(st.sampled_from(["plain", "with", "with-dollar"]))
+    if receiver == "plain":
+        action = f"{{{{ $.Parent.{store}.{call} }}}}"
+    else:
+        action = (f"{{{{ with {'$' if receiver == 'with-dollar' else ''}.Parent }}}}{{{{ .{store}.{call} }}}}"
+                  "{{ end }}")
+    guard = draw(st.sampled_from(["", "if", "if-else"]))
+    child_always = guard != "if"
+    if guard == "if":
+        action = f'{{{{ if .Get "x" }}}}{action}{{{{ end }}}}'
+    elif guard == "if-else":
+        action = f'{{{{ if .Get "x" }}}}{action}{{{{ else }}}}{action}{{{{ end }}}}'
+    child = f"{{{{/* hands its interior to the parent */}}}}\n{define}\n{action}\n"
+    # The parent.
+    read_store = draw(st.sampled_from([store, store, "Scratch" if store == "Store" else "Store"]))
+    read_key = draw(st.sampled_from(["tabs", "tabs", "panes"]))
+    read_field = draw(st.sampled_from([field, field, "title"]))
+    get = f'{draw(st.sampled_from(["$", ""]))}.{read_store}.Get "{read_key}"'
+    if kind == "text":
+        shows = draw(st.sampled_from([f"{{{{ {get} | markdownify }}}}", f"{{{{ with {get} }}}}{{{{ . }}}}{{{{ end }}}}",
+                                      f"{{{{ $all := {get} }}}}{{{{ $all | safeHTML }}}}"]))
+        read_field = field
+    else:
+        shows = draw(st.sampled_from([
+            f"{{{{ range $i, $tab := {get} }}}}<div>{{{{ $tab.{read_field} | markdownify }}}}</div>{{{{ end }}}}",
+            f'{{{{ range {get} }}}}{{{{ index . "{read_field}" }}}}{{{{ end }}}}',
+            f"{{{{ $tabs := {get} }}}}{{{{ range $tab := $tabs }}}}{{{{ with $tab.{read_field} }}}}{{{{ . }}}}"
+            "{{ end }}{{ end }}",
+            f'{{{{ range $n, $e := {get} }}}}{{{{ highlight (trim (index $e "{read_field}") "\\n") "go" "" }}}}'
+            "{{ end }}",
+        ]))
+    pane_guard = draw(st.sampled_from(["", "if", "if-else", "writes", "no-inner"]))
+    inner = "{{ .Inner }}" if pane_guard != "no-inner" else "{{/* .Inner */}}"
+    if pane_guard == "if":
+        shows = f"{{{{ if .Get \"code\" }}}}{shows}{{{{ end }}}}"
+    elif pane_guard == "if-else":
+        shows = f"{{{{ if .Get \"code\" }}}}{shows}{{{{ else }}}}<p>{shows}</p>{{{{ end }}}}"
+    elif pane_guard == "writes":
+        inner += f'{{{{ .{read_store}.Delete "{read_key}" }}}}'
+    parent = f"{inner}\n<div class=\"tabs\">{shows}</div>\n"
+    last = draw(st.booleans())
+    shown = (holds and child_always and read_store == store and read_key == "tabs"
+             and read_field == field and pane_guard in ("", "if-else") and (last or not overwrites))
+    return child, parent, last, shown
+
+
+@settings(max_examples=50, deadline=None)
+@given(case=_handoff_pair())
+def test_a_child_handing_inner_to_its_parent_is_shown_only_if_the_parent_prints_it(
+        case: tuple[str, str, bool, bool]) -> None:
+    """Issue 24: Store/Scratch ``Add``/``Set``/``SetInMap`` hand-offs of ``.Inner`` (bare,
+    through output functions, in a ``slice``/``dict``/``merge``) count as output only where
+    the parent prints what it reads back from the same key and field on every path (range,
+    ``index``, fields, ``with``, ``highlight``); a conditional hand-off or print, another
+    key, store or field, a parent writing the key, a ``Set`` a later sibling may replace,
+    or a parent never asking for its ``.Inner``: internal."""
+    child, parent, last, shown = case
+    assert shown_through_parent((child,), (parent,), last) is shown, (child, parent, last)
+    assert not outputs_inner(child)  # alone, the child prints nothing
