@@ -30,12 +30,13 @@ scans again then (a timer, not the next file event).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,7 @@ from .mkdocs import read_mkdocs
 from .policy import Finding, PathRule, SitePolicy, _stricter
 
 __all__ = ["SettledReadings", "SiteView", "adopt_settled", "changed_ns", "hold_deadline", "hold_s", "is_site_config",
-           "load_site_policy", "set_hold_s", "settled_readings", "site_digest", "site_view"]
+           "load_site_policy", "no_hold", "set_hold_s", "settled_readings", "site_digest", "site_view"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,20 @@ def set_hold_s(seconds: float | None) -> None:
     :attr:`~provider.wiki.model.WikiSettings.config_hold_s`, so every process holds alike."""
     global _hold_set
     _hold_set = None if seconds is None else min(max(float(seconds), 0.0), 3600.0)
+
+
+@contextlib.contextmanager
+def no_hold() -> Iterator[None]:
+    """No hold in this process while inside: the configuration is read as it is (``check``,
+    a one-shot reading with no earlier state to protect). A held reading cached before is
+    read again (:func:`load_site_policy`); the hold set before is back on leaving."""
+    global _hold_set
+    before = _hold_set
+    _hold_set = 0.0
+    try:
+        yield
+    finally:
+        _hold_set = before
 
 
 def hold_s() -> float:
@@ -287,7 +302,7 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
     now = time.monotonic()
     with _lock:
         cached = _cache.get(key)
-        if cached is not None and cached.until and time.time() >= cached.until:
+        if cached is not None and cached.until and (time.time() >= cached.until or hold_s() == 0):
             cached.stamp, cached.until = (), 0.0  # the hold is over: read the files again
         if cached is not None and max_age_s > 0 and now - cached.checked <= max_age_s:
             return cached.policy
