@@ -212,12 +212,28 @@ def _go_actions(template: str) -> list[tuple[str, str]]:
     expression); comments (``{{/* … */}}``, in HTML comments too) are none."""
     out = []
     for found in _GO_ACTION.finditer(_GO_HTML_COMMENT.sub(" ", template)):
-        text = found.group(1).removeprefix("-").removesuffix("-").strip()
+        text = _TRIM.sub("", found.group(1)).strip()
         if text.startswith("/*"):
             continue
-        word, _, rest = text.partition(" ")
-        out.append((word, rest.strip()) if word in (*_OPENERS, "else", "end") else ("", text))
+        word, rest = _keyword(text)
+        out.append((word, rest) if word in _KEYWORDS else ("", text))
     return out
+
+
+# Trim markers: ``{{-`` and ``-}}`` with a space beside them (``{{-3}}`` is a number).
+_TRIM = re.compile(r"\A-(?=\s)|(?<=\s)-\Z")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_KEYWORDS = frozenset({*_OPENERS, "else", "end", "template", "break", "continue"})
+
+
+def _keyword(text: str) -> tuple[str, str]:
+    """``text``'s first identifier and what follows it: Go's lexer ends a keyword at any
+    character that is not a letter, digit or ``_`` (``if\tfalse``, ``if(eq 1 2)``,
+    ``if.Inner``), not only at a space (attacker, issue 24)."""
+    found = _IDENTIFIER.match(text)
+    if found is None:
+        return "", text
+    return found.group(0), text[found.end():].strip()
 
 
 def _split_pipeline(expression: str) -> list[str]:
@@ -387,6 +403,8 @@ class _Template:
         self.handed = handed
         #: Every hand-off to the parent met, shown or not (:func:`handoffs`).
         self.handoffs: set[tuple[str, str, bool]] = set()
+        #: Whether the construct or branch last read may end in a ``break``/``continue``.
+        self.escapes = False
         # A variable assigned again with ``=`` may hold anything after: never a reference.
         self.reassigned = {m.group(1) for _, text in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
@@ -431,15 +449,26 @@ class _Template:
         every path, the keyword that ended it, its rest, the references then: variables
         declared here with ``:=`` as they were before)``."""
         shown = False
+        # After a ``break``/``continue`` (here, or in a branch of an ``if``/``with`` here) the
+        # rest of this branch may not run: what it shows does not count (fail closed).
+        stopped = False
         start, local = inner, set()
         while self.position < len(self.actions):
             word, rest = self.actions[self.position]
             self.position += 1
             if word in ("else", "end"):
                 break
+            if word in ("break", "continue"):
+                stopped = True
+                continue
             if word in _OPENERS:
+                self.escapes = False
                 shown_here, inner = self.construct(word, rest, inner)
-                shown = shown_here or shown
+                shown = (shown_here and not stopped) or shown
+                stopped = stopped or self.escapes
+                continue
+            if word == "template" or stopped:
+                # Another template's output is not read here: not shown.
                 continue
             assigned = _ASSIGNMENT.fullmatch(rest)
             if assigned is not None:
@@ -456,6 +485,7 @@ class _Template:
             shown = self.handoff(rest, inner) or _shows(rest, inner, self.reads) or shown
         else:
             word, rest = "", ""
+        self.escapes = stopped
         after = frozenset({*(e for e in inner if _name(e) not in local), *(e for e in start if _name(e) in local)})
         return shown, word, rest, after
 
@@ -474,6 +504,7 @@ class _Template:
         final_else = False
         introduced: set[str] = set()
         first = word
+        escapes = False
         while True:
             held = _resolve(condition, inner, self.reads) if word in ("if", "with") and not final_else else None
             over = _RANGE.fullmatch(condition) if word == "range" and not final_else else None
@@ -501,16 +532,18 @@ class _Template:
             else:
                 scope = moved
             shown, ended, rest, out = self.sequence(scope)
+            # A ``break`` in a loop's own body ends that loop, not the branch around it.
+            escapes = escapes or (self.escapes and not (first == "range" and not branches))
             branches.append(shown)
             outs.append(out)
             if ended != "else":
                 break
             if final_else:
                 return False, inner  # a second else: not a template Go accepts
-            word, _, condition = rest.partition(" ")
-            condition = condition.strip()
+            word, condition = _keyword(rest)
             final_else = word not in ("if", "with")
         kept = frozenset(e for e in inner if not _is_variable(e) or _name(e) in introduced)
+        self.escapes = escapes and first not in ("define", "block")
         if word in ("define", "block"):
             return False, inner
         if tests_inner:

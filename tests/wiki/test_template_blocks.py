@@ -647,3 +647,57 @@ def test_a_child_handing_inner_to_its_parent_is_shown_only_if_the_parent_prints_
     child, parent, last, shown = case
     assert shown_through_parent((child,), (parent,), last) is shown, (child, parent, last)
     assert not outputs_inner(child)  # alone, the child prints nothing
+
+
+_LEFT = ("{{", "{{ ", "{{- ", "{{\t", "{{-\n", "{{\r\n")
+_RIGHT = ("}}", " }}", " -}}", "\n}}", "\t-}}")
+_CONDITIONS = ("false", "(eq 1 2)", ".Site.Params.x", '(.Get "show")')
+
+
+@st.composite
+def _keyword_forms(draw: st.DrawFn) -> tuple[str, bool]:
+    """A shortcode template whose keywords (``if``, ``with``, ``range``, ``else``, ``end``,
+    ``define``, ``block``, ``template``, ``break``, ``continue``) are written as Go's lexer
+    reads them — a keyword ends at any non-identifier character: a tab, a newline, ``(``,
+    ``.``, a trim marker — and whether every path outputs ``.Inner``."""
+
+    def act(word: str, rest: str = "") -> str:
+        if rest:
+            gap = draw(st.sampled_from([" ", "\t", "\n", "\r\n", " \t "] + (["", ""] if rest[0] in "(." else [])))
+            word = f"{word}{gap}{rest}"
+        return f"{draw(st.sampled_from(_LEFT))}{word}{draw(st.sampled_from(_RIGHT))}"
+
+    cond = draw(st.sampled_from(_CONDITIONS))
+    inner = act("$.Inner")
+    kind = draw(st.sampled_from(["if", "with", "range", "if-else", "if-else-if", "define", "block", "template",
+                                 "range-break", "range-if-break", "range-else"]))
+    if kind in ("if", "with", "range"):
+        return act(kind, cond) + inner + act("end"), False
+    if kind == "if-else":
+        return act("if", cond) + inner + act("else") + inner + act("end"), True
+    if kind == "if-else-if":
+        return act("if", cond) + inner + act("else", act("if", cond)[2:-2].strip("- \t\r\n")) + inner + \
+            act("end"), False
+    if kind == "define":
+        return act("define", '"d"') + inner + act("end"), False
+    if kind == "block":
+        return act("block", '"b" .') + inner + act("end"), False
+    if kind == "template":
+        return act("template", '"d" .Inner'), False
+    stop = act(draw(st.sampled_from(["break", "continue"])))
+    if kind == "range-break":  # ends the path: what follows in the loop does not print
+        return act("range", "seq 1") + stop + inner + act("else") + inner + act("end"), False
+    if kind == "range-if-break":
+        return (act("range", "seq 1") + act("if", cond) + stop + act("end") + inner + act("else") + inner
+                + act("end"), False)
+    return act("range", "seq 1") + inner + act("else") + inner + act("end"), True
+
+
+@settings(max_examples=50, deadline=None)
+@given(case=_keyword_forms())
+def test_go_keywords_are_read_as_gos_lexer_reads_them(case: tuple[str, bool]) -> None:
+    """Issue 24 (attacker): ``{{ if<TAB>false }}``, ``{{if(eq 1 2)}}``, a newline after the
+    keyword, trim markers: the keyword is still a keyword; ``break``/``continue`` end the
+    path through a loop body (fail closed)."""
+    template, shown = case
+    assert outputs_inner(template) is shown, template
