@@ -626,9 +626,10 @@ _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
 
 
 @lru_cache(maxsize=64)
-def _templates_in(folders: tuple[tuple[str, int], ...]) -> Mapping[str, tuple[str, ...]]:
+def _templates_in(folders: tuple[tuple[str, int, bool], ...]) -> Mapping[str, tuple[str, ...]]:
     found: dict[str, tuple[str, ...]] = {}
-    for folder, _ in folders:
+    site: dict[str, tuple[str, ...]] = {}
+    for folder, _, theme in folders:
         names: dict[str, list[str]] = {}
         for path in sorted(Path(folder).rglob("*.html")):
             try:
@@ -639,18 +640,27 @@ def _templates_in(folders: tuple[tuple[str, int], ...]) -> Mapping[str, tuple[st
             name = "/".join([*path.relative_to(folder).parent.parts, path.name.split(".", 1)[0]]).lower()
             names.setdefault(name, []).append(text)
         for name, texts in names.items():
-            found.setdefault(name, tuple(texts))  # the site's own template overrides a theme's
+            # The site's own template overrides a theme's. Within the site (``shortcodes``
+            # and ``_shortcodes``), and between themes (their order is the configuration's,
+            # not read here), which one Hugo picks is not established: every candidate
+            # counts, as a variant (fail closed, attacker, issue 24).
+            if theme and name in site:
+                continue
+            found[name] = (*found.get(name, ()), *texts)
+            if not theme:
+                site[name] = found[name]
     return found
 
 
-def _folders(root: Path) -> tuple[tuple[str, int], ...]:
-    folders: list[tuple[str, int]] = []
+def _folders(root: Path) -> tuple[tuple[str, int, bool], ...]:
+    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``."""
+    folders: list[tuple[str, int, bool]] = []
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
         for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
             for sub in _SHORTCODE_FOLDERS:
                 folder = base / sub
                 try:
-                    folders.append((str(folder), os.stat(folder).st_mtime_ns))
+                    folders.append((str(folder), os.stat(folder).st_mtime_ns, base != site))
                 except OSError:
                     continue
         if folders:
@@ -662,13 +672,15 @@ def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
     """The Hugo shortcode templates of the site around ``root`` (its folder, parent or
     grandparent: the first holding shortcode templates), by name in lower case
     (``docs/aside`` for ``layouts/shortcodes/docs/aside.html``), each a tuple of its
-    variants' texts (``note.en.html`` too); the site's ``layouts`` come before its themes'."""
+    variants' texts (``note.en.html`` too); the site's ``layouts`` override its themes';
+    a name in both of the site's folders, or in several themes, has every candidate as a
+    variant (fail closed)."""
     folders = _folders(root)
     return _templates_in(folders) if folders else {}
 
 
 @lru_cache(maxsize=64)
-def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
+def _silent_in(folders: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
     # Any variant of the template that may not output ``.Inner`` can drop it.
     return frozenset(name for name, texts in _templates_in(folders).items()
                      if any(not outputs_inner(text) for text in texts))

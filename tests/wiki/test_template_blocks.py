@@ -701,3 +701,24 @@ def test_go_keywords_are_read_as_gos_lexer_reads_them(case: tuple[str, bool]) ->
     path through a loop body (fail closed)."""
     template, shown = case
     assert outputs_inner(template) is shown, template
+
+
+_CANDIDATES = ("layouts/shortcodes/note.html", "layouts/_shortcodes/note.html", "themes/a/layouts/shortcodes/note.html",
+               "themes/b/layouts/_shortcodes/note.html")
+
+
+@pytest.mark.parametrize(("first", "second"), [(a, b) for a in _CANDIDATES for b in _CANDIDATES
+                                               if a < b and not (a.startswith("layouts") and b.startswith("themes"))])
+@pytest.mark.parametrize("silent_first", [True, False])
+def test_a_shortcode_with_several_candidate_templates_shows_inner_only_if_each_does(
+        tmp_path: Path, first: str, second: str, silent_first: bool) -> None:
+    """Issue 24 (attacker): the same shortcode in ``layouts/shortcodes`` and
+    ``layouts/_shortcodes`` (or in two themes): which Hugo picks is not established, so
+    the interior is public only if every candidate outputs it (the site's own still
+    overrides a theme's)."""
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    one, other = (_SILENT, _SHOWN) if silent_first else (_SHOWN, _SILENT)
+    mixed = _hugo(tmp_path, body, {first: one, second: other})
+    assert "Quokkasecret" not in _texts(mixed.public_passages) and "sign in" in _texts(mixed.public_passages)
+    both = _hugo(tmp_path, body, {first: _SHOWN, second: _SHOWN})
+    assert "Quokkasecret" in _texts(both.public_passages)
