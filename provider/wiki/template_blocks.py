@@ -34,7 +34,8 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
 a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
-can hide its interior: dropped — unless it hands ``.Inner`` to its parent's
+can hide its interior: dropped, as an inline shortcode's (``{{< x.inline >}}…{{< /x.inline >}}``:
+a template itself, rendered only with ``enableInlineShortcodes``) is — unless it hands ``.Inner`` to its parent's
 ``Store``/``Scratch`` and the parent's template prints that on every path
 (:func:`shown_through_parent`: Docsy's ``tab`` inside ``tabpane``); a silent parent's own
 text between such children is dropped. An unknown shortcode (no template found) is left as
@@ -797,7 +798,7 @@ def _hugo_spans(body: str, silent: frozenset[str],
                 spans.append((opened.start(), opened.end(), tag.start(), tag.end(), True))
     if depth > 0 and opened is not None:
         spans.append((opened.start(), opened.end(), len(body), len(body), True))
-    if silent:
+    if silent or ".inline" in body.lower():
         # The comment: above; ``{{< x />}}``: self-closed.
         tags = [tag for tag in _HUGO_SHORTCODE.finditer(body) if tag.group(3).lower() != "comment"]
         pairs, _ = _pairs((tag.group(3).lower(), tag.group(2) is not None, tag) for tag in tags if not tag.group(5))
@@ -818,7 +819,9 @@ def _hugo_spans(body: str, silent: frozenset[str],
                 if shown_through_parent(templates.get(name, ()), templates.get(pairs[up][0], ()), last):
                     shown.add(i)
         for i, (name, opened_, closed, _) in enumerate(pairs):
-            if name not in silent or i in shown:
+            # An inline shortcode's interior is a template (its logic not evaluated here), and
+            # Hugo renders none of it unless ``enableInlineShortcodes`` is on: dropped.
+            if (name not in silent and not name.endswith(".inline")) or i in shown:
                 continue
             position = opened_.start()
             for child in sorted((j for j in shown if parents.get(j) == i), key=lambda j: pairs[j][1].start()):

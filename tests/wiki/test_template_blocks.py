@@ -722,3 +722,19 @@ def test_a_shortcode_with_several_candidate_templates_shows_inner_only_if_each_d
     assert "Quokkasecret" not in _texts(mixed.public_passages) and "sign in" in _texts(mixed.public_passages)
     both = _hugo(tmp_path, body, {first: _SHOWN, second: _SHOWN})
     assert "Quokkasecret" in _texts(both.public_passages)
+
+
+@given(name=st.sampled_from(["s.inline", "Time.inline", "docs/x.inline"]),
+       delim=st.sampled_from([("<", ">"), ("%", "%")]),
+       logic=st.sampled_from(["{{{{ if false }}}}{s}{{{{ end }}}}", "{{{{ with .Get 9 }}}}{s}{{{{ end }}}}",
+                              "{{{{/* {s} */}}}}", '{{{{ define "d" }}}}{s}{{{{ end }}}}', "{s}"]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_inline_shortcodes_body_is_a_template_and_not_public(tmp_path: Path, name: str, delim: tuple[str, str],
+                                                               logic: str) -> None:
+    """Issue 24 (attacker): ``{{< s.inline >}}{{ if false }}TEXT{{ end }}{{< /s.inline >}}``:
+    the body of an inline shortcode is a template whose logic is not evaluated here, and
+    Hugo renders none of it without ``enableInlineShortcodes``: not public."""
+    o, c = delim
+    body = f"{LEAD}\n\n{{{{{o} {name} {c}}}}}{logic.format(s=SECRET)}{{{{{o} /{name} {c}}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/other.html": _SHOWN})
+    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
