@@ -169,3 +169,32 @@ def test_json_settings_of_starlight_have_no_route_base_path(tmp_path: Path) -> N
                                                 "audience_rules": [{"**": "public"}]})
     _, out, _ = run("--config", str(config), "--json")
     assert "route_base_path" not in json.loads(out)["settings"]["citation"]
+
+
+def test_issue24_check_reads_a_fresh_checkouts_configuration_as_it_is(tmp_path: Path) -> None:
+    """Issue 24: ``check`` right after ``git clone`` (every configuration file seconds old)
+    reads the configuration with no hold — a one-shot reading has no earlier state to
+    protect — so ``--strict`` passes, pages are public or excluded as configured, and
+    nothing is said about a hold; the process's hold is as before afterwards."""
+    from provider.wiki.sites.load import hold_s, set_hold_s
+
+    site = tmp_path / "site"
+    (site / "private").mkdir(parents=True)
+    (site / "_config.yml").write_text("title: Docs\nexclude:\n  - private/\n", "utf-8")
+    page = "---\ntitle: T\naudience: public\n---\n# {0}\n\nSome words about {0} of the product.\n"
+    (site / "pub.md").write_text(page.format("refunds"), "utf-8")
+    (site / "private" / "a.md").write_text(page.format("pricing"), "utf-8")
+    config = write_config(tmp_path / "kp.yaml", {"content": str(site), "layout": "jekyll"})
+    set_hold_s(30.0)
+    try:
+        result = CliRunner().invoke(main, ["check", "--config", str(config), "--strict", "--json"],
+                                    env={"KNOWLEDGE_PROVIDER_CONFIG": "", "KNOWLEDGE_PROVIDER_CONFIG_HOLD_S": "30"})
+        assert hold_s() == 30.0
+    finally:
+        set_hold_s(None)
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(result.stdout)
+    files = {f["path"]: f for f in data["files"]}
+    assert files["pub.md"]["inPublicIndex"] is True and not files["pub.md"]["quarantined"], files["pub.md"]
+    assert files["private/a.md"]["skipped"] == "excluded by _config.yml exclude: private/", files["private/a.md"]
+    assert "hold" not in result.stdout.replace("withhold", "") and "earlier reading" not in result.stdout

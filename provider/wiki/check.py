@@ -57,7 +57,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .citations import document_url, url_inputs
@@ -74,6 +74,7 @@ from .site_gate import OFF_SITE_CODES, SiteGate, SiteSource
 from .sitemap import page_form, site_key
 from .sites import SitePolicy, load_site_policy
 from .sites.javascript import docusaurus_trailing_slash
+from .sites.load import no_hold
 from .sites.policy import Finding
 
 __all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
@@ -418,9 +419,18 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
         settings: how to read the wiki (as ``serve`` and ``index`` would).
         now: the time publication dates are compared with (aware); default: the clock.
 
+    The site configuration is read as it is, with no hold (issue 24): a one-shot reading
+    has no earlier reading to protect, and on a fresh checkout every file is seconds old.
+    ``serve`` and ``index`` keep the hold (:mod:`provider.wiki.sites.load`).
+
     Raises:
         FileNotFoundError: the content folder does not exist.
     """
+    with no_hold():
+        return _check_wiki(replace(settings, config_hold_s=0.0), now)  # reader processes too
+
+
+def _check_wiki(settings: WikiSettings, now: dt.datetime | None) -> CheckReport:
     now = now or dt.datetime.now(dt.UTC)
     policy = load_site_policy(settings.root, settings.layout)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,

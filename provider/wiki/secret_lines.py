@@ -8,7 +8,8 @@ holding the value, with or without its label, holds the internal text.
 
 * **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
   script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
-  secret's name (``Admin password``; not ``Password reset``): :data:`LABEL_WORDS`, in
+  secret's name (``Admin password``; not ``Password reset``) or a code of what one opens
+  (``Override code``, ``Door codes``: :data:`CODE_QUALIFIERS`; not ``Error code``): :data:`LABEL_WORDS`, in
   English, German, French, Spanish, Portuguese, Italian, Dutch, Russian;
   :data:`LABEL_CHARACTERS` (anywhere in the label) in Japanese, Chinese and Korean.
 * **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
@@ -31,8 +32,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS", "MAX_LABEL_WORDS",
-           "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values"]
+__all__ = ["CODE_QUALIFIERS", "LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS",
+           "MAX_LABEL_WORDS", "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values"]
 
 #: Words (case-folded, NFKC) of a label that names a secret; two-word names are matched as
 #: a run ("code word", "master key").
@@ -47,6 +48,13 @@ LABEL_WORDS = frozenset("""
     "door code", "alarm code", "de passe", "pin code", "recovery phrase", "seed phrase", "secret phrase",
     "wifi password", "vault phrase",
 })
+#: Words that name what a code opens or does (``Override code``, ``Gate codes``): a label
+#: word, or one of these, followed by a word of :data:`_CODE_WORDS` names a secret. A code
+#: of nothing named (``Error code``, ``Status code``, ``code``) is none.
+CODE_QUALIFIERS = frozenset("""
+    override overrides door alarm gate keypad bypass disarm vault master emergency unlock
+""".split()) | frozenset(name for name in LABEL_WORDS if " " not in name)
+_CODE_WORDS = frozenset({"code", "codes"})
 #: The label words run together (``pass word`` and ``passphrase`` name the same secret).
 _JOINED_LABELS = frozenset(name.replace(" ", "") for name in LABEL_WORDS)
 #: Names of a secret in scripts written without spaces (matched anywhere in the label).
@@ -83,6 +91,8 @@ def _names_a_secret(label: str) -> bool:
         return False
     # The secret's name ends the label: "Admin password", "PIN code"; not "password reset".
     # Its words may be split or joined: "pass word", "pass-word", "pass_phrase", "codeword".
+    if len(found) >= 2 and found[-1] in _CODE_WORDS and found[-2] in CODE_QUALIFIERS:
+        return True  # "Override code": "override" names a secret, "code" ends the label (issue 24)
     return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
 
 

@@ -34,7 +34,8 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
 a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
-can hide its interior: dropped — unless it hands ``.Inner`` to its parent's
+can hide its interior: dropped, as an inline shortcode's (``{{< x.inline >}}…{{< /x.inline >}}``:
+a template itself, rendered only with ``enableInlineShortcodes``) is — unless it hands ``.Inner`` to its parent's
 ``Store``/``Scratch`` and the parent's template prints that on every path
 (:func:`shown_through_parent`: Docsy's ``tab`` inside ``tabpane``); a silent parent's own
 text between such children is dropped. An unknown shortcode (no template found) is left as
@@ -212,12 +213,28 @@ def _go_actions(template: str) -> list[tuple[str, str]]:
     expression); comments (``{{/* … */}}``, in HTML comments too) are none."""
     out = []
     for found in _GO_ACTION.finditer(_GO_HTML_COMMENT.sub(" ", template)):
-        text = found.group(1).removeprefix("-").removesuffix("-").strip()
+        text = _TRIM.sub("", found.group(1)).strip()
         if text.startswith("/*"):
             continue
-        word, _, rest = text.partition(" ")
-        out.append((word, rest.strip()) if word in (*_OPENERS, "else", "end") else ("", text))
+        word, rest = _keyword(text)
+        out.append((word, rest) if word in _KEYWORDS else ("", text))
     return out
+
+
+# Trim markers: ``{{-`` and ``-}}`` with a space beside them (``{{-3}}`` is a number).
+_TRIM = re.compile(r"\A-(?=\s)|(?<=\s)-\Z")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_KEYWORDS = frozenset({*_OPENERS, "else", "end", "template", "break", "continue"})
+
+
+def _keyword(text: str) -> tuple[str, str]:
+    """``text``'s first identifier and what follows it: Go's lexer ends a keyword at any
+    character that is not a letter, digit or ``_`` (``if\tfalse``, ``if(eq 1 2)``,
+    ``if.Inner``), not only at a space (attacker, issue 24)."""
+    found = _IDENTIFIER.match(text)
+    if found is None:
+        return "", text
+    return found.group(0), text[found.end():].strip()
 
 
 def _split_pipeline(expression: str) -> list[str]:
@@ -387,6 +404,8 @@ class _Template:
         self.handed = handed
         #: Every hand-off to the parent met, shown or not (:func:`handoffs`).
         self.handoffs: set[tuple[str, str, bool]] = set()
+        #: Whether the construct or branch last read may end in a ``break``/``continue``.
+        self.escapes = False
         # A variable assigned again with ``=`` may hold anything after: never a reference.
         self.reassigned = {m.group(1) for _, text in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
@@ -431,15 +450,26 @@ class _Template:
         every path, the keyword that ended it, its rest, the references then: variables
         declared here with ``:=`` as they were before)``."""
         shown = False
+        # After a ``break``/``continue`` (here, or in a branch of an ``if``/``with`` here) the
+        # rest of this branch may not run: what it shows does not count (fail closed).
+        stopped = False
         start, local = inner, set()
         while self.position < len(self.actions):
             word, rest = self.actions[self.position]
             self.position += 1
             if word in ("else", "end"):
                 break
+            if word in ("break", "continue"):
+                stopped = True
+                continue
             if word in _OPENERS:
+                self.escapes = False
                 shown_here, inner = self.construct(word, rest, inner)
-                shown = shown_here or shown
+                shown = (shown_here and not stopped) or shown
+                stopped = stopped or self.escapes
+                continue
+            if word == "template" or stopped:
+                # Another template's output is not read here: not shown.
                 continue
             assigned = _ASSIGNMENT.fullmatch(rest)
             if assigned is not None:
@@ -456,6 +486,7 @@ class _Template:
             shown = self.handoff(rest, inner) or _shows(rest, inner, self.reads) or shown
         else:
             word, rest = "", ""
+        self.escapes = stopped
         after = frozenset({*(e for e in inner if _name(e) not in local), *(e for e in start if _name(e) in local)})
         return shown, word, rest, after
 
@@ -474,6 +505,7 @@ class _Template:
         final_else = False
         introduced: set[str] = set()
         first = word
+        escapes = False
         while True:
             held = _resolve(condition, inner, self.reads) if word in ("if", "with") and not final_else else None
             over = _RANGE.fullmatch(condition) if word == "range" and not final_else else None
@@ -501,16 +533,18 @@ class _Template:
             else:
                 scope = moved
             shown, ended, rest, out = self.sequence(scope)
+            # A ``break`` in a loop's own body ends that loop, not the branch around it.
+            escapes = escapes or (self.escapes and not (first == "range" and not branches))
             branches.append(shown)
             outs.append(out)
             if ended != "else":
                 break
             if final_else:
                 return False, inner  # a second else: not a template Go accepts
-            word, _, condition = rest.partition(" ")
-            condition = condition.strip()
+            word, condition = _keyword(rest)
             final_else = word not in ("if", "with")
         kept = frozenset(e for e in inner if not _is_variable(e) or _name(e) in introduced)
+        self.escapes = escapes and first not in ("define", "block")
         if word in ("define", "block"):
             return False, inner
         if tests_inner:
@@ -593,9 +627,10 @@ _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
 
 
 @lru_cache(maxsize=64)
-def _templates_in(folders: tuple[tuple[str, int], ...]) -> Mapping[str, tuple[str, ...]]:
+def _templates_in(folders: tuple[tuple[str, int, bool], ...]) -> Mapping[str, tuple[str, ...]]:
     found: dict[str, tuple[str, ...]] = {}
-    for folder, _ in folders:
+    site: dict[str, tuple[str, ...]] = {}
+    for folder, _, theme in folders:
         names: dict[str, list[str]] = {}
         for path in sorted(Path(folder).rglob("*.html")):
             try:
@@ -606,18 +641,27 @@ def _templates_in(folders: tuple[tuple[str, int], ...]) -> Mapping[str, tuple[st
             name = "/".join([*path.relative_to(folder).parent.parts, path.name.split(".", 1)[0]]).lower()
             names.setdefault(name, []).append(text)
         for name, texts in names.items():
-            found.setdefault(name, tuple(texts))  # the site's own template overrides a theme's
+            # The site's own template overrides a theme's. Within the site (``shortcodes``
+            # and ``_shortcodes``), and between themes (their order is the configuration's,
+            # not read here), which one Hugo picks is not established: every candidate
+            # counts, as a variant (fail closed, attacker, issue 24).
+            if theme and name in site:
+                continue
+            found[name] = (*found.get(name, ()), *texts)
+            if not theme:
+                site[name] = found[name]
     return found
 
 
-def _folders(root: Path) -> tuple[tuple[str, int], ...]:
-    folders: list[tuple[str, int]] = []
+def _folders(root: Path) -> tuple[tuple[str, int, bool], ...]:
+    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``."""
+    folders: list[tuple[str, int, bool]] = []
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
         for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
             for sub in _SHORTCODE_FOLDERS:
                 folder = base / sub
                 try:
-                    folders.append((str(folder), os.stat(folder).st_mtime_ns))
+                    folders.append((str(folder), os.stat(folder).st_mtime_ns, base != site))
                 except OSError:
                     continue
         if folders:
@@ -629,13 +673,15 @@ def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
     """The Hugo shortcode templates of the site around ``root`` (its folder, parent or
     grandparent: the first holding shortcode templates), by name in lower case
     (``docs/aside`` for ``layouts/shortcodes/docs/aside.html``), each a tuple of its
-    variants' texts (``note.en.html`` too); the site's ``layouts`` come before its themes'."""
+    variants' texts (``note.en.html`` too); the site's ``layouts`` override its themes';
+    a name in both of the site's folders, or in several themes, has every candidate as a
+    variant (fail closed)."""
     folders = _folders(root)
     return _templates_in(folders) if folders else {}
 
 
 @lru_cache(maxsize=64)
-def _silent_in(folders: tuple[tuple[str, int], ...]) -> frozenset[str]:
+def _silent_in(folders: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
     # Any variant of the template that may not output ``.Inner`` can drop it.
     return frozenset(name for name, texts in _templates_in(folders).items()
                      if any(not outputs_inner(text) for text in texts))
@@ -752,7 +798,7 @@ def _hugo_spans(body: str, silent: frozenset[str],
                 spans.append((opened.start(), opened.end(), tag.start(), tag.end(), True))
     if depth > 0 and opened is not None:
         spans.append((opened.start(), opened.end(), len(body), len(body), True))
-    if silent:
+    if silent or ".inline" in body.lower():
         # The comment: above; ``{{< x />}}``: self-closed.
         tags = [tag for tag in _HUGO_SHORTCODE.finditer(body) if tag.group(3).lower() != "comment"]
         pairs, _ = _pairs((tag.group(3).lower(), tag.group(2) is not None, tag) for tag in tags if not tag.group(5))
@@ -773,7 +819,9 @@ def _hugo_spans(body: str, silent: frozenset[str],
                 if shown_through_parent(templates.get(name, ()), templates.get(pairs[up][0], ()), last):
                     shown.add(i)
         for i, (name, opened_, closed, _) in enumerate(pairs):
-            if name not in silent or i in shown:
+            # An inline shortcode's interior is a template (its logic not evaluated here), and
+            # Hugo renders none of it unless ``enableInlineShortcodes`` is on: dropped.
+            if (name not in silent and not name.endswith(".inline")) or i in shown:
                 continue
             position = opened_.start()
             for child in sorted((j for j in shown if parents.get(j) == i), key=lambda j: pairs[j][1].start()):

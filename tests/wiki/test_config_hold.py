@@ -10,8 +10,10 @@ characters, is written while the provider runs, through the real watcher path
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
+import shutil
 import time
 from pathlib import Path
 
@@ -70,6 +72,14 @@ def _site(tmp_path: Path, kind: str, hold_s: float) -> tuple[WikiSettings, Index
     return WikiSettings(root=site, layout=kind.split("-")[0], config_hold_s=hold_s), IndexLayout(tmp_path / "index")
 
 
+def _settle(settings: WikiSettings, index: IndexLayout) -> None:
+    """Index the site once with no hold, so this process has a settled reading of its
+    configuration: the files were just written, and their inode change time, which no
+    author can set back, says so (backdating their modification time no longer settles them)."""
+    with Indexer(dataclasses.replace(settings, config_hold_s=0.0), index) as indexer:
+        indexer.sync()
+
+
 @pytest.fixture(autouse=True)
 def _hold_reset() -> object:
     yield
@@ -84,6 +94,7 @@ def test_issue24_no_half_written_config_publishes_before_the_hold(tmp_path: Path
 
     name, text, withheld, public, _ = _SITES[kind]
     settings, index = _site(tmp_path, kind, hold_s=30.0)
+    _settle(settings, index)
     path = settings.root / name
     with Indexer(settings, index) as indexer:
         indexer.sync()
@@ -113,6 +124,7 @@ def test_issue24_a_loosening_applies_once_stable_and_a_tightening_at_once(tmp_pa
 
     name, text, withheld, public, _ = _SITES[kind]
     settings, index = _site(tmp_path, kind, hold_s=1.0)
+    _settle(settings, index)
     path = settings.root / name
     looser = "title: Docs\n" if kind == "jekyll" else "template: page.html\n"
     with Indexer(settings, index) as indexer:
@@ -145,3 +157,50 @@ def test_issue24_a_first_reading_of_a_young_config_holds_its_pages_internal(tmp_
         indexer.sync()
         public = _public_now(index)
     assert not public, public
+
+
+def _backdated_rename(site: Path, name: str, text: str) -> None:
+    """``printf … > n; touch -d '2 hours ago' n; mv n <config>``."""
+    scratch = site.parent / "n"
+    scratch.write_text(text, "utf-8")
+    _age(scratch, 7200.0)
+    os.replace(scratch, site / name)
+
+
+def _copy_keeping_mtime(site: Path, name: str, text: str) -> None:
+    """``cp -p old <config>`` from an old file elsewhere."""
+    old = site.parent / "old.yml"
+    old.write_text(text, "utf-8")
+    _age(old, 7200.0)
+    shutil.copy2(old, site / name)
+
+
+def _future_mtime(site: Path, name: str, text: str) -> None:
+    """``touch -d '+2 hours' <config>`` after writing it."""
+    (site / name).write_text(text, "utf-8")
+    _age(site / name, -7200.0)
+
+
+@pytest.mark.parametrize(("kind", "form"), [("jekyll", _backdated_rename), ("mkdocs-meta", _copy_keeping_mtime),
+                                             ("jekyll", _future_mtime)],
+                         ids=["backdated-rename", "meta-copy-keeping-mtime", "future-mtime"])
+def test_issue24_an_authors_file_times_do_not_skip_the_hold(tmp_path: Path, kind: str, form: object) -> None:
+    """Issue 24 (attacker): the hold counts from when the file last changed as the kernel
+    saw it, not from the modification time its author sets: a looser configuration moved
+    or copied into place with an old time, or given a future one, still waits."""
+    from provider.watch import LiveIndexer
+
+    name, _, withheld, public, _ = _SITES[kind]
+    looser = "title: t\n" if kind == "jekyll" else "template: page.html\n"
+    settings, index = _site(tmp_path, kind, hold_s=30.0)
+    _settle(settings, index)
+    with Indexer(settings, index) as indexer:
+        indexer.sync()
+        live = LiveIndexer(indexer, reconcile_interval_s=0)
+        assert callable(form)
+        form(settings.root, name, looser)
+        live.apply([name])
+        now = _public_now(index)
+        assert _has(now, public)
+        assert not any(_has(now, page) for page in withheld), now
+        assert live.apply_held() is None  # not due within the hold

@@ -338,3 +338,27 @@ def test_title_case_product_words_are_no_names() -> None:
     assert name_lists(["Customers: Acme Logistics, Borealis Foods and Cobalt Marine."]) == [
         ["Acme Logistics", "Borealis Foods", "Cobalt Marine"]]
     assert name_lists(["Use SharePoint, PowerShell and IIS.", "Restart the server now"]) == []
+
+
+_CODE_OF = ["Override", "override", "Door", "Alarm", "Gate", "Keypad", "Bypass", "Disarm", "Vault", "Master",
+            "Emergency", "Unlock", "Admin override", "Building door", "PIN", "Token"]
+_CODE_SHAPES = ["7731-2290", "7731 2290", "77312290", "4417", "GW-7731", "qK7vR2mX"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from(_CODE_OF), st.sampled_from(["code", "codes", "Code", "CODE"]), st.sampled_from(_CODE_SHAPES),
+       st.sampled_from(["{l}: {v}", "{l} = {v}", "The {l} is {v}.", "Call the desk. {l}: {v}"]))
+def test_issue24_a_code_of_what_opens_is_a_secrets_label(qualifier: str, code: str, value: str, form: str) -> None:
+    """Issue 24 (attacker): ``Override code: 7731-2290`` was no label (``code`` ends it, and
+    only ``Override PIN``/``Door code`` were names) and the value, copied onto 3 public
+    pages, was served; a code of what a secret opens names one, as its PIN does."""
+    assert list(secret_values(form.format(l=f"{qualifier} {code}", v=value))) == [value]
+
+
+@given(st.sampled_from(["Error code: 0x80070005", "Status code: 200", "code: 0x80070005", "Error code = 404",
+                        "The error code is 0x800f081f.", "Return code: 1603", "Exit code: 2", "Product code: 5",
+                        "Source code: available", "The status code is 503.", "Country code: 44"]))
+def test_issue24_a_code_of_nothing_secret_stays_prose(line: str) -> None:
+    """Troubleshooting docs (Learn) say ``Error code: 0x80070005``: no secret's label."""
+    assert list(secret_values(line)) == []
+

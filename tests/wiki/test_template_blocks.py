@@ -647,3 +647,94 @@ def test_a_child_handing_inner_to_its_parent_is_shown_only_if_the_parent_prints_
     child, parent, last, shown = case
     assert shown_through_parent((child,), (parent,), last) is shown, (child, parent, last)
     assert not outputs_inner(child)  # alone, the child prints nothing
+
+
+_LEFT = ("{{", "{{ ", "{{- ", "{{\t", "{{-\n", "{{\r\n")
+_RIGHT = ("}}", " }}", " -}}", "\n}}", "\t-}}")
+_CONDITIONS = ("false", "(eq 1 2)", ".Site.Params.x", '(.Get "show")')
+
+
+@st.composite
+def _keyword_forms(draw: st.DrawFn) -> tuple[str, bool]:
+    """A shortcode template whose keywords (``if``, ``with``, ``range``, ``else``, ``end``,
+    ``define``, ``block``, ``template``, ``break``, ``continue``) are written as Go's lexer
+    reads them — a keyword ends at any non-identifier character: a tab, a newline, ``(``,
+    ``.``, a trim marker — and whether every path outputs ``.Inner``."""
+
+    def act(word: str, rest: str = "") -> str:
+        if rest:
+            gap = draw(st.sampled_from([" ", "\t", "\n", "\r\n", " \t "] + (["", ""] if rest[0] in "(." else [])))
+            word = f"{word}{gap}{rest}"
+        return f"{draw(st.sampled_from(_LEFT))}{word}{draw(st.sampled_from(_RIGHT))}"
+
+    cond = draw(st.sampled_from(_CONDITIONS))
+    inner = act("$.Inner")
+    kind = draw(st.sampled_from(["if", "with", "range", "if-else", "if-else-if", "define", "block", "template",
+                                 "range-break", "range-if-break", "range-else"]))
+    if kind in ("if", "with", "range"):
+        return act(kind, cond) + inner + act("end"), False
+    if kind == "if-else":
+        return act("if", cond) + inner + act("else") + inner + act("end"), True
+    if kind == "if-else-if":
+        return act("if", cond) + inner + act("else", act("if", cond)[2:-2].strip("- \t\r\n")) + inner + \
+            act("end"), False
+    if kind == "define":
+        return act("define", '"d"') + inner + act("end"), False
+    if kind == "block":
+        return act("block", '"b" .') + inner + act("end"), False
+    if kind == "template":
+        return act("template", '"d" .Inner'), False
+    stop = act(draw(st.sampled_from(["break", "continue"])))
+    if kind == "range-break":  # ends the path: what follows in the loop does not print
+        return act("range", "seq 1") + stop + inner + act("else") + inner + act("end"), False
+    if kind == "range-if-break":
+        return (act("range", "seq 1") + act("if", cond) + stop + act("end") + inner + act("else") + inner
+                + act("end"), False)
+    return act("range", "seq 1") + inner + act("else") + inner + act("end"), True
+
+
+@settings(max_examples=50, deadline=None)
+@given(case=_keyword_forms())
+def test_go_keywords_are_read_as_gos_lexer_reads_them(case: tuple[str, bool]) -> None:
+    """Issue 24 (attacker): ``{{ if<TAB>false }}``, ``{{if(eq 1 2)}}``, a newline after the
+    keyword, trim markers: the keyword is still a keyword; ``break``/``continue`` end the
+    path through a loop body (fail closed)."""
+    template, shown = case
+    assert outputs_inner(template) is shown, template
+
+
+_CANDIDATES = ("layouts/shortcodes/note.html", "layouts/_shortcodes/note.html", "themes/a/layouts/shortcodes/note.html",
+               "themes/b/layouts/_shortcodes/note.html")
+
+
+@pytest.mark.parametrize(("first", "second"), [(a, b) for a in _CANDIDATES for b in _CANDIDATES
+                                               if a < b and not (a.startswith("layouts") and b.startswith("themes"))])
+@pytest.mark.parametrize("silent_first", [True, False])
+def test_a_shortcode_with_several_candidate_templates_shows_inner_only_if_each_does(
+        tmp_path: Path, first: str, second: str, silent_first: bool) -> None:
+    """Issue 24 (attacker): the same shortcode in ``layouts/shortcodes`` and
+    ``layouts/_shortcodes`` (or in two themes): which Hugo picks is not established, so
+    the interior is public only if every candidate outputs it (the site's own still
+    overrides a theme's)."""
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    one, other = (_SILENT, _SHOWN) if silent_first else (_SHOWN, _SILENT)
+    mixed = _hugo(tmp_path, body, {first: one, second: other})
+    assert "Quokkasecret" not in _texts(mixed.public_passages) and "sign in" in _texts(mixed.public_passages)
+    both = _hugo(tmp_path, body, {first: _SHOWN, second: _SHOWN})
+    assert "Quokkasecret" in _texts(both.public_passages)
+
+
+@given(name=st.sampled_from(["s.inline", "Time.inline", "docs/x.inline"]),
+       delim=st.sampled_from([("<", ">"), ("%", "%")]),
+       logic=st.sampled_from(["{{{{ if false }}}}{s}{{{{ end }}}}", "{{{{ with .Get 9 }}}}{s}{{{{ end }}}}",
+                              "{{{{/* {s} */}}}}", '{{{{ define "d" }}}}{s}{{{{ end }}}}', "{s}"]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_inline_shortcodes_body_is_a_template_and_not_public(tmp_path: Path, name: str, delim: tuple[str, str],
+                                                               logic: str) -> None:
+    """Issue 24 (attacker): ``{{< s.inline >}}{{ if false }}TEXT{{ end }}{{< /s.inline >}}``:
+    the body of an inline shortcode is a template whose logic is not evaluated here, and
+    Hugo renders none of it without ``enableInlineShortcodes``: not public."""
+    o, c = delim
+    body = f"{LEAD}\n\n{{{{{o} {name} {c}}}}}{logic.format(s=SECRET)}{{{{{o} /{name} {c}}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/other.html": _SHOWN})
+    assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)

@@ -10,7 +10,7 @@ changed — :func:`site_digest`).
 
 **A change that loosens waits** (issue 24): a configuration file an editor is writing
 may parse while half-written (``title: t`` before its ``exclude:`` list). A reading of
-the files made while the newest of them is younger than the hold time
+the files made while the newest of them changed less than the hold time ago
 (:func:`hold_s`: ``KNOWLEDGE_PROVIDER_CONFIG_HOLD_S``, 30 s by default, read once into the
 wiki settings and handed to every reader process, so the same in every process) applies together with the last *settled*
 reading (one made when the files were older than that): a page is excluded when either
@@ -19,18 +19,24 @@ key the stricter way (:meth:`~.policy.SitePolicy.defaults_for`). So a change tha
 a page less public applies at once, one that makes it more public once the files have
 been unchanged for the hold time. A process with no settled reading (the first reading,
 made while the files are young) holds every page the files govern internal until then.
+A file's age counts from when it last changed in a way its author cannot backdate
+(:func:`changed_ns`: the later of its modification time and its inode change time, which
+the kernel sets at every write, rename, copy and ``touch``): ``touch -d '2 hours ago'``
+before moving a file into place, or ``cp -p``, no longer skips the hold, and a
+modification time in the future holds until it is that old (fail closed).
 :func:`hold_deadline` says when the next held change is due to apply; the live indexer
 scans again then (a timer, not the next file event).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -46,8 +52,8 @@ from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
 from .mkdocs import read_mkdocs
 from .policy import Finding, PathRule, SitePolicy, _stricter
 
-__all__ = ["SettledReadings", "SiteView", "adopt_settled", "hold_deadline", "hold_s", "is_site_config",
-           "load_site_policy", "set_hold_s", "settled_readings", "site_digest", "site_view"]
+__all__ = ["SettledReadings", "SiteView", "adopt_settled", "changed_ns", "hold_deadline", "hold_s", "is_site_config",
+           "load_site_policy", "no_hold", "set_hold_s", "settled_readings", "site_digest", "site_view"]
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +78,23 @@ def set_hold_s(seconds: float | None) -> None:
     _hold_set = None if seconds is None else min(max(float(seconds), 0.0), 3600.0)
 
 
+@contextlib.contextmanager
+def no_hold() -> Iterator[None]:
+    """No hold in this process while inside: the configuration is read as it is (``check``,
+    a one-shot reading with no earlier state to protect). A held reading cached before is
+    read again (:func:`load_site_policy`); the hold set before is back on leaving."""
+    global _hold_set
+    before = _hold_set
+    _hold_set = 0.0
+    try:
+        yield
+    finally:
+        _hold_set = before
+
+
 def hold_s() -> float:
     """Seconds a site configuration change that makes a page more public waits, counted
-    from the newest file's modification time (module docstring): as :func:`set_hold_s`
+    from the newest file's last change (:func:`changed_ns`, module docstring): as :func:`set_hold_s`
     set it, else from :data:`~.config_files.HOLD_ENV` (:func:`~.config_files.hold_from_env`)."""
     return _hold_set if _hold_set is not None else hold_from_env()
 
@@ -104,11 +124,19 @@ def adopt_settled(readings: SettledReadings) -> None:
             _meta_settled.setdefault(path, reading)
 
 
-def _young(mtime_s: float, hold: float) -> bool:
-    """Whether a file modified at ``mtime_s`` (Unix seconds) is within the hold: written
-    less than ``hold`` seconds ago, or up to ``hold`` seconds ahead of the clock."""
-    age = time.time() - mtime_s
-    return hold > 0 and -hold < age < hold
+def changed_ns(st: os.stat_result) -> int:
+    """When the file whose ``stat`` is ``st`` last changed, in Unix nanoseconds: the later of
+    its modification time, which its author sets at will (``touch -d``, ``cp -p``, an
+    archive's times), and its inode change time, which the kernel sets at every write,
+    rename and time change and nobody can set back (issue 24)."""
+    return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _young(changed_s: float, hold: float) -> bool:
+    """Whether a file that last changed at ``changed_s`` (Unix seconds, :func:`changed_ns`)
+    is within the hold: less than ``hold`` seconds ago, or at any time ahead of the clock
+    (a modification time in the future holds until it has passed: fails closed)."""
+    return hold > 0 and time.time() - changed_s < hold
 
 
 def hold_deadline(root: Path, after: float = 0.0) -> float | None:
@@ -163,7 +191,7 @@ def _stamp(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
     for path in paths:
         try:
             st = os.stat(path)
-            out.append((str(path), st.st_mtime_ns, st.st_size))
+            out.append((str(path), changed_ns(st), st.st_size))
         except OSError:
             out.append((str(path), -1, -1))
     return tuple(out)
@@ -274,7 +302,7 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
     now = time.monotonic()
     with _lock:
         cached = _cache.get(key)
-        if cached is not None and cached.until and time.time() >= cached.until:
+        if cached is not None and cached.until and (time.time() >= cached.until or hold_s() == 0):
             cached.stamp, cached.until = (), 0.0  # the hold is over: read the files again
         if cached is not None and max_age_s > 0 and now - cached.checked <= max_age_s:
             return cached.policy
@@ -414,7 +442,8 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
         return data, error, digest
     hold = hold_s()
     settled = _meta_settled.get(name)
-    if not _young(st.st_mtime, hold):
+    changed = changed_ns(st) / 1e9
+    if not _young(changed, hold):
         if len(_meta_settled) > 4096:
             _meta_settled.clear()
         _meta_settled[name] = (data, error, digest)
@@ -423,7 +452,7 @@ def _folder_meta(path: Path) -> tuple[Any, str | None, str]:
     if settled is not None and settled[2] == digest:
         return data, error, digest
     with _lock:
-        _meta_until[name] = st.st_mtime + hold
+        _meta_until[name] = changed + hold
     if settled is None:
         return None, (f"changed less than {hold:.0f} s ago, and no earlier reading of it is known to this process "
                       "(a change that makes pages more public waits; issue 24)"), f"held:{digest}"
@@ -452,7 +481,7 @@ def _folder_meta_now(path: Path, st: os.stat_result | None) -> tuple[Any, str | 
                         "(restart to apply a removal)", path)
         return found[1], found[2], found[3]
     _logged_meta.discard(str(path))
-    key = (st.st_mtime_ns, st.st_size)
+    key = (changed_ns(st), st.st_size)
     found = _meta_cache.get(str(path))
     if found is not None and found[0] == key:
         return found[1], found[2], found[3]
