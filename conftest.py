@@ -107,7 +107,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     fast = config.stash.get(_FAST_TIER_EXIT, None)
     if fast is not None:
-        verdict = "passed" if fast == pytest.ExitCode.OK else f"FAILED (exit {fast}, its report is above)"
+        verdict = {pytest.ExitCode.OK: "passed", pytest.ExitCode.NO_TESTS_COLLECTED: "selected no test"}.get(
+            fast, f"FAILED (exit {fast}, its report is above)")
         terminalreporter.write_line(f"--full: the fast tier (child run on every core) {verdict}")
 
 
@@ -120,18 +121,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if rel in SLOW_FILES:
             item.add_marker(slow)
     if _FAST_TIER_EXIT in config.stash:  # the child run had the fast tier: the other two here
-        kept, left_out = [], []
-        for item in items:
-            (kept if any(item.iter_markers("e2e")) or any(item.iter_markers("slow")) else left_out).append(item)
-        if left_out:
-            config.hook.pytest_deselected(items=left_out)
-            items[:] = kept
-        return
-    if not _default_run(config):
+        keep_fast = False
+    elif _default_run(config):
+        keep_fast = True
+    else:
         return
     kept, left_out = [], []
     for item in items:
-        (left_out if any(item.iter_markers("e2e")) or any(item.iter_markers("slow")) else kept).append(item)
+        fast = not (any(item.iter_markers("e2e")) or any(item.iter_markers("slow")))
+        (kept if fast == keep_fast else left_out).append(item)
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept

@@ -364,22 +364,30 @@ def _config_in(folder: Path) -> Path | None:
     return None
 
 
+def _project_in(content: Path, folder: Path) -> MkDocsProject | None:
+    """The project configured in ``folder`` (read again when its configuration file
+    changes), or ``None`` when ``folder`` has none or it cannot be read."""
+    try:
+        config = _config_in(folder)
+        if config is None:
+            return None
+        stat = config.stat()
+    except OSError:
+        return None
+    key = (str(config), stat.st_mtime_ns, stat.st_size)
+    project = _cache.get(key)
+    if project is None:
+        project = _cache[key] = _project(content, config)
+    return project
+
+
 def site_blogs(content: Path) -> tuple[Blog, ...]:
     """The Material blogs of the MkDocs project configured in ``content`` or its parent
     (:class:`Blog`); none without a readable configuration. Never raises."""
     for folder in (content, content.parent):
-        try:
-            config = _config_in(folder)
-            if config is None:
-                continue
-            stat = config.stat()
-        except OSError:
-            continue
-        key = (str(config), stat.st_mtime_ns, stat.st_size)
-        project = _cache.get(key)
-        if project is None:
-            project = _cache[key] = _project(content, config)
-        return project.blogs
+        project = _project_in(content, folder)
+        if project is not None:
+            return project.blogs
     return ()
 
 
@@ -390,17 +398,7 @@ def project_for(content: Path, relpath: str) -> MkDocsProject | None:
     parts = PurePosixPath(relpath).parts[:-1]
     folders = [content.joinpath(*parts[:n]) for n in range(len(parts), -1, -1)] + [content.parent]
     for folder in folders:
-        try:
-            config = _config_in(folder)
-            if config is None:
-                continue
-            stat = config.stat()
-        except OSError:
-            continue
-        key = (str(config), stat.st_mtime_ns, stat.st_size)
-        project = _cache.get(key)
-        if project is None:
-            project = _cache[key] = _project(content, config)
-        if project.error is not None or project.page_path(relpath) is not None:
+        project = _project_in(content, folder)
+        if project is not None and (project.error is not None or project.page_path(relpath) is not None):
             return project
     return None

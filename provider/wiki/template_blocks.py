@@ -237,41 +237,33 @@ def _keyword(text: str) -> tuple[str, str]:
     return found.group(0), text[found.end():].strip()
 
 
-def _split_pipeline(expression: str) -> list[str]:
-    """The commands of a pipeline (``|`` outside strings and parentheses)."""
-    commands, depth, quote, start = [], 0, "", 0
-    for i, char in enumerate(expression):
+def _split_outside(text: str, separator: Callable[[str], bool]) -> list[str]:
+    """``text`` cut at each character ``separator`` accepts outside strings and
+    parentheses; empty pieces included."""
+    pieces, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
         if quote:
-            quote = "" if char == quote and expression[i - 1] != "\\" else quote
+            quote = "" if char == quote and text[i - 1] != "\\" else quote
         elif char in "\"'`":
             quote = char
         elif char == "(":
             depth += 1
         elif char == ")":
             depth -= 1
-        elif char == "|" and depth == 0:
-            commands.append(expression[start:i].strip())
+        elif depth == 0 and separator(char):
+            pieces.append(text[start:i])
             start = i + 1
-    return [*commands, expression[start:].strip()]
+    return [*pieces, text[start:]]
+
+
+def _split_pipeline(expression: str) -> list[str]:
+    """The commands of a pipeline (``|`` outside strings and parentheses)."""
+    return [command.strip() for command in _split_outside(expression, "|".__eq__)]
 
 
 def _words(command: str) -> list[str]:
     """The words of a command (spaces outside strings and parentheses)."""
-    words, depth, quote, start = [], 0, "", 0
-    for i, char in enumerate(command):
-        if quote:
-            quote = "" if char == quote and command[i - 1] != "\\" else quote
-        elif char in "\"'`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char.isspace() and depth == 0:
-            if i > start:
-                words.append(command[start:i])
-            start = i + 1
-    return [*words, command[start:]] if command[start:] else words
+    return [word for word in _split_outside(command, str.isspace) if word]
 
 
 def _unwrap(term: str) -> str:
