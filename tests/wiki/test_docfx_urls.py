@@ -10,6 +10,7 @@ docset is not known.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import unicodedata
@@ -265,7 +266,8 @@ def test_a_base_path_naming_no_docset_is_reported(repo: Path) -> None:
 
 # --------------------------------------------------------------------------- the real corpus
 
-CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpora" / "ms-officedocs-support"
+CORPUS = Path(os.environ.get("KP_CORPORA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "corpora") \
+    / "ms-officedocs-support"
 #: The docset base paths the corpus' own links use (``/exchange/troubleshoot/…``), which
 #: are also what each docfx.json's ``breadcrumb_path`` names.
 CORPUS_BASES = {"Exchange": "/exchange/troubleshoot", "Microsoft365": "/microsoft-365/troubleshoot",
@@ -317,3 +319,46 @@ def test_r7_real_corpus_urls_match_the_corpus_own_links() -> None:
         if relpath.split("/")[0] not in ("Teams", "Viva"):  # docsets whose entries have a src folder
             assert relpath.split("/")[1].lower() not in path.split("/")[2:3]  # … which is not in the URL
     assert site.notes() == []
+
+
+_SEGMENT = st.from_regex(r"[A-Za-z][A-Za-z0-9-]{0,8}", fullmatch=True)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folders=st.lists(_SEGMENT, max_size=3), name=_SEGMENT, shortcut=st.sampled_from(["**.md", "**/**.md"]))
+def test_issue24_docfx_globstar_shortcut_is_every_folder(tmp_path_factory: pytest.TempPathFactory,
+                                                         folders: list[str], name: str, shortcut: str) -> None:
+    """DocFX reads a segment starting with ``**`` as ``**/`` then ``*`` (``**.md`` is
+    ``**/*.md``, GlobMatcher.ExpandGlobStarShortcut): ``"files": ["**.md"]`` at the docset
+    root builds every ``.md`` file at any depth, as ``**/*.md`` does, and gives it its URL
+    (issue 24; the glob matcher alone read ``**.md`` as ``*.md``, the top folder only, so
+    pages below it had no URL and were withheld as not built)."""
+    root = tmp_path_factory.mktemp("docfx")
+    relpath = "/".join([*folders, f"{name}.md"])
+    write_files(root, {"docfx.json": json.dumps({"build": {"content": [{"files": [shortcut]}]}}), relpath: PAGE})
+    policy = load_site_policy(root, "docfx")
+    assert policy.excluded_reason(relpath) is None
+    site = docfx_site(root, (), LEARN)
+    expected = relpath[:-3].lower()
+    if name.lower() == "index":
+        expected = "/".join(folders).lower() + "/" if folders else ""
+    assert site.url_path(relpath) == (expected, None)
+
+
+@pytest.mark.parametrize(("pattern", "path", "matched"), [
+    ("**.md", "a/b/c.md", True),
+    ("**.md", "c.md", True),
+    ("**.md", "a/c.yml", False),
+    ("a**.md", "ab.md", True),          # inside a segment ** is one *
+    ("a**.md", "a/b.md", False),
+    ("docs/**.md", "docs/x/y.md", True),
+    ("docs/**.md", "other/y.md", False),
+])
+def test_issue24_docfx_globstar_shortcut_excludes_too(tmp_path: Path, pattern: str, path: str,
+                                                      matched: bool) -> None:
+    """The same reading for ``exclude``: ``"exclude": ["private/**.md"]`` withholds the
+    pages at any depth below ``private/`` (fail closed)."""
+    write_files(tmp_path, {"docfx.json": json.dumps({"build": {"content": [
+        {"files": ["**/*.md", "**/*.yml"], "exclude": [pattern]}]}}), path: PAGE})
+    policy = load_site_policy(tmp_path, "docfx")
+    assert (policy.excluded_reason(path) is not None) is matched

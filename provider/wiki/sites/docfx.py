@@ -6,9 +6,12 @@ docset governing the files in its folder:
 
 * ``build.content[]``: a markdown file is a page only when an entry's ``files`` globs
   match its path (relative to the entry's ``src``, default the ``docfx.json`` folder)
-  and the same entry's ``exclude`` globs do not. DocFX globs: ``**`` across folders,
-  ``{a,b}``, dot files matched, letters compared whatever their case (DocFX's default
-  glob options ignore case) unless the entry says ``"case": true``.
+  and the same entry's ``exclude`` globs do not. DocFX globs: ``**`` across folders
+  (zero or more), and a segment starting with ``**`` is DocFX's shortcut for ``**/`` then
+  ``*`` (``**.md`` is ``**/*.md``: every ``.md`` file at any depth, not only the top
+  folder's; ``**/**.yml`` likewise; :func:`docfx_glob`), ``{a,b}``, dot files matched,
+  letters compared whatever their case (DocFX's default glob options ignore case) unless
+  the entry says ``"case": true``.
 * ``build.globalMetadata`` (every page of the docset), then ``build.fileMetadata``
   (``{key: {glob: value}}``, later globs winning, case ignored) are merged under each
   page's front matter: an audience key or ``ROBOTS: NOINDEX`` there counts as the page's
@@ -33,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -41,7 +45,7 @@ from .config_files import ConfigError, read_bytes, read_config
 from .policy import Finding, MetaRule, PathRule
 
 __all__ = ["CONFIG_NAME", "MAX_DEPTH", "MAX_REDIRECTION_BYTES", "PUBLISH_CONFIG", "REDIRECTION_GLOB", "ContentEntry",
-           "content_entries", "find_docsets", "read_docfx", "redirection_files"]
+           "content_entries", "docfx_glob", "find_docsets", "read_docfx", "redirection_files"]
 
 CONFIG_NAME = "docfx.json"
 MAX_DEPTH = 3
@@ -79,12 +83,27 @@ def _globs(value: Any) -> list[str] | None:
     return None
 
 
+_GLOBSTAR_SHORTCUT = re.compile(r"^\*{2,}(?=[^/*])")
+
+
+def docfx_glob(pattern: str) -> str:
+    """``pattern`` with DocFX's globstar shortcut spelled out: a segment starting with
+    ``**`` and going on (``**.md``, ``***x``) is ``**/`` then that segment with ``*``
+    (``**/*.md``), as DocFX's ``GlobMatcher.ExpandGlobStarShortcut`` reads it; a ``**``
+    inside a segment (``a**.md``) is one ``*``, as the glob matcher already reads it.
+
+    >>> docfx_glob("**.md"), docfx_glob("**/**.yml"), docfx_glob("docs/**")
+    ('**/*.md', '**/**/*.yml', 'docs/**')
+    """
+    return "/".join(_GLOBSTAR_SHORTCUT.sub("**/*", part) for part in pattern.split("/"))
+
+
 def _relative(pattern: str) -> str:
-    """A DocFX glob relative to its folder: ``./private/**`` and ``/private/**`` name
-    ``private/**``."""
+    """A DocFX glob relative to its folder (``./private/**`` and ``/private/**`` name
+    ``private/**``), its shortcuts spelled out (:func:`docfx_glob`)."""
     while pattern.startswith(("./", "/")):
         pattern = pattern[1:] if pattern.startswith("/") else pattern[2:]
-    return pattern
+    return docfx_glob(pattern)
 
 
 def _join(src: str, pattern: str) -> str:
