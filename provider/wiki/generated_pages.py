@@ -11,8 +11,10 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
 
 ==============  ===================================================================================
 ``hugo``        ``/tags/``, ``/categories/`` (or the taxonomies the site configuration names) and
-                their terms; ``/page/N/`` and ``/<section>/page/N/`` (pagination); ``/index.xml``
-                and ``/<section>/index.xml`` (feeds); ``/sitemap.xml``; ``/404.html``
+                their terms; ``/page/N/`` and ``/<section>/page/N/`` (pagination; also by
+                ``[pagination] path`` and the older ``paginatePath``, per language too);
+                ``/index.xml`` and ``/<section>/index.xml`` (feeds) and the files of the other
+                output formats (:class:`HugoRoutes`); ``/sitemap.xml``; ``/404.html``
 ``docusaurus``  ``/tags`` and ``/<routeBasePath>/tags`` and their tags; ``/blog`` (the post list),
                 ``/blog/page/N``, ``/blog/tags…``, ``/blog/archive``, ``/blog/authors…``, the blog's
                 feeds (``/blog/rss.xml``, ``/blog/atom.xml``, ``/blog/feed.json``); ``/search``;
@@ -23,7 +25,8 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
                 (``archive_url_format``, its ``{date}`` by ``archive_url_date_format``), category
                 (``categories_url_format``), author (``authors_profiles_url_format``) pages,
                 each also paginated (``pagination_url_format``), and the index's pagination
-``jekyll``      ``/feed.xml``, ``/sitemap.xml``, the paginator's ``/pageN/``; jekyll-archives'
+``jekyll``      ``/feed.xml``, ``/sitemap.xml``, the paginator's ``/pageN/`` and
+                :func:`jekyll_pagination_routes`; jekyll-archives'
                 ``/tag/…``, ``/category/…``; with jekyll-archives named in ``_config.yml``
                 (``plugins``, ``gems`` or its ``jekyll-archives`` key) its ``permalinks``
                 (defaults ``/:year/``, ``/:year/:month/``, ``/:year/:month/:day/``,
@@ -34,12 +37,15 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["generated_route", "hugo_permalink_sections", "jekyll_archive_routes"]
+__all__ = ["HugoRoutes", "generated_route", "hugo_permalink_sections", "hugo_routes", "jekyll_archive_routes",
+           "jekyll_pagination_routes"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
 _JEKYLL_PAGE_N = re.compile(r"^page\d+$")
@@ -79,6 +85,138 @@ def _hugo_taxonomies(root: Path) -> tuple[str, ...]:
         _taxonomies.clear()
     found = _taxonomies[key] = tuple(dict.fromkeys([*names, *_DEFAULT_TAXONOMIES]))
     return found
+
+
+#: Hugo's built-in output formats other than HTML: ``(baseName, suffix)`` of the file each
+#: writes in a list page's (or a page's) folder. Hugo writes them for the kinds the
+#: ``outputs`` setting (or a page's front matter, not read here) names, so all count.
+_HUGO_FORMATS = {"rss": ("index", "xml"), "json": ("index", "json"), "calendar": ("index", "ics"),
+                 "csv": ("index", "csv"), "robots": ("robots", "txt"), "sitemap": ("sitemap", "xml")}
+#: Hugo's built-in media types' first suffix, for a custom output format's ``mediaType``.
+_HUGO_SUFFIXES = {"application/json": "json", "application/rss+xml": "xml", "application/xml": "xml",
+                  "text/xml": "xml", "text/html": "html", "text/calendar": "ics", "text/csv": "csv",
+                  "text/plain": "txt", "text/css": "css", "text/javascript": "js", "application/javascript": "js",
+                  "text/markdown": "md", "application/manifest+json": "webmanifest",
+                  "application/toml": "toml", "application/yaml": "yaml", "text/x-toml": "toml",
+                  "text/x-yaml": "yaml"}
+
+
+@dataclass(frozen=True)
+class HugoRoutes:
+    """What a Hugo site's configuration says about the pages it generates (issue 24).
+
+    Attributes:
+        pagination: the pagination path segments (``[pagination] path``, the older
+            ``paginatePath``, also per language), Hugo's ``page`` always among them.
+        files: file names its output formats write in a list page's or a page's folder
+            (``index.xml``, ``index.json``, a custom format's ``search.json``), lower case;
+            ``*`` in place of a suffix it cannot tell (any suffix).
+        prefixes: first path segments of output formats with a ``path`` the
+            ``outputs`` setting names (``amp``: AMP pages are ``/amp/…``), lower case.
+    """
+
+    pagination: tuple[str, ...] = ("page",)
+    files: frozenset[str] = frozenset(f"{b}.{s}" for b, s in _HUGO_FORMATS.values())
+    prefixes: frozenset[str] = frozenset()
+
+
+def _lowered(value: Any) -> Any:
+    """A mapping with its keys in lower case, as Hugo reads its configuration."""
+    return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else value
+
+
+def _hugo_config_maps(site: Path) -> list[dict[str, Any]]:
+    """Every configuration mapping of the Hugo site (the root file, ``config/_default``
+    and ``config/production``; a file named like a key, ``pagination.toml``, holds that
+    key), keys in lower case. A file that cannot be read is left out (it is reported by
+    the site configuration reader)."""
+    from .hugo_site import ENVIRONMENT, _read
+
+    found: list[dict[str, Any]] = []
+    files = [site / f"{n}.{f}" for n in ("hugo", "config") for f in ("toml", "yaml", "yml", "json")]
+    for folder in ("_default", ENVIRONMENT):
+        base = site / "config" / folder
+        with contextlib.suppress(OSError):
+            files += sorted(p for p in base.iterdir() if p.suffix in (".toml", ".yaml", ".yml", ".json"))
+    for path in files:
+        if not path.is_file():
+            continue
+        try:
+            data: Any = _read(path)
+        except (OSError, ValueError):
+            continue
+        if path.stem.lower() not in ("hugo", "config"):
+            data = {path.stem.lower(): data}
+        if isinstance(data, dict):
+            found.append(_lowered(data))
+    return found
+
+
+def _hugo_routes_of(maps: list[dict[str, Any]]) -> HugoRoutes:
+    pagination = ["page"]
+    formats = {name: (base, suffix, "") for name, (base, suffix) in _HUGO_FORMATS.items()}
+    formats["amp"] = ("index", "html", "amp")
+    suffixes = dict(_HUGO_SUFFIXES)
+    named: set[str] = set()
+    scopes = list(maps)
+    for data in maps:
+        languages = data.get("languages")
+        if isinstance(languages, dict):
+            scopes += [_lowered(v) for v in languages.values() if isinstance(v, dict)]
+    for data in scopes:
+        paths = [data.get("paginatepath"), _lowered(data.get("pagination") or {}).get("path")
+                 if isinstance(data.get("pagination"), dict) else None]
+        pagination += [p.strip("/").lower() for p in paths if isinstance(p, str) and p.strip("/")]
+        media = data.get("mediatypes")
+        if isinstance(media, dict):
+            for kind, spec in media.items():
+                spec = _lowered(spec)
+                found = spec.get("suffixes") if isinstance(spec, dict) else None
+                if isinstance(found, list) and found and isinstance(found[0], str):
+                    suffixes[str(kind).lower()] = found[0].lower()
+        outputs = data.get("outputs")
+        if isinstance(outputs, dict):
+            for names in outputs.values():
+                named.update(str(n).lower() for n in (names if isinstance(names, list) else [names]))
+        custom = data.get("outputformats")
+        if isinstance(custom, dict):
+            for name, spec in custom.items():
+                spec = _lowered(spec) if isinstance(spec, dict) else {}
+                old = formats.get(str(name).lower(), ("index", "", ""))
+                base = spec.get("basename", old[0])
+                media_type = spec.get("mediatype")
+                suffix = (suffixes.get(str(media_type).lower(), "*") if media_type is not None else old[1]) or "*"
+                path = spec.get("path", old[2])
+                formats[str(name).lower()] = (str(base).lower(), suffix, str(path).strip("/").lower())
+                named.add(str(name).lower())  # defined for a page's front matter outputs, fail closed
+    files = {f"{base}.{suffix}" for base, suffix, _ in formats.values() if suffix != "html"}
+    files |= {f"{base}.{suffix}" for name, (base, suffix, path) in formats.items()
+              if suffix == "html" and base != "index" and name in named}
+    prefixes = {path.split("/")[0] for name, (_, _, path) in formats.items() if path and name in named}
+    return HugoRoutes(tuple(dict.fromkeys(pagination)), frozenset(files), frozenset(prefixes))
+
+
+_hugo_routes: dict[tuple[str, tuple[tuple[str, int], ...]], HugoRoutes] = {}
+
+
+def hugo_routes(root: Path) -> HugoRoutes:
+    """The :class:`HugoRoutes` of the Hugo site at ``root`` (its ``content`` folder or
+    the site folder). Cached by the configuration files' modification times; never
+    raises (an unreadable file keeps Hugo's defaults)."""
+    site = root.parent if root.name == "content" else root
+    try:
+        folders = [site / "config" / "_default", site / "config" / "production"]
+        stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for p in
+                             [*site.glob("hugo.*"), *site.glob("config.*"),
+                              *(q for f in folders if f.is_dir() for q in f.iterdir())]))
+    except OSError:
+        return HugoRoutes()
+    key = (str(site), stamp)
+    if key not in _hugo_routes:
+        if len(_hugo_routes) > 64:
+            _hugo_routes.clear()
+        _hugo_routes[key] = _hugo_routes_of(_hugo_config_maps(site))
+    return _hugo_routes[key]
 
 
 _permalinks: dict[tuple[str, tuple[tuple[str, int], ...]], frozenset[str]] = {}
@@ -195,6 +333,75 @@ def jekyll_archive_routes(root: Path) -> tuple[re.Pattern[str], ...]:
     return patterns
 
 
+_paginations: dict[tuple[str, int, int], tuple[re.Pattern[str], ...]] = {}
+#: jekyll-paginate-v2's autopages and their default permalinks.
+_AUTOPAGES = {"tags": "/tag/:tag", "categories": "/category/:cat", "collections": "/collection/:coll"}
+
+
+def jekyll_pagination_routes(root: Path) -> tuple[re.Pattern[str], ...]:
+    """The pagination pages the Jekyll site at ``root`` generates, as patterns over a path
+    (no leading or trailing ``/``, lower case): jekyll-paginate's ``paginate_path``
+    (``/blog/page:num/``; its default ``/page:num`` is matched anyway), and with
+    jekyll-paginate-v2's ``pagination`` key its ``permalink`` (default ``/page/:num/``)
+    below any page, as the plugin puts it below each paginated page's own URL, and its
+    ``autopages`` (tag, category and collection pages, their permalinks, and their
+    pagination). A value that is not a string gives a pattern matching every path (fail
+    closed). Front matter ``pagination: permalink:`` of a single page is not read.
+    Cached by the file's modification time and size; never raises."""
+    from .sites.config_files import ConfigError, read_config
+    from .sites.jekyll import CONFIG_NAMES
+
+    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
+    if path is None:
+        return ()
+    try:
+        stat = path.stat()
+    except OSError:
+        return ()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key in _paginations:
+        return _paginations[key]
+    try:
+        data: Any = read_config(path)
+    except (ConfigError, OSError):
+        data = None
+    data = data if isinstance(data, dict) else {}
+    tokens = {"num": r"\d+"}
+    patterns: list[re.Pattern[str]] = []
+    everything = False
+    classic = data.get("paginate_path")
+    if isinstance(classic, str):
+        patterns.append(_permalink_regex(classic, tokens))
+    elif classic is not None:
+        everything = True
+    v2 = data.get("pagination")
+    if v2 is not None:
+        link = v2.get("permalink", "/page/:num/") if isinstance(v2, dict) else "/page/:num/"
+        if isinstance(link, str):
+            below = _permalink_regex(link, tokens).pattern
+            patterns.append(re.compile(rf"(?:.+/)?{below}"))
+        else:
+            everything = True
+    auto = data.get("autopages")
+    if isinstance(auto, dict):
+        for kind, default in _AUTOPAGES.items():
+            spec = auto.get(kind)
+            link = spec.get("permalink", default) if isinstance(spec, dict) else default
+            if isinstance(link, str):
+                body = _permalink_regex(link, {}).pattern
+                patterns.append(re.compile(rf"{body}(?:/.+)?"))
+            else:
+                everything = True
+    elif auto is not None:
+        everything = True
+    if everything:
+        patterns.append(re.compile(r".+"))
+    if len(_paginations) > 64:
+        _paginations.clear()
+    found = _paginations[key] = tuple(patterns)
+    return found
+
+
 def _mkdocs_blog_routes(root: Path) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """``(blog_dir, pattern over the path below it)`` of the pages each configured
     Material blog generates (module docstring)."""
@@ -221,12 +428,19 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
     if layout == "hugo":
         if first in _hugo_taxonomies(root):
             return f"the {first} taxonomy's pages"
-        if _PAGE_N.search(path):
-            return "a list page's pagination, …/page/N/"
+        routes = hugo_routes(root)
+        for segment in routes.pagination:
+            if re.search(rf"(?:^|/){re.escape(segment)}/\d+$", path):
+                return f"a list page's pagination, …/{segment}/N/"
         if last == "index.xml":
             return "a list page's RSS feed"
         if path in ("sitemap.xml", "404.html", "robots.txt"):
             return f"Hugo's {path}"
+        stem, dot, _ = last.rpartition(".")
+        if dot and (last in routes.files or f"{stem}.*" in routes.files):
+            return f"an output format's file ({last}: the site's outputs and outputFormats)"
+        if first in routes.prefixes and len(segments) > 0:
+            return f"an output format's pages below /{first}/ (its path)"
         return None
     if layout == "docusaurus":
         base = route_base.strip("/").lower()
@@ -257,6 +471,8 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
             return "jekyll-archives' tag and category pages"
         if path and any(p.fullmatch(path) for p in jekyll_archive_routes(root)):
             return "jekyll-archives' date, tag and category pages (its permalinks)"
+        if path and any(p.fullmatch(path) for p in jekyll_pagination_routes(root)):
+            return "the paginator's pages (paginate_path, or jekyll-paginate-v2's permalink and autopages)"
         return None
     if layout == "starlight":
         return "Starlight's /404" if path in ("404", "404.html") else None

@@ -94,3 +94,87 @@ def test_issue24_material_blog_generated_pages_any_blog_dir(tmp_path_factory: py
                  f"/{blog_dir}/page/{page}/", f"/{blog_dir}/category/{name}/page/{page}/"):
         assert generated_route("mkdocs", path, root=root) is not None, path
     assert generated_route("mkdocs", f"/{blog_dir}/", root=root) is None
+
+
+# -- configured pagination paths and output formats (issue 24) --------------------------------
+
+def _hugo(root: Path, config: str) -> Path:
+    (root / "content").mkdir(parents=True, exist_ok=True)
+    (root / "hugo.toml").write_text(config, "utf-8")
+    return root / "content"
+
+
+_SEGMENT = st.from_regex(r"[a-z][a-z0-9]{1,8}", fullmatch=True).filter(lambda s: s not in ("page", "tags"))
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(segment=_SEGMENT, section=_SLUG, page=st.integers(2, 999),
+       how=st.sampled_from(["[pagination]\n  path = '{}'\n", "paginatePath = '{}'\n",
+                            "[languages.de.pagination]\n  path = '{}'\n"]))
+def test_issue24_hugo_pagination_path_any_segment(tmp_path_factory: pytest.TempPathFactory, segment: str,
+                                                  section: str, page: int, how: str) -> None:
+    """Hugo writes list pages' pagination at ``…/<pagination path>/N/`` (``[pagination]
+    path``, the older ``paginatePath``, per language too): every such URL is generated,
+    below the home page, a section, a locale folder; the bare segment is not."""
+    root = _hugo(tmp_path_factory.mktemp("h"), "title = 'x'\n" + how.format(segment))
+    for path in (f"/{segment}/{page}/", f"/{section}/{segment}/{page}/", f"/de/{segment}/{page}/",
+                 f"/{section}/{segment}/{page}/index.html", f"/page/{page}/"):
+        assert generated_route("hugo", path, root=root, locales=("de",)) is not None, path
+    assert generated_route("hugo", f"/{section}/{segment}/", root=root) is None
+
+
+HUGO_OUTPUTS = ("title = 'x'\n[outputs]\n  home = ['HTML', 'RSS', 'SearchIndex']\n  section = ['HTML', 'JSON', 'AMP']\n"
+                "[outputFormats.SearchIndex]\n  baseName = 'search'\n  mediaType = 'application/json'\n"
+                "[outputFormats.Print]\n  baseName = 'print'\n  mediaType = 'text/html'\n"
+                "[outputFormats.Data]\n  baseName = 'data'\n  mediaType = 'application/x-custom'\n")
+
+
+@pytest.mark.parametrize(("path", "generated"), [
+    ("/index.xml", True),           # RSS
+    ("/blog/index.json", True),     # JSON for sections
+    ("/search.json", True),         # a custom format's baseName and its media type's suffix
+    ("/blog/print.html", True),     # an HTML format under its own baseName
+    ("/data.anything", True),       # a media type of unknown suffix: any suffix
+    ("/amp/blog/x/", True),         # AMP's path, named in outputs
+    ("/blog/x/", False),
+    ("/search/", False),
+    ("/blog/index.html", False),    # the page itself
+])
+def test_issue24_hugo_output_formats(tmp_path: Path, path: str, generated: bool) -> None:
+    root = _hugo(tmp_path, HUGO_OUTPUTS)
+    assert (generated_route("hugo", path, root=root) is not None) is generated
+
+
+def test_issue24_hugo_output_formats_in_config_folder(tmp_path: Path) -> None:
+    """``config/_default/outputFormats.toml`` holds the key its name says."""
+    root = _hugo(tmp_path, "title = 'x'\n")
+    (tmp_path / "config" / "_default").mkdir(parents=True)
+    (tmp_path / "config" / "_default" / "outputFormats.toml").write_text(
+        "[feed]\n  baseName = 'feed'\n  mediaType = 'application/rss+xml'\n", "utf-8")
+    (tmp_path / "config" / "_default" / "pagination.toml").write_text("path = 'seite'\n", "utf-8")
+    assert generated_route("hugo", "/feed.xml", root=root) is not None
+    assert generated_route("hugo", "/blog/seite/2/", root=root) is not None
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(prefix=_SLUG, word=_SEGMENT, page=st.integers(2, 999), name=_SLUG)
+def test_issue24_jekyll_paginate_path_and_v2_permalink(tmp_path_factory: pytest.TempPathFactory, prefix: str,
+                                                       word: str, page: int, name: str) -> None:
+    """jekyll-paginate's ``paginate_path`` (from the site root) and jekyll-paginate-v2's
+    ``permalink`` (below any paginated page) and ``autopages`` permalinks: every page
+    they write is generated; the same words elsewhere are not."""
+    root = _jekyll(tmp_path_factory.mktemp("j"), (
+        f"paginate_path: /{prefix}/{word}:num/\npagination:\n  enabled: true\n  permalink: /{word}-:num/\n"
+        f"autopages:\n  enabled: true\n  tags:\n    permalink: /{word}/:tag\n"))
+    for path in (f"/{prefix}/{word}{page}/", f"/{word}-{page}/", f"/{name}/{word}-{page}/", f"/{word}/{name}/",
+                 f"/{word}/{name}/{word}-{page}/", f"/category/{name}/"):
+        assert generated_route("jekyll", path, root=root) is not None, path
+    for path in (f"/{prefix}/{name}/", f"/{name}/{word}/"):
+        if path.strip("/") not in (f"{word}/{name}", f"{prefix}/{word}") and name not in ("tag", "category"):
+            assert generated_route("jekyll", path, root=root) is None, path
+
+
+def test_issue24_jekyll_v2_default_permalink(tmp_path: Path) -> None:
+    root = _jekyll(tmp_path, "pagination:\n  enabled: true\n")
+    assert generated_route("jekyll", "/blog/page/2/", root=root) is not None
+    assert generated_route("jekyll", "/blog/page/", root=root) is None

@@ -135,12 +135,22 @@ def test_issue24_generated_route_families(layout: str, data: st.DataObject) -> N
     ("mkdocs", {"mkdocs.yml": "site_name: x\n",
                 "docs/search.md": "---\ntitle: Claim\n---\nNew prices from 2027: 99 euros.\n"},
      "docs/search.md", "/search/"),
+    ("hugo", {"hugo.toml": "title = 'x'\n[pagination]\n  path = 'seite'\n",
+              "content/claim.md": "---\ntitle: Claim\nurl: /docs/seite/2/\n---\nNew prices: 99 euros.\n"},
+     "content/claim.md", "/docs/seite/2/"),
+    ("hugo", {"hugo.toml": "title = 'x'\n[outputFormats.SearchIndex]\n  baseName = 'search'\n"
+                           "  mediaType = 'application/json'\n",
+              "content/claim.md": "---\ntitle: Claim\nurl: /search.json\n---\nNew prices: 99 euros.\n"},
+     "content/claim.md", "/search.json"),
+    ("jekyll", {"_config.yml": "paginate_path: /news/p:num/\n",
+                "claim.md": "---\ntitle: Claim\npermalink: /news/p2/\n---\nNew prices: 99 euros.\n"},
+     "claim.md", "/news/p2/"),
 ])
 def test_issue24_a_document_at_a_generated_route_is_not_proved_published(
     tmp_path: Path, layout: str, files: dict[str, str], claim: str, url: str,
 ) -> None:
     ok = {"hugo": ("content/docs/reset.md", "/docs/reset/"), "docusaurus": ("docs/reset.md", "/docs/reset"),
-          "mkdocs": ("docs/reset.md", "/reset/")}[layout]
+          "mkdocs": ("docs/reset.md", "/reset/"), "jekyll": ("reset.md", "/reset.html")}[layout]
     found = _check(tmp_path, layout, {**files, ok[0]: "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n"},
                    url, ok[1])
     assert not _public(found, claim)
