@@ -67,7 +67,12 @@ from .locale_patterns import match_locale
 from .locales import strip_extension
 from .mkdocs_site import project_for
 from .model import CitationSettings, DocumentMeta, WikiSettings
-from .sites.javascript import docusaurus_current_docs, docusaurus_route_base_path, docusaurus_trailing_slash
+from .sites.javascript import (
+    docusaurus_current_docs,
+    docusaurus_route_base_path,
+    docusaurus_trailing_slash,
+    docusaurus_version_path,
+)
 
 __all__ = [
     "DEFAULT_PATH_PATTERN",
@@ -87,6 +92,10 @@ DEFAULT_PATH_PATTERN = "/{path}"
 PLACEHOLDERS = ("path", "locale", "locale_key", "locale_prefix", "id", "slug")
 MAX_URL_CHARS = 2000
 _CONTROL_OR_SPACE = re.compile(r"[\s\x00-\x1f\x7f]")
+
+
+#: A released Docusaurus version's docs folder: ``versioned_docs/version-<name>/``.
+_VERSIONED = re.compile(r"versioned_docs/version-([^/]+)/")
 
 
 def is_citable(url: str) -> bool:
@@ -298,20 +307,26 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
 
 def _docusaurus_docs_path(meta: DocumentMeta, settings: WikiSettings) -> tuple[bool, str | None, str | None]:
     """``(is a doc, {path}, problem)`` of a doc of Docusaurus' docs plugin (``docs/`` or its
-    ``i18n/`` mirror) by :func:`~provider.wiki.docusaurus_urls.docusaurus_doc_path`, under
-    the ``routeBasePath`` (the operator's, else the site configuration's) and the current
-    version's path (``next/`` once versions are released:
-    :func:`~provider.wiki.sites.javascript.docusaurus_current_docs`); the path is
+    ``i18n/`` mirror, or a released version's ``versioned_docs/version-<name>/``) by
+    :func:`~provider.wiki.docusaurus_urls.docusaurus_doc_path`, under the
+    ``routeBasePath`` (the operator's, else the site configuration's) and the version's
+    path (``next/`` for the current docs once versions are released, ``1.0/`` or ``""``
+    for lastVersion: :func:`~provider.wiki.sites.javascript.docusaurus_version_path`); the path is
     ``None`` when unknown (a slug Docusaurus refuses, a ``routeBasePath`` that is not a
     literal) or when the current version is not built, ``problem`` then saying why
     when it is not the slug."""
     stem = strip_extension(meta.relpath)
     found = match_locale(stem, settings.patterns, settings.known_locales)
     source = (found.group if found is not None else stem) + meta.relpath[len(stem):]
-    if not source.startswith("docs/"):
+    # A released version's docs (versioned_docs/version-1.0/…) are cited under that
+    # version's path (/docs/1.0/…, or /docs/… for lastVersion), as the docs/ folder is
+    # under the current version's (issue 24).
+    versioned = _VERSIONED.match(source)
+    if not source.startswith("docs/") and versioned is None:
         return False, None, None
+    inner = source[versioned.end():] if versioned is not None else source.removeprefix("docs/")
     front_id = meta.doc_id.rsplit("/", 1)[-1] if meta.sources.get("doc_id", "").startswith("front matter id") else None
-    slug = docusaurus_doc_path(source.removeprefix("docs/"), slug=meta.slug, front_id=front_id)
+    slug = docusaurus_doc_path(inner, slug=meta.slug, front_id=front_id)
     base = settings.citation.route_base_path
     if base is None:
         base, problem = docusaurus_route_base_path(settings.root)
@@ -320,7 +335,8 @@ def _docusaurus_docs_path(meta: DocumentMeta, settings: WikiSettings) -> tuple[b
     base = "docs" if base is None else base.strip("/")
     # The docs/ folder is the current version: not at routeBasePath once versions are
     # released (issue 24: the released page there is another file's).
-    version, problem = docusaurus_current_docs(settings.root)
+    version, problem = (docusaurus_version_path(settings.root, versioned.group(1)) if versioned is not None
+                        else docusaurus_current_docs(settings.root))
     if version is None:
         return True, None, problem
     if slug is None:

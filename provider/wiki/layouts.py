@@ -146,7 +146,8 @@ HUGO = Layout(
     text=TextOptions(code_templates="hugo"),
 )
 
-_OLD_VERSION = "an older docs version (only the current version is served)"
+_OLD_VERSION = ("a translation of a released docs version (i18n/<locale>/docusaurus-plugin-content-docs/version-*/: "
+                "not read, so not served)")
 
 DOCUSAURUS = Layout(
     name="docusaurus",
@@ -163,7 +164,6 @@ DOCUSAURUS = Layout(
     ignore=(
         ("build/**", "Docusaurus build output (build/)"),
         ("static/**", "static files, not pages (static/)"),
-        ("versioned_docs/**", _OLD_VERSION),
         ("i18n/*/docusaurus-plugin-content-docs/version-*/**", _OLD_VERSION),
         ("**/_*/**", "Docusaurus ignores folders starting with _ (partials)"),
         ("**/_*", "Docusaurus ignores files starting with _ (partials)"),

@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
-__all__ = ["docusaurus_current_docs", "docusaurus_route_base_path", "docusaurus_trailing_slash", "read_javascript"]
+__all__ = ["DocusaurusVersions", "docusaurus_current_docs", "docusaurus_route_base_path", "docusaurus_trailing_slash",
+           "docusaurus_version_path", "docusaurus_versions", "read_javascript"]
 
 _DOCUSAURUS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "cjs", "mjs", "ts", "mts"))
 _ASTRO_CONTENT = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
@@ -404,6 +406,140 @@ def _read_versions(root: Path) -> tuple[list[str] | None, str | None]:
     return data, None
 
 
+@dataclass(frozen=True)
+class DocusaurusVersions:
+    """The default docs plugin's versions as the site configuration and ``versions.json``
+    give them (issue 24).
+
+    Attributes:
+        released: the released versions (``versions.json``, newest first).
+        last: ``lastVersion`` (default: the newest released one, else ``"current"``).
+        only: ``onlyIncludeVersions``, or ``None`` when unset.
+        include_current: ``includeCurrentVersion`` (default ``True``).
+        paths: each version's ``versions.<name>.path`` where set (``current`` among them).
+    """
+
+    released: tuple[str, ...]
+    last: str
+    only: tuple[str, ...] | None = None
+    include_current: bool = True
+    paths: Mapping[str, str] = field(default_factory=dict)
+
+    def built(self, version: str) -> str | None:
+        """Why ``version`` (a released name, or ``"current"``) is not built, or ``None``."""
+        if version == "current":
+            if not self.include_current:
+                return "includeCurrentVersion: false: the docs/ folder is not built"
+        elif version not in self.released:
+            return (f"version {version!r} is not in versions.json: Docusaurus does not build "
+                    f"versioned_docs/version-{version}/")
+        if self.only is not None and version not in self.only:
+            return f"onlyIncludeVersions leaves the version {version!r} out: it is not built"
+        return None
+
+    def path(self, version: str) -> str:
+        """The URL segment of ``version`` below ``routeBasePath``: its ``path`` option,
+        else ``""`` for ``lastVersion``, ``next`` for the current version, its name for
+        another released one (Docusaurus' ``getVersionPathPart``)."""
+        if version in self.paths:
+            return self.paths[version].strip("/")
+        if version == self.last:
+            return ""
+        return "next" if version == "current" else version
+
+
+def _own_keys(tokens: list[tuple[str, str]], start: int, end: int) -> list[tuple[str, int]] | None:
+    """``(key, index of its value)`` of each own key of the object literal
+    ``tokens[start:end + 1]``, or ``None`` when a key is not a plain name or string."""
+    out: list[tuple[str, int]] = []
+    depth = 0
+    for at in range(start, end):
+        kind, text = tokens[at]
+        if kind == "punct" and text in "{[(":
+            depth += 1
+            if depth == 1:
+                continue
+        elif kind == "punct" and text in "}])":
+            depth -= 1
+        if depth == 1 and tokens[at - 1] in (("punct", "{"), ("punct", ",")) and (kind, text) != ("punct", "}"):
+            if kind not in ("word", "string") or tokens[at + 1] != ("punct", ":"):
+                return None
+            out.append((text, at + 2))
+    return out
+
+
+def docusaurus_versions(root: Path) -> tuple[DocusaurusVersions | None, str | None]:
+    """The :class:`DocusaurusVersions` of the site at ``root`` (its configuration read as
+    text, never run), or ``(None, why)`` when what decides them cannot be read: an
+    unreadable ``versions.json``, a version option that is not a literal. Never raises."""
+    versions, problem = _read_versions(root)
+    if versions is None:
+        return None, problem
+    default_last = versions[0] if versions else "current"
+    read = _docusaurus_tokens(root)
+    if read is None:
+        return DocusaurusVersions(tuple(versions), default_last), None
+    name, tokens = read
+    if tokens is None:
+        return None, f"{name} cannot be read"
+    include: str | bool | list[str] | None = True
+    only: str | bool | list[str] | None = None
+    last: str | bool | list[str] | None = default_last
+    paths: dict[str, str] = {}
+    for start, end in _docs_options(tokens):
+        if _unfollowed(tokens, start, end):
+            return None, f"{name}: the docs options cannot be read as plain data"
+        for key in ("includeCurrentVersion", "onlyIncludeVersions", "lastVersion", "versions"):
+            at = _object_key(tokens, start, end, key)
+            if at is None:
+                continue
+            if key == "versions":
+                region = _option_value(tokens, at)
+                if isinstance(region, str) or _unfollowed(tokens, *region):
+                    return None, f"{name}: versions is not a literal object"
+                entries = _own_keys(tokens, *region)
+                if entries is None:
+                    return None, f"{name}: versions is not a literal object"
+                for version, value_at in entries:
+                    options = _option_value(tokens, value_at)
+                    if isinstance(options, str) or _unfollowed(tokens, *options):
+                        return None, f"{name}: versions.{version} is not a literal object"
+                    path_at = _object_key(tokens, *options, "path")
+                    if path_at is not None:
+                        path = _literal(tokens, path_at)
+                        if not isinstance(path, str):
+                            return None, f"{name}: versions.{version}.path is not a literal string"
+                        paths[version] = path
+                continue
+            value = _literal(tokens, at)
+            if value is None:
+                return None, f"{name}: {key} is {tokens[at][1]!r}, not a literal"
+            include, only, last = ((value, only, last) if key == "includeCurrentVersion" else
+                                   (include, value, last) if key == "onlyIncludeVersions" else (include, only, value))
+    if not isinstance(include, bool):
+        return None, f"{name}: includeCurrentVersion is not true or false"
+    if only is not None and not isinstance(only, list):
+        return None, f"{name}: onlyIncludeVersions is not a list of version names"
+    if not isinstance(last, str):
+        return None, f"{name}: lastVersion is not a literal string"
+    return DocusaurusVersions(tuple(versions), last, tuple(only) if only is not None else None, include, paths), None
+
+
+def docusaurus_version_path(root: Path, version: str) -> tuple[str | None, str | None]:
+    """Where the default docs plugin publishes ``version`` (``"current"``: the ``docs/``
+    folder; else a released version's name, its ``versioned_docs/version-<name>/``
+    folder) below ``routeBasePath``: ``(path, None)`` (``""``: at ``/docs/`` itself,
+    ``"1.0"``, ``"next"``), or ``(None, why)`` when it is not built or where it lives
+    cannot be told (:func:`docusaurus_versions`). Never raises."""
+    versions, problem = docusaurus_versions(root)
+    if versions is None:
+        return None, problem
+    why = versions.built(version)
+    if why is not None:
+        return None, why
+    return versions.path(version), None
+
+
 def docusaurus_current_docs(root: Path) -> tuple[str | None, str | None]:
     """Where the default docs plugin publishes the *current* version (the ``docs/``
     folder) of the site at ``root``, read as text (never run; issue 24):
@@ -417,53 +553,4 @@ def docusaurus_current_docs(root: Path) -> tuple[str | None, str | None]:
     are the only version, at ``routeBasePath``. With them, ``lastVersion`` (by default the
     newest released one) is served at ``routeBasePath`` and the current version at
     ``next/`` — or at ``versions.current.path`` when that is set. Never raises."""
-    versions, problem = _read_versions(root)
-    if versions is None:
-        return None, problem
-    read = _docusaurus_tokens(root)
-    if read is None:
-        return ("next" if versions else ""), None
-    name, tokens = read
-    if tokens is None:
-        return None, f"{name} cannot be read"
-    include: str | bool | list[str] | None = True
-    only: str | bool | list[str] | None = None
-    last: str | bool | list[str] | None = versions[0] if versions else "current"
-    current_path: str | bool | list[str] | None = None
-    for start, end in _docs_options(tokens):
-        if _unfollowed(tokens, start, end):
-            return None, f"{name}: the docs options cannot be read as plain data"
-        for key in ("includeCurrentVersion", "onlyIncludeVersions", "lastVersion", "versions"):
-            at = _object_key(tokens, start, end, key)
-            if at is None:
-                continue
-            if key == "versions":
-                region = _option_value(tokens, at)
-                if isinstance(region, str) or _unfollowed(tokens, *region):
-                    return None, f"{name}: versions is not a literal object"
-                inner = _object_key(tokens, *region, "current")
-                if inner is None:
-                    continue
-                current = _option_value(tokens, inner)
-                if isinstance(current, str) or _unfollowed(tokens, *current):
-                    return None, f"{name}: versions.current is not a literal object"
-                path_at = _object_key(tokens, *current, "path")
-                if path_at is not None:
-                    current_path = _literal(tokens, path_at)
-                    if not isinstance(current_path, str):
-                        return None, f"{name}: versions.current.path is not a literal string"
-                continue
-            value = _literal(tokens, at)
-            if value is None:
-                return None, f"{name}: {key} is {tokens[at][1]!r}, not a literal"
-            include, only, last = ((value, only, last) if key == "includeCurrentVersion" else
-                                   (include, value, last) if key == "onlyIncludeVersions" else (include, only, value))
-    if include is not True:
-        return None, f"{name} sets includeCurrentVersion: false: the docs/ folder is not built"
-    if only is not None and (not isinstance(only, list) or "current" not in only):
-        return None, f"{name}: onlyIncludeVersions leaves the current version (docs/) out: it is not built"
-    if not isinstance(last, str):
-        return None, f"{name}: lastVersion is not a literal string"
-    if isinstance(current_path, str):
-        return current_path.strip("/"), None
-    return ("" if last == "current" else "next"), None
+    return docusaurus_version_path(root, "current")

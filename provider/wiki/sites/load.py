@@ -41,11 +41,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from wcmatch import glob
+
 from .config_files import BEING_WRITTEN, ConfigError, Unresolved, hold_from_env, read_bytes, read_config, young_blank
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
 from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
-from .javascript import read_javascript
+from .javascript import docusaurus_versions, read_javascript
 from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
 from .jekyll import read_jekyll
 from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
@@ -178,7 +180,7 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
                     for f in ("toml", "yaml", "yml", "json")]
         return out
     if tool == "docusaurus":
-        return [root / f"docusaurus.config.{e}" for e in ("js", "cjs", "mjs", "ts", "mts")]
+        return [*(root / f"docusaurus.config.{e}" for e in ("js", "cjs", "mjs", "ts", "mts")), root / "versions.json"]
     if tool == "starlight":
         site = root.parents[2] if root.resolve().parts[-3:] == ("src", "content", "docs") else root
         return [site / "src" / f"{stem}.{ext}" for stem in ("content.config", "content/config")
@@ -213,8 +215,23 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
 STARLIGHT_DOCS = "src/content/docs"
 #: The folders Docusaurus' docs, blog and pages plugins build from (default paths), below
 #: the site root.
-DOCUSAURUS_SOURCES = ("docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-content-docs/current",
+DOCUSAURUS_SOURCES = ("docs", "versioned_docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-content-docs/current",
                       "i18n/*/docusaurus-plugin-content-blog", "i18n/*/docusaurus-plugin-content-pages")
+
+def _unbuilt_versions(root: Path) -> tuple[PathRule, ...]:
+    """The ``versioned_docs/version-<name>/`` folders Docusaurus does not build: a version
+    ``versions.json`` does not list, or ``onlyIncludeVersions`` leaves out; all of them
+    when the versions cannot be read (fail closed; the reason says why)."""
+    if not (root / "versioned_docs").is_dir():
+        return ()
+    versions, problem = docusaurus_versions(root)
+    if versions is None:
+        return (PathRule("glob", ("versioned_docs/**",), f"a released docs version, not served: {problem}"),)
+    built = tuple(f"versioned_docs/version-{glob.escape(v)}/**" for v in versions.released
+                  if versions.built(v) is None)
+    return (PathRule("glob", ("versioned_docs/**",), "a docs version Docusaurus does not build (not in "
+                     "versions.json, or left out by onlyIncludeVersions)", unless=built),)
+
 
 def _read(root: Path, tool: str) -> SitePolicy:
     if tool == "jekyll":
@@ -253,6 +270,8 @@ def _read(root: Path, tool: str) -> SitePolicy:
             outside = (PathRule("glob", DOCUSAURUS_SOURCES, "outside the Docusaurus docs, blog and pages folders "
                                 "(docs/, blog/, src/pages/, their i18n/ translations): Docusaurus does not build it",
                                 invert=True),)
+        if tool == "docusaurus":
+            outside += _unbuilt_versions(root)
         return SitePolicy(tool, tuple(found[0]), outside, (), tuple(found[1]))
     return SitePolicy()
 
