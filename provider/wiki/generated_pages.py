@@ -15,7 +15,8 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
                 ``[pagination] path`` and the older ``paginatePath``, per language too);
                 ``/index.xml`` and ``/<section>/index.xml`` (feeds) and the files of the other
                 output formats (:class:`HugoRoutes`); ``/sitemap.xml``; ``/404.html``
-``docusaurus``  ``/tags`` and ``/<routeBasePath>/tags`` and their tags; ``/blog`` (the post list),
+``docusaurus``  ``/tags`` and ``/<routeBasePath>/tags`` (and each docs version's,
+                ``/docs/1.0/tags``) and their tags; ``/blog`` (the post list),
                 ``/blog/page/N``, ``/blog/tags…``, ``/blog/archive``, ``/blog/authors…``, the blog's
                 feeds (``/blog/rss.xml``, ``/blog/atom.xml``, ``/blog/feed.json``); ``/search``;
                 ``/404.html``
@@ -111,8 +112,9 @@ class HugoRoutes:
         files: file names its output formats write in a list page's or a page's folder
             (``index.xml``, ``index.json``, a custom format's ``search.json``), lower case;
             ``*`` in place of a suffix it cannot tell (any suffix).
-        prefixes: first path segments of output formats with a ``path`` the
-            ``outputs`` setting names (``amp``: AMP pages are ``/amp/…``), lower case.
+        prefixes: first path segments of output formats with a ``path`` (``amp``: AMP
+            pages are ``/amp/…``), lower case: a custom format's always (a page's front
+            matter may name it), AMP's when the ``outputs`` setting names it.
     """
 
     pagination: tuple[str, ...] = ("page",)
@@ -445,6 +447,13 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
     if layout == "docusaurus":
         base = route_base.strip("/").lower()
         tags = {"tags", f"{base}/tags".strip("/")}
+        # Each docs version has its own tag pages (/docs/1.0/tags, /docs/next/tags).
+        from .sites.javascript import docusaurus_versions
+
+        versions, _ = docusaurus_versions(root)
+        if versions is not None:
+            for name in (*versions.released, "current"):
+                tags.add("/".join(p for p in (base, versions.path(name).lower(), "tags") if p))
         if any(path == t or path.startswith(t + "/") for t in tags):
             return "the docs plugin's tag pages"
         if first == "blog" and (len(segments) == 1 or segments[1] in ("page", "tags", "archive", "authors")

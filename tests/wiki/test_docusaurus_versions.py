@@ -128,3 +128,15 @@ def test_r7_issue24_version_paths_class(tmp_path_factory: pytest.TempPathFactory
         assert url == (f"{BASE}/docs/a" if name == effective else f"{BASE}/docs/{name}/a"), (name, why)
     assert _url(settings, "docs/intro.md")[0] == (f"{BASE}/docs/intro" if effective == "current"
                                                  else f"{BASE}/docs/next/intro")
+
+
+def test_issue24_each_version_has_its_tag_pages(tmp_path: Path) -> None:
+    """A versioned doc whose slug is ``/tags`` collides with that version's generated tag
+    list (/docs/1.0/tags): not proved published by the sitemap."""
+    from provider.wiki.generated_pages import generated_route
+
+    _site(tmp_path, _config("versions: { '1.0': { path: 'old' } }"), ["2.0", "1.0"], {})
+    for path in ("/docs/tags", "/docs/old/tags/x", "/docs/next/tags"):
+        assert generated_route("docusaurus", path, root=tmp_path) is not None, path
+    for path in ("/docs/guides/tags", "/docs/2.0/tags"):  # 2.0 is lastVersion: at /docs/ itself
+        assert generated_route("docusaurus", path, root=tmp_path) is None, path
