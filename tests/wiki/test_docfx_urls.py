@@ -362,3 +362,18 @@ def test_issue24_docfx_globstar_shortcut_excludes_too(tmp_path: Path, pattern: s
         {"files": ["**/*.md", "**/*.yml"], "exclude": [pattern]}]}}), path: PAGE})
     policy = load_site_policy(tmp_path, "docfx")
     assert (policy.excluded_reason(path) is not None) is matched
+
+
+@pytest.mark.parametrize(("files", "path", "built"), [
+    (["**/*.md"], ".attachments/x.md", False),   # DocFX's globs skip dot names unless named
+    (["**/*.md"], "a/.hidden.md", False),
+    (["**.md"], ".git/x.md", False),
+    ([".attachments/*.md"], ".attachments/x.md", True),
+    (["**/*.md"], "a/x.md", True),
+])
+def test_issue24_docfx_files_globs_skip_dot_names(tmp_path: Path, files: list[str], path: str, built: bool) -> None:
+    """DocFX's default glob options do not let ``*`` or ``**`` match a name starting with
+    ``.``: such a file is not built (and gets no URL) unless a pattern names the dot."""
+    write_files(tmp_path, {"docfx.json": json.dumps({"build": {"content": [{"files": files}]}}), path: PAGE})
+    assert (load_site_policy(tmp_path, "docfx").excluded_reason(path) is None) is built
+    assert (docfx_site(tmp_path, (), LEARN).url_path(path)[0] is not None) is built

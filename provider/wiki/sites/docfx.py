@@ -9,8 +9,10 @@ docset governing the files in its folder:
   and the same entry's ``exclude`` globs do not. DocFX globs: ``**`` across folders
   (zero or more), and a segment starting with ``**`` is DocFX's shortcut for ``**/`` then
   ``*`` (``**.md`` is ``**/*.md``: every ``.md`` file at any depth, not only the top
-  folder's; ``**/**.yml`` likewise; :func:`docfx_glob`), ``{a,b}``, dot files matched,
-  letters compared whatever their case (DocFX's default glob options ignore case) unless
+  folder's; ``**/**.yml`` likewise; :func:`docfx_glob`), ``{a,b}``; a ``files`` glob's
+  ``*`` and ``**`` do not match a name starting with ``.`` (``.attachments/x.md`` is built
+  only when a pattern names the dot, as DocFX's default glob options say), ``exclude``
+  globs' do (fail closed); letters compared whatever their case (DocFX's default glob options ignore case) unless
   the entry says ``"case": true``.
 * ``build.globalMetadata`` (every page of the docset), then ``build.fileMetadata``
   (``{key: {glob: value}}``, later globs winning, case ignored) are merged under each

@@ -336,7 +336,8 @@ def _normalize(rule: Any, *names: str) -> None:
         object.__setattr__(rule, name, tuple(_nfc(v) for v in value) if isinstance(value, tuple) else _nfc(value))
 
 
-def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold: bool = False) -> bool:
+def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold: bool = False,
+                 dots: bool = True) -> bool:
     """Whether ``path`` matches any of ``patterns`` in a tool's syntax.
 
     * ``gitignore``: Git's own rules (``pathspec.GitIgnoreSpec``: ``!`` re-includes,
@@ -357,6 +358,9 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
       reader that makes such rules reports it as a finding over the whole content root,
       which fails closed.
 
+    ``dots`` (``glob`` only): ``*`` and ``**`` match names starting with ``.``; without it
+    only a pattern naming the dot does (DocFX's default glob options, for ``files``).
+
     ``casefold`` compares letters whatever their case (``Internal/`` against
     ``internal/**``): DocFX's globs ignore case unless a file mapping says ``"case":
     true``, and Hugo's mount globs ignore case.
@@ -369,7 +373,7 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
     if syntax == "gitignore":
         return _gitignore(patterns).match_file(path)
     if syntax == "glob":
-        matcher = _glob(patterns, casefold)
+        matcher = _glob(patterns, casefold, dots)
         parts = path.split("/")
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
     if casefold and syntax not in ("regex", "goregex"):
@@ -396,8 +400,9 @@ def _exact(patterns: tuple[str, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _glob(patterns: tuple[str, ...], casefold: bool = False) -> Any:
-    return glob.compile(list(patterns), flags=_GLOB_FLAGS | (glob.IGNORECASE if casefold else 0))
+def _glob(patterns: tuple[str, ...], casefold: bool = False, dots: bool = True) -> Any:
+    flags = (_GLOB_FLAGS if dots else _GLOB_FLAGS & ~glob.DOTGLOB) | (glob.IGNORECASE if casefold else 0)
+    return glob.compile(list(patterns), flags=flags)
 
 
 @lru_cache(maxsize=256)
@@ -473,14 +478,14 @@ def _docfx_builds(entry: Mapping[str, Any], path: str) -> bool:
     """DocFX builds ``path`` for a ``build.content`` entry: its ``files`` match and its
     ``exclude`` does not."""
     casefold = not entry.get("case", False)
-    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold)
+    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False)
             and not rule_matches("glob", tuple(entry["exclude"]), path, casefold=casefold))
 
 
 def _docfx_explain(rule: PathRule, path: str) -> str:
     for entry in _docfx_entries(rule.patterns):
         casefold = not entry.get("case", False)
-        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold):
+        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False):
             continue
         for pattern, label in zip(entry["exclude"], entry["labels"], strict=True):
             if rule_matches("glob", (pattern,), path, casefold=casefold):
