@@ -178,3 +178,16 @@ def test_issue24_jekyll_v2_default_permalink(tmp_path: Path) -> None:
     root = _jekyll(tmp_path, "pagination:\n  enabled: true\n")
     assert generated_route("jekyll", "/blog/page/2/", root=root) is not None
     assert generated_route("jekyll", "/blog/page/", root=root) is None
+
+
+@pytest.mark.parametrize(("path", "generated"), [
+    ("/news/seite/2/", True),
+    ("/news/category/billing/seite/3/", True),
+    ("/news/page/2/", False),   # the default format is not used here
+    ("/news/seite/", False),
+])
+def test_issue24_material_blog_custom_pagination_url_format(tmp_path: Path, path: str, generated: bool) -> None:
+    """Material's blog ``pagination_url_format`` names the index's and the lists' pages."""
+    root = _mkdocs(tmp_path, "site_name: x\nplugins:\n  - blog:\n      blog_dir: news\n"
+                             "      pagination_url_format: 'seite/{page}'\n")
+    assert (generated_route("mkdocs", path, root=root) is not None) is generated
