@@ -112,6 +112,8 @@ class HugoRoutes:
         files: file names its output formats write in a list page's or a page's folder
             (``index.xml``, ``index.json``, a custom format's ``search.json``), lower case;
             ``*`` in place of a suffix it cannot tell (any suffix).
+        taxonomies: the plural names ``[taxonomies]`` gives, wherever it is set (a
+            ``config/_default/taxonomies.toml`` too, and per language), lower case.
         prefixes: first path segments of output formats with a ``path`` (``amp``: AMP
             pages are ``/amp/…``), lower case: a custom format's always (a page's front
             matter may name it), AMP's when the ``outputs`` setting names it.
@@ -120,6 +122,7 @@ class HugoRoutes:
     pagination: tuple[str, ...] = ("page",)
     files: frozenset[str] = frozenset(f"{b}.{s}" for b, s in _HUGO_FORMATS.values())
     prefixes: frozenset[str] = frozenset()
+    taxonomies: frozenset[str] = frozenset()
 
 
 def _lowered(value: Any) -> Any:
@@ -160,6 +163,7 @@ def _hugo_routes_of(maps: list[dict[str, Any]]) -> HugoRoutes:
     formats["amp"] = ("index", "html", "amp")
     suffixes = dict(_HUGO_SUFFIXES)
     named: set[str] = set()
+    taxonomies: set[str] = set()
     scopes = list(maps)
     for data in maps:
         languages = data.get("languages")
@@ -169,6 +173,9 @@ def _hugo_routes_of(maps: list[dict[str, Any]]) -> HugoRoutes:
         paths = [data.get("paginatepath"), _lowered(data.get("pagination") or {}).get("path")
                  if isinstance(data.get("pagination"), dict) else None]
         pagination += [p.strip("/").lower() for p in paths if isinstance(p, str) and p.strip("/")]
+        kinds = data.get("taxonomies")
+        if isinstance(kinds, dict):
+            taxonomies.update(str(v).strip("/").lower() for v in kinds.values() if isinstance(v, str) and v.strip("/"))
         media = data.get("mediatypes")
         if isinstance(media, dict):
             for kind, spec in media.items():
@@ -195,7 +202,7 @@ def _hugo_routes_of(maps: list[dict[str, Any]]) -> HugoRoutes:
     files |= {f"{base}.{suffix}" for name, (base, suffix, path) in formats.items()
               if suffix == "html" and base != "index" and name in named}
     prefixes = {path.split("/")[0] for name, (_, _, path) in formats.items() if path and name in named}
-    return HugoRoutes(tuple(dict.fromkeys(pagination)), frozenset(files), frozenset(prefixes))
+    return HugoRoutes(tuple(dict.fromkeys(pagination)), frozenset(files), frozenset(prefixes), frozenset(taxonomies))
 
 
 _hugo_routes: dict[tuple[str, tuple[tuple[str, int], ...]], HugoRoutes] = {}
@@ -428,9 +435,9 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
     first = segments[0] if segments else ""
     last = segments[-1] if segments else ""
     if layout == "hugo":
-        if first in _hugo_taxonomies(root):
-            return f"the {first} taxonomy's pages"
         routes = hugo_routes(root)
+        if first in _hugo_taxonomies(root) or first in routes.taxonomies:
+            return f"the {first} taxonomy's pages"
         for segment in routes.pagination:
             if re.search(rf"(?:^|/){re.escape(segment)}/\d+$", path):
                 return f"a list page's pagination, …/{segment}/N/"

@@ -146,14 +146,17 @@ def test_issue24_hugo_output_formats(tmp_path: Path, path: str, generated: bool)
 
 
 def test_issue24_hugo_output_formats_in_config_folder(tmp_path: Path) -> None:
-    """``config/_default/outputFormats.toml`` holds the key its name says."""
+    """``config/_default/outputFormats.toml`` (``pagination.toml``, ``taxonomies.toml``)
+    holds the key its name says."""
     root = _hugo(tmp_path, "title = 'x'\n")
     (tmp_path / "config" / "_default").mkdir(parents=True)
     (tmp_path / "config" / "_default" / "outputFormats.toml").write_text(
         "[feed]\n  baseName = 'feed'\n  mediaType = 'application/rss+xml'\n", "utf-8")
     (tmp_path / "config" / "_default" / "pagination.toml").write_text("path = 'seite'\n", "utf-8")
+    (tmp_path / "config" / "_default" / "taxonomies.toml").write_text("topic = 'topics'\n", "utf-8")
     assert generated_route("hugo", "/feed.xml", root=root) is not None
     assert generated_route("hugo", "/blog/seite/2/", root=root) is not None
+    assert generated_route("hugo", "/topics/billing/", root=root) is not None
 
 
 @hsettings(max_examples=40, deadline=None)
