@@ -409,7 +409,7 @@ def _read_header(settings: WikiSettings, relpath: str, data: bytes, revision: st
         # With a sitemap, rule 11 decides: on the site is the proof the tool published it.
         source = excluded_source(relpath, settings.patterns, settings.known_locales, settings.default_locale,
                                  load_site_policy(settings.root, settings.layout).excluded_reason,
-                                 settings.root)
+                                 settings.root, own, yaml_end_marker=layout.name == "jekyll")
         if source is not None:
             errors.append(f"a translation of {source[0]}, which the docs tool does not build ({source[1]}): "
                           "internal until the site's sitemap (sitemap:) shows this page published")
