@@ -38,7 +38,8 @@ from .locale_patterns import LocalePattern
 from .locales import strip_extension
 from .translation_names import candidate_stems, language_of, name_key
 
-__all__ = ["excluded_source", "forget_excluded", "join_keys", "source_candidates", "source_keys"]
+__all__ = ["excluded_source", "forget_excluded", "join_keys", "permalink_key", "read_join_keys", "source_candidates",
+           "source_keys"]
 
 #: Extensions a source page may have beside its translation's own (a translated ``a.md``
 #: of an ``a.mdx``: Hugo and MkDocs pair by the name without extension).
@@ -157,7 +158,9 @@ def _text_key(value: Any) -> str | None:
     return name_key(value.strip()) if isinstance(value, str) and value.strip() else None
 
 
-def _permalink_key(value: Any) -> str | None:
+def permalink_key(value: Any) -> str | None:
+    """A ``permalink`` as :func:`join_keys` compares it (NFC, case folded, without its
+    slashes; ``/`` for the root), or ``None`` for no text."""
     key = _text_key(value)
     return None if key is None else key.strip("/") or "/"
 
@@ -171,7 +174,7 @@ def join_keys(front: Mapping[str, Any], default_locale: str, *, source: bool) ->
     ``language``) names another language than ``default_locale``'s. Values compared
     after NFC and case folding, permalinks without their slashes."""
     keys = {("group", key) for key in map(_text_key, (front.get(k) for k in _GROUP_KEYS)) if key}
-    permalink = _permalink_key(front.get("permalink"))
+    permalink = permalink_key(front.get("permalink"))
     if permalink is not None:
         own = language_of(default_locale) or default_locale
         languages = {language_of(v.strip()) for k in _LANGUAGE_KEYS

@@ -16,6 +16,7 @@ import itertools
 import unicodedata
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -147,3 +148,65 @@ def test_a_hugo_page_joined_only_by_translation_key_to_an_unpublished_source_is_
     _, public, why = found[place]
     assert not public, (how, place, why)
     assert found["content/versand.de.md"][1], found["content/versand.de.md"]
+
+
+#: ``(layout, config, excluded source path, its text, translation path, its text)``: a
+#: translation by name (MkDocs ``secret_de.md``), by ``translationKey`` (Hugo) and by
+#: ``lang`` and ``permalink`` (jekyll-polyglot), each of a source the tool excludes.
+_LATER = {
+    "mkdocs name": ("mkdocs", "mkdocs.yml", "site_name: x\nexclude_docs: |\n  secret.md\n",
+                    "docs/secret.md", "---\ntitle: Goodwill\n---\n\n",
+                    "docs/secret_de.md", "---\ntitle: Kulanz\n---\n\n"),
+    "hugo translationKey": ("hugo", "hugo.toml", 'ignoreFiles = ["secret\\\\.md$"]\n[languages.en]\n[languages.de]\n',
+                            "content/secret.md", "---\ntitle: Goodwill\ntranslationKey: goodwill\n---\n\n",
+                            "content/kulanz.de.md", "---\ntitle: Kulanz\ntranslationKey: goodwill\n---\n\n"),
+    "jekyll polyglot": ("jekyll", "_config.yml", _POLYGLOT,
+                        "secret.md", "---\ntitle: Goodwill\npermalink: /secret/\n---\n\n",
+                        "geheim.md", "---\ntitle: Kulanz\nlang: de\npermalink: /secret/\n---\n\n"),
+}
+
+
+def _public_paths(index: Path) -> set[str]:
+    from whoosh import index as whoosh_index
+
+    from provider.search.layout import PUBLIC, IndexLayout
+
+    layout = IndexLayout(index)
+    name = layout.current_name()
+    assert name is not None
+    with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
+        return {fields["path"] for fields in searcher.all_stored_fields()}
+
+
+@pytest.mark.parametrize("way", sorted(_LATER))
+def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_incrementally(
+        tmp_path: Path, way: str) -> None:
+    """Issue 24 (X2, X7): the status of a translation of an excluded page changes with
+    that page, through the indexer's incremental path that ``serve``'s watcher drives
+    (a batch of changed paths) and its reconcile scan — without a full rebuild: the source
+    appears (internal), goes (public again), appears in a reconcile scan (internal)."""
+    from provider.indexing import Indexer
+    from provider.search.layout import IndexLayout
+
+    layout, config, config_text, source, source_text, translation, translation_text = _LATER[way]
+    folder = "docs/" if layout == "mkdocs" else "content/" if layout == "hugo" else ""
+    content = write_files(tmp_path / "site", {  # a root named content/ would be Hugo's content folder
+        config: config_text,
+        translation: translation_text + _GERMAN + "\n",
+        f"{folder}shipping.md": f"---\ntitle: Shipping\n---\n\n{_PUBLIC}\n"})
+    settings_ = WikiSettings(root=content, layout=layout, default_locale="en", locales=("en", "de"),
+                             audience_rules=(AudienceRule("**", "public"),))
+    index = tmp_path / "index"
+    with Indexer(settings_, IndexLayout(index)) as indexer:
+        indexer.sync()
+        assert translation in _public_paths(index), way  # no source: nothing to inherit
+        (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
+        indexer.sync([source])  # the watcher's batch names only the new file
+        assert translation not in _public_paths(index), way
+        assert f"{folder}shipping.md" in _public_paths(index)
+        (content / source).unlink()
+        indexer.sync([source])
+        assert translation in _public_paths(index), way
+        (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
+        indexer.sync()  # a reconcile scan, the event missed
+        assert translation not in _public_paths(index), way
