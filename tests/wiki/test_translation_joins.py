@@ -74,7 +74,7 @@ def _named_site(root: Path, layout: str, naming: str, name: str, forms: tuple[st
     return _wiki(root, layout, files), translation
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(layout=st.sampled_from(sorted(_TOOLS)), naming=st.sampled_from(_NAMINGS), name=st.sampled_from(_NAMES),
        forms=st.sampled_from([("NFC", "NFC"), ("NFC", "NFD"), ("NFD", "NFC")]),
        case=st.sampled_from(["lower", "capitalize", "upper"]))
@@ -93,7 +93,7 @@ def test_a_translation_named_by_any_i18n_plugin_of_an_excluded_page_is_not_publi
     assert all(p for path, (_, p, _) in found.items() if "shipping" in path), found
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(layout=st.sampled_from(sorted(_TOOLS)), naming=st.sampled_from(_NAMINGS))
 def test_the_same_translation_of_a_built_page_stays_public(tmp_path: Path, layout: str, naming: str) -> None:
     """No false withholding (issue 24): without the exclusion the same names are public."""
