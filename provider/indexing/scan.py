@@ -12,13 +12,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..wiki.document import WikiSettings, git_blob_sha1
+from ..wiki.excluded_sources import forget_excluded, permalink_key, read_join_keys, source_keys
 from ..wiki.files import Discovery, FileRef, discover, ignore_reason, is_ignored_path
+from ..wiki.locales import strip_extension
 from ..wiki.mdx_partials import partial_digest
 from ..wiki.model import DocumentMeta
 from ..wiki.sites import load_site_policy, site_digest
+from ..wiki.translation_names import name_key
 from .manifest import Manifest
 
-__all__ = ["discover_all", "expand", "unchanged"]
+__all__ = ["discover_all", "expand", "translations_of", "unchanged"]
 
 
 def discover_all(settings: WikiSettings) -> Discovery:
@@ -26,6 +29,7 @@ def discover_all(settings: WikiSettings) -> Discovery:
     # Once per scan: look at the docs tool's configuration files now (logging what
     # cannot be read); :func:`unchanged` then compares each page's view of it.
     policy = load_site_policy(settings.root, settings.layout, log_findings=True)
+    forget_excluded(settings.root)  # the excluded files' join keys are read again (issue 24)
     return discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
                     ignore=settings.ignore_rules, exclude=policy.excluded_reason)
 
@@ -81,6 +85,36 @@ def expand(settings: WikiSettings, paths: Iterable[str], manifest: Manifest) -> 
         elif known or not (is_ignored_path(relpath, settings.file_extensions)
                            or ignore_reason(relpath, ignore) is not None):
             wanted.add(relpath)
+    return wanted | translations_of(settings, manifest, paths)
+
+
+def translations_of(settings: WikiSettings, manifest: Manifest, paths: Iterable[str]) -> set[str]:
+    """The documents whose status a change of ``paths`` (relative to ``settings.root``:
+    files that appeared, changed, went or are skipped) may change as translations of a
+    page the docs tool excludes (:func:`~provider.wiki.excluded_sources.excluded_source`,
+    issue 24): a document that translates one of them (:attr:`DocumentMeta.translates`),
+    whose name reads as a translation of one
+    (:func:`~provider.wiki.excluded_sources.source_keys`), or that shares a join key with
+    one as it is now (Hugo's ``translationKey``, a jekyll-polyglot ``permalink``). Paths
+    that are documents are left to the corpus rules; an excluded file is never one."""
+    changed = sorted({p.strip("/") for p in paths} - manifest.docs.keys() - {""})
+    changed = [p for p in changed if p.lower().endswith(tuple(settings.file_extensions))]
+    if not changed:
+        return set()
+    forget_excluded(settings.root)
+    names = {name_key(strip_extension(p)) for p in changed}
+    joins: set[tuple[str, str]] = set()
+    for relpath in changed:
+        joins |= read_join_keys(settings.root / relpath, settings.default_locale,
+                                yaml_end_marker=settings.preset.name == "jekyll")
+    wanted: set[str] = set()
+    known = frozenset(changed)
+    for relpath, meta in manifest.docs.items():
+        joined = joins and (("group", name_key(meta.translation_group)) in joins
+                            or (meta.slug and ("permalink", permalink_key(meta.slug)) in joins))
+        if meta.translates in known or joined or names & source_keys(
+                relpath, meta.locale, settings.patterns, settings.known_locales, settings.default_locale):
+            wanted.add(relpath)
     return wanted
 
 
@@ -114,6 +148,8 @@ def unchanged(settings: WikiSettings, manifest: Manifest, relpath: str, ref: Fil
         return False  # its docs tool's configuration changed: read it again
     if meta.partials and _partials_changed(settings, meta):
         return False  # a partial it shows changed: its text did
+    if meta.translates and not (settings.root / meta.translates).is_file():
+        return False  # the excluded page it translated went: decide it again (issue 24)
     stamp = (ref.size, ref.mtime_ns, ref.ctime_ns, ref.inode)
     if (meta.size, meta.mtime_ns, meta.ctime_ns, meta.inode) == stamp:
         return True

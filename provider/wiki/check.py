@@ -65,6 +65,7 @@ from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, UNPLACED, Resolved, resolve
 from .docfx_urls import docfx_site
 from .document import WikiDocument, WikiSettings
+from .excluded_sources import forget_excluded
 from .files import Skipped, discover
 from .findings import NEAR_COPY, covers, read_finding, stale_acceptances
 from .gitblobs import GitBlobs
@@ -433,6 +434,7 @@ def check_wiki(settings: WikiSettings, *, now: dt.datetime | None = None) -> Che
 def _check_wiki(settings: WikiSettings, now: dt.datetime | None) -> CheckReport:
     now = now or dt.datetime.now(dt.UTC)
     policy = load_site_policy(settings.root, settings.layout)
+    forget_excluded(settings.root)  # the excluded files' join keys as they are now (issue 24)
     found = discover(settings.root, extensions=settings.file_extensions, max_file_bytes=settings.max_file_bytes,
                      ignore=settings.ignore_rules, exclude=policy.excluded_reason)
     metas = {}

@@ -474,9 +474,19 @@ def _inherit_from_source(draft: _Draft, sources: list[_Draft], why: str) -> str 
     return None
 
 
-def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...]) -> None:
+def url_key(meta: DocumentMeta) -> str | None:
+    """The key that joins pages of one URL in several languages (jekyll-polyglot builds
+    the pages sharing a ``permalink`` as one page, whatever their file names): the
+    Jekyll URL path (:attr:`DocumentMeta.slug`, starting with ``/``) compared after NFC and
+    case folding, without its slashes; ``None`` for other layouts' slugs."""
+    return name_key(meta.slug).strip("/") or "/" if meta.slug.startswith("/") else None
+
+
+def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, need_source: tuple[str, ...],
+                          by_url: bool = False) -> None:
     """Rule 5: translations the tool would not build; translations of internal or
-    withheld text (:func:`_inherit_from_source`)."""
+    withheld text (:func:`_inherit_from_source`), by translation group and, with
+    ``by_url`` (Jekyll: jekyll-polyglot's join), by :func:`url_key`."""
     sources: dict[str, list[_Draft]] = defaultdict(list)
     for draft in drafts.values():
         if draft.meta.locale == default_locale:
@@ -485,11 +495,17 @@ def _unbuilt_translations(drafts: Mapping[str, _Draft], default_locale: str, nee
             # ``secret.de.md`` on a case-insensitive file system, are one page to a reader,
             # and the tool pairs them there; a wider match only withholds more (issue 24).
             sources[name_key(draft.meta.translation_group)].append(draft)
+            key = url_key(draft.meta) if by_url else None
+            if key is not None:
+                sources["\0url " + key].append(draft)
     for relpath, draft in drafts.items():
         meta = draft.meta
         if meta.locale == default_locale:
             continue
-        found = sorted(sources.get(name_key(meta.translation_group), []), key=lambda d: d.meta.relpath)
+        key = url_key(meta) if by_url else None
+        found = sorted({id(d): d for d in (*sources.get(name_key(meta.translation_group), []),
+                                           *(sources.get("\0url " + key, []) if key is not None else []))}.values(),
+                       key=lambda d: d.meta.relpath)
         if not found and need_source and relpath.startswith(need_source) and draft.withheld is None:
             draft.withheld = (f"not a page: the docs tool builds no translation under {relpath.split('/')[0]}/ "
                               "without its source page")
@@ -813,7 +829,8 @@ def derive(
         _not_pages(drafts, layout)
     if default_locale is not None:
         _copies(drafts, default_locale)
-        _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else ())
+        _unbuilt_translations(drafts, default_locale, layout.translations_need_source if layout else (),
+                              by_url=layout is not None and layout.url_rules == "jekyll")
     _unplaced_translations(drafts)
     _inherit_from_copies(drafts, copies)
     same_words(drafts)

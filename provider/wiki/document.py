@@ -243,6 +243,7 @@ def parse_document(
               else _mkdocs_blog_url(settings, relpath, head.meta, page.title.value) if layout.url_rules == "mkdocs"
               else ""),
         partials=body.partials,
+        translates=head.translates,
         sync=page.sync,
         has_front_matter=head.front.present,
         site_cascade=site_cascade_for(settings, relpath, section=section) if layout.site_cascade else None,
@@ -366,6 +367,8 @@ class _Header:
     errors: list[str]
     findings: list[str]
     accepted: frozenset[str]
+    #: the excluded file this page translates (:func:`~provider.wiki.excluded_sources.excluded_source`), or ``""``.
+    translates: str = ""
 
     def page_meta(self, settings: WikiSettings) -> dict[str, Any]:
         """The page's own front matter read as :attr:`meta` is, without the tool's defaults."""
@@ -405,17 +408,19 @@ def _read_header(settings: WikiSettings, relpath: str, data: bytes, revision: st
         # A JavaScript setting we cannot read is settled by the sitemap when one is
         # given: it proves what the tool published. A broken file never is.
         errors += site.errors
+    translates = ""
     if not settings.sitemap and site.excluded is None:
         # With a sitemap, rule 11 decides: on the site is the proof the tool published it.
         source = excluded_source(relpath, settings.patterns, settings.known_locales, settings.default_locale,
                                  load_site_policy(settings.root, settings.layout).excluded_reason,
-                                 settings.root)
+                                 settings.root, own, yaml_end_marker=layout.name == "jekyll")
         if source is not None:
+            translates = source[0]
             errors.append(f"a translation of {source[0]}, which the docs tool does not build ({source[1]}): "
                           "internal until the site's sitemap (sitemap:) shows this page published")
     meta, more_errors = apply_audience_map(with_params(own, layout.params_key), settings.audience_map)
     errors += more_errors
-    return _Header(text, front, site, meta, unreadable, errors, findings, accepted)
+    return _Header(text, front, site, meta, unreadable, errors, findings, accepted, translates)
 
 
 def _withholding(settings: WikiSettings, relpath: str, real_relpath: str | None,

@@ -45,7 +45,7 @@ from typing import Any
 
 from .containment import ContainmentIndex
 from .copies import CopyGraph
-from .corpus import Derived, Gate, Resolved, _sketches, derive
+from .corpus import Derived, Gate, Resolved, _sketches, derive, url_key
 from .document import DocumentMeta
 from .gitblobs import BlobLookup
 from .layouts import Layout
@@ -188,6 +188,8 @@ class CorpusRules:
         #: path without extension, and translation group → the documents (rule 5c).
         self._by_name: dict[str, set[str]] = defaultdict(set)
         self._by_group: dict[str, set[str]] = defaultdict(set)
+        #: Jekyll URL → documents (jekyll-polyglot joins the pages of one URL: rule 5).
+        self._by_url: dict[str, set[str]] = defaultdict(set)
         self._by_id: dict[str, set[str]] = defaultdict(set)
         self._sections: dict[str, set[str]] = defaultdict(set)
         self._bundles: dict[str, set[str]] = defaultdict(set)
@@ -266,7 +268,8 @@ class CorpusRules:
         derived = derive(docs, default_locale=default_locale, now=now, blobs=blobs, layout=layout, copies=self.copies,
                          gate=gate, rare=self.contained.rarity)
         self._bundle_rule = bool(layout is not None and layout.bundle_resources)
-        for index in (self._by_stem, self._by_candidate, self._by_group, self._by_id, self._sections, self._bundles,
+        for index in (self._by_stem, self._by_candidate, self._by_group, self._by_url, self._by_id, self._sections,
+                      self._bundles,
                       self._linked, self._by_file, self._by_bag):
             index.clear()
         for relpath, meta in docs.items():
@@ -385,6 +388,8 @@ class CorpusRules:
         for stem, _ in candidate_stems(relpath, meta.locale):
             self._by_candidate[stem].add(relpath)
         self._by_group[name_key(meta.translation_group)].add(relpath)  # as rule 5b compares groups
+        if (url := url_key(meta)) is not None:
+            self._by_url[url].add(relpath)
         self._by_id[meta.doc_id].add(relpath)
         if meta.section:
             self._sections[_parent(relpath)].add(relpath)
@@ -400,6 +405,7 @@ class CorpusRules:
     def _unindex(self, relpath: str, meta: DocumentMeta) -> None:
         for index, key in ((self._by_stem, strip_extension(relpath)),
                            (self._by_group, name_key(meta.translation_group)),
+                           (self._by_url, url_key(meta) or ""),
                            *((self._by_name, key) for key in _name_keys(relpath, meta)),
                            *((self._by_candidate, stem) for stem, _ in candidate_stems(relpath, meta.locale)),
                            (self._by_id, meta.doc_id), (self._sections, _parent(relpath)),
@@ -455,6 +461,8 @@ class CorpusRules:
         for stem, _ in candidate_stems(relpath, meta.locale):
             yield from self._by_name.get(stem, ())
         yield from self._by_group.get(name_key(meta.translation_group), ())
+        if (url := url_key(meta)) is not None:
+            yield from self._by_url.get(url, ())
         yield from self._by_id.get(meta.doc_id, ())
         for key in file_keys(relpath, meta):  # the same file by another path (rule 1b)
             yield from self._by_file.get(key, ())

@@ -235,6 +235,10 @@ class DocumentMeta:
             :mod:`provider.wiki.mdx_partials`), each ``"<sha1 of its bytes> <path>"``
             (``missing`` for one that could not be read): an edit to one reads the page
             again (:func:`provider.indexing.scan.expand`, :func:`~provider.indexing.scan.unchanged`).
+        translates: the file the docs tool excludes that this page was read as a
+            translation of (:func:`provider.wiki.excluded_sources.excluded_source`), or
+            ``""``: its change or removal reads the page again
+            (:func:`provider.indexing.scan.translations_of`).
         sync: translation-sync keys from the front matter (``source_revision``,
             ``default_lang_commit``; :func:`provider.wiki.classify.decide_sync_keys`).
         sketch: the bottom-k sketch of the whole text, title and headings included
@@ -304,6 +308,7 @@ class DocumentMeta:
     site_path: str = ""
     slug: str = ""
     partials: tuple[str, ...] = ()
+    translates: str = ""
     sync: dict[str, str] = field(default_factory=dict)
     sketch: str = ""
     internal_sketch: str = ""
