@@ -54,11 +54,13 @@ site.
   :data:`MIN_HELD_WORDS` distinctive words; or (b) *words* — it has at least
   :data:`MIN_DISTINCT_WORDS` distinctive words and the page holds :data:`WORD_SHARE` of
   them, in any order and anywhere on the page: words changed or reordered, a list spread
-  over the page; or (c) *parts* — several pages each hold a piece of it (a stretch of
-  its shingles with :data:`PART_SHINGLES` distinctive ones, and :data:`PART_WORDS` of
-  its distinctive words), and the pieces together, with the shingles straddling each
-  cut, hold :data:`WORD_SHARE` of its distinctive shingles: a note split across pages
-  taints every page holding a part.
+  over the page; or (c) *parts* — one page or several each hold pieces of it (a stretch
+  of its shingles with :data:`PART_SHINGLES` distinctive ones, with the stretches around
+  it a changed, dropped or added word separates, and :data:`PART_WORDS` of its
+  distinctive words), and the pieces together, with the gaps of up to
+  :data:`EDIT_SHINGLES` shingles between them (straddling a cut, or taken out by an
+  edited word), hold :data:`WORD_SHARE` of its distinctive shingles: a note split across
+  pages, its words edited here and there, taints every page holding a part.
 
 The relation between a source and a page holding one of its distinctive values does not
 depend on their status: :class:`ContainmentIndex` keeps it for the incremental rules
@@ -106,6 +108,7 @@ __all__ = [
     "COMMON_MIN_DOCS",
     "COMMON_SHARE",
     "CONTAINED_SHARE",
+    "EDIT_SHINGLES",
     "MIN_DISTINCT_SHINGLES",
     "MIN_DISTINCT_WORDS",
     "MIN_HELD_WORDS",
@@ -164,6 +167,13 @@ WORD_SHARE = 0.7
 #: of 4 distinctive terms and 3 distinctive words.
 PART_SHINGLES = 2
 PART_WORDS = 3
+#: Shingles between two pieces of a unit no page holds that the parts path still reads as
+#: the same text edited, not two phrases of it (issue 24): 3 words no run holds — a
+#: changed or dropped word takes out 3 runs, an added one 2, a cut 2, a cut with a word
+#: changed beside it 5. Not in code (:attr:`Unit.code`), whose commands are edited by
+#: design: with it, hetzner-tutorials' GRE and Docker tutorials held the ``iptables -t nat
+#: -A POSTROUTING … -j SNAT`` lines of the WireGuard one with another address.
+EDIT_SHINGLES = 2 * SHINGLE_WORDS - 1
 #: Distinctive shingles of one unit a page holds that make it a copy whatever the unit's
 #: length (the run path): 10 is a 12-word piece of a long paragraph; in a script written
 #: without spaces :data:`RUN_SPLIT_SHINGLES` (10 characters).
@@ -221,6 +231,9 @@ _SHORT = "w:"
 #: :data:`COMMAND_BOILERPLATE_DOCS`. Part of its :func:`block_id`, so prose of the same
 #: words is another block.
 _COMMAND = "c:"
+#: Marks a page's other code blocks (a fence, an indented block): their pieces are read
+#: as written only (:data:`EDIT_SHINGLES`). Part of its :func:`block_id`, as ``c:`` is.
+_CODE = "x:"
 #: Marks a page's skeleton (:func:`provider.wiki.secret_forms.page_skeleton`): what the
 #: corpus's secrets are looked for in (:class:`Skeletons`), never a unit. One entry, last.
 _JOINED = "j:"
@@ -359,7 +372,7 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
             out.append(_SHORT + _entry(found, []))
         if len(found) >= SHINGLE_WORDS or pairs:
             command = code and not hidden and not pairs and is_command(text, found)
-            out.append((_COMMAND if command else "") + _entry(found, pairs))
+            out.append((_COMMAND if command else _CODE if code and not hidden else "") + _entry(found, pairs))
             sentences = _SENTENCE_END.split(text.strip())
             for sentence in sentences if len(sentences) > 1 else ():
                 inner = terms(sentence)
@@ -415,7 +428,7 @@ def _unpack(raw: str) -> tuple[int, ...]:
 
 
 def _sections(encoded: str) -> list[str]:
-    for mark in (_SENTENCE, _KEYED, _SHAPED, _NAMES, _SHORT, _JOINED, _COMMAND, _SPLIT):
+    for mark in (_SENTENCE, _KEYED, _SHAPED, _NAMES, _SHORT, _JOINED, _COMMAND, _CODE, _SPLIT):
         encoded = encoded.removeprefix(mark)
     return encoded.split(_WORDS)
 
@@ -491,6 +504,9 @@ class Unit:
     #: Its block is a short command line (:func:`is_command`): boilerplate from
     #: :data:`COMMAND_BOILERPLATE_DOCS` public documents.
     command: bool = False
+    #: Its block is a page's code block (a ``c:`` or ``x:`` entry): its parts are pieces
+    #: as written, on two pages or more (see :func:`part`).
+    code: bool = False
     #: Values never common (:func:`_common`): a secret-shaped value's
     #: (:func:`~provider.wiki.secret_forms.is_secret_shaped`), which no count of public
     #: pages copying it makes the site's wording.
@@ -539,7 +555,7 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
         ordered = decode(entry)
         shingles, words_ = frozenset(ordered), frozenset(decode_words(entry))
         split = entry.removeprefix(_SENTENCE).removeprefix(_KEYED).removeprefix(_SHAPED).removeprefix(
-            _COMMAND).startswith(_SPLIT)
+            _COMMAND).removeprefix(_CODE).startswith(_SPLIT)
         if entry.startswith(_KEYED):
             keyed_pairs = decode_pairs(entry)
             kept = words_ if entry.startswith(_KEYED + _SHAPED) else frozenset()
@@ -553,7 +569,8 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             block = block_id(entry)  # its sentences' entries follow it
         if len(shingles) >= _floor(split):
             found.append(Unit(shingles, words_, split, sentence=entry.startswith(_SENTENCE), order=ordered,
-                              block=block, command=entry.startswith(_COMMAND)))
+                              block=block, command=entry.startswith(_COMMAND),
+                              code=entry.startswith((_COMMAND, _CODE))))
         if entry.startswith(_SENTENCE):
             continue
         decoded.append((shingles, words_, split))
@@ -710,7 +727,7 @@ def _values_of(entries: tuple[str, ...]) -> set[int]:
             found.update(decode_words(entry))
             continue
         # The pairs' words are words.
-        for section in entry.removeprefix(_COMMAND).removeprefix(_SPLIT).split(_WORDS)[:3]:
+        for section in entry.removeprefix(_COMMAND).removeprefix(_CODE).removeprefix(_SPLIT).split(_WORDS)[:3]:
             found.update(_unpack(section))
         found.add(block_id(entry))
     return found
@@ -950,35 +967,50 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
 
 def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset[int]:
     """The positions (in :attr:`Unit.order`) of the pieces of ``unit`` that ``page``
-    carries: each stretch of consecutive shingles the page holds whole with
-    :data:`PART_SHINGLES` distinctive ones, when the page holds :data:`PART_WORDS`
-    distinctive words of the unit; else nothing. A piece of the text, not words and
-    phrases scattered over the page: a long paragraph shares a few of those with every
-    page on its topic (openai-agents-docs' guardrails note, whose 40 distinctive words
-    are API names and verbs the other pages use)."""
+    carries, when the page holds :data:`PART_WORDS` distinctive words of the unit (else
+    nothing): each stretch of consecutive shingles the page holds whole with
+    :data:`PART_SHINGLES` distinctive ones, with the stretches the page holds within
+    :data:`EDIT_SHINGLES` missing shingles of it (a piece with a word changed, dropped or
+    added: "every 10th word replaced"). A piece of the text, not words and phrases
+    scattered over the page: a long paragraph shares a few of those with every page on
+    its topic (openai-agents-docs' guardrails note, whose 40 distinctive words are API
+    names and verbs the other pages use). Floor: 4 consecutive words of the unit as
+    written, 2 of their runs distinctive; a piece edited more densely than that is the
+    residual."""
     shingles, words_ = rare.distinctive(unit)
     if unit.split or unit.sentence or unit.secret or unit.names or unit.labelled or not unit.order \
             or len(words_ & page) < PART_WORDS:
         return frozenset()
-    found: list[int] = []
-    stretch: list[int] = []
-    count = 0
+    # Each stretch the page holds: (first, last position, distinctive shingles).
+    stretches: list[tuple[int, int, int]] = []
+    start = count = 0
     for at, value in enumerate((*unit.order, None)):
         if value is not None and value in page:
-            stretch.append(at)
+            if at == 0 or unit.order[at - 1] not in page:
+                start, count = at, 0
             count += value in shingles
+        elif at and unit.order[at - 1] in page:
+            stretches.append((start, at - 1, count))
+    found: list[int] = []
+    group: list[tuple[int, int, int]] = []
+    edits = 0 if unit.code else EDIT_SHINGLES
+    for stretch in (*stretches, None):
+        if stretch is not None and group and stretch[0] - group[-1][1] - 1 <= edits:
+            group.append(stretch)
             continue
-        if count >= PART_SHINGLES:
-            found += stretch
-        stretch, count = [], 0
+        if any(n >= PART_SHINGLES for _, _, n in group):
+            found += [at for first, last, _ in group for at in range(first, last + 1)]
+        group = [stretch] if stretch is not None else []
     return frozenset(found)
 
 
 def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bool:
-    """Whether pages' :func:`part` of ``unit`` are its text cut into pieces: together,
-    with the :data:`SHINGLE_WORDS` ``- 1`` shingles that straddle each cut (on no page),
-    they hold :data:`WORD_SHARE` of its distinctive shingles, and it has
-    :data:`MIN_DISTINCT_WORDS` distinctive words."""
+    """Whether pages' :func:`part` of ``unit`` (one page's or several) are its text cut
+    into pieces, edited or not: together, with the gaps of at most :data:`EDIT_SHINGLES`
+    shingles between them (the shingles straddling a cut, on no page, or those a changed,
+    dropped or added word takes out; in code only the :data:`SHINGLE_WORDS` ``- 1``
+    straddling a cut), they hold :data:`WORD_SHARE` of its distinctive shingles, and it
+    has :data:`MIN_DISTINCT_WORDS` distinctive words."""
     shingles, words_ = rare.distinctive(unit)
     if len(words_) < MIN_DISTINCT_WORDS:
         return False
@@ -987,9 +1019,10 @@ def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bo
         return False
     covered = set(held)
     last = None
+    gap = SHINGLE_WORDS - 1 if unit.code else EDIT_SHINGLES
     for at in sorted(held):
-        if last is not None and 1 < at - last <= SHINGLE_WORDS:
-            covered.update(range(last + 1, at))  # the shingles across one cut
+        if last is not None and 1 < at - last <= gap + 1:
+            covered.update(range(last + 1, at))
         last = at
     distinctive = [at for at, value in enumerate(unit.order) if value in shingles]
     return sum(at in covered for at in distinctive) >= math.ceil(WORD_SHARE * len(distinctive) - 1e-9)

@@ -577,3 +577,123 @@ def test_words_and_short_phrases_of_an_internal_paragraph_keep_pages_public(tmp_
     site = tmp_path_factory.mktemp("site")
     write_files(site, {"ops/runbook.md": source, **pages})
     assert set(pages) <= _public(site)
+
+
+# -- pieces of an internal paragraph, edited word by word (issue 24) ------------------------
+
+#: Words of long internal paragraphs (none in FILLER): 64 of them.
+PARAGRAPH_WORDS = (*NOTE_WORDS, *("amber basalt cypress delta ferrite garnet hazel indigo jasper kelp lichen "
+                                  "mangrove nickel opal pewter quill russet sienna topaz umber velvet willow "
+                                  "yarrow zircon acorn bramble cinder dune ").split())
+
+
+def _edit(piece: list[str], rng: random.Random, spacing: int) -> list[str]:
+    """``piece`` with one word substituted, dropped or added every ``spacing`` words or
+    more (the first edit anywhere): the author's word-level edits."""
+    out: list[str] = []
+    next_edit = rng.randrange(spacing)
+    for at, word in enumerate(piece):
+        if at != next_edit:
+            out.append(word)
+            continue
+        how = rng.choice(["substitute", "drop", "add"])
+        out += [rng.choice(FILLER)] if how == "substitute" else [] if how == "drop" else [rng.choice(FILLER), word]
+        next_edit = at + spacing + rng.randrange(spacing)
+    return out
+
+
+@st.composite
+def edited_pieces(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    """(the internal page, the public pages) of one member of the class the attack on the
+    merged build found (issue 24): an internal paragraph of 24 to 49 words on one public
+    page, or of 24 to 64 words cut into 2 to 7 consecutive pieces of 7 to 16 words — at
+    the cut the next piece follows on, or a word is dropped —, each on a public page of
+    its own among filler; a piece of 9 words or more has a word changed, dropped or added
+    every 9 words or more (11 %), a shorter one is as written. Floor of a piece: 4
+    consecutive words as written (see :func:`provider.wiki.containment.part`). At most
+    16 words: a page holding more of the paragraph is withheld by an earlier copy rule,
+    and a piece whose rest only such a page holds is the documented residual."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    size = draw(st.integers(24, len(PARAGRAPH_WORDS)))
+    note = rng.sample(PARAGRAPH_WORDS, size)
+    count = 1 if draw(st.booleans()) and size < 50 else draw(st.integers(-(-size // 16), min(7, size // 7)))
+    lengths = [7] * count if count > 1 else [size]
+    while sum(lengths) < size:  # each piece 7 to 16 words
+        at = rng.choice([i for i, n in enumerate(lengths) if n < 16])
+        lengths[at] += 1
+    cuts = [0, *[sum(lengths[: i + 1]) for i in range(count)]]
+    pages: dict[str, str] = {}
+    for number, (a, b) in enumerate(pairwise(cuts)):
+        piece = note[a + (number > 0 and rng.random() < 0.5) : b]  # a word dropped at the cut, or not
+        piece = _edit(piece, rng, 9) if len(piece) >= 9 else piece
+        text = f"{_filler(rng, 12)} {' '.join(piece)}. {_filler(rng, 12)}."
+        pages[f"p{number}.md"] = _page(f"P{number}", "public", [text])
+    return _page("Runbook", "internal", [" ".join(note) + "."]), pages
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edited_pieces())
+def test_x2_pieces_of_a_paragraph_edited_word_by_word_are_withheld_everywhere(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2 (issue 24): an internal paragraph on one page with a word changed every 9 words,
+    or cut into up to 7 pieces over as many public pages, each edited so or a word
+    dropped between them, reaches ``customer_safe`` through none of them."""
+    source, pages = case
+    site = tmp_path_factory.mktemp("site")
+    write_files(site, {"ops/runbook.md": source, **pages})
+    assert not set(pages) & _public(site)
+
+
+def _attack(kind: str) -> tuple[str, dict[str, str]]:
+    """The three members of the class the attack on the merged build served (issue 24)."""
+    rng = random.Random(kind)
+    pages: dict[str, list[str]] = {}
+    if kind == "halves":  # 43 words in two halves, every 10th word replaced
+        note = rng.sample(PARAGRAPH_WORDS, 43)
+        variant = [rng.choice(FILLER) if at % 10 == 9 else word for at, word in enumerate(note)]
+        pages = {"p0.md": variant[:21], "p1.md": variant[21:]}
+    elif kind == "nines":  # 5 pages of 9 consecutive words, 1 changed in each
+        note = rng.sample(PARAGRAPH_WORDS, 45)
+        for number in range(5):
+            piece = note[9 * number : 9 * number + 9]
+            piece[rng.randrange(9)] = rng.choice(FILLER)
+            pages[f"p{number}.md"] = piece
+    else:  # 7 pages of 6 words, a word dropped between pieces
+        note = rng.sample(PARAGRAPH_WORDS, 49)
+        pages = {f"p{number}.md": note[7 * number : 7 * number + 6] for number in range(7)}
+    return _page("Runbook", "internal", [" ".join(note) + "."]), {
+        path: _page(path, "public", [f"{_filler(rng, 12)} {' '.join(piece)}. {_filler(rng, 12)}."])
+        for path, piece in pages.items()}
+
+
+@pytest.mark.parametrize("kind", ["halves", "nines", "sixes"])
+def test_x2_the_attacks_edited_pieces_are_withheld(tmp_path: Path, kind: str) -> None:
+    """X2 (issue 24): the attack's three members — a 43-word paragraph in two halves on 2
+    pages with every 10th word replaced, 5 pages of 9 words with 1 changed, 7 pages of 6
+    words with a word dropped between — are withheld from ``customer_safe``, naming the
+    internal source."""
+    source, pages = _attack(kind)
+    write_files(tmp_path, {"ops/runbook.md": source, **pages})
+    report = check_wiki(WikiSettings(root=tmp_path))
+    for entry in report.files:
+        if entry.path in pages:
+            assert entry.resolved is not None and not entry.resolved.public, entry.path
+            assert any("ops/runbook.md" in q for q in entry.resolved.quarantine)
+
+
+def test_commands_written_with_other_addresses_are_no_edited_copy(tmp_path: Path) -> None:
+    """The balance of the edited-pieces rule (issue 24): a code block's commands are
+    edited by design — the same ``iptables`` lines with another address and interface in
+    other tutorials (hetzner-tutorials with ``install-*`` internal: the GRE and Docker
+    tutorials) — and stay public; a code block's pieces count as written only."""
+    rules = ["sudo iptables -t nat -A POSTROUTING -s 10.0.0.0/24 -o enp1s0 -j SNAT --to-source 203.0.113.1",
+             "sudo iptables -t nat -A POSTROUTING -s 10.0.0.0/24 -j MASQUERADE"]
+    fence = lambda lines: "```bash\n" + "\n".join(lines) + "\n```"  # noqa: E731 - one line, used below
+    rng = random.Random(7)
+    write_files(tmp_path, {
+        "ops/vpn.md": _page("VPN", "internal", [_filler(rng, 20) + ".", fence(rules)]),
+        "gre.md": _page("GRE", "public", [_filler(rng, 20) + ".", fence([
+            "iptables -t nat -A POSTROUTING -s 10.0.0.0/30 ! -o gre+ -j SNAT --to-source 198.51.100.1"])]),
+        "docker.md": _page("Docker", "public", [_filler(rng, 20) + ".", fence([
+            "sudo iptables -t nat -A POSTROUTING -s 172.17.0.0/16 -o eth0 -j MASQUERADE"])]),
+    })
+    assert {"gre.md", "docker.md"} <= _public(tmp_path)
