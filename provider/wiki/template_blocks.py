@@ -33,7 +33,8 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
-a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
+a condition without ``else``, a comment, an assignment never shown, ``len .Inner``, a
+print where no reader sees it: :mod:`provider.wiki.template_html`)
 can hide its interior: dropped, as an inline shortcode's (``{{< x.inline >}}…{{< /x.inline >}}``:
 a template itself, rendered only with ``enableInlineShortcodes``) is — unless it hands ``.Inner`` to its parent's
 ``Store``/``Scratch`` and the parent's template prints that on every path
@@ -58,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from .sites.config_files import ConfigError, read_config
+from .template_html import GO_ACTION, GO_HTML_COMMENT, shown_actions
 
 __all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "handoffs", "jinja_delimiters",
            "mark_template_blocks", "outputs_inner", "prints_stored", "shortcode_templates", "shown_through_parent",
@@ -193,10 +195,6 @@ def jinja_delimiters(root: Path) -> Delimiters:
     return Delimiters(**{k: v for k, v in given.items() if isinstance(v, str) and v.strip()})
 
 
-# Go's html/template drops the HTML comments of a template's text, actions in them too.
-_GO_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-# Strings are read whole: ``{{ $x := "}}{{ .Inner }}" }}`` outputs nothing.
-_GO_ACTION = re.compile(r"""\{\{((?:"(?:\\.|[^"\\])*"|`[^`]*`|'(?:\\.|[^'\\])*'|[^"`'}]|\}(?!\}))*)\}\}""")
 _MAX_TEMPLATE = 200_000
 _INNER_NAMES = (".Inner", ".InnerDeindent", "$.Inner", "$.InnerDeindent")
 # Functions that output their argument's text (Markdown or HTML rendered, unescaped or
@@ -208,16 +206,19 @@ _OPENERS = ("if", "with", "range", "define", "block")
 _THE_INNER = re.compile(r"(?<![\w$])\$?\.Inner(?:Deindent)?\b")
 
 
-def _go_actions(template: str) -> list[tuple[str, str]]:
-    """``(keyword, rest)`` of each action of a Go template (``""`` as the keyword of an
-    expression); comments (``{{/* … */}}``, in HTML comments too) are none."""
+def _go_actions(template: str) -> list[tuple[str, str, bool]]:
+    """``(keyword, rest, shown)`` of each action of a Go template (``""`` as the keyword
+    of an expression; ``shown``: what it prints lands where a reader sees it,
+    :func:`provider.wiki.template_html.shown_actions`); comments (``{{/* … */}}``, in
+    HTML comments too) are none."""
     out = []
-    for found in _GO_ACTION.finditer(_GO_HTML_COMMENT.sub(" ", template)):
+    clean = GO_HTML_COMMENT.sub(lambda m: " " * len(m.group(0)), template)
+    for found, shown in zip(GO_ACTION.finditer(clean), shown_actions(template), strict=True):
         text = _TRIM.sub("", found.group(1)).strip()
         if text.startswith("/*"):
             continue
         word, rest = _keyword(text)
-        out.append((word, rest) if word in _KEYWORDS else ("", text))
+        out.append((word, rest, shown) if word in _KEYWORDS else ("", text, shown))
     return out
 
 
@@ -399,10 +400,10 @@ class _Template:
         #: Whether the construct or branch last read may end in a ``break``/``continue``.
         self.escapes = False
         # A variable assigned again with ``=`` may hold anything after: never a reference.
-        self.reassigned = {m.group(1) for _, text in self.actions
+        self.reassigned = {m.group(1) for _, text, _ in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
         # A parent that writes its own key may empty or replace what a child stored there.
-        self.writes = {f"{m.group(2)}:{m.group(4)}" for _, text in self.actions
+        self.writes = {f"{m.group(2)}:{m.group(4)}" for _, text, _ in self.actions
                        for m in [re.search(r'(\.Parent)?\.(Store|Scratch)\.(Add|Set|SetInMap|Delete)\s+"([^"\\]*)"',
                                            text)] if m is not None and m.group(1) is None}
 
@@ -447,7 +448,7 @@ class _Template:
         stopped = False
         start, local = inner, set()
         while self.position < len(self.actions):
-            word, rest = self.actions[self.position]
+            word, rest, printed = self.actions[self.position]
             self.position += 1
             if word in ("else", "end"):
                 break
@@ -475,7 +476,8 @@ class _Template:
                 elif held is not None:
                     inner = inner | {f"{name}={held}"}
                 continue
-            shown = self.handoff(rest, inner) or _shows(rest, inner, self.reads) or shown
+            # Printed where no reader sees it (``<div hidden>``, an attribute): not shown.
+            shown = self.handoff(rest, inner) or (printed and _shows(rest, inner, self.reads)) or shown
         else:
             word, rest = "", ""
         self.escapes = stopped
@@ -596,7 +598,7 @@ def prints_stored(template: str, where: str, shape: str) -> bool:
     reading = _Template(template, reads={where: shape})
     # The children run when the parent asks for its ``.Inner`` (Docsy's tabpane does): a
     # parent that never does may find nothing stored (fail closed).
-    if where in reading.writes or not any(_THE_INNER.search(text) for _, text in reading.actions):
+    if where in reading.writes or not any(_THE_INNER.search(text) for _, text, _ in reading.actions):
         return False
     return reading.sequence(frozenset({"@dot"}))[0]
 

@@ -509,7 +509,8 @@ _DOCSY_TABPANE = """{{- $code := not (.Get "text") -}}
 {{- range $n, $entry := $.Scratch.Get "tabs" }}
   {{ $lang := $langAll -}}
   {{ with $entry.language }}{{ $lang = . }}{{ end -}}
-  <div class="tab-pane" id="tab-{{ $.Ordinal }}-{{ $n }}" role="tabpanel">
+  <div class="tab-body tab-pane fade{{ if eq $n "000" }} show active{{ end }}" id="tab-{{ $.Ordinal }}-{{ $n }}"
+       role="tabpanel">
   {{ if $code -}}
     {{ highlight (trim (index . "content") "\n") $lang "" -}}
   {{ else -}}
