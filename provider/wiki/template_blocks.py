@@ -238,20 +238,26 @@ def _keyword(text: str) -> tuple[str, str]:
     return found.group(0), text[found.end():].strip()
 
 
-def _split_outside(text: str, separator: Callable[[str], bool]) -> list[str]:
-    """``text`` cut at each character ``separator`` accepts outside strings and
-    parentheses; empty pieces included."""
-    pieces, depth, quote, start = [], 0, "", 0
+def _outside(text: str) -> Iterator[tuple[int, str, int]]:
+    """``(index, character, parenthesis depth after it)`` of each character of ``text``
+    outside strings (quoted or raw)."""
+    depth, quote = 0, ""
     for i, char in enumerate(text):
         if quote:
             quote = "" if char == quote and text[i - 1] != "\\" else quote
         elif char in "\"'`":
             quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif depth == 0 and separator(char):
+        else:
+            depth += 1 if char == "(" else -1 if char == ")" else 0
+            yield i, char, depth
+
+
+def _split_outside(text: str, separator: Callable[[str], bool]) -> list[str]:
+    """``text`` cut at each character ``separator`` accepts outside strings and
+    parentheses; empty pieces included."""
+    pieces, start = [], 0
+    for i, char, depth in _outside(text):
+        if depth == 0 and char not in "()" and separator(char):
             pieces.append(text[start:i])
             start = i + 1
     return [*pieces, text[start:]]
@@ -277,19 +283,7 @@ def _unwrap(term: str) -> str:
 
 def _closes_at_end(term: str) -> bool:
     """Whether the parenthesis opening ``term`` closes at its last character."""
-    depth, quote = 0, ""
-    for i, char in enumerate(term):
-        if quote:
-            quote = "" if char == quote and term[i - 1] != "\\" else quote
-        elif char in "\"'`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i == len(term) - 1
-    return False
+    return next((i == len(term) - 1 for i, char, depth in _outside(term) if char == ")" and depth == 0), False)
 
 
 # Where a shortcode keeps what a child stored: ``.Store.Get "tabs"`` (``$.`` anywhere,

@@ -739,3 +739,18 @@ def test_an_inline_shortcodes_body_is_a_template_and_not_public(tmp_path: Path, 
     body = f"{LEAD}\n\n{{{{{o} {name} {c}}}}}{logic.format(s=SECRET)}{{{{{o} /{name} {c}}}}}\n\n{TAIL}\n"
     doc = _hugo(tmp_path, body, {"layouts/shortcodes/other.html": _SHOWN})
     assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+
+
+@pytest.mark.parametrize(("template", "shown"), [
+    ('<div class="note" hidden>{{ .Inner | markdownify }}</div>', False),
+    ('<div data-text="{{ .Inner }}"></div>', False),
+    ("<script>const note = {{ .Inner }};</script>", False),
+    ('<div class="note">{{ .Inner | markdownify }}</div>', True),
+])
+def test_a_page_shows_a_shortcodes_interior_only_where_the_template_shows_it(tmp_path: Path, template: str,
+                                                                            shown: bool) -> None:
+    """Issue 24 (leak): ``.Inner`` printed into a hidden element, an attribute or a
+    script is no text of the page (more forms: tests/wiki/test_template_html.py)."""
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n"
+    public = _texts(_hugo(tmp_path, body, {"layouts/shortcodes/note.html": template}).public_passages)
+    assert ("Quokkasecret" in public) is shown and "Install" in public
