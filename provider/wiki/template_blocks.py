@@ -34,7 +34,9 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
 a condition without ``else``, a comment, an assignment never shown, ``len .Inner``, a
-print where no reader sees it: :mod:`provider.wiki.template_html`)
+print where no reader sees it: :mod:`provider.wiki.template_html`; ``{{ block "b" . }}`` and
+``{{ partial "p" . }}`` — ``layouts/partials``, ``layouts/_partials``, a theme's — count as
+what their body prints, an unknown partial as nothing)
 can hide its interior: dropped, as an inline shortcode's (``{{< x.inline >}}…{{< /x.inline >}}``:
 a template itself, rendered only with ``enableInlineShortcodes``) is — unless it hands ``.Inner`` to its parent's
 ``Store``/``Scratch`` and the parent's template prints that on every path
@@ -314,6 +316,10 @@ def _resolve(term: str, inner: frozenset[str], reads: Mapping[str, str]) -> str 
     if got is not None:
         return reads.get(f"{got.group(2)}:{got.group(3)}") if got.group(1) or "@dot" in inner else None
     words = _words(term)
+    if (len(words) >= 3 and words[0] in ("partial", "partialCached") and _LITERAL.fullmatch(words[1])
+            and ((words[2] == "." and "@dot" in inner) or (words[2] == "$" and "$.Inner" in inner))):
+        # A partial given the shortcode as its dot: what it prints (:func:`outputs_inner`).
+        return reads.get(f"partial:{words[1][1:-1].lower().removesuffix('.html')}")
     if len(words) >= 2 and ((_OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None
                              and _resolve(words[-1], inner, reads) == "text")
                             or (words[0] in _FIRST_ARGUMENT_OUTPUT and _resolve(words[1], inner, reads) == "text")):
@@ -478,11 +484,30 @@ class _Template:
         after = frozenset({*(e for e in inner if _name(e) not in local), *(e for e in start if _name(e) in local)})
         return shown, word, rest, after
 
+    def block(self, rest: str, inner: frozenset[str]) -> tuple[bool, frozenset[str]]:
+        """``{{ block "name" PIPELINE }}…{{ end }}``: Go defines the template and runs it in
+        place, PIPELINE its dot and its ``$``, the caller's variables out of its reach.
+        Shown when PIPELINE is the shortcode (``.`` where the dot is, or ``$``) and the body
+        outputs the interior on every path — not when the file defines the name again."""
+        words = _words(rest)
+        name, pipeline = (words[0] if words else ""), " ".join(words[1:])
+        shortcode = (pipeline == "." and "@dot" in inner) or (pipeline == "$" and "$.Inner" in inner)
+        shown, ended, _, _ = self.sequence(frozenset({*_INNER_NAMES, "@dot"}) if shortcode else frozenset())
+        while ended == "else":  # not a template Go accepts: read to its end, never counted
+            shown, ended, _, _ = self.sequence(frozenset())
+            shown = False
+        redefined = any(word == "define" and _words(text)[:1] == [name] for word, text, _ in self.actions)
+        self.escapes = False
+        return shown and ended == "end" and not redefined and _LITERAL.fullmatch(name) is not None, inner
+
     def construct(self, word: str, condition: str, inner: frozenset[str]) -> tuple[bool, frozenset[str]]:
         """An ``if``/``with``/``range`` chain (all its branches, a final ``else`` needed,
-        ``with``/``range`` moving the dot), or a ``define``/``block`` (read, never counted):
-        ``(outputs the interior on every path, the references after it)`` — a variable
-        keeps what every way through gave it (``$x = …`` inside a branch)."""
+        ``with``/``range`` moving the dot), a ``block`` (:meth:`block`), or a ``define``
+        (read, never counted): ``(outputs the interior on every path, the references
+        after it)`` — a variable keeps what every way through gave it (``$x = …`` inside
+        a branch)."""
+        if word == "block":
+            return self.block(condition, inner)
         # Where ``with``/``range`` move the dot, only ``$.Inner`` and variables are the shortcode's.
         moved = frozenset(name for name in inner if not name.startswith((".", "@")))
         branches: list[bool] = []
@@ -549,11 +574,15 @@ class _Template:
         return final_else and all(branches), after
 
 
+# ``partial "note" .``, ``partialCached "docs/note.html" $ "key"``: the partials a template calls.
+_PARTIAL_CALL = re.compile(r'\bpartial(?:Cached)?\s+"([^"\\]+)"')
+_MAX_PARTIAL_DEPTH = 8
 # ``range $i, $e := X``, ``range $e := X``, ``range X``.
 _RANGE = re.compile(r"(?:(\$\w+)\s*(?:,\s*(\$\w+)\s*)?:=\s*)?(.+)", re.DOTALL)
 
 
-def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset()) -> bool:
+def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset(), *,
+                  partials: Mapping[str, tuple[str, ...]] | None = None, _depth: int = 0) -> bool:
     """Whether a Hugo shortcode template outputs its interior (``.Inner`` or
     ``.InnerDeindent``, bare or through output functions such as ``markdownify``,
     ``safeHTML``, ``.Page.RenderString``) on every path: each ``if``/``with``/``range``
@@ -562,10 +591,18 @@ def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = froz
     assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24).
     ``handed``: hand-offs to the parent (``$.Parent.Store.Add "tabs" (slice (dict
     "content" .Inner))``, as :func:`handoffs` gives them) that count as output, because
-    the parent prints them (:func:`prints_stored`)."""
-    if len(template) > _MAX_TEMPLATE:
+    the parent prints them (:func:`prints_stored`). ``partials``: the site's partial
+    templates by name (lower case, no ``.html``): ``{{ partial "note" . }}`` (or
+    ``partialCached``, or ``$`` for the dot) shows the interior when every variant of
+    that partial does; an unknown one does not (fail closed)."""
+    if len(template) > _MAX_TEMPLATE or _depth > _MAX_PARTIAL_DEPTH:
         return False  # not read: may hide it (fail closed)
-    return _Template(template, handed=handed).sequence(frozenset({*_INNER_NAMES, "@dot"}))[0]
+    reads: dict[str, str] = {}
+    for name in {found.lower().removesuffix(".html") for found in _PARTIAL_CALL.findall(template)}:
+        texts = (partials or {}).get(name, ())
+        if texts and all(outputs_inner(text, partials=partials, _depth=_depth + 1) for text in texts):
+            reads[f"partial:{name}"] = "text"
+    return _Template(template, reads=reads, handed=handed).sequence(frozenset({*_INNER_NAMES, "@dot"}))[0]
 
 
 def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
@@ -612,6 +649,7 @@ def shown_through_parent(child: tuple[str, ...], parent: tuple[str, ...], last: 
 
 
 _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
+_PARTIAL_FOLDERS = ("layouts/partials", "layouts/_partials")
 
 
 @lru_cache(maxsize=64)
@@ -641,20 +679,25 @@ def _templates_in(folders: tuple[tuple[str, int, bool], ...]) -> Mapping[str, tu
     return found
 
 
-def _folders(root: Path) -> tuple[tuple[str, int, bool], ...]:
-    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``."""
-    folders: list[tuple[str, int, bool]] = []
+def _present(site: Path, subfolders: tuple[str, ...]) -> list[tuple[str, int, bool]]:
+    """``(path, mtime, a theme's)`` of each of ``subfolders`` in ``site`` and its themes."""
+    found = []
+    for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
+        for sub in subfolders:
+            try:
+                found.append((str(base / sub), os.stat(base / sub).st_mtime_ns, base != site))
+            except OSError:
+                continue
+    return found
+
+
+def _folders(root: Path, partials: bool = False) -> tuple[tuple[str, int, bool], ...]:
+    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``;
+    ``partials``: the partial folders of the site whose shortcode folders those are."""
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
-        for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
-            for sub in _SHORTCODE_FOLDERS:
-                folder = base / sub
-                try:
-                    folders.append((str(folder), os.stat(folder).st_mtime_ns, base != site))
-                except OSError:
-                    continue
-        if folders:
-            break
-    return tuple(folders)
+        if folders := _present(site, _SHORTCODE_FOLDERS):
+            return tuple(_present(site, _PARTIAL_FOLDERS) if partials else folders)
+    return ()
 
 
 def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
@@ -669,10 +712,12 @@ def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=64)
-def _silent_in(folders: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
+def _silent_in(folders: tuple[tuple[str, int, bool], ...],
+               partial_folders: tuple[tuple[str, int, bool], ...] = ()) -> frozenset[str]:
     # Any variant of the template that may not output ``.Inner`` can drop it.
+    partials = _templates_in(partial_folders) if partial_folders else {}
     return frozenset(name for name, texts in _templates_in(folders).items()
-                     if any(not outputs_inner(text) for text in texts))
+                     if any(not outputs_inner(text, partials=partials) for text in texts))
 
 
 def silent_shortcodes(root: Path) -> frozenset[str]:
@@ -681,7 +726,7 @@ def silent_shortcodes(root: Path) -> frozenset[str]:
     may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
     ``layouts`` come before its themes'."""
     folders = _folders(root)
-    return _silent_in(folders) if folders else frozenset()
+    return _silent_in(folders, _folders(root, partials=True)) if folders else frozenset()
 
 
 def _spaces(match: re.Match[str]) -> str:

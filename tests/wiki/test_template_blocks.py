@@ -754,3 +754,37 @@ def test_a_page_shows_a_shortcodes_interior_only_where_the_template_shows_it(tmp
     body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n"
     public = _texts(_hugo(tmp_path, body, {"layouts/shortcodes/note.html": template}).public_passages)
     assert ("Quokkasecret" in public) is shown and "Install" in public
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=_go_template(), call=st.sampled_from(['{{{{ block "b" . }}}}{}{{{{ end }}}}', '{{{{ partial "p" . }}}}',
+                                                   '{{{{ partial "docs/p.html" $ }}}}',
+                                                   '{{{{- partialCached "p" . "key" -}}}}']))
+def test_a_block_or_partial_given_the_shortcode_shows_what_its_body_shows(case: tuple[str, bool], call: str) -> None:
+    """Issue 24 (false positive): ``{{ block "b" . }}…{{ end }}`` runs its body in place,
+    and ``{{ partial "p" . }}`` runs the partial with the shortcode as its dot: the
+    interior is shown exactly when that body shows it on every path."""
+    body, shown = case
+    partials = {"p": (body,), "docs/p": (body,)}
+    assert outputs_inner(call.format(body), partials=partials) is shown, (call, body)
+
+
+@pytest.mark.parametrize(("template", "partials", "shown"), [
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": _SHOWN}, True),
+    ('{{ partial "note.html" . }}', {"layouts/_partials/note.html": _SHOWN}, True),
+    ('{{ partial "note" . }}', {"themes/t/layouts/partials/note.html": _SHOWN}, True),
+    # The site's partial overrides its theme's; an unknown partial, one given another dot,
+    # one printing only in a branch, and a block whose name the file defines again: dropped.
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": _SILENT,
+                                "themes/t/layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "missing" . }}', {"layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "note" .Page }}', {"layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": "{{ if .Get 0 }}{{ .Inner }}{{ end }}"}, False),
+    ('{{ block "b" . }}{{ .Inner }}{{ end }}', {}, True),
+    ('{{ block "b" . }}{{ .Inner }}{{ end }}{{ define "b" }}{{ end }}', {}, False),
+])
+def test_a_shortcode_showing_inner_through_a_partial_or_block_keeps_it(tmp_path: Path, template: str,
+                                                                       partials: dict[str, str], shown: bool) -> None:
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/note.html": template, **partials})
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is shown and "sign in" in _texts(doc.public_passages)
