@@ -199,6 +199,9 @@ def jinja_delimiters(root: Path) -> Delimiters:
 
 _MAX_TEMPLATE = 200_000
 _INNER_NAMES = (".Inner", ".InnerDeindent", "$.Inner", "$.InnerDeindent")
+#: References at a shortcode template's top: its interior, the dot (``@dot``) and ``$``
+#: (``@root``) being the shortcode.
+_SHORTCODE = (*_INNER_NAMES, "@dot", "@root")
 # Functions that output their argument's text (Markdown or HTML rendered, unescaped or
 # trimmed at its ends): a pipeline of these over ``.Inner`` still shows it.
 _OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify|plainify|strings\.TrimSpace"
@@ -290,9 +293,10 @@ def _closes_at_end(term: str) -> bool:
 
 # Where a shortcode keeps what a child stored: ``.Store.Get "tabs"`` (``$.`` anywhere,
 # ``.`` while the dot is the shortcode).
-_STORE_GET = re.compile(r'(\$)?\.(Store|Scratch)\.Get\s+"([^"\\]*)"')
+_STORE_GET = re.compile(r'(\$\w*)?\.(Store|Scratch)\.Get\s+"([^"\\]*)"')
 # A child handing a value to its parent: ``$.Parent.Store.Add "tabs" (slice $tab)``.
-_HANDOFF = re.compile(r'(\$\.Parent|\.Parent|)\.(Store|Scratch)\.(Add|Set|SetInMap)\s+"([^"\\]*)"\s+(.+)', re.DOTALL)
+_HANDOFF = re.compile(r'(\$\.Parent|\.Parent|\$\w+|)\.(Store|Scratch)\.(Add|Set|SetInMap)\s+"([^"\\]*)"\s+(.+)',
+                      re.DOTALL)
 _LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`')
 # Functions whose first argument is the text they output (``highlight X "go" ""``,
 # ``trim X "\n"``): code shown as code is still shown.
@@ -303,21 +307,26 @@ def _resolve(term: str, inner: frozenset[str], reads: Mapping[str, str]) -> str 
     """What ``term`` holds of the interior: ``"text"`` (the interior's text), a shape
     (``"each/dict:content/text"``: a list or map of dicts whose ``content`` is it) or
     ``None`` (nothing known). ``inner`` holds references (``$x``: the text; ``$x=SHAPE``:
-    a shaped value; ``@dot``: the dot is the shortcode); ``reads`` maps ``Store:KEY`` to
+    a shaped value; ``@dot``, ``@root``: the dot, ``$``, is the shortcode; ``$x=@parent``,
+    ``$x=@self``: a name for the parent or the shortcode); ``reads`` maps ``Store:KEY`` to
     the shape a child stored there."""
     term = _unwrap(term)
     if term in inner:
         return "text"
     for entry in inner:
         name, equals, shape = entry.partition("=")
-        if equals and name == term:
+        if equals and name == term and not shape.startswith("@"):
             return shape
     got = _STORE_GET.fullmatch(term)
     if got is not None:
-        return reads.get(f"{got.group(2)}:{got.group(3)}") if got.group(1) or "@dot" in inner else None
+        owner = got.group(1)
+        # ``$.Store``, ``.Store`` where the dot is the shortcode, ``$self.Store`` after ``$self := .``.
+        mine = (owner == "$" and "@root" in inner) or (owner is None and "@dot" in inner) or (
+            owner is not None and f"{owner}=@self" in inner)
+        return reads.get(f"{got.group(2)}:{got.group(3)}") if mine else None
     words = _words(term)
     if (len(words) >= 3 and words[0] in ("partial", "partialCached") and _LITERAL.fullmatch(words[1])
-            and ((words[2] == "." and "@dot" in inner) or (words[2] == "$" and "$.Inner" in inner))):
+            and ((words[2] == "." and "@dot" in inner) or (words[2] == "$" and "@root" in inner))):
         # A partial given the shortcode as its dot: what it prints (:func:`outputs_inner`).
         return reads.get(f"partial:{words[1][1:-1].lower().removesuffix('.html')}")
     if len(words) >= 2 and ((_OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None
@@ -414,7 +423,9 @@ class _Template:
         if found is None:
             return False
         receiver, store, method, key, args = found.groups()
-        if (receiver == ".Parent" and "@dot" not in inner) or (receiver == "" and "@parent" not in inner):
+        if (receiver == ".Parent" and "@dot" not in inner) or (receiver == "" and "@parent" not in inner) or (
+                receiver == "$.Parent" and "@root" not in inner) or (
+                receiver not in ("", ".Parent", "$.Parent") and f"{receiver}=@parent" not in inner):
             return False
         words = _words(args.strip())
         if method == "SetInMap":
@@ -425,10 +436,15 @@ class _Template:
             # ``printf "%02v" $.Ordinal``: each child its own key, none replaces a sibling's.
             unique = (re.fullmatch(r'(?:printf\s+"[^"%]*%[\w.]+[^"%]*"\s+)?(\$?)\.Ordinal', mapkey) is not None
                       and (mapkey.endswith("$.Ordinal") or "@dot" in inner))
-            # Read back by ranging over the map (a literal key too: fail closed on ``index``).
+            # Read back by ranging over the map, or (a literal key) by ``index`` with that key.
             shape = None if held is None else f"each/{held}"
             if unique and shape is not None:
                 method = "Add"
+            elif shape is not None and _LITERAL.fullmatch(mapkey) and mapkey[0] == '"':
+                keyed = (f"{store}:{key}", f"dict:{mapkey[1:-1]}/{held}", True)
+                self.handoffs.add(keyed)
+                if keyed in self.handed:
+                    return True
         else:
             shape = _shape(words[0], inner, self.reads) if len(words) == 1 else None
         if shape is None:
@@ -471,6 +487,12 @@ class _Template:
                 inner = frozenset(entry for entry in inner if _name(entry) != name)
                 if assigned.group(2) == ":=":
                     local.add(name)
+                if held is None and name not in self.reassigned:
+                    # ``$p := .Parent``, ``$self := .``: a name for the parent or the shortcode.
+                    value = assigned.group(3).strip()
+                    for alias, dollar, dot in (("@parent", "$.Parent", ".Parent"), ("@self", "$", ".")):
+                        if (value == dollar and "@root" in inner) or (value == dot and "@dot" in inner):
+                            inner = inner | {f"{name}={alias}"}
                 if held == "text":
                     inner = inner | {name}
                 elif held is not None:
@@ -491,8 +513,8 @@ class _Template:
         outputs the interior on every path — not when the file defines the name again."""
         words = _words(rest)
         name, pipeline = (words[0] if words else ""), " ".join(words[1:])
-        shortcode = (pipeline == "." and "@dot" in inner) or (pipeline == "$" and "$.Inner" in inner)
-        shown, ended, _, _ = self.sequence(frozenset({*_INNER_NAMES, "@dot"}) if shortcode else frozenset())
+        shortcode = (pipeline == "." and "@dot" in inner) or (pipeline == "$" and "@root" in inner)
+        shown, ended, _, _ = self.sequence(frozenset(_SHORTCODE) if shortcode else frozenset())
         while ended == "else":  # not a template Go accepts: read to its end, never counted
             shown, ended, _, _ = self.sequence(frozenset())
             shown = False
@@ -509,7 +531,7 @@ class _Template:
         if word == "block":
             return self.block(condition, inner)
         # Where ``with``/``range`` move the dot, only ``$.Inner`` and variables are the shortcode's.
-        moved = frozenset(name for name in inner if not name.startswith((".", "@")))
+        moved = frozenset(name for name in inner if not name.startswith((".", "@")) or name == "@root")
         branches: list[bool] = []
         outs: list[frozenset[str]] = []
         # {{ if .Inner }}, {{ with $tab.content }}, {{ range $tabs }}: a value holding the
@@ -602,7 +624,7 @@ def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = froz
         texts = (partials or {}).get(name, ())
         if texts and all(outputs_inner(text, partials=partials, _depth=_depth + 1) for text in texts):
             reads[f"partial:{name}"] = "text"
-    return _Template(template, reads=reads, handed=handed).sequence(frozenset({*_INNER_NAMES, "@dot"}))[0]
+    return _Template(template, reads=reads, handed=handed).sequence(frozenset(_SHORTCODE))[0]
 
 
 def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
@@ -614,7 +636,7 @@ def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
     if len(template) > _MAX_TEMPLATE:
         return frozenset()
     reading = _Template(template)
-    reading.sequence(frozenset({*_INNER_NAMES, "@dot"}))
+    reading.sequence(frozenset(_SHORTCODE))
     return frozenset(reading.handoffs)
 
 
@@ -631,7 +653,7 @@ def prints_stored(template: str, where: str, shape: str) -> bool:
     # parent that never does may find nothing stored (fail closed).
     if where in reading.writes or not any(_THE_INNER.search(text) for _, text, _ in reading.actions):
         return False
-    return reading.sequence(frozenset({"@dot"}))[0]
+    return reading.sequence(frozenset({"@dot", "@root"}))[0]
 
 
 @lru_cache(maxsize=256)
