@@ -206,6 +206,9 @@ _SHORTCODE = (*_INNER_NAMES, "@dot", "@root")
 # trimmed at its ends): a pipeline of these over ``.Inner`` still shows it.
 _OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify|plainify|strings\.TrimSpace"
                                r"|(?:\$?[\w.]*\.)?RenderString")
+# Functions that print their argument unescaped: markup of an argument (``.Get "title"``)
+# may open an element that hides what the template prints after it.
+_RAW_OUTPUT = re.compile(r"\b(?:safeHTML|htmlUnescape)\b")
 _ASSIGNMENT = re.compile(r"(\$\w+)\s*(:?=)\s*(.*)", re.DOTALL)
 _OPENERS = ("if", "with", "range", "define", "block")
 _THE_INNER = re.compile(r"(?<![\w$])\$?\.Inner(?:Deindent)?\b")
@@ -408,6 +411,8 @@ class _Template:
         self.handoffs: set[tuple[str, str, bool]] = set()
         #: Whether the construct or branch last read may end in a ``break``/``continue``.
         self.escapes = False
+        #: Whether unescaped markup other than the interior was printed before (on any path).
+        self.raw_before = False
         # A variable assigned again with ``=`` may hold anything after: never a reference.
         self.reassigned = {m.group(1) for _, text, _ in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
@@ -498,8 +503,12 @@ class _Template:
                 elif held is not None:
                     inner = inner | {f"{name}={held}"}
                 continue
-            # Printed where no reader sees it (``<div hidden>``, an attribute): not shown.
-            shown = self.handoff(rest, inner) or (printed and _shows(rest, inner, self.reads)) or shown
+            # Printed where no reader sees it (``<div hidden>``, an attribute), or after
+            # markup an argument may have put there (``{{ .Get "t" | safeHTML }}``: an
+            # unclosed ``<div hidden>``): not shown.
+            prints = printed and _shows(rest, inner, self.reads)
+            shown = self.handoff(rest, inner) or (prints and not self.raw_before) or shown
+            self.raw_before = self.raw_before or (printed and not prints and _RAW_OUTPUT.search(rest) is not None)
         else:
             word, rest = "", ""
         self.escapes = stopped

@@ -54,3 +54,17 @@ def test_one_shown_print_is_enough(hidden: str, shown: str) -> None:
     """A template printing the interior twice, once hidden, still shows it."""
     template = hidden.format("{{ .Inner }}") + "\n" + shown.format("{{ .Inner | markdownify }}")
     assert outputs_inner(template), template
+
+
+_RAW = ('{{ .Get "title" | safeHTML }}', '{{ with .Get "t" }}<h4>{{ . | safeHTML }}</h4>{{ end }}',
+        '{{ htmlUnescape (.Get 0) }}', '<span>{{ .Get "icon" | safeHTML }}</span>')
+
+
+@settings(max_examples=25, deadline=None)
+@given(raw=st.sampled_from(_RAW), shown=st.sampled_from(_SHOWING), before=st.booleans())
+def test_markup_an_argument_prints_before_the_interior_may_hide_it(raw: str, shown: str, before: bool) -> None:
+    """Issue 24 (attacker): ``{{< note title="<div hidden>" >}}secret{{< /note >}}`` with
+    ``{{ .Get "title" | safeHTML }}{{ .Inner }}``: the unescaped argument opens an element
+    the interior then stands in; printed after the interior it hides nothing of it."""
+    print_ = shown.format("{{ .Inner | markdownify }}")
+    assert outputs_inner(raw + print_ if before else print_ + raw) is not before
