@@ -47,7 +47,7 @@ from .excluded_sources import excluded_source
 from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, covers, format_finding
 from .frontmatter import FrontMatter, head_key, parse_front_matter
-from .hugo_site import site_cascade_for
+from .hugo_site import hugo_leaf_bundle, site_cascade_for
 from .jekyll_urls import jekyll_url
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
@@ -438,6 +438,12 @@ def _withholding(settings: WikiSettings, relpath: str, real_relpath: str | None,
         by_operator = f"site metadata ({', '.join(head.site.sources)}) " + by_operator.removeprefix("front matter ")
     if by_operator is not None and not publication.get("path"):
         publication["path"] = by_operator
+    if settings.preset.bundle_resources and not publication.get("path"):
+        # The bundle's index may be a file the provider does not read (index.html,
+        # index.org): the corpus rule sees only markdown ones (issue 24).
+        bundle = hugo_leaf_bundle(settings.root, relpath)
+        if bundle is not None:
+            publication["path"] = f"not a page: a resource of the leaf bundle {bundle}/ (Hugo renders only its index)"
     return publication, errors, warnings
 
 

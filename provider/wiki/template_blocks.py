@@ -33,7 +33,10 @@ and per-page ``render_macros``, and its custom delimiters (``j2_block_start_stri
 
 Hugo: a paired shortcode whose template (``layouts/shortcodes/NAME.html``, also
 ``layouts/_shortcodes`` and a theme's) may not output ``.Inner`` (:func:`outputs_inner`:
-a condition without ``else``, a comment, an assignment never shown, ``len .Inner``)
+a condition without ``else``, a comment, an assignment never shown, ``len .Inner``, a
+print where no reader sees it: :mod:`provider.wiki.template_html`; ``{{ block "b" . }}`` and
+``{{ partial "p" . }}`` — ``layouts/partials``, ``layouts/_partials``, a theme's — count as
+what their body prints, an unknown partial as nothing)
 can hide its interior: dropped, as an inline shortcode's (``{{< x.inline >}}…{{< /x.inline >}}``:
 a template itself, rendered only with ``enableInlineShortcodes``) is — unless it hands ``.Inner`` to its parent's
 ``Store``/``Scratch`` and the parent's template prints that on every path
@@ -58,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from .sites.config_files import ConfigError, read_config
+from .template_html import GO_ACTION, GO_HTML_COMMENT, shown_actions
 
 __all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "handoffs", "jinja_delimiters",
            "mark_template_blocks", "outputs_inner", "prints_stored", "shortcode_templates", "shown_through_parent",
@@ -193,31 +197,36 @@ def jinja_delimiters(root: Path) -> Delimiters:
     return Delimiters(**{k: v for k, v in given.items() if isinstance(v, str) and v.strip()})
 
 
-# Go's html/template drops the HTML comments of a template's text, actions in them too.
-_GO_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-# Strings are read whole: ``{{ $x := "}}{{ .Inner }}" }}`` outputs nothing.
-_GO_ACTION = re.compile(r"""\{\{((?:"(?:\\.|[^"\\])*"|`[^`]*`|'(?:\\.|[^'\\])*'|[^"`'}]|\}(?!\}))*)\}\}""")
 _MAX_TEMPLATE = 200_000
 _INNER_NAMES = (".Inner", ".InnerDeindent", "$.Inner", "$.InnerDeindent")
+#: References at a shortcode template's top: its interior, the dot (``@dot``) and ``$``
+#: (``@root``) being the shortcode.
+_SHORTCODE = (*_INNER_NAMES, "@dot", "@root")
 # Functions that output their argument's text (Markdown or HTML rendered, unescaped or
 # trimmed at its ends): a pipeline of these over ``.Inner`` still shows it.
 _OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify|plainify|strings\.TrimSpace"
                                r"|(?:\$?[\w.]*\.)?RenderString")
+# Functions that print their argument unescaped: markup of an argument (``.Get "title"``)
+# may open an element that hides what the template prints after it.
+_RAW_OUTPUT = re.compile(r"\b(?:safeHTML|htmlUnescape)\b")
 _ASSIGNMENT = re.compile(r"(\$\w+)\s*(:?=)\s*(.*)", re.DOTALL)
 _OPENERS = ("if", "with", "range", "define", "block")
 _THE_INNER = re.compile(r"(?<![\w$])\$?\.Inner(?:Deindent)?\b")
 
 
-def _go_actions(template: str) -> list[tuple[str, str]]:
-    """``(keyword, rest)`` of each action of a Go template (``""`` as the keyword of an
-    expression); comments (``{{/* … */}}``, in HTML comments too) are none."""
+def _go_actions(template: str) -> list[tuple[str, str, bool]]:
+    """``(keyword, rest, shown)`` of each action of a Go template (``""`` as the keyword
+    of an expression; ``shown``: what it prints lands where a reader sees it,
+    :func:`provider.wiki.template_html.shown_actions`); comments (``{{/* … */}}``, in
+    HTML comments too) are none."""
     out = []
-    for found in _GO_ACTION.finditer(_GO_HTML_COMMENT.sub(" ", template)):
+    clean = GO_HTML_COMMENT.sub(lambda m: " " * len(m.group(0)), template)
+    for found, shown in zip(GO_ACTION.finditer(clean), shown_actions(template), strict=True):
         text = _TRIM.sub("", found.group(1)).strip()
         if text.startswith("/*"):
             continue
         word, rest = _keyword(text)
-        out.append((word, rest) if word in _KEYWORDS else ("", text))
+        out.append((word, rest, shown) if word in _KEYWORDS else ("", text, shown))
     return out
 
 
@@ -237,20 +246,26 @@ def _keyword(text: str) -> tuple[str, str]:
     return found.group(0), text[found.end():].strip()
 
 
-def _split_outside(text: str, separator: Callable[[str], bool]) -> list[str]:
-    """``text`` cut at each character ``separator`` accepts outside strings and
-    parentheses; empty pieces included."""
-    pieces, depth, quote, start = [], 0, "", 0
+def _outside(text: str) -> Iterator[tuple[int, str, int]]:
+    """``(index, character, parenthesis depth after it)`` of each character of ``text``
+    outside strings (quoted or raw)."""
+    depth, quote = 0, ""
     for i, char in enumerate(text):
         if quote:
             quote = "" if char == quote and text[i - 1] != "\\" else quote
         elif char in "\"'`":
             quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif depth == 0 and separator(char):
+        else:
+            depth += 1 if char == "(" else -1 if char == ")" else 0
+            yield i, char, depth
+
+
+def _split_outside(text: str, separator: Callable[[str], bool]) -> list[str]:
+    """``text`` cut at each character ``separator`` accepts outside strings and
+    parentheses; empty pieces included."""
+    pieces, start = [], 0
+    for i, char, depth in _outside(text):
+        if depth == 0 and char not in "()" and separator(char):
             pieces.append(text[start:i])
             start = i + 1
     return [*pieces, text[start:]]
@@ -276,26 +291,15 @@ def _unwrap(term: str) -> str:
 
 def _closes_at_end(term: str) -> bool:
     """Whether the parenthesis opening ``term`` closes at its last character."""
-    depth, quote = 0, ""
-    for i, char in enumerate(term):
-        if quote:
-            quote = "" if char == quote and term[i - 1] != "\\" else quote
-        elif char in "\"'`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i == len(term) - 1
-    return False
+    return next((i == len(term) - 1 for i, char, depth in _outside(term) if char == ")" and depth == 0), False)
 
 
 # Where a shortcode keeps what a child stored: ``.Store.Get "tabs"`` (``$.`` anywhere,
 # ``.`` while the dot is the shortcode).
-_STORE_GET = re.compile(r'(\$)?\.(Store|Scratch)\.Get\s+"([^"\\]*)"')
+_STORE_GET = re.compile(r'(\$\w*)?\.(Store|Scratch)\.Get\s+"([^"\\]*)"')
 # A child handing a value to its parent: ``$.Parent.Store.Add "tabs" (slice $tab)``.
-_HANDOFF = re.compile(r'(\$\.Parent|\.Parent|)\.(Store|Scratch)\.(Add|Set|SetInMap)\s+"([^"\\]*)"\s+(.+)', re.DOTALL)
+_HANDOFF = re.compile(r'(\$\.Parent|\.Parent|\$\w+|)\.(Store|Scratch)\.(Add|Set|SetInMap)\s+"([^"\\]*)"\s+(.+)',
+                      re.DOTALL)
 _LITERAL = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`')
 # Functions whose first argument is the text they output (``highlight X "go" ""``,
 # ``trim X "\n"``): code shown as code is still shown.
@@ -306,19 +310,28 @@ def _resolve(term: str, inner: frozenset[str], reads: Mapping[str, str]) -> str 
     """What ``term`` holds of the interior: ``"text"`` (the interior's text), a shape
     (``"each/dict:content/text"``: a list or map of dicts whose ``content`` is it) or
     ``None`` (nothing known). ``inner`` holds references (``$x``: the text; ``$x=SHAPE``:
-    a shaped value; ``@dot``: the dot is the shortcode); ``reads`` maps ``Store:KEY`` to
+    a shaped value; ``@dot``, ``@root``: the dot, ``$``, is the shortcode; ``$x=@parent``,
+    ``$x=@self``: a name for the parent or the shortcode); ``reads`` maps ``Store:KEY`` to
     the shape a child stored there."""
     term = _unwrap(term)
     if term in inner:
         return "text"
     for entry in inner:
         name, equals, shape = entry.partition("=")
-        if equals and name == term:
+        if equals and name == term and not shape.startswith("@"):
             return shape
     got = _STORE_GET.fullmatch(term)
     if got is not None:
-        return reads.get(f"{got.group(2)}:{got.group(3)}") if got.group(1) or "@dot" in inner else None
+        owner = got.group(1)
+        # ``$.Store``, ``.Store`` where the dot is the shortcode, ``$self.Store`` after ``$self := .``.
+        mine = (owner == "$" and "@root" in inner) or (owner is None and "@dot" in inner) or (
+            owner is not None and f"{owner}=@self" in inner)
+        return reads.get(f"{got.group(2)}:{got.group(3)}") if mine else None
     words = _words(term)
+    if (len(words) >= 3 and words[0] in ("partial", "partialCached") and _LITERAL.fullmatch(words[1])
+            and ((words[2] == "." and "@dot" in inner) or (words[2] == "$" and "@root" in inner))):
+        # A partial given the shortcode as its dot: what it prints (:func:`outputs_inner`).
+        return reads.get(f"partial:{words[1][1:-1].lower().removesuffix('.html')}")
     if len(words) >= 2 and ((_OUTPUT_FUNCTIONS.fullmatch(words[0]) is not None
                              and _resolve(words[-1], inner, reads) == "text")
                             or (words[0] in _FIRST_ARGUMENT_OUTPUT and _resolve(words[1], inner, reads) == "text")):
@@ -398,11 +411,13 @@ class _Template:
         self.handoffs: set[tuple[str, str, bool]] = set()
         #: Whether the construct or branch last read may end in a ``break``/``continue``.
         self.escapes = False
+        #: Whether unescaped markup other than the interior was printed before (on any path).
+        self.raw_before = False
         # A variable assigned again with ``=`` may hold anything after: never a reference.
-        self.reassigned = {m.group(1) for _, text in self.actions
+        self.reassigned = {m.group(1) for _, text, _ in self.actions
                            if (m := _ASSIGNMENT.fullmatch(text)) is not None and m.group(2) == "="}
         # A parent that writes its own key may empty or replace what a child stored there.
-        self.writes = {f"{m.group(2)}:{m.group(4)}" for _, text in self.actions
+        self.writes = {f"{m.group(2)}:{m.group(4)}" for _, text, _ in self.actions
                        for m in [re.search(r'(\.Parent)?\.(Store|Scratch)\.(Add|Set|SetInMap|Delete)\s+"([^"\\]*)"',
                                            text)] if m is not None and m.group(1) is None}
 
@@ -413,7 +428,9 @@ class _Template:
         if found is None:
             return False
         receiver, store, method, key, args = found.groups()
-        if (receiver == ".Parent" and "@dot" not in inner) or (receiver == "" and "@parent" not in inner):
+        if (receiver == ".Parent" and "@dot" not in inner) or (receiver == "" and "@parent" not in inner) or (
+                receiver == "$.Parent" and "@root" not in inner) or (
+                receiver not in ("", ".Parent", "$.Parent") and f"{receiver}=@parent" not in inner):
             return False
         words = _words(args.strip())
         if method == "SetInMap":
@@ -424,10 +441,15 @@ class _Template:
             # ``printf "%02v" $.Ordinal``: each child its own key, none replaces a sibling's.
             unique = (re.fullmatch(r'(?:printf\s+"[^"%]*%[\w.]+[^"%]*"\s+)?(\$?)\.Ordinal', mapkey) is not None
                       and (mapkey.endswith("$.Ordinal") or "@dot" in inner))
-            # Read back by ranging over the map (a literal key too: fail closed on ``index``).
+            # Read back by ranging over the map, or (a literal key) by ``index`` with that key.
             shape = None if held is None else f"each/{held}"
             if unique and shape is not None:
                 method = "Add"
+            elif shape is not None and _LITERAL.fullmatch(mapkey) and mapkey[0] == '"':
+                keyed = (f"{store}:{key}", f"dict:{mapkey[1:-1]}/{held}", True)
+                self.handoffs.add(keyed)
+                if keyed in self.handed:
+                    return True
         else:
             shape = _shape(words[0], inner, self.reads) if len(words) == 1 else None
         if shape is None:
@@ -447,7 +469,7 @@ class _Template:
         stopped = False
         start, local = inner, set()
         while self.position < len(self.actions):
-            word, rest = self.actions[self.position]
+            word, rest, printed = self.actions[self.position]
             self.position += 1
             if word in ("else", "end"):
                 break
@@ -470,25 +492,55 @@ class _Template:
                 inner = frozenset(entry for entry in inner if _name(entry) != name)
                 if assigned.group(2) == ":=":
                     local.add(name)
+                if held is None and name not in self.reassigned:
+                    # ``$p := .Parent``, ``$self := .``: a name for the parent or the shortcode.
+                    value = assigned.group(3).strip()
+                    for alias, dollar, dot in (("@parent", "$.Parent", ".Parent"), ("@self", "$", ".")):
+                        if (value == dollar and "@root" in inner) or (value == dot and "@dot" in inner):
+                            inner = inner | {f"{name}={alias}"}
                 if held == "text":
                     inner = inner | {name}
                 elif held is not None:
                     inner = inner | {f"{name}={held}"}
                 continue
-            shown = self.handoff(rest, inner) or _shows(rest, inner, self.reads) or shown
+            # Printed where no reader sees it (``<div hidden>``, an attribute), or after
+            # markup an argument may have put there (``{{ .Get "t" | safeHTML }}``: an
+            # unclosed ``<div hidden>``): not shown.
+            prints = printed and _shows(rest, inner, self.reads)
+            shown = self.handoff(rest, inner) or (prints and not self.raw_before) or shown
+            self.raw_before = self.raw_before or (printed and not prints and _RAW_OUTPUT.search(rest) is not None)
         else:
             word, rest = "", ""
         self.escapes = stopped
         after = frozenset({*(e for e in inner if _name(e) not in local), *(e for e in start if _name(e) in local)})
         return shown, word, rest, after
 
+    def block(self, rest: str, inner: frozenset[str]) -> tuple[bool, frozenset[str]]:
+        """``{{ block "name" PIPELINE }}…{{ end }}``: Go defines the template and runs it in
+        place, PIPELINE its dot and its ``$``, the caller's variables out of its reach.
+        Shown when PIPELINE is the shortcode (``.`` where the dot is, or ``$``) and the body
+        outputs the interior on every path — not when the file defines the name again."""
+        words = _words(rest)
+        name, pipeline = (words[0] if words else ""), " ".join(words[1:])
+        shortcode = (pipeline == "." and "@dot" in inner) or (pipeline == "$" and "@root" in inner)
+        shown, ended, _, _ = self.sequence(frozenset(_SHORTCODE) if shortcode else frozenset())
+        while ended == "else":  # not a template Go accepts: read to its end, never counted
+            shown, ended, _, _ = self.sequence(frozenset())
+            shown = False
+        redefined = any(word == "define" and _words(text)[:1] == [name] for word, text, _ in self.actions)
+        self.escapes = False
+        return shown and ended == "end" and not redefined and _LITERAL.fullmatch(name) is not None, inner
+
     def construct(self, word: str, condition: str, inner: frozenset[str]) -> tuple[bool, frozenset[str]]:
         """An ``if``/``with``/``range`` chain (all its branches, a final ``else`` needed,
-        ``with``/``range`` moving the dot), or a ``define``/``block`` (read, never counted):
-        ``(outputs the interior on every path, the references after it)`` — a variable
-        keeps what every way through gave it (``$x = …`` inside a branch)."""
+        ``with``/``range`` moving the dot), a ``block`` (:meth:`block`), or a ``define``
+        (read, never counted): ``(outputs the interior on every path, the references
+        after it)`` — a variable keeps what every way through gave it (``$x = …`` inside
+        a branch)."""
+        if word == "block":
+            return self.block(condition, inner)
         # Where ``with``/``range`` move the dot, only ``$.Inner`` and variables are the shortcode's.
-        moved = frozenset(name for name in inner if not name.startswith((".", "@")))
+        moved = frozenset(name for name in inner if not name.startswith((".", "@")) or name == "@root")
         branches: list[bool] = []
         outs: list[frozenset[str]] = []
         # {{ if .Inner }}, {{ with $tab.content }}, {{ range $tabs }}: a value holding the
@@ -553,11 +605,15 @@ class _Template:
         return final_else and all(branches), after
 
 
+# ``partial "note" .``, ``partialCached "docs/note.html" $ "key"``: the partials a template calls.
+_PARTIAL_CALL = re.compile(r'\bpartial(?:Cached)?\s+"([^"\\]+)"')
+_MAX_PARTIAL_DEPTH = 8
 # ``range $i, $e := X``, ``range $e := X``, ``range X``.
 _RANGE = re.compile(r"(?:(\$\w+)\s*(?:,\s*(\$\w+)\s*)?:=\s*)?(.+)", re.DOTALL)
 
 
-def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset()) -> bool:
+def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset(), *,
+                  partials: Mapping[str, tuple[str, ...]] | None = None, _depth: int = 0) -> bool:
     """Whether a Hugo shortcode template outputs its interior (``.Inner`` or
     ``.InnerDeindent``, bare or through output functions such as ``markdownify``,
     ``safeHTML``, ``.Page.RenderString``) on every path: each ``if``/``with``/``range``
@@ -566,10 +622,18 @@ def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = froz
     assignment never shown, ``len .Inner``, a ``define`` are no output (issue 24).
     ``handed``: hand-offs to the parent (``$.Parent.Store.Add "tabs" (slice (dict
     "content" .Inner))``, as :func:`handoffs` gives them) that count as output, because
-    the parent prints them (:func:`prints_stored`)."""
-    if len(template) > _MAX_TEMPLATE:
+    the parent prints them (:func:`prints_stored`). ``partials``: the site's partial
+    templates by name (lower case, no ``.html``): ``{{ partial "note" . }}`` (or
+    ``partialCached``, or ``$`` for the dot) shows the interior when every variant of
+    that partial does; an unknown one does not (fail closed)."""
+    if len(template) > _MAX_TEMPLATE or _depth > _MAX_PARTIAL_DEPTH:
         return False  # not read: may hide it (fail closed)
-    return _Template(template, handed=handed).sequence(frozenset({*_INNER_NAMES, "@dot"}))[0]
+    reads: dict[str, str] = {}
+    for name in {found.lower().removesuffix(".html") for found in _PARTIAL_CALL.findall(template)}:
+        texts = (partials or {}).get(name, ())
+        if texts and all(outputs_inner(text, partials=partials, _depth=_depth + 1) for text in texts):
+            reads[f"partial:{name}"] = "text"
+    return _Template(template, reads=reads, handed=handed).sequence(frozenset(_SHORTCODE))[0]
 
 
 def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
@@ -581,7 +645,7 @@ def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
     if len(template) > _MAX_TEMPLATE:
         return frozenset()
     reading = _Template(template)
-    reading.sequence(frozenset({*_INNER_NAMES, "@dot"}))
+    reading.sequence(frozenset(_SHORTCODE))
     return frozenset(reading.handoffs)
 
 
@@ -596,9 +660,9 @@ def prints_stored(template: str, where: str, shape: str) -> bool:
     reading = _Template(template, reads={where: shape})
     # The children run when the parent asks for its ``.Inner`` (Docsy's tabpane does): a
     # parent that never does may find nothing stored (fail closed).
-    if where in reading.writes or not any(_THE_INNER.search(text) for _, text in reading.actions):
+    if where in reading.writes or not any(_THE_INNER.search(text) for _, text, _ in reading.actions):
         return False
-    return reading.sequence(frozenset({"@dot"}))[0]
+    return reading.sequence(frozenset({"@dot", "@root"}))[0]
 
 
 @lru_cache(maxsize=256)
@@ -616,6 +680,7 @@ def shown_through_parent(child: tuple[str, ...], parent: tuple[str, ...], last: 
 
 
 _SHORTCODE_FOLDERS = ("layouts/shortcodes", "layouts/_shortcodes")
+_PARTIAL_FOLDERS = ("layouts/partials", "layouts/_partials")
 
 
 @lru_cache(maxsize=64)
@@ -645,20 +710,25 @@ def _templates_in(folders: tuple[tuple[str, int, bool], ...]) -> Mapping[str, tu
     return found
 
 
-def _folders(root: Path) -> tuple[tuple[str, int, bool], ...]:
-    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``."""
-    folders: list[tuple[str, int, bool]] = []
+def _present(site: Path, subfolders: tuple[str, ...]) -> list[tuple[str, int, bool]]:
+    """``(path, mtime, a theme's)`` of each of ``subfolders`` in ``site`` and its themes."""
+    found = []
+    for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
+        for sub in subfolders:
+            try:
+                found.append((str(base / sub), os.stat(base / sub).st_mtime_ns, base != site))
+            except OSError:
+                continue
+    return found
+
+
+def _folders(root: Path, partials: bool = False) -> tuple[tuple[str, int, bool], ...]:
+    """The shortcode folders of the site around ``root``: ``(path, mtime, a theme's)``;
+    ``partials``: the partial folders of the site whose shortcode folders those are."""
     for site in (root, root.parent, root.parent.parent):  # ``content/en`` as the content root too
-        for base in [site, *sorted(p for p in (site / "themes").glob("*") if p.is_dir())]:
-            for sub in _SHORTCODE_FOLDERS:
-                folder = base / sub
-                try:
-                    folders.append((str(folder), os.stat(folder).st_mtime_ns, base != site))
-                except OSError:
-                    continue
-        if folders:
-            break
-    return tuple(folders)
+        if folders := _present(site, _SHORTCODE_FOLDERS):
+            return tuple(_present(site, _PARTIAL_FOLDERS) if partials else folders)
+    return ()
 
 
 def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
@@ -673,10 +743,12 @@ def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=64)
-def _silent_in(folders: tuple[tuple[str, int, bool], ...]) -> frozenset[str]:
+def _silent_in(folders: tuple[tuple[str, int, bool], ...],
+               partial_folders: tuple[tuple[str, int, bool], ...] = ()) -> frozenset[str]:
     # Any variant of the template that may not output ``.Inner`` can drop it.
+    partials = _templates_in(partial_folders) if partial_folders else {}
     return frozenset(name for name, texts in _templates_in(folders).items()
-                     if any(not outputs_inner(text) for text in texts))
+                     if any(not outputs_inner(text, partials=partials) for text in texts))
 
 
 def silent_shortcodes(root: Path) -> frozenset[str]:
@@ -685,7 +757,7 @@ def silent_shortcodes(root: Path) -> frozenset[str]:
     may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
     ``layouts`` come before its themes'."""
     folders = _folders(root)
-    return _silent_in(folders) if folders else frozenset()
+    return _silent_in(folders, _folders(root, partials=True)) if folders else frozenset()
 
 
 def _spaces(match: re.Match[str]) -> str:

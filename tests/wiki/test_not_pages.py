@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import ORPHAN, Resolved, resolve
-from provider.wiki.document import WikiDocument, WikiSettings, parse_document
+from provider.wiki.document import WikiDocument, WikiSettings, load_document, parse_document
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 PUBLIC_RULE = AudienceRule("**", "public")
+_SITES = itertools.count()
 
 
 def wiki(files: dict[str, str], layout: str) -> dict[str, Resolved]:
@@ -64,3 +69,33 @@ def test_jekyll_renders_only_files_with_front_matter() -> None:
     out = wiki({"docs/page.md": "---\ntitle: Page\n---\nA page.", "docs/raw.md": "# Raw\n\nCopied as is."}, "jekyll")
     assert out["docs/page.md"].public
     assert not out["docs/raw.md"].served and "front matter" in str(out["docs/raw.md"].withheld)
+
+
+_FORMATS = ("html", "htm", "org", "adoc", "asciidoc", "ad", "rst", "pandoc", "pdc", "md", "de.html", "markdown")
+
+
+@given(index=st.sampled_from(_FORMATS), resource=st.sampled_from(["secret.md", "more/deep.md", "notes.de.md"]))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_leaf_bundle_of_any_content_format_makes_its_markdown_resources(tmp_path: Path, index: str,
+                                                                          resource: str) -> None:
+    """Issue 24 (leak): a folder whose ``index`` is HTML, Org, AsciiDoc, reStructuredText
+    or Pandoc (files the provider does not read) is a leaf bundle all the same: a ``.md``
+    beside or below it is a resource Hugo publishes no page for, not a public page. A
+    branch bundle (``_index.*``) holds pages."""
+    root = tmp_path / f"s{next(_SITES)}"
+    leaf, branch = root / "content/docs/trip", root / "content/docs/guide"
+    for folder in (leaf, branch):
+        (folder / resource).parent.mkdir(parents=True, exist_ok=True)
+        (folder / resource).write_text("---\ntitle: Notes\n---\nQuokkasecret notes.", "utf-8")
+    (leaf / f"index.{index}").write_text("<p>The trip.</p>", "utf-8")
+    (branch / f"_index.{index}").write_text("<p>The guide.</p>", "utf-8")
+    settings_ = WikiSettings(root=root, layout="hugo", audience_rules=(PUBLIC_RULE,))
+    metas = {}
+    for relpath in (f"content/docs/trip/{resource}", f"content/docs/guide/{resource}"):
+        result = load_document(settings_, relpath)
+        assert isinstance(result, WikiDocument), result
+        metas[relpath] = result.meta
+    out = resolve(metas, default_locale="en", now=NOW, layout=settings_.preset)
+    kept = out[f"content/docs/trip/{resource}"]
+    assert not kept.served and "leaf bundle content/docs/trip/" in str(kept.withheld)
+    assert out[f"content/docs/guide/{resource}"].public

@@ -509,7 +509,8 @@ _DOCSY_TABPANE = """{{- $code := not (.Get "text") -}}
 {{- range $n, $entry := $.Scratch.Get "tabs" }}
   {{ $lang := $langAll -}}
   {{ with $entry.language }}{{ $lang = . }}{{ end -}}
-  <div class="tab-pane" id="tab-{{ $.Ordinal }}-{{ $n }}" role="tabpanel">
+  <div class="tab-body tab-pane fade{{ if eq $n "000" }} show active{{ end }}" id="tab-{{ $.Ordinal }}-{{ $n }}"
+       role="tabpanel">
   {{ if $code -}}
     {{ highlight (trim (index . "content") "\n") $lang "" -}}
   {{ else -}}
@@ -680,8 +681,8 @@ def _keyword_forms(draw: st.DrawFn) -> tuple[str, bool]:
             act("end"), False
     if kind == "define":
         return act("define", '"d"') + inner + act("end"), False
-    if kind == "block":
-        return act("block", '"b" .') + inner + act("end"), False
+    if kind == "block":  # defined and run in place, the shortcode its dot (false positive 3)
+        return act("block", '"b" .') + inner + act("end"), True
     if kind == "template":
         return act("template", '"d" .Inner'), False
     stop = act(draw(st.sampled_from(["break", "continue"])))
@@ -738,3 +739,85 @@ def test_an_inline_shortcodes_body_is_a_template_and_not_public(tmp_path: Path, 
     body = f"{LEAD}\n\n{{{{{o} {name} {c}}}}}{logic.format(s=SECRET)}{{{{{o} /{name} {c}}}}}\n\n{TAIL}\n"
     doc = _hugo(tmp_path, body, {"layouts/shortcodes/other.html": _SHOWN})
     assert "Quokkasecret" not in _texts(doc.public_passages) and "sign in" in _texts(doc.public_passages)
+
+
+@pytest.mark.parametrize(("template", "shown"), [
+    ('<div class="note" hidden>{{ .Inner | markdownify }}</div>', False),
+    ('<div data-text="{{ .Inner }}"></div>', False),
+    ("<script>const note = {{ .Inner }};</script>", False),
+    ('<div class="note">{{ .Inner | markdownify }}</div>', True),
+])
+def test_a_page_shows_a_shortcodes_interior_only_where_the_template_shows_it(tmp_path: Path, template: str,
+                                                                            shown: bool) -> None:
+    """Issue 24 (leak): ``.Inner`` printed into a hidden element, an attribute or a
+    script is no text of the page (more forms: tests/wiki/test_template_html.py)."""
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n"
+    public = _texts(_hugo(tmp_path, body, {"layouts/shortcodes/note.html": template}).public_passages)
+    assert ("Quokkasecret" in public) is shown and "Install" in public
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=_go_template(), call=st.sampled_from(['{{{{ block "b" . }}}}{}{{{{ end }}}}', '{{{{ partial "p" . }}}}',
+                                                   '{{{{ partial "docs/p.html" $ }}}}',
+                                                   '{{{{- partialCached "p" . "key" -}}}}']))
+def test_a_block_or_partial_given_the_shortcode_shows_what_its_body_shows(case: tuple[str, bool], call: str) -> None:
+    """Issue 24 (false positive): ``{{ block "b" . }}…{{ end }}`` runs its body in place,
+    and ``{{ partial "p" . }}`` runs the partial with the shortcode as its dot: the
+    interior is shown exactly when that body shows it on every path."""
+    body, shown = case
+    partials = {"p": (body,), "docs/p": (body,)}
+    assert outputs_inner(call.format(body), partials=partials) is shown, (call, body)
+
+
+@pytest.mark.parametrize(("template", "partials", "shown"), [
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": _SHOWN}, True),
+    ('{{ partial "note.html" . }}', {"layouts/_partials/note.html": _SHOWN}, True),
+    ('{{ partial "note" . }}', {"themes/t/layouts/partials/note.html": _SHOWN}, True),
+    # The site's partial overrides its theme's; an unknown partial, one given another dot,
+    # one printing only in a branch, and a block whose name the file defines again: dropped.
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": _SILENT,
+                                "themes/t/layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "missing" . }}', {"layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "note" .Page }}', {"layouts/partials/note.html": _SHOWN}, False),
+    ('{{ partial "note" . }}', {"layouts/partials/note.html": "{{ if .Get 0 }}{{ .Inner }}{{ end }}"}, False),
+    ('{{ block "b" . }}{{ .Inner }}{{ end }}', {}, True),
+    ('{{ block "b" . }}{{ .Inner }}{{ end }}{{ define "b" }}{{ end }}', {}, False),
+])
+def test_a_shortcode_showing_inner_through_a_partial_or_block_keeps_it(tmp_path: Path, template: str,
+                                                                       partials: dict[str, str], shown: bool) -> None:
+    body = f"{LEAD}\n\n{{{{< note >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"layouts/shortcodes/note.html": template, **partials})
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is shown and "sign in" in _texts(doc.public_passages)
+
+
+_KEYED_CHILD = '{{ $.Parent.Store.SetInMap "tabs" "first" (dict "content" .Inner) }}'
+_ALIAS_CHILD = '{{ $p := .Parent }}{{ $p.Store.Add "tabs" (slice (dict "content" .Inner)) }}'
+_RANGE_PARENT = '{{ .Inner }}{{ range .Store.Get "tabs" }}{{ .content }}{{ end }}'
+
+
+@pytest.mark.parametrize(("child", "parent", "last", "shown"), [
+    # A map written under a literal key, read back by that key (index, a variable, a field).
+    (_KEYED_CHILD, '{{ .Inner }}{{ index (index (.Store.Get "tabs") "first") "content" }}', True, True),
+    (_KEYED_CHILD, '{{ .Inner }}{{ $m := .Store.Get "tabs" }}{{ index (index $m "first") "content" }}', True, True),
+    (_KEYED_CHILD, _RANGE_PARENT, True, True),
+    # Another key read, or a later sibling that may write the same key: dropped.
+    (_KEYED_CHILD, '{{ .Inner }}{{ index (index (.Store.Get "tabs") "second") "content" }}', True, False),
+    (_KEYED_CHILD, '{{ .Inner }}{{ index (index (.Store.Get "tabs") "first") "content" }}', False, False),
+    # ``$p := .Parent`` then ``$p.Store``; ``$self := .`` then ``$self.Store.Get`` in the parent.
+    (_ALIAS_CHILD, _RANGE_PARENT, True, True),
+    ('{{ $p := $.Parent }}{{ with .Get 0 }}{{ end }}{{ $p.Store.Add "tabs" (slice (dict "content" $.Inner)) }}',
+     _RANGE_PARENT, True, True),
+    (_ALIAS_CHILD, '{{ $self := . }}{{ .Inner }}{{ range $self.Store.Get "tabs" }}{{ .content }}{{ end }}', True,
+     True),
+    # Not the parent (any more): reassigned, shadowed, or another value.
+    (_ALIAS_CHILD.replace("}}{{ $p.Store", "}}{{ $p = .Page }}{{ $p.Store"), _RANGE_PARENT, True, False),
+    ('{{ $p := .Page }}{{ if true }}{{ $p := .Parent }}{{ end }}'
+     '{{ $p.Store.Add "tabs" (slice (dict "content" .Inner)) }}', _RANGE_PARENT, True, False),
+    (_ALIAS_CHILD.replace(":= .Parent", ":= .Page"), _RANGE_PARENT, True, False),
+    (_ALIAS_CHILD, '{{ $self := .Page }}{{ .Inner }}{{ range $self.Store.Get "tabs" }}{{ .content }}{{ end }}',
+     True, False),
+])
+def test_store_hand_offs_by_literal_key_or_through_a_parent_variable(child: str, parent: str, last: bool,
+                                                                     shown: bool) -> None:
+    """Issue 24 (false positive 4, Docsy-like scratchpads): followed where simple, else closed."""
+    assert shown_through_parent((child,), (parent,), last) is shown
