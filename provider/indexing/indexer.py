@@ -38,7 +38,7 @@ from .decide import Changes, changes_of, resolve, to_withdraw
 from .manifest import Manifest
 from .read import InThread, Read, read_again, read_files
 from .report import Progress, SyncReport, stage, summarize, took
-from .scan import discover_all, expand, translations_of, unchanged
+from .scan import bundle_members, discover_all, expand, translations_of, unchanged
 from .sidewriter import SideWriter
 from .stricter import Withdrawal, public_paths, stricter
 from .units import prepare
@@ -379,6 +379,7 @@ class Indexer:
             # are decided again though their own files did not change (issue 24).
             to_read |= translations_of(self.settings, manifest,
                                        (discovered_skips.keys() ^ manifest.skipped.keys()) | vanished)
+            to_read |= bundle_members(self.settings, manifest) - vanished
         else:
             to_read = expand(self.settings, paths, manifest)
         side = self._writer.early_side_writer(self.layout.build_dir(build) / ALL, len(to_read))

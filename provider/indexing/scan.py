@@ -14,6 +14,7 @@ from dataclasses import replace
 from ..wiki.document import WikiSettings, git_blob_sha1
 from ..wiki.excluded_sources import forget_excluded, permalink_key, read_join_keys, source_keys
 from ..wiki.files import Discovery, FileRef, discover, ignore_reason, is_ignored_path
+from ..wiki.hugo_site import BUNDLE_RESOURCE, hugo_leaf_bundle, is_bundle_index
 from ..wiki.locales import strip_extension
 from ..wiki.mdx_partials import partial_digest
 from ..wiki.model import DocumentMeta
@@ -21,7 +22,7 @@ from ..wiki.sites import load_site_policy, site_digest
 from ..wiki.translation_names import name_key
 from .manifest import Manifest
 
-__all__ = ["discover_all", "expand", "translations_of", "unchanged"]
+__all__ = ["bundle_members", "discover_all", "expand", "translations_of", "unchanged"]
 
 
 def discover_all(settings: WikiSettings) -> Discovery:
@@ -85,7 +86,32 @@ def expand(settings: WikiSettings, paths: Iterable[str], manifest: Manifest) -> 
         elif known or not (is_ignored_path(relpath, settings.file_extensions)
                            or ignore_reason(relpath, ignore) is not None):
             wanted.add(relpath)
-    return wanted | translations_of(settings, manifest, paths)
+    return wanted | translations_of(settings, manifest, paths) | bundle_members(settings, manifest, paths)
+
+
+def bundle_members(settings: WikiSettings, manifest: Manifest, paths: Iterable[str] | None = None) -> set[str]:
+    """The documents whose standing as a page or a leaf bundle's resource (Hugo,
+    :func:`~provider.wiki.hugo_site.hugo_leaf_bundle`) a change may have turned, though
+    their own files did not change (issue 24): an ``index.html`` added beside
+    ``secret.md`` makes it a resource with no URL. With ``paths`` (relative to
+    ``settings.root``), the known documents below a bundle index among them; without,
+    every document whose standing now differs from the one it was read with (a full
+    scan, which sees no events). Empty unless the layout has leaf bundles."""
+    if not settings.preset.bundle_resources:
+        return set()
+    docs = manifest.docs
+    if paths is not None:
+        folders = {p.strip("/").rpartition("/")[0] for p in paths if is_bundle_index(p.rpartition("/")[2])}
+        return {relpath for relpath in docs for folder in folders
+                if relpath.startswith(folder + "/") or (not folder and "/" not in relpath)}
+    turned: set[str] = set()
+    for relpath, meta in docs.items():
+        reason = meta.publication.get("path")
+        if reason is not None and not reason.startswith(BUNDLE_RESOURCE):
+            continue  # withheld by its own path already: the bundle adds nothing
+        if (reason is not None) != (hugo_leaf_bundle(settings.root, relpath) is not None):
+            turned.add(relpath)
+    return turned
 
 
 def translations_of(settings: WikiSettings, manifest: Manifest, paths: Iterable[str]) -> set[str]:

@@ -47,7 +47,7 @@ from .excluded_sources import excluded_source
 from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, covers, format_finding
 from .frontmatter import FrontMatter, head_key, parse_front_matter
-from .hugo_site import hugo_leaf_bundle, site_cascade_for
+from .hugo_site import BUNDLE_RESOURCE, hugo_leaf_bundle, site_cascade_for
 from .jekyll_urls import jekyll_url
 from .layouts import Layout
 from .locales import normalize_tag, strip_extension
@@ -443,7 +443,7 @@ def _withholding(settings: WikiSettings, relpath: str, real_relpath: str | None,
         # index.org): the corpus rule sees only markdown ones (issue 24).
         bundle = hugo_leaf_bundle(settings.root, relpath)
         if bundle is not None:
-            publication["path"] = f"not a page: a resource of the leaf bundle {bundle}/ (Hugo renders only its index)"
+            publication["path"] = f"{BUNDLE_RESOURCE} {bundle}/ (Hugo renders only its index)"
     return publication, errors, warnings
 
 

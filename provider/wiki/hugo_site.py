@@ -51,8 +51,8 @@ from .locales import strip_extension
 from .model import WikiSettings
 from .sites.config_files import steady
 
-__all__ = ["CONTENT_EXTENSIONS", "SiteCascade", "hugo_content_adapters", "hugo_leaf_bundle", "hugo_page",
-           "is_bundle_index", "load_site_cascade", "site_cascade_for"]
+__all__ = ["BUNDLE_RESOURCE", "CONTENT_EXTENSIONS", "SiteCascade", "hugo_content_adapters", "hugo_leaf_bundle",
+           "hugo_page", "is_bundle_index", "load_site_cascade", "site_cascade_for"]
 
 _NAMES = ("hugo", "config")
 _FORMATS = ("toml", "yaml", "json")
@@ -300,6 +300,11 @@ def _names(folder: Path) -> frozenset[str]:
         _listings.clear()
     _listings[str(folder)] = (stamp, names)
     return names
+
+
+#: How a document's ``publication["path"]`` reason opens when it is a leaf bundle's
+#: resource: the incremental scan reads it back to see a bundle appear or go.
+BUNDLE_RESOURCE = "not a page: a resource of the leaf bundle"
 
 
 def is_bundle_index(name: str, stem: str = "index") -> bool:

@@ -99,3 +99,43 @@ def test_a_leaf_bundle_of_any_content_format_makes_its_markdown_resources(tmp_pa
     kept = out[f"content/docs/trip/{resource}"]
     assert not kept.served and "leaf bundle content/docs/trip/" in str(kept.withheld)
     assert out[f"content/docs/guide/{resource}"].public
+
+
+def test_a_bundle_index_added_or_removed_later_turns_its_resources_incrementally(tmp_path: Path) -> None:
+    """Issue 24 (X7): an ``index.html`` added beside a page that was read as public makes
+    it a leaf bundle's resource though the page's own file did not change: the watcher's
+    batch (naming only the new file) and a reconcile scan (no event) both take it out of
+    the public index; removing the index brings it back."""
+    from whoosh import index as whoosh_index
+
+    from provider.indexing import Indexer
+    from provider.search.layout import PUBLIC, IndexLayout
+
+    def public(index: Path) -> set[str]:
+        layout = IndexLayout(index)
+        name = layout.current_name()
+        assert name is not None
+        with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
+            return {fields["path"] for fields in searcher.all_stored_fields()}
+
+    root = tmp_path / "site"
+    pages = {"content/docs/trip/secret.md": "Quokkasecret notes.", "content/docs/guide.md": "The guide.",
+             **{f"content/docs/page-{n}.md": f"Page {n} is about topic number {n}." for n in range(5)}}
+    for relpath, text in pages.items():
+        (root / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (root / relpath).write_text(f"---\ntitle: {relpath}\n---\n{text}\n", "utf-8")
+    settings_ = WikiSettings(root=root, layout="hugo", audience_rules=(PUBLIC_RULE,), config_hold_s=0.0)
+    bundle_index, resource = root / "content/docs/trip/index.html", "content/docs/trip/secret.md"
+    with Indexer(settings_, IndexLayout(tmp_path / "index")) as indexer:
+        indexer.sync()
+        assert resource in public(tmp_path / "index")
+        bundle_index.write_text("<p>The trip.</p>", "utf-8")
+        indexer.sync(["content/docs/trip/index.html"])
+        assert resource not in public(tmp_path / "index")
+        assert "content/docs/guide.md" in public(tmp_path / "index")
+        bundle_index.unlink()
+        indexer.sync(["content/docs/trip/index.html"])
+        assert resource in public(tmp_path / "index")
+        bundle_index.write_text("<p>The trip.</p>", "utf-8")
+        indexer.sync()  # a reconcile scan: the event was missed
+        assert resource not in public(tmp_path / "index")
