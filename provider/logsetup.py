@@ -117,8 +117,9 @@ class ProgressLog:
     to the end of the pass (reading, then the steps after it).
 
     The indexer names the steps after reading (:meth:`phase`: ``rules``, ``writing``,
-    ``committing``, then ``done``); each is announced, and with ``beat`` a thread adds a
-    line whenever none was written for an interval, until the pass is done — so a pass
+    ``committing``, then ``done``), and ``sitemap`` before it while a configured sitemap
+    is read the first time (no estimate then: nothing is counted yet); each is announced,
+    and with ``beat`` a thread adds a line whenever none was written for an interval, until the pass is done — so a pass
     says something at least every interval, whatever step it is in. A step that runs past
     its estimate says so (``N s past the estimate, still committing``; ``over_s`` in JSON)
     instead of counting down to "0 s left".
@@ -163,6 +164,8 @@ class ProgressLog:
             self._done, self._total = done, total
             if self._started is None:
                 self._begin(now)
+            if self._step == "sitemap":  # files are counted as they are read
+                self._step = "reading"
             if self._first is None:
                 # The step's first count starts its clock: rates are of what it did since.
                 self._first, self._step_started, self._next = done - 1, now, now + self.interval_s
@@ -190,6 +193,9 @@ class ProgressLog:
                 self._stopped.set()
                 return
             if step == "reading":  # reading again: its first count says so
+                return
+            if step == "sitemap":
+                self._report(now)
                 return
             if now - self._since() >= self.interval_s or self._total >= self.threshold:
                 self._report(now)
@@ -272,6 +278,10 @@ class ProgressLog:
             self._line(now, "%s: %d of %d files read (%d%%), %.1f files/s, about %.0f s left", self.label,
                        self._done, self._total, 100 * self._done // max(self._total, 1), rate, eta,
                        rate_per_s=round(rate, 1), eta_s=round(eta))
+            return
+        if self._step == "sitemap":
+            # Before any file is listed: no rate to estimate the pass from.
+            self._line(now, "%s: reading the sitemap (%.0f s in this step)", self.label, now - self._step_started)
             return
         what = {"rules": "corpus rules", "writing": "writing the indexes",
                 "committing": "committing the indexes"}.get(self._step, self._step)

@@ -75,16 +75,19 @@ def test_the_estimate_once_a_fifth_is_read_is_within_30_percent_of_the_time_left
 
 def test_no_two_lines_are_more_than_an_interval_apart_until_the_pass_is_done() -> None:
     """The gap between consecutive lines, on the fake clock, with every step silent
-    (no files counted): the heartbeat alone carries the pass."""
+    (no files counted), the first sitemap read included: the heartbeat alone carries the pass."""
     now = [0.0]
     stamps: list[float] = []
     logger, lines = _logger("test.progress.gaps")
     progress = ProgressLog("Indexing", logger, interval_s=5.0, clock=lambda: now[0])
     original = lines.emit
     lines.emit = lambda record: (stamps.append(now[0]), original(record))  # type: ignore[method-assign]
-    progress(1, 1000)
-    for step, seconds in (("reading", 31.0), ("rules", 17.0), ("writing", 23.0), ("committing", 19.0)):
-        if step != "reading":
+    progress.phase("sitemap")
+    for step, seconds in (("sitemap", 33.0), ("reading", 31.0), ("rules", 17.0), ("writing", 23.0),
+                          ("committing", 19.0)):
+        if step == "reading":
+            progress(1, 1000)
+        elif step != "sitemap":
             progress.phase(step)
         for _ in range(int(seconds * 2)):
             now[0] += 0.5
@@ -167,3 +170,35 @@ def test_a_step_past_its_estimate_says_so_and_never_zero_seconds_left() -> None:
     assert overs == sorted(overs) and overs[-1] >= 0.8 * (9 * COMMIT_SHARE * writing_s) - 5
     gaps = [b - a for a, b in zip(stamps, [*stamps[1:], finished], strict=True)]
     assert max(gaps) <= 5.0, gaps
+
+
+def test_the_first_sitemap_read_is_a_step_of_its_own_before_reading(tmp_path: Path) -> None:
+    """Issue 27: a 49 MiB sitemap took half a minute to read before any file was, and no
+    line said so. With a sitemap configured the pass opens with a ``sitemap`` step (no
+    estimate: nothing is counted yet), the heartbeat covers it, then reading starts its
+    own clock and the other steps follow in order."""
+    from provider.wiki.citations import CitationSettings
+    from tests.wiki.test_sitemap import urlset
+
+    content, base = tmp_path / "content", "https://help.example.com"
+    content.mkdir()
+    for n in range(3):
+        (content / f"p{n}.md").write_text(f"---\naudience: public\n---\n# Page {n}\n\nText {n}.\n", "utf-8")
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(urlset(*(f"{base}/p{n}" for n in range(3))), "utf-8")
+    ticks = iter(range(0, 10**6, 6))
+    logger, lines = _logger("test.progress.sitemap")
+    progress = ProgressLog("Indexing", logger, threshold=0, clock=lambda: float(next(ticks)))
+    settings = WikiSettings(root=content, citation=CitationSettings(base_url=base), sitemap=(str(sitemap),))
+    indexer = Indexer(settings, IndexLayout(tmp_path / "index"))
+    indexer.open(read_sitemap=False)  # as serve opens it: the first sync reads the sitemap
+    try:
+        indexer.sync(progress=progress)
+    finally:
+        indexer.close()
+    sitemap_lines = [r for r in lines.records if r.step == "sitemap"]  # type: ignore[attr-defined]
+    assert sitemap_lines and all("reading the sitemap" in r.getMessage() for r in sitemap_lines)
+    assert all(not hasattr(r, "eta_s") for r in sitemap_lines)  # no estimate without a count
+    steps = [r.step for r in lines.records]  # type: ignore[attr-defined]
+    order = [step for n, step in enumerate(steps) if n == 0 or steps[n - 1] != step]
+    assert order == ["sitemap", "reading", "rules", "writing", "committing"]

@@ -198,6 +198,9 @@ class Indexer:
         Returns:
             What was done and what is now served.
         """
+        if self.site is not None and not self._sitemap_read:
+            # The first read can take half a minute (issue 27): progress lines say so.
+            stage(progress, "sitemap")
         self.read_sitemap()  # no sync derives a decision without the sitemap
         started = time.monotonic()
         report = SyncReport()

@@ -404,6 +404,31 @@ def label_says(label: str, rest: str = "", *, whole: bool = False, titled: bool 
     return None
 
 
+#: Lines whose folding each reader process remembers (a few MB at most).
+_FOLDED_LINES = 8192
+
+
+@lru_cache(maxsize=_FOLDED_LINES)
+def _fast_fold_line(line: str) -> str:
+    return fast_fold(line)
+
+
+@lru_cache(maxsize=_FOLDED_LINES)
+def _fold_line(line: str) -> str:
+    return fold(line)
+
+
+def fold_by_line(text: str, *, fast: bool) -> str:
+    """``fast_fold(text)`` (``fast``) or ``fold(text)``, line by line: the same text, since
+    no step of either crosses a line feed (a character no normalisation composes with or
+    produces, and no table maps), and each line is folded once per process — a body is
+    read up to three times (as written, flush left, as shown) and translations repeat
+    their code, imports and components, where whole bodies were folded each time."""
+    line_fold = _fast_fold_line if fast else _fold_line
+    # An ASCII line folds to its case folding in both (their own first test).
+    return "\n".join([line.casefold() if line.isascii() else line_fold(line) for line in text.split("\n")])
+
+
 def _may_hold(body: str) -> bool:
     """Whether ``body`` may hold a finding: most pages hold none of the phrases where
     one counts, and are not parsed again. Other text is folded first (full-width
@@ -412,7 +437,7 @@ def _may_hold(body: str) -> bool:
     if body.isascii():
         text = body.lower()
     else:
-        text = fast_fold(body).lower()
+        text = fold_by_line(body, fast=True).lower()
         table = _confusable_table()
         # Before folding: folding may already turn a look-alike into another Latin letter
         # (Cyrillic palochka ``ӏ`` → ``i``) than the one a reader sees (``l``).
@@ -435,7 +460,7 @@ def _may_hold(body: str) -> bool:
                 or match.group(0).endswith("(") or "audience" in match.group(0)):
             return True
     # Folded as the restriction rule reads (the copy rules' folding splits Hangul).
-    return _may_restrict(text if body.isascii() else fold(body))
+    return _may_restrict(text if body.isascii() else fold_by_line(body, fast=False))
 
 
 #: How far into a line a label's words may start (``For support agents only. …``), and

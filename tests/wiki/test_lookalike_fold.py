@@ -56,3 +56,23 @@ def test_hidden_characters_inside_a_marker_fold_away() -> None:
     assert fold("ＩＮＴＥＲＮＡＬ") == "internal"
     assert fold("inte\u0301rnal") == "internal"
     assert fold("a\u3164b") == "a b"  # a Hangul filler reads as a gap, never joins the words
+
+
+#: Texts of several lines: the special characters, any character, and line feeds next to
+#: what could compose or be dropped around them (a mark opening a line, a filler ending one).
+_LINES = st.lists(st.one_of(_SPECIAL, st.characters(exclude_categories=("Cs",)), st.just("\n"),
+                            st.sampled_from(["\n\u0301", "\u3164\n", "\u0456\n", "ﬁ\n", "Σ\n"])),
+                  max_size=32).map("".join)
+
+
+@settings(max_examples=50, deadline=None)
+@given(_LINES)
+def test_x5_folding_line_by_line_is_folding_the_whole_text(text: str) -> None:
+    """Issue 27: the body-marker prefilter folds a body one remembered line at a time;
+    it must read exactly the text folding the whole body gives (CONTRACT X5: a look-alike
+    marker on any line is still seen), for both foldings."""
+    from provider.wiki.body_markers import fold_by_line
+    from provider.wiki.copies import _fold as fast_fold
+
+    assert fold_by_line(text, fast=False) == fold(text)
+    assert fold_by_line(text, fast=True) == fast_fold(text)
