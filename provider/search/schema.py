@@ -20,8 +20,10 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
-SCHEMA_VERSION = 17  # 17: code blocks marked x: (their parts are read as written)
-# (16: secret-shaped values marked v: (never common); 15: short command lines marked c:)
+# 18: secret values' pieces, their sentence's code pairs, labelled skeletons (l:);
+# 17: code blocks marked x: (their parts are read as written);
+# 16: secret-shaped values marked v: (never common); 15: short command lines marked c:
+SCHEMA_VERSION = 18
 # (14: respelled blocks store their words, secret forms widened (issue 24))
 # (13: short public blocks store their words)
 # (12: hidden blocks store names, secrets as skeletons)

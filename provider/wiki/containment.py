@@ -91,6 +91,7 @@ from .secret_forms import (
     is_placeholder,
     is_secret_shaped,
     joined,
+    key_pieces,
     page_respellings,
     secret_skeletons,
     short_splits,
@@ -119,6 +120,7 @@ __all__ = [
     "RUN_SHINGLES",
     "RUN_SPLIT_SHINGLES",
     "SECRET_MIN_CHARS",
+    "SECRET_WINDOW",
     "SHINGLE_WORDS",
     "SHORT_TEXT_SHINGLES",
     "WORD_SHARE",
@@ -242,6 +244,9 @@ _JOINED = "j:"
 #: ``z:``) such a value's skeletons: never common (:attr:`Unit.kept`), however many
 #: public pages copy them.
 _SHAPED = "v:"
+#: Marks (after ``z:``) the skeletons of a value a secret's label gives that is not
+#: secret-shaped (``otter-blue-vault``): its whole value never common (issue 24).
+_LABELLED = "l:"
 #: Marks what a secret's value may be written as on a page
 #: (:func:`provider.wiki.secret_forms.secret_skeletons`): a unit of its own.
 _SKELETON = "z:"
@@ -317,6 +322,28 @@ def _code_pairs(found: list[str]) -> list[tuple[int, int]]:
     return sorted(pairs.items())
 
 
+#: Terms on either side of a secret value's code that its sentence's pairs tie it to
+#: (``The door code for the lab is 4417``: ``door`` is 5 terms before it).
+SECRET_WINDOW = 8
+
+
+def _secret_pairs(found: list[str], value: str) -> list[tuple[int, int]]:
+    """The code pairs (:func:`_code_pairs`) of the codes of a secret's ``value`` in its
+    block's terms ``found``, with every other term of the block within
+    :data:`SECRET_WINDOW`: a public page giving the code beside a few words of the
+    sentence holds it (issue 24), whatever the sentence's length."""
+    codes = {term for term in terms(value) if is_code(term)}
+    crc = zlib.crc32
+    pairs: dict[int, int] = {}
+    for at, term in enumerate(found):
+        if term not in codes:
+            continue
+        for near in found[max(0, at - SECRET_WINDOW) : at + SECRET_WINDOW + 1]:
+            if near != term and not (_DIGIT.search(near) and is_code(near)):
+                pairs[crc(f"{term} {near}".encode(), 2)] = crc(near.encode(), 1)
+    return sorted(pairs.items())
+
+
 def _entry(found: list[str], pairs: list[tuple[int, int]]) -> str:
     crc = zlib.crc32
     # SHINGLE_WORDS terms a run, spelled out: a generator of joins cost twice as much.
@@ -361,12 +388,20 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
     texts = [text for text, _, _ in given]
     code_pieces = [piece for text, code, spans in given for piece in ((text,) if code else spans)]
     for text, code, _ in given:
+        found = terms(text)
         for value in secret_values(text):
             out += _secret_entries(value)
+            if _DIGIT.search(value) and not is_placeholder(value):
+                coded = _secret_pairs(found, value)
+                if coded:
+                    # A code unit of the value's code in its sentence; never common (v:) when
+                    # the value is its codes only (``Door PIN: 4417``): of ``abcde*1234#XYZ``,
+                    # ``1234`` beside ``password`` is any tutorial's example (2 Hetzner tutorials).
+                    lone = all(is_code(term) for term in terms(value)) and is_secret_shaped(value)
+                    out.append(_KEYED + (_SHAPED if lone else "") + _entry([], coded))
         if hidden:
             for name in person_names(text):
-                out += _secret_entries(name)
-        found = terms(text)
+                out += _secret_entries(name, labelled=False)
         pairs = _code_pairs(found) if _DIGIT.search(text) else []
         if page and found and len(found) < SHINGLE_WORDS and not pairs:
             out.append(_SHORT + _entry(found, []))
@@ -391,7 +426,7 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
     return tuple(out)
 
 
-def _secret_entries(value: str) -> list[str]:
+def _secret_entries(value: str, *, labelled: bool = True) -> list[str]:
     """The ``k:`` entries of one secret's value: its terms as written, with its numbers
     in digits and in English words (:mod:`provider.wiki.secret_forms`), and its joined
     form (``amberfalcon79``) as a word; and a ``z:`` entry of what a page's skeleton may
@@ -408,6 +443,8 @@ def _secret_entries(value: str) -> list[str]:
     form = joined(value)
     if SECRET_MIN_CHARS <= len(form) <= MAX_JOINED_CHARS:
         out.append(_KEYED + _entry([form], []))
+    # Its pieces apart (``starts qK7vR2 … ends mXw9Lp``, ``4417`` and ``9920`` in two cells).
+    out += [_KEYED + _entry(list(pieces), []) for pieces in key_pieces(value)]
     if shaped:
         # Only its codes are kept from commonness: the value's other words ("for", "the")
         # are every page's, and a kept word is distinctive for every unit holding it.
@@ -418,8 +455,22 @@ def _secret_entries(value: str) -> list[str]:
         canonical, forms, parts = found
         sections = [canonical + _FORM + _FORM.join(sorted(forms))]
         sections += [part + _FORM + _FORM.join(sorted(spellings)) for part, spellings in parts]
-        out.append(_SKELETON + (_SHAPED if shaped else "") + _SECTION.join(sections))
+        # A value a secret's label gives is never common as a whole (``l:``; a person's
+        # name is: the site's people are on many of its pages).
+        mark = _SHAPED if shaped else _LABELLED if labelled and _one_run(value) else ""
+        out.append(_SKELETON + mark + _SECTION.join(sections))
     return list(dict.fromkeys(out))
+
+
+def _one_run(value: str) -> bool:
+    """Whether a value of words is one run a reader takes for a credential
+    (``otter-blue-vault``, ``VaultOtterBlue``): no white space, no bracket, no secret's
+    name inside (``<MARIADB_ROOT_PASSWORD>`` is a variable). Words with spaces after a
+    label are as often a prompt's or a message's (``Re-enter new``, ``Password updated
+    successfully``: mysql_secure_installation's output on 3 Hetzner tutorials)."""
+    shown = value.strip().strip("`'\"")
+    return bool(shown) and not any(ch.isspace() or ch in "<>{}[]()$%" for ch in shown) \
+        and not names_a_secret_anywhere(terms(shown))
 
 
 def _unpack(raw: str) -> tuple[int, ...]:
@@ -558,9 +609,13 @@ def _units_of(blocks: tuple[str, ...], *, hidden: bool = False) -> list[Unit]:
             _COMMAND).removeprefix(_CODE).startswith(_SPLIT)
         if entry.startswith(_KEYED):
             keyed_pairs = decode_pairs(entry)
-            kept = words_ if entry.startswith(_KEYED + _SHAPED) else frozenset()
-            found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs)) if keyed_pairs
-                         else Unit(shingles, words_, split, secret=True, kept=kept))
+            shaped = entry.startswith(_KEYED + _SHAPED)
+            if keyed_pairs:
+                # A secret-shaped value's code beside its sentence's words: never common.
+                found.append(Unit(frozenset(), frozenset(), split, frozenset(keyed_pairs),
+                                  kept=frozenset(p for p, _ in keyed_pairs) if shaped else frozenset()))
+            else:
+                found.append(Unit(shingles, words_, split, secret=True, kept=words_ if shaped else frozenset()))
             continue
         if entry.startswith(_NAMES):
             found.append(Unit(frozenset(), words_, names=True))
@@ -601,7 +656,8 @@ def _skeleton_unit(entry: str) -> Unit:
     word's."""
     body = entry.removeprefix(_SKELETON)
     shaped = body.startswith(_SHAPED)
-    sections = body.removeprefix(_SHAPED).split(_SECTION)
+    labelled = body.startswith(_LABELLED)
+    sections = body.removeprefix(_SHAPED).removeprefix(_LABELLED).split(_SECTION)
     forms: set[tuple[str, int]] = set()
     parts: set[tuple[int, int]] = set()
     kept: set[int] = set()
@@ -615,7 +671,7 @@ def _skeleton_unit(entry: str) -> Unit:
             whole, chars = value, len(canonical)
         # A shaped value's whole and its parts with digits (``4417``) are never common; a
         # word part (``amber``) still is where the site says it widely.
-        if shaped and (not at or _DIGIT.search(canonical)):
+        if (shaped and (not at or _DIGIT.search(canonical))) or (labelled and not at):
             kept.add(value)
         forms.update((form, value) for form in spellings)
     return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts),
@@ -960,8 +1016,9 @@ def _holds_skeleton(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -
     rare_chars = sum(chars for _, chars in mine)
     # Characters too short to be parts (``rtc`` of ``RTC-7731``, ``db``) count as distinctive.
     short = unit.chars - sum(chars for _, chars in unit.parts)
-    if unit.whole in page and unit.whole not in rare.common and rare_chars + short >= SKELETON_MIN_CHARS:
-        return True
+    if unit.whole in page and unit.whole not in rare.common and (
+            rare_chars + short >= SKELETON_MIN_CHARS or unit.whole in unit.kept):
+        return True  # a kept value (a secret's label gives it) is the secret however common its words
     return len(mine) >= 2 and rare_chars >= PARTS_MIN_CHARS and all(value in page for value, _ in mine)
 
 

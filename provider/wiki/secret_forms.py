@@ -29,6 +29,9 @@ for (``pin12`` would be everywhere), and one that more than a corpus's limit of 
 pages hold is common (its rarity: :class:`~provider.wiki.containment.Rarity`). Residual:
 a one-word value under :data:`SOLO_MIN_CHARS` letters split or encoded (``sword fish``),
 and a code's parts reordered (``7731 RTC``: no two parts of :data:`PART_MIN_CHARS`).
+A key reversed or with two neighbours swapped, a PIN of 4 or 5 digits in words
+(:func:`_spelled_pin`) and a key's or code's pieces apart (:func:`key_pieces`, words of
+the page) are looked for too (issue 24, second round).
 
 The joined form (:func:`joined`: ``amberfalcon79``) and the value with its numbers in
 digits and in words (:func:`with_digits`, :func:`spelled`) are the value's own units,
@@ -49,11 +52,12 @@ from typing import Final
 
 from .copies import _fold
 
-__all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "MAX_JOINED_CHARS", "MAX_SPELLINGS", "MIN_BYTE_RUN",
-           "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS", "SHAPED_DIGITS",
-           "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS", "ascii_digits", "decoded_texts", "is_placeholder",
-           "is_secret_shaped", "joined", "number_spellings", "page_respellings", "page_skeleton", "roman_numeral",
-           "secret_skeletons", "short_splits", "skeleton", "spelled", "tokens", "with_digits"]
+__all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "KEY_MIN_CHARS", "MAX_JOINED_CHARS", "MAX_SPELLINGS",
+           "MIN_BYTE_RUN", "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS",
+           "PIECE_MIN_CHARS", "SHAPED_DIGITS", "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS", "ascii_digits",
+           "decoded_texts", "is_placeholder", "is_secret_shaped", "joined", "key_pieces", "number_spellings",
+           "page_respellings", "page_skeleton", "roman_numeral", "secret_skeletons", "short_splits", "skeleton",
+           "spelled", "tokens", "with_digits"]
 
 #: Characters a joined form has at most (longer: prose, not a secret).
 MAX_JOINED_CHARS: Final = 64
@@ -162,8 +166,8 @@ def decoded_texts(text: str) -> Iterator[str]:
     (``sierra whiskey …``: :data:`MIN_NATO_RUN` or more, digits in English words too);
     its words with leet digits between letters (``p4ssw0rd``, ``sw0rdf1sh``); and its
     runs of single characters (``s w o r d f i s h``) run together; and, where a digit
-    group holds look-alike letters (``44l7-992O``: ``l``, ``I``, ``|`` for 1, ``O``
-    for 0, ``S`` for 5, ``B`` for 8, ``Z`` for 2), the text with them as digits."""
+    code holds look-alike letters (``44l7-992O``, ``4A17-9920``, ``44l7-gg2O``: the
+    class of :data:`_DIGIT_LOOKALIKES`), the text with them as digits."""
     for word in text.split():
         if len(word) < MIN_ENCODED_CHARS:
             continue
@@ -217,16 +221,25 @@ def decoded_texts(text: str) -> Iterator[str]:
             yield shown
 
 
-#: A digit group with look-alike letters (``44l7``, ``992O``, ``4|17``): three characters
-#: or more, of which digits at least as many as letters and two at least.
-_LOOKALIKE_GROUP = re.compile(r"(?<![^\W_])[0-9lI|!OoSsBZ]{3,}(?![^\W_])")
-_AS_DIGITS = str.maketrans("lI|!OoSsBZ", "1111005582")
+#: The letters (and marks) a reader takes for a digit, by the digit (issue 24's class:
+#: ``0`` O o D Q, ``1`` l I i | !, ``2`` Z, ``3`` E, ``4`` A, ``5`` S s, ``6`` G b,
+#: ``7`` T, ``8`` B, ``9`` g q).
+_DIGIT_LOOKALIKES = {"0": "OoDQ", "1": "lIi|!", "2": "Z", "3": "E", "4": "A", "5": "Ss", "6": "Gb", "7": "T",
+                     "8": "B", "9": "gq"}
+#: A code with look-alike letters (``44l7``, ``992O``, ``4A17-9920``, ``44l7-gg2O``): groups of
+#: three characters or more joined by hyphens, of which digits at least as many as letters
+#: and two at least (counted over the whole code: ``gg2O`` alone is a word).
+_LOOKALIKE_GROUP = re.compile(r"(?<![^\W_-])[0-9" + re.escape("".join(_DIGIT_LOOKALIKES.values()))
+                              + r"]{3,}(?:-[0-9" + re.escape("".join(_DIGIT_LOOKALIKES.values()))
+                              + r"]{3,})*(?![^\W_-])")
+_AS_DIGITS = str.maketrans({ch: digit for digit, chars in _DIGIT_LOOKALIKES.items() for ch in chars})
 
 
 def _as_digits(found: re.Match[str]) -> str:
     group = found.group()
     digits = sum(ch.isdigit() for ch in group)
-    return group.translate(_AS_DIGITS) if digits >= 2 and 2 * digits >= len(group) else group
+    letters = len(group) - digits - group.count("-")
+    return group.translate(_AS_DIGITS) if digits >= 2 and digits >= letters else group
 
 
 #: Byte values a run needs to be decoded (``0x73 0x77 0x6f 0x72 0x64 0x66``).
@@ -432,7 +445,11 @@ def _number_groups(run: list[str]) -> str:
 def _secret_parts(value: str) -> list[tuple[str, bool]]:
     """``value``'s parts, folded: ``(part, is a number)``; a run of number words one
     number of digits."""
-    raw = [t.casefold() for t in _TOKEN.findall(_fold(ascii_digits(_undone(value))))]
+    # camelCase is split before folding loses the case: ``VaultOtterBlue`` is three
+    # parts, reordered or split on a page (``BlueVault Otter``) as any value's (issue 24).
+    shown = unicodedata.normalize("NFKC", ascii_digits(_undone(value)))
+    raw = [_fold(t).casefold() for t in _TOKEN.findall(shown)]
+    raw = [t for found in raw for t in _TOKEN.findall(found)]
     return [(_number_groups(run), True) if run else (token, token.isdigit()) for token, run in _number_runs(raw)]
 
 
@@ -463,6 +480,8 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     over :data:`MAX_JOINED_CHARS` (prose, not a secret)."""
     parts = _secret_parts(value)
     canonical = "".join(part for part, _ in parts)
+    if canonical.isdigit() and SHAPED_DIGITS <= len(canonical) < SKELETON_MIN_CHARS:
+        return _spelled_pin(canonical)
     if not SKELETON_MIN_CHARS <= len(canonical) <= MAX_JOINED_CHARS:
         return None
     if len(parts) == 1 and canonical.isalpha() and len(canonical) < SOLO_MIN_CHARS:
@@ -479,6 +498,11 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     if 1 < len(groups) <= _MAX_GROUPS and any(ch.isdigit() for ch in canonical):
         # A code's groups reversed each (``7144-0299``) or in reverse order (``9920-4417``).
         forms |= {"".join(group[::-1] for group in groups), "".join(reversed(groups))}
+    if _is_key(canonical):
+        # A key reversed or copied with two neighbours swapped (``pL9wXm2RvK7q`` for
+        # ``qK7vR2mXw9Lp``: issue 24): each reversal of those is looked for below.
+        forms |= {canonical[:at] + canonical[at + 1] + canonical[at] + canonical[at + 2 :]
+                  for at in range(len(canonical) - 1) if canonical[at] != canonical[at + 1]}
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
@@ -491,6 +515,47 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
             written = number_spellings(part) | _foreign(part) if number else frozenset([part])
             pieces.append((part, frozenset(t for o in written for t in _transformed(o))))
     return canonical, frozenset(found), tuple(dict.fromkeys(pieces))
+
+
+#: Characters a key (letters and digits mixed in one run) has at least for its pieces and
+#: swapped neighbours to be looked for (:func:`key_pieces`).
+KEY_MIN_CHARS: Final = 10
+#: Characters each piece of a key cut in two has at least (:func:`key_pieces`).
+PIECE_MIN_CHARS: Final = 4
+
+
+def _is_key(canonical: str) -> bool:
+    return len(canonical) >= KEY_MIN_CHARS and sum(ch.isdigit() for ch in canonical) >= 2 \
+        and sum(ch.isalpha() for ch in canonical) >= 2
+
+
+def _spelled_pin(digits: str) -> tuple[str, frozenset[str], tuple[tuple[str, frozenset[str]], ...]]:
+    """A PIN of 4 or 5 digits (too short a skeleton as digits: ``4417`` is in many a page's
+    run of digits) as the words a page may write it in (``four four one seven``,
+    ``forty four seventeen``, in another language; Roman numerals of 8 letters or more):
+    the canonical skeleton is its one-word-a-digit spelling."""
+    spelled_forms = {form for form in number_spellings(digits) | _foreign(digits)
+                     if not form.isdigit() and len(form) >= 8}
+    canonical = "".join(_DIGIT_WORDS[int(d)] for d in digits)
+    return canonical, frozenset(spelled_forms), ()
+
+
+def key_pieces(value: str) -> list[tuple[str, ...]]:
+    """The pieces a page may give a secret's ``value`` in, apart (``the key starts
+    qK7vR2 and ends mXw9Lp``; ``4417`` and ``9920`` in two paragraphs or table cells):
+    a value of two groups or more of :data:`PIECE_MIN_CHARS` characters, letters and
+    digits (``4417-9920``): its groups; a key (:data:`KEY_MIN_CHARS` or more, letters
+    and digits mixed): it cut in two pieces of :data:`PIECE_MIN_CHARS` or more, each cut.
+    Folded as terms are (lower case); none for another value."""
+    groups = [_fold(group).casefold() for group in _GROUP.findall(ascii_digits(_undone(value)))]
+    out: list[tuple[str, ...]] = []
+    if 1 < len(groups) <= _MAX_GROUPS and all(len(group) >= PIECE_MIN_CHARS for group in groups) \
+            and any(ch.isdigit() for group in groups for ch in group):
+        out.append(tuple(groups))
+    whole = "".join(groups)
+    if len(groups) == 1 and _is_key(whole) and len(whole) <= MAX_JOINED_CHARS:
+        out += [(whole[:cut], whole[cut:]) for cut in range(PIECE_MIN_CHARS, len(whole) - PIECE_MIN_CHARS + 1)]
+    return list(dict.fromkeys(out))
 
 
 #: Words that make a value a placeholder wherever they stand in it (``your-api-key``,
@@ -531,7 +596,8 @@ def is_secret_shaped(value: str) -> bool:
     ``office365``), or a random key's case (a word of 10 or more letters changing case
     4 times: ``qKvRmXpLwTsZ``). Words alone (``swordfish``, ``amber falcon``) are not:
     a word copied widely is the site's (the residual of
-    docs/reference/corpus-rules.md)."""
+    docs/reference/corpus-rules.md); the whole of such a value a label gives is kept
+    all the same (a ``z:l:`` entry of :mod:`provider.wiki.containment`)."""
     if is_placeholder(value):
         return False
     shown = ascii_digits(unicodedata.normalize("NFKC", _undone(value)))

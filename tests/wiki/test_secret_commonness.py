@@ -78,7 +78,8 @@ def test_issue24_a_shaped_secret_is_never_common(value: str) -> None:
     assert any(unit.kept for unit in units), value
     kept = frozenset().union(*(unit.kept for unit in units))
     # Only codes and skeletons: a kept word "the" would make every page's "the" evidence.
-    assert all(unit.forms or (len(unit.words) == 1 and not unit.shingles) for unit in units if unit.kept)
+    assert all(unit.forms or unit.pairs or (len(unit.words) == 1 and not unit.shingles)
+               for unit in units if unit.kept)
     for documents in (22, 2_448, 20_000):
         limit = common_limit(documents)
         df = dict.fromkeys(kept, limit + 1 + documents // 10)
@@ -95,12 +96,15 @@ def test_issue24_placeholders_versions_dates_ports_are_no_secrets(value: str) ->
     assert _secret_entries(value) == [], value
 
 
-def test_issue24_words_stay_subject_to_commonness() -> None:
+def test_issue24_words_stay_subject_to_commonness_but_the_whole_value() -> None:
     """A value of words only (``swordfish``, ``amber falcon 79``) is not secret-shaped:
-    written on more public pages than the limit, it is the site's word."""
+    its words and parts may be the site's; only its whole skeleton, which a secret's
+    label gave, is kept from commonness (issue 24, round two). A person's name is not."""
     for value in ("swordfish", "amber falcon 79", "correct horse battery staple", "sha256", "office365"):
         assert not is_secret_shaped(value), value
-        assert not any(unit.kept for unit in _units_of(tuple(_secret_entries(value)))), value
+        units = _units_of(tuple(_secret_entries(value)))
+        assert all(unit.forms and unit.kept == {unit.whole} for unit in units if unit.kept), value
+    assert not any(unit.kept for unit in _units_of(tuple(_secret_entries("Dana Whitfield", labelled=False))))
 
 
 def test_issue24_a_word_part_of_a_shaped_value_may_still_be_common() -> None:
