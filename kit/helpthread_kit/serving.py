@@ -39,7 +39,6 @@ inside a worker of a multi-worker :func:`serve`.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import logging
@@ -334,13 +333,9 @@ class _Supervisor:
 
     def run(self) -> None:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-        stand_in: _StandIn | None = _StandIn(self.listener, self.options)
         try:
             for _ in range(self.count):
                 self._start()
-                if stand_in is not None:
-                    stand_in.stop()
-                    stand_in = None
             # Spawned processes take the environment as it is when they start: every
             # worker from now on replaces one that died, and refuses what was signed
             # before it began (its in-memory replay store cannot know those nonces, A5).
@@ -356,8 +351,6 @@ class _Supervisor:
             log.error("%s; stopping the server", exc)
             raise
         finally:
-            if stand_in is not None:
-                stand_in.stop()
             self._stop_all()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -460,116 +453,3 @@ def _worker_listener(family: int, host: str, port: int) -> socket.socket:
     _set_reuse(sock)
     sock.bind((host, port))
     return sock
-
-
-#: Seconds the stand-in gives one connection to send its request (and to take the answer).
-_STAND_IN_TIMEOUT_S = 2.0
-
-
-class _StandIn:
-    """Answers on the serving address while no worker serves yet (issue 27: under load a
-    worker took 37–44 s to start, and until then nothing answered, not even ``/healthz``).
-
-    Liveness is not readiness: ``GET /healthz`` answers ``200`` (the process is alive and
-    starting), every other request ``503 index_unavailable`` with ``Retry-After`` and
-    ``Connection: close`` — nothing is served, nothing is authenticated, nothing about
-    the corpus is said. One thread in this process; it stops as soon as the first worker
-    says it accepts connections. With a shared listening socket the workers accept from
-    the same queue afterwards (no connection is lost); with ``SO_REUSEPORT`` the stand-in
-    listens on a socket of its own, drains what is queued on it and closes it.
-    """
-
-    def __init__(self, listener: socket.socket, options: dict[str, Any]) -> None:
-        self._shared = not isinstance(listener, ReusePortListener)
-        if self._shared:
-            self._sock = listener
-        else:
-            host, port = listener.getsockname()[:2]
-            self._sock = _worker_listener(listener.family, host, port)
-        self._sock.listen(128)
-        self._tls: Any = None
-        if options.get("ssl_certfile"):
-            import ssl
-
-            self._tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-            self._tls.load_cert_chain(options["ssl_certfile"], options.get("ssl_keyfile"))
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="stand-in", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop answering (the first worker serves); returns once the thread has ended."""
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        import selectors
-
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._sock, selectors.EVENT_READ)
-            while not self._stop.is_set():
-                if selector.select(timeout=0.1):
-                    self._accept_one()
-            if not self._shared:
-                # Answer what the kernel queued on this socket before closing it.
-                self._sock.setblocking(False)
-                while self._accept_one():
-                    pass
-                self._sock.close()
-
-    def _accept_one(self) -> bool:
-        try:
-            conn, _ = self._sock.accept()
-        except OSError:  # nothing queued (non-blocking drain), or the socket is gone
-            return False
-        try:
-            conn.settimeout(_STAND_IN_TIMEOUT_S)
-            if self._tls is not None:
-                conn = self._tls.wrap_socket(conn, server_side=True)
-            _answer_while_starting(conn)
-        except OSError:
-            pass
-        finally:
-            conn.close()
-        return True
-
-
-def _answer_while_starting(conn: socket.socket) -> None:
-    """Read one request head (and a body of up to :data:`MAX_HEAD_BYTES`), answer it as
-    :class:`_StandIn` says and close the connection."""
-    import json
-
-    from .errors import IndexUnavailable
-
-    data = b""
-    while b"\r\n\r\n" not in data and len(data) <= MAX_HEAD_BYTES:
-        chunk = conn.recv(4096)
-        if not chunk:
-            return
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.split(b"\r\n")
-    method, _, rest = lines[0].partition(b" ")
-    target = rest.partition(b" ")[0].partition(b"?")[0]
-    length = 0
-    for line in lines[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length" and value.strip().isdigit():
-            length = min(int(value.strip()), MAX_HEAD_BYTES)
-    while len(body) < length:  # read it: closing with unread data resets the connection
-        chunk = conn.recv(4096)
-        if not chunk:
-            break
-        body += chunk
-    if method == b"GET" and target == b"/healthz":
-        status, payload, extra = b"200 OK", b'{"contractVersion":1,"status":"ok"}', b""
-    else:
-        error = IndexUnavailable()
-        status = b"503 Service Unavailable"
-        payload = json.dumps(error.envelope(), ensure_ascii=False, separators=(",", ":")).encode()
-        extra = b"".join(f"{k}: {v}\r\n".encode("latin-1") for k, v in error.headers().items())
-    conn.sendall(b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\ncache-control: no-store\r\n"
-                 + extra + b"connection: close\r\ncontent-length: " + str(len(payload)).encode() + b"\r\n\r\n"
-                 + payload)
-    with contextlib.suppress(OSError):
-        conn.shutdown(socket.SHUT_WR)
