@@ -223,3 +223,17 @@ class StaticSite:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+def public_index_paths(index: Path) -> set[str]:
+    """The ``path`` of every document in the public index (what ``customer_safe`` can
+    reach) of the current build in the index folder ``index``."""
+    from whoosh import index as whoosh_index
+
+    from provider.search.layout import PUBLIC, IndexLayout
+
+    layout = IndexLayout(index)
+    name = layout.current_name()
+    assert name is not None
+    with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
+        return {fields["path"] for fields in searcher.all_stored_fields()}

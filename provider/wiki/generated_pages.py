@@ -293,6 +293,33 @@ def _permalink_regex(template: str, tokens: dict[str, str]) -> re.Pattern[str]:
     return re.compile("".join(out) + r"(?:\.html)?")
 
 
+def _jekyll_config_key(root: Path) -> tuple[str, int, int] | None:
+    """``(path, mtime in ns, size in bytes)`` of the Jekyll site's ``_config.yml`` at
+    ``root`` — what the route caches are keyed by — or ``None`` without one."""
+    from .sites.jekyll import CONFIG_NAMES
+
+    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
+    if path is None:
+        return None
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+def _read_jekyll_config(key: tuple[str, int, int]) -> tuple[Any, str]:
+    """The configuration ``key`` names, as data and as text; ``(None, "")`` when it
+    cannot be read or parsed."""
+    from .sites.config_files import ConfigError, read_config
+
+    path = Path(key[0])
+    try:
+        return read_config(path), path.read_text("utf-8", errors="replace")
+    except (ConfigError, OSError):
+        return None, ""
+
+
 def jekyll_archive_routes(root: Path) -> tuple[re.Pattern[str], ...]:
     """The pages jekyll-archives generates on the Jekyll site at ``root`` (module
     docstring), as patterns over a path (no leading or trailing ``/``, lower case);
@@ -300,24 +327,12 @@ def jekyll_archive_routes(root: Path) -> tuple[re.Pattern[str], ...]:
     cannot be read gives the defaults; a permalink that is not a string a pattern
     matching every path (fail closed). Cached by the file's modification time and size;
     never raises."""
-    from .sites.config_files import ConfigError, read_config
-    from .sites.jekyll import CONFIG_NAMES
-
-    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
-    if path is None:
+    key = _jekyll_config_key(root)
+    if key is None:
         return ()
-    try:
-        stat = path.stat()
-    except OSError:
-        return ()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key in _archives:
         return _archives[key]
-    try:
-        data: Any = read_config(path)
-        text = path.read_text("utf-8", errors="replace")
-    except (ConfigError, OSError):
-        data, text = None, ""
+    data, text = _read_jekyll_config(key)
     named = "jekyll-archives" in text
     patterns: tuple[re.Pattern[str], ...] = ()
     if named:
@@ -357,23 +372,12 @@ def jekyll_pagination_routes(root: Path) -> tuple[re.Pattern[str], ...]:
     pagination). A value that is not a string gives a pattern matching every path (fail
     closed). Front matter ``pagination: permalink:`` of a single page is not read.
     Cached by the file's modification time and size; never raises."""
-    from .sites.config_files import ConfigError, read_config
-    from .sites.jekyll import CONFIG_NAMES
-
-    path = next((root / name for name in CONFIG_NAMES if (root / name).is_file()), None)
-    if path is None:
+    key = _jekyll_config_key(root)
+    if key is None:
         return ()
-    try:
-        stat = path.stat()
-    except OSError:
-        return ()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key in _paginations:
         return _paginations[key]
-    try:
-        data: Any = read_config(path)
-    except (ConfigError, OSError):
-        data = None
+    data = _read_jekyll_config(key)[0]
     data = data if isinstance(data, dict) else {}
     tokens = {"num": r"\d+"}
     patterns: list[re.Pattern[str]] = []

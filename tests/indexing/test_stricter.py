@@ -12,17 +12,17 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from whoosh import index as whoosh_index
 
 from provider.indexing import Indexer
 from provider.indexing.manifest import Manifest
 from provider.indexing.stricter import public_paths, stricter
-from provider.search.layout import PUBLIC, IndexLayout
+from provider.search.layout import IndexLayout
 from provider.search.schema import SCHEMA_VERSION
 from provider.wiki.audience import AudienceRule
 from provider.wiki.audience_map import AudienceMap
 from provider.wiki.corpus import resolve
 from provider.wiki.document import WikiDocument, WikiSettings, load_document
+from tests.support import public_index_paths
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 FOLDERS = ("", "guides/", "guides/admin/", "faq/")
@@ -179,14 +179,6 @@ def test_no_change_of_publication_withdraws_nothing_and_reads_nothing(tmp_path: 
     assert not found.paths and found.headers == 0 and not found.everything
 
 
-def _public_index(index: Path) -> set[str]:
-    layout = IndexLayout(index)
-    name = layout.current_name()
-    assert name is not None
-    with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
-        return {fields["path"] for fields in searcher.all_stored_fields()}
-
-
 def test_a_changed_docs_tool_configuration_withdraws_what_it_excludes_before_the_scan(tmp_path: Path) -> None:
     """X7: ``mkdocs.yml`` gains ``exclude_docs`` and a folder gains a ``.meta.yml`` saying
     internal: those pages leave the public index in the withdrawal, before any page is
@@ -201,16 +193,16 @@ def test_a_changed_docs_tool_configuration_withdraws_what_it_excludes_before_the
     settings = WikiSettings(root=site, layout="mkdocs")
     with Indexer(settings, IndexLayout(tmp_path / "index")) as indexer:
         indexer.sync()
-        before = _public_index(tmp_path / "index")
+        before = public_index_paths(tmp_path / "index")
         assert before == {"docs/index.md", "docs/secret/s.md", "docs/team/p.md", "docs/guide/g.md"}
         (site / "mkdocs.yml").write_text("site_name: x\nplugins:\n  - meta\nexclude_docs: |\n  secret/\n", "utf-8")
         (site / "docs/team/.meta.yml").write_text("audience: internal\n", "utf-8")  # p.md's own is unchanged
         found = indexer.withdraw_stricter(settings, site_changed=True)
         assert found is not None and not found.everything
         assert found.paths == {"docs/secret/s.md", "docs/team/p.md"}
-        assert _public_index(tmp_path / "index") == before - found.paths
+        assert public_index_paths(tmp_path / "index") == before - found.paths
         indexer.sync()
-        assert _public_index(tmp_path / "index") == {"docs/index.md", "docs/guide/g.md"}
+        assert public_index_paths(tmp_path / "index") == {"docs/index.md", "docs/guide/g.md"}
         assert not indexer.withdrawn_ahead
 
 

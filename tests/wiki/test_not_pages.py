@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from provider.wiki.classify import AudienceRule
 from provider.wiki.corpus import ORPHAN, Resolved, resolve
 from provider.wiki.document import WikiDocument, WikiSettings, load_document, parse_document
+from tests.support import public_index_paths
 
 NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 PUBLIC_RULE = AudienceRule("**", "public")
@@ -106,18 +107,10 @@ def test_a_bundle_index_added_or_removed_later_turns_its_resources_incrementally
     it a leaf bundle's resource though the page's own file did not change: the watcher's
     batch (naming only the new file) and a reconcile scan (no event) both take it out of
     the public index; removing the index brings it back."""
-    from whoosh import index as whoosh_index
-
     from provider.indexing import Indexer
-    from provider.search.layout import PUBLIC, IndexLayout
+    from provider.search.layout import IndexLayout
 
-    def public(index: Path) -> set[str]:
-        layout = IndexLayout(index)
-        name = layout.current_name()
-        assert name is not None
-        with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
-            return {fields["path"] for fields in searcher.all_stored_fields()}
-
+    public = public_index_paths
     root = tmp_path / "site"
     pages = {"content/docs/trip/secret.md": "Quokkasecret notes.", "content/docs/guide.md": "The guide.",
              **{f"content/docs/page-{n}.md": f"Page {n} is about topic number {n}." for n in range(5)}}

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from provider.wiki.audience import AudienceRule
 from provider.wiki.check import check_wiki
 from provider.wiki.document import WikiSettings
-from tests.support import write_files
+from tests.support import public_index_paths, write_files
 
 _SITES = itertools.count()
 _SECRET = "Agents may grant a goodwill credit of up to 75 euros when a delivery is late."
@@ -175,18 +175,6 @@ _LATER = {
 }
 
 
-def _public_paths(index: Path) -> set[str]:
-    from whoosh import index as whoosh_index
-
-    from provider.search.layout import PUBLIC, IndexLayout
-
-    layout = IndexLayout(index)
-    name = layout.current_name()
-    assert name is not None
-    with whoosh_index.open_dir(str(layout.build_dir(name) / PUBLIC)).searcher() as searcher:
-        return {fields["path"] for fields in searcher.all_stored_fields()}
-
-
 @pytest.mark.parametrize("way", sorted(_LATER))
 def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_incrementally(
         tmp_path: Path, way: str) -> None:
@@ -211,14 +199,14 @@ def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_i
     index = tmp_path / "index"
     with Indexer(settings_, IndexLayout(index)) as indexer:
         indexer.sync()
-        assert translation in _public_paths(index), way  # no source: nothing to inherit
+        assert translation in public_index_paths(index), way  # no source: nothing to inherit
         (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
         indexer.sync([source])  # the watcher's batch names only the new file
-        assert translation not in _public_paths(index), way
-        assert f"{folder}shipping.md" in _public_paths(index)
+        assert translation not in public_index_paths(index), way
+        assert f"{folder}shipping.md" in public_index_paths(index)
         (content / source).unlink()
         indexer.sync([source])
-        assert translation in _public_paths(index), way
+        assert translation in public_index_paths(index), way
         (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
         indexer.sync()  # a reconcile scan, the event missed
-        assert translation not in _public_paths(index), way
+        assert translation not in public_index_paths(index), way
