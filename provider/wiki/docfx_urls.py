@@ -79,7 +79,7 @@ class Docset:
         (relative to the docset folder), or ``None`` when no entry builds it."""
         for entry in self.entries:
             fold = not entry.case
-            if (rule_matches("glob", entry.files, inner, casefold=fold, dots=False)
+            if (rule_matches("glob", entry.files, inner, casefold=fold, dots=False, above=False)
                     and not rule_matches("glob", entry.exclude, inner, casefold=fold)):
                 below = inner[len(entry.src) + 1:] if entry.src else inner
                 return posixpath.normpath(posixpath.join(entry.dest, below)) if entry.dest else below

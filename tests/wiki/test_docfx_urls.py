@@ -377,3 +377,22 @@ def test_issue24_docfx_files_globs_skip_dot_names(tmp_path: Path, files: list[st
     write_files(tmp_path, {"docfx.json": json.dumps({"build": {"content": [{"files": files}]}}), path: PAGE})
     assert (load_site_policy(tmp_path, "docfx").excluded_reason(path) is None) is built
     assert (docfx_site(tmp_path, (), LEARN).url_path(path)[0] is not None) is built
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folders=st.lists(_SEGMENT, min_size=1, max_size=3), name=_SEGMENT,
+       files=st.sampled_from([["*"], ["*.md"], ["*.{md,yml}"], ["?*"], ["[a-zA-Z]*"]]))
+def test_issue24_docfx_files_glob_without_a_slash_builds_the_top_folder_only(
+        tmp_path_factory: pytest.TempPathFactory, folders: list[str], name: str, files: list[str]) -> None:
+    """DocFX matches a ``files`` glob against each file's path: a glob without ``/`` or
+    ``**`` (``"*"``, ``"*.md"``) builds the docset folder's own files, not ``sub/x.md``
+    — that page is not built, gets no URL and is not public (issue 24: ``"*"`` matched the
+    folder ``sub`` and every page below it was read as built)."""
+    root = tmp_path_factory.mktemp("docfx")
+    nested = "/".join([*folders, f"{name}.md"])
+    write_files(root, {"docfx.json": json.dumps({"build": {"content": [{"files": files}]}}), nested: PAGE,
+                       "top.md": PAGE})
+    policy = load_site_policy(root, "docfx")
+    assert policy.excluded_reason(nested) is not None
+    assert docfx_site(root, (), LEARN).url_path(nested)[0] is None
+    assert policy.excluded_reason("top.md") is None

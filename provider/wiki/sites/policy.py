@@ -337,7 +337,7 @@ def _normalize(rule: Any, *names: str) -> None:
 
 
 def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold: bool = False,
-                 dots: bool = True) -> bool:
+                 dots: bool = True, above: bool = True) -> bool:
     """Whether ``path`` matches any of ``patterns`` in a tool's syntax.
 
     * ``gitignore``: Git's own rules (``pathspec.GitIgnoreSpec``: ``!`` re-includes,
@@ -361,6 +361,10 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
     ``dots`` (``glob`` only): ``*`` and ``**`` match names starting with ``.``; without it
     only a pattern naming the dot does (DocFX's default glob options, for ``files``).
 
+    ``above`` (``glob`` only): a pattern matching a folder above the path matches it; without
+    it only the path itself counts — DocFX ``files`` globs select files (``"*"`` builds the
+    top folder's files, not ``sub/x.md``: with ``above`` that read built every depth, issue 24).
+
     ``casefold`` compares letters whatever their case (``Internal/`` against
     ``internal/**``): DocFX's globs ignore case unless a file mapping says ``"case":
     true``, and Hugo's mount globs ignore case.
@@ -374,6 +378,8 @@ def rule_matches(syntax: str, patterns: tuple[str, ...], path: str, *, casefold:
         return _gitignore(patterns).match_file(path)
     if syntax == "glob":
         matcher = _glob(patterns, casefold, dots)
+        if not above:
+            return bool(matcher.match(path))
         parts = path.split("/")
         return any(matcher.match("/".join(parts[:depth])) for depth in range(1, len(parts) + 1))
     if casefold and syntax not in ("regex", "goregex"):
@@ -478,14 +484,14 @@ def _docfx_builds(entry: Mapping[str, Any], path: str) -> bool:
     """DocFX builds ``path`` for a ``build.content`` entry: its ``files`` match and its
     ``exclude`` does not."""
     casefold = not entry.get("case", False)
-    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False)
+    return (rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False, above=False)
             and not rule_matches("glob", tuple(entry["exclude"]), path, casefold=casefold))
 
 
 def _docfx_explain(rule: PathRule, path: str) -> str:
     for entry in _docfx_entries(rule.patterns):
         casefold = not entry.get("case", False)
-        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False):
+        if not rule_matches("glob", tuple(entry["files"]), path, casefold=casefold, dots=False, above=False):
             continue
         for pattern, label in zip(entry["exclude"], entry["labels"], strict=True):
             if rule_matches("glob", (pattern,), path, casefold=casefold):
