@@ -101,6 +101,7 @@ from .secret_forms import (
 from .secret_lines import names_a_secret_anywhere, secret_values
 
 __all__ = [
+    "ALONE_SHARE",
     "BOILERPLATE_DOCS",
     "CODE_DIGITS",
     "CODE_WINDOW",
@@ -176,6 +177,10 @@ PART_WORDS = 3
 #: design: with it, hetzner-tutorials' GRE and Docker tutorials held the ``iptables -t nat
 #: -A POSTROUTING … -j SNAT`` lines of the WireGuard one with another address.
 EDIT_SHINGLES = 2 * SHINGLE_WORDS - 1
+#: The share of a unit's distinctive shingles one page must hold itself for its edited
+#: pieces alone to be the unit (:func:`parts_cover`): a word changed every 9 words keeps
+#: about 6 in 9.
+ALONE_SHARE = 0.5
 #: Distinctive shingles of one unit a page holds that make it a copy whatever the unit's
 #: length (the run path): 10 is a 12-word piece of a long paragraph; in a script written
 #: without spaces :data:`RUN_SPLIT_SHINGLES` (10 characters).
@@ -1061,13 +1066,17 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     return frozenset(found)
 
 
-def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bool:
+def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity, *, alone: bool = False) -> bool:
     """Whether pages' :func:`part` of ``unit`` (one page's or several) are its text cut
     into pieces, edited or not: together, with the gaps of at most :data:`EDIT_SHINGLES`
     shingles between them (the shingles straddling a cut, on no page, or those a changed,
     dropped or added word takes out; in code only the :data:`SHINGLE_WORDS` ``- 1``
     straddling a cut), they hold :data:`WORD_SHARE` of its distinctive shingles, and it
-    has :data:`MIN_DISTINCT_WORDS` distinctive words."""
+    has :data:`MIN_DISTINCT_WORDS` distinctive words. ``alone``: one page carries every
+    piece, which must then hold :data:`ALONE_SHARE` of those shingles itself, the gaps
+    not counted — a text edited every 9 words or more, not a page restating a few of its
+    phrases (the sample wiki's public "Lost your two-factor device" lists the recovery
+    form's fields that an internal scorecard row names again: 4 of 10 triples)."""
     shingles, words_ = rare.distinctive(unit)
     if len(words_) < MIN_DISTINCT_WORDS:
         return False
@@ -1082,6 +1091,8 @@ def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity) -> bo
             covered.update(range(last + 1, at))
         last = at
     distinctive = [at for at, value in enumerate(unit.order) if value in shingles]
+    if alone and sum(at in held for at in distinctive) < math.ceil(ALONE_SHARE * len(distinctive) - 1e-9):
+        return False
     return sum(at in covered for at in distinctive) >= math.ceil(WORD_SHARE * len(distinctive) - 1e-9)
 
 

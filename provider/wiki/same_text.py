@@ -344,7 +344,8 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
         unit, key, withheld = sources[number]
         # One page too: its pieces with a word changed every 10 words are the text edited,
         # which the wording path's 80 % of runs misses (issue 24).
-        if (len(holders) > 1 or not unit.code) and parts_cover(unit, (carried for _, carried, _ in holders), rare):
+        if (len(holders) > 1 or not unit.code) and parts_cover(unit, (carried for _, carried, _ in holders), rare,
+                                                               alone=len(holders) == 1):
             for relpath, carried, copy in holders:
                 if not copy:
                     rest = f", the rest on {len(holders) - 1} other pages" if len(holders) > 1 else ", edited"

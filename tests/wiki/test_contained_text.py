@@ -697,3 +697,16 @@ def test_commands_written_with_other_addresses_are_no_edited_copy(tmp_path: Path
             "sudo iptables -t nat -A POSTROUTING -s 172.17.0.0/16 -o eth0 -j MASQUERADE"])]),
     })
     assert {"gre.md", "docker.md"} <= _public(tmp_path)
+
+
+def test_a_public_page_restating_a_few_phrases_of_an_internal_row_stays_public() -> None:
+    """Issue 24, the false-positive side of the edited-pieces rule: the sample wiki's public
+    "Lost your two-factor device" lists the recovery form's fields, which the internal
+    scorecard names again in its rows ("Last 4 digits of the subscription card or IBAN
+    match"): one page holding 4 of a row's 10 word triples, in two phrases, restates it —
+    it is no edited copy, and stays public."""
+    sample = Path(__file__).resolve().parents[2] / "content"
+    public_page = "en/account/lost-2fa-device.md"
+    settings_ = WikiSettings(root=sample, default_locale="en", locales=("en", "de"))
+    entry = next(e for e in check_wiki(settings_).files if e.path == public_page)
+    assert entry.resolved is not None and entry.resolved.public, entry.resolved and entry.resolved.quarantine
