@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ..wiki.document import WikiSettings, git_blob_sha1
-from ..wiki.excluded_sources import forget_excluded, permalink_key, read_join_keys, source_keys
+from ..wiki.excluded_sources import forget_excluded, path_permalink_key, permalink_key, read_join_keys, source_keys
 from ..wiki.files import Discovery, FileRef, discover, ignore_reason, is_ignored_path
 from ..wiki.hugo_site import BUNDLE_RESOURCE, hugo_leaf_bundle, is_bundle_index
 from ..wiki.locales import strip_extension
@@ -131,6 +131,7 @@ def translations_of(settings: WikiSettings, manifest: Manifest, paths: Iterable[
     names = {name_key(strip_extension(p)) for p in changed}
     joins: set[tuple[str, str]] = set()
     for relpath in changed:
+        joins.add(("permalink", path_permalink_key(relpath)))
         joins |= read_join_keys(settings.root / relpath, settings.default_locale,
                                 yaml_end_marker=settings.preset.name == "jekyll")
     wanted: set[str] = set()

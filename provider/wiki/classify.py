@@ -170,8 +170,10 @@ def decide_translation_group(
     with its locale marker and extension removed (``de/a/b.md`` and ``en/a/b.md`` → ``a/b``;
     see :mod:`provider.wiki.locale_patterns`), a bundle's ``index`` standing for its folder."""
     warnings: list[str] = []
-    for key in ("translation_group", "translationKey"):
-        if key in data:
+    for wanted in ("translation_group", "translationKey"):
+        # Hugo reads front matter keys whatever their case (``TranslationKey``).
+        key = next((k for k in data if isinstance(k, str) and k.casefold() == wanted.casefold()), None)
+        if key is not None:
             value = _plain_key(data[key])
             if value is not None:
                 return Decision(value, f"front matter {key}"), warnings

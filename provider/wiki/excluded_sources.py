@@ -38,8 +38,8 @@ from .locale_patterns import LocalePattern
 from .locales import strip_extension
 from .translation_names import candidate_stems, language_of, name_key
 
-__all__ = ["excluded_source", "forget_excluded", "join_keys", "permalink_key", "read_join_keys", "source_candidates",
-           "source_keys"]
+__all__ = ["excluded_source", "forget_excluded", "join_keys", "path_permalink_key", "permalink_key", "read_join_keys",
+           "source_candidates", "source_keys"]
 
 #: Extensions a source page may have beside its translation's own (a translated ``a.md``
 #: of an ``a.mdx``: Hugo and MkDocs pair by the name without extension).
@@ -159,10 +159,25 @@ def _text_key(value: Any) -> str | None:
 
 
 def permalink_key(value: Any) -> str | None:
-    """A ``permalink`` as :func:`join_keys` compares it (NFC, case folded, without its
-    slashes; ``/`` for the root), or ``None`` for no text."""
+    """A ``permalink`` (or a Jekyll URL path) as :func:`join_keys` compares it: NFC, case
+    folded, without its slashes, a trailing ``.html``/``.htm`` or ``index`` (``/docs/plan.html``,
+    ``/docs/plan/`` and ``/docs/plan/index.html`` are one page whatever the permalink
+    style); ``/`` for the root; ``None`` for no text."""
     key = _text_key(value)
-    return None if key is None else key.strip("/") or "/"
+    if key is None:
+        return None
+    key = key.strip("/")
+    for suffix in (".html", ".htm"):
+        key = key.removesuffix(suffix)
+    key = key.removesuffix("/index") if key != "index" else ""
+    return key.strip("/") or "/"
+
+
+def path_permalink_key(relpath: str) -> str:
+    """The :func:`permalink_key` of the URL a page at ``relpath`` gets without a
+    ``permalink`` (its path without extension: Jekyll's pages, whatever the style):
+    jekyll-polyglot pairs a translation whose ``permalink`` is that URL with the page."""
+    return permalink_key("/" + strip_extension(relpath)) or "/"
 
 
 def join_keys(front: Mapping[str, Any], default_locale: str, *, source: bool) -> set[tuple[str, str]]:
@@ -172,15 +187,28 @@ def join_keys(front: Mapping[str, Any], default_locale: str, *, source: bool) ->
     (jekyll-polyglot: pages with one permalink are one page in several languages) —
     for a translation (``source=False``) only when its ``lang`` (or ``locale``,
     ``language``) names another language than ``default_locale``'s. Values compared
-    after NFC and case folding, permalinks without their slashes."""
-    keys = {("group", key) for key in map(_text_key, (front.get(k) for k in _GROUP_KEYS)) if key}
-    permalink = permalink_key(front.get("permalink"))
-    if permalink is not None:
+    after NFC and case folding, permalinks without their slashes. Key names are matched
+    whatever their case (Hugo reads ``TranslationKey`` and ``translationkey`` as
+    ``translationKey``; a join more fails closed), every spelling present counting."""
+    by_name: dict[str, list[Any]] = {}
+    for name, value in front.items():
+        if isinstance(name, str):
+            by_name.setdefault(name.casefold(), []).append(value)
+
+    def values(*names: str) -> list[Any]:
+        return [value for name in names for value in by_name.get(name.casefold(), ())]
+
+    keys = {("group", key) for key in map(_text_key, values(*_GROUP_KEYS)) if key}
+    permalinks = {key for key in map(permalink_key, values("permalink")) if key is not None}
+    if permalinks:
         own = language_of(default_locale) or default_locale
-        languages = {language_of(v.strip()) for k in _LANGUAGE_KEYS
-                     if isinstance(v := front.get(k), str) and v.strip()}
+        languages = {language_of(v.strip()) for v in values(*_LANGUAGE_KEYS) if isinstance(v, str) and v.strip()}
         if source or any(language not in (None, own) for language in languages):
-            keys.add(("permalink", permalink))
+            keys |= {("permalink", permalink) for permalink in permalinks}
+            # ``/de/secret.html`` on a page in German is ``/secret.html`` in German.
+            prefixes = {f"{language}/" for language in languages if language}
+            keys |= {("permalink", permalink.split("/", 1)[1]) for permalink in permalinks
+                     if not source and "/" in permalink and permalink.split("/", 1)[0] + "/" in prefixes}
     return keys
 
 
@@ -218,7 +246,8 @@ def _excluded_keys(root: Path, excluded: Callable[[str], str | None], default_lo
         relpath = entry.relpath
         if relpath.endswith("/") or not relpath.lower().endswith(_EXTENSIONS) or excluded(relpath) is None:
             continue
-        for key in read_join_keys(root / relpath, default_locale, yaml_end_marker=yaml_end_marker):
+        keys = read_join_keys(root / relpath, default_locale, yaml_end_marker=yaml_end_marker)
+        for key in keys | {("permalink", path_permalink_key(relpath))}:
             found.setdefault(key, []).append(relpath)
     with _KEYS_LOCK:
         _KEYS[str(root)] = (now, found)

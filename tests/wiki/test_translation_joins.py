@@ -131,20 +131,47 @@ def test_a_polyglot_page_with_the_permalink_of_an_unpublished_page_is_not_public
     assert found["versand.md"][1], found["versand.md"]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source_permalink=st.sampled_from(["", "/docs/plan.html", "/docs/plan/"]),
+       permalink=st.sampled_from(["/docs/plan.html", "/docs/plan/", "/docs/plan", "/de/docs/plan.html",
+                                  "/de/docs/plan/", "/docs/plan/index.html"]),
+       lang=st.sampled_from(["de", "de-DE"]))
+def test_a_polyglot_page_at_the_url_of_an_excluded_page_is_not_public(
+        tmp_path: Path, source_permalink: str, permalink: str, lang: str) -> None:
+    """Issue 24 (X2): jekyll-polyglot pairs pages by URL, and an excluded page without a
+    ``permalink`` has one all the same (``docs/plan.md`` is ``/docs/plan.html``, or
+    ``/docs/plan/`` in another style); a German page whose permalink is that URL, with or
+    without ``/de/`` before it, is its German page: not public. Another URL stays public."""
+    extra = f"permalink: {source_permalink}\n" if source_permalink else ""
+    files = {"_config.yml": "languages: [en, de]\ndefault_lang: en\nexclude:\n  - docs/plan.md\n",
+             "docs/plan.md": f"---\ntitle: Plan\n{extra}---\n\n{_SECRET}\n",
+             "other.md": f"---\ntitle: Plan\nlang: {lang}\npermalink: {permalink}\n---\n\n{_GERMAN}\n",
+             "versand.md": f"---\ntitle: Versand\nlang: {lang}\npermalink: /docs/shipping.html\n---\n\n{_PUBLIC}\n"}
+    found = _statuses(_wiki(tmp_path / f"w{next(_SITES)}", "jekyll", files, ("en", "de")))
+    _, public, why = found["other.md"]
+    assert not public, (permalink, why)
+    assert found["versand.md"][1], found["versand.md"]
+
+
+_KEY_SPELLINGS = st.sampled_from(["translationKey", "TranslationKey", "translationkey", "TRANSLATIONKEY"])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(how=st.sampled_from(["ignored", "internal", "draft"]), key=st.sampled_from(["goodwill", "Goodwill Credit"]),
-       place=st.sampled_from(["content/kulanz.de.md", "content/de/kulanz.md"]))
+       place=st.sampled_from(["content/kulanz.de.md", "content/de/kulanz.md"]),
+       source_name=_KEY_SPELLINGS, page_name=_KEY_SPELLINGS)
 def test_a_hugo_page_joined_only_by_translation_key_to_an_unpublished_source_is_not_public(
-        tmp_path: Path, how: str, key: str, place: str) -> None:
+        tmp_path: Path, how: str, key: str, place: str, source_name: str, page_name: str) -> None:
     """Issue 24 (X2): Hugo pairs translations by ``translationKey`` whatever their file
-    names. A page sharing the key of a source that ``ignoreFiles`` excludes, that is
-    internal, or that is a draft is not public; a page with another key stays public."""
+    names, and reads the key's name whatever its case (``TranslationKey``). A page sharing
+    the key of a source that ``ignoreFiles`` excludes, that is internal, or that is a draft
+    is not public; a page with another key stays public."""
     config = ('defaultContentLanguage = "en"\n' + ('ignoreFiles = ["secret\\\\.md$"]\n' if how == "ignored" else "")
               + '[languages.en]\n[languages.de]\n')
     source_front = {"ignored": "", "internal": "audience: internal\n", "draft": "draft: true\n"}[how]
     files = {"hugo.toml": config,
-             "content/secret.md": f"---\ntitle: Goodwill\ntranslationKey: {key}\n{source_front}---\n\n{_SECRET}\n",
-             place: f"---\ntitle: Kulanz\ntranslationKey: {key.lower()}\n---\n\n{_GERMAN}\n",
+             "content/secret.md": f"---\ntitle: Goodwill\n{source_name}: {key}\n{source_front}---\n\n{_SECRET}\n",
+             place: f"---\ntitle: Kulanz\n{page_name}: {key.lower()}\n---\n\n{_GERMAN}\n",
              "content/versand.de.md": f"---\ntitle: Versand\ntranslationKey: shipping\n---\n\n{_PUBLIC}\n"}
     wiki = WikiSettings(root=write_files(tmp_path / f"w{next(_SITES)}", files), layout="hugo",
                         default_locale="en", locales=("en", "de"), audience_rules=(AudienceRule("**", "public"),))
