@@ -361,35 +361,58 @@ _MENTIONS = ("{{/* .Inner */}}", "{{- /* .Inner */ -}}", "<!-- {{ .Inner }} -->"
 _THE_INNER = re.compile(r"(?<![\w$])\.Inner(?:Deindent)?\b")
 
 
+#: Filters that print a value as raw HTML: an argument printed so may open an element
+#: (``<div hidden>``) that swallows what follows, so a later ``.Inner`` is not shown.
+_RAW_FILTERS = re.compile(r"\b(?:safeHTML|htmlUnescape)\b")
+
+
+def _prints_raw(template: str) -> bool:
+    """Whether an action of ``template`` prints raw HTML other than the shortcode's own
+    ``$.Inner`` — what a ``with`` or ``range`` body prints of its dot."""
+    return any(_RAW_FILTERS.search(action) and "$.Inner" not in action
+               for action in re.findall(r"\{\{.*?\}\}", template, re.S))
+
+
 @st.composite
-def _go_template(draw: st.DrawFn, depth: int = 2) -> tuple[str, bool]:
-    """A shortcode template and whether every path through it outputs ``.Inner``."""
+def _go_templates(draw: st.DrawFn, depth: int = 2) -> tuple[str, bool, bool]:
+    """A shortcode template, whether every path through it outputs ``.Inner``, and
+    whether some path prints raw HTML from elsewhere (an argument through ``safeHTML``)."""
     kind = draw(st.sampled_from(["leaf", "leaf", "sequence", "if", "if-else", "with", "with-else", "range",
                                  "with-inner"] if depth else ["leaf"]))
     if kind == "leaf":
         shown = draw(st.booleans())
-        return draw(st.sampled_from(_OUTPUTS if shown else _MENTIONS)), shown
-    a, shown_a = draw(_go_template(depth - 1))
-    b, shown_b = draw(_go_template(depth - 1))
+        return draw(st.sampled_from(_OUTPUTS if shown else _MENTIONS)), shown, False
+    a, shown_a, raw_a = draw(_go_templates(depth - 1))
+    b, shown_b, raw_b = draw(_go_templates(depth - 1))
     condition = draw(st.sampled_from(['.Get "show"', "false", "true", "eq 1 1", ".Site.Params.x"]))
-    if kind == "sequence":
-        return f"<div>{a}</div>\n{b}", shown_a or shown_b
+    if kind == "sequence":  # what a prints raw may hide b's interior
+        return f"<div>{a}</div>\n{b}", shown_a or (shown_b and not raw_a), raw_a or raw_b
     if kind == "if":  # not taken, nothing is output
-        return f"{{{{ if {condition} }}}}{a}{{{{ end }}}}", False
+        return f"{{{{ if {condition} }}}}{a}{{{{ end }}}}", False, raw_a
     if kind == "if-else":  # Docsy's: both branches output it, public
         more = draw(st.sampled_from(["", f"{{{{ else if .Get 1 }}}}{b}"]))
-        return f"{{{{ if {condition} }}}}{a}{more}{{{{ else }}}}{b}{{{{- end }}}}", shown_a and shown_b
+        return f"{{{{ if {condition} }}}}{a}{more}{{{{ else }}}}{b}{{{{- end }}}}", shown_a and shown_b, raw_a or raw_b
     if kind == "range":  # may run no time
-        return f"{{{{ range .Params }}}}{a}{{{{ end }}}}", False
+        return f"{{{{ range .Params }}}}{a}{{{{ end }}}}", False, raw_a or _prints_raw(a)
     if kind == "with-inner":  # without an interior there is nothing to hide
-        return f"{{{{ with .Inner }}}}{_THE_INNER.sub('.', a)}{{{{ end }}}}", shown_a
+        return f"{{{{ with .Inner }}}}{_THE_INNER.sub('.', a)}{{{{ end }}}}", shown_a, raw_a
     # Inside ``with``, ``.Inner`` is not the shortcode's: only ``$.Inner`` is.
-    # Rewriting a nested with's ``.Inner`` (its dot's, not shown) to ``$.Inner`` would show it.
+    # Rewriting a nested with's ``.Inner`` (its dot's, not shown) to ``$.Inner`` would show it;
+    # the dot's printed through safeHTML is an argument's raw HTML.
     dollar = draw(st.booleans()) and "{{ with" not in a and "{{ range" not in a
-    a, shown_a = (a.replace(" .Inner", " $.Inner"), shown_a) if dollar else (a.replace("$.Inner", ".Inner"), False)
+    if dollar:
+        a = a.replace(" .Inner", " $.Inner")
+    else:
+        a = a.replace("$.Inner", ".Inner")
+        shown_a, raw_a = False, raw_a or _prints_raw(a)
     if kind == "with":
-        return f"{{{{ with .Get 0 }}}}{a}{{{{ end }}}}", False
-    return f"{{{{ with .Get 0 }}}}{a}{{{{ else }}}}{b}{{{{ end }}}}", shown_a and shown_b
+        return f"{{{{ with .Get 0 }}}}{a}{{{{ end }}}}", False, raw_a
+    return f"{{{{ with .Get 0 }}}}{a}{{{{ else }}}}{b}{{{{ end }}}}", shown_a and shown_b, raw_a or raw_b
+
+
+def _go_template() -> st.SearchStrategy[tuple[str, bool]]:
+    """:func:`_go_templates` without the raw flag: ``(template, shown)``."""
+    return _go_templates().map(lambda case: case[:2])
 
 
 @settings(max_examples=50, deadline=None)
