@@ -270,6 +270,8 @@ def _layout_path(meta: DocumentMeta, settings: WikiSettings) -> str | None:
     rules = layout.url_rules
     if rules == "hugo":
         path = ("" if path == "content" else path.removeprefix("content/")).lower()
+        if meta.slug and path:  # front matter slug: the last segment (a bundle's folder)
+            path = "/".join([*path.split("/")[:-1], meta.slug.lower()])
     elif rules == "starlight":
         path = ("" if path == "src/content/docs" else path.removeprefix("src/content/docs/")).lower()
     elif rules == "mkdocs":

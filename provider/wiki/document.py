@@ -239,6 +239,7 @@ def parse_document(
         site_path=site_path(relpath, known_locales=settings.known_locales, patterns=settings.patterns,
                             index_names=layout.index_names),
         slug=(_front_slug(head.meta) if layout.url_rules == "docusaurus"
+              else _hugo_slug(relpath, head.meta) if layout.url_rules == "hugo"
               else _jekyll_url(settings, relpath, head.meta) if layout.url_rules == "jekyll"
               else _mkdocs_blog_url(settings, relpath, head.meta, page.title.value) if layout.url_rules == "mkdocs"
               else ""),
@@ -783,6 +784,16 @@ def _front_slug(meta: dict[str, Any]) -> str:
     if isinstance(value, str) and value.strip() and len(value) <= 500 and "\n" not in value:
         return value.strip()
     return ""
+
+
+def _hugo_slug(relpath: str, meta: dict[str, Any]) -> str:
+    """Hugo's front matter ``slug``, which replaces the last segment of a page's URL (a
+    leaf bundle's folder for its ``index``), or ``""``: none, a section's ``_index``
+    (Hugo ignores it there), or a value with a ``/`` inside."""
+    value = _front_slug(meta).strip("/")
+    if not value or "/" in value or relpath.rpartition("/")[2].lower().startswith("_index."):
+        return ""
+    return value
 
 
 #: DocFX's include line: ``[!INCLUDE [title](path)]``, the path captured.

@@ -189,3 +189,20 @@ def test_issue24_twins_are_one_page_not_two_claims(tmp_path: Path) -> None:
     served = "docs/reset.md" if _public(found, "docs/reset.md") else "docs/reset.mdx"
     assert _public(found, served) and "claim the URL" not in _why(found, served)
     assert not _public(found, "docs/plan.md") and not _public(found, "docs/plan.mdx")
+
+
+def test_issue24_a_hugo_slug_is_the_last_segment_of_the_url(tmp_path: Path) -> None:
+    """Issue 24 (false positive from the attack on the merged build): Hugo's front matter
+    ``slug`` replaces the last segment of a page's URL (a leaf bundle's folder for its
+    index), so ``posts/p6.md`` with ``slug: seite`` is on the site at ``/posts/seite/``
+    and public when the sitemap lists that; before, it was cited at ``/posts/p6/`` and
+    withheld as not on the site. A slug taking another page's URL withholds both."""
+    found = _check(tmp_path, "hugo", {
+        "hugo.toml": "title = 'x'\n",
+        "content/posts/p6.md": "---\ntitle: P6\nslug: seite\n---\nOpen Settings and press Reset.\n",
+        "content/posts/p7/index.md": "---\ntitle: P7\nslug: Bundle-Seite\n---\nNew prices for the spring.\n",
+        "content/posts/x.md": "---\ntitle: X\nslug: reset\n---\nPress the red button twice.\n",
+        "content/posts/reset.md": "---\ntitle: Reset\n---\nHow to reset a device.\n",
+    }, "/posts/seite/", "/posts/bundle-seite/", "/posts/reset/", "/posts/p6/")
+    assert _public(found, "content/posts/p6.md") and _public(found, "content/posts/p7/index.md")
+    assert not _public(found, "content/posts/x.md") and not _public(found, "content/posts/reset.md")
