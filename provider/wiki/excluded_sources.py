@@ -36,6 +36,7 @@ from .files import discover
 from .frontmatter import parse_front_matter
 from .locale_patterns import LocalePattern
 from .locales import strip_extension
+from .publication import lookup_all
 from .translation_names import candidate_stems, language_of, name_key
 
 __all__ = ["excluded_source", "forget_excluded", "join_keys", "path_permalink_key", "permalink_key", "read_join_keys",
@@ -190,13 +191,8 @@ def join_keys(front: Mapping[str, Any], default_locale: str, *, source: bool) ->
     after NFC and case folding, permalinks without their slashes. Key names are matched
     whatever their case (Hugo reads ``TranslationKey`` and ``translationkey`` as
     ``translationKey``; a join more fails closed), every spelling present counting."""
-    by_name: dict[str, list[Any]] = {}
-    for name, value in front.items():
-        if isinstance(name, str):
-            by_name.setdefault(name.casefold(), []).append(value)
-
     def values(*names: str) -> list[Any]:
-        return [value for name in names for value in by_name.get(name.casefold(), ())]
+        return [value for _, value in lookup_all(front, *names)]
 
     keys = {("group", key) for key in map(_text_key, values(*_GROUP_KEYS)) if key}
     permalinks = {key for key in map(permalink_key, values("permalink")) if key is not None}

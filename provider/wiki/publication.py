@@ -54,6 +54,7 @@ __all__ = [
     "FLAG_KEYS",
     "INVALID",
     "lookup",
+    "lookup_all",
     "read_publication",
     "standing_withholding",
     "withheld_reason",
@@ -153,7 +154,7 @@ def read_flags_and_dates(data: Mapping[str, Any]) -> tuple[dict[str, str], list[
     for key in DATE_KEYS:
         # Every alias present counts, the strictest winning: the latest publication
         # date, the earliest expiry, an invalid one over both (fail closed).
-        for name, value in _every(data, _ALIASES[key]):
+        for name, value in lookup_all(data, *_ALIASES[key]):
             if (name.lower() in _TOPIC_WORD_ALIASES and not _looks_like_date(value)) or (
                     name.lower() in _FLAG_ALIASES and isinstance(value, bool)):
                 continue
@@ -183,8 +184,9 @@ def _looks_like_date(value: Any) -> bool:
         isinstance(value, str) and len(value.split()) <= 4 and _DATE_LIKE.search(value) is not None)
 
 
-def _every(data: Mapping[str, Any], names: tuple[str, ...]) -> list[tuple[str, Any]]:
-    """``(key, value)`` of every one of ``names`` present in ``data`` (case-insensitive)."""
+def lookup_all(data: Mapping[str, Any], *names: str) -> list[tuple[str, Any]]:
+    """``(key, value)`` of every one of ``names`` present in ``data``, compared
+    case-insensitively (``TranslationKey`` and ``translationkey`` both)."""
     wanted = {name.lower() for name in names}
     return [(key, value) for key, value in data.items() if isinstance(key, str) and key.lower() in wanted]
 
