@@ -61,6 +61,9 @@ def main() -> None:
     parser.add_argument("corpora", nargs="+", help="NAME or NAME=GLOB (the folder made internal)")
     parser.add_argument("--baseline", type=Path, help="another checkout of the project")
     parser.add_argument("--dump", type=Path, help="write this tree's statuses as JSON and stop")
+    parser.add_argument("--baseline-cache", type=Path, metavar="DIR",
+                        help="keep the baseline's statuses in DIR, one JSON per corpus spec, and reuse them "
+                             "(several trees compared against one baseline read it once)")
     args = parser.parse_args()
     for spec in args.corpora:
         name, _, glob = spec.partition("=")
@@ -74,18 +77,16 @@ def main() -> None:
               f"({took:.1f} CPU s)")
         if args.baseline is None:
             continue
-        handle, named = tempfile.mkstemp(suffix=".json")
-        os.close(handle)
-        out = Path(named)
-        # The baseline's own interpreter if given: an editable install of this tree (or
-        # the working directory) would otherwise lend the reader's workers this tree's code.
-        python = os.environ.get("KP_BASELINE_PYTHON") or sys.executable
-        subprocess.run([python, str(Path(__file__).resolve()), "--dump", str(out), spec], check=True, cwd=out.parent,
-                       # PYTHONPATH too: the reader's worker processes import the project anew.
-                       env={**os.environ, "KP_TREE": str(args.baseline.resolve()),
-                            "PYTHONPATH": str(args.baseline.resolve())})
-        theirs = json.loads(out.read_text("utf-8"))
-        out.unlink()
+        cached = _cache_file(args.baseline_cache, args.baseline, spec) if args.baseline_cache else None
+        if cached is not None and cached.exists():
+            theirs = json.loads(cached.read_text("utf-8"))
+        else:
+            theirs = _baseline_statuses(args.baseline, spec)
+            if cached is not None:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                partial = cached.with_name(f"{cached.name}.{os.getpid()}")
+                partial.write_text(json.dumps(theirs), "utf-8")
+                partial.replace(cached)  # whole or absent for another tree reading the cache meanwhile
         print(f"   baseline: {sum(v[0] == 'public' for v in theirs.values())} public")
         for path in sorted(mine.keys() | theirs.keys()):
             before, after = theirs.get(path, ["absent"]), mine.get(path, ["absent"])
@@ -93,6 +94,30 @@ def main() -> None:
                 print(f"   {path}: {before[0]} -> {after[0]}")
                 for reason in after[1:] or before[1:]:
                     print(f"      {reason}")
+
+
+def _cache_file(folder: Path, baseline: Path, spec: str) -> Path:
+    """Where the baseline's statuses of ``spec`` are kept: named by the baseline's commit and the spec."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=baseline, capture_output=True,
+                            text=True, check=False).stdout.strip() or "unknown"
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in spec)
+    return folder / f"{commit}-{safe}.json"
+
+
+def _baseline_statuses(baseline: Path, spec: str) -> dict[str, list[str]]:
+    """The baseline tree's statuses of ``spec``, read by a child process running this file from there."""
+    handle, named = tempfile.mkstemp(suffix=".json")
+    os.close(handle)
+    out = Path(named)
+    # The baseline's own interpreter if given: an editable install of this tree (or
+    # the working directory) would otherwise lend the reader's workers this tree's code.
+    python = os.environ.get("KP_BASELINE_PYTHON") or sys.executable
+    subprocess.run([python, str(Path(__file__).resolve()), "--dump", str(out), spec], check=True, cwd=out.parent,
+                   # PYTHONPATH too: the reader's worker processes import the project anew.
+                   env={**os.environ, "KP_TREE": str(baseline.resolve()), "PYTHONPATH": str(baseline.resolve())})
+    theirs: dict[str, list[str]] = json.loads(out.read_text("utf-8"))
+    out.unlink()
+    return theirs
 
 
 if __name__ == "__main__":
