@@ -36,8 +36,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .classify import INTERNAL, PUBLIC, audience_signals
+from .frontmatter import lookup
 from .layouts import Layout
-from .publication import DATE_KEYS, FLAG_KEYS, INVALID, KEY_SUFFIX, lookup, read_flags_and_dates
+from .publication import DATE_KEYS, FLAG_KEYS, INVALID, KEY_SUFFIX, read_flags_and_dates
 
 __all__ = ["CASCADE_ERROR", "INVALID_AUDIENCE", "read_cascade", "with_params"]
 

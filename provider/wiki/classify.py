@@ -27,6 +27,7 @@ from .audience import (
     decide_own_audience,
 )
 from .dates import DATED_NAME, not_a_date, parse_date
+from .frontmatter import lookup
 from .locale_patterns import PLAIN_PATTERNS, LocalePattern, match_locale
 from .locales import normalize_tag, strip_extension
 from .plaintext import clean_inline
@@ -171,10 +172,10 @@ def decide_translation_group(
     see :mod:`provider.wiki.locale_patterns`), a bundle's ``index`` standing for its folder."""
     warnings: list[str] = []
     for wanted in ("translation_group", "translationKey"):
-        # Hugo reads front matter keys whatever their case (``TranslationKey``).
-        key = next((k for k in data if isinstance(k, str) and k.casefold() == wanted.casefold()), None)
-        if key is not None:
-            value = _plain_key(data[key])
+        found = lookup(data, wanted)
+        if found is not None:
+            key = found[0]
+            value = _plain_key(found[1])
             if value is not None:
                 return Decision(value, f"front matter {key}"), warnings
             warnings.append(f"front matter {key} is not a usable text value; ignored")

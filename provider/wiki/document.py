@@ -46,7 +46,7 @@ from .dialects import apply_dialects
 from .excluded_sources import excluded_source
 from .files import FileRef, Skipped, ignore_reason, stat_file
 from .findings import MISPLACED, WOULD_BE_MARKER, accepted_codes, covers, format_finding
-from .frontmatter import FrontMatter, head_key, parse_front_matter
+from .frontmatter import FrontMatter, head_key, lookup, parse_front_matter
 from .hugo_site import BUNDLE_RESOURCE, hugo_leaf_bundle, site_cascade_for
 from .jekyll_urls import jekyll_url
 from .layouts import Layout
@@ -56,7 +56,7 @@ from .mkdocs_site import project_for
 from .model import DocumentMeta, WikiDocument, WikiSettings
 from .passages import Passage, split_passages
 from .plaintext import Block, PlainText, TextOptions, markdown_to_text, no_text_to_serve
-from .publication import lookup, read_publication, standing_withholding
+from .publication import read_publication, standing_withholding
 from .redirects import HIDDEN_BY_REFRESH, redirect_stub
 from .sections import MARKER, SectionSplit, hiding_spans, mark_internal_blocks, split_sections
 from .sites import SiteView, load_site_policy, site_view

@@ -33,10 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from .files import discover
-from .frontmatter import parse_front_matter
+from .frontmatter import lookup_all, parse_front_matter
 from .locale_patterns import LocalePattern
 from .locales import strip_extension
-from .publication import lookup_all
 from .translation_names import candidate_stems, language_of, name_key
 
 __all__ = ["excluded_source", "forget_excluded", "join_keys", "path_permalink_key", "permalink_key", "read_join_keys",

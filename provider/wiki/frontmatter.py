@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,8 +30,8 @@ import yaml
 from .lookalike import resembles
 from .plaintext import parse_blocks
 
-__all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "head_key", "parse_front_matter", "same_head",
-           "split_front_matter"]
+__all__ = ["FORMATS", "MAX_HEADER_BYTES", "FrontMatter", "head_key", "lookup", "lookup_all", "parse_front_matter",
+           "same_head", "split_front_matter"]
 
 #: Header formats a layout may read, by name.
 FORMATS = ("yaml", "toml", "json")
@@ -445,3 +445,22 @@ def _parse_yaml(header: str) -> tuple[Any, str | None]:
         return None, f"front matter is not valid YAML{where}"
     except (RecursionError, ValueError, TypeError, OverflowError):
         return None, "front matter cannot be read"
+
+
+# Docs tools read front matter keys whatever their case (Hugo: ``TranslationKey``, ``Draft``):
+# every reader of a key the tool reads goes through these two.
+def lookup(data: Mapping[str, Any], *names: str) -> tuple[str, Any] | None:
+    """``(key, value)`` of the first of ``names`` present in ``data``, compared
+    case-insensitively, or ``None``."""
+    wanted = {name.lower() for name in names}
+    for key, value in data.items():
+        if isinstance(key, str) and key.lower() in wanted:
+            return key, value
+    return None
+
+
+def lookup_all(data: Mapping[str, Any], *names: str) -> list[tuple[str, Any]]:
+    """``(key, value)`` of every one of ``names`` present in ``data``, compared
+    case-insensitively (``TranslationKey`` and ``translationkey`` both)."""
+    wanted = {name.lower() for name in names}
+    return [(key, value) for key, value in data.items() if isinstance(key, str) and key.lower() in wanted]

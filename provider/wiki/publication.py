@@ -47,14 +47,13 @@ from typing import Any
 from .classify import decide_draft
 from .dates import DATED_NAME, not_a_date, parse_date
 from .flag_keys import FLAG_KEYS
+from .frontmatter import lookup, lookup_all
 from .layouts import Layout
 
 __all__ = [
     "DATE_KEYS",
     "FLAG_KEYS",
     "INVALID",
-    "lookup",
-    "lookup_all",
     "read_publication",
     "standing_withholding",
     "withheld_reason",
@@ -94,15 +93,6 @@ _RENDER_WITHHOLDS = frozenset({"never", "link", "false"})
 _LIST_OK = frozenset({"always", "local", "true"})
 _LIST_WITHHOLDS = frozenset({"never", "false"})
 
-
-def lookup(data: Mapping[str, Any], *names: str) -> tuple[str, Any] | None:
-    """``(key, value)`` of the first of ``names`` present in ``data``, compared
-    case-insensitively, or ``None``."""
-    wanted = {name.lower() for name in names}
-    for key, value in data.items():
-        if isinstance(key, str) and key.lower() in wanted:
-            return key, value
-    return None
 
 
 def _build_decision(value: Any) -> tuple[str, str | None]:
@@ -183,12 +173,6 @@ def _looks_like_date(value: Any) -> bool:
     return (isinstance(value, (dt.date, int, float)) and not isinstance(value, bool)) or (
         isinstance(value, str) and len(value.split()) <= 4 and _DATE_LIKE.search(value) is not None)
 
-
-def lookup_all(data: Mapping[str, Any], *names: str) -> list[tuple[str, Any]]:
-    """``(key, value)`` of every one of ``names`` present in ``data``, compared
-    case-insensitively (``TranslationKey`` and ``translationkey`` both)."""
-    wanted = {name.lower() for name in names}
-    return [(key, value) for key, value in data.items() if isinstance(key, str) and key.lower() in wanted]
 
 
 def read_publication(
