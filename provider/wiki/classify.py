@@ -172,10 +172,10 @@ def decide_translation_group(
     see :mod:`provider.wiki.locale_patterns`), a bundle's ``index`` standing for its folder."""
     warnings: list[str] = []
     for wanted in ("translation_group", "translationKey"):
-        found = lookup(data, wanted)
-        if found is not None:
-            key = found[0]
-            value = _plain_key(found[1])
+        given = lookup(data, wanted)
+        if given is not None:
+            key = given[0]
+            value = _plain_key(given[1])
             if value is not None:
                 return Decision(value, f"front matter {key}"), warnings
             warnings.append(f"front matter {key} is not a usable text value; ignored")
