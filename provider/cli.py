@@ -9,6 +9,7 @@ import os
 import ssl
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from .startup import (
 if TYPE_CHECKING:
     from .devmode import DevState
     from .indexing import Indexer, SyncReport
-    from .wiki.check import CheckReport
+    from .wiki.check import CheckReport, Failure
 
 log = logging.getLogger("provider")
 _Command = TypeVar("_Command", bound=Callable[..., Any])
@@ -397,7 +398,7 @@ def dev_cert(out: Path, hosts: tuple[str, ...], days: int) -> None:
                f"Query with: knowledge-provider query TEXT --url https://127.0.0.1:8080 --cacert {cert}")
 
 
-_CHECK_COLUMNS = ("STATUS", "AUDIENCE", "WHY", "LOCALE", "WHERE", "GROUP", "PATH")
+_CHECK_COLUMNS = ("STATUS", "CUSTOMER_SAFE", "AUDIENCE", "WHY", "LOCALE", "WHERE", "GROUP", "PATH")
 
 
 def _clip(text: str, width: int) -> str:
@@ -405,10 +406,13 @@ def _clip(text: str, width: int) -> str:
 
 
 def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool = False,
-                 strict_failures: Sequence[str] = (), wide: bool = False) -> str:
+                 strict_failures: Sequence[str] = (), wide: bool = False,
+                 failures: Sequence[Failure] | None = None) -> str:
     """The human form of ``check``: settings, a table of files, problems, a summary
     (``urls``: and each document's citation URL), and one verdict: ``FAILED``, the
-    ``STRICT`` failures, or ``OK``. ``wide``: table cells are never cut short."""
+    ``STRICT`` failures, or ``OK``, then the failures counted by class (``failures``,
+    :meth:`CheckReport.classified_failures`; default: a plain check's). ``wide``: table
+    cells are never cut short."""
     lines = _format_settings(report) + _format_table(report, problems_only=problems_only, wide=wide)
     for pattern in report.unused_rules:
         lines.append(f"Warning: audience rule {pattern!r} matches no file (a typo leaves those pages internal)")
@@ -428,7 +432,41 @@ def format_check(report: CheckReport, *, problems_only: bool = False, urls: bool
     lines += _format_site(report, urls=urls)
     summary = report.summary()
     lines += _format_summary(summary)
-    return "\n".join(lines + _format_verdict(report, summary["quarantined"], strict_failures))
+    if failures is None:
+        failures = report.classified_failures()
+    classes = {f.message: f.failure_class for f in failures}
+    shown = [f"[{classes[f]}] {f}" if f in classes else f for f in strict_failures]
+    return "\n".join(lines + _format_verdict(report, summary["quarantined"], shown) + _format_classes(failures))
+
+
+def _format_classes(failures: Sequence[Failure]) -> list[str]:
+    """One line per class of failure (:data:`~provider.wiki.check.FAILURE_CLASSES`),
+    nothing when there is none: a heading finding on an internal page does not read like a
+    leak to someone who sees only that ``check`` failed."""
+    from .wiki.check import FAILURE_CLASSES
+
+    if not failures:
+        return []
+    counts = _class_counts(failures)
+    return ["Failures by class (`check --json` lists each under failures[]):",
+            *(f"  {name:<12}{counts[name]:>5}  {_CLASS_MEANING[name]}" for name in FAILURE_CLASSES)]
+
+
+def _class_counts(failures: Sequence[Failure]) -> dict[str, int]:
+    """Failures counted by class, every class present (``failureClasses`` in ``--json``)."""
+    from .wiki.check import FAILURE_CLASSES
+
+    counts = Counter(f.failure_class for f in failures)
+    return {name: counts.get(name, 0) for name in FAILURE_CLASSES}
+
+
+#: What each class of failure means to the operator, for ``check``'s last lines.
+_CLASS_MEANING = {
+    "leak-risk": "text that looks internal in a page its rules publish, or a withholding rule matching nothing",
+    "withheld": "a page its rules publish kept from customers (sitemap, copy, twin, unclosed section, rule typo)",
+    "quarantined": "failed closed on an error: fix the file or the configuration",
+    "notice": "nothing changes for customers (translations, URLs, findings on internal pages, stale acceptances)",
+}
 
 
 def _format_settings(report: CheckReport) -> list[str]:
@@ -464,25 +502,30 @@ def _format_table(report: CheckReport, *, problems_only: bool, wide: bool = Fals
             continue
         item = entry.resolved
         if item is None:
-            rows.append(("skipped" + ("!" if entry.quarantined else ""), "-", entry.skipped or "", "-", "-", "-",
-                         entry.path))
+            rows.append(("skipped" + ("!" if entry.quarantined else ""), entry.customer_safe, "-",
+                         entry.skipped or "", "-", "-", "-", entry.path))
             continue
         status = "served" if item.served else "withheld"
         if item.served and item.audience == "public" and not item.public:
             status = "served*"  # public, but no text outside internal sections
         why = item.audience_source if item.served else f"withheld: {item.withheld}"
-        rows.append((status + ("!" if entry.quarantined else ""), item.audience, why, item.meta.locale,
-                     item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
+        # A withheld page keeps the audience its rules gave; CUSTOMER_SAFE says it is not
+        # published, so "public" there is not read as "customers get it" (issue 24).
+        rows.append((status + ("!" if entry.quarantined else ""), entry.customer_safe, item.audience, why,
+                     item.meta.locale, item.meta.sources.get("locale", ""), item.meta.translation_group, entry.path))
     if not rows:
         return []
-    longest = [max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]) for i in range(6)]
+    columns = len(_CHECK_COLUMNS) - 1  # PATH, last, is never padded or cut
+    longest = [max(len(str(row[i])) for row in [_CHECK_COLUMNS, *rows]) for i in range(columns)]
     widths = longest if wide else [min(width, _CELL_MAX) for width in longest]
     lines = ["  ".join(c.ljust(w) for c, w in zip(_CHECK_COLUMNS, widths, strict=False)) + "  PATH"]
     for row in rows:
         cells = [_clip(str(c), w).ljust(w) for c, w in zip(row, widths, strict=False)]
         lines.append("  ".join(cells) + "  " + row[-1])
-    lines.append("(! quarantined; served* public but no text outside internal sections, so not in the "
-                 "public index)")
+    lines.append("(CUSTOMER_SAFE: what a customer_safe credential gets: yes, part (the text outside internal "
+                 "sections) or no. AUDIENCE: what the rules decided; a withheld page is served to nobody "
+                 "whatever it says)")
+    lines.append("(! quarantined; served* public but no text outside internal sections, so not in the public index)")
     if widths != longest:
         lines.append(f"(cells cut at {_CELL_MAX} characters end in …: `check --wide` or `--json` shows them in full)")
     lines.append("")
@@ -542,10 +585,7 @@ def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
         lines += [f"  {note}" for note in report.url_notes]
         lines.append("")
     if urls:
-        lines.append("Citation URLs:")
-        lines += [f"  {e.path}  {e.url or '(none)'}" for e in report.files
-                  if e.resolved is not None and e.resolved.served]
-        lines.append("")
+        lines += _format_urls(report)
     if report.sitemap is None:
         return lines
     site = report.sitemap
@@ -564,6 +604,27 @@ def _format_site(report: CheckReport, *, urls: bool) -> list[str]:
         lines += [f"  {url}" for url in report.site_only[:SITE_ONLY_SHOWN]]
         if len(report.site_only) > SITE_ONLY_SHOWN:
             lines.append(f"  … and {len(report.site_only) - SITE_ONLY_SHOWN} more (--json lists them all)")
+    lines.append("")
+    return lines
+
+
+def _format_urls(report: CheckReport) -> list[str]:
+    """``check --urls``: each served document's citation URL; where there is none, a
+    numbered note says why and what to set, once per cause."""
+    causes: dict[str, int] = {}
+    rows = []
+    for entry in report.files:
+        if entry.resolved is None or not entry.resolved.served:
+            continue
+        if entry.url is not None:
+            rows.append(f"  {entry.path}  {entry.url}")
+            continue
+        number = causes.setdefault(entry.url_missing or "unknown", len(causes) + 1)
+        rows.append(f"  {entry.path}  (none) [{number}]")
+    lines = ["Citation URLs:", *(rows or ["  (no document is served)"])]
+    if causes:
+        lines.append("Why some have none:" if any(e.url for e in report.files) else "Why none has one:")
+        lines += [f"  [{number}] {cause}" for cause, number in causes.items()]
     lines.append("")
     return lines
 
@@ -596,7 +657,8 @@ def _format_findings(report: CheckReport) -> list[str]:
 @_config_option
 @_setting_option("content")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape: docs/how-to/check.md).")
-@click.option("--urls", "show_urls", is_flag=True, help="Also list each served document's citation URL.")
+@click.option("--urls", "show_urls", is_flag=True,
+              help="Also list each served document's citation URL, and why some have none.")
 @click.option("--problems", "problems_only", is_flag=True, help="List only files with problems (plus the summary).")
 @click.option("--wide", is_flag=True, help="Show table cells (the WHY column above all) in full, not cut short.")
 @click.option("--strict", is_flag=True, help="Also fail on rules that match no file, and on --fail-on warnings.")
@@ -609,8 +671,9 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
 
     \b
     Exit status: 0 nothing quarantined; 1 something quarantined (see docs/how-to/check.md), or with
-    --strict an unused rule or a --fail-on warning; 2 the check could not run (bad
-    configuration, no content folder, unknown --fail-on kind).
+    --strict an unused rule, a heuristic finding or a --fail-on warning; 2 the check could not run
+    (bad configuration, no content folder, unknown --fail-on kind). Each failure has a class
+    (leak-risk, withheld, quarantined, notice): counted at the end, listed in --json's failures.
     """
     kinds = tuple(k.strip() for value in fail_on for k in value.split(",") if k.strip())
     try:
@@ -626,16 +689,19 @@ def check(ctx: click.Context, config_path: Path | None, content: Path | None, as
         # Every setting `serve` would refuse is refused here too (exit 2), not only the wiki's.
         config.declared_capabilities(WhooshBackend.implemented_capabilities)
         report = check_wiki(config.wiki_settings())
+        classified = report.classified_failures(kinds, strict=strict or bool(kinds))
         failures = report.strict_failures(kinds) if strict or kinds else []
     except (ConfigurationError, ValueError) as exc:
         click.echo(f"Error: {exc}", err=True)
         ctx.exit(2)
     if as_json:
-        click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {})},
+        click.echo(json.dumps({**report.to_json(), **({"strictFailures": failures} if strict or kinds else {}),
+                               "failureClasses": _class_counts(classified),
+                               "failures": [f.to_json() for f in classified]},
                               ensure_ascii=False, indent=2))
     else:
         click.echo(format_check(report, problems_only=problems_only, urls=show_urls, strict_failures=failures,
-                                wide=wide))
+                                wide=wide, failures=classified))
     ctx.exit(report.exit_code or (1 if failures else 0))
 
 

@@ -33,6 +33,11 @@ output, partials, files with no text) are listed, not quarantined.
 
 Exit status (:attr:`CheckReport.exit_code`): 1 when anything is quarantined, else 0.
 
+**Classes** (:meth:`CheckReport.classified_failures`): every failure of ``check`` and of
+``check --strict`` has one of :data:`FAILURE_CLASSES` — ``leak-risk``, ``withheld``,
+``quarantined``, ``notice`` — so a script reading ``--json`` (``failureClasses``,
+``failures``) can fail on what it chooses while the exit status stays 1 for any.
+
 **Strict mode** (``check --strict``, :meth:`CheckReport.strict_failures`): also fails
 (exit 1) when an audience rule matches no file — ``contnet/**`` leaves a whole site
 internal and nothing else would say so — on every heuristic finding not accepted
@@ -60,7 +65,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .citations import document_url, url_inputs
+from .audience import FILE, UNDECIDED
+from .citations import UrlInputs, document_url, url_inputs
 from .classify import PUBLIC, AudienceRule
 from .corpus import COPY, ORPHAN, SAME_LOCALE, TWIN, UNPLACED, Resolved, resolve
 from .docfx_urls import docfx_site
@@ -78,11 +84,88 @@ from .sites.javascript import docusaurus_trailing_slash
 from .sites.load import no_hold
 from .sites.policy import Finding
 
-__all__ = ["CHECK_FORMAT", "WARNING_CODES", "CheckReport", "FileCheck", "check_wiki", "warning_codes"]
+__all__ = ["CHECK_FORMAT", "CUSTOMERS_ALL", "CUSTOMERS_NONE", "CUSTOMERS_PART", "FAILURE_CLASSES", "LEAK_RISK",
+           "NOTICE", "QUARANTINED", "WARNING_CODES", "WITHHELD", "CheckReport", "Failure", "FileCheck", "check_wiki",
+           "kept_from_customers_by_decision", "missing_url", "own_audience", "warning_codes"]
 
 #: Version of the ``--json`` shape; bumped when a field changes meaning or goes away.
 CHECK_FORMAT = 1
 
+
+#: What a ``customer_safe`` credential gets of a document (:attr:`FileCheck.customer_safe`):
+#: all of it, its text outside internal sections, or nothing.
+CUSTOMERS_ALL, CUSTOMERS_PART, CUSTOMERS_NONE = "yes", "part", "no"
+
+#: Classes of what makes ``check`` exit 1 (:class:`Failure`), so a CI script reading
+#: ``--json`` can fail on the ones it chooses (issue 24): text that looks internal in a page
+#: its rules publish, a page its rules publish kept from customers, a file the provider
+#: failed closed on because of an error, and the rest (nothing changes for customers).
+LEAK_RISK, WITHHELD, QUARANTINED, NOTICE = "leak-risk", "withheld", "quarantined", "notice"
+FAILURE_CLASSES = (LEAK_RISK, WITHHELD, QUARANTINED, NOTICE)
+#: Warning kinds that keep a page its rules publish (or part of it) from customers.
+_WITHHOLDING_CODES = frozenset({"not-on-site", COPY, TWIN, "unclosed-internal-section"})
+#: Kinds of withholding (:func:`~provider.wiki.reasons.withheld_kind`) an author or operator
+#: decided, not a heuristic or an error: findings on such a page change nothing customers see.
+_DECIDED_WITHHOLDING = frozenset({
+    "no text to serve (generated or bare title)", "redirect stubs", "untranslated copies", "the same page twice",
+    "not built by the docs tool", "NOINDEX", "withheld by a rule", "by a section's cascade",
+    "not yet published or expired", "drafts and unpublished", "no readable text",
+})
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One thing ``check`` (or ``check --strict``) exits 1 for.
+
+    Attributes:
+        failure_class: one of :data:`FAILURE_CLASSES`.
+        kinds: what was found: a heuristic finding code, a warning kind of
+            :data:`WARNING_CODES`, ``quarantined``, ``unused-rule``, ``stale-acceptance``,
+            ``site-configuration``, ``sitemap`` or ``citation-url``.
+        message: the line ``check`` prints.
+        path: the file, relative to the content folder, or ``None``.
+    """
+
+    failure_class: str
+    kinds: tuple[str, ...]
+    message: str
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``failures[]`` entry of ``check --json``."""
+        return {"class": self.failure_class, "kinds": list(self.kinds), "path": self.path, "message": self.message}
+
+
+def kept_from_customers_by_decision(item: Resolved) -> bool:
+    """Whether an author's or operator's decision — not a heuristic, not an error — keeps
+    the document from customers: an internal audience stated (front matter, a rule, a
+    cascade, the site's metadata, the sitemap) or left undecided (internal by default), or
+    a withholding such as a draft. A heuristic finding on such a page changes nothing
+    customers see; on any other page it means text that looks internal sits in a page its
+    rules publish (:data:`LEAK_RISK`)."""
+    trailing = []  # the reasons that keep it internal now, the last one first
+    for reason in reversed(item.reasons):
+        if reason.audience == PUBLIC:
+            break
+        trailing.append(reason)
+    if any(not r.source.startswith("fail-closed") or r.source == UNDECIDED for r in trailing):
+        return True
+    return item.withheld is not None and withheld_kind(item.withheld) in _DECIDED_WITHHOLDING
+
+
+def own_audience(item: Resolved) -> tuple[str, str]:
+    """``(audience, source)`` the page's own settings give: its front matter, the operator's
+    rules, the site's metadata and its section's cascade — before the rules over the whole
+    corpus (copies, twins, translations, the sitemap) and before quarantine."""
+    own = (item.audience, item.audience_source)
+    for reason in item.reasons:
+        if reason.stage == FILE or reason.source.startswith(_CASCADE_SOURCES):
+            own = (reason.audience, reason.source)
+    return own
+
+
+#: Sources of a section's cascade decision (:func:`own_audience`).
+_CASCADE_SOURCES = ("cascade from ", "fail-closed: the cascade of ", "fail-closed: invalid cascade audience")
 
 #: Kinds of warning ``check --strict --fail-on`` can fail on.
 WARNING_CODES = (
@@ -132,6 +215,8 @@ class FileCheck:
         skipped: why the path was skipped, or ``None``.
         url: the citation URL the document is served with (the agent index's, which is
             the public one for a public document), or ``None``.
+        url_missing: for a served document without ``url``, why there is none and what
+            to set (:func:`missing_url`); else ``None``.
     """
 
     path: str
@@ -142,6 +227,17 @@ class FileCheck:
     resolved: Resolved | None = None
     skipped: str | None = None
     url: str | None = None
+    url_missing: str | None = None
+
+    @property
+    def customer_safe(self) -> str:
+        """What a ``customer_safe`` credential gets of the document: :data:`CUSTOMERS_ALL`,
+        :data:`CUSTOMERS_PART` (its text outside internal sections) or :data:`CUSTOMERS_NONE`
+        (withheld, internal, skipped, or no text outside internal sections)."""
+        item = self.resolved
+        if item is None or not item.public:
+            return CUSTOMERS_NONE
+        return CUSTOMERS_PART if item.meta.internal_sections else CUSTOMERS_ALL
 
     def to_json(self) -> dict[str, Any]:
         """The ``files[]`` entry of ``check --json``."""
@@ -174,6 +270,10 @@ class FileCheck:
                 date=meta.date,
                 translationSync=item.sync,
                 url=self.url,
+                urlMissing=self.url_missing,
+                customerSafe=self.customer_safe,
+                fileAudience=own_audience(item)[0],
+                fileAudienceSource=own_audience(item)[1],
                 offSite=item.off_site,
                 digest=meta.revision,
                 findings=heuristic_findings(item),
@@ -288,32 +388,72 @@ class CheckReport:
         }
 
     def strict_failures(self, fail_on: Iterable[str] = ()) -> list[str]:
-        """What ``check --strict`` fails on: every unused rule, and every file with a
-        warning of a kind in ``fail_on`` (:data:`WARNING_CODES`; ``any`` = every kind).
+        """What ``check --strict`` fails on, as printed (:meth:`classified_failures`
+        without the failures of a plain ``check``).
 
         Raises:
             ValueError: an unknown code.
+        """
+        return [f.message for f in self.classified_failures(fail_on, strict=True, plain=False)]
+
+    def classified_failures(self, fail_on: Iterable[str] = (), *, strict: bool = False,
+                            plain: bool = True) -> list[Failure]:
+        """Everything ``check`` exits 1 for, each with its class (:data:`FAILURE_CLASSES`).
+
+        Args:
+            fail_on: with ``strict``, warning kinds to fail on (:data:`WARNING_CODES`;
+                ``any`` = every kind).
+            strict: add what ``check --strict`` fails on: every unused audience rule, every
+                open heuristic finding, every stale acceptance, every citation URL note, and
+                every file with a warning of a kind in ``fail_on``.
+            plain: include what a plain ``check`` fails on (:attr:`exit_code`): quarantined
+                files, site configuration not understood, a sitemap that leaves customers
+                nothing — all :data:`QUARANTINED`.
+
+        Raises:
+            ValueError: an unknown code in ``fail_on``.
         """
         wanted = set(fail_on)
         unknown = wanted - set(WARNING_CODES)
         if unknown:
             raise ValueError(f"unknown warning kind {sorted(unknown)[0]!r}; use {', '.join(WARNING_CODES)}")
-        failures = [f"audience rule {pattern!r} matches no file" for pattern in self.unused_rules]
-        failures += self.stale_acceptances
-        failures += [f"citation URLs: {note}" for note in self.url_notes]
+        failures: list[Failure] = []
+        if plain:
+            failures += [Failure(QUARANTINED, ("site-configuration",), f"site configuration: {f.message}")
+                         for f in self.open_site_findings]
+            if (why := self.sitemap_failure()) is not None:
+                failures.append(Failure(QUARANTINED, ("sitemap",), why))
+            failures += [Failure(QUARANTINED, ("quarantined",), f"{e.path}: quarantined: {'; '.join(e.reasons)}",
+                                 e.path) for e in self.files if e.quarantined]
+        if not strict:
+            return failures
+        audiences = {pattern: audience for rule in self.settings.get("audience_rules", ())
+                     for pattern, audience in rule.items()}
+        # A rule meant to make pages public that matches nothing leaves them internal; one
+        # meant to keep pages from customers that matches nothing may leave them public.
+        failures += [Failure(WITHHELD if audiences.get(pattern) == PUBLIC else LEAK_RISK, ("unused-rule",),
+                             f"audience rule {pattern!r} matches no file") for pattern in self.unused_rules]
+        failures += [Failure(NOTICE, ("stale-acceptance",), stale) for stale in self.stale_acceptances]
+        failures += [Failure(NOTICE, ("citation-url",), f"citation URLs: {note}") for note in self.url_notes]
         for entry in self.files:
             # A heuristic decided what this page shows customers: review it (fix the
             # page, or accept the finding in accepted_findings).
-            open_findings = [f for f in (heuristic_findings(entry.resolved) if entry.resolved else ())
-                             if not f["accepted"]]
-            if open_findings:
-                failures.append(f"{entry.path}: heuristic finding " + ", ".join(
-                    f"{f['finding']}" + (f" at line {f['line']}" if f["line"] else "") for f in open_findings)
-                    + f" (digest {entry.resolved.meta.revision})")  # type: ignore[union-attr]
+            item = entry.resolved
+            open_findings = [f for f in (heuristic_findings(item) if item else ()) if not f["accepted"]]
+            if item is not None and open_findings:
+                failures.append(Failure(
+                    NOTICE if kept_from_customers_by_decision(item) else LEAK_RISK,
+                    tuple(dict.fromkeys(f["finding"] for f in open_findings)),
+                    f"{entry.path}: heuristic finding " + ", ".join(
+                        f"{f['finding']}" + (f" at line {f['line']}" if f["line"] else "") for f in open_findings)
+                    + f" (digest {item.meta.revision})", entry.path))
             codes = warning_codes(entry)
             hit = sorted(codes if "any" in wanted else codes & wanted)
-            if hit:
-                failures.append(f"{entry.path}: {', '.join(hit)}")
+            for failure_class in (WITHHELD, NOTICE):
+                kinds = [code for code in hit if (code in _WITHHOLDING_CODES) == (failure_class == WITHHELD)]
+                if kinds:
+                    failures.append(Failure(failure_class, tuple(kinds), f"{entry.path}: {', '.join(kinds)}",
+                                            entry.path))
         return failures
 
     def to_json(self) -> dict[str, Any]:
@@ -370,10 +510,13 @@ def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
     reasons = tuple(dict.fromkeys([*item.meta.errors, *item.quarantine]))
     found = [*item.meta.warnings, *item.problems, *_url_warnings(item, settings)]
     warnings = tuple(w for w in dict.fromkeys(found) if w not in reasons)
-    url = None
+    url = missing = None
     if item.served:
-        url, _ = document_url(url_inputs(item.meta, settings), public=item.audience == PUBLIC,
-                              settings=settings.citation, agent_view=True)
+        inputs = url_inputs(item.meta, settings)
+        url, dropped = document_url(inputs, public=item.audience == PUBLIC, settings=settings.citation,
+                                    agent_view=True)
+        if url is None:
+            missing = missing_url(inputs, public=item.audience == PUBLIC, settings=settings, dropped=dropped)
     return FileCheck(
         path=relpath,
         status="served" if item.served else "withheld",
@@ -382,7 +525,37 @@ def _entry(relpath: str, item: Resolved, settings: WikiSettings) -> FileCheck:
         warnings=warnings,
         resolved=item,
         url=url,
+        url_missing=missing,
     )
+
+
+def missing_url(inputs: UrlInputs, *, public: bool, settings: WikiSettings, dropped: str | None = None) -> str:
+    """Why a served document has no citation URL, and what to set: ``check --urls`` says
+    it instead of a bare "(none)".
+
+    Args:
+        inputs: the document's URL material (:func:`~provider.wiki.citations.url_inputs`).
+        public: whether its effective audience is ``public``.
+        settings: the wiki settings.
+        dropped: the warning :func:`~provider.wiki.citations.document_url` gave when it
+            built a URL and dropped it, or ``None``.
+    """
+    if dropped is not None:
+        return dropped
+    citation = settings.citation
+    if not public:
+        if citation.internal_base_url is None:
+            return ("internal: no internal_citation_base_url set (agents get no link; set it to where staff read "
+                    "internal pages)")
+    elif citation.base_url is None and inputs.front_matter_url is None:
+        return ("no citation_base_url set (set it to the public site, e.g. https://help.example.com; "
+                f"citation_path_pattern if its URLs are not the {settings.preset.name} layout's)")
+    elif citation.base_url is None:
+        return ("front matter url is a site path and no citation_base_url is set to put it under "
+                "(set citation_base_url)")
+    if inputs.problem is not None:
+        return f"the page's path on the site is unknown: {inputs.problem}"
+    return "no URL built (run `check --json` and see urlNotes)"
 
 
 def _site_only(gate: SiteGate, resolved: dict[str, Resolved]) -> list[str]:

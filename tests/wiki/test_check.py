@@ -120,6 +120,10 @@ def test_json_shape(tmp_path: Path) -> None:
         "inPublicIndex": True, "locale": "de", "localeSource": "path folder", "translationGroup": "a",
         "translationGroupSource": "path without locale marker", "groupedWith": True, "withheld": None,
         "drift": [], "internalSections": 0, "date": None, "translationSync": None, "url": None, "offSite": None,
+        # Issue 24: what customer_safe gets, the file's own audience, why there is no URL.
+        "customerSafe": "yes", "fileAudience": "public", "fileAudienceSource": "rule '**'",
+        "urlMissing": "no citation_base_url set (set it to the public site, e.g. https://help.example.com; "
+                      "citation_path_pattern if its URLs are not the plain layout's)",
     }
 
 
