@@ -292,8 +292,8 @@ def _loopback_only(config: ProviderConfig) -> ProviderConfig:
 @_setting_option("ssl_keyfile")
 @_setting_option("log_format")
 @click.option("--dev", is_flag=True,
-              help="Generate throwaway secrets into a state file (mode 0600, its path logged; `query` signs with "
-                   "them; the secrets are never printed), listen on loopback only.")
+              help="Generate throwaway secrets into a state file (mode 0600, its path logged, removed when the "
+                   "server stops; `query` signs with them; the secrets are never printed), listen on loopback only.")
 @click.option("--rebuild", is_flag=True,
               help="Rebuild the index from scratch aside while the current build keeps answering (kept up to "
                    "date meanwhile, reclassifications included), then swap it in atomically. Without a usable "
@@ -317,7 +317,13 @@ def serve(config_path: Path | None, dev: bool, rebuild: bool, poll: bool, **sett
     with _startup_errors():
         startup.prepare_serving(config)
         registrations = _serving_registrations(dev, startup.serving_url(config), config.content.resolve())
-        startup.serve(config, registrations, describe=format_report, poll=poll, rebuild=rebuild)
+        try:
+            startup.serve(config, registrations, describe=format_report, poll=poll, rebuild=rebuild, dev=dev)
+        finally:
+            if dev:  # this run's secrets: no use once it stops (docs/how-to/run.md)
+                from .devmode import forget_dev_state
+
+                forget_dev_state(startup.serving_url(config))
 
 
 def _serving_address(config: ProviderConfig) -> tuple[str, str, int, str]:

@@ -6,6 +6,12 @@ its own port, ``$XDG_STATE_HOME/knowledge-provider/dev-<port>.json`` (by default
 indexed and never committed with the docs, and a second server on another port leaves
 the first one's file alone. ``query`` picks the file of the server it asks
 (:func:`dev_state_for`), or the one running server (:func:`running_dev_servers`).
+
+The secrets are new on every run, so the file means nothing once its server stops:
+``serve --dev`` removes it on the way out (:func:`forget_dev_state`) — unless another
+``serve --dev`` on the same port has written it since. A server killed with SIGKILL
+cannot; its file stays until the next ``serve --dev`` on that port replaces it, and
+``query`` tells a stopped server's file from a running one's.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from urllib.parse import urlsplit
 from helpthread_kit.registrations import Exposure, Registration
 
 __all__ = ["DevState", "create_dev_registrations", "dev_state_dir", "dev_state_for", "dev_state_path",
-           "dev_states", "running_dev_servers"]
+           "dev_states", "forget_dev_state", "running_dev_servers"]
 
 #: The one state file of versions before per-port files; still read, never written.
 _LEGACY_NAME = "dev.json"
@@ -100,6 +106,22 @@ def create_dev_registrations(
     os.chmod(path, 0o600)
     registrations = [Registration.from_values(name, Exposure(name), [value]) for name, value in values.items()]
     return registrations, values, path
+
+
+def forget_dev_state(url: str, env: Mapping[str, str] | None = None) -> bool:
+    """Remove the state file of the ``--dev`` server at ``url`` if this process wrote it
+    (called when that server stops: its secrets were for that run only). A file another
+    process has written since (a second ``serve --dev`` on the port) is left alone.
+
+    Returns:
+        whether a file was removed.
+    """
+    path = dev_state_path(url, env)
+    state = _read(path)
+    if state is None or state.pid != os.getpid():
+        return False
+    path.unlink(missing_ok=True)
+    return True
 
 
 def _read(path: Path) -> DevState | None:

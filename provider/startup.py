@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTAINER_ENV",
+    "RUN_FILES",
     "SERVING_STATE",
     "STOPPED_MESSAGE",
     "WORKER_ENV",
@@ -57,6 +59,7 @@ __all__ = [
     "open_indexer",
     "prepare_serving",
     "progress",
+    "remove_run_files",
     "serve",
     "serving_url",
     "worker_app",
@@ -380,6 +383,34 @@ def _hand_down(config: ProviderConfig) -> None:
     os.environ[WORKER_ENV] = str(path)
 
 
+#: Files of the state folder that describe one run of ``serve`` and mean nothing after it:
+#: where it listens (``healthcheck``), the settings handed to its workers, and the marker
+#: that its start-up sync is done. The index, the writer lock and a ``sqlite`` replay store
+#: (outside ``--dev``) are kept: the next start reuses them.
+RUN_FILES = (SERVING_STATE, WORKER_SETTINGS, "ready")
+
+
+def remove_run_files(config: ProviderConfig, *, metrics: bool, dev: bool = False) -> list[Path]:
+    """Remove :data:`RUN_FILES` from the state folder, and ``metrics/`` (this run's
+    per-process Prometheus files, emptied again at every start) when ``metrics``; with
+    ``dev``, the ``sqlite`` replay store and its journal files as well.
+
+    Returns:
+        the paths removed.
+    """
+    state = config.state_dir
+    paths = [state / name for name in RUN_FILES]
+    if dev and config.replay_store_spec == "sqlite":
+        paths += [state / f"replay.sqlite3{suffix}" for suffix in ("", "-wal", "-shm", "-journal")]
+    removed = [path for path in paths if path.is_file()]
+    for path in removed:
+        path.unlink(missing_ok=True)
+    if metrics and (state / "metrics").is_dir():
+        shutil.rmtree(state / "metrics", ignore_errors=True)
+        removed.append(state / "metrics")
+    return removed
+
+
 def _replay_store_setting(config: ProviderConfig) -> str:
     """The replay store as :func:`~helpthread_kit.serving.serve` takes it (``sqlite``
     resolved to its file in the state folder)."""
@@ -388,9 +419,13 @@ def _replay_store_setting(config: ProviderConfig) -> str:
 
 
 def serve(config: ProviderConfig, registrations: Sequence[Registration], *, describe: Callable[[SyncReport], str],
-          poll: bool = False, rebuild: bool = False) -> None:
+          poll: bool = False, rebuild: bool = False, dev: bool = False) -> None:
     """Index and serve until SIGTERM or Ctrl-C (after :func:`prepare_serving`): this
     process writes the index and supervises ``config.workers`` serving processes.
+
+    On the way out (a signal, or a worker that failed to start) it removes the files of
+    the state folder that describe this run only (:func:`remove_run_files`; ``dev``: the
+    ``sqlite`` replay store too, whose nonces were signed with this run's secrets).
 
     Raises:
         ConfigurationError: what a worker would refuse (capabilities, replay store).
@@ -428,6 +463,9 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
         finally:
             follower.stop()
             live.stop()
+            # Still under the writer lock: a second `serve` refused on it never gets here,
+            # so the files of the server that holds the lock stay.
+            remove_run_files(config, metrics=metrics is not None, dev=dev)
     # Said last: only now have the indexing thread and its reader processes ended and the
     # index been closed (said earlier, the last indexing lines came after it).
     if stopped_by is not None:

@@ -69,6 +69,11 @@ def test_dev_secrets_are_stored_0600_never_printed_and_used_by_query(tmp_path: P
         assert result.returncode == 0, result.stderr
         assert result.stdout.startswith("1. ") and "[public]" in result.stdout.splitlines()[0]
         assert stored["url"] == base
+    # Stopped: this run's secrets and run files are gone, the index is kept for the next start.
+    index = tmp_path / f"index-{base.rsplit(':', 1)[1]}"
+    assert not path.exists()
+    assert sorted(p.name for p in (index / "state").iterdir()) == []
+    assert (index / "CURRENT").is_file()
 
 
 def test_two_dev_servers_on_two_ports_keep_their_own_secrets(tmp_path: Path) -> None:
