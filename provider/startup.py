@@ -385,8 +385,8 @@ def _hand_down(config: ProviderConfig) -> None:
 
 #: Files of the state folder that describe one run of ``serve`` and mean nothing after it:
 #: where it listens (``healthcheck``), the settings handed to its workers, and the marker
-#: that its start-up sync is done. The index, the writer lock and a ``sqlite`` replay store
-#: (outside ``--dev``) are kept: the next start reuses them.
+#: that its start-up sync is done. The index, the writer lock, the last good sitemap and a
+#: ``sqlite`` replay store (outside ``--dev``) are kept: the next start reuses them.
 RUN_FILES = (SERVING_STATE, WORKER_SETTINGS, "ready")
 
 
