@@ -39,6 +39,16 @@ async def signed_request(scope: dict[str, Any], receive: Any) -> tuple[str | Non
 
 
 def free_port() -> int:
+    """A free local port: the first free one of ``$KP_BENCH_PORTS`` (``FIRST-LAST``, for a
+    machine whose users share out port ranges), else one the kernel picks."""
+    first, _, last = os.environ.get("KP_BENCH_PORTS", "").partition("-")
+    for port in range(int(first), int(last) + 1) if first and last else ():
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])

@@ -211,10 +211,9 @@ def corpus_setup(name: str, where: Path) -> tuple[dict[str, object], list[str]]:
     paths made absolute, the index under ``where``) and the words of its relevance set's
     questions."""
     import yaml
+    from corpora import corpus_config
 
-    path = ROOT / "bench" / "corpora" / f"{name}.yaml"
-    config: dict[str, object] = yaml.safe_load(path.read_text("utf-8"))
-    config["content"] = str((path.parent / str(config["content"])).resolve())
+    config: dict[str, object] = corpus_config(name)  # $KP_CORPORA when not beside ../shared
     config.update({"index": str(where / f"corpus-{name}" / "index"), "workers": 1, "max_in_flight": 256,
                    "log_level": "warning"})
     questions = ROOT / "bench" / "relevance" / f"{name}.yaml"

@@ -154,6 +154,10 @@ class ProgressLog:
         self._done, self._total = 0, 0
         #: What the step's count stood at when it started (None: not counted yet).
         self._first: int | None = None
+        #: :meth:`weigh`'s figures: (weight before the last file, weight done, total
+        #: weight, the file count they go with); the step's weight when it started.
+        self._weight: tuple[float, float, float, int] | None = None
+        self._weight_first = 0.0
         self._read_s = 0.0
         self._writing_s = 0.0
         self._last_line = 0.0
@@ -169,6 +173,7 @@ class ProgressLog:
             if self._first is None:
                 # The step's first count starts its clock: rates are of what it did since.
                 self._first, self._step_started, self._next = done - 1, now, now + self.interval_s
+                self._weight_first = self._weight[0] if self._weight is not None else 0.0
                 if self._step == "reading" and total >= self.threshold:
                     self._line(now, "%s: reading %d files", self.label, total)
                 return
@@ -188,7 +193,7 @@ class ProgressLog:
             elif self._step == "writing":
                 self._writing_s = now - self._step_started
             self._step, self._step_started, self._done, self._total = step, now, 0, total
-            self._first = None
+            self._first, self._weight = None, None
             if step == "done":
                 self._stopped.set()
                 return
@@ -199,6 +204,17 @@ class ProgressLog:
                 return
             if now - self._since() >= self.interval_s or self._total >= self.threshold:
                 self._report(now)
+
+    def weigh(self, done: float, total: float, files: int) -> None:
+        """What the ``files`` files read so far weigh (``done``, e.g. their bytes) of what
+        the whole step weighs (``total``); called before ``progress(files, total_files)``.
+        The reading estimate then follows the rate of this weight rather than of the file
+        count: a site's files differ a hundredfold in cost, and are not read in a random
+        order (the reader processes take the languages with segmenters first). Ignored
+        for a count it was not given with (a second read in the step)."""
+        with self._lock:
+            before = self._weight[1] if self._weight is not None else 0.0
+            self._weight = (before, float(done), float(total), files)
 
     def close(self) -> None:
         """Stop the thread of ``beat`` (idempotent)."""
@@ -219,8 +235,14 @@ class ProgressLog:
         """Seconds to the end of the pass, estimated now."""
         elapsed = now - self._step_started
         if self._step == "reading":
-            rate = (self._done - (self._first or 0)) / max(elapsed, 1e-6)
-            reading = elapsed + ((self._total - self._done) / rate if rate > 0 else 0.0)
+            weight = self._weight
+            if weight is not None and weight[3] == self._done and weight[2] > 0:
+                rate = (weight[1] - self._weight_first) / max(elapsed, 1e-6)
+                left = weight[2] - weight[1]
+            else:
+                rate = (self._done - (self._first or 0)) / max(elapsed, 1e-6)
+                left = self._total - self._done
+            reading = elapsed + (left / rate if rate > 0 else 0.0)
             return max(0.0, reading - elapsed) + AFTER_READING * reading
         if self._step == "writing" and self._done * 10 >= self._total > 0:  # its own rate, once it has one
             writing = elapsed * self._total / self._done

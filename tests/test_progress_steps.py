@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from provider.indexing import Indexer
+from provider.indexing.report import FILE_WEIGHT
 from provider.logsetup import AFTER_READING, COMMIT_SHARE, ProgressLog
 from provider.search.layout import IndexLayout
 from provider.wiki.document import WikiSettings
@@ -202,3 +203,41 @@ def test_the_first_sitemap_read_is_a_step_of_its_own_before_reading(tmp_path: Pa
     steps = [r.step for r in lines.records]  # type: ignore[attr-defined]
     order = [step for n, step in enumerate(steps) if n == 0 or steps[n - 1] != step]
     assert order == ["sitemap", "reading", "rules", "writing", "committing"]
+
+
+@pytest.mark.parametrize("overhead", [FILE_WEIGHT // 2, FILE_WEIGHT, 2 * FILE_WEIGHT])
+def test_the_reading_estimate_follows_the_weight_read_not_the_file_count(overhead: int) -> None:
+    """Issue 27: on openai-agents-docs the early estimate was ~3× too high. The reader
+    processes take the languages with segmenters first (114 Japanese, Korean and Chinese
+    pages of ~17 KB), and 245 of its 397 files are API-reference stubs of 73 bytes read
+    at the end: counted in files, the first fifth is the slow part. Simulated on a fake
+    clock, each file taking time in proportion to its bytes plus a per-file cost (half to
+    twice what FILE_WEIGHT assumes): every estimate once a fifth of the pass is over is
+    within 30 % of the time left to its end, where the file count alone was off ~3×."""
+    sizes = [17_000] * 114 + [14_500] * 37 + [73] * 245
+    per_weight_s = 20.0 / sum(size + overhead for size in sizes)  # 20 s of reading in all
+    reading_s = 20.0
+    after_s = AFTER_READING * reading_s
+    end = reading_s + after_s
+
+    def run(weighed: bool) -> list[tuple[float, float]]:
+        now = [0.0]
+        logger, _ = _logger(f"test.progress.weighed.{weighed}.{overhead}")
+        progress = ProgressLog("Indexing", logger, interval_s=5.0, clock=lambda: now[0])
+        total_weight = sum(size + FILE_WEIGHT for size in sizes)
+        done_weight = 0
+        estimates = []
+        for done, size in enumerate(sizes, start=1):
+            now[0] += (size + overhead) * per_weight_s
+            done_weight += size + FILE_WEIGHT
+            if weighed:
+                progress.weigh(done_weight, total_weight, done)
+            progress(done, len(sizes))
+            if now[0] >= end / 5:
+                estimates.append((progress.left_s(now[0]), end - now[0]))
+        return estimates
+
+    weighed = run(True)
+    assert weighed and all(abs(estimated - real) <= 0.3 * real for estimated, real in weighed), weighed[:3]
+    by_files = run(False)
+    assert by_files[0][0] > 2 * by_files[0][1]  # the cause: counted in files, the first fifth is the slow part

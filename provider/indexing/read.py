@@ -17,7 +17,7 @@ from ..wiki.corpus import Resolved
 from ..wiki.document import WikiDocument
 from ..wiki.files import Skipped
 from ..wiki.reader import DocumentReader
-from .report import Progress, SyncReport, took
+from .report import Progress, SyncReport, took, weighing
 
 __all__ = ["InThread", "Read", "read_again", "read_files"]
 
@@ -51,6 +51,8 @@ def read_files(reader: DocumentReader, relpaths: Iterable[str], report: SyncRepo
     each file."""
     started = time.monotonic()
     read = Read()
+    relpaths = list(relpaths)
+    weigh = weighing(progress, reader.settings.root, relpaths)
     for done, (relpath, result, made) in enumerate(reader.read_prepared(relpaths), start=1):
         if isinstance(result, WikiDocument):
             read.loaded[relpath] = result
@@ -63,6 +65,8 @@ def read_files(reader: DocumentReader, relpaths: Iterable[str], report: SyncRepo
         else:
             read.gone.append(relpath)
         report.read += 1
+        if weigh is not None:
+            weigh(relpath, done)
         if progress is not None:
             progress(done, total)
     took(report, "read and prepare (reader processes)", started)

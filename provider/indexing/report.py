@@ -6,13 +6,14 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..wiki.files import Skipped
 from .manifest import Manifest
 
-__all__ = ["Progress", "SyncReport", "stage", "summarize", "took", "warn"]
+__all__ = ["FILE_WEIGHT", "Progress", "SyncReport", "stage", "summarize", "took", "warn", "weighing"]
 
 #: ``progress(done, total)`` — called while files are read during a sync (and while
 #: documents are written, after :func:`stage` said ``writing``).
@@ -31,6 +32,37 @@ def stage(progress: Progress | None, step: str, total: int = 0) -> bool:
         listener(step, total)
         return True
     return False
+
+
+#: What a file costs to read beyond its bytes, in bytes of text: the reading estimate
+#: weighs each file as its size plus this (:func:`weighing`).
+FILE_WEIGHT = 2048
+
+
+def weighing(progress: Progress | None, root: Path, relpaths: Sequence[str]) -> Callable[[str, int], None] | None:
+    """When ``progress`` listens to weights (a ``weigh(done, total, files)`` method, as
+    :class:`~provider.logsetup.ProgressLog` has), a function to call with each file read
+    and the count of files read with it, before ``progress(count, total)``: it tells
+    ``progress`` the weight read so far — each file's size in bytes plus
+    :data:`FILE_WEIGHT` — of the weight of all of ``relpaths`` (under ``root``). ``None``
+    when ``progress`` does not listen."""
+    listener = getattr(progress, "weigh", None)
+    if not callable(listener):
+        return None
+    sizes: dict[str, int] = {}
+    for relpath in relpaths:
+        try:
+            sizes[relpath] = (root / relpath).stat().st_size + FILE_WEIGHT
+        except OSError:  # gone: read as such, at about a file's cost
+            sizes[relpath] = FILE_WEIGHT
+    total, done = sum(sizes.values()), 0
+
+    def read(relpath: str, count: int) -> None:
+        nonlocal done
+        done += sizes.get(relpath, FILE_WEIGHT)
+        listener(done, total, count)
+
+    return read
 
 
 @dataclass
