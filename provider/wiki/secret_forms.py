@@ -31,7 +31,10 @@ a one-word value under :data:`SOLO_MIN_CHARS` letters split or encoded (``sword 
 and a code's parts reordered (``7731 RTC``: no two parts of :data:`PART_MIN_CHARS`).
 A key reversed or with two neighbours swapped, a PIN of 4 or 5 digits in words
 (:func:`_spelled_pin`) and a key's or code's pieces apart (:func:`key_pieces`, words of
-the page) are looked for too (issue 24, second round).
+the page) are looked for too (issue 24, second round). A page's key-like words
+(:func:`page_tokens`) are compared with the corpus's own secrets only: edited keys
+(:func:`edit_bound`), keys in pieces (:func:`tiles`) and codes in look-alike letters
+(:func:`reads_as`) (third round).
 
 The joined form (:func:`joined`: ``amberfalcon79``) and the value with its numbers in
 digits and in words (:func:`with_digits`, :func:`spelled`) are the value's own units,
