@@ -472,7 +472,9 @@ def _secret_entries(value: str, *, labelled: bool = True) -> list[str]:
                 and _YEAR.fullmatch(lone[0]) is None:
             # A PIN is its digits in any spacing, separator or width (``Press 4417``,
             # ``4-4-1-7``, ``４４１７``: one term), anywhere on a public page (issue 24).
-            out.append(_KEYED + _SHAPED + _entry(lone, []))
+            # Alone, common on more public pages than the limit (a chain id, a model
+            # number the site uses everywhere); beside its label's words it never is.
+            out.append(_KEYED + _entry(lone, []))
     found = secret_skeletons(value)
     if found is not None:
         canonical, forms, parts = found
@@ -716,10 +718,10 @@ class Skeletons:
     A page's tokens (:func:`~provider.wiki.secret_forms.page_tokens`, after the skeleton
     in its ``j:`` entry) are compared with the corpus's own secrets only, so that no
     ordinary word can match (issue 24: the class, not its members): a token within
-    :func:`~provider.wiki.secret_forms.edit_bound` edits of a key (optimal string
-    alignment, rapidfuzz), the key run together from 2 tokens or more
-    (:func:`~provider.wiki.secret_forms.tiles`), or a token that reads as a code's
-    skeleton through look-alike letters (:func:`~provider.wiki.secret_forms.reads_as`)."""
+    :func:`~provider.wiki.secret_forms.edit_bound` edits of a key or of the key reversed
+    (optimal string alignment, rapidfuzz: ``pL9wXm2RvK7q`` for ``qK7vR2mXw9Lp``), the
+    key run together from 2 tokens or more (:func:`~provider.wiki.secret_forms.tiles`), or a
+    token that reads as a code's skeleton through look-alike letters (:func:`~provider.wiki.secret_forms.reads_as`)."""
 
     def __init__(self, units_: Iterable[Unit]) -> None:
         self.values: dict[str, set[int]] = defaultdict(set)
@@ -757,6 +759,8 @@ class Skeletons:
                 bound = edit_bound(key)
                 near = [token for token in folded if abs(len(token) - len(key)) <= bound]
                 if (near and process.extractOne(key, near, scorer=OSA.distance, score_cutoff=bound) is not None) \
+                        or (near and process.extractOne(key[::-1], near, scorer=OSA.distance,
+                                                        score_cutoff=bound) is not None) \
                         or tiles(key, folded):
                     found |= values
         return found

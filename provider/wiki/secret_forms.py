@@ -420,7 +420,8 @@ _LOOKALIKE_CHARS = frozenset("".join(_DIGIT_LOOKALIKES.values()))
 def page_tokens(blocks: Iterable[str]) -> list[str]:
     """The words of a page's blocks that a secret copied with edits may be (issue 24, a
     class compared only against the corpus's secrets: :class:`provider.wiki.containment.Skeletons`),
-    distinct, in their case (a look-alike ``b`` is 6, ``B`` 8), hyphens dropped, HTML
+    distinct, in their case (a look-alike ``b`` is 6, ``B`` 8), hyphens dropped (and each
+    hyphenated group on its own), HTML
     references and percent-encoding decoded, NFKC: each of 3 to :data:`MAX_JOINED_CHARS`
     characters holding a digit (``Kq7vRm2Xw9Lp``, ``AA17qq2D``, a piece ``R2mX``), a
     key's mixed case (``ZZgO``, ``vgY``; not ``Hello``), or of 6 or more made only of look-alike letters
@@ -431,7 +432,9 @@ def page_tokens(blocks: Iterable[str]) -> list[str]:
         for found in _PAGE_TOKEN.findall(shown):
             whole = found.replace("-", "")
             # A ``!`` or ``|`` at either end is as often punctuation (``Done!``) as a 1.
-            for token in dict.fromkeys((whole, whole.strip("|!"))):
+            # Its groups too: a key after a prefix (``sk-Kq7vRm2Xw9Lp``).
+            parts = found.split("-") if "-" in found else []
+            for token in dict.fromkeys((whole, whole.strip("|!"), *parts)):
                 if not 3 <= len(token) <= MAX_JOINED_CHARS or token in out:
                     continue
                 if any(ch.isdigit() for ch in token) or _mixed_case(token) or (
@@ -597,11 +600,8 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     if 1 < len(groups) <= _MAX_GROUPS and any(ch.isdigit() for ch in canonical):
         # A code's groups reversed each (``7144-0299``) or in reverse order (``9920-4417``).
         forms |= {"".join(group[::-1] for group in groups), "".join(reversed(groups))}
-    if is_key(canonical):
-        # A key reversed or copied with two neighbours swapped (``pL9wXm2RvK7q`` for
-        # ``qK7vR2mXw9Lp``: issue 24): each reversal of those is looked for below.
-        forms |= {canonical[:at] + canonical[at + 1] + canonical[at] + canonical[at + 2 :]
-                  for at in range(len(canonical) - 1) if canonical[at] != canonical[at + 1]}
+    # A key edited (swapped neighbours, typos), as written or reversed, is a page's word
+    # near it (:class:`provider.wiki.containment.Skeletons`), not a list of variants here.
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
