@@ -428,8 +428,12 @@ def page_tokens(blocks: Iterable[str]) -> list[str]:
     (``TTEIZZGO``). At most :data:`MAX_PAGE_TOKENS`."""
     out: dict[str, None] = {}
     for text in blocks:
-        shown = unicodedata.normalize("NFKC", ascii_digits(_undone(text)))
+        shown = _undone(text)
+        if not shown.isascii():
+            shown = unicodedata.normalize("NFKC", ascii_digits(shown))
         for found in _PAGE_TOKEN.findall(shown):
+            if found.isalpha() and (found.islower() or found.istitle()):
+                continue  # a word (``blog``, ``Hello``), most of a page: no key, piece or code
             whole = found.replace("-", "")
             # A ``!`` or ``|`` at either end is as often punctuation (``Done!``) as a 1.
             # Its groups too: a key after a prefix (``sk-Kq7vRm2Xw9Lp``).
