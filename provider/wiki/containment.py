@@ -80,6 +80,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
 from .audience import PUBLIC
 from .copies import _length, words
 from .model import DocumentMeta
@@ -87,15 +90,21 @@ from .name_lists import name_lists, person_names
 from .secret_forms import (
     MAX_JOINED_CHARS,
     PARTS_MIN_CHARS,
+    SHAPED_DIGITS,
     SKELETON_MIN_CHARS,
+    edit_bound,
+    is_key,
     is_placeholder,
     is_secret_shaped,
     joined,
     key_pieces,
     page_respellings,
+    page_tokens,
+    reads_as,
     secret_skeletons,
     short_splits,
     spelled,
+    tiles,
     with_digits,
 )
 from .secret_lines import names_a_secret_anywhere, secret_values
@@ -268,6 +277,8 @@ _CODE_GAP = re.compile(r"(?<=[^\W\d_])[-_](?=\d)|(?<=\d)[-_](?=[^\W\d_])")
 #: Where a block's sentences end: after ".", "!" or "?" and white space, or after a
 #: full stop of a script written without spaces.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
+#: A year (1900 to 2099): a PIN that is one is every dated page's number, never looked for alone.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 #: Terms on either side of a code that a code pair ties it to ("Override PIN: 4417-9920").
 CODE_WINDOW = 4
 #: Digits a term needs to be a code (a PIN, a phone number, an account or error number).
@@ -426,8 +437,9 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
             found = terms(text)
             if found:
                 out.append(_SHORT + _entry(found, []))
-        if stream:
-            out.append(_JOINED + stream)
+        listed = page_tokens([*texts, *respelled])
+        if stream or listed:
+            out.append(_JOINED + stream + (_SECTION + " ".join(listed) if listed else ""))
     return tuple(out)
 
 
@@ -455,6 +467,14 @@ def _secret_entries(value: str, *, labelled: bool = True) -> list[str]:
         # are every page's, and a kept word is distinctive for every unit holding it.
         out += [_KEYED + _SHAPED + _entry([term], []) for term in terms(value)
                 if len(term) >= SECRET_MIN_CHARS and is_code(term)]
+        lone = terms(value)
+        if len(lone) == 1 and lone[0].isdigit() and SHAPED_DIGITS <= len(lone[0]) < SECRET_MIN_CHARS \
+                and _YEAR.fullmatch(lone[0]) is None:
+            # A PIN is its digits in any spacing, separator or width (``Press 4417``,
+            # ``4-4-1-7``, ``４４１７``: one term), anywhere on a public page (issue 24).
+            # Alone, common on more public pages than the limit (a chain id, a model
+            # number the site uses everywhere); beside its label's words it never is.
+            out.append(_KEYED + _entry(lone, []))
     found = secret_skeletons(value)
     if found is not None:
         canonical, forms, parts = found
@@ -567,6 +587,9 @@ class Unit:
     #: (:func:`~provider.wiki.secret_forms.is_secret_shaped`), which no count of public
     #: pages copying it makes the site's wording.
     kept: frozenset[int] = frozenset()
+    #: A skeleton unit's canonical skeleton in plain text (``qk7vr2mxw9lp``, ``4417``): what
+    #: :class:`Skeletons` compares a page's tokens with, edited or in look-alike letters.
+    canonical: str = ""
 
     def values(self) -> frozenset[int]:
         """Every value whose document frequency decides the unit's distinctive content:
@@ -667,8 +690,10 @@ def _skeleton_unit(entry: str) -> Unit:
     parts: set[tuple[int, int]] = set()
     kept: set[int] = set()
     whole = chars = 0
+    first = ""
     for at, section in enumerate(sections):
         canonical, *spellings = section.split(_FORM)
+        first = first or canonical
         value = zlib.crc32(canonical.encode(), 6 if at else 5)
         if at:
             parts.add((value, len(canonical)))
@@ -680,7 +705,7 @@ def _skeleton_unit(entry: str) -> Unit:
             kept.add(value)
         forms.update((form, value) for form in spellings)
     return Unit(frozenset(), frozenset(), secret=True, forms=frozenset(forms), whole=whole, parts=frozenset(parts),
-                chars=chars, kept=frozenset(kept))
+                chars=chars, kept=frozenset(kept), canonical=first)
 
 
 class Skeletons:
@@ -688,20 +713,57 @@ class Skeletons:
     for in each public page's skeleton (its ``j:`` entry) when the corpus is derived: a
     page holds the value of each form its skeleton contains. One regular expression of
     them all, a trie (each position of a page tries the forms' next characters at once),
-    finds whether a page holds any; only then is each form looked for."""
+    finds whether a page holds any; only then is each form looked for.
+
+    A page's tokens (:func:`~provider.wiki.secret_forms.page_tokens`, after the skeleton
+    in its ``j:`` entry) are compared with the corpus's own secrets only, so that no
+    ordinary word can match (issue 24: the class, not its members): a token within
+    :func:`~provider.wiki.secret_forms.edit_bound` edits of a key or of the key reversed
+    (optimal string alignment, rapidfuzz: ``pL9wXm2RvK7q`` for ``qK7vR2mXw9Lp``), the
+    key run together from 2 tokens or more (:func:`~provider.wiki.secret_forms.tiles`), or a
+    token that reads as a code's skeleton through look-alike letters (:func:`~provider.wiki.secret_forms.reads_as`)."""
 
     def __init__(self, units_: Iterable[Unit]) -> None:
         self.values: dict[str, set[int]] = defaultdict(set)
+        self.keys: dict[str, set[int]] = defaultdict(set)
+        self.codes: dict[int, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
         for unit in units_:
             for form, value in unit.forms:
                 self.values[form].add(value)
+            if is_key(unit.canonical):
+                self.keys[unit.canonical].add(unit.whole)
+            if sum(ch.isdigit() for ch in unit.canonical) >= SHAPED_DIGITS and unit.canonical.isalnum():
+                self.codes[len(unit.canonical)][unit.canonical].add(unit.whole)
         self._any = re.compile(_trie(sorted(self.values))) if self.values else None
 
-    def hits(self, stream: str) -> frozenset[int]:
-        """The values of the forms ``stream`` (a page's skeleton) contains."""
-        if self._any is None or not stream or self._any.search(stream) is None:
-            return frozenset()
-        return frozenset(v for form, found in self.values.items() if form in stream for v in found)
+    def hits(self, entry: str) -> frozenset[int]:
+        """The values of the forms a page's ``j:`` entry body (:func:`page_skeleton_of`:
+        its skeleton, then its tokens) contains, and of the secrets its tokens are."""
+        stream, _, listed = entry.partition(_SECTION)
+        found: set[int] = set()
+        if self._any is not None and stream and self._any.search(stream) is not None:
+            found.update(v for form, values in self.values.items() if form in stream for v in values)
+        if listed and (self.keys or self.codes):
+            found |= self._token_hits(listed.split(" "))
+        return frozenset(found)
+
+    def _token_hits(self, page: list[str]) -> set[int]:
+        found: set[int] = set()
+        for token in page:
+            for code, values in self.codes.get(len(token), {}).items():
+                if reads_as(token, code):
+                    found |= values
+        if self.keys:
+            folded = [token.casefold() for token in page]
+            for key, values in self.keys.items():
+                bound = edit_bound(key)
+                near = [token for token in folded if abs(len(token) - len(key)) <= bound]
+                if (near and process.extractOne(key, near, scorer=OSA.distance, score_cutoff=bound) is not None) \
+                        or (near and process.extractOne(key[::-1], near, scorer=OSA.distance,
+                                                        score_cutoff=bound) is not None) \
+                        or tiles(key, folded):
+                    found |= values
+        return found
 
 
 def _trie(forms: list[str]) -> str:
@@ -726,7 +788,9 @@ _NO_SKELETONS = Skeletons(())
 
 
 def page_skeleton_of(meta: DocumentMeta) -> str:
-    """The skeleton of the document's public blocks (its ``j:`` entry), or ``""``."""
+    """The skeleton of the document's public blocks and, after ``\\x1e``, their tokens
+    (:func:`~provider.wiki.secret_forms.page_tokens`, by spaces): its ``j:`` entry's
+    body, or ``""``."""
     entries = meta.block_shingles
     return entries[-1].removeprefix(_JOINED) if entries and entries[-1].startswith(_JOINED) else ""
 

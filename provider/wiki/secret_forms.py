@@ -31,7 +31,10 @@ a one-word value under :data:`SOLO_MIN_CHARS` letters split or encoded (``sword 
 and a code's parts reordered (``7731 RTC``: no two parts of :data:`PART_MIN_CHARS`).
 A key reversed or with two neighbours swapped, a PIN of 4 or 5 digits in words
 (:func:`_spelled_pin`) and a key's or code's pieces apart (:func:`key_pieces`, words of
-the page) are looked for too (issue 24, second round).
+the page) are looked for too (issue 24, second round). A page's key-like words
+(:func:`page_tokens`) are compared with the corpus's own secrets only: edited keys
+(:func:`edit_bound`), keys in pieces (:func:`tiles`) and codes in look-alike letters
+(:func:`reads_as`) (third round).
 
 The joined form (:func:`joined`: ``amberfalcon79``) and the value with its numbers in
 digits and in words (:func:`with_digits`, :func:`spelled`) are the value's own units,
@@ -52,12 +55,13 @@ from typing import Final
 
 from .copies import _fold
 
-__all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "KEY_MIN_CHARS", "MAX_JOINED_CHARS", "MAX_SPELLINGS",
-           "MIN_BYTE_RUN", "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "PARTS_MIN_CHARS", "PART_MIN_CHARS",
-           "PIECE_MIN_CHARS", "SHAPED_DIGITS", "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS", "ascii_digits",
-           "decoded_texts", "is_placeholder", "is_secret_shaped", "joined", "key_pieces", "number_spellings",
-           "page_respellings", "page_skeleton", "roman_numeral", "secret_skeletons", "short_splits", "skeleton",
-           "spelled", "tokens", "with_digits"]
+__all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "KEY_MIN_CHARS", "MAX_JOINED_CHARS", "MAX_PAGE_TOKENS",
+           "MAX_SPELLINGS", "MIN_BYTE_RUN", "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "MIXED_MAX_DIGITS",
+           "NUMBER_LANGUAGES", "PARTS_MIN_CHARS", "PART_MIN_CHARS", "PIECE_MIN_CHARS", "PIN_SPELLED_CHARS",
+           "SHAPED_DIGITS", "SKELETON_MIN_CHARS", "SOLO_MIN_CHARS", "ascii_digits", "decoded_texts", "edit_bound",
+           "is_key", "is_placeholder", "is_secret_shaped", "joined", "key_pieces", "number_spellings",
+           "page_respellings", "page_skeleton", "page_tokens", "reads_as", "roman_numeral", "secret_skeletons",
+           "short_splits", "skeleton", "spelled", "tiles", "tokens", "with_digits"]
 
 #: Characters a joined form has at most (longer: prose, not a secret).
 MAX_JOINED_CHARS: Final = 64
@@ -313,16 +317,6 @@ _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
-#: Digit words of the languages whose labels :mod:`provider.wiki.secret_lines` reads
-#: (German, French, Spanish, Italian, Portuguese, Dutch), folded as a page's text is
-#: (accents dropped: ``fünf`` is ``funf``): a number one word a digit in any of them.
-FOREIGN_DIGIT_WORDS: Final = tuple(tuple(words.split()) for words in (
-    "null eins zwei drei vier funf sechs sieben acht neun",
-    "zero un deux trois quatre cinq six sept huit neuf",
-    "cero uno dos tres cuatro cinco seis siete ocho nueve",
-    "zero uno due tre quattro cinque sei sette otto nove",
-    "zero um dois tres quatro cinco seis sete oito nove",
-    "nul een twee drie vier vijf zes zeven acht negen"))
 #: Letters a value's skeleton needs before its Caesar shifts and Atbash are looked for
 #: (a short value shifted is any short run of letters).
 CIPHER_MIN_LETTERS: Final = 9
@@ -368,6 +362,26 @@ def ascii_digits(text: str) -> str:
     return _ANY_DIGIT.sub(lambda found: str(unicodedata.digit(found.group())), text)
 
 
+#: Languages a number may be spelled in on a page (num2words' codes): those whose labels
+#: :mod:`provider.wiki.secret_lines` reads and those of the corpora's translations.
+NUMBER_LANGUAGES: Final = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk", "cs", "sv", "da", "no", "fi",
+                           "tr", "hu", "ja", "ko")
+
+
+def _spelled_number(number: int, lang: str) -> str:
+    from num2words import num2words  # spelling in many languages is the library's, not a hand list
+
+    return str(num2words(number, lang=lang))
+
+
+#: Digit words of :data:`NUMBER_LANGUAGES` but English (German, French, … Polish, Russian,
+#: Japanese ``四``, Korean ``사``), folded as a page's text is (``pięć`` is ``piec``): a number
+#: one word a digit in any of them.
+FOREIGN_DIGIT_WORDS: Final = tuple(dict.fromkeys(
+    tuple(_NOT_ALNUM.sub("", _fold(_spelled_number(digit, lang))) for digit in range(10))
+    for lang in NUMBER_LANGUAGES if lang != "en"))
+
+
 def page_skeleton(blocks: Iterable[str]) -> str:
     """The skeleton of a page's blocks, run together, then of what they hold encoded or
     spelled out (:func:`decoded_texts`): what :func:`secret_skeletons` are looked for
@@ -393,6 +407,98 @@ def page_respellings(blocks: Iterable[str], code: Iterable[str] = ()) -> tuple[s
     if len(pieces) > 1:
         stream += "".join(pieces)
     return stream, [shown for shown, text in zip(undone, texts, strict=True) if shown != text] + decoded
+
+
+#: A page's word of letters and digits, hyphenated groups together (``TTEI-ZZgO``, ``qK7v``).
+#: ``|`` and ``!`` are look-alikes of 1 (``73!!-TB9D``).
+_PAGE_TOKEN = re.compile(r"(?:[^\W_]|[|!])+(?:-(?:[^\W_]|[|!])+)*")
+#: Tokens a page keeps at most (:func:`page_tokens`): a page of hex dumps is bounded.
+MAX_PAGE_TOKENS: Final = 4000
+_LOOKALIKE_CHARS = frozenset("".join(_DIGIT_LOOKALIKES.values()))
+
+
+def page_tokens(blocks: Iterable[str]) -> list[str]:
+    """The words of a page's blocks that a secret copied with edits may be (issue 24, a
+    class compared only against the corpus's secrets: :class:`provider.wiki.containment.Skeletons`),
+    distinct, in their case (a look-alike ``b`` is 6, ``B`` 8), hyphens dropped (and each
+    hyphenated group on its own), HTML
+    references and percent-encoding decoded, NFKC: each of 3 to :data:`MAX_JOINED_CHARS`
+    characters holding a digit (``Kq7vRm2Xw9Lp``, ``AA17qq2D``, a piece ``R2mX``), a
+    key's mixed case (``ZZgO``, ``vgY``; not ``Hello``), or of 6 or more made only of look-alike letters
+    (``TTEIZZGO``). At most :data:`MAX_PAGE_TOKENS`."""
+    out: dict[str, None] = {}
+    for text in blocks:
+        shown = _undone(text)
+        if not shown.isascii():
+            shown = unicodedata.normalize("NFKC", ascii_digits(shown))
+        for found in _PAGE_TOKEN.findall(shown):
+            if found.isalpha() and (found.islower() or found.istitle()):
+                continue  # a word (``blog``, ``Hello``), most of a page: no key, piece or code
+            whole = found.replace("-", "")
+            # A ``!`` or ``|`` at either end is as often punctuation (``Done!``) as a 1.
+            # Its groups too: a key after a prefix (``sk-Kq7vRm2Xw9Lp``).
+            parts = found.split("-") if "-" in found else []
+            for token in dict.fromkeys((whole, whole.strip("|!"), *parts)):
+                if not 3 <= len(token) <= MAX_JOINED_CHARS or token in out:
+                    continue
+                if any(ch.isdigit() for ch in token) or _mixed_case(token) or (
+                        len(token) >= SKELETON_MIN_CHARS and set(token) <= _LOOKALIKE_CHARS):
+                    out[token] = None
+                    if len(out) >= MAX_PAGE_TOKENS:
+                        return list(out)
+    return list(out)
+
+
+def _mixed_case(token: str) -> bool:
+    """A key's piece's case (``vgY``, ``BGjf``), not a word's (``Hello``): an upper case
+    letter after a lower case one, or two upper case letters and a lower case one."""
+    return any(a.islower() and b.isupper() for a, b in itertools.pairwise(token)) or (
+        sum(ch.isupper() for ch in token) >= 2 and any(ch.islower() for ch in token))
+
+
+def reads_as(token: str, code: str) -> bool:
+    """Whether the page's ``token`` (:func:`page_tokens`) is a secret's skeleton ``code``
+    (letters and digits, lower case) written with look-alike letters for some of its
+    digits (``TTEI-ZZgO``, ``AA17-qq2D`` for ``7731-2290``, ``4417-9920``: the class of
+    :data:`_DIGIT_LOOKALIKES`), at least one: each character the code's or, where the
+    code has a digit, a letter a reader takes for it. A token of letters only needs
+    :data:`SKELETON_MIN_CHARS` characters (``Blog`` is no ``8109``)."""
+    if len(token) != len(code) or (len(token) < SKELETON_MIN_CHARS and not any(ch.isdigit() for ch in token)):
+        return False
+    swapped = 0
+    for shown, meant in zip(token, code, strict=True):
+        if shown.casefold() == meant:
+            continue
+        if meant.isdigit() and shown in _DIGIT_LOOKALIKES[meant]:
+            swapped += 1
+            continue
+        return False
+    return swapped > 0
+
+
+def edit_bound(key: str) -> int:
+    """Edits (optimal string alignment: a swap of neighbours is one) a copy of the key
+    ``key`` may carry and still be it: one in 5 characters (``Kq7vRm2Xw9Lp`` for
+    ``qK7vR2mXw9Lp``: 2 swaps in 12). A random token that close to one of the corpus's
+    few keys is no chance."""
+    return max(1, len(key) // 5)
+
+
+def tiles(key: str, pieces: Iterable[str]) -> bool:
+    """Whether ``key`` (lower case) is some of ``pieces`` (a page's tokens, lower case,
+    of 3 characters or more) run together, two pieces at least (``qK7v`` … ``R2mX`` …
+    ``w9Lp`` anywhere on a page)."""
+    inside = {piece for piece in pieces if 3 <= len(piece) < len(key) and piece in key}
+    if len(inside) < 2:
+        return False
+    reached = [False] * (len(key) + 1)
+    reached[0] = True
+    for at in range(len(key)):
+        if reached[at]:
+            for piece in inside:
+                if key.startswith(piece, at):
+                    reached[at + len(piece)] = True
+    return reached[len(key)]
 
 
 def roman_numeral(number: int) -> str:
@@ -498,11 +604,8 @@ def secret_skeletons(value: str) -> tuple[str, frozenset[str], tuple[tuple[str, 
     if 1 < len(groups) <= _MAX_GROUPS and any(ch.isdigit() for ch in canonical):
         # A code's groups reversed each (``7144-0299``) or in reverse order (``9920-4417``).
         forms |= {"".join(group[::-1] for group in groups), "".join(reversed(groups))}
-    if _is_key(canonical):
-        # A key reversed or copied with two neighbours swapped (``pL9wXm2RvK7q`` for
-        # ``qK7vR2mXw9Lp``: issue 24): each reversal of those is looked for below.
-        forms |= {canonical[:at] + canonical[at + 1] + canonical[at] + canonical[at + 2 :]
-                  for at in range(len(canonical) - 1) if canonical[at] != canonical[at + 1]}
+    # A key edited (swapped neighbours, typos), as written or reversed, is a page's word
+    # near it (:class:`provider.wiki.containment.Skeletons`), not a list of variants here.
     found: set[str] = set()
     for form in forms:
         found |= _transformed(form)
@@ -524,20 +627,50 @@ KEY_MIN_CHARS: Final = 10
 PIECE_MIN_CHARS: Final = 4
 
 
-def _is_key(canonical: str) -> bool:
+def is_key(canonical: str) -> bool:
+    """Whether a secret's canonical skeleton is a key: :data:`KEY_MIN_CHARS` characters or
+    more, two letters and two digits at least (``qk7vr2mxw9lp``)."""
     return len(canonical) >= KEY_MIN_CHARS and sum(ch.isdigit() for ch in canonical) >= 2 \
         and sum(ch.isalpha() for ch in canonical) >= 2
 
 
+#: Characters a PIN's spelling needs in letters (``fourfouroneseven``); in a script whose
+#: every character is a word (``四四一七``, ``사사일칠``), :data:`SHAPED_DIGITS`.
+PIN_SPELLED_CHARS: Final = 8
+#: Digits a PIN has at most for its digits and words mixed to be looked for (2 ** 5 forms).
+MIXED_MAX_DIGITS: Final = 5
+
+
+def _ideographic(form: str) -> bool:
+    return all(unicodedata.name(ch, "").startswith(("CJK", "HANGUL")) for ch in form)
+
+
 def _spelled_pin(digits: str) -> tuple[str, frozenset[str], tuple[tuple[str, frozenset[str]], ...]]:
     """A PIN of 4 or 5 digits (too short a skeleton as digits: ``4417`` is in many a page's
-    run of digits) as the words a page may write it in (``four four one seven``,
-    ``forty four seventeen``, in another language; Roman numerals of 8 letters or more):
-    the canonical skeleton is its one-word-a-digit spelling."""
-    spelled_forms = {form for form in number_spellings(digits) | _foreign(digits)
-                     if not form.isdigit() and len(form) >= 8}
-    canonical = "".join(_DIGIT_WORDS[int(d)] for d in digits)
-    return canonical, frozenset(spelled_forms), ()
+    run of digits) as the words a page may write it in: one word a digit and as one
+    number in each of :data:`NUMBER_LANGUAGES` (``four four one seven``, ``cztery cztery
+    jeden siedem``, ``четыре тысячи…``, ``四四一七``), in pairs (``forty four seventeen``),
+    digits and English words mixed (``4, four, 1, seven``), and in Roman numerals, as a
+    whole (``MMMMCDXVII``) or one a digit (``IV IV I VII``). Only spellings of
+    :data:`PIN_SPELLED_CHARS` characters or more (Roman numerals:
+    :data:`SKELETON_MIN_CHARS`; a script whose characters are words: :data:`SHAPED_DIGITS`).
+    The canonical skeleton is the digits (what a look-alike spelling is read against:
+    :class:`provider.wiki.containment.Skeletons`)."""
+    number = int(digits)
+    forms = set(number_spellings(digits) | _foreign(digits))
+    if not (len(digits) > 1 and digits[0] == "0"):
+        forms |= {skeleton(_spelled_number(number, lang)) for lang in NUMBER_LANGUAGES}
+    romans = {"m" * (number // 1000) + roman_numeral(number % 1000)} if digits[0] != "0" else set()
+    if "0" not in digits:
+        romans.add("".join(roman_numeral(int(d)) for d in digits))
+    if len(digits) <= MIXED_MAX_DIGITS:
+        for spelled_out in itertools.product((False, True), repeat=len(digits)):
+            if 2 <= sum(spelled_out) < len(digits):
+                forms.add("".join(_DIGIT_WORDS[int(d)] if word else d for d, word in zip(
+                    digits, spelled_out, strict=True)))
+    return digits, frozenset({form for form in forms if not form.isdigit() and (
+        len(form) >= PIN_SPELLED_CHARS or (len(form) >= SHAPED_DIGITS and _ideographic(form)))}
+        | {form for form in romans if len(form) >= SKELETON_MIN_CHARS}), ()
 
 
 def key_pieces(value: str) -> list[tuple[str, ...]]:
@@ -553,7 +686,7 @@ def key_pieces(value: str) -> list[tuple[str, ...]]:
             and any(ch.isdigit() for group in groups for ch in group):
         out.append(tuple(groups))
     whole = "".join(groups)
-    if len(groups) == 1 and _is_key(whole) and len(whole) <= MAX_JOINED_CHARS:
+    if len(groups) == 1 and is_key(whole) and len(whole) <= MAX_JOINED_CHARS:
         out += [(whole[:cut], whole[cut:]) for cut in range(PIECE_MIN_CHARS, len(whole) - PIECE_MIN_CHARS + 1)]
     return list(dict.fromkeys(out))
 

@@ -89,14 +89,18 @@ def hidden_rows(draw: st.DrawFn) -> tuple[dict[str, str], str, str]:
 def test_x2_a_fact_of_a_label_hidden_table_row_stays_hidden_where_copied(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
     """X2: a code, a name or an extension of a table row a doubtful label hides, copied
     into a public page's prose or table, keeps that page out of ``customer_safe``; X5: the
-    settings page (its other rows public), a page with the same number beside other words
-    or only the first name, and an unrelated page stay public."""
-    files, _, _ = case
+    settings page (its other rows public), a page with the same extension number beside
+    other words or only the first name, and an unrelated page stay public; a page with the
+    override code's digits alone is withheld (issue 24, third round: a labelled PIN)."""
+    files, kind, _ = case
     site = tmp_path_factory.mktemp("site")
     write_files(site, files)
     public = _public(site)
     assert "leak.md" not in public
-    assert {"settings.md", "other.md", "balance.md"} <= public
+    assert {"settings.md", "other.md"} <= public
+    # Issue 24, third round: a code a secret's sentence gives (``The supervisor override
+    # code is 7311.``) is a PIN, withheld as its digits anywhere; an extension is no secret.
+    assert ("balance.md" in public) == (kind != "code")
 
 
 #: The other places a label or a heading hides a block in, around ``{fact}``.
