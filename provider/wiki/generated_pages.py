@@ -519,7 +519,7 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
 
         versions, _ = docusaurus_versions(root)
         if versions is not None:
-            for name in (*versions.released, "current"):
+            for name in (n for n in (*versions.released, "current") if versions.built(n) is None):
                 tags.add("/".join(p for p in (base, versions.path(name).lower(), "tags") if p))
         if any(path == t or path.startswith(t + "/") for t in tags):
             return "the docs plugin's tag pages"
