@@ -47,8 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HugoRoutes", "generated_route", "hugo_permalink_sections", "hugo_routes", "jekyll_archive_routes",
-           "jekyll_page_paginations", "jekyll_pagination_routes"]
+__all__ = ["HugoRoutes", "generated_route", "hugo_config_maps", "hugo_permalink_sections", "hugo_routes",
+           "jekyll_archive_routes", "jekyll_page_paginations", "jekyll_pagination_routes"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
 _DEFAULT_TAXONOMIES = ("tags", "categories")
@@ -131,11 +131,18 @@ def _lowered(value: Any) -> Any:
     return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else value
 
 
-def _hugo_config_maps(site: Path) -> list[dict[str, Any]]:
+def hugo_config_maps(site: Path) -> list[dict[str, Any]] | None:
+    """Every configuration mapping of the Hugo site in the folder ``site`` (as
+    :func:`_hugo_config_maps` reads them), or ``None`` when a configuration file there
+    cannot be read (the caller fails closed). Never raises."""
+    return _hugo_config_maps(site, strict=True)
+
+
+def _hugo_config_maps(site: Path, *, strict: bool = False) -> list[dict[str, Any]] | None:
     """Every configuration mapping of the Hugo site (the root file, ``config/_default``
     and ``config/production``; a file named like a key, ``pagination.toml``, holds that
     key), keys in lower case. A file that cannot be read is left out (it is reported by
-    the site configuration reader)."""
+    the site configuration reader); ``strict``: ``None`` then."""
     from .hugo_site import ENVIRONMENT, _read
 
     found: list[dict[str, Any]] = []
@@ -150,6 +157,8 @@ def _hugo_config_maps(site: Path) -> list[dict[str, Any]]:
         try:
             data: Any = _read(path)
         except (OSError, ValueError):
+            if strict:
+                return None
             continue
         if path.stem.lower() not in ("hugo", "config"):
             data = {path.stem.lower(): data}
@@ -225,7 +234,7 @@ def hugo_routes(root: Path) -> HugoRoutes:
     if key not in _hugo_routes:
         if len(_hugo_routes) > 64:
             _hugo_routes.clear()
-        _hugo_routes[key] = _hugo_routes_of(_hugo_config_maps(site))
+        _hugo_routes[key] = _hugo_routes_of(_hugo_config_maps(site) or [])
     return _hugo_routes[key]
 
 
