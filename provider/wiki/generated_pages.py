@@ -131,11 +131,35 @@ def _lowered(value: Any) -> Any:
     return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else value
 
 
+_config_maps: dict[tuple[str, tuple[tuple[str, int], ...]], list[dict[str, Any]] | None] = {}
+
+
 def hugo_config_maps(site: Path) -> list[dict[str, Any]] | None:
     """Every configuration mapping of the Hugo site in the folder ``site`` (as
     :func:`_hugo_config_maps` reads them), or ``None`` when a configuration file there
-    cannot be read (the caller fails closed). Never raises."""
-    return _hugo_config_maps(site, strict=True)
+    cannot be read (the caller fails closed). Cached by the files' modification times;
+    never raises."""
+    stamp = _config_stamp(site)
+    if stamp is None:
+        return None
+    key = (str(site), stamp)
+    if key not in _config_maps:
+        if len(_config_maps) > 64:
+            _config_maps.clear()
+        _config_maps[key] = _hugo_config_maps(site, strict=True)
+    return _config_maps[key]
+
+
+def _config_stamp(site: Path) -> tuple[tuple[str, int], ...] | None:
+    """``(path, mtime in ns)`` of the Hugo site's configuration files, ``None`` when they
+    cannot be listed."""
+    try:
+        folders = [site / "config" / "_default", site / "config" / "production"]
+        return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in
+                            [*site.glob("hugo.*"), *site.glob("config.*"),
+                             *(q for f in folders if f.is_dir() for q in f.iterdir())]))
+    except OSError:
+        return None
 
 
 def _hugo_config_maps(site: Path, *, strict: bool = False) -> list[dict[str, Any]] | None:
@@ -223,12 +247,8 @@ def hugo_routes(root: Path) -> HugoRoutes:
     the site folder). Cached by the configuration files' modification times; never
     raises (an unreadable file keeps Hugo's defaults)."""
     site = root.parent if root.name == "content" else root
-    try:
-        folders = [site / "config" / "_default", site / "config" / "production"]
-        stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for p in
-                             [*site.glob("hugo.*"), *site.glob("config.*"),
-                              *(q for f in folders if f.is_dir() for q in f.iterdir())]))
-    except OSError:
+    stamp = _config_stamp(site)
+    if stamp is None:
         return HugoRoutes()
     key = (str(site), stamp)
     if key not in _hugo_routes:
