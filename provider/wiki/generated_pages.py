@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HugoRoutes", "generated_route", "hugo_config_maps", "hugo_permalink_sections", "hugo_routes",
+__all__ = ["HugoRoutes", "generated_route", "hugo_config_maps", "hugo_page_outputs", "hugo_permalink_sections",
+           "hugo_routes",
            "jekyll_archive_routes", "jekyll_page_paginations", "jekyll_pagination_routes"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
@@ -91,7 +92,8 @@ def _hugo_taxonomies(root: Path) -> tuple[str, ...]:
 
 #: Hugo's built-in output formats other than HTML: ``(baseName, suffix)`` of the file each
 #: writes in a list page's (or a page's) folder. Hugo writes them for the kinds the
-#: ``outputs`` setting (or a page's front matter, not read here) names, so all count.
+#: ``outputs`` setting or a page's own front matter names, so all count (a page naming
+#: AMP: :func:`hugo_page_outputs`, read by the site gate).
 _HUGO_FORMATS = {"rss": ("index", "xml"), "json": ("index", "json"), "calendar": ("index", "ics"),
                  "csv": ("index", "csv"), "robots": ("robots", "txt"), "sitemap": ("sitemap", "xml")}
 #: Hugo's built-in media types' first suffix, for a custom output format's ``mediaType``.
@@ -462,6 +464,37 @@ _PAGE_TOKENS = {"num": r"[2-9]|[1-9]\d+"}
 def _below_any_page(link: str) -> re.Pattern[str]:
     """jekyll-paginate-v2's ``permalink`` below any page's URL, in its own form."""
     return re.compile(rf"(?:.+/)?{_permalink_regex(link, _PAGE_TOKENS, exact=True).pattern}")
+
+
+_page_formats: dict[tuple[str, int, int], frozenset[str]] = {}
+
+
+def hugo_page_outputs(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    """The output formats (lower case) a Hugo page's own front matter ``outputs`` names
+    (``outputs: [html, amp]``): Hugo renders that page in each, the AMP one at
+    ``/amp/<its path>/`` whatever the site's ``outputs`` say. Read from the file's first
+    16 KiB; cached by path, modification time and size; never raises."""
+    from .frontmatter import parse_front_matter
+
+    key = (str(path), mtime_ns, size)
+    found = _page_formats.get(key)
+    if found is not None:
+        return found
+    names: frozenset[str] = frozenset()
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_PAGE_HEAD).decode("utf-8", errors="replace")
+    except OSError:
+        head = ""
+    if "outputs" in head.lower():
+        data = parse_front_matter(head).data
+        value = next((v for k, v in data.items() if str(k).lower() == "outputs"), None)
+        items = value if isinstance(value, list) else [value] if value is not None else []
+        names = frozenset(str(item).strip().lower() for item in items)
+    if len(_page_formats) > 100_000:
+        _page_formats.clear()
+    _page_formats[key] = names
+    return names
 
 
 _PAGE_HEAD = 16384

@@ -227,3 +227,20 @@ def test_issue24_jekyll_page_pagination_permalink(tmp_path: Path) -> None:
     assert _public(found, "reset.md")
     found = _check(tmp_path, "jekyll", {"_config.yml": "title: x\n", **files}, "/blog/seite-2/", "/reset.html")
     assert _public(found, "claim.md") and _public(found, "reset.md")
+
+
+def test_issue24_hugo_page_outputs_amp(tmp_path: Path) -> None:
+    """Issue 24: a Hugo page's own front matter ``outputs: [html, amp]`` makes Hugo render
+    it at ``/amp/<its path>/`` whatever the site's ``outputs`` say; a document claiming a
+    URL below ``/amp/`` is not proved published by the sitemap's ``<loc>`` there. Without
+    such a page, ``/amp/`` is an ordinary section."""
+    files = {"hugo.toml": "title = 'x'\n",
+             "content/amp/guide.md": "---\ntitle: Guide\n---\nNew prices from 2027: 99 euros.\n",
+             "content/docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n"}
+    found = _check(tmp_path, "hugo", files, "/amp/guide/", "/docs/reset/")
+    assert _public(found, "content/amp/guide.md") and _public(found, "content/docs/reset.md")
+    files["content/docs/reset.md"] = "---\ntitle: Reset\noutputs: [HTML, AMP]\n---\nOpen Settings and press Reset.\n"
+    found = _check(tmp_path, "hugo", files, "/amp/guide/", "/docs/reset/", "/amp/docs/reset/")
+    assert not _public(found, "content/amp/guide.md")
+    assert "content/docs/reset.md's front matter outputs names AMP" in _why(found, "content/amp/guide.md")
+    assert _public(found, "content/docs/reset.md")
