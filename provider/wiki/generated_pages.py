@@ -26,8 +26,10 @@ The route families, per layout (each path also under a locale folder, ``/de/tags
                 (``archive_url_format``, its ``{date}`` by ``archive_url_date_format``), category
                 (``categories_url_format``), author (``authors_profiles_url_format``) pages,
                 each also paginated (``pagination_url_format``), and the index's pagination
-``jekyll``      ``/feed.xml``, ``/sitemap.xml``, the paginator's ``/pageN/`` and
-                :func:`jekyll_pagination_routes`; jekyll-archives'
+``jekyll``      ``/feed.xml``, ``/sitemap.xml``; the paginators' pages
+                (:func:`jekyll_pagination_routes`, a page's own
+                :func:`jekyll_page_paginations`), in their letter case and form only
+                (Jekyll's URLs are case-sensitive); jekyll-archives'
                 ``/tag/…``, ``/category/…``; with jekyll-archives named in ``_config.yml``
                 (``plugins``, ``gems`` or its ``jekyll-archives`` key) its ``permalinks``
                 (defaults ``/:year/``, ``/:year/:month/``, ``/:year/:month/:day/``,
@@ -45,11 +47,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HugoRoutes", "generated_route", "hugo_permalink_sections", "hugo_routes", "jekyll_archive_routes",
-           "jekyll_pagination_routes"]
+__all__ = ["HugoRoutes", "generated_route", "hugo_config_maps", "hugo_page_outputs", "hugo_permalink_sections",
+           "hugo_routes",
+           "jekyll_archive_routes", "jekyll_page_paginations", "jekyll_pagination_routes"]
 
 _PAGE_N = re.compile(r"(?:^|/)page/\d+$")
-_JEKYLL_PAGE_N = re.compile(r"^page\d+$")
 _DEFAULT_TAXONOMIES = ("tags", "categories")
 
 
@@ -90,7 +92,8 @@ def _hugo_taxonomies(root: Path) -> tuple[str, ...]:
 
 #: Hugo's built-in output formats other than HTML: ``(baseName, suffix)`` of the file each
 #: writes in a list page's (or a page's) folder. Hugo writes them for the kinds the
-#: ``outputs`` setting (or a page's front matter, not read here) names, so all count.
+#: ``outputs`` setting or a page's own front matter names, so all count (a page naming
+#: AMP: :func:`hugo_page_outputs`, read by the site gate).
 _HUGO_FORMATS = {"rss": ("index", "xml"), "json": ("index", "json"), "calendar": ("index", "ics"),
                  "csv": ("index", "csv"), "robots": ("robots", "txt"), "sitemap": ("sitemap", "xml")}
 #: Hugo's built-in media types' first suffix, for a custom output format's ``mediaType``.
@@ -130,11 +133,42 @@ def _lowered(value: Any) -> Any:
     return {str(k).lower(): v for k, v in value.items()} if isinstance(value, dict) else value
 
 
-def _hugo_config_maps(site: Path) -> list[dict[str, Any]]:
+_config_maps: dict[tuple[str, tuple[tuple[str, int], ...]], list[dict[str, Any]] | None] = {}
+
+
+def hugo_config_maps(site: Path) -> list[dict[str, Any]] | None:
+    """Every configuration mapping of the Hugo site in the folder ``site`` (as
+    :func:`_hugo_config_maps` reads them), or ``None`` when a configuration file there
+    cannot be read (the caller fails closed). Cached by the files' modification times;
+    never raises."""
+    stamp = _config_stamp(site)
+    if stamp is None:
+        return None
+    key = (str(site), stamp)
+    if key not in _config_maps:
+        if len(_config_maps) > 64:
+            _config_maps.clear()
+        _config_maps[key] = _hugo_config_maps(site, strict=True)
+    return _config_maps[key]
+
+
+def _config_stamp(site: Path) -> tuple[tuple[str, int], ...] | None:
+    """``(path, mtime in ns)`` of the Hugo site's configuration files, ``None`` when they
+    cannot be listed."""
+    try:
+        folders = [site / "config" / "_default", site / "config" / "production"]
+        return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in
+                            [*site.glob("hugo.*"), *site.glob("config.*"),
+                             *(q for f in folders if f.is_dir() for q in f.iterdir())]))
+    except OSError:
+        return None
+
+
+def _hugo_config_maps(site: Path, *, strict: bool = False) -> list[dict[str, Any]] | None:
     """Every configuration mapping of the Hugo site (the root file, ``config/_default``
     and ``config/production``; a file named like a key, ``pagination.toml``, holds that
     key), keys in lower case. A file that cannot be read is left out (it is reported by
-    the site configuration reader)."""
+    the site configuration reader); ``strict``: ``None`` then."""
     from .hugo_site import ENVIRONMENT, _read
 
     found: list[dict[str, Any]] = []
@@ -149,6 +183,8 @@ def _hugo_config_maps(site: Path) -> list[dict[str, Any]]:
         try:
             data: Any = _read(path)
         except (OSError, ValueError):
+            if strict:
+                return None
             continue
         if path.stem.lower() not in ("hugo", "config"):
             data = {path.stem.lower(): data}
@@ -213,18 +249,14 @@ def hugo_routes(root: Path) -> HugoRoutes:
     the site folder). Cached by the configuration files' modification times; never
     raises (an unreadable file keeps Hugo's defaults)."""
     site = root.parent if root.name == "content" else root
-    try:
-        folders = [site / "config" / "_default", site / "config" / "production"]
-        stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for p in
-                             [*site.glob("hugo.*"), *site.glob("config.*"),
-                              *(q for f in folders if f.is_dir() for q in f.iterdir())]))
-    except OSError:
+    stamp = _config_stamp(site)
+    if stamp is None:
         return HugoRoutes()
     key = (str(site), stamp)
     if key not in _hugo_routes:
         if len(_hugo_routes) > 64:
             _hugo_routes.clear()
-        _hugo_routes[key] = _hugo_routes_of(_hugo_config_maps(site))
+        _hugo_routes[key] = _hugo_routes_of(_hugo_config_maps(site) or [])
     return _hugo_routes[key]
 
 
@@ -279,18 +311,21 @@ _ARCHIVE_TOKENS = {"year": r"\d{4}", "month": r"\d{2}", "day": r"\d{2}", "name":
 _archives: dict[tuple[str, int, int], tuple[re.Pattern[str], ...]] = {}
 
 
-def _permalink_regex(template: str, tokens: dict[str, str]) -> re.Pattern[str]:
+def _permalink_regex(template: str, tokens: dict[str, str], *, exact: bool = False) -> re.Pattern[str]:
     """A route template (``/:year/:month/``, ``archive/{date}``) as a regular expression
-    over a path without leading or trailing ``/``, lower case; any other placeholder is
-    one segment."""
+    over a path without leading or trailing ``/``; any other placeholder is one segment.
+    By default lower case, and the ``.html`` form of the page too; ``exact``: the template's
+    letter case and form only (Jekyll's pagination: a folder template is a folder page,
+    ``p2.html`` is another file)."""
     out = []
-    for piece in re.split(r"(:[a-z_]+|\{[a-z_]+\})", template.strip("/").lower()):
+    text = template.strip("/") if exact else template.strip("/").lower()
+    for piece in re.split(r"(:[a-z_]+|\{[a-z_]+\})", text):
         name = piece.strip(":{}")
         if piece.startswith(":") or (piece.startswith("{") and piece.endswith("}")):
             out.append(f"(?:{tokens.get(name, r'[^/]+')})")
         else:
             out.append(re.escape(piece))
-    return re.compile("".join(out) + r"(?:\.html)?")
+    return re.compile("".join(out) + ("" if exact else r"(?:\.html)?"))
 
 
 def _jekyll_config_key(root: Path) -> tuple[str, int, int] | None:
@@ -348,7 +383,7 @@ def jekyll_archive_routes(root: Path) -> tuple[re.Pattern[str], ...]:
                     everything = True
         elif permalinks is not None:
             everything = True
-        patterns = tuple(_permalink_regex(t, _ARCHIVE_TOKENS) for t in templates.values())
+        patterns = tuple(_permalink_regex(t, _ARCHIVE_TOKENS, exact=True) for t in templates.values())
         if everything:
             patterns += (re.compile(r".+"),)
     if len(_archives) > 64:
@@ -364,14 +399,22 @@ _AUTOPAGES = {"tags": "/tag/:tag", "categories": "/category/:cat", "collections"
 
 def jekyll_pagination_routes(root: Path) -> tuple[re.Pattern[str], ...]:
     """The pagination pages the Jekyll site at ``root`` generates, as patterns over a path
-    (no leading or trailing ``/``, lower case): jekyll-paginate's ``paginate_path``
-    (``/blog/page:num/``; its default ``/page:num`` is matched anyway), and with
-    jekyll-paginate-v2's ``pagination`` key its ``permalink`` (default ``/page/:num/``)
-    below any page, as the plugin puts it below each paginated page's own URL, and its
-    ``autopages`` (tag, category and collection pages, their permalinks, and their
-    pagination). A value that is not a string gives a pattern matching every path (fail
-    closed). Front matter ``pagination: permalink:`` of a single page is not read.
-    Cached by the file's modification time and size; never raises."""
+    (no leading or trailing ``/``, letter case as the site writes it: Jekyll's URLs are
+    case-sensitive):
+
+    * jekyll-paginate, when ``paginate`` is set: ``paginate_path`` (default
+      ``/page:num``) with page numbers from 2, each a folder's ``index.html`` — never
+      ``p2.html`` nor ``P2/``;
+    * jekyll-paginate-v2, with its ``pagination`` key: its ``permalink`` (default
+      ``/page/:num/``) below any page, as the plugin puts it below each paginated page's
+      own URL, in the template's form (``/page/:num/`` a folder, ``/page-:num.html`` a
+      file), and its ``autopages`` (tag, category and collection pages, their permalinks,
+      and their pagination).
+
+    A value that is not a string gives a pattern matching every path (fail closed). A
+    page's own front matter ``pagination: permalink:`` is read by
+    :func:`jekyll_page_pagination`. Cached by the file's modification time and size;
+    never raises."""
     key = _jekyll_config_key(root)
     if key is None:
         return ()
@@ -379,20 +422,19 @@ def jekyll_pagination_routes(root: Path) -> tuple[re.Pattern[str], ...]:
         return _paginations[key]
     data = _read_jekyll_config(key)[0]
     data = data if isinstance(data, dict) else {}
-    tokens = {"num": r"\d+"}
     patterns: list[re.Pattern[str]] = []
     everything = False
-    classic = data.get("paginate_path")
-    if isinstance(classic, str):
-        patterns.append(_permalink_regex(classic, tokens))
-    elif classic is not None:
-        everything = True
+    classic = data.get("paginate_path", "/page:num")
+    if data.get("paginate") is not None or "paginate_path" in data:
+        if isinstance(classic, str):
+            patterns.append(_permalink_regex(classic, _PAGE_TOKENS, exact=True))
+        else:
+            everything = True
     v2 = data.get("pagination")
     if v2 is not None:
         link = v2.get("permalink", "/page/:num/") if isinstance(v2, dict) else "/page/:num/"
         if isinstance(link, str):
-            below = _permalink_regex(link, tokens).pattern
-            patterns.append(re.compile(rf"(?:.+/)?{below}"))
+            patterns.append(_below_any_page(link))
         else:
             everything = True
     auto = data.get("autopages")
@@ -413,6 +455,82 @@ def jekyll_pagination_routes(root: Path) -> tuple[re.Pattern[str], ...]:
         _paginations.clear()
     found = _paginations[key] = tuple(patterns)
     return found
+
+
+#: A page number of a paginator's second and later pages (the first is the page itself).
+_PAGE_TOKENS = {"num": r"[2-9]|[1-9]\d+"}
+
+
+def _below_any_page(link: str) -> re.Pattern[str]:
+    """jekyll-paginate-v2's ``permalink`` below any page's URL, in its own form."""
+    return re.compile(rf"(?:.+/)?{_permalink_regex(link, _PAGE_TOKENS, exact=True).pattern}")
+
+
+_page_formats: dict[tuple[str, int, int], frozenset[str]] = {}
+
+
+def hugo_page_outputs(path: Path, mtime_ns: int, size: int) -> frozenset[str]:
+    """The output formats (lower case) a Hugo page's own front matter ``outputs`` names
+    (``outputs: [html, amp]``): Hugo renders that page in each, the AMP one at
+    ``/amp/<its path>/`` whatever the site's ``outputs`` say. Read from the file's first
+    16 KiB; cached by path, modification time and size; never raises."""
+    from .frontmatter import parse_front_matter
+
+    key = (str(path), mtime_ns, size)
+    found = _page_formats.get(key)
+    if found is not None:
+        return found
+    names: frozenset[str] = frozenset()
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_PAGE_HEAD).decode("utf-8", errors="replace")
+    except OSError:
+        head = ""
+    if "outputs" in head.lower():
+        data = parse_front_matter(head).data
+        value = next((v for k, v in data.items() if str(k).lower() == "outputs"), None)
+        items = value if isinstance(value, list) else [value] if value is not None else []
+        names = frozenset(str(item).strip().lower() for item in items)
+    if len(_page_formats) > 100_000:
+        _page_formats.clear()
+    _page_formats[key] = names
+    return names
+
+
+_PAGE_HEAD = 16384
+
+
+def jekyll_page_paginations(root: Path, relpaths: Iterable[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """``(relpath, pattern)`` for each page among ``relpaths`` (files below the Jekyll
+    site at ``root``) that sets its own jekyll-paginate-v2 ``pagination: permalink:`` in
+    its front matter: the pattern, like the site's (:func:`jekyll_pagination_routes`),
+    matches that permalink below any page (no leading or trailing ``/``, letter case as
+    written). None unless ``_config.yml`` has the ``pagination`` key (the plugin paginates
+    nothing without it). A permalink that is not a string gives a pattern matching every
+    path (fail closed). Reads each file's first 16 KiB; never raises."""
+    from .frontmatter import parse_front_matter
+
+    key = _jekyll_config_key(root)
+    if key is None:
+        return ()
+    data = _read_jekyll_config(key)[0]
+    if not isinstance(data, dict) or data.get("pagination") is None:
+        return ()
+    found: list[tuple[str, re.Pattern[str]]] = []
+    for relpath in relpaths:
+        try:
+            with (root / relpath).open("rb") as handle:
+                head = handle.read(_PAGE_HEAD).decode("utf-8", errors="replace")
+        except OSError:
+            continue
+        if "pagination" not in head:
+            continue
+        own = parse_front_matter(head).data.get("pagination")
+        if not isinstance(own, dict) or "permalink" not in own:
+            continue
+        link = own["permalink"]
+        found.append((relpath, _below_any_page(link) if isinstance(link, str) else re.compile(r".+")))
+    return tuple(found)
 
 
 def _mkdocs_blog_routes(root: Path) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -463,7 +581,7 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
 
         versions, _ = docusaurus_versions(root)
         if versions is not None:
-            for name in (*versions.released, "current"):
+            for name in (n for n in (*versions.released, "current") if versions.built(n) is None):
                 tags.add("/".join(p for p in (base, versions.path(name).lower(), "tags") if p))
         if any(path == t or path.startswith(t + "/") for t in tags):
             return "the docs plugin's tag pages"
@@ -485,8 +603,10 @@ def _family(layout: str, path: str, *, root: Path, route_base: str) -> str | Non
                 return f"the blog plugin's archive, category, author and pagination pages (blog_dir {blog_dir!r})"
         return None
     if layout == "jekyll":
-        if path in ("feed.xml", "sitemap.xml", "robots.txt") or _JEKYLL_PAGE_N.match(last):
-            return f"Jekyll's /{path}" if not _JEKYLL_PAGE_N.match(last) else "the paginator's /pageN/"
+        # jekyll-feed's and jekyll-sitemap's files. Jekyll writes no robots.txt of its own
+        # (jekyll-sitemap adds one only where the site has none, and never lists it).
+        if path in ("feed.xml", "sitemap.xml"):
+            return f"Jekyll's /{path}"
         if first in ("tag", "category") and len(segments) > 1:
             return "jekyll-archives' tag and category pages"
         if path and any(p.fullmatch(path) for p in jekyll_archive_routes(root)):
@@ -515,11 +635,15 @@ def generated_route(layout: str, path: str, *, root: Path, route_base: str = "do
 
     Never raises.
     """
-    clean = path.split("?", 1)[0].split("#", 1)[0].strip("/").lower()
-    clean = re.sub(r"(?:^|/)index\.html?$", "", clean).strip("/")
+    clean = path.split("?", 1)[0].split("#", 1)[0].strip("/")
+    # Jekyll's URLs are case-sensitive (a static host serves /news/P2/ and /news/p2/ as two
+    # pages); the other tools' routes are compared without letter case.
+    exact = layout == "jekyll"
+    clean = clean if exact else clean.lower()
+    clean = re.sub(r"(?:^|/)index\.html?$", "", clean, flags=0 if exact else re.IGNORECASE).strip("/")
     found = _family(layout, clean, root=root, route_base=route_base)
     if found is None:
         first, _, rest = clean.partition("/")
-        if first and first in {locale.lower() for locale in locales}:
+        if first and first.lower() in {locale.lower() for locale in locales}:
             found = _family(layout, rest, root=root, route_base=route_base)
     return found

@@ -146,13 +146,13 @@ HUGO = Layout(
     text=TextOptions(code_templates="hugo"),
 )
 
-_OLD_VERSION = ("a translation of a released docs version (i18n/<locale>/docusaurus-plugin-content-docs/version-*/: "
-                "not read, so not served)")
-
 DOCUSAURUS = Layout(
     name="docusaurus",
     locale_patterns=_patterns(
         ("i18n/{locale}/docusaurus-plugin-content-docs/current/**", "docs/**"),
+        # A released version's translations (version-1.0/…) mirror versioned_docs/version-1.0/;
+        # the site policy skips the folders of versions Docusaurus does not build.
+        ("i18n/{locale}/docusaurus-plugin-content-docs/**", "versioned_docs/**"),
         ("i18n/{locale}/docusaurus-plugin-content-blog/**", "blog/**"),
         ("i18n/{locale}/docusaurus-plugin-content-pages/**", "src/pages/**"),
     ),
@@ -164,7 +164,6 @@ DOCUSAURUS = Layout(
     ignore=(
         ("build/**", "Docusaurus build output (build/)"),
         ("static/**", "static files, not pages (static/)"),
-        ("i18n/*/docusaurus-plugin-content-docs/version-*/**", _OLD_VERSION),
         ("**/_*/**", "Docusaurus ignores folders starting with _ (partials)"),
         ("**/_*", "Docusaurus ignores files starting with _ (partials)"),
     ),

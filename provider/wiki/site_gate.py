@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 import weakref
 from collections.abc import Callable, Iterable
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .citations import document_url, url_inputs
-from .generated_pages import generated_route
+from .generated_pages import generated_route, hugo_page_outputs, hugo_routes, jekyll_page_paginations
 from .hugo_site import hugo_content_adapters
 from .sitemap import Sitemap, SitemapError, SitemapLimits, is_url_source, load_sitemap, page_form, site_key
 from .sites.javascript import docusaurus_route_base_path
@@ -174,7 +175,13 @@ class SiteGate:
         (:func:`~provider.wiki.static_pages.static_pages`).
         """
         by_page: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        relpaths: list[str] = []
+        amp: list[str] = []  # Hugo pages whose own front matter outputs names AMP
+        hugo = self.settings.layout == "hugo"
         for meta in metas:
+            relpaths.append(meta.relpath)
+            if hugo and "amp" in hugo_page_outputs(self.settings.root / meta.relpath, meta.mtime_ns, meta.size):
+                amp.append(meta.relpath)
             url, key = self.urls.lookup(meta)
             if url is not None:
                 by_page.setdefault((key, page_form(url)), []).append((meta.relpath, url))
@@ -183,16 +190,20 @@ class SiteGate:
         if base:
             # A page the site builds from a non-markdown source (Hugo static/, a Jekyll
             # .html page) owns its URL: a document claiming it is not proved published.
-            for source, path in static_pages(self.settings.root, self.settings.layout,
-                                             locales=self.settings.known_locales,
-                                             default_locale=self.settings.default_locale):
+            statics = static_pages(self.settings.root, self.settings.layout, locales=self.settings.known_locales,
+                                   default_locale=self.settings.default_locale)
+            if self.settings.layout == "jekyll":  # statics: "<site folder>/blog/index.html"
+                self._paginated(by_page, found, [*relpaths, *(source.partition("/")[2] for source, _ in statics)])
+            for source, path in statics:
                 url = base.rstrip("/") + path
                 for relpath, claimed in by_page.get((site_key(url), page_form(url)), []):
                     found[relpath] = OffSite(CONFLATED, f"not on the site (sitemap): {claimed} is the page the site "
                                                         f"builds from {source} (not a markdown document), so the "
                                                         "sitemap does not show this document is published")
-        if base and self.settings.layout == "hugo":
+        if base and hugo:
             self._adapted(by_page, found)
+            if amp and "amp" not in hugo_routes(self.settings.root).prefixes:
+                self._amp(by_page, found, amp[0])
         for members in by_page.values():
             if len({relpath for relpath, _ in members}) < 2:
                 continue
@@ -212,6 +223,45 @@ class SiteGate:
                                                     "the site publishes")
         return found
 
+
+    def _paginated(self, by_page: dict[tuple[str, str], list[tuple[str, str]]], found: dict[str, OffSite],
+                   relpaths: list[str]) -> None:
+        """Documents whose URL is a pagination page that a Jekyll page's own front matter
+        ``pagination: permalink:`` makes (jekyll-paginate-v2; below any page, as the
+        site-wide permalink is read: :func:`~provider.wiki.generated_pages.jekyll_page_paginations`)."""
+        pages = jekyll_page_paginations(self.settings.root, relpaths)
+        if not pages:
+            return
+        base = urlsplit(self.settings.citation.base_url or "").path.rstrip("/")
+        for members in by_page.values():
+            for relpath, url in members:
+                path = unquote(urlsplit(url).path, errors="surrogateescape")
+                path = path[len(base):] if base and path.startswith(base) else path
+                path = re.sub(r"(?:^|/)index\.html?$", "", path.strip("/")).strip("/")
+                source = next((page for page, pattern in pages if path and pattern.fullmatch(path)), None)
+                if source is not None:
+                    found[relpath] = OffSite(GENERATED, f"not on the site (sitemap): its URL is a page the site "
+                                                        f"generates (the pagination {source}'s front matter sets, "
+                                                        f"jekyll-paginate-v2): {url}")
+
+    def _amp(self, by_page: dict[tuple[str, str], list[tuple[str, str]]], found: dict[str, OffSite],
+             page: str) -> None:
+        """Documents whose URL is below ``/amp/`` (or a language's ``/<lang>/amp/``): the
+        AMP pages Hugo renders for pages whose own front matter ``outputs`` names AMP
+        (``page`` is one), whatever the site's ``outputs`` say."""
+        base = urlsplit(self.settings.citation.base_url or "").path.rstrip("/")
+        locales = {locale.lower() for locale in self.settings.known_locales}
+        for members in by_page.values():
+            for relpath, url in members:
+                path = unquote(urlsplit(url).path, errors="surrogateescape")
+                path = (path[len(base):] if base and path.startswith(base) else path).strip("/").lower()
+                first, _, rest = path.partition("/")
+                if first in locales:
+                    path = rest
+                if path == "amp" or path.startswith("amp/"):
+                    found[relpath] = OffSite(GENERATED, f"not on the site (sitemap): its URL is a page the site "
+                                                        f"generates (the AMP output format's pages below /amp/: "
+                                                        f"{page}'s front matter outputs names AMP): {url}")
 
     def _adapted(self, by_page: dict[tuple[str, str], list[tuple[str, str]]], found: dict[str, OffSite]) -> None:
         """Documents whose URL lies in the section of a Hugo content adapter

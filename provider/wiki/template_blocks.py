@@ -57,15 +57,16 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 from .sites.config_files import ConfigError, read_config
 from .template_html import GO_ACTION, GO_HTML_COMMENT, shown_actions
 
-__all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "handoffs", "jinja_delimiters",
-           "mark_template_blocks", "outputs_inner", "prints_stored", "shortcode_templates", "shown_through_parent",
-           "silent_shortcodes", "template_dialect"]
+__all__ = ["DEFAULT_DELIMITERS", "DIALECT_OF_LAYOUT", "Delimiters", "goldmark_unsafe", "handoffs", "jinja_delimiters",
+           "leaves_open", "mark_template_blocks", "outputs_inner", "prints_stored", "shortcode_templates",
+           "shown_through_parent", "silent_shortcodes", "template_dialect"]
 
 #: The template dialect each layout's tool runs over a page.
 DIALECT_OF_LAYOUT = {"jekyll": "liquid", "mkdocs": "jinja", "hugo": "hugo"}
@@ -209,6 +210,58 @@ _OUTPUT_FUNCTIONS = re.compile(r"markdownify|safeHTML|htmlUnescape|chomp|emojify
 # Functions that print their argument unescaped: markup of an argument (``.Get "title"``)
 # may open an element that hides what the template prints after it.
 _RAW_OUTPUT = re.compile(r"\b(?:safeHTML|htmlUnescape)\b")
+# Markdown rendered from an argument: its raw HTML passes through only with Goldmark's
+# ``markup.goldmark.renderer.unsafe`` (by default Hugo writes ``<!-- raw HTML omitted -->``).
+_MARKDOWN_OUTPUT = re.compile(r"\b(?:markdownify|RenderString)\b")
+#: Elements with no end tag, and those whose end tag a parser may imply (an open one of
+#: these wraps nothing that follows the partial on its own).
+_VOID_OR_IMPLIED = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+                              "track", "wbr", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th",
+                              "thead", "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rtc", "rp"})
+
+
+def _raw_output(expression: str, unsafe: bool) -> bool:
+    """Whether a printed pipeline may write markup it was given (an argument, a
+    parameter): ``safeHTML``, ``htmlUnescape``, and with Goldmark's ``unsafe`` on,
+    ``markdownify`` and ``.RenderString``."""
+    return _RAW_OUTPUT.search(expression) is not None or (unsafe and _MARKDOWN_OUTPUT.search(expression) is not None)
+
+
+class _OpenCounter(HTMLParser):
+    """Start tags less end tags, per element that a parser does not close by itself."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open: dict[str, int] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _VOID_OR_IMPLIED:
+            self.open[tag] = self.open.get(tag, 0) + 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.open:
+            self.open[tag] -= 1
+
+
+def leaves_open(template: str, *, unsafe: bool = False) -> bool:
+    """Whether a partial template may leave an element open where its caller goes on
+    printing (``<div hidden>``, ``<details>`` without its end tag, on any path: the
+    branches' text all counts), or may print markup it was given
+    (:func:`_raw_output`), or calls another partial (not followed: fail closed). A
+    shortcode that prints its ``.Inner`` after such a partial may print it hidden
+    (issue 24). Never raises."""
+    clean = GO_HTML_COMMENT.sub(" ", template)
+    for found in GO_ACTION.finditer(clean):
+        text = found.group(1)
+        if _PARTIAL_CALL.search(text) or _raw_output(text, unsafe):
+            return True
+    counter = _OpenCounter()
+    try:
+        counter.feed(GO_ACTION.sub(" ", clean))
+        counter.close()
+    except Exception:  # html.parser raises on little, but what it raises is not ours to pass on
+        return True
+    return any(count > 0 for count in counter.open.values())
 _ASSIGNMENT = re.compile(r"(\$\w+)\s*(:?=)\s*(.*)", re.DOTALL)
 _OPENERS = ("if", "with", "range", "define", "block")
 _THE_INNER = re.compile(r"(?<![\w$])\$?\.Inner(?:Deindent)?\b")
@@ -402,8 +455,13 @@ class _Template:
     hand-offs to the parent (``(Store:KEY, shape, overwrites)``) that count as output."""
 
     def __init__(self, template: str, reads: Mapping[str, str] | None = None,
-                 handed: frozenset[tuple[str, str, bool]] = frozenset()) -> None:
+                 handed: frozenset[tuple[str, str, bool]] = frozenset(), *, unsafe: bool = False,
+                 opens: frozenset[str] = frozenset()) -> None:
         self.actions = _go_actions(template)
+        #: Goldmark's ``unsafe``: markdown rendered from an argument may carry raw HTML.
+        self.unsafe = unsafe
+        #: Partials (lower case, no ``.html``) that may leave an element open (:func:`leaves_open`).
+        self.opens = opens
         self.position = 0
         self.reads: Mapping[str, str] = reads or {}
         self.handed = handed
@@ -508,7 +566,9 @@ class _Template:
             # unclosed ``<div hidden>``): not shown.
             prints = printed and _shows(rest, inner, self.reads)
             shown = self.handoff(rest, inner) or (prints and not self.raw_before) or shown
-            self.raw_before = self.raw_before or (printed and not prints and _RAW_OUTPUT.search(rest) is not None)
+            self.raw_before = self.raw_before or (printed and not prints and (
+                _raw_output(rest, self.unsafe) or any(name.lower().removesuffix(".html") in self.opens
+                                                      for name in _PARTIAL_CALL.findall(rest))))
         else:
             word, rest = "", ""
         self.escapes = stopped
@@ -613,7 +673,8 @@ _RANGE = re.compile(r"(?:(\$\w+)\s*(?:,\s*(\$\w+)\s*)?:=\s*)?(.+)", re.DOTALL)
 
 
 def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = frozenset(), *,
-                  partials: Mapping[str, tuple[str, ...]] | None = None, _depth: int = 0) -> bool:
+                  partials: Mapping[str, tuple[str, ...]] | None = None, unsafe: bool = False,
+                  _depth: int = 0) -> bool:
     """Whether a Hugo shortcode template outputs its interior (``.Inner`` or
     ``.InnerDeindent``, bare or through output functions such as ``markdownify``,
     ``safeHTML``, ``.Page.RenderString``) on every path: each ``if``/``with``/``range``
@@ -625,15 +686,23 @@ def outputs_inner(template: str, handed: frozenset[tuple[str, str, bool]] = froz
     the parent prints them (:func:`prints_stored`). ``partials``: the site's partial
     templates by name (lower case, no ``.html``): ``{{ partial "note" . }}`` (or
     ``partialCached``, or ``$`` for the dot) shows the interior when every variant of
-    that partial does; an unknown one does not (fail closed)."""
+    that partial does; an unknown one does not (fail closed). What is printed after
+    markup an argument may carry (``safeHTML``, ``htmlUnescape``; ``markdownify`` and
+    ``.RenderString`` too when ``unsafe``, Goldmark's ``markup.goldmark.renderer.unsafe``)
+    or after a partial that may leave an element open (:func:`leaves_open`; an unknown
+    partial may) is not shown."""
     if len(template) > _MAX_TEMPLATE or _depth > _MAX_PARTIAL_DEPTH:
         return False  # not read: may hide it (fail closed)
     reads: dict[str, str] = {}
+    opens: set[str] = set()
     for name in {found.lower().removesuffix(".html") for found in _PARTIAL_CALL.findall(template)}:
         texts = (partials or {}).get(name, ())
-        if texts and all(outputs_inner(text, partials=partials, _depth=_depth + 1) for text in texts):
+        if texts and all(outputs_inner(text, partials=partials, unsafe=unsafe, _depth=_depth + 1) for text in texts):
             reads[f"partial:{name}"] = "text"
-    return _Template(template, reads=reads, handed=handed).sequence(frozenset(_SHORTCODE))[0]
+        if not texts or any(leaves_open(text, unsafe=unsafe) for text in texts):
+            opens.add(name)
+    return _Template(template, reads=reads, handed=handed, unsafe=unsafe,
+                     opens=frozenset(opens)).sequence(frozenset(_SHORTCODE))[0]
 
 
 def handoffs(template: str) -> frozenset[tuple[str, str, bool]]:
@@ -744,20 +813,49 @@ def shortcode_templates(root: Path) -> Mapping[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=64)
 def _silent_in(folders: tuple[tuple[str, int, bool], ...],
-               partial_folders: tuple[tuple[str, int, bool], ...] = ()) -> frozenset[str]:
+               partial_folders: tuple[tuple[str, int, bool], ...] = (), unsafe: bool = False) -> frozenset[str]:
     # Any variant of the template that may not output ``.Inner`` can drop it.
     partials = _templates_in(partial_folders) if partial_folders else {}
     return frozenset(name for name, texts in _templates_in(folders).items()
-                     if any(not outputs_inner(text, partials=partials) for text in texts))
+                     if any(not outputs_inner(text, partials=partials, unsafe=unsafe) for text in texts))
+
+
+def goldmark_unsafe(root: Path) -> bool:
+    """Whether the Hugo site around ``root`` (its folder, parent or grandparent: the first
+    with a site configuration) sets ``markup.goldmark.renderer.unsafe`` (in any of its
+    configuration files, per language too): raw HTML in markdown is then written as it
+    is, through ``markdownify`` and ``.RenderString`` too. ``True`` when a configuration
+    file cannot be read (fail closed); ``False`` without one (Hugo's default). Never raises."""
+    from .generated_pages import hugo_config_maps
+
+    for site in (root, root.parent, root.parent.parent):
+        maps = hugo_config_maps(site)
+        if maps is None:
+            return True
+        if not maps:
+            continue
+        for data in maps:
+            languages = data.get("languages")
+            scopes = [data, *(v for v in languages.values() if isinstance(v, dict))] if isinstance(
+                languages, dict) else [data]
+            for scope in scopes:
+                value: Any = scope
+                for key in ("markup", "goldmark", "renderer", "unsafe"):
+                    value = {str(k).lower(): v for k, v in value.items()}.get(key) if isinstance(value, dict) else None
+                if value is not None and value is not False:
+                    return True
+        return False
+    return False
 
 
 def silent_shortcodes(root: Path) -> frozenset[str]:
     """Names (lower case) of the Hugo shortcodes of the site around ``root`` (its folder,
     parent or grandparent: the first holding shortcode templates) with a template that
-    may not output ``.Inner`` (:func:`outputs_inner`): a paired one may hide its interior. The site's
+    may not output ``.Inner`` (:func:`outputs_inner`, with the site's
+    :func:`goldmark_unsafe`): a paired one may hide its interior. The site's
     ``layouts`` come before its themes'."""
     folders = _folders(root)
-    return _silent_in(folders, _folders(root, partials=True)) if folders else frozenset()
+    return _silent_in(folders, _folders(root, partials=True), goldmark_unsafe(root)) if folders else frozenset()
 
 
 def _spaces(match: re.Match[str]) -> str:

@@ -79,7 +79,8 @@ EXPECTED: dict[str, dict[str, tuple[str, str, str] | None]] = {
         # No docs/guides/facturation source: Docusaurus does not build it, so it is not served.
         "i18n/fr/docusaurus-plugin-content-docs/current/guides/facturation.md": ("fr", "docs/guides/facturation", W),
         "i18n/fr/docusaurus-plugin-content-docs/current/intro.md": ("fr", "docs/intro", P),
-        "i18n/fr/docusaurus-plugin-content-docs/version-1.0/": None,
+        # A released version's translation, skipped with the reason: its version is not built (issue 24).
+        "i18n/fr/docusaurus-plugin-content-docs/version-1.0/intro.md": None,
         # A released version's folder that versions.json (absent here) does not list: not built.
         "versioned_docs/version-1.0/intro.md": None,
     },

@@ -73,6 +73,14 @@ V = {"2.0": "intro.md", "1.0": "guides/01-setup.md", "0.9": "intro.md"}
     ("routeBasePath: '/', versions: opts", {"versioned_docs/version-2.0/intro.md": None,
                                             "versioned_docs/version-1.0/guides/01-setup.md": None}),
     ("versions: { ['2.0']: { path: 'x' } }", {"versioned_docs/version-2.0/intro.md": None}),
+    # disableVersioning: only the current docs are built, as the last version (issue 24).
+    ("disableVersioning: true", {"docs/intro.md": "/docs/intro", "versioned_docs/version-2.0/intro.md": None,
+                                 "versioned_docs/version-1.0/guides/01-setup.md": None}),
+    ("disableVersioning: true, versions: { current: { path: 'dev' } }", {"docs/intro.md": "/docs/dev/intro"}),
+    ("disableVersioning: false", {"docs/intro.md": "/docs/next/intro",
+                                  "versioned_docs/version-2.0/intro.md": "/docs/intro"}),
+    ("disableVersioning: true, lastVersion: '2.0'", {"docs/intro.md": None}),      # Docusaurus refuses it
+    ("disableVersioning: flag", {"docs/intro.md": None, "versioned_docs/version-2.0/intro.md": None}),
 ])
 def test_r7_issue24_versioned_docs_urls(tmp_path: Path, docs: str, expected: dict[str, str | None]) -> None:
     settings = _site(tmp_path, _config(docs), ["2.0", "1.0"], V)
@@ -140,3 +148,65 @@ def test_issue24_each_version_has_its_tag_pages(tmp_path: Path) -> None:
         assert generated_route("docusaurus", path, root=tmp_path) is not None, path
     for path in ("/docs/guides/tags", "/docs/2.0/tags"):  # 2.0 is lastVersion: at /docs/ itself
         assert generated_route("docusaurus", path, root=tmp_path) is None, path
+
+
+TRANSLATED = "i18n/ja/docusaurus-plugin-content-docs"
+
+
+@pytest.mark.parametrize(("docs", "expected"), [
+    ("", {f"{TRANSLATED}/version-2.0/intro.md": "/ja/docs/intro",
+          f"{TRANSLATED}/version-1.0/guides/01-setup.md": "/ja/docs/1.0/guides/setup",
+          f"{TRANSLATED}/current/intro.md": "/ja/docs/next/intro",
+          f"{TRANSLATED}/version-0.9/intro.md": None,          # not in versions.json: not built
+          f"{TRANSLATED}/version-3.0/intro.md": None}),        # no versioned_docs/version-3.0 either
+    ("disableVersioning: true", {f"{TRANSLATED}/version-2.0/intro.md": None,
+                                 f"{TRANSLATED}/current/intro.md": "/ja/docs/intro"}),
+    ("onlyIncludeVersions: ['current', '1.0']", {f"{TRANSLATED}/version-2.0/intro.md": None,
+                                                 f"{TRANSLATED}/version-1.0/guides/01-setup.md":
+                                                     "/ja/docs/guides/setup"}),
+    ("versions: opts", {f"{TRANSLATED}/version-2.0/intro.md": None}),
+])
+def test_r7_issue24_translations_of_versioned_docs(tmp_path: Path, docs: str,
+                                                   expected: dict[str, str | None]) -> None:
+    """Issue 24: ``i18n/<locale>/docusaurus-plugin-content-docs/version-<name>/`` translates
+    ``versioned_docs/version-<name>/``: it gets that version's URL under the locale
+    (``/ja/docs/1.0/…``) when Docusaurus builds the version, and is skipped with the reason
+    when it does not (or when the version options cannot be read)."""
+    import dataclasses
+
+    settings = dataclasses.replace(_site(tmp_path, _config(docs), ["2.0", "1.0"], {**V, "0.9": "intro.md"}),
+                                   locales=("en", "ja"))
+    for relpath in expected:
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text(PAGE.format("ja"), "utf-8")
+    for relpath, path in expected.items():
+        url, why = _url(settings, relpath)
+        assert url == (f"{BASE}{path}" if path else None), (relpath, url, why)
+        if path is None:
+            assert why, relpath
+
+
+def test_x2_issue24_translation_of_an_internal_versioned_doc_is_not_public(tmp_path: Path) -> None:
+    """The translation of a released version's doc follows its source (issue 24): the
+    source internal, the translation is internal too, whatever the sitemap lists; a public
+    source's translation is public when the sitemap lists it."""
+    import dataclasses
+
+    root = tmp_path / f"s{next(_SITES)}"
+    settings = _site(root, _config(), ["2.0", "1.0"], {"2.0": "intro.md", "1.0": "intro.md"})
+    (root / "versioned_docs/version-1.0/intro.md").write_text(
+        "---\ntitle: Intro\naudience: internal\n---\n# Intro\n\nThe support escalation runbook.\n", "utf-8")
+    for version in ("1.0", "2.0"):
+        (root / f"{TRANSLATED}/version-{version}").mkdir(parents=True)
+    texts = {"1.0": "---\ntitle: 障害対応\n---\n# 障害対応\n\nサポート担当者向けのエスカレーション手順です。\n",
+             "2.0": "---\ntitle: インストール\n---\n# インストール\n\n新しいリリースをダウンロードして実行します。\n"}
+    for version, text in texts.items():
+        (root / f"{TRANSLATED}/version-{version}/intro.md").write_text(text, "utf-8")
+    sitemap = tmp_path / "sitemap.xml"
+    sitemap.write_text(urlset(*(f"{BASE}{p}" for p in ("/docs/intro", "/docs/1.0/intro", "/ja/docs/intro",
+                                                       "/ja/docs/1.0/intro"))), "utf-8")
+    found = {e.path: e.resolved for e in check_wiki(dataclasses.replace(
+        settings, locales=("en", "ja"), sitemap=(str(sitemap),))).files}
+    assert getattr(found[f"{TRANSLATED}/version-2.0/intro.md"], "public", False)
+    assert not getattr(found["versioned_docs/version-1.0/intro.md"], "public", False)
+    assert not getattr(found[f"{TRANSLATED}/version-1.0/intro.md"], "public", False)

@@ -194,3 +194,52 @@ def test_issue24_material_blog_custom_pagination_url_format(tmp_path: Path, path
     root = _mkdocs(tmp_path, "site_name: x\nplugins:\n  - blog:\n      blog_dir: news\n"
                              "      pagination_url_format: 'seite/{page}'\n")
     assert (generated_route("mkdocs", path, root=root) is not None) is generated
+
+
+# -- Jekyll's paginators write what they write: letter case and form as configured (issue 24) --
+
+PAGINATE = "paginate: 5\npaginate_path: /news/p:num/\n"
+
+
+@pytest.mark.parametrize(("config", "path", "generated"), [
+    (PAGINATE, "/news/p2/", True),
+    (PAGINATE, "/news/p12/index.html", True),
+    (PAGINATE, "/news/p2", True),              # a bare path is the folder's page to a server
+    (PAGINATE, "/news/P2/", False),            # another URL: Jekyll's URLs are case-sensitive
+    (PAGINATE, "/News/p2/", False),
+    (PAGINATE, "/news/p3.html", False),        # jekyll-paginate writes news/p3/index.html only
+    (PAGINATE, "/news/p1/", False),            # page 1 is news/index.html itself
+    (PAGINATE, "/news/p02/", False),
+    (PAGINATE, "/robots.txt", False),          # Jekyll writes none of its own
+    (PAGINATE, "/blog/page3/", False),         # not the configured path
+    ("paginate_path: /news/p:num/\n", "/news/p2/", True),
+    ("title: x\n", "/page2/", False),          # no paginate: jekyll-paginate writes nothing
+    ("paginate: 5\n", "/page2/", True),        # its default paginate_path /page:num
+    ("pagination:\n  enabled: true\n  permalink: /page-:num.html\n", "/blog/page-2.html", True),
+    ("pagination:\n  enabled: true\n  permalink: /page-:num.html\n", "/blog/page-2/", False),
+    ("pagination:\n  enabled: true\n  permalink: /Seite/:num/\n", "/blog/Seite/2/", True),
+    ("pagination:\n  enabled: true\n  permalink: /Seite/:num/\n", "/blog/seite/2/", False),
+])
+def test_issue24_jekyll_pagination_exact_case_and_form(tmp_path: Path, config: str, path: str,
+                                                       generated: bool) -> None:
+    root = _jekyll(tmp_path, config)
+    assert (generated_route("jekyll", path, root=root) is not None) is generated
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(prefix=st.from_regex(r"[a-zA-Z][a-zA-Z0-9]{0,8}", fullmatch=True),
+       word=st.from_regex(r"[a-zA-Z]{1,6}", fullmatch=True), page=st.integers(2, 999), data=st.data())
+def test_issue24_jekyll_pagination_other_spellings_are_other_pages(
+    tmp_path_factory: pytest.TempPathFactory, prefix: str, word: str, page: int, data: st.DataObject,
+) -> None:
+    """Class: jekyll-paginate writes ``<paginate_path with N>/index.html`` exactly; the same
+    path in another letter case, or as ``….html``, is another page of the site and no
+    generated one (issue 24 FP: ``/news/P2/``, ``/news/p3.html`` were withheld)."""
+    root = _jekyll(tmp_path_factory.mktemp("j"), f"paginate: 3\npaginate_path: /{prefix}/{word}:num/\n")
+    exact = f"/{prefix}/{word}{page}/"
+    assert generated_route("jekyll", exact, root=root) is not None
+    flips = data.draw(st.lists(st.integers(0, len(exact) - 1), min_size=1, max_size=4))
+    other = "".join(c.swapcase() if i in flips else c for i, c in enumerate(exact))
+    if other != exact:
+        assert generated_route("jekyll", other, root=root) is None, other
+    assert generated_route("jekyll", exact.rstrip("/") + ".html", root=root) is None

@@ -91,14 +91,15 @@ GENERATED = {
                    "/blog/archive", "/blog/authors/ann", "/search", "/ja/search", "/404.html", "/blog/rss.xml"],
     "mkdocs": ["/search/", "/search.html", "/404.html", "/blog/page/2/", "/blog/archive/2024/",
                "/blog/category/news/", "/ja/search/"],
-    "jekyll": ["/feed.xml", "/page2/", "/blog/page3/", "/tag/x/", "/category/y/"],
+    "jekyll": ["/feed.xml", "/sitemap.xml", "/tag/x/", "/category/y/"],
     "starlight": ["/404"],
 }
 NOT_GENERATED = {
     "hugo": ["/docs/tags-guide/", "/docs/reset/", "/pages/2/", "/page/", "/docs/tags/"],
     "docusaurus": ["/docs/search-guide", "/docs/reset", "/blogging", "/docs/blog", "/tagsx"],
     "mkdocs": ["/blog/", "/blog/my-post/", "/searching/", "/guide/search/"],
-    "jekyll": ["/docs/reset.html", "/pages/", "/tags.html"],
+    # Without paginate in _config.yml jekyll-paginate writes no /pageN/; Jekyll no robots.txt.
+    "jekyll": ["/docs/reset.html", "/pages/", "/tags.html", "/page2/", "/blog/page3/", "/robots.txt"],
     "starlight": ["/search/", "/tags/"],
 }
 
@@ -107,10 +108,11 @@ NOT_GENERATED = {
 @settings(max_examples=200, deadline=None)
 def test_issue24_generated_route_families(layout: str, data: st.DataObject) -> None:
     """Issue 24 (class): every layout's generated route families are recognised under any
-    base path, with or without a locale folder, in either letter case and form
+    base path, with or without a locale folder, in either letter case (Jekyll's in its own)
+    and form
     (``/x/`` or ``/x/index.html``); pages of the same names elsewhere are not."""
     path = data.draw(st.sampled_from(GENERATED[layout]))
-    if data.draw(st.booleans()):
+    if layout != "jekyll" and data.draw(st.booleans()):  # Jekyll's URLs are case-sensitive
         path = path.upper()
     if path.endswith("/") and data.draw(st.booleans()):
         path += "index.html"
@@ -206,3 +208,39 @@ def test_issue24_a_hugo_slug_is_the_last_segment_of_the_url(tmp_path: Path) -> N
     }, "/posts/seite/", "/posts/bundle-seite/", "/posts/reset/", "/posts/p6/")
     assert _public(found, "content/posts/p6.md") and _public(found, "content/posts/p7/index.md")
     assert not _public(found, "content/posts/x.md") and not _public(found, "content/posts/reset.md")
+
+
+def test_issue24_jekyll_page_pagination_permalink(tmp_path: Path) -> None:
+    """Issue 24: jekyll-paginate-v2 lets a page set its own ``pagination: permalink:``; the
+    pages it writes below the paginated page (``/blog/seite-2/``) are generated, and a
+    document claiming one is not proved published by the sitemap's ``<loc>`` there.
+    Without the site's ``pagination`` key the plugin writes nothing: the same URL passes."""
+    page = ("---\nlayout: home\npagination:\n  enabled: true\n  permalink: /seite-:num/\n---\n"
+            "{% for post in paginator.posts %}{{ post.title }}{% endfor %}\n")
+    files = {"blog/index.html": page,
+             "claim.md": "---\ntitle: Claim\npermalink: /blog/seite-2/\n---\nNew prices: 99 euros.\n",
+             "reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n"}
+    found = _check(tmp_path, "jekyll", {"_config.yml": "pagination:\n  enabled: true\n", **files},
+                   "/blog/seite-2/", "/reset.html")
+    assert not _public(found, "claim.md")
+    assert "blog/index.html's front matter sets" in _why(found, "claim.md"), _why(found, "claim.md")
+    assert _public(found, "reset.md")
+    found = _check(tmp_path, "jekyll", {"_config.yml": "title: x\n", **files}, "/blog/seite-2/", "/reset.html")
+    assert _public(found, "claim.md") and _public(found, "reset.md")
+
+
+def test_issue24_hugo_page_outputs_amp(tmp_path: Path) -> None:
+    """Issue 24: a Hugo page's own front matter ``outputs: [html, amp]`` makes Hugo render
+    it at ``/amp/<its path>/`` whatever the site's ``outputs`` say; a document claiming a
+    URL below ``/amp/`` is not proved published by the sitemap's ``<loc>`` there. Without
+    such a page, ``/amp/`` is an ordinary section."""
+    files = {"hugo.toml": "title = 'x'\n",
+             "content/amp/guide.md": "---\ntitle: Guide\n---\nNew prices from 2027: 99 euros.\n",
+             "content/docs/reset.md": "---\ntitle: Reset\n---\nOpen Settings and press Reset.\n"}
+    found = _check(tmp_path, "hugo", files, "/amp/guide/", "/docs/reset/")
+    assert _public(found, "content/amp/guide.md") and _public(found, "content/docs/reset.md")
+    files["content/docs/reset.md"] = "---\ntitle: Reset\noutputs: [HTML, AMP]\n---\nOpen Settings and press Reset.\n"
+    found = _check(tmp_path, "hugo", files, "/amp/guide/", "/docs/reset/", "/amp/docs/reset/")
+    assert not _public(found, "content/amp/guide.md")
+    assert "content/docs/reset.md's front matter outputs names AMP" in _why(found, "content/amp/guide.md")
+    assert _public(found, "content/docs/reset.md")

@@ -844,3 +844,69 @@ def test_store_hand_offs_by_literal_key_or_through_a_parent_variable(child: str,
                                                                      shown: bool) -> None:
     """Issue 24 (false positive 4, Docsy-like scratchpads): followed where simple, else closed."""
     assert shown_through_parent((child,), (parent,), last) is shown
+
+
+# -- partials that leave an element open; markdown of an argument under Goldmark unsafe (issue 24) --
+
+_OPENING = ["<div hidden>", "<details>", '<div style="display:none">', "<template>", "<noscript>",
+            "<div hidden>{{ .Get 0 }}", '{{ if .Get "x" }}<details>{{ end }}', "<section>\n<div hidden>\n</section>",
+            '{{ .Get "title" | safeHTML }}', '{{ partial "other" . }}']
+_CLOSED = ["<div hidden>x</div>", "<details><summary>x</summary>y</details>", "<p>{{ .Get 0 }}", "<hr><br>",
+           '<span class="badge">{{ .Get 0 }}</span>', "<ul><li>a<li>b</ul>"]
+
+
+@given(partial=st.sampled_from(_OPENING + _CLOSED),
+       call=st.sampled_from(['{{{{ partial "{}" . }}}}', '{{{{- partialCached "{}" . "k" -}}}}',
+                             '{{{{ partial "{}.html" $ }}}}']),
+       name=st.sampled_from(["open", "docs/box"]))
+@settings(max_examples=40, deadline=None)
+def test_issue24_inner_after_a_partial_that_leaves_an_element_open_is_not_shown(partial: str, call: str,
+                                                                               name: str) -> None:
+    """Class: a shortcode that calls a partial and then prints ``.Inner`` shows it only
+    when the partial closes every element it opens (a ``<p>``/``<li>`` a parser closes by
+    itself counts as closed) and prints no markup it was given; ``<div hidden>``,
+    ``<details>``, ``<template>`` left open (on any path), a raw argument, another partial
+    (not followed) or an unknown partial hide what follows. The same template with the
+    call after ``.Inner`` shows it."""
+    before = call.format(name) + "{{ .Inner }}"
+    partials = {name: (partial,)}
+    assert outputs_inner(before, partials=partials) is (partial in _CLOSED), (partial, before)
+    assert outputs_inner("{{ .Inner }}" + call.format(name), partials=partials)
+    assert not outputs_inner(call.format("missing") + "{{ .Inner }}", partials=partials)
+
+
+@pytest.mark.parametrize(("config", "shown"), [
+    ("title = 'x'\n", True),                                                     # Goldmark's default: safe
+    ("[markup.goldmark.renderer]\n  unsafe = false\n", True),
+    ("[markup.goldmark.renderer]\n  unsafe = true\n", False),
+    ("[languages.de.markup.goldmark.renderer]\n  unsafe = true\n", False),
+    ("[markup.goldmark.renderer\n", False),                                      # unreadable: fail closed
+])
+@pytest.mark.parametrize("render", ['{{ .Get "title" | markdownify }}', '{{ .Page.RenderString (.Get "title") }}',
+                                    '{{ markdownify (.Get 0) }}'])
+def test_issue24_markdown_of_an_argument_is_raw_html_only_under_goldmark_unsafe(
+    tmp_path: Path, config: str, shown: bool, render: str,
+) -> None:
+    """Issue 24: ``markdownify`` / ``.RenderString`` of an argument writes its raw HTML
+    (``<div hidden>`` left open) only when ``markup.goldmark.renderer.unsafe`` is on;
+    otherwise Hugo omits it and a later ``.Inner`` is shown."""
+    body = f"{LEAD}\n\n{{{{< note title=\"x\" >}}}}{SECRET}{{{{< /note >}}}}\n\n{TAIL}\n"
+    doc = _hugo(tmp_path, body, {"hugo.toml": config,
+                                 "layouts/shortcodes/note.html": f"<aside>{render}{{{{ .Inner }}}}</aside>\n"})
+    assert ("Quokkasecret" in _texts(doc.public_passages)) is shown and "sign in" in _texts(doc.public_passages)
+    assert outputs_inner(f"{render}{{{{ .Inner }}}}", unsafe=False)
+    assert not outputs_inner(f"{render}{{{{ .Inner }}}}", unsafe=True)
+
+
+@pytest.mark.parametrize("name", ["INDEX.md", "Index.md", "index.MD", "INDEX.de.md"])
+def test_issue24_hugo_bundle_index_name_is_read_without_letter_case(tmp_path: Path, name: str) -> None:
+    """Hugo lower-cases content paths before it tells a bundle (``paths.Parse``):
+    ``INDEX.md`` is a leaf bundle's index as ``index.md`` is, its siblings resources."""
+    from provider.wiki.hugo_site import hugo_leaf_bundle, is_bundle_index
+
+    (tmp_path / "content" / "trip").mkdir(parents=True)
+    (tmp_path / "content" / "trip" / name).write_text("---\ntitle: Trip\n---\nTrip.\n", "utf-8")
+    (tmp_path / "content" / "trip" / "notes.md").write_text("---\ntitle: Notes\n---\nNotes.\n", "utf-8")
+    assert is_bundle_index(name)
+    assert hugo_leaf_bundle(tmp_path / "content", "trip/notes.md") == "trip"
+    assert hugo_leaf_bundle(tmp_path / "content", f"trip/{name}") is None

@@ -237,3 +237,52 @@ def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_i
         (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
         indexer.sync()  # a reconcile scan, the event missed
         assert translation not in public_index_paths(index), way
+
+
+#: ``(layout, config, its text, excluded source, its front matter with {key}, translation,
+#: its text, the translation's key)``: an excluded file whose join key an edit changes.
+_REKEYED = {
+    "hugo translationKey": ("hugo", "hugo.toml", 'ignoreFiles = ["secret\\\\.md$"]\n[languages.en]\n[languages.de]\n',
+                            "content/secret.md", "---\ntitle: Goodwill\ntranslationKey: {key}\n---\n\n",
+                            "content/kulanz.de.md", "---\ntitle: Kulanz\ntranslationKey: goodwill\n---\n\n",
+                            "goodwill"),
+    # Named unlike the permalink: its path's URL (/goodwill.html) joins nothing.
+    "jekyll polyglot": ("jekyll", "_config.yml", _POLYGLOT.replace("secret.md", "goodwill.md"),
+                        "goodwill.md", "---\ntitle: Goodwill\npermalink: /{key}/\n---\n\n",
+                        "geheim.md", "---\ntitle: Kulanz\nlang: de\npermalink: /secret/\n---\n\n", "secret"),
+}
+
+
+@pytest.mark.parametrize("way", sorted(_REKEYED))
+def test_an_excluded_source_rekeyed_with_the_event_missed_is_seen_by_the_reconcile_scan(
+        tmp_path: Path, way: str) -> None:
+    """Issue 24 (X2, X7): an excluded page that *changes* its ``translationKey`` or
+    ``permalink`` while the watcher misses the event (no batch names it) changes its
+    translations' status at the next reconcile scan, though their own files did not
+    change: the key becomes the translation's (internal), and goes again (public). (A
+    guard: the reconcile scan hands every skipped file to ``translations_of``.)"""
+    from provider.indexing import Indexer
+    from provider.search.layout import IndexLayout
+
+    layout, config, config_text, source, source_front, translation, translation_text, key = _REKEYED[way]
+    folder = "content/" if layout == "hugo" else ""
+    content = write_files(tmp_path / "site", {
+        config: config_text,
+        source: source_front.format(key="other-page") + _SECRET + "\n",
+        translation: translation_text + _GERMAN + "\n",
+        f"{folder}shipping.md": f"---\ntitle: Shipping\n---\n\n{_PUBLIC}\n",
+        **{f"{folder}page-{n}.md": f"---\ntitle: Page {n}\n---\n\nPage {n} is about topic number {n}.\n"
+           for n in range(6)}})
+    settings_ = WikiSettings(root=content, layout=layout, default_locale="en", locales=("en", "de"),
+                             audience_rules=(AudienceRule("**", "public"),), config_hold_s=0.0)
+    index = tmp_path / "index"
+    with Indexer(settings_, IndexLayout(index)) as indexer:
+        indexer.sync()
+        assert translation in public_index_paths(index), way  # the excluded page has another key
+        (content / source).write_text(source_front.format(key=key) + _SECRET + "\n", "utf-8")
+        indexer.sync()  # a reconcile scan, the event missed
+        assert translation not in public_index_paths(index), way
+        assert f"{folder}shipping.md" in public_index_paths(index)
+        (content / source).write_text(source_front.format(key="another-page") + _SECRET + "\n", "utf-8")
+        indexer.sync()
+        assert translation in public_index_paths(index), way

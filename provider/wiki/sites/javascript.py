@@ -417,6 +417,8 @@ class DocusaurusVersions:
         only: ``onlyIncludeVersions``, or ``None`` when unset.
         include_current: ``includeCurrentVersion`` (default ``True``).
         paths: each version's ``versions.<name>.path`` where set (``current`` among them).
+        disabled: ``disableVersioning: true``: only the current docs are built (the
+            released versions in ``versions.json`` are not), as the last version.
     """
 
     released: tuple[str, ...]
@@ -424,12 +426,15 @@ class DocusaurusVersions:
     only: tuple[str, ...] | None = None
     include_current: bool = True
     paths: Mapping[str, str] = field(default_factory=dict)
+    disabled: bool = False
 
     def built(self, version: str) -> str | None:
         """Why ``version`` (a released name, or ``"current"``) is not built, or ``None``."""
         if version == "current":
             if not self.include_current:
                 return "includeCurrentVersion: false: the docs/ folder is not built"
+        elif self.disabled:
+            return f"disableVersioning: true: only the current docs are built, not version {version!r}"
         elif version not in self.released:
             return (f"version {version!r} is not in versions.json: Docusaurus does not build "
                     f"versioned_docs/version-{version}/")
@@ -486,9 +491,17 @@ def docusaurus_versions(root: Path) -> tuple[DocusaurusVersions | None, str | No
     only: str | bool | list[str] | None = None
     last: str | bool | list[str] | None = default_last
     paths: dict[str, str] = {}
+    disabled: str | bool | list[str] | None = False
+    last_set = False
     for start, end in _docs_options(tokens):
         if _unfollowed(tokens, start, end):
             return None, f"{name}: the docs options cannot be read as plain data"
+        at = _object_key(tokens, start, end, "disableVersioning")
+        if at is not None:
+            disabled = _literal(tokens, at)
+            if not isinstance(disabled, bool):
+                return None, f"{name}: disableVersioning is not true or false"
+        last_set = last_set or _object_key(tokens, start, end, "lastVersion") is not None
         for key in ("includeCurrentVersion", "onlyIncludeVersions", "lastVersion", "versions"):
             at = _object_key(tokens, start, end, key)
             if at is None:
@@ -522,7 +535,23 @@ def docusaurus_versions(root: Path) -> tuple[DocusaurusVersions | None, str | No
         return None, f"{name}: onlyIncludeVersions is not a list of version names"
     if not isinstance(last, str):
         return None, f"{name}: lastVersion is not a literal string"
-    return DocusaurusVersions(tuple(versions), last, tuple(only) if only is not None else None, include, paths), None
+    if disabled:
+        # Docusaurus' readVersionNames: the versions are the current one alone (it refuses
+        # the option without a versions.json, or without the current version), and the
+        # last version is it (a lastVersion naming another is refused too).
+        if not (root / "versions.json").exists():
+            return None, f"{name}: disableVersioning: true without a versions.json: Docusaurus refuses to build"
+        if not include:
+            return None, f"{name}: disableVersioning with includeCurrentVersion: false: no version to build"
+        if last_set and last != "current":
+            return None, f"{name}: disableVersioning with lastVersion {last!r}: Docusaurus refuses to build"
+        last = "current"
+    elif not last_set:
+        # Docusaurus' getDefaultLastVersionName, over the versions onlyIncludeVersions keeps.
+        names = [n for n in (*(["current"] if include else []), *versions) if only is None or n in only]
+        last = names[0] if len(names) == 1 else next((n for n in names if n != "current"), default_last)
+    return DocusaurusVersions(tuple(versions), last, tuple(only) if only is not None else None, include, paths,
+                              disabled=bool(disabled)), None
 
 
 def docusaurus_version_path(root: Path, version: str) -> tuple[str | None, str | None]:

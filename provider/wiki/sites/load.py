@@ -215,22 +215,45 @@ def _content_digest(tool: str, paths: list[Path]) -> str:
 STARLIGHT_DOCS = "src/content/docs"
 #: The folders Docusaurus' docs, blog and pages plugins build from (default paths), below
 #: the site root.
-DOCUSAURUS_SOURCES = ("docs", "versioned_docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-content-docs/current",
+DOCUSAURUS_SOURCES = ("docs", "versioned_docs", "blog", "src/pages", "i18n/*/docusaurus-plugin-content-docs",
                       "i18n/*/docusaurus-plugin-content-blog", "i18n/*/docusaurus-plugin-content-pages")
+
+_I18N_DOCS = "i18n/*/docusaurus-plugin-content-docs"
+
 
 def _unbuilt_versions(root: Path) -> tuple[PathRule, ...]:
     """The ``versioned_docs/version-<name>/`` folders Docusaurus does not build: a version
-    ``versions.json`` does not list, or ``onlyIncludeVersions`` leaves out; all of them
-    when the versions cannot be read (fail closed; the reason says why)."""
-    if not (root / "versioned_docs").is_dir():
+    ``versions.json`` does not list, or ``onlyIncludeVersions`` or ``disableVersioning``
+    leaves out; all of them when the versions cannot be read (fail closed; the reason says
+    why). Their translations (``i18n/<locale>/docusaurus-plugin-content-docs/version-<name>/``)
+    likewise, and those of a version without its ``versioned_docs`` folder; the folder's
+    ``current/`` (the docs' translations) is not this rule's."""
+    has_versions = (root / "versioned_docs").is_dir()
+    has_translations = any(root.glob(_I18N_DOCS))
+    if not has_versions and not has_translations:
         return ()
     versions, problem = docusaurus_versions(root)
+    rules: list[PathRule] = []
     if versions is None:
-        return (PathRule("glob", ("versioned_docs/**",), f"a released docs version, not served: {problem}"),)
-    built = tuple(f"versioned_docs/version-{glob.escape(v)}/**" for v in versions.released
-                  if versions.built(v) is None)
-    return (PathRule("glob", ("versioned_docs/**",), "a docs version Docusaurus does not build (not in "
-                     "versions.json, or left out by onlyIncludeVersions)", unless=built),)
+        if has_versions:
+            rules.append(PathRule("glob", ("versioned_docs/**",), f"a released docs version, not served: {problem}"))
+        if has_translations:
+            rules.append(PathRule("glob", (f"{_I18N_DOCS}/**",), "a translation of a released docs version, not "
+                                  f"served: {problem}", unless=(f"{_I18N_DOCS}/current/**",)))
+        return tuple(rules)
+    names = [v for v in versions.released if versions.built(v) is None]
+    if has_versions:
+        built = tuple(f"versioned_docs/version-{glob.escape(v)}/**" for v in names)
+        rules.append(PathRule("glob", ("versioned_docs/**",), "a docs version Docusaurus does not build (not in "
+                              "versions.json, or left out by onlyIncludeVersions or disableVersioning)",
+                              unless=built))
+    if has_translations:
+        built = tuple(f"{_I18N_DOCS}/version-{glob.escape(v)}/**" for v in names
+                      if (root / "versioned_docs" / f"version-{v}").is_dir())
+        rules.append(PathRule("glob", (f"{_I18N_DOCS}/**",), "a translation of a docs version Docusaurus does not "
+                              "build (not in versions.json, left out by onlyIncludeVersions or disableVersioning, or "
+                              "without its versioned_docs/ folder)", unless=(f"{_I18N_DOCS}/current/**", *built)))
+    return tuple(rules)
 
 
 def _read(root: Path, tool: str) -> SitePolicy:
