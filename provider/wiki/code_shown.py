@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .plaintext import parse_markdown, strip_templates
+from .plaintext import parse_markdown_where, strip_templates
 
 __all__ = ["CODE_TAGS", "shown_as_code"]
 
@@ -77,7 +77,10 @@ def shown_as_code(body: str, matches: Sequence[re.Match[str]], prepare: Callable
     parts.append(body[position:])
     code: list[str] = []
     html: list[str] = []  # text inside HTML code elements
-    for token in parse_markdown(strip_templates(prepare("".join(parts)))):
+    # Only a paragraph that holds a sentinel, an entity or a tag can show one as code (its
+    # code spans and HTML code elements are its own text, an entity's or a link's decoding).
+    for token in parse_markdown_where(strip_templates(prepare("".join(parts))),
+                                      lambda text: "kpmarker" in text or "&" in text or "<" in text):
         if token.type in ("fence", "code_block"):
             code.append(token.content)
         elif token.type == "html_block":

@@ -140,11 +140,17 @@ def _length(found: list[str]) -> float:
     """A paragraph's length in words: a character of a script written without spaces
     (one :func:`words` entry each) counts half — a Japanese or Chinese word is about two
     characters, and at one each a 20-character sentence was a "paragraph"."""
-    if all(word.isascii() for word in found):
+    if "".join(found).isascii():
         return len(found)
-    split = sum(1 for word in found if len(word) == 1 and not word.isascii()
-                and unicodedata.name(word, "").startswith(_SPLIT_SCRIPTS))
+    split = sum(1 for word in found if len(word) == 1 and not word.isascii() and _half_word(word))
     return len(found) - split / 2
+
+
+@lru_cache(maxsize=1 << 14)
+def _half_word(character: str) -> bool:
+    """Whether a one-character word is of a script written without spaces (it counts
+    half in :func:`_length`); remembered: a page repeats its characters."""
+    return unicodedata.name(character, "").startswith(_SPLIT_SCRIPTS)
 
 
 def paragraph_bags(paragraphs: Iterable[str]) -> tuple[str, ...]:

@@ -852,6 +852,10 @@ def hidden_elements(body: str, shown_as_code: Callable[[Sequence[tuple[int, int]
     suspects = [i for i, element in enumerate(elements) if own[i] or selected[i]]
     if not suspects and not boxes and not any(sheet.rules for sheet in sheets):
         return []
+    if not sheets and not boxes and not any(elements[i].has_text for i in suspects):
+        # Nothing below could be reported whatever is code (a suspect without text hides
+        # nothing): the body is not parsed again to ask (a ``<title>`` in an SVG).
+        return []
     spans = [(sheet.start, sheet.end) for sheet in sheets] + [(elements[i].start, elements[i].end) for i in suspects]
     spans += [(elements[box.index].start, elements[box.index].end) for box in boxes]
     code = shown_as_code(spans)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -28,8 +29,8 @@ from helpthread_kit.plaintext import LITERAL_BRACKETS, markup_in
 __all__ = [
     "ATTRIBUTE_LIST", "ATTRIBUTE_PART", "DIAGRAM_LANGUAGES", "HEADING_ID", "HTML_ELEMENTS", "SKIP_CONTENT_TAGS",
     "Block", "PlainText", "TextOptions", "clean_inline", "closes_fence", "fence_opener", "heading_id_mark",
-    "markdown_to_text", "no_text_to_serve", "outside_fences", "parse_blocks", "parse_markdown", "remove_spans",
-    "strip_templates",
+    "markdown_to_text", "no_text_to_serve", "outside_fences", "parse_blocks", "parse_markdown",
+    "parse_markdown_where", "remove_spans", "strip_templates",
 ]
 
 # ``text_join`` off: an entity or a backslash escape stays its own ``text_special`` token,
@@ -690,6 +691,20 @@ def parse_blocks(source: str) -> list[Token]:
     """:func:`parse_markdown`'s block tokens (type, ``map``, ``content``), without
     parsing inline Markdown: ``children`` is empty. For questions about blocks alone."""
     return _md_blocks.parse(source)
+
+
+def parse_markdown_where(source: str, wanted: Callable[[str], bool]) -> list[Token]:
+    """:func:`parse_markdown`'s tokens, the inline Markdown of only the inline tokens whose
+    content ``wanted`` accepts parsed (the others' ``children`` empty). Each inline token
+    is parsed from its content and the page's link references alone, so a parsed one's
+    children are exactly :func:`parse_markdown`'s."""
+    env: dict[str, Any] = {}
+    tokens = _md_blocks.parse(source, env)
+    for token in tokens:
+        if token.type == "inline" and wanted(token.content):
+            token.children = []
+            _md.inline.parse(token.content, _md, env, token.children)
+    return tokens
 
 
 def clean_inline(source: str, options: TextOptions = PLAIN_TEXT) -> str:

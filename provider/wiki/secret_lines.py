@@ -101,10 +101,15 @@ def names_a_secret_anywhere(found: list[str]) -> bool:
     written: a term or two adjacent terms run together that are a secret's name
     (``apikey``), or a term holding one of 5 letters or more (``-AdminPassword``,
     ``-AccessToken``, ``secretvalue``) or a name of :data:`LABEL_CHARACTERS`."""
-    joined = [*found, *("".join(pair) for pair in itertools.pairwise(found))]
-    long_names = [name for name in _JOINED_LABELS if len(name) >= 5]
-    return any(term in _JOINED_LABELS or any(name in term for name in long_names)
-               or any(name in term for name in LABEL_CHARACTERS) for term in joined)
+    joined = [*found, *map("".join, itertools.pairwise(found))]
+    # No name holds a line break: a match in the joined lines is a name inside one term.
+    return not _JOINED_LABELS.isdisjoint(joined) or _NAME_INSIDE.search("\n".join(joined)) is not None
+
+
+#: A name :func:`names_a_secret_anywhere` finds inside a term: a joined label of 5
+#: letters or more, or a name of :data:`LABEL_CHARACTERS`.
+_NAME_INSIDE = re.compile("|".join(map(re.escape, sorted(
+    {*(name for name in _JOINED_LABELS if len(name) >= 5), *LABEL_CHARACTERS}, key=lambda name: (-len(name), name)))))
 
 
 def secret_values(text: str) -> Iterator[str]:

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.document import WikiDocument, WikiSettings, parse_document
+from provider.wiki.plaintext import parse_markdown, parse_markdown_where
 from tests.wiki.variants import CANARY
 
 EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -202,3 +203,29 @@ def test_x5_balance_an_escaped_hugo_shortcode_is_text(shown: str) -> None:
     doc = parse_public_page(f"Write {shown.format('{{</* internal */>}}')} to hide a section.", "hugo")
     assert doc.meta.audience == "public" and not doc.meta.findings
     assert "Public words last" in doc.public_body
+
+
+#: Pieces whose inline parse may hold code or decode to other text: code spans, HTML code
+#: elements, entities, escapes, autolinks with percent escapes, link references.
+_INLINE_PIECES = st.sampled_from((
+    "`", "``", "```\n", "~~~\n", "    ", "\n", "\n\n", "<code>", "</code>", "<kbd>", "</kbd>", "<pre>\n", "</pre>",
+    "&amp;", "&#107;", "&lt;code&gt;", "<!-- internal -->", "internal", "word ", "- ", "> ", "# ", "[a](", ")",
+    "[ref]: /x\n", "[ref]", "<http://x%6b>", "*", "_", "| a | b |\n|---|---|\n", "\\`", "<div>\n", "</div>\n",
+    "kpmarker0x",
+))
+
+
+@settings(max_examples=50, deadline=None, database=None)
+@given(pieces=st.lists(_INLINE_PIECES, max_size=30), word=st.sampled_from(("kpmarker", "&", "<", "internal")))
+def test_issue27_inline_markdown_parsed_where_wanted_is_the_whole_parse(pieces: list[str], word: str) -> None:
+    """Issue 27 (one parse for the code question): the inline tokens a caller wants parsed
+    get exactly the children the whole parse gives them (link references from anywhere on
+    the page included); the block tokens are the same."""
+    body = "".join(pieces)
+    whole = parse_markdown(body)
+    partial = parse_markdown_where(body, lambda text: word in text)
+    assert len(whole) == len(partial)
+    for full, part in zip(whole, partial, strict=True):
+        assert (full.type, full.map, full.content, full.info) == (part.type, part.map, part.content, part.info)
+        if full.type == "inline" and word in full.content:
+            assert [c.as_dict() for c in full.children or ()] == [c.as_dict() for c in part.children or ()]

@@ -19,6 +19,7 @@ Out of reach (measured, documented in docs/how-to/findings.md): a paraphrase.
 from __future__ import annotations
 
 import base64
+import itertools
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from provider.wiki.containment import SECRET_MIN_CHARS, terms
 from provider.wiki.secret_forms import SOLO_MIN_CHARS, decoded_texts, joined, spelled
-from provider.wiki.secret_lines import secret_values
+from provider.wiki.secret_lines import LABEL_CHARACTERS, LABEL_WORDS, names_a_secret_anywhere, secret_values
 from tests.support import write_files
 from tests.wiki.test_contained_text import FILLER, LOOKALIKES, SECRET_WORDS, _filler, _page, _public
 
@@ -362,3 +363,21 @@ def test_issue24_a_code_of_nothing_secret_stays_prose(line: str) -> None:
     """Troubleshooting docs (Learn) say ``Error code: 0x80070005``: no secret's label."""
     assert list(secret_values(line)) == []
 
+
+
+_NAMES_JOINED = sorted(name.replace(" ", "") for name in LABEL_WORDS)
+#: Term pieces: secret names whole, cut and run together, other words and scripts.
+_TERM_PIECES = st.sampled_from((*_NAMES_JOINED, *LABEL_CHARACTERS, *(n[:3] for n in _NAMES_JOINED),
+                                *(n[3:] for n in _NAMES_JOINED), "admin", "access", "x", "é", "日", "9", ""))
+
+
+@settings(max_examples=50, deadline=None, database=None)
+@given(found=st.lists(st.lists(_TERM_PIECES, min_size=1, max_size=3).map("".join), max_size=6))
+def test_issue27_a_code_line_names_a_secret_as_its_rule_says(found: list[str]) -> None:
+    """Issue 24's rule for a short command line, read faster (issue 27): its terms name a
+    secret when a term, or two adjacent terms run together, is a secret's name, or a term
+    holds one of 5 letters or more or a name of a script written without spaces."""
+    joined = [*found, *(a + b for a, b in itertools.pairwise(found))]
+    expected = any(term in _NAMES_JOINED or any(name in term for name in _NAMES_JOINED if len(name) >= 5)
+                   or any(name in term for name in LABEL_CHARACTERS) for term in joined)
+    assert names_a_secret_anywhere(found) is expected
