@@ -23,7 +23,7 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
 # 18: secret values' pieces, their sentence's code pairs, labelled skeletons (l:);
 # 17: code blocks marked x: (their parts are read as written);
 # 16: secret-shaped values marked v: (never common); 15: short command lines marked c:
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 # (14: respelled blocks store their words, secret forms widened (issue 24))
 # (13: short public blocks store their words)
 # (12: hidden blocks store names, secrets as skeletons)
