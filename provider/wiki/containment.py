@@ -57,10 +57,14 @@ site.
   over the page; or (c) *parts* — one page or several each hold pieces of it (a stretch
   of its shingles with :data:`PART_SHINGLES` distinctive ones, with the stretches around
   it a changed, dropped or added word separates, and :data:`PART_WORDS` of its
-  distinctive words), and the pieces together, with the gaps of up to
-  :data:`EDIT_SHINGLES` shingles between them (straddling a cut, or taken out by an
-  edited word), hold :data:`WORD_SHARE` of its distinctive shingles: a note split across
-  pages, its words edited here and there, taints every page holding a part.
+  distinctive words; or :data:`EDITED_GROUP_SHINGLES` distinctive 3-word runs in a row,
+  one edited word apart: a word changed every 4 words), and the pieces together, with
+  the gaps of up to :data:`EDIT_SHINGLES` shingles between them (straddling a cut, or
+  taken out by an edited word) — :data:`CUT_SHINGLES` between two pieces spanning
+  :data:`CUT_PIECE_SHINGLES` each (2 words dropped at a cut, a word changed beside it) —,
+  hold :data:`WORD_SHARE` of its distinctive shingles: a note split across pages, its
+  words edited here and there, taints every page holding a part. Floor: a text with a
+  word changed every 3 words keeps no run, and pages are read as sets of runs and words.
 
 The relation between a source and a page holding one of its distinctive values does not
 depend on their status: :class:`ContainmentIndex` keeps it for the incremental rules
@@ -79,6 +83,7 @@ import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -107,7 +112,7 @@ from .secret_forms import (
     tiles,
     with_digits,
 )
-from .secret_lines import names_a_secret_anywhere, secret_values
+from .secret_lines import names_a_secret_anywhere, secret_values, whole_labelled_values
 
 __all__ = [
     "ALONE_SHARE",
@@ -119,6 +124,9 @@ __all__ = [
     "COMMON_MIN_DOCS",
     "COMMON_SHARE",
     "CONTAINED_SHARE",
+    "CUT_PIECE_SHINGLES",
+    "CUT_SHINGLES",
+    "EDITED_GROUP_SHINGLES",
     "EDIT_SHINGLES",
     "MIN_DISTINCT_SHINGLES",
     "MIN_DISTINCT_WORDS",
@@ -186,6 +194,21 @@ PART_WORDS = 3
 #: design: with it, hetzner-tutorials' GRE and Docker tutorials held the ``iptables -t nat
 #: -A POSTROUTING … -j SNAT`` lines of the WireGuard one with another address.
 EDIT_SHINGLES = 2 * SHINGLE_WORDS - 1
+#: Shingles between two *long* pieces (each spanning :data:`CUT_PIECE_SHINGLES` shingles
+#: or more, an edited word's gap inside it bridged) that the parts path still reads as one
+#: text cut (issue 24): 7 words no run holds — 2 words dropped at a cut and a word changed
+#: on either side of it within 3 words (the attack's draw: 2 dropped, a third beside them,
+#: 6 runs). Phrases of 4 words, 4 words apart (a page's passing use of a long paragraph's
+#: wording: 2 runs each), are short pieces: for them the gap stays :data:`EDIT_SHINGLES`.
+CUT_SHINGLES = 3 * SHINGLE_WORDS
+#: Shingles each piece beside a gap wider than :data:`EDIT_SHINGLES` must span: 5, 7
+#: words of the text (edited ones included).
+CUT_PIECE_SHINGLES = 5
+#: Distinctive shingles a page's group of 3-word pieces needs when no piece has
+#: :data:`PART_SHINGLES` (a word changed every 4 words: each 3-word run between two edits
+#: survives alone, one edit apart): 3, each within :data:`SHINGLE_WORDS` missing shingles
+#: of the next (one changed, dropped or added word between them).
+EDITED_GROUP_SHINGLES = 3
 #: The share of a unit's distinctive shingles one page must hold itself for its edited
 #: pieces alone to be the unit (:func:`parts_cover`): a word changed every 9 words keeps
 #: about 6 in 9.
@@ -405,8 +428,9 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
     code_pieces = [piece for text, code, spans in given for piece in ((text,) if code else spans)]
     for text, code, _ in given:
         found = terms(text)
+        whole = whole_labelled_values(text) if ":" in text or "=" in text or "：" in text else []
         for value in secret_values(text):
-            out += _secret_entries(value)
+            out += _secret_entries(value, given=value in whole)
             if _DIGIT.search(value) and not is_placeholder(value):
                 coded = _secret_pairs(found, value)
                 if coded:
@@ -443,12 +467,14 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
     return tuple(out)
 
 
-def _secret_entries(value: str, *, labelled: bool = True) -> list[str]:
+def _secret_entries(value: str, *, labelled: bool = True, given: bool = False) -> list[str]:
     """The ``k:`` entries of one secret's value: its terms as written, with its numbers
     in digits and in English words (:mod:`provider.wiki.secret_forms`), and its joined
     form (``amberfalcon79``) as a word; and a ``z:`` entry of what a page's skeleton may
     hold of it (:func:`~provider.wiki.secret_forms.secret_skeletons`): its forms, then
-    each part's, in plain text (the entry is an internal document's, never served)."""
+    each part's, in plain text (the entry is an internal document's, never served).
+    ``given``: a ``label: value`` line gives the value whole
+    (:func:`~provider.wiki.secret_lines.whole_labelled_values`)."""
     if is_placeholder(value):
         return []
     shaped = is_secret_shaped(value)
@@ -482,19 +508,22 @@ def _secret_entries(value: str, *, labelled: bool = True) -> list[str]:
         sections += [part + _FORM + _FORM.join(sorted(spellings)) for part, spellings in parts]
         # A value a secret's label gives is never common as a whole (``l:``; a person's
         # name is: the site's people are on many of its pages).
-        mark = _SHAPED if shaped else _LABELLED if labelled and _one_run(value) else ""
+        mark = _SHAPED if shaped else _LABELLED if labelled and _one_run(value, spaced=given) else ""
         out.append(_SKELETON + mark + _SECTION.join(sections))
     return list(dict.fromkeys(out))
 
 
-def _one_run(value: str) -> bool:
+def _one_run(value: str, *, spaced: bool = False) -> bool:
     """Whether a value of words is one run a reader takes for a credential
-    (``otter-blue-vault``, ``VaultOtterBlue``): no white space, no bracket, no secret's
-    name inside (``<MARIADB_ROOT_PASSWORD>`` is a variable). Words with spaces after a
-    label are as often a prompt's or a message's (``Re-enter new``, ``Password updated
-    successfully``: mysql_secure_installation's output on 3 Hetzner tutorials)."""
+    (``otter-blue-vault``, ``VaultOtterBlue``; with ``spaced``, a ``label: value`` line's
+    whole value, ``correct horse battery staple``): no bracket, no secret's name inside
+    (``<MARIADB_ROOT_PASSWORD>`` is a variable, ``Password updated successfully`` a
+    message), and no white space unless ``spaced``. mysql_secure_installation's output
+    (``New password: Re-enter new password: Password updated successfully!``, on 4 Hetzner
+    tutorials) gives ``Re-enter new``, which the next prompt's label cuts (not whole), and
+    a message naming the secret."""
     shown = value.strip().strip("`'\"")
-    return bool(shown) and not any(ch.isspace() or ch in "<>{}[]()$%" for ch in shown) \
+    return bool(shown) and not any((ch.isspace() and not spaced) or ch in "<>{}[]()$%" for ch in shown) \
         and not names_a_secret_anywhere(terms(shown))
 
 
@@ -1101,8 +1130,9 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
     scattered over the page: a long paragraph shares a few of those with every page on
     its topic (openai-agents-docs' guardrails note, whose 40 distinctive words are API
     names and verbs the other pages use). Floor: 4 consecutive words of the unit as
-    written, 2 of their runs distinctive; a piece edited more densely than that is the
-    residual."""
+    written, 2 of their runs distinctive, or :data:`EDITED_GROUP_SHINGLES` distinctive
+    3-word runs each one edited word from the next (not in code); a piece edited more
+    densely than that is the residual."""
     shingles, words_ = rare.distinctive(unit)
     if unit.split or unit.sentence or unit.secret or unit.names or unit.labelled or not unit.order \
             or len(words_ & page) < PART_WORDS:
@@ -1124,10 +1154,24 @@ def part(unit: Unit, page: frozenset[int] | set[int], rare: Rarity) -> frozenset
         if stretch is not None and group and stretch[0] - group[-1][1] - 1 <= edits:
             group.append(stretch)
             continue
-        if any(n >= PART_SHINGLES for _, _, n in group):
+        if any(n >= PART_SHINGLES for _, _, n in group) or (not unit.code and _edited_throughout(group)):
             found += [at for first, last, _ in group for at in range(first, last + 1)]
         group = [stretch] if stretch is not None else []
     return frozenset(found)
+
+
+def _edited_throughout(group: list[tuple[int, int, int]]) -> bool:
+    """Whether a page's ``group`` of stretches (first, last position, distinctive
+    shingles) holds :data:`EDITED_GROUP_SHINGLES` distinctive 3-word pieces in a row, each
+    one edited word from the next (at most :data:`SHINGLE_WORDS` missing shingles): a text
+    with a word changed every 4 words, not phrases of it a page uses here and there."""
+    best = count = 0
+    for at, (first, _, distinctive) in enumerate(group):
+        if at and first - group[at - 1][1] - 1 > SHINGLE_WORDS:
+            count = 0
+        count += distinctive
+        best = max(best, count)
+    return best >= EDITED_GROUP_SHINGLES
 
 
 def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity, *, alone: bool = False) -> bool:
@@ -1135,9 +1179,11 @@ def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity, *, al
     into pieces, edited or not: together, with the gaps of at most :data:`EDIT_SHINGLES`
     shingles between them (the shingles straddling a cut, on no page, or those a changed,
     dropped or added word takes out; in code only the :data:`SHINGLE_WORDS` ``- 1``
-    straddling a cut), they hold :data:`WORD_SHARE` of its distinctive shingles, and it
-    has :data:`MIN_DISTINCT_WORDS` distinctive words. ``alone``: one page carries every
-    piece, which must then hold :data:`ALONE_SHARE` of those shingles itself, the gaps
+    straddling a cut), or of :data:`CUT_SHINGLES` between two pieces spanning
+    :data:`CUT_PIECE_SHINGLES` shingles each (not in code), they hold :data:`WORD_SHARE`
+    of its distinctive shingles, and it has :data:`MIN_DISTINCT_WORDS` distinctive
+    words. ``alone``: one page carries every piece, which must then hold
+    :data:`ALONE_SHARE` of those shingles itself, the gaps
     not counted — a text edited every 9 words or more, not a page restating a few of its
     phrases (the sample wiki's public "Lost your two-factor device" lists the recovery
     form's fields that an internal scorecard row names again: 4 of 10 triples)."""
@@ -1148,12 +1194,20 @@ def parts_cover(unit: Unit, parts: Iterable[frozenset[int]], rare: Rarity, *, al
     if not held:
         return False
     covered = set(held)
-    last = None
     gap = SHINGLE_WORDS - 1 if unit.code else EDIT_SHINGLES
+    # The pieces the pages hold together, in the text's order, each with the gaps of an
+    # edit inside it: [first, last position].
+    pieces: list[list[int]] = []
     for at in sorted(held):
-        if last is not None and 1 < at - last <= gap + 1:
-            covered.update(range(last + 1, at))
-        last = at
+        if pieces and at - pieces[-1][1] - 1 <= gap:
+            covered.update(range(pieces[-1][1] + 1, at))
+            pieces[-1][1] = at
+        else:
+            pieces.append([at, at])
+    if not unit.code:
+        for (first, end), (start, last) in pairwise(pieces):
+            if start - end - 1 <= CUT_SHINGLES and min(end - first, last - start) + 1 >= CUT_PIECE_SHINGLES:
+                covered.update(range(end + 1, start))
     distinctive = [at for at, value in enumerate(unit.order) if value in shingles]
     if alone and sum(at in held for at in distinctive) < math.ceil(ALONE_SHARE * len(distinctive) - 1e-9):
         return False

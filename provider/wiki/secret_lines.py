@@ -33,7 +33,8 @@ import unicodedata
 from collections.abc import Iterator
 
 __all__ = ["CODE_QUALIFIERS", "LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS",
-           "MAX_LABEL_WORDS", "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values"]
+           "MAX_LABEL_WORDS", "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values",
+           "whole_labelled_values"]
 
 #: Words (case-folded, NFKC) of a label that names a secret; two-word names are matched as
 #: a run ("code word", "master key").
@@ -164,7 +165,21 @@ def _said_of_a_secret(clause: list[str]) -> bool:
     return False
 
 
+def whole_labelled_values(text: str) -> list[str]:
+    """The values of ``text``'s ``label: value`` lines that end where their clause does,
+    not where another secret's label starts: a value a secret's label gives whole
+    (``Passphrase: correct horse battery staple``), not the words of a prompt cut by the
+    next prompt's label (``New password: Re-enter new password:`` in
+    ``mysql_secure_installation``'s output gives ``Re-enter new``)."""
+    return [value for value, cut in _labelled_values(text) if not cut]
+
+
 def _labelled(text: str) -> Iterator[str]:
+    for value, _ in _labelled_values(text):
+        yield value
+
+
+def _labelled_values(text: str) -> Iterator[tuple[str, bool]]:
     separators = list(_SEPARATOR.finditer(text))
     for number, sep in enumerate(separators):
         start = separators[number - 1].end() if number else 0
@@ -185,4 +200,4 @@ def _labelled(text: str) -> Iterator[str]:
             value = " ".join(head[:-1]) if len(head) > 1 else ""
         value = value.strip()
         if value:
-            yield value
+            yield value, following is not None

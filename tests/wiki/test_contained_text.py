@@ -587,11 +587,11 @@ PARAGRAPH_WORDS = (*NOTE_WORDS, *("amber basalt cypress delta ferrite garnet haz
                                   "yarrow zircon acorn bramble cinder dune ").split())
 
 
-def _edit(piece: list[str], rng: random.Random, spacing: int) -> list[str]:
+def _edit(piece: list[str], rng: random.Random, spacing: int, first: int | None = None) -> list[str]:
     """``piece`` with one word substituted, dropped or added every ``spacing`` words or
-    more (the first edit anywhere): the author's word-level edits."""
+    more (the first edit anywhere, or at ``first``): the author's word-level edits."""
     out: list[str] = []
-    next_edit = rng.randrange(spacing)
+    next_edit = rng.randrange(spacing) if first is None else first
     for at, word in enumerate(piece):
         if at != next_edit:
             out.append(word)
@@ -609,10 +609,13 @@ def edited_pieces(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
     page, or of 24 to 64 words cut into 2 to 7 consecutive pieces of 7 to 16 words — at
     the cut the next piece follows on, or a word is dropped —, each on a public page of
     its own among filler; a piece of 9 words or more has a word changed, dropped or added
-    every 9 words or more (11 %), a shorter one is as written. Floor of a piece: 4
-    consecutive words as written (see :func:`provider.wiki.containment.part`). At most
-    16 words: a page holding more of the paragraph is withheld by an earlier copy rule,
-    and a piece whose rest only such a page holds is the documented residual."""
+    every 9 words or more (11 %), a shorter one is as written. Between two pieces of 11
+    words or more the cut may lose more: 1 or 2 words dropped and the next piece's first
+    or second word changed, dropped or added (the attack's draw: 2 dropped and a third
+    beside them, 4 words between the pieces). Floor of a piece: 4 consecutive words as
+    written (see :func:`provider.wiki.containment.part`). At most 16 words: a page
+    holding more of the paragraph is withheld by an earlier copy rule, and a piece whose
+    rest only such a page holds is the documented residual."""
     rng = random.Random(draw(st.integers(0, 10**6)))
     size = draw(st.integers(24, len(PARAGRAPH_WORDS)))
     note = rng.sample(PARAGRAPH_WORDS, size)
@@ -624,22 +627,57 @@ def edited_pieces(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
     cuts = [0, *[sum(lengths[: i + 1]) for i in range(count)]]
     pages: dict[str, str] = {}
     for number, (a, b) in enumerate(pairwise(cuts)):
-        piece = note[a + (number > 0 and rng.random() < 0.5) : b]  # a word dropped at the cut, or not
-        piece = _edit(piece, rng, 9) if len(piece) >= 9 else piece
+        if number and min(lengths[number - 1], lengths[number]) >= 11 and draw(st.booleans()):
+            # A wide cut: 1 or 2 words dropped, and an edit beside it.
+            piece = _edit(note[a + draw(st.integers(1, 2)) : b], rng, 9, first=draw(st.integers(0, 1)))
+        else:
+            piece = note[a + (number > 0 and rng.random() < 0.5) : b]  # a word dropped at the cut, or not
+            piece = _edit(piece, rng, 9) if len(piece) >= 9 else piece
         text = f"{_filler(rng, 12)} {' '.join(piece)}. {_filler(rng, 12)}."
         pages[f"p{number}.md"] = _page(f"P{number}", "public", [text])
     return _page("Runbook", "internal", [" ".join(note) + "."]), pages
 
 
-# derandomize: a draw dropping 2 words at a cut and a 3rd beside it (4 words between pieces,
-# over the rule's 3) leaks; it is a known residual (closing note, stop 40), not a flake for CI.
-@settings(max_examples=30, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edited_pieces())
 def test_x2_pieces_of_a_paragraph_edited_word_by_word_are_withheld_everywhere(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
     """X2 (issue 24): an internal paragraph on one page with a word changed every 9 words,
     or cut into up to 7 pieces over as many public pages, each edited so or a word
     dropped between them, reaches ``customer_safe`` through none of them."""
+    source, pages = case
+    site = tmp_path_factory.mktemp("site")
+    write_files(site, {"ops/runbook.md": source, **pages})
+    assert not set(pages) & _public(site)
+
+
+@st.composite
+def densely_edited_pieces(draw: st.DrawFn) -> tuple[str, dict[str, str]]:
+    """(the internal page, the public pages) of one member of the denser class (issue 24,
+    the attack on the merged build): an internal paragraph of 32 to 64 words cut into 2
+    to 4 consecutive pieces of 16 words or more, each on a public page of its own among
+    filler, with every 4th to 8th word replaced (at any phase). Each 3-word run between
+    two edits survives alone; 3 of them in a row, one edit apart, are a piece
+    (:func:`provider.wiki.containment.part`)."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    size = draw(st.integers(32, len(PARAGRAPH_WORDS)))
+    note = rng.sample(PARAGRAPH_WORDS, size)
+    count = draw(st.integers(2, min(4, size // 16)))
+    every = draw(st.integers(4, 8))
+    phase = draw(st.integers(0, every - 1))
+    variant = [rng.choice(FILLER) if at % every == phase else word for at, word in enumerate(note)]
+    cuts = [size * number // count for number in range(count + 1)]
+    return _page("Runbook", "internal", [" ".join(note) + "."]), {
+        f"p{number}.md": _page(f"P{number}", "public",
+                               [f"{_filler(rng, 12)} {' '.join(variant[a:b])}. {_filler(rng, 12)}."])
+        for number, (a, b) in enumerate(pairwise(cuts))}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(densely_edited_pieces())
+def test_x2_pieces_with_every_fourth_word_replaced_are_withheld_everywhere(tmp_path_factory, case) -> None:  # type: ignore[no-untyped-def]
+    """X2 (issue 24): an internal paragraph cut into 2 to 4 pieces of 16 words or more
+    over as many public pages, every 4th to 8th word replaced (the attack's halves with
+    every 4th word replaced), reaches ``customer_safe`` through none of them."""
     source, pages = case
     site = tmp_path_factory.mktemp("site")
     write_files(site, {"ops/runbook.md": source, **pages})

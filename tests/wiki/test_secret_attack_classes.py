@@ -153,21 +153,39 @@ def test_issue24_x2_each_attack_class_is_withheld(case: tuple[str, list[str], st
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["Door PIN: {}", "The alarm code is {}.", "Passphrase: {}"]),
-       st.integers(13, 30))
-def test_issue24_x2_a_labelled_value_on_many_pages_is_never_common(seed: int, template: str, copies: int) -> None:
-    """Issue 24, X2 (class 7): a lone PIN, or a value of words only, that a secret's label
-    gives on the internal page stays a secret on 13 to 30 public pages (past the limit
-    of 12): every copy is withheld, the other pages are not."""
+       st.integers(13, 30), st.sampled_from(["-", " "]), st.integers(3, 4))
+def test_issue24_x2_a_labelled_value_on_many_pages_is_never_common(seed: int, template: str, copies: int,
+                                                                   joiner: str, size: int) -> None:
+    """Issue 24, X2 (class 7): a lone PIN, or a value of words only — hyphenated or
+    spaced (``Passphrase: correct horse battery staple``) —, that a secret's label gives
+    on the internal page stays a secret on 13 to 30 public pages (past the limit of 12),
+    and on one more page without its label: every copy is withheld, the other pages are
+    not."""
     rng = random.Random(seed)
     if "Passphrase" in template:
-        value = "-".join(rng.sample(_CAMEL_WORDS, 3))
+        value = joiner.join(rng.sample(_CAMEL_WORDS, size))
     else:
         value = str(rng.randint(1000, 9999))
         assume(not is_placeholder(value))
     line = template.format(value)
     pages = [[_around(rng, line.rstrip("."))] for _ in range(copies)]
+    unlabelled = [[_around(rng, value)]] if "Passphrase" in template else []
     others = [[_filler(rng, 30) + "."] for _ in range(3)]
-    assert _withheld([_INTERNAL_NOTE, line], [*pages, *others[:1]], others[1:]) == [True] * copies + [False], line
+    expected = [True] * (copies + len(unlabelled)) + [False]
+    assert _withheld([_INTERNAL_NOTE, line], [*pages, *unlabelled, *others[:1]], others[1:]) == expected, line
+
+
+def test_issue24_a_prompts_output_on_many_pages_stays_the_sites_wording() -> None:
+    """The balance of class 7 (issue 24): ``mysql_secure_installation``'s output in an
+    internal tutorial — ``New password: Re-enter new password: Password updated
+    successfully!``, prompts whose words the labels cut or which name the secret
+    themselves — is no value a label gives whole: on 13 public tutorials it is their
+    common wording (hetzner-tutorials with ``install-*`` internal withheld 4 of them)."""
+    rng = random.Random(5)
+    output = ("Change the root password? [Y/n] y New password: Re-enter new password: "
+              "Password updated successfully! Reloading privilege tables.. ... Success!")
+    pages = [[_filler(rng, 20) + ".", output, _filler(rng, 20) + "."] for _ in range(13)]
+    assert not any(_withheld([_INTERNAL_NOTE, output], pages))
 
 
 @settings(max_examples=50, deadline=None)
