@@ -15,13 +15,14 @@ same schema's analyzers run on the same values, only elsewhere.
 from __future__ import annotations
 
 import pickle
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from whoosh.fields import FieldType, Schema
-from whoosh.formats import Positions
+from whoosh.formats import Frequency, Positions
 from whoosh.formats import dumps as _dumps
 from whoosh.formats import pack_uint as _pack_uint
 from whoosh.writing import IndexWriter
@@ -59,15 +60,22 @@ class Unit:
 
 def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting]:
     """What ``field.index(value)`` yields — ``(term bytes, frequency, weight, encoded
-    positions)`` per distinct term, in order of first occurrence — as a list. For a
-    text field of our analyzers (:func:`~provider.search.analysis.fast_analysis`) with
-    Whoosh's ``Positions`` format, the terms come from
-    :func:`~provider.search.analysis.index_terms` and only the encoding is Whoosh's: the
-    same postings, without a generator per token and filter. Other fields are analysed by
-    ``index`` (by default ``field.index``)."""
-    fast = fast_analysis(field.analyzer) if isinstance(value, str) and type(field.format) is Positions else None
+    value)`` per distinct term, in order of first occurrence — as a list. For a text
+    field of our analyzers (:func:`~provider.search.analysis.fast_analysis`) with
+    Whoosh's ``Frequency`` format (the schema's) or ``Positions`` format, the terms come
+    from :func:`~provider.search.analysis.index_terms` and only the encoding is
+    Whoosh's: the same postings, without a generator per token and filter. Other fields
+    are analysed by ``index`` (by default ``field.index``)."""
+    kind = type(field.format) if isinstance(value, str) else None
+    fast = fast_analysis(field.analyzer) if kind is Frequency or kind is Positions else None
     if fast is None:
         return list((index or field.index)(value))
+    boost = field.format.field_boost
+    if kind is Frequency:
+        # Counted in C, in order of first occurrence (as Frequency.word_values's dict);
+        # the weight is the count times the boost, as Whoosh's sum of 1.0 per token is.
+        return [(term.encode("utf-8"), count, count * boost, _pack_uint(count))
+                for term, count in Counter(index_terms(value, *fast)).items()]
     positions: dict[str, list[int]] = {}
     for position, term in enumerate(index_terms(value, *fast)):
         found = positions.get(term)
@@ -75,7 +83,6 @@ def postings_of(field: FieldType, value: Any, index: Any = None) -> list[Posting
             positions[term] = [position]
         else:
             found.append(position)
-    boost = field.format.field_boost
     return [(term.encode("utf-8"), len(found), len(found) * boost, _encode_positions(found))
             for term, found in positions.items()]
 

@@ -20,12 +20,13 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
+# 21: searched text fields keep term frequencies, not positions (nothing reads them);
 # 20: 19's two halves together (each merged alone as 19): whole labelled values (rule 6d parts);
 # 19: a page's tokens after its skeleton (j:), a lone PIN's digits (k:), PIN skeletons by digits;
 # 18: secret values' pieces, their sentence's code pairs, labelled skeletons (l:);
 # 17: code blocks marked x: (their parts are read as written);
 # 16: secret-shaped values marked v: (never common); 15: short command lines marked c:
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 21
 # (14: respelled blocks store their words, secret forms widened (issue 24))
 # (13: short public blocks store their words)
 # (12: hidden blocks store names, secrets as skeletons)
@@ -101,7 +102,9 @@ def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
     * ``title_<L>``, ``body_<L>``, ``code_<L>`` — searched (BM25F), not stored, one set per
       analysis language ``L`` (:mod:`provider.search.analysis`); a document fills only the
       set of its language; ``body`` holds the prose, ``code`` the text of code blocks
-      (weighed less);
+      (weighed less). Their postings hold term frequencies, not positions (Whoosh's
+      ``Frequency`` format): a search scores by the weights alone and builds no phrase
+      query, and snippets are cut from stored passages;
     * ``doc`` — stored: the result's fixed fields (id, title, audience, revision, locale,
       group, review date, translation sync state, URL, chunk id);
     * ``passages`` — stored: the passage texts snippets are cut from (a section's first
@@ -123,6 +126,7 @@ def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
     ``group`` columns; ``code_<L>`` fields.
     Version 6: without chunking too, one entry per chunk (a whole document is scored by its
     best-matching section).
+    Version 19: searched text fields without positions.
     """
     fields: dict[str, object] = {
         "key": ID(unique=True, stored=True),
@@ -141,7 +145,7 @@ def build_schema(languages: Iterable[str], *, vector_bytes: int = 0) -> Schema:
         fields[PASSAGE_VECTOR_FIELD] = COLUMN(VarBytesColumn())
     for language in languages:
         analyzer = analyzer_for(language)
-        fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST)
-        fields[body_field(language)] = TEXT(analyzer=analyzer, field_boost=BODY_BOOST)
-        fields[code_field(language)] = TEXT(analyzer=analyzer, field_boost=CODE_BOOST)
+        fields[title_field(language)] = TEXT(analyzer=analyzer, field_boost=TITLE_BOOST, phrase=False)
+        fields[body_field(language)] = TEXT(analyzer=analyzer, field_boost=BODY_BOOST, phrase=False)
+        fields[code_field(language)] = TEXT(analyzer=analyzer, field_boost=CODE_BOOST, phrase=False)
     return Schema(**fields)
