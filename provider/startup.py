@@ -434,11 +434,13 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
     from helpthread_kit.serving import WorkerStartFailed
     from helpthread_kit.serving import serve as supervise
 
-    metrics = _metrics(config)
     _check_application(config, registrations)
     say = announcer(config)
     stopped_by: str | None = None
     with open_indexer(config, long_running=True) as indexer:
+        # Only under the writer lock: emptying the metrics folder earlier let a second
+        # `serve` of the same index, refused on the lock, wipe the running server's files.
+        metrics = _metrics(config)
         _hand_down(config)
         live = live_indexer(indexer, config, describe=describe, poll=poll, metrics=metrics,
                             ready_marker=config.state_dir / "ready", rebuild_first=rebuild)

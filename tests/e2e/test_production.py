@@ -4,6 +4,7 @@ log secrecy, TLS, metrics (CONTRACT A5, A6, O1, O2, W7)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import ssl
@@ -241,5 +242,18 @@ def test_metrics_exposed_on_loopback_and_counting(tmp_path: Path) -> None:
         # Loopback only by default: not reachable on another local address.
         with pytest.raises(httpx.TransportError):
             httpx.get(f"http://127.0.0.2:{metrics_port}/metrics", timeout=2)
+
+        # A second `serve` of the same index (other ports) is refused on the writer lock
+        # and leaves the running server's per-process metrics files alone.
+        second = subprocess.run(
+            [sys.executable, "-m", "provider", "serve", "--config", str(tmp_path / "provider.yaml"),
+             "--port", str(free_port()), "--metrics-port", str(free_port())],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+            env={**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": CUSTOMER_SECRET,
+                 "KNOWLEDGE_PROVIDER_AGENT_ONLY_SECRET": AGENT_SECRET})
+        assert second.returncode == 1, second.stdout + second.stderr
+        after = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).text
+        assert re.search(r'^knowledge_provider_requests_total\{route="/retrieve",status="200"\} ([4-9]|\d\d)',
+                         after, re.MULTILINE), after
     finally:
         server.stop()
