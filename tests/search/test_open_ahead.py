@@ -81,6 +81,15 @@ def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path], caplog: 
     _, index = wiki
     # A line at least every interval while warming (here a short one), the last when warm.
     monkeypatch.setattr(backend_module, "WARM_PROGRESS_S", 0.001)
+    # A warm-up of this tiny index can end within that interval (a fast tier run under
+    # load saw no line): it lasts at least 50 ms here, so lines are due.
+    warm_spelling = WhooshBackend._warm_spelling
+
+    def slow_warm(self: WhooshBackend, build: object) -> bool:
+        time.sleep(0.05)
+        return warm_spelling(self, build)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(WhooshBackend, "_warm_spelling", slow_warm)
     caplog.set_level(logging.INFO, logger="provider")
     gate = _Gate()
     backend = WhooshBackend(index, ready=gate, fallback_locales=("en",))
