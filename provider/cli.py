@@ -491,6 +491,9 @@ def _format_settings(report: CheckReport) -> list[str]:
         *(f"Site configuration not understood: {f.message}" for f in report.open_site_findings),
         *(f"Site configuration not understood, settled by the sitemap (it decides what is published): "
           f"{f.source}" for f in report.site.findings if report.settled(f)),
+        *([] if report.sitemap is not None else [
+            "Sitemap: none given, so what is public follows these rules and the docs tool's settings alone; "
+            "the built site's sitemap proves what it publishes (`sitemap:`, docs/how-to/sitemap.md)"]),
         "",
     ]
 

@@ -124,3 +124,17 @@ def test_a_finding_on_a_page_a_cascade_publishes_is_a_leak_risk(tmp_path: Path) 
     assert (entry["fileAudience"], entry["fileAudienceSource"]) == ("public", "cascade from content/docs/_index.md")
     assert code == 1 and [(f["class"], f["path"]) for f in data["failures"]] == [
         ("leak-risk", "content/docs/refunds.md")]
+
+
+def test_check_says_when_no_sitemap_proves_what_the_site_publishes(tmp_path: Path) -> None:
+    """Issue 24: without a sitemap, what is public rests on the rules alone — `check` says so
+    and names the setting; with one, it does not."""
+    _, out = run("--config", str(wiki(tmp_path, {"pub.md": PAGES["pub.md"]})))
+    assert "Sitemap: none given" in out and "`sitemap:`" in out
+    (tmp_path / "sitemap.xml").write_text(
+        '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://docs.example.com/en/pub/</loc></url></urlset>", "utf-8")
+    config = write_config(tmp_path / "kp.yaml", {"content": "content", "locales": ["en"], "sitemap": "sitemap.xml",
+                                                 "citation_base_url": "https://docs.example.com"})
+    _, out = run("--config", str(config))
+    assert "Sitemap: none given" not in out and "sitemap URLs" in out, out

@@ -212,8 +212,11 @@ def _report(scope: Scope, noted: dict[str, object], started: float,
         request_digest=_request_digest(request_id),
         repairs=tuple(noted.get("repairs", ())),  # type: ignore[arg-type]
     )
-    if log.isEnabledFor(logging.INFO):  # the line's fields are built only when it is written
-        _log_line(record)
+    # A probe answered 200 is at debug: an orchestrator's probes every few seconds would
+    # otherwise bury the requests (a probe that fails stays at info).
+    level = logging.DEBUG if record.status == 200 and record.path in _PROBES else logging.INFO
+    if log.isEnabledFor(level):  # the line's fields are built only when it is written
+        _log_line(record, level)
     if observer is not None:
         try:
             observer(record)
@@ -221,8 +224,13 @@ def _report(scope: Scope, noted: dict[str, object], started: float,
             errors_log.exception("request observer failed")
 
 
-def _log_line(record: RequestRecord) -> None:
-    log.info(
+#: Liveness and readiness paths: logged at debug when they answer 200.
+_PROBES = frozenset({"/healthz", "/readyz"})
+
+
+def _log_line(record: RequestRecord, level: int = logging.INFO) -> None:
+    log.log(
+        level,
         "%s %s %s %.1fms registration=%s results=%s request=%s%s",
         record.method, record.path, record.status, record.duration_s * 1000,
         record.registration or "-", "-" if record.result_count is None else record.result_count,

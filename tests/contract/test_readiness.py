@@ -5,10 +5,12 @@ a readiness check that takes a second (an adapter pinging Confluence) no longer 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 
 import httpx
+import pytest
 
 from helpthread_kit import ContractSettings, Exposure, Registration, create_app
 from helpthread_kit.readiness import READY_CACHE_S
@@ -84,3 +86,28 @@ def test_the_starting_state_is_alive_but_serves_nothing() -> None:
         assert answer.headers["retry-after"] == "2"
         assert answer.json() == {"contractVersion": 1, "error": {
             "code": "index_unavailable", "message": "the search index is not loaded yet; retry shortly"}}
+
+
+class NeverReady(SlowReadiness):
+    def is_ready(self) -> bool:
+        return False
+
+
+def test_probes_answered_200_are_logged_at_debug_and_failing_ones_at_info(caplog: pytest.LogCaptureFixture) -> None:
+    """An orchestrator probes every few seconds: a 200 probe is a debug line, so the access
+    log at info shows the requests; a probe that fails stays at info, where it is looked for."""
+    caplog.set_level(logging.DEBUG, logger="provider.access")
+    for backend, ready_status in ((SlowReadiness(), 200), (NeverReady(), 503)):
+        app = create_app(backend, ContractSettings(registrations=REGISTRATIONS))  # type: ignore[arg-type]
+
+        async def probe(app: object = app) -> list[int]:
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://p") as client:
+                return [(await client.get(path)).status_code for path in ("/healthz", "/readyz", "/capabilities")]
+
+        assert asyncio.run(probe())[:2] == [200, ready_status]
+    levels = [(r.levelno, r.getMessage().split()[1:3]) for r in caplog.records if r.name == "provider.access"]
+    assert (logging.DEBUG, ["/healthz", "200"]) in levels and (logging.DEBUG, ["/readyz", "200"]) in levels
+    assert (logging.INFO, ["/readyz", "503"]) in levels
+    assert all(level == logging.INFO for level, (path, _) in levels if path == "/capabilities")
+    assert not any(level == logging.INFO and status == "200" and path in ("/healthz", "/readyz")
+                   for level, (path, status) in levels)
