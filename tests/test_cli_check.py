@@ -198,3 +198,18 @@ def test_issue24_check_reads_a_fresh_checkouts_configuration_as_it_is(tmp_path: 
     assert files["pub.md"]["inPublicIndex"] is True and not files["pub.md"]["quarantined"], files["pub.md"]
     assert files["private/a.md"]["skipped"] == "excluded by _config.yml exclude: private/", files["private/a.md"]
     assert "hold" not in result.stdout.replace("withhold", "") and "earlier reading" not in result.stdout
+
+
+def test_modules_in_the_working_directory_never_run_in_reader_processes(tmp_path: Path) -> None:
+    """A docs repository the provider is started from may hold ``http.py`` or ``yaml.py``
+    (a hostile author's, or a harness's): the reader processes start as ``python -c``,
+    whose module path began with the working directory, so such a file ran inside them."""
+    marker = tmp_path / "ran"
+    for name in ("http", "yaml", "markdown_it", "whoosh"):
+        (tmp_path / f"{name}.py").write_text(
+            f"open({str(marker)!r}, 'a').write('{name}\\n')\nraise SystemExit(3)\n", "utf-8")
+    script = Path(sys.executable).with_name("knowledge-provider")
+    completed = subprocess.run([str(script), "check", "--content", str(REPO_ROOT / "content")], cwd=tmp_path,
+                               capture_output=True, text=True, timeout=120, check=False)
+    assert not marker.exists(), f"ran from the working directory: {marker.read_text()}"
+    assert completed.returncode == 1 and "quarantined     2" in completed.stdout, completed.stdout + completed.stderr

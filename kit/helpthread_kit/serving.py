@@ -290,6 +290,10 @@ class _Supervisor:
         self.app, self.is_factory, self.options = app, is_factory, options
         self.listener, self.count, self.grace_s = listener, workers, graceful_shutdown_s
         self.context = multiprocessing.get_context("spawn")
+        # Spawned workers start as `python -c`, whose module path begins with the working
+        # directory: a module there named like one a worker imports (`http.py`) would run in
+        # every worker. Python 3.11's safe path keeps that directory off.
+        os.environ["PYTHONSAFEPATH"] = "1"
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.stop_signal: int | None = None
         self.crashes: list[float] = []

@@ -57,6 +57,11 @@ def _context(prepare: Prepare | None) -> BaseContext:
     # forkserver: safe to start from a threaded server process, and cheap per worker
     # once the server process has imported the parsing modules.
     ctx = multiprocessing.get_context("forkserver")
+    # The forkserver starts as `python -c`, which puts the working directory first on its
+    # module path: an `http.py` or `yaml.py` in the docs repository the provider was started
+    # from ran inside it (a hostile author's code; a harness named http.py forked itself
+    # until memory ran out). Python 3.11's safe path keeps that directory off.
+    os.environ["PYTHONSAFEPATH"] = "1"
     ctx.set_forkserver_preload(["provider.wiki.document"] + ([prepare.__module__] if prepare is not None else []))
     return ctx
 

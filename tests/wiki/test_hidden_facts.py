@@ -19,6 +19,7 @@ first name, stays public, as does the labelled page's own public text (label-hid
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -100,7 +101,9 @@ def test_x2_a_fact_of_a_label_hidden_table_row_stays_hidden_where_copied(tmp_pat
     assert {"settings.md", "other.md"} <= public
     # Issue 24, third round: a code a secret's sentence gives (``The supervisor override
     # code is 7311.``) is a PIN, withheld as its digits anywhere; an extension is no secret.
-    assert ("balance.md" in public) == (kind != "code")
+    # A PIN that reads as a year (1900–2099) is not looked for alone: the documented floor.
+    year = kind == "code" and any(1900 <= int(n) <= 2099 for n in re.findall(r"\b\d{4}\b", files["balance.md"]))
+    assert ("balance.md" in public) == (kind != "code" or year)
 
 
 #: The other places a label or a heading hides a block in, around ``{fact}``.
