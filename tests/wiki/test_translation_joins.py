@@ -214,15 +214,8 @@ def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_i
 
     layout, config, config_text, source, source_text, translation, translation_text = _LATER[way]
     folder = "docs/" if layout == "mkdocs" else "content/" if layout == "hugo" else ""
-    content = write_files(tmp_path / "site", {  # a root named content/ would be Hugo's content folder
-        config: config_text,
-        translation: translation_text + _GERMAN + "\n",
-        f"{folder}shipping.md": f"---\ntitle: Shipping\n---\n\n{_PUBLIC}\n",
-        # Pages enough that a change derives again only what it affects, not the whole corpus.
-        **{f"{folder}page-{n}.md": f"---\ntitle: Page {n}\n---\n\nPage {n} is about topic number {n}.\n"
-           for n in range(6)}})
-    settings_ = WikiSettings(root=content, layout=layout, default_locale="en", locales=("en", "de"),
-                             audience_rules=(AudienceRule("**", "public"),), config_hold_s=0.0)
+    content, settings_ = _site_of_pages(tmp_path, layout, folder, {config: config_text,
+                                                                   translation: translation_text + _GERMAN + "\n"})
     index = tmp_path / "index"
     with Indexer(settings_, IndexLayout(index)) as indexer:
         indexer.sync()
@@ -237,6 +230,19 @@ def test_an_excluded_source_that_appears_or_goes_later_decides_its_translation_i
         (content / source).write_text(source_text + _SECRET + "\n", "utf-8")
         indexer.sync()  # a reconcile scan, the event missed
         assert translation not in public_index_paths(index), way
+
+
+def _site_of_pages(tmp_path: Path, layout: str, folder: str, files: dict[str, str]) -> tuple[Path, WikiSettings]:
+    """A site of ``files``, a public shipping page and six unrelated pages under ``folder``
+    (pages enough that a change derives again only what it affects, not the whole corpus;
+    a root named content/ would be Hugo's content folder), and its settings: every page public."""
+    content = write_files(tmp_path / "site", {
+        **files,
+        f"{folder}shipping.md": f"---\ntitle: Shipping\n---\n\n{_PUBLIC}\n",
+        **{f"{folder}page-{n}.md": f"---\ntitle: Page {n}\n---\n\nPage {n} is about topic number {n}.\n"
+           for n in range(6)}})
+    return content, WikiSettings(root=content, layout=layout, default_locale="en", locales=("en", "de"),
+                                 audience_rules=(AudienceRule("**", "public"),), config_hold_s=0.0)
 
 
 #: ``(layout, config, its text, excluded source, its front matter with {key}, translation,
@@ -266,15 +272,9 @@ def test_an_excluded_source_rekeyed_with_the_event_missed_is_seen_by_the_reconci
 
     layout, config, config_text, source, source_front, translation, translation_text, key = _REKEYED[way]
     folder = "content/" if layout == "hugo" else ""
-    content = write_files(tmp_path / "site", {
-        config: config_text,
-        source: source_front.format(key="other-page") + _SECRET + "\n",
-        translation: translation_text + _GERMAN + "\n",
-        f"{folder}shipping.md": f"---\ntitle: Shipping\n---\n\n{_PUBLIC}\n",
-        **{f"{folder}page-{n}.md": f"---\ntitle: Page {n}\n---\n\nPage {n} is about topic number {n}.\n"
-           for n in range(6)}})
-    settings_ = WikiSettings(root=content, layout=layout, default_locale="en", locales=("en", "de"),
-                             audience_rules=(AudienceRule("**", "public"),), config_hold_s=0.0)
+    content, settings_ = _site_of_pages(tmp_path, layout, folder, {
+        config: config_text, source: source_front.format(key="other-page") + _SECRET + "\n",
+        translation: translation_text + _GERMAN + "\n"})
     index = tmp_path / "index"
     with Indexer(settings_, IndexLayout(index)) as indexer:
         indexer.sync()
