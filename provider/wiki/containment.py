@@ -112,7 +112,7 @@ from .secret_forms import (
     tiles,
     with_digits,
 )
-from .secret_lines import names_a_secret_anywhere, secret_values, whole_labelled_values
+from .secret_lines import names_a_secret_anywhere, secret_values, table_values, whole_labelled_values
 
 __all__ = [
     "ALONE_SHARE",
@@ -426,10 +426,11 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
              for block in blocks]
     texts = [text for text, _, _ in given]
     code_pieces = [piece for text, code, spans in given for piece in ((text,) if code else spans)]
-    for text, code, _ in given:
+    tabled = table_values(texts)
+    for number, (text, code, _) in enumerate(given):
         found = terms(text)
         whole = whole_labelled_values(text) if ":" in text or "=" in text or "：" in text else []
-        for value in secret_values(text):
+        for value in dict.fromkeys([*secret_values(text), *tabled.get(number, ())]):
             out += _secret_entries(value, given=value in whole)
             if _DIGIT.search(value) and not is_placeholder(value):
                 coded = _secret_pairs(found, value)

@@ -1,0 +1,81 @@
+"""Issue 24 (CONTRACT X2), the attacker on the current build: a PIN or a code said in
+forms rule 6d missed, each served to ``customer_safe``. As classes:
+
+1. a PIN said in a sentence that goes on after it (``… is 7305 and it rotates
+   monthly.``), after an aside (``The alarm PIN (rotated monthly) is 4417.``), before its
+   name (``4417 is the alarm PIN.``) or in a table's column named for it;
+
+is withheld when a public page gives its digits. The rule runs in memory
+(:func:`tests.wiki.test_secret_attack_classes._withheld`); a page's blocks are what
+:func:`provider.wiki.plaintext.markdown_to_text` makes of its markdown.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from provider.wiki.plaintext import markdown_to_text
+from tests.wiki.test_secret_attack_classes import _withheld
+
+_NOTE = "Notes for the on-call rota, kept here for the night shift."
+_WHATS = ("alarm PIN", "lab door code", "door code", "alarm code", "PIN", "gate code")
+
+
+def _blocks(markdown: str) -> list[str]:
+    return [block.text for block in markdown_to_text(markdown).blocks]
+
+
+def _pin(rng: random.Random) -> str:
+    while True:
+        value = str(rng.randint(1000, 99999))
+        if not (1900 <= int(value) <= 2099) and len(set(value)) > 2 and value not in "0123456789":
+            return value
+
+
+@st.composite
+def _said_pins(draw: st.DrawFn) -> tuple[str, str]:
+    """(an internal page's markdown saying a PIN, the PIN)."""
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    pin, what = _pin(rng), rng.choice(_WHATS)
+    form = draw(st.sampled_from(["and", "aside", "first", "table"]))
+    if form == "and":
+        line = f"The {what} is {pin} {rng.choice(['and', 'but', 'which'])} it rotates monthly."
+    elif form == "aside":
+        line = f"The {what} ({rng.choice(['rotated monthly', 'see the rota', 'night shift'])}) is {pin}."
+    elif form == "first":
+        line = f"{pin} is the {what}."
+    else:
+        line = f"| System | {what.split()[-1].upper() if what.endswith('PIN') else what.capitalize()} |\n" \
+               f"|---|---|\n| Alarm | {pin} |\n| Lobby | see the desk |"
+    return f"{_NOTE}\n\n{line}\n", pin
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_said_pins(), st.sampled_from(["Press {} to continue.", "Disarm the walrus alarm with {}."]))
+def test_issue24_a_pin_said_in_any_sentence_or_table_is_looked_for_anywhere(case: tuple[str, str],
+                                                                            public: str) -> None:
+    internal, pin = case
+    assert _withheld(_blocks(internal), [[public.format(pin)]]) == [True]
+
+
+def test_issue24_the_attackers_pin_sentences_are_withheld() -> None:
+    for internal, public in [
+        ("The alarm PIN is 7305 and it rotates monthly.", "Disarm the walrus alarm with 7305."),
+        ("The lab door code is 4417 and it rotates monthly.", "Press 4417 to continue."),
+        ("The alarm PIN (rotated monthly) is 4417.", "Press 4417 to continue."),
+        ("4417 is the alarm PIN.", "Press 4417 to continue."),
+        ("| System | PIN |\n|---|---|\n| Alarm | 4417 |", "Press 4417 to continue."),
+    ]:
+        assert _withheld(_blocks(f"{_NOTE}\n\n{internal}\n"), [[public]]) == [True], internal
+
+
+def test_issue24_a_state_a_number_of_a_non_secret_or_a_table_of_no_secret_stay_public() -> None:
+    for internal, public in [
+        ("The token is revoked and a new one is created.", "The token is revoked by the admin."),
+        ("4417 is the build number.", "Press 4417 to continue."),
+        ("| System | Port |\n|---|---|\n| Alarm | 4417 |", "Press 4417 to continue."),
+    ]:
+        assert _withheld(_blocks(f"{_NOTE}\n\n{internal}\n"), [[public]]) == [False], internal
