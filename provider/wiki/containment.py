@@ -97,6 +97,7 @@ from .secret_forms import (
     PARTS_MIN_CHARS,
     SHAPED_DIGITS,
     SKELETON_MIN_CHARS,
+    ascii_digits,
     edit_bound,
     is_key,
     is_placeholder,
@@ -313,7 +314,9 @@ def terms(text: str) -> list[str]:
     identifiers written one way (see the module docstring)."""
     if _DIGIT.search(text) is None:  # both patterns need a digit: most prose has none
         return words(text)
-    return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", text)))
+    # Every script's decimal digits read as ASCII (``٤٤١٧`` is ``4417``: issue 24); NFKC
+    # folds only full-width ones.
+    return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", ascii_digits(text))))
 
 
 def is_code(term: str) -> bool:

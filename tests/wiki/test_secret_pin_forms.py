@@ -4,6 +4,7 @@ forms rule 6d missed, each served to ``customer_safe``. As classes:
 1. a PIN said in a sentence that goes on after it (``… is 7305 and it rotates
    monthly.``), after an aside (``The alarm PIN (rotated monthly) is 4417.``), before its
    name (``4417 is the alarm PIN.``) or in a table's column named for it;
+2. a lone PIN written in another script's digits (``٤٤١٧``, ``४४१७``, ``৪৪১৭``, ``۴۴۱۷``);
 
 is withheld when a public page gives its digits. The rule runs in memory
 (:func:`tests.wiki.test_secret_attack_classes._withheld`); a page's blocks are what
@@ -13,6 +14,7 @@ is withheld when a public page gives its digits. The rule runs in memory
 from __future__ import annotations
 
 import random
+import unicodedata
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,3 +81,21 @@ def test_issue24_a_state_a_number_of_a_non_secret_or_a_table_of_no_secret_stay_p
         ("| System | Port |\n|---|---|\n| Alarm | 4417 |", "Press 4417 to continue."),
     ]:
         assert _withheld(_blocks(f"{_NOTE}\n\n{internal}\n"), [[public]]) == [False], internal
+
+
+#: The zero of each script's decimal digits a public page may write a PIN in.
+_ZEROS = [zero for zero in range(0x660, 0x1D800) if unicodedata.category(chr(zero)) == "Nd"
+          and unicodedata.decimal(chr(zero)) == 0 and not (0xFF10 <= zero <= 0xFF19)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6), st.sampled_from(_ZEROS))
+def test_issue24_a_pin_in_any_scripts_digits_is_its_digits(seed: int, zero: int) -> None:
+    pin = _pin(random.Random(seed))
+    shown = "".join(chr(zero + int(digit)) for digit in pin)
+    assert _withheld([_NOTE, f"Alarm PIN: {pin}"], [[f"Enter {shown} to continue."]]) == [True], shown
+
+
+def test_issue24_the_attackers_pin_in_other_digits_is_withheld() -> None:
+    for shown in ("٤٤١٧", "४४१७", "৪৪১৭", "۴۴۱۷"):
+        assert _withheld([_NOTE, "Alarm PIN: 4417"], [[f"Enter {shown} to continue."]]) == [True], shown
