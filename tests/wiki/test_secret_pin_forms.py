@@ -5,6 +5,8 @@ forms rule 6d missed, each served to ``customer_safe``. As classes:
    monthly.``), after an aside (``The alarm PIN (rotated monthly) is 4417.``), before its
    name (``4417 is the alarm PIN.``) or in a table's column named for it;
 2. a lone PIN written in another script's digits (``٤٤١٧``, ``४४१७``, ``৪৪১৭``, ``۴۴۱۷``);
+3. a key or a code with Cyrillic or Greek look-alike letters, capitals included
+   (``qК7vR2mХw9Lр``, ``7731-ZZ9О``);
 
 is withheld when a public page gives its digits. The rule runs in memory
 (:func:`tests.wiki.test_secret_attack_classes._withheld`); a page's blocks are what
@@ -20,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from provider.wiki.plaintext import markdown_to_text
-from tests.wiki.test_secret_attack_classes import _withheld
+from tests.wiki.test_secret_attack_classes import _code, _key, _withheld
 
 _NOTE = "Notes for the on-call rota, kept here for the night shift."
 _WHATS = ("alarm PIN", "lab door code", "door code", "alarm code", "PIN", "gate code")
@@ -99,3 +101,35 @@ def test_issue24_a_pin_in_any_scripts_digits_is_its_digits(seed: int, zero: int)
 def test_issue24_the_attackers_pin_in_other_digits_is_withheld() -> None:
     for shown in ("٤٤١٧", "४४१७", "৪৪১৭", "۴۴۱۷"):
         assert _withheld([_NOTE, "Alarm PIN: 4417"], [[f"Enter {shown} to continue."]]) == [True], shown
+
+
+#: Cyrillic and Greek letters a reader takes for a Latin one (capitals too: ``К``, ``Х``, ``О``).
+_LOOKALIKE_LETTERS = {"K": "КΚ", "X": "ХΧ", "O": "ОΟ", "p": "рρ", "A": "АΑ", "B": "ВΒ", "C": "С", "E": "ЕΕ",
+                      "H": "НΗ", "M": "МΜ", "T": "ТΤ", "a": "а", "c": "с", "e": "е", "o": "оο", "x": "х",
+                      "y": "у", "Z": "Ζ"}
+
+
+def _respelled(rng: random.Random, value: str) -> str:
+    at = [i for i, ch in enumerate(value) if ch in _LOOKALIKE_LETTERS]
+    chosen = set(rng.sample(at, min(len(at), rng.randint(1, 3))))
+    return "".join(rng.choice(_LOOKALIKE_LETTERS[ch]) if i in chosen else ch for i, ch in enumerate(value))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6), st.sampled_from(["key", "code"]))
+def test_issue24_cyrillic_and_greek_lookalike_letters_in_keys_and_codes(seed: int, what: str) -> None:
+    rng = random.Random(seed)
+    if what == "key":
+        value = _key(rng, rng.randint(12, 20)) + rng.choice("KXOp")  # a letter with look-alikes
+        line = f"API key: {value}"
+    else:
+        code = _code(rng)[:-2] + "".join(rng.choice("20") for _ in range(2))
+        line = f"Override code: {code}"
+        value = code[:-2] + code[-2:].translate(str.maketrans("20", "ZO"))  # 2 as Z, 0 as O
+    shown = _respelled(rng, value)
+    assert _withheld([_NOTE, line], [[f"Use the pelican token {shown} now."]]) == [True], (line, shown)
+
+
+def test_issue24_the_attackers_cyrillic_key_and_code_are_withheld() -> None:
+    assert _withheld([_NOTE, "API key: qK7vR2mXw9Lp"], [["Use the pelican token qК7vR2mХw9Lр"]]) == [True]
+    assert _withheld([_NOTE, "Override code: 7731-2290"], [["Use 7731-ZZ9О now."]]) == [True]
