@@ -8,6 +8,9 @@ forms rule 6d missed, each served to ``customer_safe``. As classes:
 3. a key or a code with Cyrillic or Greek look-alike letters, capitals included
    (``qК7vR2mХw9Lр``, ``7731-ZZ9О``);
 
+and that a dotted version of a PIN's digits (``Upgrade to version 4.4.17``, ``release
+4.4.1.7``: 3 or more numeric groups) is no PIN's spacing (4);
+
 is withheld when a public page gives its digits. The rule runs in memory
 (:func:`tests.wiki.test_secret_attack_classes._withheld`); a page's blocks are what
 :func:`provider.wiki.plaintext.markdown_to_text` makes of its markdown.
@@ -133,3 +136,20 @@ def test_issue24_cyrillic_and_greek_lookalike_letters_in_keys_and_codes(seed: in
 def test_issue24_the_attackers_cyrillic_key_and_code_are_withheld() -> None:
     assert _withheld([_NOTE, "API key: qK7vR2mXw9Lp"], [["Use the pelican token qК7vR2mХw9Lр"]]) == [True]
     assert _withheld([_NOTE, "Override code: 7731-2290"], [["Use 7731-ZZ9О now."]]) == [True]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6),
+       st.sampled_from(["Upgrade to version {}.", "Use release {} today.", "Since {} the menu moved."]))
+def test_issue24_a_dotted_version_of_a_pins_digits_is_no_pin(seed: int, public: str) -> None:
+    rng = random.Random(seed)
+    pin = _pin(rng)
+    cuts = sorted(rng.sample(range(1, len(pin)), rng.randint(2, len(pin) - 1)))
+    version = ".".join(pin[a:b] for a, b in zip([0, *cuts], [*cuts, len(pin)], strict=True))
+    assert _withheld([_NOTE, f"Alarm PIN: {pin}"], [[public.format(version)], [f"Press {pin} to continue."]]) \
+        == [False, True], version
+
+
+def test_issue24_the_attackers_versions_stay_public_and_other_spacings_do_not() -> None:
+    pages = [["Upgrade to version 4.4.17"], ["Use release 4.4.1.7 today."], ["Press 44.17 now."], ["Dial 4-4-1-7."]]
+    assert _withheld([_NOTE, "Alarm PIN: 4417"], pages) == [False, False, True, True]
