@@ -9,7 +9,8 @@ holding the value, with or without its label, holds the internal text.
 * **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
   script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
   secret's name (``Admin password``; not ``Password reset``) or a code of what one opens
-  (``Override code``, ``Door codes``: :data:`CODE_QUALIFIERS`; not ``Error code``): :data:`LABEL_WORDS`, in
+  (``Override code``, ``Door codes``, ``Lock PIN``, ``Safe combination``: :data:`CODE_QUALIFIERS`; not
+  ``Error code``, ``Zip code``): :data:`LABEL_WORDS`, in
   English, German, French, Spanish, Portuguese, Italian, Dutch, Russian;
   :data:`LABEL_CHARACTERS` (anywhere in the label) in Japanese, Chinese and Korean.
 * **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
@@ -48,14 +49,22 @@ LABEL_WORDS = frozenset("""
     "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
     "door code", "alarm code", "de passe", "pin code", "recovery phrase", "seed phrase", "secret phrase",
     "wifi password", "vault phrase",
+    "türcode", "tresorcode", "alarmcode", "code d accès", "code d entrée", "código de acceso", "código de acesso",
+    "codice di accesso",
 })
 #: Words that name what a code opens or does (``Override code``, ``Gate codes``): a label
 #: word, or one of these, followed by a word of :data:`_CODE_WORDS` names a secret. A code
 #: of nothing named (``Error code``, ``Status code``, ``code``) is none.
 CODE_QUALIFIERS = frozenset("""
     override overrides door alarm gate keypad bypass disarm vault master emergency unlock
+    access entry lock safe security
 """.split()) | frozenset(name for name in LABEL_WORDS if " " not in name)
-_CODE_WORDS = frozenset({"code", "codes"})
+#: What a qualifier of :data:`CODE_QUALIFIERS` names a secret with (``Lock code``,
+#: ``Alarm PIN``, ``Safe combination``; issue 24).
+_CODE_WORDS = frozenset({"code", "codes", "pin", "pins", "combination", "combinations"})
+#: Qualifiers that name a secret with ``number`` too (``Safe number``; not ``Access
+#: number``, a dial-in phone number, nor ``Door number``, ``Gate number``).
+_NUMBER_QUALIFIERS = frozenset({"safe", "lock", "alarm", "keypad", "unlock"})
 #: The label words run together (``pass word`` and ``passphrase`` name the same secret).
 _JOINED_LABELS = frozenset(name.replace(" ", "") for name in LABEL_WORDS)
 #: Names of a secret in scripts written without spaces (matched anywhere in the label).
@@ -94,6 +103,10 @@ def _names_a_secret(label: str) -> bool:
     # Its words may be split or joined: "pass word", "pass-word", "pass_phrase", "codeword".
     if len(found) >= 2 and found[-1] in _CODE_WORDS and found[-2] in CODE_QUALIFIERS:
         return True  # "Override code": "override" names a secret, "code" ends the label (issue 24)
+    if len(found) >= 2 and found[-1] in ("number", "numbers") and found[-2] in _NUMBER_QUALIFIERS:
+        return True
+    if found in (["combination"], ["combinations"]):
+        return True  # a lock's, alone ("Combination: 12-34-56"); not "Key combination"
     return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
 
 

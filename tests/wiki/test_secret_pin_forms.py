@@ -9,7 +9,10 @@ forms rule 6d missed, each served to ``customer_safe``. As classes:
    (``qК7vR2mХw9Lр``, ``7731-ZZ9О``);
 
 and that a dotted version of a PIN's digits (``Upgrade to version 4.4.17``, ``release
-4.4.1.7``: 3 or more numeric groups) is no PIN's spacing (4);
+4.4.1.7``: 3 or more numeric groups) is no PIN's spacing (4); and that a code of what it
+opens is a secret's label (``Access code``, ``Lock code``, ``Safe combination``,
+``Türcode``, ``Code d'accès``, ``Código de acceso``), not a code of nothing secret
+(``Error code``, ``Zip code``) (5).
 
 is withheld when a public page gives its digits. The rule runs in memory
 (:func:`tests.wiki.test_secret_attack_classes._withheld`); a page's blocks are what
@@ -153,3 +156,21 @@ def test_issue24_a_dotted_version_of_a_pins_digits_is_no_pin(seed: int, public: 
 def test_issue24_the_attackers_versions_stay_public_and_other_spacings_do_not() -> None:
     pages = [["Upgrade to version 4.4.17"], ["Use release 4.4.1.7 today."], ["Press 44.17 now."], ["Dial 4-4-1-7."]]
     assert _withheld([_NOTE, "Alarm PIN: 4417"], pages) == [False, False, True, True]
+
+
+_OPENS = "access entry lock door gate alarm safe keypad unlock security".split()
+_NAMES = ["code", "PIN", "combination", "codes"]
+_OTHER_LABELS = ["Combination", "Türcode", "Code d'accès", "Código de acceso", "Lock number"]
+_NOT_SECRETS = ["Error code", "Status code", "Zip code", "Country code", "Product code", "Key combination",
+                "Access number"]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6), st.sampled_from(["{}: {}", "The {} is {}."]))
+def test_issue24_a_code_of_what_it_opens_is_a_secrets_label(seed: int, form: str) -> None:
+    rng = random.Random(seed)
+    pin = _pin(rng)
+    label = rng.choice([f"{rng.choice(_OPENS).capitalize()} {rng.choice(_NAMES)}", *_OTHER_LABELS])
+    secret = _withheld([_NOTE, form.format(label, pin)], [[f"Press {pin} to continue."]])
+    plain = _withheld([_NOTE, form.format(rng.choice(_NOT_SECRETS), pin)], [[f"Press {pin} to continue."]])
+    assert (secret, plain) == ([True], [False]), label
