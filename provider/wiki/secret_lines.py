@@ -105,7 +105,7 @@ def _names_a_secret(label: str) -> bool:
         return True  # "Override code": "override" names a secret, "code" ends the label (issue 24)
     if len(found) >= 2 and found[-1] in ("number", "numbers") and found[-2] in _NUMBER_QUALIFIERS:
         return True
-    if found in (["combination"], ["combinations"]):
+    if found[-1] in ("combination", "combinations") and (len(found) == 1 or found[-2] in ("the", "a", "our", "this")):
         return True  # a lock's, alone ("Combination: 12-34-56"); not "Key combination"
     return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
 
@@ -238,19 +238,22 @@ def table_values(texts: Sequence[str]) -> dict[int, list[str]]:
     """The values a table's column gives under a secret's name: ``texts`` (a page's
     blocks, a table row each as its cells joined by `` · ``) → for each row (by index)
     under a header row with a cell naming a secret (``| System | PIN |``), that column's
-    cell when it is one term (``| Alarm | 4417 |`` gives ``4417``; issue 24). A row of
-    another number of cells, or a block of no cells, ends the table."""
+    cell when it is one term holding a digit (``| Alarm | 4417 |`` gives ``4417``; issue
+    24). Only a table's first row is its header (a row ``| Password | The password of
+    … |`` of an options table names no column). A row of another number of cells, or a
+    block of no cells, ends the table."""
     out: dict[int, list[str]] = {}
     columns: list[int] = []
     width = 0
     for number, text in enumerate(texts):
         cells = text.split(_CELL) if _CELL in text else []
-        if len(cells) != width or not columns:
+        if len(cells) != width:  # a table's first row is its header; a row of its body names nothing
             columns = [at for at, cell in enumerate(cells)
                        if cell.strip() and len(cell.split()) <= MAX_LABEL_WORDS and _names_a_secret(cell)]
             width = len(cells)
             continue
-        found = [cells[at].strip() for at in columns if len(cells[at].split()) == 1]
+        found = [cells[at].strip() for at in columns
+                 if len(cells[at].split()) == 1 and any(ch.isdigit() for ch in cells[at])]
         if found:
             out[number] = found
     return out
