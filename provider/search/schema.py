@@ -20,13 +20,14 @@ __all__ = ["BODY_BOOST", "CODE_BOOST", "PASSAGE_VECTOR_FIELD", "SCHEMA_VERSION",
            "body_field", "build_schema", "code_field", "has_vectors", "languages_of", "title_field",
            "vector_bytes"]
 
+# 22: PINs said before "and", after an aside, first, or in a table's column (k:); other digits as ASCII;
 # 21: searched text fields keep term frequencies, not positions (nothing reads them);
 # 20: 19's two halves together (each merged alone as 19): whole labelled values (rule 6d parts);
 # 19: a page's tokens after its skeleton (j:), a lone PIN's digits (k:), PIN skeletons by digits;
 # 18: secret values' pieces, their sentence's code pairs, labelled skeletons (l:);
 # 17: code blocks marked x: (their parts are read as written);
 # 16: secret-shaped values marked v: (never common); 15: short command lines marked c:
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 22
 # (14: respelled blocks store their words, secret forms widened (issue 24))
 # (13: short public blocks store their words)
 # (12: hidden blocks store names, secrets as skeletons)

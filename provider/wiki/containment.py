@@ -97,6 +97,7 @@ from .secret_forms import (
     PARTS_MIN_CHARS,
     SHAPED_DIGITS,
     SKELETON_MIN_CHARS,
+    ascii_digits,
     edit_bound,
     is_key,
     is_placeholder,
@@ -112,7 +113,7 @@ from .secret_forms import (
     tiles,
     with_digits,
 )
-from .secret_lines import names_a_secret_anywhere, secret_values, whole_labelled_values
+from .secret_lines import names_a_secret_anywhere, secret_values, table_values, whole_labelled_values
 
 __all__ = [
     "ALONE_SHARE",
@@ -302,6 +303,8 @@ _CODE_GAP = re.compile(r"(?<=[^\W\d_])[-_](?=\d)|(?<=\d)[-_](?=[^\W\d_])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[\u3002\uff01\uff1f])")
 #: A year (1900 to 2099): a PIN that is one is every dated page's number, never looked for alone.
 _YEAR = re.compile(r"(?:19|20)\d\d")
+#: Digits a PIN has at most (a dotted version of as many is none: :func:`_version`).
+MAX_PIN_DIGITS = 5
 #: Terms on either side of a code that a code pair ties it to ("Override PIN: 4417-9920").
 CODE_WINDOW = 4
 #: Digits a term needs to be a code (a PIN, a phone number, an account or error number).
@@ -313,7 +316,21 @@ def terms(text: str) -> list[str]:
     identifiers written one way (see the module docstring)."""
     if _DIGIT.search(text) is None:  # both patterns need a digit: most prose has none
         return words(text)
-    return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", text)))
+    # Every script's decimal digits read as ASCII (``٤٤١٧`` is ``4417``: issue 24); NFKC
+    # folds only full-width ones.
+    return words(_CODE_GAP.sub("", _NUMBER_GAP.sub("", _DOTTED.sub(_version, ascii_digits(text)))))
+
+
+#: A dotted version: 3 or more numeric groups apart by dots (``4.4.17``, ``4.4.1.7``).
+_DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?!\.?\d)")
+
+
+def _version(found: re.Match[str]) -> str:
+    """A dotted version of a PIN's digits or fewer is no PIN's spacing (``Upgrade to
+    version 4.4.17`` is no ``4417``: issue 24): one term, its groups apart by ``v``
+    (``4v4v17``); a longer run (an IP address, a code) is its digits as any code's."""
+    shown = found.group()
+    return shown.replace(".", "v") if len(shown) - shown.count(".") <= MAX_PIN_DIGITS else shown
 
 
 def is_code(term: str) -> bool:
@@ -426,10 +443,11 @@ def block_shingles(blocks: Iterable[str | tuple[str, bool] | tuple[str, bool, tu
              for block in blocks]
     texts = [text for text, _, _ in given]
     code_pieces = [piece for text, code, spans in given for piece in ((text,) if code else spans)]
-    for text, code, _ in given:
+    tabled = table_values(texts)
+    for number, (text, code, _) in enumerate(given):
         found = terms(text)
         whole = whole_labelled_values(text) if ":" in text or "=" in text or "：" in text else []
-        for value in secret_values(text):
+        for value in dict.fromkeys([*secret_values(text), *tabled.get(number, ())]):
             out += _secret_entries(value, given=value in whole)
             if _DIGIT.search(value) and not is_placeholder(value):
                 coded = _secret_pairs(found, value)

@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["DROPPED", "Dropped", "fold", "mentions", "near", "resembles", "squash"]
+__all__ = ["DROPPED", "Dropped", "fold", "latin_lookalikes", "mentions", "near", "resembles", "squash"]
 
 #: Default-ignorable code points outside category Cf (UAX #44 Default_Ignorable_Code_Point).
 _IGNORABLE_EXTRA = frozenset(
@@ -144,6 +144,26 @@ def latin_skeleton() -> dict[int, str]:
         if char.casefold() == char:
             skeleton.setdefault(ord(char), letter)
     return skeleton
+
+
+@lru_cache(maxsize=1)
+def latin_lookalikes() -> dict[int, str]:
+    """A ``str.translate`` table: each non-ASCII character listed as confusable with one
+    ASCII letter or digit (UTS #39) → that character in its case (Cyrillic ``К`` → ``K``,
+    ``р`` → ``p``, Greek ``Χ`` → ``X``, Cyrillic ``О`` → ``O``). For a key's or code's
+    characters, whose case counts (:func:`provider.wiki.secret_forms.page_tokens`;
+    :func:`latin_skeleton` folds case first, and so misses capitals whose folded letter
+    is listed as no Latin one: ``К``, ``Х``)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    table: dict[int, str] = {}
+    for char, entries in confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        found = {e["c"] for e in entries if len(e.get("c", "")) == 1 and e["c"].isascii() and e["c"].isalnum()}
+        if len(found) == 1:
+            table[ord(char)] = found.pop()
+    return table
 
 
 def _matches(char: str, wanted: str) -> bool:

@@ -54,6 +54,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from .copies import _fold
+from .lookalike import latin_lookalikes
 
 __all__ = ["CIPHER_MIN_LETTERS", "FOREIGN_DIGIT_WORDS", "KEY_MIN_CHARS", "MAX_JOINED_CHARS", "MAX_PAGE_TOKENS",
            "MAX_SPELLINGS", "MIN_BYTE_RUN", "MIN_ENCODED_CHARS", "MIN_NATO_RUN", "MIXED_MAX_DIGITS",
@@ -430,7 +431,9 @@ def page_tokens(blocks: Iterable[str]) -> list[str]:
     for text in blocks:
         shown = _undone(text)
         if not shown.isascii():
-            shown = unicodedata.normalize("NFKC", ascii_digits(shown))
+            # Look-alike letters as the Latin letter or digit they imitate, in their case
+            # (``qК7vR2mХw9Lр`` with Cyrillic К, Х, р; ``7731-ZZ9О``: issue 24).
+            shown = unicodedata.normalize("NFKC", ascii_digits(shown)).translate(latin_lookalikes())
         for found in _PAGE_TOKEN.findall(shown):
             if found.isalpha() and (found.islower() or found.istitle()):
                 continue  # a word (``blog``, ``Hello``), most of a page: no key, piece or code

@@ -9,7 +9,8 @@ holding the value, with or without its label, holds the internal text.
 * **Label**: the :data:`MAX_LABEL_WORDS` words (or :data:`MAX_LABEL_CHARS` characters of a
   script written without spaces) before a colon (``:``, ``：``) or ``=``, ending with a
   secret's name (``Admin password``; not ``Password reset``) or a code of what one opens
-  (``Override code``, ``Door codes``: :data:`CODE_QUALIFIERS`; not ``Error code``): :data:`LABEL_WORDS`, in
+  (``Override code``, ``Door codes``, ``Lock PIN``, ``Safe combination``: :data:`CODE_QUALIFIERS`; not
+  ``Error code``, ``Zip code``): :data:`LABEL_WORDS`, in
   English, German, French, Spanish, Portuguese, Italian, Dutch, Russian;
   :data:`LABEL_CHARACTERS` (anywhere in the label) in Japanese, Chinese and Korean.
 * **Value**: the text after it up to the end of its sentence or clause (``.``, ``!``,
@@ -30,11 +31,11 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 __all__ = ["CODE_QUALIFIERS", "LABEL_CHARACTERS", "LABEL_WORDS", "MAX_IS_VALUE_WORDS", "MAX_LABEL_CHARS",
            "MAX_LABEL_WORDS", "MAX_VALUE_TERMS", "names_a_secret_anywhere", "secret_values",
-           "whole_labelled_values"]
+           "table_values", "whole_labelled_values"]
 
 #: Words (case-folded, NFKC) of a label that names a secret; two-word names are matched as
 #: a run ("code word", "master key").
@@ -48,14 +49,22 @@ LABEL_WORDS = frozenset("""
     "authorization phrase", "authorisation code", "authorization code", "safe word", "unlock code",
     "door code", "alarm code", "de passe", "pin code", "recovery phrase", "seed phrase", "secret phrase",
     "wifi password", "vault phrase",
+    "türcode", "tresorcode", "alarmcode", "code d accès", "code d entrée", "código de acceso", "código de acesso",
+    "codice di accesso",
 })
 #: Words that name what a code opens or does (``Override code``, ``Gate codes``): a label
 #: word, or one of these, followed by a word of :data:`_CODE_WORDS` names a secret. A code
 #: of nothing named (``Error code``, ``Status code``, ``code``) is none.
 CODE_QUALIFIERS = frozenset("""
     override overrides door alarm gate keypad bypass disarm vault master emergency unlock
+    access entry lock safe security
 """.split()) | frozenset(name for name in LABEL_WORDS if " " not in name)
-_CODE_WORDS = frozenset({"code", "codes"})
+#: What a qualifier of :data:`CODE_QUALIFIERS` names a secret with (``Lock code``,
+#: ``Alarm PIN``, ``Safe combination``; issue 24).
+_CODE_WORDS = frozenset({"code", "codes", "pin", "pins", "combination", "combinations"})
+#: Qualifiers that name a secret with ``number`` too (``Safe number``; not ``Access
+#: number``, a dial-in phone number, nor ``Door number``, ``Gate number``).
+_NUMBER_QUALIFIERS = frozenset({"safe", "lock", "alarm", "keypad", "unlock"})
 #: The label words run together (``pass word`` and ``passphrase`` name the same secret).
 _JOINED_LABELS = frozenset(name.replace(" ", "") for name in LABEL_WORDS)
 #: Names of a secret in scripts written without spaces (matched anywhere in the label).
@@ -94,6 +103,10 @@ def _names_a_secret(label: str) -> bool:
     # Its words may be split or joined: "pass word", "pass-word", "pass_phrase", "codeword".
     if len(found) >= 2 and found[-1] in _CODE_WORDS and found[-2] in CODE_QUALIFIERS:
         return True  # "Override code": "override" names a secret, "code" ends the label (issue 24)
+    if len(found) >= 2 and found[-1] in ("number", "numbers") and found[-2] in _NUMBER_QUALIFIERS:
+        return True
+    if found[-1] in ("combination", "combinations") and (len(found) == 1 or found[-2] in ("the", "a", "our", "this")):
+        return True  # a lock's, alone ("Combination: 12-34-56"); not "Key combination"
     return any(" ".join(found[-n:]) in LABEL_WORDS or "".join(found[-n:]) in _JOINED_LABELS for n in (1, 2, 3))
 
 
@@ -118,8 +131,15 @@ def secret_values(text: str) -> Iterator[str]:
     in order, as written (see the module docstring); none when it has no such label."""
     yield from _labelled(text)
     for found in _IS.finditer(text):
-        clause = re.split(r"[.!?;,:()\[\]\u3002]\s*", text[: found.start()])[-1].split()
+        # An aside in brackets is not the label's: "The alarm PIN (rotated monthly) is 4417".
+        before = _ASIDE.sub(" ", text[: found.start()])
+        clause = re.split(r"[.!?;,:()\[\]\u3002]\s*", before)[-1].split()
         if not _said_of_a_secret(clause):
+            number = _NUMBER_BEFORE.search(text[: found.start()])
+            said = re.split(r"[.!?;,:()\[\]\u3002]\s", text[found.end() :] + " ")[0].split()
+            # The number first: "4417 is the alarm PIN." (issue 24).
+            if number is not None and said and len(said) <= MAX_LABEL_WORDS + 1 and _said_of_a_secret(said):
+                yield number.group(1)
             continue
         rest = text[found.end() :]
         end = _VALUE_END.search(rest)
@@ -129,14 +149,21 @@ def secret_values(text: str) -> Iterator[str]:
         value = cut[0].strip()
         shown = value.split()
         # One word before "and" is a state ("the token is revoked and a new one is
-        # created": 2 Learn articles withheld), a passphrase is words.
-        if len(cut) > 1 and len(shown) < 2:
+        # created": 2 Learn articles withheld), a passphrase is words; a number is a PIN
+        # ("The alarm PIN is 7305 and it rotates monthly.": issue 24).
+        if len(cut) > 1 and len(shown) < 2 and not (shown and _PIN.fullmatch(shown[0])):
             continue
         if shown and len(shown) <= MAX_IS_VALUE_WORDS and _SEPARATOR.search(value) is None and \
                 (len(shown) <= 2 or _fold(shown[0]) not in _PROSE_STARTS):
             yield value
 
 
+#: An aside in brackets between a secret's name and its verb.
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+#: A PIN or a code of digits (groups of digits, a separator between them).
+_PIN = re.compile(r"\d+(?:[-\s]\d+)*")
+#: A number that starts its clause, just before its verb ("4417 is the alarm PIN").
+_NUMBER_BEFORE = re.compile(r"(?:^|[.!?;:]\s+|\s*\|\s*|·\s+)(\d{4,}(?:-\d+)*)\s*$")
 #: Words after which a value said in a sentence ends (its clause goes on in prose).
 _CONJUNCTION = re.compile(r"\s+(?:and|but|which|so|until|because|though|while|und|et|y|e)\s+", re.IGNORECASE)
 #: Words that start prose, not a value of three words or more ("is stored in the vault").
@@ -201,3 +228,32 @@ def _labelled_values(text: str) -> Iterator[tuple[str, bool]]:
         value = value.strip()
         if value:
             yield value, following is not None
+
+
+#: How :mod:`provider.wiki.plaintext` joins a table row's cells into one block.
+_CELL = " · "
+
+
+def table_values(texts: Sequence[str]) -> dict[int, list[str]]:
+    """The values a table's column gives under a secret's name: ``texts`` (a page's
+    blocks, a table row each as its cells joined by `` · ``) → for each row (by index)
+    under a header row with a cell naming a secret (``| System | PIN |``), that column's
+    cell when it is one term holding a digit (``| Alarm | 4417 |`` gives ``4417``; issue
+    24). Only a table's first row is its header (a row ``| Password | The password of
+    … |`` of an options table names no column). A row of another number of cells, or a
+    block of no cells, ends the table."""
+    out: dict[int, list[str]] = {}
+    columns: list[int] = []
+    width = 0
+    for number, text in enumerate(texts):
+        cells = text.split(_CELL) if _CELL in text else []
+        if len(cells) != width:  # a table's first row is its header; a row of its body names nothing
+            columns = [at for at, cell in enumerate(cells)
+                       if cell.strip() and len(cell.split()) <= MAX_LABEL_WORDS and _names_a_secret(cell)]
+            width = len(cells)
+            continue
+        found = [cells[at].strip() for at in columns
+                 if len(cells[at].split()) == 1 and any(ch.isdigit() for ch in cells[at])]
+        if found:
+            out[number] = found
+    return out
