@@ -178,7 +178,8 @@ def test_a5_served_a_killed_worker_s_replacement_refuses_its_replays(tmp_path: P
         while time.monotonic() < deadline:
             assert proc.poll() is None, "serve() exited"
             try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                # /readyz, not /healthz: the starting state answers /healthz before a worker serves.
+                if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
                     return
             except httpx.TransportError:
                 pass

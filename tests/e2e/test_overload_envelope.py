@@ -48,7 +48,8 @@ def test_w7_beyond_the_application_limit_the_503_is_the_envelope_with_retry_afte
         while True:
             assert proc.poll() is None, log.read_text(errors="replace")[-3000:]
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                # /readyz, not /healthz: the starting state answers /healthz before a worker serves.
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
