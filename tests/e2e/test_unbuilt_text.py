@@ -19,7 +19,6 @@ from tests.support import ProviderProcess
 
 pytestmark = pytest.mark.e2e
 
-PORT = 18801  # the hugofix lane's range
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -47,7 +46,7 @@ def test_s1_what_hugo_never_builds_and_commented_text_never_reach_customer_safe(
                                      "{{% /comment %}}\n\nThen wombat users sign in again.\n"),
         "content/de/docs/preise.md": "---\ntitle: Preise\n---\nWombat Tarif kostet bald 99 Euro.\n",
     })
-    config = {"content": str(site), "layout": "hugo", "locales": ["en", "de"], "port": PORT,
+    config = {"content": str(site), "layout": "hugo", "locales": ["en", "de"],
               "audience_rules": [{"**": "public"}]}
     server = start_provider(tmp_path / "run", content=site, config=config)
     try:
@@ -69,7 +68,7 @@ def test_s1_a_liquid_conditional_is_internal_text_of_a_public_page(tmp_path: Pat
         "docs/billing.md": ("---\ntitle: Billing\n---\nInvoices are issued monthly.\n\n{% if site.show_new_pricing %}\n"
                             "The pelican discount ends in April.\n{% endif %}\n\nCard payments are accepted.\n"),
     })
-    config = {"content": str(site), "layout": "jekyll", "port": PORT + 1, "audience_rules": [{"**": "public"}]}
+    config = {"content": str(site), "layout": "jekyll", "audience_rules": [{"**": "public"}]}
     server = start_provider(tmp_path / "run", content=site, config=config)
     try:
         assert set(_texts(server, CUSTOMER_SECRET, "invoices")) == {"docs/billing"}
