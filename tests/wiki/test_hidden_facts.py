@@ -25,6 +25,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from provider.wiki.secret_forms import is_placeholder
 from tests.support import write_files
 from tests.wiki.test_contained_text import FILLER, _filler, _page, _public
 
@@ -101,9 +102,11 @@ def test_x2_a_fact_of_a_label_hidden_table_row_stays_hidden_where_copied(tmp_pat
     assert {"settings.md", "other.md"} <= public
     # Issue 24, third round: a code a secret's sentence gives (``The supervisor override
     # code is 7311.``) is a PIN, withheld as its digits anywhere; an extension is no secret.
-    # A PIN that reads as a year (1900–2099) is not looked for alone: the documented floor.
-    year = kind == "code" and any(1900 <= int(n) <= 2099 for n in re.findall(r"\b\d{4}\b", files["balance.md"]))
-    assert ("balance.md" in public) == (kind != "code" or year)
+    # A PIN that reads as a year (1900–2099) or a placeholder (two digits repeated: 2266)
+    # is not looked for alone: the documented floor.
+    floor = kind == "code" and any(1900 <= int(n) <= 2099 or is_placeholder(n)
+                                   for n in re.findall(r"\b\d{4}\b", files["balance.md"]))
+    assert ("balance.md" in public) == (kind != "code" or floor)
 
 
 #: The other places a label or a heading hides a block in, around ``{fact}``.
