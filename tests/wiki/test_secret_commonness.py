@@ -49,7 +49,11 @@ def shaped_values(draw: st.DrawFn) -> str:
         return "".join(rng.choice("ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(rng.randint(2, 3))) + "-" + str(
             rng.randint(1000, 99999))
     value = "".join(rng.choice(_KEY_ALPHABET) for _ in range(rng.randint(12, 32)))
-    value = value if sum(ch.isdigit() for ch in value) >= 2 else value + "47"
+    # Two digits inside, not at the end: ``TnxfdQRCByqv47`` (3 changes of case, digits last)
+    # is a word with a number after it by the rule's definition, not a key's shape.
+    value = value if sum(ch.isdigit() for ch in value) >= 2 else value[:6] + "47" + value[6:]
+    last_letter = max(i for i, ch in enumerate(value) if ch.isalpha())
+    assume(any(ch.isdigit() for ch in value[:last_letter]))  # the key shape's definition
     assume(not is_placeholder(value))  # "2222", "1234": a placeholder (its own class below)
     return value
 
