@@ -23,9 +23,6 @@ accepts connections. So
 * start-up cannot be mistaken for a hang: nothing pings a worker while it opens its
   index (uvicorn's supervisor killed and restarted workers whose start-up took more
   than its 5 s health-check timeout on a busy machine, in a loop);
-* the address answers from the start: until the first worker serves, this process
-  serves :func:`~helpthread_kit.starting.starting_app` on it (``/healthz`` 200, every other
-  request ``503 index_unavailable`` with ``Retry-After``; :class:`_StartingState`);
 * a worker that cannot start (a per-process replay store under several workers, a bad
   setting) stops the whole server once, with its error (:class:`WorkerStartFailed`);
   a worker that dies after it started is replaced, and replacements are marked
@@ -340,13 +337,9 @@ class _Supervisor:
 
     def run(self) -> None:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-        starting: _StartingState | None = _StartingState(self.listener, self.options)
         try:
             for _ in range(self.count):
                 self._start()
-                if starting is not None:
-                    starting.stop()
-                    starting = None
             # Spawned processes take the environment as it is when they start: every
             # worker from now on replaces one that died, and refuses what was signed
             # before it began (its in-memory replay store cannot know those nonces, A5).
@@ -362,8 +355,6 @@ class _Supervisor:
             log.error("%s; stopping the server", exc)
             raise
         finally:
-            if starting is not None:
-                starting.stop()
             self._stop_all()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -388,41 +379,6 @@ class _Supervisor:
                 process.kill()
                 process.join()
         self.processes.clear()
-
-
-class _StartingState:
-    """The address answers while no worker serves yet: :func:`~helpthread_kit.starting.starting_app`
-    (``/healthz`` 200, everything else ``503 index_unavailable``), served by stock uvicorn
-    with the workers' own options (TLS included) in a thread of the supervising process,
-    from before the first worker is started until it accepts connections.
-
-    With ``SO_REUSEPORT`` it listens on a socket of its own beside the workers' (the
-    kernel spreads new connections over every listener of the port, so the first worker
-    takes its share as soon as it listens); with one shared listening socket, on a
-    duplicate of it (closing the duplicate leaves the workers' queue open).
-    """
-
-    def __init__(self, listener: socket.socket, options: dict[str, Any]) -> None:
-        import uvicorn
-
-        from .starting import starting_app
-
-        if isinstance(listener, ReusePortListener):
-            host, port = listener.getsockname()[:2]
-            sock = _worker_listener(listener.family, host, port)
-        else:
-            sock = listener.dup()
-        self._server = uvicorn.Server(uvicorn.Config(starting_app(), **options))
-        # uvicorn installs no signal handlers outside the main thread: the supervisor's stay.
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, name="starting-state",
-                                        daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop answering and close its socket (uvicorn's graceful shutdown: the answers
-        under way are finished); returns once the thread has ended."""
-        self._server.should_exit = True
-        self._thread.join()
 
 
 def _shared_listener(host: str, port: int) -> socket.socket:
