@@ -183,7 +183,7 @@ def test_e2e_a_placed_public_translation_reaches_customer_safe_in_its_locale(tmp
         "de/goodwill.md": _page("Kulanz", f"{_GERMAN} Goodwill heisst Kulanz.", "audience: public\n"),
     })
     server = start_provider(tmp_path / "run", content=wiki, config={
-        "port": 18410, "locales": ["en", "de"], "capabilities": ["retrieve", "locale"]})
+        "locales": ["en", "de"], "capabilities": ["retrieve", "locale"]})
     try:
         for query in ("Kulanzgutschrift", "goodwill"):
             reply = server.retrieve({"query": query, "locale": "de", "limit": 10}, CUSTOMER_SECRET)
