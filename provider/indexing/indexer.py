@@ -213,14 +213,14 @@ class Indexer:
                 self._update(report, paths, progress)
         finally:
             stage(progress, "done")
-        if (self._manifest is not None and self._manifest.rules.last_full
-                and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS):
+        whole = self._manifest is not None and self._manifest.rules.last_full
+        if whole and self._manifest is not None and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS:
             settled = time.monotonic()
             heap.settle_heap()
             took(report, "settle the heap (gc.freeze)", settled)
-        if full:
-            # A build's analysers, postings and batches are garbage now, but their memory
-            # stayed in this (long-lived) process's heap: give it back to the system.
+        if full or whole:
+            # A build's (or a start-up sync's) analysers, postings and batches are garbage
+            # now, but their memory stayed in this long-lived process's heap: give it back.
             trimmed = time.monotonic()
             allocator.release()
             took(report, "give freed memory back (malloc_trim)", trimmed)
