@@ -108,6 +108,7 @@ from .pool import SearcherPool
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import SYNC_CURRENT, SYNC_STALE, body_field, code_field, languages_of, title_field
 from .segment import CJK
+from .segment_files import install as read_segments_in_place
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .semantic import MeaningSearch, Semantic
 from .snippets import best_passage, cited_url, pair_weights, snippet_span
@@ -126,6 +127,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# Searchers read their segments' sub-files from the memory map, not copies (issue 27).
+read_segments_in_place()
 
 #: Distinct query terms searched per language; the rest of a very long query is ignored.
 MAX_QUERY_TERMS = 32
