@@ -82,9 +82,10 @@ def cjk_bigrams(run: str) -> Iterator[str]:
 
 
 _lock = threading.Lock()
-#: Held while a dictionary loads: several threads wanting the same segmenter at once
-#: (a worker's first Korean queries) load it once, not once each.
-_loading = threading.Lock()
+#: One per language, held while its dictionary loads: several threads wanting the same
+#: segmenter at once (a worker's first Korean queries) load it once, not once each, and
+#: a query in another language does not wait for it.
+_loading = {language: threading.Lock() for language in ("ja", "zh", "ko")}
 #: The segmenters loaded in this process, by language subtag.
 _loaded: dict[str, Any] = {}
 
@@ -93,7 +94,7 @@ def _load(language: str, loader: Callable[[], Any]) -> Any:
     """``language``'s segmenter object, made by ``loader`` the first time."""
     found = _loaded.get(language)
     if found is None:
-        with _loading:
+        with _loading[language]:
             found = _loaded.get(language)
             if found is None:
                 found = _loaded[language] = loader()
