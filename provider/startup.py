@@ -34,6 +34,7 @@ import click
 from helpthread_kit.errors import ContractError
 from helpthread_kit.registrations import ConfigurationError, Exposure, Registration
 
+from . import allocator
 from .config import SECRET_ENV, ProviderConfig, registrations_from_env
 from .interrupts import interrupt
 from .logsetup import received_signal, setup_logging
@@ -435,6 +436,10 @@ def serve(config: ProviderConfig, registrations: Sequence[Registration], *, desc
     from helpthread_kit.serving import serve as supervise
 
     _check_application(config, registrations)
+    # Before the indexing thread, the reader processes and the workers start: each of
+    # their threads would otherwise get a malloc arena of its own, which keeps its
+    # high-water mark (provider.allocator).
+    allocator.limit_arenas()
     say = announcer(config)
     stopped_by: str | None = None
     with open_indexer(config, long_running=True) as indexer:

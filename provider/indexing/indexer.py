@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from .. import allocator
 from ..search.analysis import cjk_mode, schema_languages
 from ..search.embedding import load_embedder
 from ..search.layout import ALL, PUBLIC, IndexLayout
@@ -204,18 +205,25 @@ class Indexer:
         self.read_sitemap()  # no sync derives a decision without the sitemap
         started = time.monotonic()
         report = SyncReport()
+        full = rebuild or self._manifest is None or self._build is None
         try:
-            if rebuild or self._manifest is None or self._build is None:
+            if full:
                 self._full_build(report, progress)
             else:
                 self._update(report, paths, progress)
         finally:
             stage(progress, "done")
-        if (self._manifest is not None and self._manifest.rules.last_full
-                and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS):
+        whole = self._manifest is not None and self._manifest.rules.last_full
+        if whole and self._manifest is not None and len(self._manifest.docs) >= heap.FREEZE_MIN_DOCS:
             settled = time.monotonic()
             heap.settle_heap()
             took(report, "settle the heap (gc.freeze)", settled)
+        if full or whole:
+            # A build's (or a start-up sync's) analysers, postings and batches are garbage
+            # now, but their memory stayed in this long-lived process's heap: give it back.
+            trimmed = time.monotonic()
+            allocator.release()
+            took(report, "give freed memory back (malloc_trim)", trimmed)
         report.duration_s = time.monotonic() - started
         return report
 
@@ -322,6 +330,7 @@ class Indexer:
         report.rebuilt = True
         if pending.manifest.rules.last_full and len(pending.manifest.docs) >= heap.FREEZE_MIN_DOCS:
             heap.settle_heap()  # the new build's state is now the long-lived heap
+        allocator.release()  # the old build's state and the rebuild's leftovers (see sync)
         report.duration_s += time.monotonic() - started
         return report
 

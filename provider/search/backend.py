@@ -108,6 +108,7 @@ from .pool import SearcherPool
 from .querylang import candidate_languages, searched_first, stop_words_of, writing_key, written_in
 from .schema import SYNC_CURRENT, SYNC_STALE, body_field, code_field, languages_of, title_field
 from .segment import CJK
+from .segment_files import install as read_segments_in_place
 from .selection import Hit, by_locale, by_writing, cap_passages
 from .semantic import MeaningSearch, Semantic
 from .snippets import best_passage, cited_url, pair_weights, snippet_span
@@ -126,6 +127,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# Searchers read their segments' sub-files from the memory map, not copies (issue 27).
+read_segments_in_place()
 
 #: Distinct query terms searched per language; the rest of a very long query is ignored.
 MAX_QUERY_TERMS = 32
@@ -752,12 +756,13 @@ class WhooshBackend:
 
     def open_ahead(self, interval_s: float = FOLLOW_INTERVAL_S) -> threading.Thread:
         """Follow ``CURRENT`` in a thread: open each build it names and warm it up —
-        index files, the analysers (segmenter dictionaries) of its languages, the
-        spelling vocabularies, the longest posting lists — as soon as it appears, rather
-        than in the first request after it. A serving worker calls this as it starts;
-        from then on :meth:`is_ready` is false until the first build is open (index files,
-        analysers, index summaries), so the first request after ready loads no
-        dictionary; the spelling vocabularies and posting lists are warmed right after,
+        index files, the spelling vocabularies, the longest posting lists — as soon as it
+        appears, rather than in the first request after it. A serving worker calls this
+        as it starts; from then on :meth:`is_ready` is false until the first build is open
+        (index files, index summaries). The Japanese, Chinese and Korean segmenters are
+        not loaded here: each by the first query in its script
+        (:mod:`~provider.search.segment`), so a worker holds only the dictionaries of the
+        languages it was asked in. The spelling vocabularies and posting lists are warmed right after,
         in a thread of their own, so that the follower keeps following meanwhile; a build
         replaced while warming stops being warmed, and the next build's warm-up starts
         only once it has stopped. A request that arrives after ``CURRENT`` changed but
@@ -927,14 +932,11 @@ class WhooshBackend:
                 log.error("cannot open index build %s: %s", name, exc)
                 return self._build
             languages = {sub: languages_of(index.schema) for sub, index in indexes.items()}
-            # Loading segmenter dictionaries takes seconds: say so, so that the log keeps
-            # moving between the build's last line and "serving" (issue 27).
-            log.info("opening index build %s: loading the analysers of %s", name,
-                     ", ".join(sorted(set(languages[PUBLIC]) | set(languages[ALL]))) or "no language")
-            for sub, index in indexes.items():
-                for language in languages[sub]:
-                    # Load the segmenters now, not during someone's first CJK search.
-                    list(index.schema[body_field(language)].analyzer("warm 準備 준비 准备"))
+            # The segmenters (Japanese, Chinese, Korean dictionaries, 70–250 MiB each) are
+            # not loaded here but by the first query in their script: a worker whose
+            # queries are all in other languages never holds one (issue 27).
+            log.info("opening index build %s (languages %s)", name,
+                     ", ".join(sorted(set(languages[PUBLIC]) | set(languages[ALL]))) or "none")
             folders = {sub: str(path / sub) for sub in indexes}
             self._build = _Build(name=name, stamp=stamp, indexes=indexes, languages=languages, folders=folders)
             log.info("serving index build %s", name)

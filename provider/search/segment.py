@@ -22,7 +22,10 @@ clause and a word inside it is never found. Each run of CJK characters is segmen
 Elasticsearch's CJK analysis, overlapping pairs of CJK characters (a lone character
 stays a unigram).
 
-The segmenters are loaded once per process, on first use (each loads a dictionary).
+The segmenters are loaded once per process, on first use (each loads a dictionary of
+70–250 MiB: Korean's ko-dic the largest), one at a time, so that a process holds only the
+dictionaries of the languages it has analysed: a serving worker whose queries are all in
+English never loads one (issue 27). :func:`loaded_dictionaries` says which are loaded.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ __all__ = [
     "KO_STOP",
     "ZH_STOP",
     "cjk_bigrams",
+    "loaded_dictionaries",
     "segmenter",
 ]
 
@@ -78,17 +82,50 @@ def cjk_bigrams(run: str) -> Iterator[str]:
 
 
 _lock = threading.Lock()
+#: One per language, held while its dictionary loads: several threads wanting the same
+#: segmenter at once (a worker's first Korean queries) load it once, not once each, and
+#: a query in another language does not wait for it.
+_loading = {language: threading.Lock() for language in ("ja", "zh", "ko")}
+#: The segmenters loaded in this process, by language subtag.
+_loaded: dict[str, Any] = {}
 
 
-@cache
+def _load(language: str, loader: Callable[[], Any]) -> Any:
+    """``language``'s segmenter object, made by ``loader`` the first time."""
+    found = _loaded.get(language)
+    if found is None:
+        with _loading[language]:
+            found = _loaded.get(language)
+            if found is None:
+                found = _loaded[language] = loader()
+    return found
+
+
+def loaded_dictionaries() -> frozenset[str]:
+    """The language subtags (``ja``, ``zh``, ``ko``) whose segmenter, and so dictionary,
+    this process has loaded."""
+    return frozenset(_loaded)
+
+
 def _sudachi() -> Any:
+    return _load("ja", _new_sudachi)
+
+
+def _jieba() -> Any:
+    return _load("zh", _new_jieba)
+
+
+def _lindera() -> Any:
+    return _load("ko", _new_lindera)
+
+
+def _new_sudachi() -> Any:
     from sudachipy import Dictionary, SplitMode
 
     return Dictionary(dict="core").tokenizer(mode=SplitMode.A)
 
 
-@cache
-def _jieba() -> Any:
+def _new_jieba() -> Any:
     import logging
 
     import jieba
@@ -99,8 +136,7 @@ def _jieba() -> Any:
     return tokenizer
 
 
-@cache
-def _lindera() -> Any:
+def _new_lindera() -> Any:
     import lindera
 
     return lindera.Tokenizer(lindera.load_dictionary("embedded://ko-dic"), mode="normal")

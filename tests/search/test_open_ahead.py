@@ -1,15 +1,18 @@
 """A serving worker opens and warms the served build before it says ready (issue 27):
 the follower of :meth:`WhooshBackend.open_ahead` opens each build ``CURRENT`` names —
-index files, segmenter dictionaries, index summaries — so the first request after ready
-loads no dictionary; its spelling vocabularies and posting lists are warmed right after
-ready, and a rebuild swapped in later is opened and warmed by the follower too.
-Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7)."""
+index files, index summaries — before ready; its spelling vocabularies and posting lists
+are warmed right after ready, and a rebuild swapped in later is opened and warmed by the
+follower too. The Japanese, Chinese and Korean segmenters are loaded by the first query
+in their language, never before: a worker asked only in English holds none of their
+dictionaries. Readiness stays fail closed: not ready before the writer's gate (CONTRACT X7)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -98,7 +101,7 @@ def test_first_query_after_ready_loads_nothing(wiki: tuple[Path, Path], caplog: 
     gate.event.set()
     _wait(backend.is_ready)
     assert backend.opened_ahead == 1
-    # CJK words: the segmenter dictionaries were loaded before ready.
+    # CJK words: each found (its segmenter loaded by this first query in its language).
     assert _ask(backend, "深色模式") == ["zh-CN/dark"]
     assert _ask(backend, "ダークモード") == ["ja/dark"]
     assert _ask(backend, "다크 모드를 활성화") == ["ko/dark"]
@@ -236,3 +239,38 @@ def test_a_process_stopping_during_the_warm_up_exits_cleanly(wiki: tuple[Path, P
     assert run.stdout == "stopping while warming\n"
     assert run.stderr == ""
     assert time.monotonic() - started < 100
+
+
+_ASKING = textwrap.dedent("""
+    import json, sys, time
+    from helpthread_kit.backend import SearchQuery
+    from helpthread_kit.registrations import Exposure
+    from provider.search.backend import WhooshBackend
+    from provider.search.segment import loaded_dictionaries
+
+    backend = WhooshBackend(sys.argv[1], fallback_locales=("en",))
+    backend.open_ahead(interval_s=0.02)
+    while not backend.is_ready():
+        time.sleep(0.02)
+    while backend.warmed_ahead < 1:
+        time.sleep(0.02)
+    seen = []
+    for text in sys.argv[2:]:
+        query = SearchQuery(text=text, limit=5, reach=Exposure.CUSTOMER_SAFE, capabilities=frozenset({"retrieve"}))
+        found = [r.document_id for r in backend.search(query)]
+        libraries = sorted(m for m in ("sudachipy", "jieba", "lindera") if m in sys.modules)
+        seen.append([found, sorted(loaded_dictionaries()), libraries])
+    print(json.dumps(seen))
+""")
+
+
+def test_a_worker_loads_only_the_dictionaries_of_the_languages_it_is_asked_in(wiki: tuple[Path, Path]) -> None:
+    # A fresh process, as a serving worker is: open ahead, warm, then English, then Korean.
+    _, index = wiki
+    out = subprocess.run([sys.executable, "-c", _ASKING, str(index), "dark mode", "다크 모드를 활성화", "深色模式"],
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    english, korean, chinese = json.loads(out.splitlines()[-1])
+    assert english == [["en/dark"], [], []]  # open, warm, asked in English: no dictionary
+    assert korean == [["ko/dark"], ["ko"], ["lindera"]]
+    # Han characters alone may be Chinese or Japanese: the query is analysed as both.
+    assert chinese == [["zh-CN/dark"], ["ja", "ko", "zh"], ["jieba", "lindera", "sudachipy"]]
