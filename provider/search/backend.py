@@ -1184,6 +1184,8 @@ def _term_weights(searcher: Searcher, words: Sequence[str], language: str) -> di
     total = max(searcher.doc_count(), 1)
     weights = {}
     for word in words:
-        frequency = searcher.doc_frequency(body_field(language), word)
+        # The body's frequency from the generation's shared table, which matching has
+        # just filled for these words: a look-up in the term file otherwise.
+        frequency = _dfs(searcher, language, word)[1]
         weights[word] = math.log(1 + total / (1 + frequency))
     return weights
