@@ -54,7 +54,8 @@ from provider.search.backend import WhooshBackend  # noqa: E402
 from provider.search.layout import IndexLayout  # noqa: E402
 from provider.wiki.document import WikiSettings  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpora" / "hetzner-tutorials" / "tutorials"
+# Beside the repository, as CI lays it out; KP_CORPORA names another folder (as in tests/corpora.py).
+CORPUS = Path(os.environ.get("KP_CORPORA") or ROOT.parent / "shared" / "corpora") / "hetzner-tutorials" / "tutorials"
 SECRET = "load-bench-secret-" + "z" * 32
 _WORD = re.compile(r"[a-z]{4,12}")
 

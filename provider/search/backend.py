@@ -485,8 +485,8 @@ class WhooshBackend:
         """The cached answer to ``query`` if the index is provably at the generation it
         was made on, else ``None`` (:class:`~helpthread_kit.backend.CachedAnswers`).
 
-        Never blocks: a ``stat`` of ``CURRENT`` and of the index folder, a dictionary
-        look-up. The generation counts as known while the folder's stamp is the one seen
+        Never blocks: a dictionary look-up, then for an answer found a ``stat`` of
+        ``CURRENT`` and of the index folder. The generation counts as known while the folder's stamp is the one seen
         when it was last read (:meth:`_note_generation`, on a search thread) — every
         commit renames a new table of contents into the folder, which changes it — and
         for at most :data:`GENERATION_TRUST_S` after that read, so about once a second a
@@ -495,15 +495,20 @@ class WhooshBackend:
         if not self.cache.enabled or (self._ready is not None and not self._ready.is_set()):
             return None
         build = self._build
-        if build is None or _file_stamp(self.layout.current_file) != build.stamp:
-            return None  # no build open yet, or a rebuild to open: the search thread does it
+        if build is None:
+            return None  # no build open yet: the search thread opens it
         which = PUBLIC if query.reach is Exposure.CUSTOMER_SAFE else ALL
         seen = self._seen.get(which)
         if seen is None or seen[0] != build.name or time.monotonic() - seen[3] > GENERATION_TRUST_S:
             return None
+        # The look-up before the two stats: a query never asked before (most of them)
+        # costs no system call on the event loop, which would let go of the GIL and wait
+        # for a search thread to hand it back.
         answer = self.cache.get(self._cache_key(query, which))
         if answer is None or answer.build != build.name or answer.generation != seen[2]:
             return None
+        if _file_stamp(self.layout.current_file) != build.stamp:
+            return None  # a rebuild to open: the search thread does it
         if _folder_stamp(build.folders[which]) != seen[1]:
             return None  # a commit since: the search thread reads the new generation
         return answer.at(self._clock())
@@ -1186,6 +1191,8 @@ def _term_weights(searcher: Searcher, words: Sequence[str], language: str) -> di
     total = max(searcher.doc_count(), 1)
     weights = {}
     for word in words:
-        frequency = searcher.doc_frequency(body_field(language), word)
+        # The body's frequency from the generation's shared table, which matching has
+        # just filled for these words: a look-up in the term file otherwise.
+        frequency = _dfs(searcher, language, word)[1]
         weights[word] = math.log(1 + total / (1 + frequency))
     return weights
