@@ -409,9 +409,44 @@ def _copies(drafts: Mapping[str, _Draft], default_locale: str) -> None:
             draft.drift.append(COPY)
 
 
+def _mkdocs_page_of(relpath: str) -> tuple[str, tuple[tuple[str, ...], bool, str]]:
+    """``(page, sort key)`` of a Markdown file as MkDocs builds it: ``a/b.md``,
+    ``a/b/index.md`` and ``a/b/README.md`` are all the page ``a/b/``; the key is MkDocs'
+    own order of building files (``mkdocs.structure.files.file_sort_key``: a folder's
+    files before its subfolders', ``index`` first)."""
+    parts = tuple(relpath.split("/"))
+    stem = strip_extension(parts[-1])
+    index = stem.lower() in ("index", "readme")
+    page = "/".join(parts[:-1]) if index else strip_extension(relpath)
+    return page, (parts[:-1], not index, parts[-1])
+
+
+def _mkdocs_overwritten(drafts: Mapping[str, _Draft]) -> None:
+    """Rule 5 (MkDocs): ``a/b.md`` beside ``a/b/index.md`` are built to the one file
+    ``a/b/index.html``, in MkDocs' order of files; the one written last is the page the site
+    shows, whatever ``nav`` names (MkDocs 1.6: the subfolder's ``index.md``). The others are
+    not on the site: withheld."""
+    by_page: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for relpath, draft in drafts.items():
+        if draft.withheld is None:  # the same documentId too: an ``id:`` of its own names another page
+            by_page[(_mkdocs_page_of(relpath)[0], draft.meta.doc_id)].append(relpath)
+    for paths in by_page.values():
+        if len(paths) < 2:
+            continue
+        paths.sort(key=lambda p: _mkdocs_page_of(p)[1])
+        shown = paths[-1]
+        for other in paths[:-1]:
+            why = f"not a page: MkDocs builds {shown} to the same page after it, so the site shows that one"
+            drafts[other].withheld = why
+            drafts[other].problems.append(why)
+
+
 def _not_pages(drafts: Mapping[str, _Draft], layout: Layout) -> None:
     """Rule 5: files the layout's tool does not render as pages (Hugo leaf-bundle
-    resources, Jekyll files without front matter)."""
+    resources, Jekyll files without front matter, an MkDocs page another file of the same
+    URL overwrites)."""
+    if layout.url_rules == "mkdocs":
+        _mkdocs_overwritten(drafts)
     bundles = set()
     if layout.bundle_resources:
         for relpath in drafts:

@@ -171,7 +171,11 @@ _INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060\u00a0\u00ad\u180e\u2061\u2062\u2063
 HEADER_SCAN_LINES = 40
 
 _FENCE_LIKE = re.compile(r"(?:-{3,}|\+{3,}|;{3,})\s*[A-Za-z]*\s*")
-_KEY_LINE = re.compile(r"""["']?[^\s:="']{1,60}["']?\s*[:=]""")
+#: A ``key: value`` / ``key = value`` line a header could hold. Not a line starting with
+#: ``*``: in YAML that is an alias, never a key (TOML keys never start with it either), and in
+#: Markdown it is emphasis — ``**Documentation**: https://…`` below a thematic break, as
+#: FastAPI-style README index pages have it, is a bold label, not a header.
+_KEY_LINE = re.compile(r"""(?!\*)["']?[^\s:="']{1,60}["']?\s*[:=]""")
 #: gray-matter (Docusaurus, Astro) names the header's language after the opening fence.
 _LANGUAGE_FENCE = re.compile(r"---[ \t]*([A-Za-z]+)[ \t]*")
 #: A line a JSON (or YAML flow) header could start with: ``{`` then a quoted key or a

@@ -346,3 +346,13 @@ def _check_findings(page: str, accepted: tuple[str, ...]) -> list[dict[str, obje
     meta = replace(doc.meta, accepted=accepted)
     resolved = resolve({meta.relpath: meta}, now=NOW)[meta.relpath]
     return [f for f in heuristic_findings(resolved) if f["finding"] == "would-be-marker"]
+
+
+def test_x5_a_bold_audience_label_below_a_thematic_break_still_makes_the_page_internal() -> None:
+    """The ``*`` exception of the misplaced-header rule (a bold label is not a YAML key)
+    leaves the body's audience rule whole: ``**Audience**: internal`` there is internal."""
+    for label in ("**Audience**: internal", "**Audience:** internal", "*audience*: internal"):
+        doc = _doc(f"# T\n\nIntro\n\n---\n\n{label}\n\n---\n\nBody.\n", rules=PUBLIC_RULE)
+        assert doc.meta.audience == "internal", label
+    assert _doc("# T\n\n---\n\n**Documentation**: https://x.dev\n\n---\n\nBody.\n",
+                rules=PUBLIC_RULE).meta.audience == "public"

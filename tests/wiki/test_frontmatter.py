@@ -110,6 +110,24 @@ def test_a_thematic_break_and_prose_near_the_top_are_just_text() -> None:
     assert not front.present and front.error is None
 
 
+_LABELS = st.from_regex(r"[A-Z][a-z]{2,12}( [A-Z][a-z]{2,10})?", fullmatch=True).filter(
+    lambda label: "aud" not in label.lower())
+
+
+@settings(max_examples=60)
+@given(label=_LABELS, emphasis=st.sampled_from(["**", "*"]), colon_inside=st.booleans())
+def test_a_bold_label_below_a_thematic_break_is_text_but_the_same_key_plain_is_a_header(
+        label: str, emphasis: str, colon_inside: bool) -> None:
+    """FastAPI-style index pages (Starlette's) put ``---`` then ``**Documentation**: <a …>``
+    under their logo: ``*`` starts no YAML or TOML key (in YAML it is an alias), so that is
+    a Markdown label, not a misplaced header. The same key written plain stays one (X5)."""
+    shown = f"{emphasis}{label}:{emphasis}" if colon_inside else f"{emphasis}{label}{emphasis}:"
+    front = parse_front_matter(f"<p>logo</p>\n\n---\n\n{shown} https://example.dev\n\n---\n\n# Intro\n")
+    assert not front.present and front.error is None
+    plain = parse_front_matter(f"<p>logo</p>\n\n---\n{label.replace(' ', '_')}: https://example.dev\n---\n")
+    assert plain.error is not None and "first line" in plain.error and plain.data == {}
+
+
 @pytest.mark.parametrize(
     "text",
     ["--- yaml\naudience: internal\n---\nBody", "---yaml\naudience: internal\n---\nBody",

@@ -153,3 +153,29 @@ def test_include_lines_are_not_front_matter_outside_mkdocs_either(tmp_path: Path
     data = FASTAPI_PAGES[1].encode("utf-8")
     document = parse_document(settings, "content/page.md", data, size=len(data), mtime_ns=0)
     assert isinstance(document, WikiDocument) and not document.meta.errors
+
+
+@pytest.mark.parametrize("nav", ["", "nav:\n  - sessions.md\n", "nav:\n  - sessions/index.md\n"])
+@pytest.mark.parametrize("flat_audience", ["public", "internal"])
+def test_a_page_beside_its_folder_index_is_overwritten_by_it_as_mkdocs_does(
+        tmp_path: Path, nav: str, flat_audience: str) -> None:
+    """``docs/sessions.md`` and ``docs/sessions/index.md`` are both built to
+    ``sessions/index.html``; MkDocs writes a folder's files before its subfolders', so the
+    subfolder's index is the page the site shows, whatever ``nav`` names (measured with
+    MkDocs 1.6.1 on this very layout). That one is served by its own rules; the other is
+    not on the site: withheld, never served — nothing is quarantined."""
+    import datetime as dt
+
+    from provider.wiki.check import check_wiki
+    from provider.wiki.classify import AudienceRule
+
+    _write(tmp_path, "mkdocs.yml", "site_name: x\n" + nav)
+    _write(tmp_path, "docs/sessions.md", f"---\naudience: {flat_audience}\n---\n# Flat\n\nThe flat page.\n")
+    _write(tmp_path, "docs/sessions/index.md", "# Folder\n\nThe folder page says other things.\n")
+    settings = WikiSettings(root=tmp_path, layout="mkdocs", citation=CitationSettings(base_url=BASE),
+                            audience_rules=(AudienceRule("docs/**", "public"),))
+    report = check_wiki(settings, now=dt.datetime(2026, 9, 1, tzinfo=dt.UTC))
+    by_path = {entry.path: entry.resolved for entry in report.files}
+    folder, flat = by_path["docs/sessions/index.md"], by_path["docs/sessions.md"]
+    assert folder is not None and folder.served and folder.audience == "public" and not folder.quarantined
+    assert flat is not None and not flat.served and "MkDocs builds docs/sessions/index.md" in (flat.withheld or "")
