@@ -13,7 +13,6 @@ import string
 from pathlib import Path
 from typing import Any
 
-import mergedeep
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -106,7 +105,9 @@ _JSONISH = st.recursive(st.integers(0, 3) | st.text("ab", max_size=2) | st.lists
 @given(parent=st.dictionaries(st.sampled_from("abcd"), _JSONISH, max_size=4),
        child=st.dictionaries(st.sampled_from("abcd"), _JSONISH, max_size=4))
 def test_deep_merge_is_mergedeeps_replace_strategy(parent: dict[str, Any], child: dict[str, Any]) -> None:
-    """The provider's merge gives what MkDocs' own (``mergedeep.merge``) gives."""
+    """The provider's merge gives what MkDocs' own (``mergedeep.merge``) gives (mergedeep
+    comes with MkDocs: the ``docs`` extra)."""
+    mergedeep = pytest.importorskip("mergedeep")
     expected = mergedeep.merge(copy.deepcopy(parent), copy.deepcopy(child))
     before = copy.deepcopy(parent)
     assert deep_merge(parent, child) == expected
