@@ -191,8 +191,9 @@ def discover(
 ) -> Discovery:
     """Walk the content root and return every wiki file and every skipped one.
 
-    Symlinked folders are followed only when they resolve inside the root, and each real
-    folder is visited once, so symlink loops end.
+    Symlinked folders are followed only when they resolve inside the root; each real
+    folder is visited once by its own path and at most once through a symlink, so its
+    files are found under their real paths too and symlink loops end.
 
     Args:
         ignore: ``(glob, reason)`` rules over paths relative to ``root`` (see
@@ -209,14 +210,19 @@ def discover(
     if not os.path.isdir(real_root):
         raise FileNotFoundError(f"content folder {root} does not exist")
     result = Discovery()
-    visited: set[str] = set()
-    stack: list[tuple[str, str]] = [(str(root), "")]
+    # A folder is walked once by its real path and at most once more through a symlink
+    # (never one leading back into a folder the walk is inside: a loop): its files keep
+    # their real paths, where the audience rules name them, whichever path came first.
+    visited: set[tuple[str, bool]] = set()
+    stack: list[tuple[str, str, tuple[str, ...]]] = [(str(root), "", ())]
     while stack:
-        folder, prefix = stack.pop()
+        folder, prefix, above = stack.pop()
         real_folder = os.path.realpath(folder)
-        if real_folder in visited:
+        real = os.path.relpath(real_folder, real_root).replace(os.sep, "/") == (prefix.rstrip("/") or ".")
+        if (real_folder, real) in visited or real_folder in above:
             continue
-        visited.add(real_folder)
+        visited.add((real_folder, real))
+        above = (*above, real_folder)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
@@ -243,7 +249,7 @@ def discover(
                 if reason is not None:
                     result.skipped.append(Skipped(relpath + "/", reason, expected=True))
                     continue
-                stack.append((entry.path, relpath + "/"))
+                stack.append((entry.path, relpath + "/", above))
                 continue
             if is_ignored_path(relpath, exts):
                 continue

@@ -12,8 +12,9 @@ The ``mkdocs`` layout reads, from the project's ``mkdocs.yml`` (or ``mkdocs.yaml
   letters of every script, any other named function falls back to the default (ASCII)
   rule, which :attr:`MkDocsProject.notes` says;
 * ``INHERIT:`` (a parent configuration the file extends, as FastAPI's per-language
-  sites do), read first and overridden key by key (a parent that does not exist is
-  left out); ``markdown_extensions`` as a list or as a mapping;
+  sites do): the whole chain, each deep-merged under the file naming it, as MkDocs does
+  (:func:`~provider.wiki.sites.config_files.load_inherited`; a parent that does not
+  exist is left out); ``markdown_extensions`` as a list or as a mapping;
 * the Material ``blog`` plugin (:class:`Blog`): a post in its posts folder has the URL
   the plugin gives it (``blog/2024/01/31/slug/`` by default: ``post_url_format``,
   ``post_url_date_format``, ``post_slugify``, ``post_url_max_categories``,
@@ -45,13 +46,12 @@ from typing import Any
 
 import yaml
 
-from .sites.config_files import steady
+from .sites.config_files import load_inherited, steady
 
 __all__ = ["CONFIG_NAMES", "Blog", "MkDocsProject", "blog_post_path", "project_for", "site_blogs", "toc_slugify"]
 
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 _MAX_CONFIG_BYTES = 1 << 20
-_MAX_INHERIT = 5
 _UNICODE_SLUGS = ("slugify_unicode", "uslugify", "uslugify_cased")
 
 
@@ -294,7 +294,7 @@ _ConfigLoader.add_multi_constructor("tag:yaml.org,2002:", _plain_tag)
 _ConfigLoader.add_multi_constructor("!", _plain_tag)
 
 
-def _load(path: Path, depth: int = 0) -> dict[str, Any]:
+def _read_one(path: Path) -> dict[str, Any]:
     data = path.read_bytes()
     if len(data) > _MAX_CONFIG_BYTES:
         raise ValueError(f"larger than {_MAX_CONFIG_BYTES} bytes")
@@ -303,14 +303,13 @@ def _load(path: Path, depth: int = 0) -> dict[str, Any]:
         loaded = {}
     if not isinstance(loaded, dict):
         raise ValueError("not a mapping")
-    parent = loaded.get("INHERIT")
-    if isinstance(parent, str) and depth < _MAX_INHERIT:
-        try:
-            base = _load((path.parent / parent).resolve(), depth + 1)
-        except FileNotFoundError:  # a generated parent not in the checkout: this file still counts
-            base = {}
-        base.pop("docs_dir", None)  # relative to the inheriting file, where it defaults anew
-        return {**base, **{k: v for k, v in loaded.items() if k != "INHERIT"}}
+    return loaded
+
+
+def _load(path: Path) -> dict[str, Any]:
+    # A generated parent not in the checkout (FastAPI's mkdocs.maybe-insiders.yml) is left
+    # out: this file still says where the pages are.
+    loaded: dict[str, Any] = load_inherited(path, _read_one, missing_parent_ok=True)
     return loaded
 
 

@@ -137,7 +137,12 @@ def site_key(url: str) -> str:
     * the page forms the tools produce for one page agree: ``/a/``, ``/a``,
       ``/a/index.html``, ``/a.html`` and ``/a.htm`` (directory URLs, "ugly" URLs, Jekyll's
       ``.html``); the root is ``/``;
-    * the fragment is dropped; the query is kept (a sitemap rarely has one).
+    * the fragment is dropped; the query is kept (a sitemap rarely has one);
+    * dot segments are removed (``/a/../b/`` is ``/b/``; one that climbs above the root
+      gives no page), and percent-escapes of unreserved characters are one with the
+      character (``/%73taff/`` is ``/staff/``): the same page, as a server resolves it;
+    * a URL with a user name or password (``https://x@host/…``) is no page's address:
+      it gives a key no page has (refused, never counted as the page without it).
 
     Raises nothing: a string that is not a URL gives a key no sitemap URL has.
     """
@@ -146,6 +151,10 @@ def site_key(url: str) -> str:
         parts = urlsplit(text)
         port = parts.port
     except ValueError:
+        return "invalid:" + text
+    if "@" in parts.netloc:
+        # A user name or password in the URL (https://x@host/…): never a page's address,
+        # and whatever serves it is not taken for the site's own page (fail closed).
         return "invalid:" + text
     host = (parts.hostname or "").lower()
     if port is not None and port not in (80, 443):
@@ -345,6 +354,16 @@ def _local(name: str) -> str:
     return name.rpartition("}")[2]
 
 
+#: The sitemap protocol's namespace (sitemaps.org: "the namespace … is required"): an
+#: ``<urlset>`` outside it is some other XML, not a list of published pages.
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def _ours(tag: str, name: str) -> bool:
+    """Whether ``tag`` (ElementTree's ``{namespace}local``) is the protocol's ``name``."""
+    return tag == f"{{{SITEMAP_NS}}}{name}"
+
+
 class _Reader:
     """One :func:`load_sitemap`: the files read so far and the URLs found."""
 
@@ -398,6 +417,12 @@ class _Reader:
                         if kind not in ("urlset", "sitemapindex"):
                             raise SitemapError(f"{source}: not a sitemap (its root element is <{kind}>, not "
                                                "<urlset> or <sitemapindex>)")
+                        if not _ours(element.tag, kind):
+                            space = element.tag[1:].partition("}")[0] if element.tag.startswith("{") else ""
+                            raise SitemapError(f"{source}: not a sitemap (its <{kind}> is in the namespace "
+                                               f"{space or '(none)'!r}, not the sitemap protocol's {SITEMAP_NS!r}; "
+                                               "give the file the tool wrote, with xmlns set as the protocol "
+                                               "requires)")
                         if kind == "sitemapindex" and depth >= self.limits.max_depth:
                             raise SitemapRefused(f"{source}: sitemap index files nested deeper than "
                                                  f"{self.limits.max_depth} levels; refused")
@@ -405,14 +430,14 @@ class _Reader:
                 level -= 1
                 if level != 1 or root is None:
                     continue
-                if kind == "urlset" and _local(element.tag) == "url":
+                if kind == "urlset" and _ours(element.tag, "url"):
                     count += 1
                     if count > self.limits.max_urls_per_file:
                         raise SitemapRefused(f"{source}: more than {self.limits.max_urls_per_file} URLs in one "
                                              "file (the sitemap protocol's limit is 50,000; split it with a "
                                              "sitemap index, or raise sitemap_max_urls); refused")
                     self._url(element, source)
-                elif kind == "sitemapindex" and _local(element.tag) == "sitemap":
+                elif kind == "sitemapindex" and _ours(element.tag, "sitemap"):
                     loc = _text(element, "loc")
                     if loc:
                         children.append(loc)
@@ -601,8 +626,10 @@ def _identity(source: str) -> str:
 
 
 def _text(element: Element, name: str) -> str:
+    """The text of ``element``'s first child ``name`` in the protocol's namespace (a
+    ``<loc>`` of another namespace is another vocabulary's, not a sitemap entry)."""
     for child in element:
-        if _local(child.tag) == name:
+        if _ours(child.tag, name):
             return (child.text or "").strip()
     return ""
 

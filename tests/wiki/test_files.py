@@ -6,8 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from provider.wiki.files import FileRef, Skipped, discover, is_ignored_path, stat_file
+
+_NAME = st.sampled_from(["a", "internal", "ops", "public", "z", "docs"])
 
 
 def write(path: Path, text: str = "# Title\n\nBody.\n") -> Path:
@@ -210,3 +214,23 @@ def test_fifo_not_read(root: Path) -> None:
     result = discover(root)  # must not block on the pipe
     assert result.files == {}
     assert "not a regular file" in skipped_by_path(result)["pipe.md"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(link=st.lists(_NAME, min_size=1, max_size=3), target=st.lists(_NAME, min_size=1, max_size=3),
+       relative=st.booleans())
+def test_a_file_behind_a_symlinked_folder_is_listed_under_its_real_path_too(
+        tmp_path_factory: pytest.TempPathFactory, link: list[str], target: list[str], relative: bool) -> None:
+    """Issue 24 (the attack's D05: ``public/ops`` → ``../internal/ops``): whichever path the
+    walk meets first, the real file is listed by its real path (where ``internal/**``
+    names it) and by the symlinked one; each gets its own status, the strictest wins."""
+    root = tmp_path_factory.mktemp("content")
+    real = "/".join(["t", *target])
+    aliased = "/".join(["l", *link])
+    write(root / real / "o.md")
+    (root / aliased).parent.mkdir(parents=True, exist_ok=True)
+    pointer = os.path.relpath(root / real, (root / aliased).parent) if relative else str(root / real)
+    os.symlink(pointer, root / aliased, target_is_directory=True)
+    result = discover(root)
+    assert {f"{real}/o.md", f"{aliased}/o.md"} <= set(result.files)
+    assert result.skipped == []

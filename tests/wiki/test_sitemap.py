@@ -360,7 +360,7 @@ def test_oversize_files_are_refused_before_and_after_decompression(tmp_path: Pat
 
 @pytest.mark.parametrize(("text", "message"), [
     ("<html><body>404</body></html>", "not a sitemap"),
-    ("<urlset><url><loc>https://ex.com/a/</loc>", "not well-formed"),
+    (f"<urlset {NS}><url><loc>https://ex.com/a/</loc>", "not well-formed"),
     ("", "not well-formed"),
 ])
 def test_not_a_sitemap(tmp_path: Path, text: str, message: str) -> None:
@@ -530,3 +530,51 @@ def test_issue24_caps_come_from_the_configuration_and_the_last_good_sitemap_hold
     assert "the last good one" in caplog.text
     sitemap.write_bytes(gzip.compress(urlset("https://ex.com/a/").encode() + b" " * (2 * 1024 * 1024)))
     assert source.refresh() is False and "once decompressed" in (source.last_error or "")
+
+
+# -- issue 24, the attacker's E12/E17: what is not the page or not a sitemap ---------------
+
+@given(user=st.text("abcxyz09:%", max_size=6), port=st.sampled_from(["", ":443", ":8443"]),
+       path=st.sampled_from(["/", "/docs/staff/", "/a/b.html"]))
+def test_a_url_with_userinfo_is_no_page(user: str, port: str, path: str) -> None:
+    """``https://x@host/p`` is not the page ``https://host/p`` (whatever answers it is not
+    taken for the site's page): its key is one no page has."""
+    url = f"https://{user}@docs.example.com{port}{path}"
+    assert site_key(url).startswith("invalid:")
+    assert site_key(url) != site_key(f"https://docs.example.com{path}")
+
+
+@pytest.mark.parametrize(("url", "same"), [
+    ("http://docs.example.com/a/", "https://docs.example.com/a/"),
+    ("https://docs.example.com/x/../a/", "https://docs.example.com/a/"),
+    ("https://docs.example.com/%73taff/", "https://docs.example.com/staff/"),
+    ("https://DOCS.example.com:443/a/index.html", "https://docs.example.com/a"),
+])
+def test_forms_of_one_page_share_a_key_as_documented(url: str, same: str) -> None:
+    assert site_key(url) == site_key(same)
+
+
+@pytest.mark.parametrize("root", [
+    '<urlset xmlns="http://example.com/not-sitemaps">', "<urlset>",
+    '<urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9/">',
+    '<sitemapindex xmlns="http://example.com/x">',
+])
+def test_a_urlset_outside_the_sitemap_namespace_is_refused(tmp_path: Path, root: str) -> None:
+    """The protocol requires its namespace: another ``<urlset>`` is some other XML and
+    proves nothing published (refused whole: fail closed)."""
+    close = "</" + root[1:].split()[0].rstrip(">") + ">"
+    path = tmp_path / "sitemap.xml"
+    path.write_text(f'<?xml version="1.0"?>\n{root}<url><loc>https://ex.com/a/</loc></url>{close}')
+    with pytest.raises(SitemapError, match="namespace"):
+        load_sitemap(str(path))
+
+
+def test_only_entries_in_the_sitemap_namespace_count(tmp_path: Path) -> None:
+    """A ``<url>``/``<loc>`` of another vocabulary inside a real sitemap is not an entry."""
+    path = tmp_path / "sitemap.xml"
+    path.write_text(f'<?xml version="1.0"?>\n<urlset {NS} xmlns:o="urn:other">'
+                    "<url><loc>https://ex.com/a/</loc></url><o:url><loc>https://ex.com/staff/</loc></o:url>"
+                    "<url><o:loc>https://ex.com/ops/</o:loc></url></urlset>")
+    found = load_sitemap(str(path))
+    assert "https://ex.com/a/" in found and len(found) == 1
+    assert "https://ex.com/staff/" not in found and "https://ex.com/ops/" not in found

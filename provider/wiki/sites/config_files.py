@@ -25,6 +25,7 @@ import re
 import stat
 import time
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,11 @@ def read_bytes(path: Path, limit: int = MAX_CONFIG_BYTES) -> bytes:
 _JSON_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
 
 
+#: A JSON string (kept) or a comma with only white space before the ``}`` / ``]`` closing
+#: its object or array (dropped: Newtonsoft.Json accepts one trailing comma there).
+_JSON_TRAILING_COMMA = re.compile(r'("(?:[^"\\]|\\.)*")|,(?=\s*[}\]])')
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [key for key, _ in pairs]
     repeated = sorted({key for key in keys if keys.count(key) > 1})
@@ -170,8 +176,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def read_config(path: Path, *, comments: bool = False) -> Any:
     """The data of a YAML (``.yml``/``.yaml``), TOML or JSON configuration file.
 
-    ``comments``: JSON may hold ``//`` and ``/* */`` comments (DocFX reads ``docfx.json``
-    with Newtonsoft.Json, which accepts them). A JSON object with a key twice is refused.
+    ``comments``: JSON may hold ``//`` and ``/* */`` comments and a trailing comma before
+    ``}`` / ``]`` (DocFX reads ``docfx.json`` with Newtonsoft.Json, which accepts both). A
+    JSON object with a key twice is refused.
 
     Raises:
         ConfigError: unreadable, larger than :data:`MAX_CONFIG_BYTES`, not UTF-8, or not
@@ -198,6 +205,7 @@ def _parse(path: Path, *, comments: bool) -> Any:
         if suffix == ".json":
             if comments:
                 text = _JSON_COMMENT.sub(lambda m: m.group(1) or " ", text)
+                text = _JSON_TRAILING_COMMA.sub(lambda m: m.group(1) or "", text)
             return json.loads(text, object_pairs_hook=_unique_keys)
         return yaml.load(text, Loader=_TolerantLoader)  # noqa: S506 - a SafeLoader subclass
     except tomllib.TOMLDecodeError as exc:
@@ -209,3 +217,72 @@ def _parse(path: Path, *, comments: bool) -> Any:
         raise ConfigError(f"is not valid YAML{where} ({exc.problem or exc.context})") from None
     except (yaml.YAMLError, _Refused, RecursionError) as exc:
         raise ConfigError(f"is not valid YAML ({str(exc)[:120] or type(exc).__name__})") from None
+
+
+#: How many ``INHERIT`` steps :func:`load_inherited` follows before it refuses the chain
+#: (MkDocs itself has no limit; a longer chain is taken for a mistake, never guessed).
+MAX_INHERIT = 16
+
+
+def deep_merge(parent: Mapping[str, Any], child: Mapping[str, Any]) -> dict[str, Any]:
+    """``parent`` updated by ``child`` as MkDocs merges an ``INHERIT`` parent
+    (``mergedeep.merge``, strategy REPLACE): a key that is a mapping on both sides is
+    merged key by key, any other value (a list too) is replaced whole. New dict; the
+    inputs are not changed."""
+    merged = dict(parent)
+    for key, value in child.items():
+        old = merged.get(key)
+        merged[key] = deep_merge(old, value) if isinstance(old, Mapping) and isinstance(value, Mapping) else value
+    return merged
+
+
+def load_inherited(path: Path, load: Callable[[Path], Any], *, missing_parent_ok: bool = False,
+                   parents: list[Path] | None = None, _chain: tuple[str, ...] = ()) -> Any:
+    """An MkDocs configuration with its ``INHERIT:`` chain followed (MkDocs'
+    ``utils.yaml_load``): each ``INHERIT`` path is relative to the folder of the file naming
+    it, the parent is read (and its own ``INHERIT`` followed) first, and the file deep-merged
+    over it (:func:`deep_merge`); the ``INHERIT`` key itself is dropped.
+
+    ``load``: reads one file (raises ``FileNotFoundError`` when it does not exist).
+    ``missing_parent_ok``: a parent that does not exist is left out (the URL reader: a
+    generated parent the checkout lacks); otherwise it is an error, as MkDocs refuses to
+    build. ``parents``: when given, each parent file named (found or not) is appended,
+    nearest first (the files whose change changes the result).
+
+    Raises:
+        ConfigError: ``INHERIT`` not a path, a parent missing (unless allowed) or not a
+            mapping, a cycle, or more than :data:`MAX_INHERIT` steps.
+        FileNotFoundError: ``path`` itself does not exist.
+    """
+    data = load(path)
+    if not isinstance(data, Mapping) or "INHERIT" not in data:
+        return data
+    named = data["INHERIT"]
+    child = {key: value for key, value in data.items() if key != "INHERIT"}
+    if not isinstance(named, str) or not named.strip():
+        raise ConfigError(f"INHERIT: {named!r} is not a file path")
+    chain = (*_chain, os.path.realpath(path))
+    parent_path = Path(os.path.normpath(path.parent / named))
+    if os.path.realpath(parent_path) in chain:
+        raise ConfigError(f"INHERIT: {named!r} leads back to a file already in the chain (a cycle)")
+    if len(chain) > MAX_INHERIT:
+        raise ConfigError(f"INHERIT: more than {MAX_INHERIT} files in the chain")
+    if parents is not None:
+        parents.append(parent_path)
+    try:
+        parent = load_inherited(parent_path, load, missing_parent_ok=missing_parent_ok, parents=parents,
+                                _chain=chain)
+    except FileNotFoundError:
+        if missing_parent_ok:
+            return child
+        raise ConfigError(f"INHERIT: {named!r} does not exist (MkDocs refuses to build)") from None
+    except ConfigError as exc:
+        if str(exc).startswith("INHERIT"):
+            raise
+        raise ConfigError(f"INHERIT: {named!r} {exc}") from None
+    if parent is None:
+        parent = {}
+    if not isinstance(parent, Mapping):
+        raise ConfigError(f"INHERIT: {named!r} is not a mapping")
+    return deep_merge(parent, child)
+

@@ -4,7 +4,7 @@
 what they publish would run a repository's code. They are read as text only, for the
 options that change which files become pages:
 
-* Docusaurus (``docusaurus.config.{js,cjs,mjs,ts,mts}`` at the content root): the docs,
+* Docusaurus (``docusaurus.config.{ts,mts,cts,js,mjs,cjs}`` at the content root): the docs,
   blog and pages plugins' ``include`` / ``exclude``, and the docs plugin's
   ``onlyIncludeVersions`` / ``includeCurrentVersion``;
 * Starlight (``src/content.config.*`` or ``src/content/config.*`` of the site — the
@@ -37,12 +37,27 @@ from pathlib import Path
 from .config_files import MAX_CONFIG_BYTES, ConfigError, read_bytes
 from .policy import Finding
 
-__all__ = ["DocusaurusVersions", "docusaurus_current_docs", "docusaurus_route_base_path", "docusaurus_trailing_slash",
-           "docusaurus_version_path", "docusaurus_versions", "read_javascript"]
+__all__ = [
+    "ASTRO_CONTENT_CONFIGS",
+    "DOCUSAURUS_CONFIGS",
+    "DocusaurusVersions",
+    "docusaurus_current_docs",
+    "docusaurus_route_base_path",
+    "docusaurus_trailing_slash",
+    "docusaurus_version_path",
+    "docusaurus_versions",
+    "read_javascript",
+]
 
-_DOCUSAURUS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "cjs", "mjs", "ts", "mts"))
-_ASTRO_CONTENT = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
+#: The names Docusaurus looks for, in its order (``server/config.ts`` ``findConfig``: the
+#: first that exists is the site's configuration).
+DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("ts", "mts", "cts", "js", "mjs", "cjs"))
+_DOCUSAURUS = DOCUSAURUS_CONFIGS
+#: Astro's content configuration names (``content/utils.ts``), also the legacy
+#: ``src/content/config.*``.
+ASTRO_CONTENT_CONFIGS = tuple(f"src/{stem}.{ext}" for stem in ("content.config", "content/config")
                        for ext in ("ts", "mts", "js", "mjs"))
+_ASTRO_CONTENT = ASTRO_CONTENT_CONFIGS
 _DOCUSAURUS_KEYS = ("exclude", "include", "onlyIncludeVersions", "includeCurrentVersion")
 _ASTRO_KEYS = ("pattern", "exclude", "ignore")
 _COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\\])//[^\n]*", re.S)

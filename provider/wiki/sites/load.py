@@ -47,7 +47,7 @@ from .config_files import BEING_WRITTEN, ConfigError, Unresolved, hold_from_env,
 from .docfx import CONFIG_NAME as DOCFX_CONFIG
 from .docfx import PUBLISH_CONFIG, find_docsets, read_docfx, redirection_files
 from .hugo import read_hugo
-from .javascript import docusaurus_versions, read_javascript
+from .javascript import ASTRO_CONTENT_CONFIGS, DOCUSAURUS_CONFIGS, docusaurus_versions, read_javascript
 from .jekyll import CONFIG_NAMES as JEKYLL_CONFIGS
 from .jekyll import read_jekyll
 from .mkdocs import CONFIG_NAMES as MKDOCS_CONFIGS
@@ -159,7 +159,7 @@ def is_site_config(relpath: str) -> bool:
     if name in _CONFIG_NAMES or (name.startswith(".openpublishing.redirection") and name.endswith(".json")):
         return True
     stem, _, ext = name.rpartition(".")
-    return stem in _CONFIG_STEMS and ext in ("toml", "yaml", "yml", "json", "js", "cjs", "mjs", "ts", "mts")
+    return stem in _CONFIG_STEMS and ext in ("toml", "yaml", "yml", "json", "js", "cjs", "mjs", "ts", "mts", "cts")
 
 
 def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
@@ -180,11 +180,10 @@ def _candidates(root: Path, tool: str, docsets: list[str]) -> list[Path]:
                     for f in ("toml", "yaml", "yml", "json")]
         return out
     if tool == "docusaurus":
-        return [*(root / f"docusaurus.config.{e}" for e in ("js", "cjs", "mjs", "ts", "mts")), root / "versions.json"]
+        return [*(root / name for name in DOCUSAURUS_CONFIGS), root / "versions.json"]
     if tool == "starlight":
         site = root.parents[2] if root.resolve().parts[-3:] == ("src", "content", "docs") else root
-        return [site / "src" / f"{stem}.{ext}" for stem in ("content.config", "content/config")
-                for ext in ("ts", "mts", "js", "mjs")]
+        return [site / name for name in ASTRO_CONTENT_CONFIGS]
     return []
 
 
@@ -353,6 +352,9 @@ def _load(root: Path, tool: str, max_age_s: float) -> SitePolicy:
         if tool == "docfx" and (cached is None or now - walked > DOCSET_WALK_TTL_S):
             docsets, walked = find_docsets(root) if root.is_dir() else [], now
         candidates = _candidates(root, tool, docsets)
+        if tool == "mkdocs" and cached is not None:
+            # The INHERIT parents the last reading followed: an edit to one changes the settings.
+            candidates += [root / source for source in cached.policy.sources[1:]]
         stamp = _stamp(candidates)
         if cached is not None and cached.stamp == stamp and cached.docsets == docsets:
             cached.checked, cached.walked = now, walked

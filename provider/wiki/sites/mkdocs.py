@@ -3,14 +3,18 @@
 * ``docs_dir`` (default ``docs``): MkDocs builds only the files under it. The
   configuration is ``mkdocs.yml`` (else ``mkdocs.yaml``) at the content root — then a
   file outside ``docs_dir`` is not a page — or in the content root's parent when the
-  content root *is* its ``docs_dir``. ``INHERIT:`` is followed (one level of keys).
+  content root *is* its ``docs_dir``. ``INHERIT:`` is followed as MkDocs does
+  (:func:`~.config_files.load_inherited`: the whole chain, deep-merged; a missing parent
+  or a cycle is a finding, every page internal).
 * ``exclude_docs`` and ``draft_docs``: gitignore patterns (``pathspec.GitIgnoreSpec``,
   Git's own rules) over the path below ``docs_dir``. MkDocs prepends its default
   exclusions, ``.*`` (dot files and folders) and ``/templates/``, to ``exclude_docs`` —
   a ``!`` line may re-include them, exactly as in MkDocs. ``draft_docs`` pages are built
   by ``mkdocs serve`` only: not published.
 * the ``i18n`` plugin (mkdocs-static-i18n): a non-default language with ``build: false``
-  is not built (its ``docs/<locale>/`` folder, or its ``page.<locale>.md`` files).
+  is not built (its ``docs/<locale>/`` folder, or its ``page.<locale>.md`` files);
+  ``languages`` as the v1 list or the older mapping of locales; any other shape is a
+  finding (every page internal).
 * ``.meta.yml`` per folder (the ``meta`` plugin of Material for MkDocs, when ``plugins:``
   lists ``meta`` or ``material/meta``): its keys apply to every page in the folder and
   below, nearer folders first, the page's front matter over all.
@@ -30,7 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .config_files import ConfigError, Unresolved, read_config
+from .config_files import ConfigError, Unresolved, load_inherited, read_config
 from .mkdocs_plugins import plugin_rules
 from .policy import Finding, PathRule
 
@@ -65,13 +69,15 @@ def _locate(root: Path) -> tuple[Path, str] | None:
     return None
 
 
-def _load(path: Path) -> Any:
-    data = read_config(path)
-    if isinstance(data, Mapping) and isinstance(data.get("INHERIT"), str):
-        parent = read_config(path.parent / data["INHERIT"])
-        if isinstance(parent, Mapping):
-            return {**parent, **{k: v for k, v in data.items() if k != "INHERIT"}}
-    return data
+def _load(path: Path, parents: list[Path]) -> Any:
+    return load_inherited(path, read_config, parents=parents)
+
+
+def _names(root: Path, parents: list[Path]) -> list[str]:
+    """The ``INHERIT`` parents as paths from the content root (``cfg/base.yml``,
+    ``../base.yml`` for one beside the parent's ``mkdocs.yml``): listed as sources, and
+    watched, since a change to one changes the settings."""
+    return [os.path.relpath(parent, root).replace(os.sep, "/") for parent in parents]
 
 
 def _lines(value: Any, key: str, name: str) -> tuple[tuple[str, ...], str | None]:
@@ -127,15 +133,17 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
         return None
     path, inside = found
     name = path.name if not inside else f"../{path.name}"
+    parents: list[Path] = []
     try:
-        data = _load(path)
+        data = _load(path, parents)
     except (ConfigError, FileNotFoundError) as exc:
-        return MkDocsSite([name], [], [Finding(name, f"{name} {exc}: every page is internal until it is fixed")],
-                          "", "")
+        finding = Finding(name, f"{name} {exc}: every page is internal until it is fixed")
+        return MkDocsSite([name, *_names(root, parents)], [], [finding], "", "")
+    name_list = [name, *_names(root, parents)]
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        return MkDocsSite([name], [], [Finding(name, f"{name} is not a mapping: every page is internal")], "", "")
+        return MkDocsSite(name_list, [], [Finding(name, f"{name} is not a mapping: every page is internal")], "", "")
     problems: list[str] = []
     docs_dir = data.get("docs_dir", "docs")
     if not isinstance(docs_dir, str) or not docs_dir.strip():
@@ -147,7 +155,7 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
     drafts, problem = _lines(data.get("draft_docs"), "draft_docs", name)
     problems += [problem] if problem else []
     if problems:
-        return MkDocsSite([name], [], [Finding(name, f"{p}; every page is internal until it is fixed (or give the "
+        return MkDocsSite(name_list, [], [Finding(name, f"{p}; every page is internal until it is fixed (or give the "
                                                      "site's sitemap: sitemap:)") for p in problems], "", "")
     rules: list[PathRule] = []
     docs = os.path.normpath(docs_dir).replace(os.sep, "/").strip("/")
@@ -168,13 +176,15 @@ def read_mkdocs(root: Path) -> MkDocsSite | None:
         rules.append(PathRule("gitignore", drafts, "a draft by mkdocs.yml draft_docs (not published)", base=base,
                               labels=tuple(f"a draft by {name} draft_docs: {p!r} (built by mkdocs serve only, "
                                            "not published)" for p in drafts)))
-    rules += _unbuilt_languages(data.get("plugins"), name, base)
+    languages, language_problem = _unbuilt_languages(data.get("plugins"), name, base)
+    rules += languages
     folder_meta, problem = _meta_file(data.get("plugins"), name)
+    problem = language_problem or problem
     if problem:
-        return MkDocsSite([name], rules, [Finding(name, f"{problem}; every page is internal until it is fixed (or "
+        return MkDocsSite(name_list, rules, [Finding(name, f"{problem}; every page is internal until it is fixed (or "
                                                        "give the site's sitemap: sitemap:)")], "", "")
     plugin_excluded, plugin_findings = plugin_rules(data.get("plugins"), name, base)
-    return MkDocsSite([name], rules + plugin_excluded, plugin_findings, folder_meta, base)
+    return MkDocsSite(name_list, rules + plugin_excluded, plugin_findings, folder_meta, base)
 
 
 def _plugin(plugins: Any, names: frozenset[str]) -> Mapping[str, Any] | None:
@@ -187,22 +197,51 @@ def _plugin(plugins: Any, names: frozenset[str]) -> Mapping[str, Any] | None:
     return None
 
 
-def _unbuilt_languages(plugins: Any, name: str, base: str) -> list[PathRule]:
-    """mkdocs-static-i18n: a language with ``build: false`` is not built: its folder
-    (``docs_structure: folder``) or its ``page.<locale>.md`` files (``suffix``)."""
-    options = _plugin(plugins, frozenset({"i18n"}))
-    languages = options.get("languages") if options is not None else None
-    if not isinstance(languages, list):
+def _i18n_languages(options: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+    """The plugin's languages as v1 list items (``{locale:, build:, default:}``), or
+    ``None`` when ``languages`` has a shape the provider does not know. Accepts the v1
+    list and the older (0.x) mapping ``{en: english, fr: {name: …, build: false}}``,
+    whose default is the ``default_language`` option."""
+    languages = options.get("languages")
+    if languages is None:
         return []
-    folder = options.get("docs_structure", "suffix") == "folder" if options is not None else False
+    if isinstance(languages, list):
+        return languages if all(isinstance(item, Mapping) for item in languages) else None
+    if not isinstance(languages, Mapping):
+        return None
+    default = options.get("default_language")
+    items: list[Mapping[str, Any]] = []
+    for locale, value in languages.items():
+        if isinstance(value, str) or value is None:
+            value = {}
+        if not isinstance(value, Mapping):
+            return None
+        items.append({**value, "locale": locale, "default": value.get("default", locale == default)})
+    return items
+
+
+def _unbuilt_languages(plugins: Any, name: str, base: str) -> tuple[list[PathRule], str | None]:
+    """mkdocs-static-i18n: a language with ``build: false`` is not built: its folder
+    (``docs_structure: folder``) or its ``page.<locale>.md`` files (``suffix``). Returns the
+    rules and a problem when the plugin's ``languages`` (or a language's ``build``/``locale``)
+    has a shape the provider does not read (fail closed: a language it cannot read might
+    be one left unbuilt)."""
+    options = _plugin(plugins, frozenset({"i18n"}))
+    if options is None or options.get("enabled", True) is False:
+        return [], None
+    languages = _i18n_languages(options)
+    if languages is None:
+        return [], (f"{name} i18n plugin: languages is neither a list of languages nor a mapping of locales "
+                    "(not read by the provider)")
+    folder = options.get("docs_structure", "suffix") == "folder"
     rules = []
     for language in languages:
-        if not isinstance(language, Mapping) or language.get("build", True) is not False:
-            continue
-        locale = language.get("locale")
-        if not isinstance(locale, str) or not locale or language.get("default") is True:
+        build, locale = language.get("build", True), language.get("locale")
+        if not isinstance(build, bool) or not isinstance(locale, str) or not locale:
+            return [], f"{name} i18n plugin: language {locale!r} has a locale or build the provider does not read"
+        if build or language.get("default") is True:
             continue
         reason = f"{name} i18n plugin: language {locale!r} has build: false (not built)"
         pattern = f"/{locale}/" if folder else f"*.{locale}.md"
         rules.append(PathRule("gitignore", (pattern,), reason, base=base))
-    return rules
+    return rules, None
