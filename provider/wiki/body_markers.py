@@ -670,6 +670,8 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
                 # A GitHub or Obsidian alert (``> [!CAUTION]``): its kind is no label; the
                 # title after it, else the body's first line, is (``> Do not share…``).
                 first = alert.group(1) or (shown[1] if len(shown) > 1 else "")
+                if not alert.group(1) and len(first.split()) > 8:
+                    first = ""  # a sentence of prose, not a label (its sentence rule still reads it)
             # A note's first line is a label, never a product option's name in Title Case
             # (``> Do Not Forward``): read it lowercased too.
             if says_not_for_customers(first) is not None or says_not_for_customers(first.lower()) is not None:

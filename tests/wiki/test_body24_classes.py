@@ -78,7 +78,11 @@ _PUBLIC = ("This API is not public yet.", "Internal DNS resolves names for priva
            "## ⛔ Deprecated APIs\n\nThese calls go away in May.", "## Internal links\n\nLink pages by path.",
            "## Internal\n\nThe span kind for in-process work.", "This feature is private to your workspace.",
            "> [!NOTE]\n> Exports run at night.", "Share the report with your team. It is not public.",
-           "## For teams\n\nInvite your colleagues.")
+           "## For teams\n\nInvite your colleagues.",
+           # ms-officedocs-support alerts whose first line is prose (measured: 2 pages)
+           "> [!IMPORTANT]\n> Outlook 2013 and later versions support only OAB version 4.",
+           "> [!IMPORTANT]\n> This method has potential security risks because internal messages bypass antispam "
+           "filtering. You must trust the service.")
 
 
 @CHECKED
