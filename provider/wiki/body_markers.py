@@ -117,6 +117,8 @@ _ANYWHERE = tuple(tuple(p.split()) for p in (
 _WHOLE = tuple(tuple(p.split()) for p in (
     "confidential", "internal confidential", "confidential notes", "confidential note", "for staff", "for agents",
     "staff", "staff notes", "staff note", "support notes", "unpublished", "not public", "draft",
+    "for our team", "for our staff", "for our agents", "for our support team", "for our employees",
+    "for the support team", "our team", "team eyes", "for our eyes",
     "draft unpublished", "private notes", "restricted",
 ))
 
@@ -131,6 +133,7 @@ _MAYBE = re.compile(r"(?m)internal[\s_-]+(?:only|use|notes?|eyes|confidential)|f
                     r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
                     r"publication|published|"
                     r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
+                    r"for (?:our|the) (?:support )?(?:team|staff|agents|employees|eyes)|our team|team eyes|"
                     r"(?:todo|fixme|xxx|hack|note)\s*\("
                     # The insider word alone as a label: "Internal:", "[Internal]", a title.
                     r"|[\[(]\s*intern\w*\s*[\])]|\bintern\w*\s*[:：]|intern\w*\s*$")  # on lowercased text (4x faster)
@@ -486,24 +489,28 @@ def _may_restrict(text: str) -> bool:
     """Whether a line of ``text`` (lowercased, folded) where a phrase counts restricts its
     readers to staff in words (:func:`~provider.wiki.restriction.restricts_readers`)."""
     seen: set[int] = set()
+    sentences_seen: set[tuple[int, int]] = set()
     for match in HINT.finditer(text):
         start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)].strip(" \t")
+        # The sentence rule (hiding-sentence) counts anywhere: read the sentence around
+        # each hint (a line's later sentence too: "… Not to be shared externally." ends a
+        # paragraph opening with another hint); in prose nothing else does.
+        at = match.start() - start - (len(text[start:match.start()]) - len(text[start:match.start()].lstrip(" \t")))
+        opened = max((m.end() for m in _SENTENCE_END.finditer(line, 0, max(at, 0))), default=0)
+        if (start, opened) not in sentences_seen:
+            sentences_seen.add((start, opened))
+            closed = _SENTENCE_END.search(line, max(at, 0))
+            if restricts_readers(line[opened : closed.start() if closed else len(line)]) is not None:
+                return True
         if start in seen:
             continue
         seen.add(start)
-        end = text.find("\n", match.end())
-        line = text[start : end if end >= 0 else len(text)].strip(" \t")
         after = text[end + 1 : text.find("\n", end + 1)].strip(" \t") if end >= 0 else ""
         # Where a heading or note stands, the whole line counts; among a paragraph's
         # opening words only a short label can (read no further: most lines are prose).
         whole_line = _where_a_label_stands(line, after, _FAR)
-        # The sentence rule (hiding-sentence) counts anywhere: read the sentence around
-        # the hint; in prose nothing else does.
-        at = match.start() - start
-        opened = max((m.end() for m in _SENTENCE_END.finditer(line, 0, at)), default=0)
-        closed = _SENTENCE_END.search(line, at)
-        if restricts_readers(line[opened : closed.start() if closed else len(line)]) is not None:
-            return True
         if not (whole_line or match.start() - start < _OPENING):
             continue
         shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
@@ -657,7 +664,14 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
             found += _html_headings(token, headings, tokens, lines)
         elif token.type == "blockquote_open" and token.map is not None:
             quoted = next((t for t in tokens[position:] if t.type == "inline"), None)
-            first = _inline_text(quoted).split("\n", 1)[0] if quoted is not None else ""
+            shown = _inline_text(quoted).split("\n") if quoted is not None else [""]
+            first = shown[0]
+            if (alert := _ALERT_KIND.fullmatch(first)) is not None:
+                # A GitHub or Obsidian alert (``> [!CAUTION]``): its kind is no label; the
+                # title after it, else the body's first line, is (``> Do not share…``).
+                first = alert.group(1) or (shown[1] if len(shown) > 1 else "")
+                if not alert.group(1) and len(first.split()) > 8:
+                    first = ""  # a sentence of prose, not a label (its sentence rule still reads it)
             # A note's first line is a label, never a product option's name in Title Case
             # (``> Do Not Forward``): read it lowercased too.
             if says_not_for_customers(first) is not None or says_not_for_customers(first.lower()) is not None:
@@ -730,6 +744,11 @@ def _restricting_sentence(text: str) -> str | None:
                 (_POINTS_AT_TEXT.search(lowered) and restricts_readers(sentence) is not None)
                 or (_ORDER.match(lowered) and orders_staff(sentence) is not None)):
             return sentence
+        if 0 < len(sentence.split()) <= 6 and (label_says(said := sentence.strip(" .!?"), whole=True) is not None
+                                               or restricts_readers(said) is not None):
+            # A short sentence that is a label on its own (*Not to be shared externally.*,
+            # *Staff only.*) says it of the paragraph it ends or opens, as the label does.
+            return sentence
     return None
 
 
@@ -739,6 +758,8 @@ def _restricting_sentence(text: str) -> str | None:
 _ORDER = re.compile(r"\W*(?:please\s+)?(?:do\s+not|don'?t|never|under\s+no\s+circumstances|keep)\b")
 
 
+#: A GitHub or Obsidian alert's first line (``[!CAUTION]``, ``[!note]- Title``) and its title.
+_ALERT_KIND = re.compile(r"\s*\[![A-Za-z]+\][+-]?\s*(.*?)\s*")
 #: A heading's text a reader does not see: nothing, comments, invisible characters.
 _EMPTY_HEADING = re.compile(r"(?:\s|<!--.*?-->|[\u200b-\u200d\u2060\ufeff\u00ad#])*", re.DOTALL)
 #: Words by which a sentence points at the page's own text.
@@ -775,6 +796,15 @@ _LEAD = re.compile(r"^\W*([^:：]{1,30})[:：]\s*\S")
 #: A lock, or a no-entry or deny sign, after a heading's words (one before them is the
 #: topic's icon or warning: ``🔒 Security``, ``⛔ Deprecated APIs``).
 _TRAILING_LOCK = re.compile("\\w\\W*?[\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab]\ufe0f?\\W*$")
+#: A lock or deny sign before a heading's words, and the words.
+_LEADING_LOCK = re.compile("\\W*?[\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab]\ufe0f?\\W*(\\w.*)", re.DOTALL)
+#: Words of a topic whose icon a lock is (``🔒 Security``, ``🔐 Sign-in and SSO``,
+#: ``⛔ Deprecated APIs``, ``🚫 Blocked senders``): a lock before them marks no section.
+_SECURITY_TOPIC = re.compile(
+    r"secur|auth|encrypt|crypt|passw|passk|passphrase|privacy|permission|access|login|log in|sign[ -]?in|sign[ -]?on|"
+    r"\bsso\b|\bkeys?\b|secret|token|credential|lock|\btls\b|\bssl\b|https|certificat|\b[2m]fa\b|vault|"
+    r"protect|safe|complian|deprecat|block|ban|forbid|denied|deny|restrict|limit|prohibit|avoid|don|not|never|"
+    r"warning|danger|caution|error|breaking|unsupported|removed|disabled|spam|abuse|policy|policies")
 #: A heading's parts at a spaced dash, or an en or em dash.
 _DASHED = re.compile(r"\s+[-–—|]\s+|\s*[–—]\s*")
 
@@ -787,6 +817,8 @@ def _qualified(heading: str) -> bool:
     its section is not for customers."""
     if _TRAILING_LOCK.search(heading):
         return True  # "Refund override 🔒": a lock after the words marks the section
+    if (lead := _LEADING_LOCK.match(heading)) is not None and not _SECURITY_TOPIC.search(fold(lead.group(1))):
+        return True  # "🔒 Refund override": a lock before a topic that is not security's
     dashed = _DASHED.split(heading.strip())
     if len(dashed) > 1 and names_staff_reader(dashed[-1]):
         return True  # "Refund override — agents", "Refunds - staff": the section's readers

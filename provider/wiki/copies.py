@@ -104,8 +104,23 @@ def words(text: str) -> list[str]:
     return list(chain.from_iterable(map(_piece_words, text.split())))
 
 
+#: Invisible format characters (Unicode Cf: zero-width space, joiners, word joiner, soft
+#: hyphen, byte order mark, bidi marks and isolates) and the Mongolian vowel separator.
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+")
+#: Letters a white-space-separated piece holds, invisibles dropped, beyond which it is no
+#: word but words glued by invisibles (English's longest dictionary words are ~30 letters).
+_LONGEST_WORD = 30
+
+
 @lru_cache(maxsize=1 << 16)
 def _piece_words(piece: str) -> tuple[str, ...]:
+    if len(piece) > _LONGEST_WORD and _INVISIBLE.search(piece) is not None and len(
+            _INVISIBLE.sub("", piece)) > _LONGEST_WORD:
+        # Words glued by zero-width spaces instead of spaces (issue 24, C13): each
+        # invisible is read as the word break it stands for, or the paragraph is one
+        # "word" that matches nothing. Inside a word of ordinary length ("re\u00adfund",
+        # "inter\u200bnal") it is dropped, as fold() drops it: the word a reader sees.
+        return tuple(chain.from_iterable(_piece_words(part) for part in _INVISIBLE.sub(" ", piece).split()))
     folded = _fold(piece)
     if folded.isascii():
         return tuple(_WORD.findall(folded))

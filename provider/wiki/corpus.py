@@ -239,6 +239,9 @@ class _Draft:
     #: withheld for a corpus rule about another copy (twins, untranslated copies): such a
     #: document does not pass its status on to the document it duplicates.
     withheld_as_duplicate: bool = False
+    #: the documents a copy rule (6–6d) took this one's status from: their text is not
+    #: this one's to pass back (:func:`~provider.wiki.same_text.copied_back`).
+    copied_from: set[str] = field(default_factory=set)
     #: the publication dates compared with ``now`` (POSIX seconds): the first pass gives
     #: the same answer at any other time on the same side of each of them.
     dates: tuple[float, ...] = ()
@@ -631,16 +634,33 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
     # section is in its group too).
     groups = {key: drafts[key.partition("#")[0]].meta.translation_group
               for key in chain(targets, withheld_sources, internal_sources)}
-    if graph is not None:
-        withheld = graph.closest(targets, withheld_sources, groups)
-        internal = graph.closest([t for t in targets if t not in withheld], internal_sources, groups)
-    else:
-        withheld, internal = {}, {}
-        for found, kind in ((withheld, withheld_sources), (internal, internal_sources)):
-            for relpath, pairs in near_copies(targets, kind).items():
-                first = next(((key, score) for key, score in pairs if groups[key] != groups[relpath]), None)
-                if first is not None:
-                    found[relpath] = first
+    def closest(among: list[str], kind: Mapping[str, str]) -> dict[str, tuple[str, float]]:
+        if graph is not None:
+            return graph.closest(among, kind, groups)
+        found: dict[str, tuple[str, float]] = {}
+        for relpath, pairs in near_copies({t: targets[t] for t in among}, kind).items():
+            first = next(((key, score) for key, score in pairs if groups[key] != groups[relpath]), None)
+            if first is not None:
+                found[relpath] = first
+        return found
+
+    withheld = closest(list(targets), withheld_sources)
+    held_by: dict[str, list[str]] = defaultdict(list)
+    for relpath, (path, _) in withheld.items():
+        held_by[path].append(relpath)
+    for path, holders in held_by.items():
+        if len(holders) > 1 and drafts[path].meta.audience == PUBLIC:
+            # Text two or more public pages hold is the site's, and the withheld page
+            # (a draft, a page not yet due) quotes it: which copy is the source is told by
+            # who publishes it (issue 24: a draft quoting a.md and b.md withheld both).
+            # Internal text is not weighed so (an internal source, a withheld page its
+            # own metadata makes internal): pasted onto many pages it is still internal.
+            for relpath in holders:
+                del withheld[relpath]
+                drafts[relpath].problems.append(
+                    f"nearly the same text as {path}, which is not served; {len(holders)} public pages hold that "
+                    "text, so it is the site's: served")
+    internal = closest([t for t in targets if t not in withheld], internal_sources)
     for found in (withheld, internal):
         for relpath in [r for r in found if NEAR_COPY in drafts[r].meta.accepted]:
             # The operator reviewed this finding for these bytes and accepted it.
@@ -650,6 +670,7 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
     for relpath, (path, score) in withheld.items():
         draft = drafts[relpath]
         why = drafts[path].withheld
+        draft.copied_from.add(path)
         draft.withheld = f"a copy of {path} (similarity {score:.2f}), which is not served: {why}"
         draft.quarantine.append(f"nearly the same text as {path} (similarity {score:.2f}), which is not "
                                 "served; not served either")
@@ -659,6 +680,7 @@ def _inherit_from_copies(drafts: Mapping[str, _Draft], graph: CopyGraph | None =
         draft = drafts[relpath]
         source_path, _, part = key.partition("#")
         path = source_path + (" (its internal section)" if part else "")
+        draft.copied_from.add(source_path)
         draft.decide(Reason(INTERNAL, f"fail-closed: a copy of the internal {path}", CORPUS))
         draft.quarantine.append(f"nearly the same text as the internal {path} (similarity {score:.2f}); "
                                 "served as internal")

@@ -237,6 +237,9 @@ def _hints() -> list[str]:
            *(w for w in t.SUPPORT_WORDS if len(w) > 3 and w not in ("success", "care")),
            *(w for w in t.CUSTOMER_WORDS if len(w) > 6), "customer",
            "client", "tier", "level", "cs rep", "cs team", "ops team", "tlp", "callers", "ticket reply",
+           # a text's state (_kept_inside): "…is not public yet", "…stay inside the company"
+           "not public", "not yet public", "not publicly", "inside the company", "within the company",
+           "in house", "between us",
            # "success" and "care" are in most prose: hinted with a team word only
            *(f"{w}{sep}{team}" for w in ("success", "care") for sep in (" ", "-") for team in ("team", "crew", "desk")),
            *(_prefix(p) for p in (*t.NO_SHARE, *t.WHOLE_NO_SHARE)),
@@ -495,6 +498,48 @@ def _order(words: list[str]) -> str | None:
     return None
 
 
+#: Words naming the whole of what follows or precedes by its place ("Everything below").
+_EVERYTHING = frozenset(("everything", "anything", "all", "alles", "tout", "todo"))
+#: A verb saying what a text is or must stay ("This workaround *is* not public yet",
+#: "Everything below *must stay* inside the company").
+_BE = frozenset(("is", "are", "be", "remains", "remain", "stays", "stay", "kept", "was", "were"))
+#: Adverbs between that verb and the state: "is *still* confidential".
+_STATE_FILLERS = frozenset(("still", "currently", "strictly", "for", "now", "only", "to", "must", "should", "yet"))
+#: States of a text that keep it from customers: confidential, not public (yet), inside
+#: the company. "internal" and "private" count only as the sentence's last word or before
+#: a conjunction ("This section is internal and…"), not before a noun ("…is internal DNS").
+_KEPT_STATES = tuple(tuple(p.split()) for p in (
+    "confidential", "not public", "not yet public", "not publicly available", "not yet publicly available",
+    "not for customers", "not for the public", "not customer facing", "inside the company", "within the company",
+    "inside the team", "within the team", "inside the organization", "within the organization",
+    "inside the organisation", "within the organisation", "in house", "internal only", "staff only",
+    "between us"))
+_OPEN_STATES = frozenset(("internal", "private"))
+_ENDS_STATE = frozenset(("and", "or", "but", "so", "until", "do", "dont", "please"))
+
+
+def _kept_inside(words: list[str], texts: list[int]) -> str | None:
+    """*This workaround is not public yet*, *Everything below is confidential and must
+    stay inside the company*, *The following section is internal*: the page's own text
+    (``texts``: where :func:`_sentence` found it named) as the subject of a verb of being
+    or staying (:data:`_BE`) whose state keeps it from customers (:data:`_KEPT_STATES`).
+    Not a product's state (*This API is not public yet* names no text of the page)."""
+    for t in texts:
+        for j in range(t + 1, min(t + 8, len(words))):
+            if words[j] not in _BE:
+                continue
+            k = j + 1
+            while k < len(words) and words[k] in _STATE_FILLERS:
+                k += 1
+            rest = words[k : k + 5]
+            for state in _KEPT_STATES:
+                if tuple(rest[: len(state)]) == state:
+                    return " ".join(words[t : k + len(state)])
+            if rest[:1] and rest[0] in _OPEN_STATES and (len(rest) == 1 or rest[1] in _ENDS_STATE):
+                return " ".join(words[t : k + 1])
+    return None
+
+
 def _sentence(words: list[str]) -> str | None:
     """A sentence saying its own text is for staff or not for customers (any length):
 
@@ -515,6 +560,10 @@ def _sentence(words: list[str]) -> str | None:
         w == "following" or any(n in _TEXT_NOUNS for n in words[i + 1 : i + 4]))]
     # "The steps below", "the information above": the text named after its noun.
     texts += [i for i, w in enumerate(words[:-1]) if w in _TEXT_NOUNS and words[i + 1] in _PLACED]
+    # "Everything below", "all of the following": the rest of the page named by place.
+    texts += [i for i, w in enumerate(words[:-1]) if w in _EVERYTHING and words[i + 1] in _PLACED]
+    if texts and (kept := _kept_inside(words, texts)) is not None:
+        return kept
     if any(w in _CUSTOMERS for w in words):
         for i, word in enumerate(words):
             if word not in _NEGATIONS or any(w in _CONDITIONS for w in words[:i]):

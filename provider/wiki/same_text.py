@@ -86,6 +86,7 @@ class Draft(Protocol):
     problems: list[str]
     quarantine: list[str]
     withheld_as_duplicate: bool
+    copied_from: set[str]
 
     def decide(self, reason: Reason) -> None:
         """Set the audience through the corpus story (:class:`provider.wiki.corpus._Draft`)."""
@@ -126,6 +127,15 @@ def copy_source(draft: Draft) -> tuple[str | None, bool]:
     if draft.audience != PUBLIC and not draft.audience_source.startswith(NOT_MEANT):
         return INTERNAL, True
     return None, True
+
+
+def copied_back(drafts: Mapping[str, Draft], relpath: str, key: str) -> bool:
+    """Whether the source ``key`` (a path, or a path and ``#internal``) took its status
+    from ``relpath`` by a copy rule: its text shared with ``relpath`` is ``relpath``'s own,
+    and must not come back to demote it (issue 24: ``b.md`` quoting the public paragraphs
+    around ``a.md``'s internal section was internal, then ``a.md`` as holding ``b.md``'s
+    paragraph). Other pages copying that source still inherit its status."""
+    return relpath in drafts[key.partition("#")[0]].copied_from
 
 
 def file_keys(relpath: str, meta: DocumentMeta) -> tuple[str, ...]:
@@ -202,12 +212,13 @@ def same_words(drafts: Mapping[str, Draft]) -> None:
             continue
         group = draft.meta.translation_group
         found = [(key, withheld) for key, withheld in sources.get(draft.meta.bag, ())
-                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
+                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group
+                 and not copied_back(drafts, relpath, key)]
         if not found:
             continue
         key, withheld = next((f for f in found if f[1]), found[0])
         path = key.partition("#")[0] + (" (its internal section)" if key.endswith("#internal") else "")
-        _inherit(draft, drafts[key].withheld if withheld else None, accepted=f"the same words as {path}",
+        _inherit(draft, key, drafts[key].withheld if withheld else None, accepted=f"the same words as {path}",
                  withheld=(f"the same words as {path}", f"nearly the same text as {path} (the same words)"),
                  internal=(f"a copy of the internal {path}",
                            f"nearly the same text as the internal {path} (the same words)"))
@@ -239,7 +250,8 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) 
             continue
         group = draft.meta.translation_group
         found = [(key, withheld) for bag in draft.meta.paragraph_bags for key, withheld in sources.get(bag, ())
-                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group]
+                 if key.partition("#")[0] != relpath and drafts[key.partition("#")[0]].meta.translation_group != group
+                 and not copied_back(drafts, relpath, key)]
         if not found:
             continue
         if rare is None:
@@ -252,7 +264,7 @@ def same_paragraphs(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) 
         key, withheld = min(found, key=lambda f: (not f[1], f[0]))
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
-        _inherit(draft, drafts[source].withheld if withheld else None, accepted=f"a paragraph of {path}",
+        _inherit(draft, source, drafts[source].withheld if withheld else None, accepted=f"a paragraph of {path}",
                  withheld=(f"a paragraph copied from {path}", f"holds a paragraph of {path} (the same words)"),
                  internal=(f"holds a paragraph of the internal {path}",
                            f"holds a paragraph of the internal {path} (the same words)"))
@@ -322,7 +334,7 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
         language = _language(drafts[relpath].meta.locale)
         for number in sorted(candidates):
             unit, key, withheld = sources[number]
-            if key.partition("#")[0] == relpath:
+            if key.partition("#")[0] == relpath or copied_back(drafts, relpath, key):
                 continue
             # Words in any order across languages are terms a translation keeps (5 to 7
             # English glossary terms of kaia's archive over a Korean FAQ), not a copy.
@@ -351,32 +363,64 @@ def contained_text(drafts: Mapping[str, Draft], *, rare: Rarity | None = None) -
                     rest = f", the rest on {len(holders) - 1} other pages" if len(holders) > 1 else ", edited"
                     found[relpath].append((not withheld, key, f"a part: {len(carried)} of its {len(unit.order)} word"
                                                               f" triples{rest}"))
+    _site_text(found, drafts)
     for relpath, hits in sorted(found.items()):
+        if not hits:
+            continue
         if any(p.startswith("accepted near-copy") for p in drafts[relpath].problems):
             continue  # an earlier copy rule's finding on this page is accepted: one line says so
         not_withheld, key, share = min(hits)
         source = key.partition("#")[0]
         path = source + (" (its internal section)" if key.endswith("#internal") else "")
-        _inherit(drafts[relpath], None if not_withheld else drafts[source].withheld,
+        _inherit(drafts[relpath], source, None if not_withheld else drafts[source].withheld,
                  accepted=f"text of {path}",
                  withheld=(f"text copied from {path}", f"holds the text of {path} ({share})"),
                  internal=(f"holds the text of the internal {path}",
                            f"holds the text of the internal {path} ({share})"))
 
 
+def _site_text(found: dict[str, list[tuple[bool, str, str]]], drafts: Mapping[str, Draft]) -> None:
+    """Drop from ``found`` (public page → ``(not withheld, source key, share)`` hits)
+    the hits on a withheld source (a draft, a page not yet due) that two or more public
+    pages hold, when the source's own metadata makes it public: that text is the site's,
+    which the withheld page quotes (rule 6 says so too; issue 24). An internal source, or
+    a withheld one its metadata makes internal, keeps every hit: its text pasted onto many
+    public pages is still internal."""
+    holders: dict[str, set[str]] = defaultdict(set)
+    for relpath, hits in found.items():
+        for not_withheld, key, _ in hits:
+            if not not_withheld:
+                holders[key].add(relpath)
+    shared = {key for key, pages in holders.items()
+              if len(pages) > 1 and drafts[key.partition("#")[0]].meta.audience == PUBLIC and "#" not in key}
+    if not shared:
+        return
+    for relpath, hits in found.items():
+        kept = [hit for hit in hits if hit[0] or hit[1] not in shared]
+        if len(kept) < len(hits):
+            gone = sorted({hit[1] for hit in hits if hit not in kept})
+            drafts[relpath].problems.append(
+                f"holds the text of {', '.join(gone)}, which is not served; two or more public pages hold it, so "
+                "it is the site's: served")
+        hits[:] = kept
+
+
 def _language(locale: str) -> str:
     return locale.replace("_", "-").partition("-")[0].casefold()
 
 
-def _inherit(draft: Draft, source_withheld: str | None, *, accepted: str,
+def _inherit(draft: Draft, key: str, source_withheld: str | None, *, accepted: str,
              withheld: tuple[str, str], internal: tuple[str, str]) -> None:
-    """Rules 6b and 6c's one decision: a public ``draft`` related to a source (withheld
-    for ``source_withheld``, else internal) is withheld or made internal, and quarantined
-    — unless the operator accepted its ``near-copy`` finding. ``withheld`` and
-    ``internal``: (what the reason says, what the quarantine message says)."""
+    """Rules 6b and 6c's one decision: a public ``draft`` related to a source ``key`` (a
+    path, maybe with ``#internal``; withheld for ``source_withheld``, else internal) is
+    withheld or made internal, and quarantined — unless the operator accepted its
+    ``near-copy`` finding. ``withheld`` and ``internal``: (what the reason says, what the
+    quarantine message says)."""
     if NEAR_COPY in draft.meta.accepted:
         draft.problems.append(f"accepted near-copy: {accepted}; accepted in accepted_findings")
-    elif source_withheld is not None:
+        return
+    draft.copied_from.add(key.partition("#")[0])
+    if source_withheld is not None:
         draft.withheld = f"{withheld[0]}, which is not served: {source_withheld}"
         draft.quarantine.append(f"{withheld[1]}, which is not served; not served either")
     else:
