@@ -55,6 +55,7 @@ from .request import RetrieveRequest, check_content_type, check_version, parse_r
 from .results import Repair, Result, render_results
 from .settings import ContractSettings
 from .signature import Verifier
+from .starting import HEALTHY
 
 __all__ = ["ContractRoutes", "encode_json", "json_response", "read_body"]
 
@@ -67,7 +68,6 @@ RENDERED_ENTRIES = 512
 #: largest body kept, in bytes (a retrieval request is a query of a few words).
 PARSED_ENTRIES = 1024
 PARSED_BODY_BYTES = 1024
-_HEALTHY = b'{"contractVersion":1,"status":"ok"}'
 _READY = b'{"contractVersion":1,"status":"ready"}'
 _NO_STORE = {"cache-control": "no-store"}
 
@@ -359,7 +359,7 @@ class ContractRoutes:
 
     async def healthz(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """Liveness only: says nothing about the corpus or the registrations."""
-        return json_response(200, _HEALTHY)
+        return json_response(200, HEALTHY)
 
     async def readyz(self, request: Request[Any, Any, Any]) -> ASGIResponse:
         """Ready when the backend is and the replay store answers (a provider whose store

@@ -23,6 +23,14 @@ accepts connections. So
 * start-up cannot be mistaken for a hang: nothing pings a worker while it opens its
   index (uvicorn's supervisor killed and restarted workers whose start-up took more
   than its 5 s health-check timeout on a busy machine, in a loop);
+* the address answers from the start: until the first worker serves, this process
+  serves :func:`~helpthread_kit.starting.starting_app` on it (``/healthz`` 200, every other
+  request ``503 index_unavailable`` with ``Retry-After``; :class:`_StartingState`). The
+  first worker serves on the very listening socket the starting state accepted from,
+  and only once the starting state has stopped accepting and every connection it
+  accepted is answered and closed: whoever sees a worker's ``/readyz`` 200, no
+  connection is answered by the starting state any more (connections arriving during
+  the hand-over wait in the socket's queue, none is reset);
 * a worker that cannot start (a per-process replay store under several workers, a bad
   setting) stops the whole server once, with its error (:class:`WorkerStartFailed`);
   a worker that dies after it started is replaced, and replacements are marked
@@ -39,6 +47,8 @@ inside a worker of a multi-worker :func:`serve`.
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import importlib
 import importlib.util
 import logging
@@ -251,9 +261,10 @@ def _load(app: str, is_factory: bool) -> Any:
 
 def _worker_main(app: str, is_factory: bool, options: dict[str, Any], listener: socket.socket,
                  channel: Connection) -> None:
-    """A worker process: build the application, serve it on ``listener``, and tell the
-    supervisor ``("started",)`` once uvicorn accepts connections, or ``("failed",
-    message)`` if the application cannot be built (then exit 3)."""
+    """A worker process: build the application, tell the supervisor ``("built",)`` and
+    wait for its ``("go",)``, then serve it on ``listener`` and tell ``("started",)``
+    once uvicorn accepts connections; ``("failed", message)`` if the application cannot
+    be built (then exit 3, as when the supervisor is gone before its ``go``)."""
     import uvicorn
 
     # Ctrl-C reaches the whole process group: the supervisor stops the workers (SIGTERM).
@@ -265,6 +276,16 @@ def _worker_main(app: str, is_factory: bool, options: dict[str, Any], listener: 
     except Exception as exc:
         channel.send(("failed", f"{type(exc).__name__}: {exc}"))
         channel.close()
+        sys.exit(3)
+    # Accept nothing before the supervisor says so: until then its starting state may
+    # still accept from this listener, and a client that saw this worker ready must
+    # never be answered by it.
+    channel.send(("built",))
+    try:
+        go = channel.recv()
+    except EOFError:
+        sys.exit(3)  # the supervisor is gone
+    if go != ("go",):
         sys.exit(3)
     server = uvicorn.Server(uvicorn.Config(application, **options))
 
@@ -294,16 +315,20 @@ class _Supervisor:
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.stop_signal: int | None = None
         self.crashes: list[float] = []
+        self.starting: _StartingState | None = None
 
-    def _start(self) -> multiprocessing.process.BaseProcess:
-        """One worker, returned once it serves.
+    def _start(self, listener: socket.socket | None = None) -> multiprocessing.process.BaseProcess:
+        """One worker (on ``listener``, default the supervisor's), returned once it serves.
+        When it has built its application it is told to serve only after the starting
+        state, if still there, has stopped (:meth:`_StartingState.stop`).
 
         Raises:
             WorkerStartFailed: it exited first, or sent its error.
         """
-        ours, theirs = self.context.Pipe(duplex=False)
+        ours, theirs = self.context.Pipe()
         process = self.context.Process(target=_worker_main, name="provider-worker",
-                                       args=(self.app, self.is_factory, self.options, self.listener, theirs))
+                                       args=(self.app, self.is_factory, self.options, listener or self.listener,
+                                             theirs))
         process.start()
         theirs.close()
         self.processes.append(process)
@@ -318,6 +343,12 @@ class _Supervisor:
                     except EOFError:
                         process.join(1)
                         message = ("failed", f"exited with status {process.exitcode}")
+                    if message[0] == "built":
+                        if self.starting is not None:
+                            self.starting.stop()
+                            self.starting = None
+                        ours.send(("go",))
+                        continue
                     if message[0] == "started":
                         return process
                     raise WorkerStartFailed(f"a worker could not start: {message[1]}")
@@ -337,8 +368,11 @@ class _Supervisor:
 
     def run(self) -> None:
         previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        self.starting = _StartingState(self.listener, self.options)
         try:
-            for _ in range(self.count):
+            # The first worker serves on the socket the starting state accepted from.
+            self._start(self.starting.listener)
+            for _ in range(self.count - 1):
                 self._start()
             # Spawned processes take the environment as it is when they start: every
             # worker from now on replaces one that died, and refuses what was signed
@@ -355,6 +389,9 @@ class _Supervisor:
             log.error("%s; stopping the server", exc)
             raise
         finally:
+            if self.starting is not None:
+                self.starting.stop()
+                self.starting = None
             self._stop_all()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -379,6 +416,133 @@ class _Supervisor:
                 process.kill()
                 process.join()
         self.processes.clear()
+
+
+class _StartingState:
+    """The address answers while no worker serves yet: :func:`~helpthread_kit.starting.starting_app`
+    (``/healthz`` 200, everything else ``503 index_unavailable``), served by stock uvicorn
+    with the workers' own options (TLS included) in a thread of the supervising process,
+    from before the first worker is started until that worker has built its application.
+
+    It accepts from :attr:`listener`, the listening socket the first worker then serves
+    on: with ``SO_REUSEPORT`` a socket of its own on the address (the later workers add
+    theirs), with one shared listening socket that one. The hand-over (:meth:`stop`)
+    finishes before the first worker accepts anything, so a client that has seen a
+    worker's ``/readyz`` 200 is never answered by the starting state; connections that
+    arrive meanwhile wait in the socket's queue, which is never closed (closing a
+    listening socket resets the connections queued on it).
+    """
+
+    def __init__(self, listener: socket.socket, options: dict[str, Any]) -> None:
+        import uvicorn
+
+        from .starting import starting_app
+
+        if isinstance(listener, ReusePortListener):
+            host, port = listener.getsockname()[:2]
+            self.listener = _worker_listener(listener.family, host, port)
+            self._own_listener = True
+        else:
+            self.listener, self._own_listener = listener, False
+        self._accepting = _HandOverListener.duplicate(self.listener)
+        # The asyncio loop, whatever the workers use: uvloop would accept on the file
+        # descriptor itself, past _HandOverListener.accept.
+        config = uvicorn.Config(starting_app(), **{**options, "loop": "asyncio"})
+        self._server = uvicorn.Server(config)
+        # uvicorn installs no signal handlers outside the main thread: the supervisor's stay.
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._accepting]},
+                                        name="starting-state", daemon=True)
+        self._thread.start()
+
+    def stop(self, drain_s: float = KEEP_ALIVE_S) -> None:
+        """Stop for good; returns once no connection it accepted is open.
+
+        In order: it accepts no more; the connections it accepted get their answer and
+        are closed (each answer says ``Connection: close``) — a connection still open
+        after ``drain_s`` seconds (a client that sent no request) is closed unanswered,
+        as uvicorn closes an idle kept-alive connection; then its uvicorn shuts down and
+        its thread ends. Its own ``SO_REUSEPORT`` socket is closed here only after the
+        first worker holds a duplicate of it (the worker's process received it when it
+        started), so the socket keeps listening and its queue is kept.
+        """
+        self._accepting.stop_accepting()
+        self._accepting.wait_drained(drain_s)
+        self._server.should_exit = True
+        self._thread.join()
+        self._accepting.close_left_open()
+        if self._own_listener:
+            self.listener.close()
+
+
+class _HandOverListener(socket.socket):
+    """The starting state's duplicate of a listening socket: :meth:`stop_accepting` stops
+    its accepting for good from any thread, and :meth:`wait_drained` waits until every
+    connection it accepted is closed — at the socket, so a connection still in its TLS
+    handshake or not yet seen by uvicorn counts. Closing this duplicate leaves the
+    listening socket and its queue to the other holders (the first worker)."""
+
+    @classmethod
+    def duplicate(cls, listener: socket.socket) -> _HandOverListener:
+        """A duplicate of ``listener`` (its file descriptor ``dup``-ed)."""
+        return cls(listener.family, listener.type, listener.proto, fileno=os.dup(listener.fileno()))
+
+    def __init__(self, family: int, type: int, proto: int, fileno: int) -> None:
+        super().__init__(family, type, proto, fileno=fileno)
+        self._state = threading.Condition()
+        self._stopped = False
+        self._open: set[_AcceptedConnection] = set()
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        """What :meth:`socket.socket.accept` does (asyncio's server calls it on its event
+        loop when the socket is readable), unless stopped: then nothing is taken from the
+        queue, and the socket is no longer watched (``BlockingIOError``, which asyncio
+        reads as an empty queue)."""
+        with self._state:
+            if self._stopped:
+                asyncio.get_running_loop().remove_reader(self.fileno())
+                raise BlockingIOError(errno.EAGAIN, "the starting state has stopped accepting")
+            fd, address = self._accept()  # type: ignore[attr-defined]  # socket.accept's own primitive
+            connection = _AcceptedConnection(self.family, self.type, self.proto, fileno=fd, owner=self)
+            self._open.add(connection)
+        return connection, address
+
+    def stop_accepting(self) -> None:
+        """From now on :meth:`accept` takes nothing (an accept under way finishes first)."""
+        with self._state:
+            self._stopped = True
+
+    def closed(self, connection: _AcceptedConnection) -> None:
+        """``connection`` was closed (by uvicorn once it answered, or by the client)."""
+        with self._state:
+            self._open.discard(connection)
+            self._state.notify_all()
+
+    def wait_drained(self, timeout_s: float) -> bool:
+        """Whether every accepted connection was closed within ``timeout_s`` seconds."""
+        with self._state:
+            return self._state.wait_for(lambda: not self._open, timeout_s)
+
+    def close_left_open(self) -> None:
+        """Close what is still open once the server's event loop has ended."""
+        with self._state:
+            left = list(self._open)
+        for connection in left:
+            connection.close()
+
+
+class _AcceptedConnection(socket.socket):
+    """A connection :class:`_HandOverListener` accepted: tells it when it is closed."""
+
+    def __init__(self, family: int, type: int, proto: int, fileno: int,
+                 owner: _HandOverListener) -> None:
+        super().__init__(family, type, proto, fileno=fileno)
+        self._owner: _HandOverListener | None = owner
+
+    def close(self) -> None:
+        super().close()
+        owner, self._owner = self._owner, None
+        if owner is not None:
+            owner.closed(self)
 
 
 def _shared_listener(host: str, port: int) -> socket.socket:

@@ -81,3 +81,33 @@ def test_probes_answered_200_are_logged_at_debug_and_failing_ones_at_info(caplog
     assert all(level == logging.INFO for level, (path, _) in levels if path == "/capabilities")
     assert not any(level == logging.INFO and status == "200" and path in ("/healthz", "/readyz")
                    for level, (path, status) in levels)
+
+
+def test_the_starting_state_is_alive_but_serves_nothing() -> None:
+    """Issue 27, liveness is not readiness: while serve()'s first worker starts, its
+    address answers with starting_app() — /healthz 200, every contract route (signed or
+    not) and anything else 503 index_unavailable with Retry-After and the envelope (W7),
+    no-store, and the connection closed so the next request can reach a worker."""
+    from helpthread_kit.starting import starting_app
+    from helpthread_kit.testing import signed_headers
+
+    app = starting_app(retry_after_s=2)
+    body = b'{"query":"reset password"}'
+    secret = "readiness-test-secret-0123456789-abcd"
+
+    async def scenario() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://p") as client:
+            return [await client.get("/healthz"), await client.get("/readyz"),
+                    await client.post("/retrieve", content=body, headers=signed_headers(body, secret)),
+                    await client.get("/capabilities", headers=signed_headers(b"", secret, content_type=None)),
+                    await client.post("/healthz"), await client.get("/"), await client.request("OPTIONS", "/retrieve")]
+
+    health, *others = asyncio.run(scenario())
+    assert health.status_code == 200 and health.json() == {"contractVersion": 1, "status": "ok"}
+    for answer in [health, *others]:
+        assert answer.headers["cache-control"] == "no-store" and answer.headers["connection"] == "close"
+    for answer in others:
+        assert answer.status_code == 503, (answer.request.url, answer.text)
+        assert answer.headers["retry-after"] == "2"
+        assert answer.json() == {"contractVersion": 1, "error": {
+            "code": "index_unavailable", "message": "the search index is not loaded yet; retry shortly"}}
