@@ -508,25 +508,35 @@ def _may_restrict(text: str) -> bool:
             continue
         seen.add(start)
         after = text[end + 1 : text.find("\n", end + 1)].strip(" \t") if end >= 0 else ""
-        # Where a heading or note stands, the whole line counts; among a paragraph's
-        # opening words only a short label can (read no further: most lines are prose).
-        whole_line = _where_a_label_stands(line, after, _FAR)
-        if not (whole_line or match.start() - start < _OPENING):
-            continue
-        shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
-        # The whole line (a heading, a note) and its lead before a colon, a period, a dash
-        # or a bracket (a label).
-        parts = {shown, *shown.split(":", 2)[:2], _LEAD_END.split(shown, maxsplit=1)[0]}
-        if (emphasis := _LEAD_EMPHASIS.match(line) or _LEAD_TAG.match(line)) is not None:
-            parts.add(emphasis.group(2))  # "**🔒** …", "<b>社内向け</b> …": the bold lead is a label
-        parts.update(m.group(2) or m.group(3) or "" for m in _TITLED_LINK.finditer(line))  # an image's title
-        if any(restricts_readers(part) is not None for part in parts):
-            return True
-        if any(len(words := _words(part)) == 1 and _insider(words[0]) for part in parts if not part.isascii()):
-            return True  # the insider word alone in another script, as a label ("داخلي:")
-        if line.startswith("#") and _qualified(line.lstrip("# ")):
+        # One verdict per line: lines repeat across a page's three readings, its tables
+        # and its translations' code.
+        if _line_may_restrict(line, after, match.start() - start):
             return True
     return False
+
+
+@lru_cache(maxsize=_FOLDED_LINES)
+def _line_may_restrict(line: str, after: str, at: int) -> bool:
+    """:func:`_may_restrict` of one ``line`` (stripped) whose first hint starts ``at``
+    characters after the line's start (before stripping); ``after``: the next line, stripped."""
+    # Where a heading or note stands, the whole line counts; among a paragraph's
+    # opening words only a short label can (read no further: most lines are prose).
+    # (The sentence rule is :func:`_may_restrict`'s: it reads the sentence around every hint.)
+    whole_line = _where_a_label_stands(line, after, _FAR)
+    if not (whole_line or at < _OPENING):
+        return False
+    shown = _INLINE_MARKUP.sub(" ", line.lstrip("#>*_-+|[ \t"))[: 300 if whole_line else 80]
+    # The whole line (a heading, a note) and its lead before a colon, a period, a dash
+    # or a bracket (a label).
+    parts = {shown, *shown.split(":", 2)[:2], _LEAD_END.split(shown, maxsplit=1)[0]}
+    if (emphasis := _LEAD_EMPHASIS.match(line) or _LEAD_TAG.match(line)) is not None:
+        parts.add(emphasis.group(2))  # "**🔒** …", "<b>社内向け</b> …": the bold lead is a label
+    parts.update(m.group(2) or m.group(3) or "" for m in _TITLED_LINK.finditer(line))  # an image's title
+    if any(restricts_readers(part) is not None for part in parts):
+        return True
+    if any(len(words := _words(part)) == 1 and _insider(words[0]) for part in parts if not part.isascii()):
+        return True  # the insider word alone in another script, as a label ("داخلي:")
+    return line.startswith("#") and _qualified(line.lstrip("# "))
 
 
 # The opening line of a docs tool's box (admonition, tab, pymdown block, container,

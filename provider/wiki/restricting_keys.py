@@ -428,7 +428,7 @@ def _restricting_value(name: str, value: Any) -> bool:
     names a restricted readership: one of :data:`_RESTRICTING_VALUES` after folding (an
     ASCII one also through look-alike letters), or words binding a restriction to staff
     (:func:`provider.wiki.restriction.restricts_readers`: ``for employees``)."""
-    if squash(name) in _PROSE_KEYS or any(resembles(name, key) for key in TAG_KEYS):
+    if squash(name) in _PROSE_KEYS or _tag_key(name):
         # Tags name topics ("Agent": the OGP agent software of a Hetzner tutorial).
         return False
     items = value if isinstance(value, list) else [value]
@@ -441,8 +441,15 @@ def _restricting_value(name: str, value: Any) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
+def _tag_key(name: str) -> bool:
+    """Whether key ``name`` resembles one of :data:`TAG_KEYS` (remembered, as
+    :func:`_key_kind`)."""
+    return any(resembles(name, key) for key in TAG_KEYS)
+
+
 def _hiding_tags(name: str, value: Any) -> bool:
-    if not any(resembles(name, key) for key in TAG_KEYS):
+    if not _tag_key(name):
         return False
     items = value if isinstance(value, list) else [value]
     return any(isinstance(item, str) and len(item) <= 60 and any(resembles(squash(item), w) for w in _HIDE_TAGS)
@@ -453,6 +460,15 @@ def _hiding_tags(name: str, value: Any) -> bool:
 #: (:mod:`provider.wiki.publication`: ``published: false``, ``draft: true`` withhold the
 #: page from everyone), spelt exactly: not a second, stricter reading that quarantines.
 _READ_EXACTLY = frozenset(FLAG_KEYS)
+
+
+@lru_cache(maxsize=4096)
+def _key_kind(name: str) -> KeyKind | None:
+    """The first kind of :data:`KEY_KINDS` whose names ``name`` is, which alone decides
+    (its value restricts or not). Remembered: a site's pages repeat their keys
+    (``ms.author``, ``title``), and matching a name near enough to each intent word
+    costs more than the rest of the page's front matter."""
+    return next((kind for kind in KEY_KINDS if kind.names(name)), None)
 
 
 def restricting_kind(name: str, value: Any) -> str | None:
@@ -466,12 +482,10 @@ def restricting_kind(name: str, value: Any) -> str | None:
     """
     if name in _READ_EXACTLY:
         return None  # the publication rules read it exactly: false withholds from everyone
-    for kind in KEY_KINDS:
-        if kind.names(name):
-            if kind.restricts(value):
-                return kind.name
-            if kind.restricts is not _always:
-                break  # a status key saying "published" is read by its value only
+    kind = _key_kind(name)
+    # A status key saying "published" is read by its value only, by no later kind.
+    if kind is not None and kind.restricts(value):
+        return kind.name
     if _hiding_tags(name, value):
         return "tags"
     if _restricting_value(name, value):

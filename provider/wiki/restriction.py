@@ -264,8 +264,10 @@ HINT = re.compile(
     + "|" + _one_edit_pattern(_MISSPELT))
 
 
+@lru_cache(maxsize=65_536)
 def _kind(word: str) -> str:
-    """The kind of one folded word: ``staff``, ``insider``, ``only``, ``reserved``,
+    """The kind of one folded word (remembered: a page's words repeat, and each is read
+    in every reading and part of each line a hint is on): ``staff``, ``insider``, ``only``, ``reserved``,
     ``for``, ``use``, ``note``, ``procedure``, ``filler`` or ``other``."""
     if word in ONLY_WORDS:
         return "only"
