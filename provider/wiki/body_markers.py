@@ -118,7 +118,7 @@ _WHOLE = tuple(tuple(p.split()) for p in (
     "confidential", "internal confidential", "confidential notes", "confidential note", "for staff", "for agents",
     "staff", "staff notes", "staff note", "support notes", "unpublished", "not public", "draft",
     "for our team", "for our staff", "for our agents", "for our support team", "for our employees",
-    "for the support team", "our team", "team eyes", "for our eyes",
+    "for the support team", "for our eyes",
     "draft unpublished", "private notes", "restricted",
 ))
 
@@ -133,7 +133,7 @@ _MAYBE = re.compile(r"(?m)internal[\s_-]+(?:only|use|notes?|eyes|confidential)|f
                     r"(?:support|team) only|support notes?|(?:not|n'?t) (?:share|publish|distribut)|"
                     r"publication|published|"
                     r"for customers|not (?:for (?:the )?)?public|draft|restricted|private notes|audience|"
-                    r"for (?:our|the) (?:support )?(?:team|staff|agents|employees|eyes)|our team|team eyes|"
+                    r"for (?:our|the) (?:support )?(?:team|staff|agents|employees|eyes)|"
                     r"(?:todo|fixme|xxx|hack|note)\s*\("
                     # The insider word alone as a label: "Internal:", "[Internal]", a title.
                     r"|[\[(]\s*intern\w*\s*[\])]|\bintern\w*\s*[:：]|intern\w*\s*$")  # on lowercased text (4x faster)
@@ -681,7 +681,10 @@ def _findings(body: str, titles: frozenset[int] = frozenset()) -> list[BodyMarke
                 # title after it, else the body's first line, is (``> Do not share…``).
                 first = alert.group(1) or (shown[1] if len(shown) > 1 else "")
                 if not alert.group(1) and len(first.split()) > 8:
-                    first = ""  # a sentence of prose, not a label (its sentence rule still reads it)
+                    # A sentence of prose, not a label (its sentence rule still reads it),
+                    # unless it opens with one (``> Internal only - do not share…``).
+                    lead = _LEAD_END.split(first, maxsplit=1)[0]
+                    first = lead if lead != first and label_says(lead, whole=True) is not None else ""
             # A note's first line is a label, never a product option's name in Title Case
             # (``> Do Not Forward``): read it lowercased too.
             if says_not_for_customers(first) is not None or says_not_for_customers(first.lower()) is not None:
@@ -755,11 +758,24 @@ def _restricting_sentence(text: str) -> str | None:
                 or (_ORDER.match(lowered) and orders_staff(sentence) is not None)):
             return sentence
         if 0 < len(sentence.split()) <= 6 and (label_says(said := sentence.strip(" .!?"), whole=True) is not None
-                                               or restricts_readers(said) is not None):
+                                               or _short_restricting(said)):
             # A short sentence that is a label on its own (*Not to be shared externally.*,
             # *Staff only.*) says it of the paragraph it ends or opens, as the label does.
             return sentence
     return None
+
+
+def _short_restricting(said: str) -> bool:
+    """Whether a short sentence says its paragraph is for staff (*Do not share with
+    customers*): a phrase of :func:`~provider.wiki.restriction.restricts_readers`, but not
+    "<readers> only" followed by what they do (*Agents only run tools when asked*: who
+    does something, not who may read)."""
+    hit = restricts_readers(said)
+    if hit is None:
+        return False
+    lowered = fold(said).lower()
+    at = lowered.find(hit)
+    return not (hit.endswith(" only") and at >= 0 and lowered[at + len(hit):].strip(" .!?"))
 
 
 #: A sentence opening as an order (*Do not tell customers…*, *Under no circumstances…*,
@@ -806,8 +822,9 @@ _LEAD = re.compile(r"^\W*([^:：]{1,30})[:：]\s*\S")
 #: A lock, or a no-entry or deny sign, after a heading's words (one before them is the
 #: topic's icon or warning: ``🔒 Security``, ``⛔ Deprecated APIs``).
 _TRAILING_LOCK = re.compile("\\w\\W*?[\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab]\ufe0f?\\W*$")
-#: A lock or deny sign before a heading's words, and the words.
-_LEADING_LOCK = re.compile("\\W*?[\U0001f512\U0001f510\U0001f50f\u26d4\U0001f6ab]\ufe0f?\\W*(\\w.*)", re.DOTALL)
+#: A lock before a heading's words, and the words (a deny sign, ⛔ or 🚫, marks what
+#: not to do: "🚫 Common mistakes").
+_LEADING_LOCK = re.compile("\\W*?[\U0001f512\U0001f510\U0001f50f]\ufe0f?\\W*(\\w.*)", re.DOTALL)
 #: Words of a topic whose icon a lock is (``🔒 Security``, ``🔐 Sign-in and SSO``,
 #: ``⛔ Deprecated APIs``, ``🚫 Blocked senders``): a lock before them marks no section.
 _SECURITY_TOPIC = re.compile(
