@@ -61,19 +61,30 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def launch_server(config: dict[str, Any], workdir: Path, secret: str, *, tree: Path = ROOT,
-                  stdout: IO[bytes] | int = subprocess.DEVNULL,
-                  options: Sequence[str] = ()) -> tuple[str, subprocess.Popen[bytes]]:
+                  stdout: IO[bytes] | int = subprocess.DEVNULL, options: Sequence[str] = (),
+                  python: str = sys.executable) -> tuple[str, subprocess.Popen[bytes]]:
     """Start ``knowledge-provider serve`` with ``config`` (a free port and metrics off are
     added unless ``config`` sets them) and ``options`` (``--rebuild``) from ``tree``'s code
-    (another checkout, to compare before and after in one run); return ``(base URL,
-    process)`` at once, not ready yet. Its output (stdout and stderr) goes to ``stdout``."""
+    (another checkout, to compare before and after in one run; ``python``: an interpreter
+    whose environment runs that tree); return ``(base URL, process)`` at once, not ready
+    yet. Its output (stdout and stderr) goes to ``stdout``."""
     port = free_port()
     path = workdir / f"bench-{port}.yaml"
     path.write_text(json.dumps({"metrics_port": 0, **config, "port": port}))
     env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": secret}
-    proc = subprocess.Popen([sys.executable, "-m", "provider", "serve", *options, "--config", str(path)],
+    proc = subprocess.Popen([python, "-m", "provider", "serve", *options, "--config", str(path)],
                             stdout=stdout, stderr=subprocess.STDOUT, env=env, cwd=tree)
     return f"http://127.0.0.1:{port}", proc
+
+
+def stop_server(proc: subprocess.Popen[bytes], timeout_s: float = 60) -> None:
+    """SIGTERM, then SIGKILL if it has not stopped within ``timeout_s`` seconds."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def wait_ready(base: str, proc: subprocess.Popen[bytes], *, timeout_s: float = 300, every_s: float = 0.1,

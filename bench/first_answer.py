@@ -13,12 +13,9 @@ the first answer of any kind, and the first ``/readyz`` 200; then the medians.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +26,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import free_port  # noqa: E402
+from common import launch_server, stop_server  # noqa: E402
 
 BASE = "https://help.example.com"
 SECRET = "first-answer-bench-secret-" + "s" * 32
@@ -56,16 +53,11 @@ def one_start(tree: Path, python: str, workdir: Path, sitemap: Path, limit_s: fl
     shutil.rmtree(content, ignore_errors=True)
     shutil.rmtree(workdir / "index", ignore_errors=True)
     shutil.copytree(ROOT / "content", content)
-    port = free_port()
-    config = workdir / "provider.yaml"
-    config.write_text(json.dumps({"content": str(content), "index": str(workdir / "index"), "port": port,
-                                  "metrics_port": 0, "citation_base_url": BASE, "sitemap": str(sitemap)}))
-    env = {**os.environ, "KNOWLEDGE_PROVIDER_CUSTOMER_SAFE_SECRET": SECRET}
     started = time.monotonic()
-    proc = subprocess.Popen([python, "-m", "provider", "serve", "--config", str(config)], cwd=tree, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base, proc = launch_server({"content": str(content), "index": str(workdir / "index"),
+                                "citation_base_url": BASE, "sitemap": str(sitemap)},
+                               workdir, SECRET, tree=tree, python=python)
     first: dict[str, float] = {}
-    base = f"http://127.0.0.1:{port}"
     try:
         while "readyz" not in first and time.monotonic() - started < limit_s and proc.poll() is None:
             for path in ("/healthz", "/readyz"):
@@ -78,12 +70,7 @@ def one_start(tree: Path, python: str, workdir: Path, sitemap: Path, limit_s: fl
                     first.setdefault(path.strip("/"), time.monotonic() - started)
             time.sleep(0.1)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     return {key: first.get(key, float("nan")) for key in ("healthz", "answer", "readyz")}
 
 
